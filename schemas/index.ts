@@ -1,0 +1,44 @@
+/**
+ * The one source of the contract's bodies and messages, shared by the three wings:
+ * the reference stack validates requests with it and builds its OpenAPI document from it,
+ * the harness validates responses with it, the k6 scripts use its field names.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+export const SCHEMA_DIR = dirname(fileURLToPath(import.meta.url));
+
+export type JsonSchema = Record<string, unknown> & { $id: string; title: string };
+
+/** Every schema, by its title (the file name without `.schema.json`). */
+export const schemas: Readonly<Record<string, JsonSchema>> = Object.freeze(
+  Object.fromEntries(
+    readdirSync(SCHEMA_DIR)
+      .filter((file) => file.endsWith('.schema.json'))
+      .sort()
+      .map((file) => {
+        const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')) as JsonSchema;
+        return [schema.title, schema];
+      }),
+  ),
+);
+
+export type SchemaName = keyof typeof schemas & string;
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** A fresh Ajv (2020-12, formats on, all errors) holding every schema; compile once, reuse. */
+export function createAjv(options: { coerceTypes?: boolean; useDefaults?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, ...options });
+  addFormats(ajv);
+  for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+  return ajv;
+}
+
+/** The `$ref` value that points at a named schema, as the schema files write it. */
+export function schemaRef(name: string): string {
+  return `${name}.json`;
+}
