@@ -1,0 +1,242 @@
+/**
+ * Audio checks: the container and codec each format endpoint must deliver (parsed with
+ * music-metadata), the wav's sample count and rate against the take's info, durations within a
+ * tolerance.
+ */
+import { parseBuffer } from 'music-metadata';
+import { Finding, show } from './finding.ts';
+
+export const AUDIO_FORMATS = ['wav', 'mp3', 'm4a', 'flac', 'webm'] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+interface FormatExpectation {
+  /** Accepted Content-Type values (lower case, parameters ignored). */
+  contentTypes: string[];
+  /** music-metadata's `format.container` must match. */
+  container: RegExp;
+  /** How far the parsed duration may drift from info: lossy encoders add priming and padding frames. */
+  toleranceMs: number;
+}
+
+export const FORMAT_EXPECTATIONS: Record<AudioFormat, FormatExpectation> = {
+  wav: {
+    contentTypes: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'],
+    container: /^WAVE$/,
+    toleranceMs: 50,
+  },
+  flac: { contentTypes: ['audio/flac', 'audio/x-flac'], container: /^FLAC$/, toleranceMs: 50 },
+  // MP3: an encoder delay of ~1 frame plus padding to a whole frame (≈ 52 ms at 22.05 kHz each).
+  mp3: { contentTypes: ['audio/mpeg', 'audio/mp3'], container: /^MPEG$/, toleranceMs: 120 },
+  m4a: {
+    contentTypes: ['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'audio/aac'],
+    container: /^(M4A|mp4|isom|iso\d|mp4\d)/i,
+    toleranceMs: 120,
+  },
+  webm: { contentTypes: ['audio/webm', 'video/webm'], container: /webm/i, toleranceMs: 120 },
+};
+
+export interface ParsedAudio {
+  container: string | undefined;
+  codec: string | undefined;
+  sampleRate: number | undefined;
+  durationSeconds: number | undefined;
+  channels: number | undefined;
+}
+
+export async function parseAudio(body: Buffer, contentType?: string): Promise<ParsedAudio> {
+  const options = contentType ? { mimeType: contentType } : {};
+  const metadata = await parseBuffer(body, options, { duration: true, skipCovers: true });
+  const f = metadata.format;
+  return {
+    container: f.container,
+    codec: f.codec,
+    sampleRate: f.sampleRate,
+    durationSeconds: f.duration,
+    channels: f.numberOfChannels,
+  };
+}
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+export function assertContentType(format: AudioFormat, contentType: string | undefined, where: string): void {
+  const expected = FORMAT_EXPECTATIONS[format].contentTypes;
+  if (!expected.includes(mediaType(contentType))) {
+    throw new Finding(
+      `${where}: ${format} audio served with Content-Type ${show(contentType ?? null)}, expected one of ${expected.join(', ')}`,
+      { where, expected, actual: contentType },
+    );
+  }
+}
+
+/** Parses the body and checks its container; returns the parse for further checks. */
+export async function assertContainer(
+  format: AudioFormat,
+  body: Buffer,
+  where: string,
+): Promise<ParsedAudio> {
+  let parsed: ParsedAudio;
+  try {
+    parsed = await parseAudio(body);
+  } catch (error) {
+    throw new Finding(
+      `${where}: ${format} body (${body.length} bytes, starts ${show(body.subarray(0, 12).toString('latin1'))}) is not parseable audio: ${(error as Error).message}`,
+      { where, expected: format, actual: body.subarray(0, 12).toString('hex') },
+    );
+  }
+  if (!parsed.container || !FORMAT_EXPECTATIONS[format].container.test(parsed.container)) {
+    throw new Finding(
+      `${where}: the ${format} endpoint delivered container ${show(parsed.container ?? null)} (codec ${show(parsed.codec ?? null)}), expected ${FORMAT_EXPECTATIONS[format].container}`,
+      { where, expected: String(FORMAT_EXPECTATIONS[format].container), actual: parsed.container },
+    );
+  }
+  return parsed;
+}
+
+export function assertDurationClose(
+  format: AudioFormat,
+  actualSeconds: number | undefined,
+  expectedSeconds: number,
+  where: string,
+  toleranceMs = FORMAT_EXPECTATIONS[format].toleranceMs,
+): void {
+  if (actualSeconds === undefined || !Number.isFinite(actualSeconds)) {
+    throw new Finding(`${where}: the ${format} audio has no readable duration`, {
+      where,
+      expected: expectedSeconds,
+    });
+  }
+  const driftMs = Math.abs(actualSeconds - expectedSeconds) * 1000;
+  if (driftMs > toleranceMs) {
+    throw new Finding(
+      `${where}: ${format} lasts ${actualSeconds.toFixed(3)} s, expected ${expectedSeconds.toFixed(3)} s (off by ${driftMs.toFixed(0)} ms, tolerance ${toleranceMs} ms)`,
+      { where, expected: expectedSeconds, actual: actualSeconds },
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WAV: read the RIFF chunks ourselves so a streamed wav (data size unknown: 0 or 0xFFFFFFFF) still
+// yields the exact number of samples it holds.
+
+export interface WavFacts {
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
+  /** Bytes of PCM actually present (bounded by the body, not by a placeholder size). */
+  dataBytes: number;
+  /** Sample frames present. */
+  samples: number;
+  /** The data chunk's declared size differs from what the body holds (streaming placeholder). */
+  declaredDataBytes: number;
+}
+
+export function parseWav(body: Buffer, where = 'wav'): WavFacts {
+  if (
+    body.length < 12 ||
+    body.toString('latin1', 0, 4) !== 'RIFF' ||
+    body.toString('latin1', 8, 12) !== 'WAVE'
+  ) {
+    throw new Finding(
+      `${where}: not a RIFF/WAVE file (starts ${show(body.subarray(0, 12).toString('latin1'))})`,
+      {
+        where,
+        expected: 'RIFF....WAVE',
+        actual: body.subarray(0, 12).toString('hex'),
+      },
+    );
+  }
+  let offset = 12;
+  let fmt: { channels: number; sampleRate: number; bitsPerSample: number; blockAlign: number } | undefined;
+  while (offset + 8 <= body.length) {
+    const id = body.toString('latin1', offset, offset + 4);
+    const size = body.readUInt32LE(offset + 4);
+    const start = offset + 8;
+    if (id === 'fmt ') {
+      if (start + 16 > body.length) break;
+      fmt = {
+        channels: body.readUInt16LE(start + 2),
+        sampleRate: body.readUInt32LE(start + 4),
+        blockAlign: body.readUInt16LE(start + 12),
+        bitsPerSample: body.readUInt16LE(start + 14),
+      };
+    } else if (id === 'data') {
+      if (!fmt) throw new Finding(`${where}: data chunk before fmt chunk`, { where });
+      const available = body.length - start;
+      const dataBytes = size === 0 || size > available ? available : size;
+      const blockAlign = fmt.blockAlign || (fmt.channels * fmt.bitsPerSample) / 8;
+      return {
+        sampleRate: fmt.sampleRate,
+        channels: fmt.channels,
+        bitsPerSample: fmt.bitsPerSample,
+        dataBytes,
+        samples: Math.floor(dataBytes / blockAlign),
+        declaredDataBytes: size,
+      };
+    }
+    offset = start + size + (size % 2);
+  }
+  throw new Finding(`${where}: no data chunk in ${body.length} bytes`, { where, expected: 'data chunk' });
+}
+
+export interface TakeInfoLike {
+  duration: number;
+  audio_rate: number;
+  normalized_text: string[];
+}
+
+/**
+ * The info a ready take carries against its wav: audio_rate is the wav's sample rate (the
+ * contract: "sample rate in Hz") and normalized_text is non-empty. The sample-count reading of
+ * duration is a wire fact, checked apart by assertDurationIsSampleCount.
+ */
+export function assertInfoConsistent(
+  info: TakeInfoLike | null | undefined,
+  wav: WavFacts,
+  where: string,
+): void {
+  if (!info) {
+    throw new Finding(`${where}: the take is ready but info is ${show(info ?? null)}`, {
+      where,
+      expected: 'info object',
+    });
+  }
+  if (info.audio_rate !== wav.sampleRate) {
+    throw new Finding(
+      `${where}: info.audio_rate is ${info.audio_rate} Hz but the wav is sampled at ${wav.sampleRate} Hz`,
+      {
+        where: `${where} /info/audio_rate`,
+        expected: wav.sampleRate,
+        actual: info.audio_rate,
+      },
+    );
+  }
+  if (!Array.isArray(info.normalized_text) || info.normalized_text.length === 0) {
+    throw new Finding(
+      `${where}: info.normalized_text is empty (${show(info.normalized_text)}), expected the text's parts`,
+      {
+        where: `${where} /info/normalized_text`,
+        expected: 'non-empty array',
+        actual: info.normalized_text,
+      },
+    );
+  }
+  const blank = info.normalized_text.findIndex((part) => typeof part !== 'string' || part.trim() === '');
+  if (blank >= 0) {
+    throw new Finding(`${where}: info.normalized_text[${blank}] is blank`, {
+      where: `${where} /info/normalized_text/${blank}`,
+    });
+  }
+  if (wav.samples === 0) throw new Finding(`${where}: the ready take's wav holds no samples`, { where });
+}
+
+/** wire-facts: TakeInfo.duration is a count of samples — the wav's sample frames, exactly. */
+export function assertDurationIsSampleCount(info: TakeInfoLike, wav: WavFacts, where: string): void {
+  if (info.duration !== wav.samples) {
+    throw new Finding(
+      `${where}: info.duration is ${info.duration} but the wav holds ${wav.samples} samples (${wav.dataBytes} data bytes at ${wav.channels} ch × ${wav.bitsPerSample} bit)`,
+      { where: `${where} /info/duration`, expected: wav.samples, actual: info.duration },
+    );
+  }
+}

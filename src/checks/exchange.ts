@@ -1,0 +1,35 @@
+/**
+ * The part of the kit's Exchange that checks read. Declared structurally here so checks stay pure
+ * (unit-testable with literal objects) and do not import the harness.
+ */
+export interface ExchangeLike {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: unknown;
+  body?: Buffer;
+}
+
+/** `GET /v1/speak/takes/x/wav → 302` style label used in finding messages. */
+export function requestLine(exchange: Pick<ExchangeLike, 'method' | 'url' | 'status'>): string {
+  let path = exchange.url;
+  try {
+    const url = new URL(exchange.url);
+    path = `${url.pathname}${url.search}`;
+  } catch {
+    // a relative URL is already a path
+  }
+  return `${exchange.method} ${path} → ${exchange.status}`;
+}
+
+/** Header value by case-insensitive name; the first value when repeated. */
+export function header(exchange: Pick<ExchangeLike, 'headers'>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(exchange.headers)) {
+    if (key.toLowerCase() !== wanted || value === undefined) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * A Finding is what a check throws: one sentence that says what was expected, what was found and
+ * where, plus the same facts as data for the report. Suites never throw bare Errors for contract
+ * violations, so the report can tell "the server is wrong" (Finding) from "the harness broke".
+ */
+export interface FindingFacts {
+  /** Where it was seen: a request line, a JSON pointer, a list query ... */
+  where?: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export class Finding extends Error {
+  override readonly name = 'Finding';
+  readonly facts: FindingFacts;
+
+  constructor(message: string, facts: FindingFacts = {}) {
+    super(message);
+    this.facts = facts;
+  }
+}
+
+export function isFinding(error: unknown): error is Finding {
+  return error instanceof Finding;
+}
+
+/** Short, single-line rendering of any value for a finding's message. */
+export function show(value: unknown, max = 160): string {
+  let text: string;
+  if (typeof value === 'string') text = JSON.stringify(value);
+  else if (value === undefined) text = 'undefined';
+  else if (Buffer.isBuffer(value)) text = `<${value.length} bytes>`;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

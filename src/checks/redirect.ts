@@ -1,0 +1,98 @@
+/**
+ * Audio rules 1–3: the audio endpoints answer 307 with a signed, absolute Location.
+ */
+import { type ExchangeLike, header, requestLine } from './exchange.ts';
+import { Finding, show } from './finding.ts';
+
+/** The parameter the vendor SDK looks for (wire-facts: Signed audio URLs). */
+export const AMZ_SIGNATURE_PARAM = 'X-Amz-Signature';
+
+/** Query parameters whose name says "signature" (sig, signature, X-Amz-Signature, Signature, token-ish hmac...). */
+const SIGNATURE_NAME = /(^|[-_.])(sig|signature|hmac|hash)$|signature/i;
+
+/** The signature-looking query parameter of a URL, or undefined. X-Amz-Signature wins when present. */
+export function signatureParam(url: URL): string | undefined {
+  if (url.searchParams.has(AMZ_SIGNATURE_PARAM)) return AMZ_SIGNATURE_PARAM;
+  for (const name of url.searchParams.keys()) if (SIGNATURE_NAME.test(name)) return name;
+  return undefined;
+}
+
+export interface SignedRedirect {
+  location: URL;
+  signatureParam: string;
+}
+
+/**
+ * 307 (not 301/302/303/308 and not the audio itself), an absolute http(s) Location (a backend
+ * hands it to a browser as is: Audio rules 3) carrying a signature-looking query parameter.
+ */
+export function assertSignedRedirect(exchange: ExchangeLike): SignedRedirect {
+  const line = requestLine(exchange);
+  if (exchange.status !== 307) {
+    const why =
+      exchange.status >= 300 && exchange.status < 400
+        ? 'a different redirect code (clients may change the method or drop the redirect semantics)'
+        : exchange.status >= 200 && exchange.status < 300
+          ? 'the audio (or a body) served directly instead of a redirect'
+          : 'no redirect';
+    throw new Finding(`${line}: expected HTTP 307 with a signed Location, got ${exchange.status}: ${why}`, {
+      where: line,
+      expected: 307,
+      actual: exchange.status,
+    });
+  }
+  const raw = header(exchange, 'location');
+  if (!raw) {
+    throw new Finding(`${line}: 307 without a Location header`, { where: line, expected: 'Location' });
+  }
+  let location: URL;
+  try {
+    location = new URL(raw);
+  } catch {
+    throw new Finding(
+      `${line}: Location ${show(raw)} is not an absolute URL (a browser given it cannot use it)`,
+      {
+        where: line,
+        expected: 'absolute URL',
+        actual: raw,
+      },
+    );
+  }
+  if (location.protocol !== 'http:' && location.protocol !== 'https:') {
+    throw new Finding(`${line}: Location ${show(raw)} is not an http(s) URL`, { where: line, actual: raw });
+  }
+  const param = signatureParam(location);
+  if (!param) {
+    throw new Finding(
+      `${line}: Location has no signature query parameter (expected ${AMZ_SIGNATURE_PARAM} or another *signature*/sig parameter); query parameters: ${show([...location.searchParams.keys()])}`,
+      { where: line, expected: AMZ_SIGNATURE_PARAM, actual: [...location.searchParams.keys()] },
+    );
+  }
+  if (!location.searchParams.get(param)) {
+    throw new Finding(`${line}: signature parameter ${param} is empty`, { where: line, actual: raw });
+  }
+  return { location, signatureParam: param };
+}
+
+/**
+ * The same signed URL with its signature changed in one character (the last one, flipped between
+ * two hex/base64-safe letters), so a server that verifies signatures must reject it.
+ */
+export function tamperSignature(location: URL, param: string): URL {
+  const copy = new URL(location.href);
+  const value = copy.searchParams.get(param) ?? '';
+  const last = value.slice(-1);
+  const replacement = last === 'a' ? 'b' : 'a';
+  copy.searchParams.set(param, `${value.slice(0, -1)}${replacement}`);
+  return copy;
+}
+
+/** A signed URL must not be usable after tampering: anything but 2xx/3xx. */
+export function assertTamperedRejected(exchange: ExchangeLike): void {
+  if (exchange.status < 400) {
+    throw new Finding(
+      `${requestLine(exchange)}: a signed audio URL with a tampered signature was accepted (expected 4xx)`,
+      { where: requestLine(exchange), expected: '4xx', actual: exchange.status },
+    );
+  }
+}
