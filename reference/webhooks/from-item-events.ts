@@ -1,0 +1,104 @@
+/**
+ * Turns item events (reference/events: every status change of a take or voice, in seq order,
+ * body = the item exactly as GET returns it then) into outbox deliveries.
+ *
+ * - `status_webhook`: one call per event, the event's body.
+ * - `done_webhook`: one call, at the first event whose status is done (ready, error, timeout); the
+ *   outbox's unique index makes a second one impossible. The api writes `ready` only once the audio
+ *   is stored, so the call goes out after the audio is fetchable.
+ * - A voice done while its embedded example take is not yet done: its done call waits for the
+ *   take's done event, and carries the voice body with the finished example take in it.
+ *
+ * Handling an event is one short SQLite transaction (deliveries + cursor): it never waits on the
+ * network, so the event tail (and with it synthesis) is never held up by a sink.
+ */
+
+import type { HookName, ItemKind, WebhookOutbox } from './outbox-store.ts';
+import { type WebhookAllow, webhookTargetRefusal, webhookTargetUrl } from './target.ts';
+
+/** The fields of reference/events' ItemEvent that webhooks use. */
+export interface WebhookSourceEvent {
+  seq: number;
+  kind: ItemKind;
+  itemId: string;
+  status: string;
+  body: unknown;
+  createdMs: number;
+}
+
+export const DONE_STATUSES: ReadonlySet<string> = new Set(['ready', 'error', 'timeout']);
+
+export interface EventHandlerOptions {
+  allow: WebhookAllow;
+  log?: (message: string) => void;
+}
+
+/** Returns the subscriber for the item event tail; true when it added a delivery (wake the loop). */
+export function createItemEventHandler(
+  outbox: WebhookOutbox,
+  options: EventHandlerOptions,
+): (event: WebhookSourceEvent) => boolean {
+  return (event) => {
+    if (event.seq <= outbox.lastHandledSeq()) return false; // replayed after a restart: done already
+    return outbox.transaction(() => {
+      let added = false;
+      const body = asRecord(event.body);
+      const enqueue = (
+        hook: HookName,
+        hookValue: unknown,
+        json: string,
+        itemId = event.itemId,
+        kind = event.kind,
+      ) => {
+        const url = webhookTargetUrl(hookValue);
+        if (url === null) return;
+        const refusal = webhookTargetRefusal(url, options.allow);
+        if (refusal !== null) options.log?.(`webhook ${hook} of ${kind} ${itemId} not sent: ${refusal}`);
+        const created = outbox.enqueue(
+          { eventSeq: event.seq, kind, itemId, hook, url, body: json, createdMs: event.createdMs },
+          refusal,
+        );
+        added ||= created && refusal === null;
+      };
+
+      if (body !== null) {
+        const json = JSON.stringify(body);
+        enqueue('status', body.status_webhook, json);
+        if (DONE_STATUSES.has(event.status)) {
+          const exampleTake = event.kind === 'voice' ? asRecord(body.example_take) : null;
+          const exampleTakeId = typeof exampleTake?.take_id === 'string' ? exampleTake.take_id : null;
+          const doneUrl = webhookTargetUrl(body.done_webhook);
+          if (exampleTake && exampleTakeId && !DONE_STATUSES.has(String(exampleTake.status)) && doneUrl) {
+            outbox.waitForExampleTake({
+              voiceId: event.itemId,
+              exampleTakeId,
+              eventSeq: event.seq,
+              url: doneUrl,
+              voiceBody: json,
+            });
+          } else {
+            enqueue('done', body.done_webhook, json);
+          }
+        }
+      }
+
+      if (event.kind === 'take' && DONE_STATUSES.has(event.status)) {
+        for (const voice of outbox.releaseVoicesWaitingFor(event.itemId)) {
+          const voiceBody = {
+            ...(JSON.parse(voice.voiceBody) as Record<string, unknown>),
+            example_take: body,
+          };
+          enqueue('done', voice.url, JSON.stringify(voiceBody), voice.voiceId, 'voice');
+        }
+      }
+      outbox.setLastHandledSeq(event.seq);
+      return added;
+    });
+  };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
