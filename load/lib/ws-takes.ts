@@ -1,0 +1,142 @@
+/**
+ * Takes over one worker websocket (k6/websockets, event loop): the requests are sent one after
+ * another (a connection serialises them anyway) and each is timed from the moment its request frame
+ * is sent: first status frame, first audio frame, end of take (wire-facts.md, Websocket protocol).
+ */
+import { WebSocket } from 'k6/websockets';
+import { isEndOfTake, parseAudioFrame } from './framing.ts';
+
+export type StreamMode = 'parts' | 'chunks';
+
+export interface WsTakeRequest {
+  text: string;
+  voiceId: string;
+  mode: StreamMode;
+}
+
+export interface WsTakeResult {
+  ok: boolean;
+  /** Why the take failed (never contains a secret). */
+  error?: string;
+  firstStatusMs?: number;
+  firstAudioMs?: number;
+  endMs?: number;
+  audioFrames: number;
+}
+
+export interface WsSessionOptions {
+  requestTimeoutMs: number;
+  onConnected?: (connectMs: number) => void;
+  onResult: (request: WsTakeRequest, result: WsTakeResult) => void;
+}
+
+let requestCounter = 0;
+
+/** Opens `url`, runs the requests in order, closes. Returns at once; k6 ends the iteration when the socket closes. */
+export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionOptions): void {
+  const openedAt = Date.now();
+  const ws = new WebSocket(url);
+  ws.binaryType = 'arraybuffer';
+
+  let index = -1;
+  let current:
+    | { id: string; sentAt: number; result: WsTakeResult; ready: boolean; ended: boolean }
+    | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const finish = (error?: string): void => {
+    if (!current) return;
+    if (timer !== undefined) clearTimeout(timer);
+    const result = current.result;
+    if (error) {
+      result.ok = false;
+      result.error = error;
+    }
+    o.onResult(requests[index]!, result);
+    current = undefined;
+    if (error)
+      ws.close(); // the connection's state is unknown now: do not send more on it
+    else next();
+  };
+
+  const next = (): void => {
+    index += 1;
+    const request = requests[index];
+    if (!request) {
+      ws.close();
+      return;
+    }
+    requestCounter += 1;
+    const id = `k6-${__VU}-${requestCounter}`;
+    const frame = JSON.stringify({
+      command: '/takes/generate',
+      request_id: id,
+      stream: { mode: request.mode },
+      data: { text: request.text, voice_id: request.voiceId },
+    });
+    current = { id, sentAt: Date.now(), result: { ok: true, audioFrames: 0 }, ready: false, ended: false };
+    ws.send(frame);
+    timer = setTimeout(() => finish(`no end of take within ${o.requestTimeoutMs} ms`), o.requestTimeoutMs);
+  };
+
+  ws.onopen = () => {
+    o.onConnected?.(Date.now() - openedAt);
+    next();
+  };
+
+  ws.onmessage = (event: { data: string | ArrayBuffer }) => {
+    const now = Date.now();
+    if (!current) return;
+    const r = current.result;
+    if (typeof event.data === 'string') {
+      const message = JSON.parse(event.data) as {
+        request_id?: unknown;
+        status?: string;
+        message?: string;
+        data?: { status?: string };
+      };
+      if (message.request_id !== undefined && message.request_id !== current.id) return;
+      if (message.data === undefined) {
+        // A connection-level message: only `error` concerns the request.
+        if (message.status === 'error') finish(`worker error: ${message.message ?? '(no message)'}`);
+        return;
+      }
+      if (r.firstStatusMs === undefined) r.firstStatusMs = now - current.sentAt;
+      const status = message.data.status;
+      if (status === 'error' || status === 'timeout') return finish(`take ended in ${status}`);
+      if (status === 'ready') current.ready = true;
+    } else {
+      let frame: ReturnType<typeof parseAudioFrame>;
+      try {
+        frame = parseAudioFrame(event.data);
+      } catch (e) {
+        return finish(String(e));
+      }
+      if (
+        frame.meta.request_id !== undefined &&
+        frame.meta.request_id !== null &&
+        frame.meta.request_id !== current.id
+      ) {
+        return;
+      }
+      if (isEndOfTake(frame)) {
+        current.ended = true;
+        r.endMs = now - current.sentAt;
+      } else if (frame.audioBytes > 0) {
+        r.audioFrames += 1;
+        if (r.firstAudioMs === undefined) r.firstAudioMs = now - current.sentAt;
+      }
+    }
+    if (current.ready && current.ended) {
+      if (r.firstAudioMs === undefined) return finish('the take ended without any audio');
+      finish();
+    }
+  };
+
+  ws.onerror = (event: { error?: string }) => {
+    if (current) finish(`websocket error: ${event.error ?? 'unknown'}`);
+  };
+  ws.onclose = () => {
+    if (current) finish('the worker closed the connection during a request');
+  };
+}

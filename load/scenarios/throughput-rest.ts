@@ -1,0 +1,124 @@
+/**
+ * throughput-rest: takes offered over REST at a constant arrival rate (RATE per second for DURATION).
+ * Each iteration POSTs takes/generate and polls the take until it is done (POLL_MS), recording:
+ * speak_takes_accepted / speak_takes_completed (their `rate` = takes per second), speak_audio_seconds
+ * (its rate = audio seconds per wall second; info.duration / info.audio_rate), speak_queue_wait
+ * (accepted → first status past `waiting`, to POLL_MS resolution), speak_take_latency, speak_rest_errors.
+ * k6's dropped_iterations counts offered takes the VU pool could not start (the server fell behind).
+ *
+ * Env: RATE (4), DURATION (10s), PREALLOCATED_VUS (8), MAX_VUS (40), POLL_MS (100), TEXTS (paragraph),
+ *      TAKE_TIMEOUT_MS (60000), MIN_AUDIO_S_PER_S (0: off), ERROR_RATE_MAX (0.01).
+ */
+import { sleep } from 'k6';
+import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
+import { pick, textSet } from '../lib/data.ts';
+import {
+  audioSeconds,
+  queueWait,
+  restErrors,
+  takeLatency,
+  takesAccepted,
+  takesCompleted,
+} from '../lib/metrics.ts';
+import { Session } from '../lib/session.ts';
+import { cleanupRun, prepareRun, type RunSetup } from '../lib/speak.ts';
+import { type SummaryData, writeSummary } from '../lib/summary.ts';
+
+const RATE = envNumber('RATE', 4);
+const DURATION = envString('DURATION', '10s');
+const POLL_MS = envNumber('POLL_MS', 100);
+const TAKE_TIMEOUT_MS = envNumber('TAKE_TIMEOUT_MS', 60_000);
+const texts = textSet('paragraph');
+
+export const options = {
+  setupTimeout: '150s',
+  teardownTimeout: '30s',
+  summaryTrendStats: SUMMARY_TREND_STATS,
+  scenarios: {
+    rest: {
+      executor: 'constant-arrival-rate',
+      rate: RATE,
+      timeUnit: '1s',
+      duration: DURATION,
+      preAllocatedVUs: envNumber('PREALLOCATED_VUS', 8),
+      maxVUs: envNumber('MAX_VUS', 40),
+      gracefulStop: `${Math.ceil(TAKE_TIMEOUT_MS / 1000) + 5}s`,
+      tags: { mode: 'rest' },
+    },
+  },
+  thresholds: {
+    speak_rest_errors: [`rate<${envNumber('ERROR_RATE_MAX', 0.01)}`],
+    speak_takes_completed: ['count>0'],
+    speak_audio_seconds: [`rate>=${envNumber('MIN_AUDIO_S_PER_S', 0)}`],
+    speak_queue_wait: ['p(95)>=0'], // listed so its percentiles are always in the summary
+  },
+};
+
+const session = new Session(target());
+
+interface Take {
+  take_id: string;
+  status: string;
+  info: { duration: number; audio_rate: number } | null;
+}
+
+export function setup(): RunSetup {
+  return prepareRun();
+}
+
+export default function (data: RunSetup): void {
+  const tags = { model: data.model, mode: 'rest' };
+  const created = session.request(
+    'POST',
+    '/v1/speak/takes/generate',
+    JSON.stringify({ text: pick(texts, __ITER + __VU), voice_id: data.voiceId }),
+    { tags: { name: 'takes/generate' } },
+  );
+  if (created.status < 200 || created.status >= 300) {
+    restErrors.add(true, tags);
+    return;
+  }
+  const acceptedAt = Date.now();
+  takesAccepted.add(1, tags);
+  let take = created.json() as unknown as Take;
+  let queued = take.status === 'waiting';
+  if (!queued) queueWait.add(0, tags);
+  while (take.status !== 'ready') {
+    if (take.status === 'error' || take.status === 'timeout') {
+      restErrors.add(true, tags);
+      return;
+    }
+    if (Date.now() - acceptedAt > TAKE_TIMEOUT_MS) {
+      console.warn(`take ${take.take_id} not done after ${TAKE_TIMEOUT_MS} ms (status ${take.status})`);
+      restErrors.add(true, tags);
+      return;
+    }
+    sleep(POLL_MS / 1000);
+    const res = session.request('GET', `/v1/speak/takes/${take.take_id}`, null, {
+      tags: { name: 'takes/{id}' },
+    });
+    if (res.status !== 200) {
+      restErrors.add(true, tags);
+      return;
+    }
+    take = res.json() as unknown as Take;
+    if (queued && take.status !== 'waiting') {
+      queued = false;
+      queueWait.add(Date.now() - acceptedAt, tags);
+    }
+  }
+  const doneAt = Date.now();
+  restErrors.add(false, tags);
+  takesCompleted.add(1, tags);
+  takeLatency.add(doneAt - acceptedAt, tags);
+  if (take.info && take.info.audio_rate > 0)
+    audioSeconds.add(take.info.duration / take.info.audio_rate, tags);
+}
+
+export function teardown(data: RunSetup): void {
+  cleanupRun(data);
+}
+
+export function handleSummary(data: SummaryData): Record<string, string> {
+  return writeSummary(data, 'throughput-rest', { rate: RATE, duration: DURATION });
+}

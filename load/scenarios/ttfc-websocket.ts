@@ -1,0 +1,114 @@
+/**
+ * ttfc-websocket: takes streamed over a worker websocket, parts mode then chunks mode, each for
+ * DURATION with VUS connections. Per request, from the moment the request frame is sent:
+ * speak_ws_first_status (first status frame), speak_ws_ttfc (first audio frame), speak_ws_end_of_take.
+ *
+ *   k6 run -e BASE_URL=http://127.0.0.1:PORT load/scenarios/ttfc-websocket.ts   (+ SPEAKCHECK_EMAIL/PASSWORD in the env)
+ * Env: VUS (2), DURATION (10s), MODES (parts,chunks), REQUESTS_PER_CONNECTION (5), TEXTS (short),
+ *      TTFC_CHUNKS_P50_MS (15), TTFC_CHUNKS_P95_MS (50), TTFC_PARTS_P95_MS (1000), END_P95_MS (5000).
+ */
+import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
+import { pick, textSet } from '../lib/data.ts';
+import { wsConnect, wsEndOfTake, wsErrors, wsFirstAudio, wsFirstStatus, wsTakes } from '../lib/metrics.ts';
+import { Session } from '../lib/session.ts';
+import { cleanupRun, prepareRun, type RunSetup, websocketUrl } from '../lib/speak.ts';
+import { type SummaryData, writeSummary } from '../lib/summary.ts';
+import { runWsTakes, type StreamMode } from '../lib/ws-takes.ts';
+
+const VUS = envNumber('VUS', 2);
+const DURATION = envString('DURATION', '10s');
+const MODES = envString('MODES', 'parts,chunks').split(',') as StreamMode[];
+const PER_CONNECTION = envNumber('REQUESTS_PER_CONNECTION', 5);
+const texts = textSet('short');
+
+// One mode after the other, so the two never compete for the same worker.
+function scenarios(): Record<string, object> {
+  const out: Record<string, object> = {};
+  MODES.forEach((mode, i) => {
+    out[mode] = {
+      executor: 'constant-vus',
+      exec: mode,
+      vus: VUS,
+      duration: DURATION,
+      startTime: `${i * parseDurationS(DURATION) + i * 2}s`,
+      gracefulStop: '30s',
+      tags: { mode },
+    };
+  });
+  return out;
+}
+
+function parseDurationS(d: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(d);
+  if (!m) throw new Error(`DURATION=${d}: use e.g. 500ms, 10s or 2m`);
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : n;
+}
+
+export const options = {
+  setupTimeout: '150s',
+  teardownTimeout: '30s',
+  summaryTrendStats: SUMMARY_TREND_STATS,
+  scenarios: scenarios(),
+  thresholds: {
+    'speak_ws_ttfc{mode:chunks}': [
+      `med<${envNumber('TTFC_CHUNKS_P50_MS', 15)}`,
+      `p(95)<${envNumber('TTFC_CHUNKS_P95_MS', 50)}`,
+    ],
+    'speak_ws_ttfc{mode:parts}': [`p(95)<${envNumber('TTFC_PARTS_P95_MS', 1000)}`],
+    'speak_ws_first_status{mode:chunks}': ['p(95)>=0'], // listed so the per-mode figures reach the summary
+    'speak_ws_first_status{mode:parts}': ['p(95)>=0'],
+    'speak_ws_end_of_take{mode:chunks}': [`p(95)<${envNumber('END_P95_MS', 5000)}`],
+    'speak_ws_end_of_take{mode:parts}': [`p(95)<${envNumber('END_P95_MS', 5000)}`],
+    speak_ws_errors: ['rate<0.01'],
+    speak_ws_takes: ['count>0'],
+  },
+};
+
+const session = new Session(target());
+let url: string | undefined;
+
+function takes(data: RunSetup, mode: StreamMode): void {
+  url ??= websocketUrl(session, data.model);
+  const tags = { model: data.model, mode };
+  const requests = Array.from({ length: PER_CONNECTION }, (_, i) => ({
+    text: pick(texts, __ITER * PER_CONNECTION + i + __VU),
+    voiceId: data.voiceId,
+    mode,
+  }));
+  runWsTakes(url, requests, {
+    requestTimeoutMs: envNumber('REQUEST_TIMEOUT_MS', 30_000),
+    onConnected: (ms) => wsConnect.add(ms, tags),
+    onResult: (_request, r) => {
+      wsErrors.add(!r.ok, tags);
+      if (!r.ok) {
+        console.warn(`${mode} take failed: ${r.error}`);
+        return;
+      }
+      wsTakes.add(1, tags);
+      if (r.firstStatusMs !== undefined) wsFirstStatus.add(r.firstStatusMs, tags);
+      wsFirstAudio.add(r.firstAudioMs!, tags);
+      wsEndOfTake.add(r.endMs!, tags);
+    },
+  });
+}
+
+export function setup(): RunSetup {
+  return prepareRun();
+}
+
+export function parts(data: RunSetup): void {
+  takes(data, 'parts');
+}
+
+export function chunks(data: RunSetup): void {
+  takes(data, 'chunks');
+}
+
+export function teardown(data: RunSetup): void {
+  cleanupRun(data);
+}
+
+export function handleSummary(data: SummaryData): Record<string, string> {
+  return writeSummary(data, 'ttfc-websocket', { vus: VUS, duration: DURATION, modes: MODES });
+}
