@@ -1,0 +1,115 @@
+import type { Requirement, RequirementLevel } from '../types.ts';
+
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({
+  id,
+  area: 'audio',
+  section,
+  level,
+  source,
+  text,
+});
+
+/** speak-v1.md: Endpoints (audio), Audio rules, States and transitions, Errors, Limits; wire-facts: Signed audio URLs. */
+export const requirements: Requirement[] = [
+  r(
+    'AUDIO-307',
+    'Audio rules 1; Endpoints: Takes; Errors',
+    'MUST',
+    'GET /v1/speak/takes/{take_id}/{wav|mp3|m4a|flac|webm} answers HTTP 307 (a redirect, not an error; not 302/303, not the audio itself).',
+  ),
+  r(
+    'AUDIO-SIGNED-LOCATION',
+    'Audio rules 1–3',
+    'MUST',
+    'The `Location` header holds a signed URL (absolute, so a backend can hand it to a browser) recognisable by a signature query parameter.',
+  ),
+  r(
+    'AUDIO-SIGNED-NO-AUTH',
+    'Audio rules 2–3',
+    'MUST',
+    'The signed URL delivers the audio without the `Authorization` header.',
+  ),
+  r(
+    'AUDIO-ALL-FORMATS-READY',
+    'States and transitions',
+    'MUST',
+    'In `ready`, audio in every format (wav, mp3, m4a, flac, webm) can be fetched.',
+  ),
+  r(
+    'AUDIO-CONTAINER',
+    'Endpoints: Takes',
+    'MUST',
+    'Each format endpoint delivers audio in that container (parsed: WAVE, MPEG layer 3, MP4/M4A, FLAC, WebM).',
+  ),
+  r(
+    'AUDIO-CONTENT-TYPE',
+    'Endpoints: Takes',
+    'SHOULD',
+    "The signed URL serves the audio with the format's Content-Type.",
+  ),
+  r(
+    'AUDIO-FORMATS-SAME-AUDIO',
+    'Resources: Take',
+    'SHOULD',
+    "Every format carries the same take audio: each format's duration matches the wav's (tolerance 50 ms; lossy codecs 120 ms for encoder priming/padding).",
+  ),
+  r(
+    'AUDIO-DURATION-MATCHES-INFO',
+    'Fields and values',
+    'INFO',
+    'With duration read as samples (wire-facts), each format lasts duration / audio_rate seconds (within the same tolerance) and the wav holds exactly `duration` samples.',
+    'wire-facts',
+  ),
+  r(
+    'AUDIO-WAV-BEFORE-READY',
+    'Audio rules 4; States and transitions',
+    'MUST',
+    'Before `ready`, `wav` can be fetched: it is streamed while it is generated (the body read from the signed URL ends as a complete wav of the take).',
+  ),
+  r(
+    'AUDIO-ONLY-WAV-BEFORE-READY',
+    'Audio rules 4; States and transitions',
+    'MUST',
+    'Only `wav` is available before the take is `ready`: another format requested before ready is not delivered.',
+  ),
+  r(
+    'AUDIO-WAV-GROWS',
+    'Signed audio URLs',
+    'INFO',
+    'For wav before ready the SDK keeps reading for up to 5 minutes: the stream grows while the take is generated; reported (first byte before ready, total bytes).',
+    'wire-facts',
+  ),
+  r(
+    'AUDIO-TAMPERED-REJECTED',
+    'Audio rules 1',
+    'MUST',
+    'The Location is a signed URL: the same URL with a tampered signature is rejected (4xx).',
+  ),
+  r(
+    'AUDIO-AMZ-SIGNATURE',
+    'Signed audio URLs',
+    'INFO',
+    'The SDK recognises a signed URL by the query parameter `X-Amz-Signature`; with another parameter it would send Authorization to it.',
+    'wire-facts',
+  ),
+  r(
+    'AUDIO-SIGNED-WITH-AUTH-REJECTED',
+    'Signed audio URLs',
+    'INFO',
+    'Like S3, a presigned request that also carries an Authorization header is rejected ("only one auth mechanism allowed").',
+    'wire-facts',
+  ),
+  r(
+    'AUDIO-SIGNED-LIFETIME',
+    'Limits; Signed audio URLs',
+    'INFO',
+    'A signed audio URL has a limited lifetime; the SDK caches it 10 minutes, so it lives at least that long; the advertised expiry (X-Amz-Expires or similar) is reported.',
+  ),
+];

@@ -1,0 +1,131 @@
+import type { Requirement, RequirementLevel } from '../types.ts';
+
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({
+  id,
+  area: 'auth',
+  section,
+  level,
+  source,
+  text,
+});
+
+/** speak-v1.md: Authentication, Endpoints (Authentication endpoints), Errors, Limits; wire-facts: Paths. */
+export const requirements: Requirement[] = [
+  r(
+    'AUTH-BEARER-REQUIRED',
+    'Authentication 1',
+    'MUST',
+    'Every request needs `Authorization: Bearer <ACCESS_TOKEN>`, except the /version endpoint (and the login call): a protected route called without a token is refused with 401.',
+  ),
+  r(
+    'AUTH-INVALID-TOKEN-401',
+    'Errors',
+    'MUST',
+    'Access token invalid on any request: HTTP 401 (a tampered token is invalid).',
+  ),
+  r(
+    'AUTH-EXPIRED-TOKEN-401',
+    'Errors; Authentication 3',
+    'MUST',
+    'Access token expired on any request: HTTP 401; an access token works for a limited time.',
+  ),
+  r(
+    'AUTH-ACCESS-LIFETIME',
+    'Authentication 7; Limits',
+    'INFO',
+    'Lifetime of an access token: not shown (limited). The harness reports it when the token is a JWT (exp − iat).',
+  ),
+  r(
+    'AUTH-LOGIN-NO-TOKEN',
+    'Authentication 1',
+    'MUST',
+    'The login call carries no token: POST /auth/login works without Authorization.',
+  ),
+  r(
+    'AUTH-LOGIN-OK',
+    'Authentication 2; Endpoints: Authentication endpoints',
+    'MUST',
+    'Login: POST /auth/login with `email` and `password` returns `access_token` and `refresh_token`.',
+  ),
+  r(
+    'AUTH-TOKEN-PAIR-SHAPE',
+    'Resources: Token pair',
+    'MUST',
+    'Token pair: object with `access_token` (string) and `refresh_token` (string); answer of login and refresh.',
+  ),
+  r('AUTH-LOGIN-FAIL-401', 'Authentication 2; Errors', 'MUST', 'A failed login returns status 401.'),
+  r(
+    'AUTH-ERROR-DETAIL',
+    'Errors',
+    'MUST',
+    'A 401 is an error response: JSON with a `detail` field (a client falls back to the raw text otherwise).',
+  ),
+  r(
+    'AUTH-ACCESS-TOKEN-WORKS',
+    'Authentication 1–2',
+    'MUST',
+    'The access token from login (or refresh) authorises requests as `Authorization: Bearer <ACCESS_TOKEN>`.',
+  ),
+  r(
+    'AUTH-REFRESH-PAIR',
+    'Authentication 4; Endpoints: Authentication endpoints',
+    'MUST',
+    'Refresh: POST /auth/refresh with `refresh_token` and `email` returns a token pair whose access token works.',
+  ),
+  r(
+    'AUTH-REFRESH-ROTATES',
+    'Authentication 4',
+    'MUST',
+    'Refresh returns a *new* `access_token` and a *new* `refresh_token` (the refresh token differs from the one sent).',
+  ),
+  r(
+    'AUTH-REFRESH-WITH-BEARER',
+    'Authentication 4',
+    'MUST',
+    'The refresh call may also carry the bearer header (it is accepted with it).',
+  ),
+  r(
+    'AUTH-REFRESH-CHAIN',
+    'Authentication 4',
+    'MUST',
+    'Refreshing repeatedly allows use without the password: each new refresh token refreshes again.',
+  ),
+  r(
+    'AUTH-REFRESH-WITHOUT-EMAIL',
+    'Authentication 4',
+    'INFO',
+    'The contract writes "(and `email`)": whether refresh without `email` is accepted is not shown; reported.',
+  ),
+  r(
+    'AUTH-OLD-REFRESH-AFTER-ROTATION',
+    'Authentication 4',
+    'INFO',
+    'Whether a refresh token still works after it was rotated by a refresh: not shown; reported.',
+  ),
+  r(
+    'AUTH-LOGOUT-REVOKES',
+    'Authentication 5',
+    'MUST',
+    'Logout: POST /auth/logout with `refresh_token` revokes it; afterwards no new access token can be obtained with it.',
+  ),
+  r(
+    'AUTH-LOGOUT-BODY',
+    'Authentication 8',
+    'INFO',
+    'Response body (and status) of logout: not shown; reported.',
+  ),
+  r(
+    'AUTH-PATHS',
+    'Paths and defaults',
+    'INFO',
+    'Auth lives at `{auth_url}/auth/login|refresh|logout`; by default auth_url is the API host.',
+    'wire-facts',
+  ),
+];

@@ -1,0 +1,57 @@
+import type { Requirement, RequirementLevel } from '../types.ts';
+
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({
+  id,
+  area: 'docs',
+  section,
+  level,
+  source,
+  text,
+});
+
+/** speak-v1.md: What the service does (published reference and definition). */
+export const requirements: Requirement[] = [
+  r(
+    'DOCS-INTERACTIVE-HTML',
+    'What the service does',
+    'MUST',
+    'An interactive reference is published at `{base_url}/v1/speak/docs` (HTML).',
+  ),
+  r(
+    'DOCS-REDOC-HTML',
+    'What the service does',
+    'MUST',
+    'A reference is published at `{base_url}/v1/speak/redoc` (HTML).',
+  ),
+  r(
+    'DOCS-OPENAPI-VALID',
+    'What the service does',
+    'MUST',
+    'A machine-readable definition is published at `{base_url}/v1/speak/openapi.json`: a valid OpenAPI document.',
+  ),
+  r(
+    'DOCS-OPENAPI-PATHS',
+    'What the service does; Endpoints',
+    'MUST',
+    "The definition describes the interface: it declares every `/v1/speak` operation of the contract's Endpoints.",
+  ),
+  r(
+    'DOCS-OPENAPI-AUTH-PATHS',
+    'Endpoints: Authentication endpoints',
+    'INFO',
+    'Whether the definition also declares /auth/login|refresh|logout (they may live on another host); reported.',
+  ),
+  r(
+    'DOCS-WITHOUT-TOKEN',
+    'Authentication 1',
+    'INFO',
+    'Authentication 1 exempts only /version, yet a browser opens the docs without a bearer: what the docs paths answer without a token is reported.',
+  ),
+];

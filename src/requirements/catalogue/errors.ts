@@ -1,0 +1,76 @@
+import type { Requirement, RequirementLevel } from '../types.ts';
+
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({
+  id,
+  area: 'errors',
+  section,
+  level,
+  source,
+  text,
+});
+
+/** speak-v1.md: Errors, Limits, the request-body tables of Resources. */
+export const requirements: Requirement[] = [
+  r(
+    'ERR-JSON-DETAIL',
+    'Errors',
+    'MUST',
+    'Error responses are JSON with a `detail` field (a client falls back to the raw response text when the body is not JSON: reported as a failure with that text).',
+  ),
+  r(
+    'ERR-INVALID-BODY-4XX',
+    'Errors; Resources: TakeGenerate, VoiceGenerate',
+    'MUST',
+    'A generation body that breaks the request tables (missing required field, wrong type, unknown voice or model, gender outside the allowed values) is refused with a 4xx, never a 5xx or a success.',
+  ),
+  r(
+    'ERR-PROSODY-OUT-OF-RANGE',
+    'Limits; Resources: Prosody',
+    'MUST',
+    'pace, pitch and expression are integers from -10 to 10: a prosody outside the bounds or not an integer is refused with a 4xx.',
+  ),
+  r(
+    'ERR-UNKNOWN-STYLE',
+    'Resources: Take',
+    'SHOULD',
+    "A take's `style` holds names from the model's styles: an unknown style name is refused with a 4xx.",
+  ),
+  r(
+    'ERR-NOTHING-CREATED',
+    'Errors',
+    'MUST',
+    'A refused generation creates nothing: the take and voice lists are unchanged.',
+  ),
+  r(
+    'ERR-UNKNOWN-ID-4XX',
+    'Errors',
+    'MUST',
+    'An unknown model name, voice_id or take_id (get, audio) is an error: 4xx with a JSON `detail`.',
+  ),
+  r(
+    'ERR-UNKNOWN-ID-404',
+    'Errors',
+    'INFO',
+    'The error code for unknown identifiers: not shown; 404 expected by the SDK; reported.',
+  ),
+  r(
+    'ERR-INVALID-BODY-CODE',
+    'Errors',
+    'INFO',
+    'The error code for invalid bodies: not shown; reported (400 / 422 ...).',
+  ),
+  r('ERR-CONTENT-TYPE', 'Errors', 'SHOULD', 'Error responses declare `Content-Type: application/json`.'),
+  r(
+    'ERR-MALFORMED-JSON',
+    'Endpoints; Errors',
+    'MUST',
+    'A request body that is not JSON (or not the declared content type) is refused with a 4xx JSON detail, never a 5xx.',
+  ),
+];

@@ -1,0 +1,77 @@
+import type { Requirement, RequirementLevel } from '../types.ts';
+
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({
+  id,
+  area: 'lists',
+  section,
+  level,
+  source,
+  text,
+});
+
+/** speak-v1.md: Endpoints (list query parameters, voices and takes alike); wire-facts: Lists. */
+export const requirements: Requirement[] = [
+  r(
+    'LIST-ID-FILTER',
+    'Endpoints: Voices (query parameters)',
+    'MUST',
+    '`voice_id` (voices) / `take_id` (takes), a comma-separated list of identifiers: return only these (and all of them the full list holds).',
+  ),
+  r(
+    'LIST-LENGTH',
+    'Endpoints: Voices (query parameters)',
+    'MUST',
+    '`length` is the page size: no answer holds more than `length` items.',
+  ),
+  r(
+    'LIST-PAGES-PARTITION',
+    'Endpoints: Voices (query parameters)',
+    'MUST',
+    "`page` is the page number: consecutive pages of one `length` partition the list, with no duplicate and no gap, in the list's order.",
+  ),
+  r(
+    'LIST-OLDER',
+    'Endpoints: Voices (query parameters)',
+    'MUST',
+    '`older` (timestamp ms) restricts results to older items: items older than it are returned, newer ones are not.',
+  ),
+  r(
+    'LIST-NEWER',
+    'Endpoints: Voices (query parameters)',
+    'MUST',
+    '`newer` (timestamp ms) restricts results to newer items: items newer than it are returned, older ones are not.',
+  ),
+  r(
+    'LIST-ORACLE',
+    'Endpoints: Voices (query parameters); Lists',
+    'SHOULD',
+    'Any combination of id filter, length/page and older/newer answers exactly what the full list filtered and paged gives (wire-facts semantics: pages from 1, inclusive bounds).',
+  ),
+  r(
+    'LIST-ORDERING',
+    'Endpoints: Voices (query parameters)',
+    'INFO',
+    'Default page size and ordering: not shown; the observed ordering is reported.',
+  ),
+  r(
+    'LIST-PAGE-BASE',
+    'Lists',
+    'INFO',
+    '`page` counts from 1 and defaults to 1; `length` absent means unlimited.',
+    'wire-facts',
+  ),
+  r(
+    'LIST-BOUNDS-INCLUSIVE',
+    'Lists',
+    'INFO',
+    '`older` and `newer` are inclusive: "older than or equal to", "newer than or equal to" the given timestamp_ms.',
+    'wire-facts',
+  ),
+];

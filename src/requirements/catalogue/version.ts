@@ -1,0 +1,58 @@
+import type { Requirement, RequirementLevel } from '../types.ts';
+
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({
+  id,
+  area: 'version',
+  section,
+  level,
+  source,
+  text,
+});
+
+/** speak-v1.md: Versioning, Endpoints (Version), the general wire rules of "What the service does". */
+export const requirements: Requirement[] = [
+  r(
+    'VERSION-NO-TOKEN',
+    'Versioning 2; Authentication 1; Endpoints: Version',
+    'MUST',
+    'The /version endpoint exists and needs no access token.',
+  ),
+  r(
+    'VERSION-MAJOR-MINOR',
+    'Versioning 2',
+    'MUST',
+    'The /version endpoint reports a major and a minor version number.',
+  ),
+  r(
+    'VERSION-MAJOR-MATCHES-PATH',
+    'Versioning 1–2',
+    'SHOULD',
+    'The interface version is part of the path (`/v1/speak/...`): the reported major version is 1.',
+  ),
+  r(
+    'VERSION-WIRE-SHAPE',
+    'Paths and defaults',
+    'INFO',
+    '`GET /v1/speak/version` (no token) returns `{"version": 1, "minor": N}`, both integers.',
+    'wire-facts',
+  ),
+  r(
+    'VERSION-PATH-PREFIX',
+    'Versioning 1',
+    'MUST',
+    'The interface lives under `/v1/speak/...`; the authentication endpoints are outside this prefix (`/auth/...`).',
+  ),
+  r(
+    'API-JSON-BODIES',
+    'What the service does; Endpoints',
+    'MUST',
+    'All requests and responses with a body use JSON (except audio and websocket binary messages); request bodies are JSON with `content-type: application/json`.',
+  ),
+];

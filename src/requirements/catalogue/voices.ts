@@ -1,0 +1,121 @@
+import type { Requirement, RequirementLevel } from '../types.ts';
+
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({
+  id,
+  area: 'voices',
+  section,
+  level,
+  source,
+  text,
+});
+
+/** speak-v1.md: Resources (Voice, VoiceGenerate), Endpoints (Voices), States and transitions (voice). */
+export const requirements: Requirement[] = [
+  r(
+    'VOICE-GENERATE-RETURNS-VOICE',
+    'Endpoints: Voices',
+    'MUST',
+    'POST /v1/speak/voices/generate with a VoiceGenerate body (name, gender, model) returns a Voice.',
+  ),
+  r(
+    'VOICE-GENERATE-WAITING',
+    'States and transitions',
+    'MUST',
+    'A newly generated voice is returned with status `waiting`.',
+  ),
+  r(
+    'VOICE-READY-BOUND',
+    'States and transitions',
+    'MUST',
+    'After a few seconds a fetch by voice_id returns `ready` (the harness bounds the wait by its ready timeout).',
+  ),
+  r(
+    'VOICE-GET-OBJECT',
+    'Endpoints: Voices',
+    'MUST',
+    'GET /v1/speak/voices/{voice_id} returns one Voice (not an array).',
+  ),
+  r(
+    'VOICE-LIST',
+    'Endpoints: Voices',
+    'MUST',
+    'GET /v1/speak/voices returns an array of Voice that holds the generated voice.',
+  ),
+  r(
+    'VOICE-FIELD-TYPES',
+    'Resources: Voice',
+    'MUST',
+    'Voice fields: voice_id string, name string, model string, gender string, default_style array of string or null, default_prosody prosody or null, example_take_id string, example_take null or object, status_webhook/done_webhook URL or null, status string, timestamp_ms integer.',
+  ),
+  r('VOICE-TIMESTAMP-MS', 'Resources: Voice', 'MUST', '`timestamp_ms` is milliseconds since the epoch.'),
+  r(
+    'VOICE-ECHOES-REQUEST',
+    'Resources: Voice',
+    'MUST',
+    'The voice carries the `name` and `gender` it was generated with.',
+  ),
+  r(
+    'VOICE-MODEL-SPECIFIC',
+    'Resources: Voice',
+    'INFO',
+    'The returned `model` may be a more specific model version name than the one requested; reported (and whether it starts with the requested name).',
+  ),
+  r(
+    'VOICE-DEFAULT-STYLE-UNSET',
+    'Resources: Voice',
+    'MUST',
+    '`default_style` is returned as an empty array or null when not set.',
+  ),
+  r(
+    'VOICE-DEFAULT-PROSODY-ECHO',
+    'Resources: Voice; Resources: VoiceGenerate',
+    'MUST',
+    'A voice generated with `default_prosody` returns it (null when none was given).',
+  ),
+  r(
+    'VOICE-DEFAULT-PROSODY-ADOPTED',
+    'Resources: VoiceGenerate; Resources: Take',
+    'MUST',
+    '`default_prosody` is adopted by later takes when their `prosody` is null or omitted (audible: pace −10 vs +10 give clearly different durations).',
+  ),
+  r(
+    'VOICE-EXAMPLE-TAKE-AUDIO',
+    'Resources: Voice',
+    'MUST',
+    "`example_take_id` identifies an example take of the voice; its audio is fetched like any take's audio.",
+  ),
+  r(
+    'VOICE-EXAMPLE-TAKE-NULL',
+    'Resources: Voice',
+    'INFO',
+    '`example_take` is null in all shown responses; its shape is otherwise not shown; reported.',
+  ),
+  r(
+    'VOICE-UPDATE',
+    'Paths and defaults',
+    'INFO',
+    'Update: `POST /v1/speak/voices/{voice_id}` with a partial body answers the JSON literal `true`; the change shows on GET.',
+    'wire-facts',
+  ),
+  r(
+    'VOICE-DELETE',
+    'Paths and defaults',
+    'INFO',
+    'Delete: `DELETE /v1/speak/voices/{voice_id}` answers `true`; the voice no longer appears in lists; unknown → 404.',
+    'wire-facts',
+  ),
+  r(
+    'VOICE-DESCRIPTION',
+    'Fields and values',
+    'INFO',
+    'VoiceGenerate may carry `description` (returned on the voice).',
+    'wire-facts',
+  ),
+];
