@@ -1,0 +1,227 @@
+/**
+ * The Synthesizer of the seam, backed by espeak-ng (WASM) in a worker thread of its own.
+ *
+ * - Streaming: each ~100 ms buffer espeak produces is passed to onSamples as it arrives from the
+ *   thread, long before the part is finished.
+ * - One part at a time per instance: calls queue behind each other (espeak is one engine).
+ * - Reuse without leaks: one WASM instance per synthesizer for its whole life; buffers are transferred,
+ *   not accumulated. `wasmHeapBytes()` lets tests check the engine's heap stays flat.
+ * - Bounded: a part that takes longer than PART_TIMEOUT_MS kills the thread (restarted on next use).
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
+import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
+import { SAMPLE_RATE, type VoiceRendering } from './voice-rendering.ts';
+
+/** Every part ends in this much silence (the contract: "a part ... ends in silence"). */
+export const TRAILING_SILENCE_MS = 150;
+export const TRAILING_SILENCE_SAMPLES = Math.round((SAMPLE_RATE * TRAILING_SILENCE_MS) / 1000);
+
+const START_TIMEOUT_MS = 30_000;
+const PART_TIMEOUT_MS = 60_000;
+const CLOSE_GRACE_MS = 10_000;
+
+export interface Synthesizer {
+  /** Speaks one part; calls onSamples as espeak-ng produces audio (streaming), ends the part with
+   *  trailing silence; resolves with the number of samples delivered. */
+  synthesizePart(text: string, voice: VoiceRendering, onSamples: (pcm: Int16Array) => void): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface PendingCall {
+  onReply(reply: ThreadReply): void;
+  onFailure(error: Error): void;
+}
+
+/** One worker thread running espeak-thread.ts; correlates replies to requests by id. */
+class EspeakThread {
+  private readonly worker: Worker;
+  private readonly calls = new Map<number, PendingCall>();
+  private nextId = 1;
+  private failure: Error | undefined;
+  catalogue: EspeakVoiceEntry[] = [];
+
+  private constructor() {
+    // The thread runs TypeScript, so it registers tsx itself (a worker does not inherit the loader
+    // that bin/speakcheck.js or vitest set up); execArgv [] keeps a parent's `--import tsx` from
+    // registering it twice. tsx's ESM api sits beside the CommonJS one that require.resolve finds.
+    const tsxApiCjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+    const tsxApi = pathToFileURL(tsxApiCjs.replace(/\.cjs$/, '.mjs')).href;
+    const threadUrl = new URL('./espeak-thread.ts', import.meta.url).href;
+    const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(threadUrl)}); });`;
+    this.worker = new Worker(bootstrap, { eval: true, execArgv: [] });
+    this.worker.on('message', (reply: ThreadReply) => {
+      const id = 'id' in reply ? reply.id : 0;
+      this.calls.get(id)?.onReply(reply);
+    });
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      for (const call of this.calls.values()) call.onFailure(error);
+      this.calls.clear();
+    };
+    this.worker.on('error', (error) => fail(new Error(`espeak thread failed: ${error.message}`)));
+    this.worker.on('exit', (code) => fail(new Error(`espeak thread exited (code ${code})`)));
+  }
+
+  static async start(): Promise<EspeakThread> {
+    const thread = new EspeakThread();
+    thread.catalogue = await thread.call<EspeakVoiceEntry[]>(
+      0,
+      undefined,
+      START_TIMEOUT_MS,
+      (reply, done) => {
+        if (reply.type !== 'ready') return;
+        if (reply.sampleRate !== SAMPLE_RATE) {
+          throw new Error(`espeak-ng runs at ${reply.sampleRate} Hz, expected ${SAMPLE_RATE}`);
+        }
+        done(reply.catalogue);
+      },
+    );
+    return thread;
+  }
+
+  get alive(): boolean {
+    return this.failure === undefined;
+  }
+
+  /** Sends a request (unless undefined) and feeds its replies to `handle` until it calls done. */
+  call<T>(
+    id: number,
+    request: ThreadRequest | undefined,
+    timeoutMs: number,
+    handle: (reply: ThreadReply, done: (value: T) => void) => void,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      const timer = setTimeout(() => {
+        this.calls.delete(id);
+        reject(new Error(`espeak thread did not answer within ${timeoutMs} ms`));
+        void this.terminate(); // a stuck engine is not reused
+      }, timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        this.calls.delete(id);
+      };
+      this.calls.set(id, {
+        onReply: (reply) => {
+          try {
+            if (reply.type === 'error') throw new Error(reply.message);
+            handle(reply, (value) => {
+              settle();
+              resolve(value);
+            });
+          } catch (error) {
+            settle();
+            reject(error);
+          }
+        },
+        onFailure: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      if (request) this.worker.postMessage(request);
+    });
+  }
+
+  newId(): number {
+    return this.nextId++;
+  }
+
+  async terminate(): Promise<void> {
+    this.failure ??= new Error('espeak thread closed');
+    await this.worker.terminate();
+  }
+}
+
+class EspeakSynthesizer implements Synthesizer {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private thread: EspeakThread) {}
+
+  /** The espeak voice catalogue (identifiers and language tags) of this engine. */
+  get catalogue(): readonly EspeakVoiceEntry[] {
+    return this.thread.catalogue;
+  }
+
+  settingsFor(voice: VoiceRendering): EspeakSettings {
+    return espeakSettingsFor(voice, this.thread.catalogue);
+  }
+
+  synthesizePart(text: string, voice: VoiceRendering, onSamples: (pcm: Int16Array) => void): Promise<number> {
+    if (this.closed) return Promise.reject(new Error('synthesizer is closed'));
+    const run = this.queue.then(() => this.speak(text, voice, onSamples));
+    this.queue = run.catch(() => undefined); // one failed part does not block the next
+    return run;
+  }
+
+  private async speak(
+    text: string,
+    voice: VoiceRendering,
+    onSamples: (pcm: Int16Array) => void,
+  ): Promise<number> {
+    if (!this.thread.alive) this.thread = await EspeakThread.start();
+    const id = this.thread.newId();
+    const settings = this.settingsFor(voice);
+    let callbackError: unknown;
+    const deliver = (pcm: Int16Array) => {
+      if (callbackError !== undefined) return;
+      try {
+        onSamples(pcm);
+      } catch (error) {
+        callbackError = error; // stop delivering, let espeak finish the part, then report it
+      }
+    };
+    const spoken = await this.thread.call<number>(
+      id,
+      { type: 'part', id, text, settings },
+      PART_TIMEOUT_MS,
+      (reply, done) => {
+        if (reply.type === 'samples') deliver(reply.pcm);
+        else if (reply.type === 'done') done(reply.samples);
+      },
+    );
+    deliver(new Int16Array(TRAILING_SILENCE_SAMPLES));
+    if (callbackError !== undefined) throw callbackError;
+    return spoken + TRAILING_SILENCE_SAMPLES;
+  }
+
+  /** Size of the engine's WASM heap: flat across many parts when nothing leaks. */
+  wasmHeapBytes(): Promise<number> {
+    const run = this.queue.then(async () => {
+      const id = this.thread.newId();
+      return this.thread.call<number>(id, { type: 'memory', id }, 5_000, (reply, done) => {
+        if (reply.type === 'memory') done(reply.wasmHeapBytes);
+      });
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Let a part in progress finish (bounded), then stop the thread.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.queue, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+    clearTimeout(timer);
+    await this.thread.terminate();
+  }
+}
+
+export type { EspeakSynthesizer };
+
+/** Starts espeak-ng in a worker thread and warms it (English dictionary, JIT) so the first real part
+ *  starts as fast as later ones. */
+export async function createSynthesizer(): Promise<EspeakSynthesizer> {
+  const synthesizer = new EspeakSynthesizer(await EspeakThread.start());
+  await synthesizer.synthesizePart(
+    'Ready.',
+    { language: 'en-US', gender: 'female', prosody: null, style: null, seed: 'warm-up' },
+    () => {},
+  );
+  return synthesizer;
+}
