@@ -1,0 +1,104 @@
+/**
+ * Precise, one-sentence explanations of what went wrong on the wire: the harness must say
+ * "connection refused at http://127.0.0.1:9/v1/speak/version", never "fetch failed".
+ */
+
+export type DiagnosticKind =
+  | 'unreachable' // refused, reset, DNS, TLS: no HTTP conversation happened
+  | 'timeout' // the whole exchange did not finish in time
+  | 'hung' // connected, but the server stopped talking (no headers / body stalled)
+  | 'garbage' // bytes came back, but they are not HTTP
+  | 'too-large' // body exceeded the cap
+  | 'not-json'; // HTTP came back, but not the JSON that was expected
+
+export class ClientDiagnostic extends Error {
+  override name = 'ClientDiagnostic';
+  constructor(
+    readonly kind: DiagnosticKind,
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+  }
+}
+
+interface ErrorLike {
+  code?: string;
+  name?: string;
+  message?: string;
+  cause?: unknown;
+  hostname?: string;
+}
+
+/** The innermost error with a code: undici wraps socket errors in TypeError('fetch failed') etc. */
+function rootCause(err: unknown): ErrorLike {
+  let current = err as ErrorLike;
+  for (let depth = 0; depth < 5 && current?.cause && !current.code; depth++)
+    current = current.cause as ErrorLike;
+  return current ?? {};
+}
+
+export function diagnoseNetworkError(
+  err: unknown,
+  o: { method: string; url: string; timeoutMs: number; timedOut?: boolean },
+): ClientDiagnostic {
+  if (err instanceof ClientDiagnostic) return err;
+  const cause = rootCause(err);
+  const code = cause.code ?? '';
+  const where = `${o.method} ${o.url}`;
+  const make = (kind: DiagnosticKind, text: string) =>
+    new ClientDiagnostic(kind, `${text} (${where})`, o.url);
+  if (o.timedOut || cause.name === 'TimeoutError' || cause.name === 'AbortError') {
+    return make('timeout', `no complete answer within ${o.timeoutMs} ms`);
+  }
+  switch (code) {
+    case 'ECONNREFUSED':
+      return make('unreachable', 'connection refused: nothing listens at that address');
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return make(
+        'unreachable',
+        `host name ${cause.hostname ?? new URL(o.url).hostname} could not be resolved (DNS)`,
+      );
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return make('unreachable', 'the connection was reset by the server');
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return make('unreachable', 'host or network unreachable');
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return make('unreachable', `could not connect within the connect timeout`);
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return make(
+        'hung',
+        `the server accepted the connection but sent no response headers within ${o.timeoutMs} ms`,
+      );
+    case 'UND_ERR_BODY_TIMEOUT':
+      return make('hung', `the response body stalled for more than ${o.timeoutMs} ms`);
+    case 'UND_ERR_SOCKET':
+      return make('hung', 'the server closed the connection before the answer was complete');
+    case 'HPE_INVALID_CONSTANT':
+    case 'HPE_INVALID_VERSION':
+    case 'HPE_INVALID_STATUS':
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_CR_EXPECTED':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return make('garbage', `the server answered with bytes that are not HTTP (${code})`);
+    default:
+      if (cause.name === 'HTTPParserError' || /parse|HPE_/i.test(`${code} ${cause.message ?? ''}`)) {
+        return make('garbage', `the server answered with bytes that are not HTTP (${cause.message ?? code})`);
+      }
+      return make('unreachable', `request failed: ${code ? `${code} ` : ''}${cause.message ?? String(err)}`);
+  }
+}
+
+/** `text/html, 1532 bytes: "<!DOCTYPE html><html><head>..."` — what came back instead of JSON. */
+export function describeBody(contentType: string | undefined, body: Buffer, max = 80): string {
+  const type = contentType?.split(';')[0]?.trim() || 'no content-type';
+  if (body.length === 0) return `${type}, empty body`;
+  const head = body.subarray(0, max);
+  const printable = head.toString('utf8').replace(/[^\x20-\x7e]/g, '.');
+  return `${type}, ${body.length} bytes: "${printable}${body.length > max ? '...' : ''}"`;
+}

@@ -1,0 +1,126 @@
+/**
+ * Every exchange is recorded, redacted and cut to an excerpt, as evidence of the test that made it.
+ * The test in progress is found through AsyncLocalStorage, so concurrent tests in one file keep
+ * their evidence apart; exchanges made outside any test (login in a hook) go to a file-level log.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { redactHeaders, redactJson, redactText, redactUrl } from './redact.ts';
+
+export const BODY_EXCERPT_CHARS = 2_000;
+/** Beyond this many exchanges per test only the first and the last ones are kept. */
+export const MAX_EXCHANGES_PER_TEST = 40;
+
+export interface EvidenceEntry {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status: number | null;
+  headers: Record<string, string>;
+  body: string;
+  ms: number;
+  error?: string;
+}
+
+/** What one test accumulates while it runs. */
+export interface TestRecord {
+  evidence: EvidenceEntry[];
+  /** Exchanges that were not kept because the test made too many. */
+  droppedEvidence: number;
+  observations: string[];
+  /** Characters of text sent for synthesis by this test (billing-relevant on real services). */
+  characters: number;
+}
+
+export function newTestRecord(): TestRecord {
+  return { evidence: [], droppedEvidence: 0, observations: [], characters: 0 };
+}
+
+const current = new AsyncLocalStorage<TestRecord>();
+/** Outside-any-test activity of this worker; handed to the next test that finishes. */
+const pending = newTestRecord();
+
+export function runWithRecord<T>(record: TestRecord, fn: () => T): T {
+  return current.run(record, fn);
+}
+
+export function activeRecord(): TestRecord {
+  return current.getStore() ?? pending;
+}
+
+/** Moves what happened outside tests (hooks) into `record` so nothing goes unreported. */
+export function drainPending(record: TestRecord): void {
+  record.characters += pending.characters;
+  pending.characters = 0;
+  record.observations.push(...pending.observations.splice(0));
+}
+
+export function recordEvidence(entry: EvidenceEntry): void {
+  const record = activeRecord();
+  if (record === pending) return; // hook traffic (login, cleanup) is not evidence of any one test
+  if (record.evidence.length >= MAX_EXCHANGES_PER_TEST) {
+    // Keep the first half and a rolling tail: the start shows the setup, the end shows the failure.
+    record.evidence.splice(MAX_EXCHANGES_PER_TEST / 2, 1);
+    record.droppedEvidence++;
+  }
+  record.evidence.push(entry);
+}
+
+export function recordObservation(message: string): void {
+  activeRecord().observations.push(redactText(message));
+}
+
+export function recordCharacters(count: number): void {
+  activeRecord().characters += count;
+}
+
+/** A short, redacted, printable rendering of a body for the evidence. */
+export function bodyExcerpt(body: Buffer | string | undefined, contentType: string | undefined): string {
+  if (body === undefined) return '';
+  const buffer = typeof body === 'string' ? Buffer.from(body) : body;
+  if (buffer.length === 0) return '';
+  const type = (contentType ?? '').toLowerCase();
+  const textual = type === '' || /json|text|xml|html|javascript|urlencoded/.test(type);
+  if (!textual) return `<${buffer.length} bytes of ${type || 'binary data'}>`;
+  const head = buffer.subarray(0, BODY_EXCERPT_CHARS * 2).toString('utf8');
+  let shown: string;
+  if (type.includes('json')) {
+    try {
+      shown = JSON.stringify(redactJson(JSON.parse(buffer.toString('utf8'))));
+    } catch {
+      shown = redactText(head);
+    }
+  } else {
+    shown = redactText(head);
+  }
+  return shown.length > BODY_EXCERPT_CHARS
+    ? `${shown.slice(0, BODY_EXCERPT_CHARS)}… (${buffer.length} bytes in all)`
+    : shown;
+}
+
+export function evidenceFor(o: {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: Buffer | string;
+  requestContentType?: string;
+  status: number | null;
+  headers: Record<string, string>;
+  body?: Buffer;
+  ms: number;
+  error?: string;
+}): EvidenceEntry {
+  const entry: EvidenceEntry = {
+    method: o.method,
+    url: redactUrl(o.url),
+    requestHeaders: redactHeaders(o.requestHeaders),
+    status: o.status,
+    headers: redactHeaders(o.headers),
+    body: bodyExcerpt(o.body, o.headers['content-type']),
+    ms: Math.round(o.ms),
+  };
+  if (o.requestBody !== undefined)
+    entry.requestBody = bodyExcerpt(o.requestBody, o.requestContentType ?? 'application/json');
+  if (o.error) entry.error = redactText(o.error);
+  return entry;
+}

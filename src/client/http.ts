@@ -1,0 +1,180 @@
+/**
+ * One HTTP exchange with undici, bounded in every way: connect, headers, body stall, total time and
+ * body size. Redirects are never followed here (the caller decides, see fetchSigned). Every exchange,
+ * failed or not, is recorded as redacted evidence.
+ */
+import { Agent, request } from 'undici';
+import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
+import { evidenceFor, recordEvidence } from './evidence.ts';
+
+export interface Exchange {
+  method: string;
+  url: string;
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  text: string;
+  /** The parsed body when the content type says JSON and it parses; undefined otherwise. */
+  json: unknown;
+  ms: number;
+}
+
+export interface SendOptions {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs: number;
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const CONNECT_TIMEOUT_MS = 5_000;
+
+let agent: Agent | undefined;
+function sharedAgent(): Agent {
+  agent ??= new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS }, keepAliveTimeout: 4_000, pipelining: 1 });
+  return agent;
+}
+
+/** Closes pooled connections (end of a file / of a CLI command) so the process can exit. */
+export async function closeHttp(): Promise<void> {
+  const current = agent;
+  agent = undefined;
+  await current?.close().catch(() => current.destroy());
+}
+
+export async function send(o: SendOptions): Promise<Exchange> {
+  const started = performance.now();
+  const method = o.method.toUpperCase();
+  const requestHeaders = { ...(o.headers ?? {}) };
+  const signal = AbortSignal.timeout(o.timeoutMs);
+  const maxBytes = o.maxBytes ?? DEFAULT_MAX_BYTES;
+  let status: number | null = null;
+  let headers: Record<string, string> = {};
+  const chunks: Buffer[] = [];
+  try {
+    const response = await request(o.url, {
+      method: method as 'GET',
+      headers: requestHeaders,
+      body: o.body ?? null,
+      signal,
+      dispatcher: sharedAgent(),
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+    });
+    status = response.statusCode;
+    headers = flattenHeaders(response.headers);
+    let size = 0;
+    for await (const chunk of response.body) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > maxBytes) {
+        response.body.destroy();
+        throw new ClientDiagnostic(
+          'too-large',
+          `the response body exceeded ${maxBytes} bytes (${method} ${o.url})`,
+          o.url,
+        );
+      }
+      chunks.push(buffer);
+    }
+  } catch (err) {
+    const diagnostic = diagnoseNetworkError(err, {
+      method,
+      url: o.url,
+      timeoutMs: o.timeoutMs,
+      timedOut: signal.aborted,
+    });
+    recordEvidence(
+      evidenceFor({
+        method,
+        url: o.url,
+        requestHeaders,
+        ...(o.body !== undefined
+          ? { requestBody: o.body, requestContentType: requestHeaders['content-type'] }
+          : {}),
+        status,
+        headers,
+        body: Buffer.concat(chunks),
+        ms: performance.now() - started,
+        error: diagnostic.message,
+      }),
+    );
+    throw diagnostic;
+  }
+  const body = Buffer.concat(chunks);
+  const ms = performance.now() - started;
+  recordEvidence(
+    evidenceFor({
+      method,
+      url: o.url,
+      requestHeaders,
+      ...(o.body !== undefined
+        ? { requestBody: o.body, requestContentType: requestHeaders['content-type'] }
+        : {}),
+      status,
+      headers,
+      body,
+      ms,
+    }),
+  );
+  return makeExchange({ method, url: o.url, status, headers, body, ms });
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function isJsonType(contentType: string | undefined): boolean {
+  return /^application\/([\w.+-]+\+)?json\b/i.test(contentType?.trim() ?? '');
+}
+
+export function makeExchange(o: Omit<Exchange, 'text' | 'json'>): Exchange {
+  let text: string | undefined;
+  let json: unknown;
+  let parsed = false;
+  const exchange = { ...o } as Exchange;
+  // Text and JSON are computed on first use: audio bodies are megabytes nobody reads as text.
+  Object.defineProperty(exchange, 'text', {
+    enumerable: true,
+    get: () => {
+      text ??= o.body.toString('utf8');
+      return text;
+    },
+  });
+  Object.defineProperty(exchange, 'json', {
+    enumerable: true,
+    get: () => {
+      if (!parsed) {
+        parsed = true;
+        if (isJsonType(o.headers['content-type']) && o.body.length > 0) {
+          try {
+            json = JSON.parse(o.body.toString('utf8'));
+          } catch {
+            json = undefined;
+          }
+        }
+      }
+      return json;
+    },
+  });
+  return exchange;
+}
+
+/** The parsed JSON of an exchange, or a precise diagnostic of what came back instead. */
+export function expectJson(exchange: Exchange, what = `${exchange.method} ${exchange.url}`): unknown {
+  if (exchange.json !== undefined) return exchange.json;
+  const type = exchange.headers['content-type'];
+  const reason = isJsonType(type) ? 'a body that does not parse as JSON' : 'something other than JSON';
+  throw new ClientDiagnostic(
+    'not-json',
+    `${what} answered ${exchange.status} with ${reason}: ${describeBody(type, exchange.body)}`,
+    exchange.url,
+  );
+}

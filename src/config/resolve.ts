@@ -1,0 +1,192 @@
+/**
+ * Flags override environment; the result is one validated RunConfig. Every problem is reported
+ * as a ConfigError whose message names the flag and says what is wrong with its value.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Profile, RunConfig, Target } from './types.ts';
+
+/** What commander hands over (all strings, as typed on the command line). */
+export interface RunFlags {
+  baseUrl?: string;
+  authUrl?: string;
+  email?: string;
+  password?: string;
+  token?: string;
+  model?: string;
+  webhookUrl?: string;
+  requestTimeout?: string;
+  readyTimeout?: string;
+  profile?: string;
+  only?: string;
+  concurrency?: string;
+  keep?: boolean;
+  reportDir?: string;
+  target?: string;
+}
+
+export const AREAS = [
+  'auth',
+  'models',
+  'voices',
+  'takes',
+  'lists',
+  'audio',
+  'errors',
+  'docs',
+  'version',
+  'websocket',
+  'webhooks',
+] as const;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const DEFAULTS = { requestMs: 15_000, readyMs: 60_000, concurrency: 8 };
+
+export function resolveRunConfig(
+  flags: RunFlags,
+  env: Record<string, string | undefined> = process.env,
+  now: Date = new Date(),
+): RunConfig {
+  const pick = (flag: string | undefined, envName: string): string | undefined => {
+    const value = flag ?? env[envName];
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const rawBase = pick(flags.baseUrl, 'SPEAK_BASE_URL');
+  const target = parseTarget(flags.target ?? (rawBase ? 'remote' : 'embedded'));
+  if (target === 'embedded' && rawBase) {
+    throw new ConfigError(
+      '--target embedded starts its own server: do not also give --base-url/SPEAK_BASE_URL.',
+    );
+  }
+  if (target === 'remote' && !rawBase) {
+    throw new ConfigError('--target remote needs --base-url (or SPEAK_BASE_URL).');
+  }
+  const baseUrl = rawBase ? parseHttpUrl(rawBase, '--base-url') : '';
+  const rawAuth = pick(flags.authUrl, 'SPEAK_AUTH_URL');
+  const authUrl = rawAuth ? parseHttpUrl(rawAuth, '--auth-url') : baseUrl;
+
+  const email = pick(flags.email, 'SPEAK_EMAIL');
+  const password = pick(flags.password, 'SPEAK_PASSWORD');
+  const token = pick(flags.token, 'SPEAK_TOKEN');
+  if (token && (email || password)) {
+    throw new ConfigError('give either --token or --email/--password, not both.');
+  }
+  if (!token && (email === undefined) !== (password === undefined)) {
+    throw new ConfigError(
+      `--email and --password go together: ${email ? '--password' : '--email'} is missing.`,
+    );
+  }
+  if (target === 'remote' && !token && !email) {
+    throw new ConfigError('a remote server needs credentials: --email and --password, or --token.');
+  }
+
+  const webhookRaw = pick(flags.webhookUrl, 'SPEAK_WEBHOOK_URL');
+  const profile = parseProfile(pick(flags.profile, 'SPEAK_PROFILE') ?? 'strict');
+  const only = parseAreas(pick(flags.only, 'SPEAK_ONLY'));
+  const runId = randomBytes(3).toString('hex');
+  const stamp = now
+    .toISOString()
+    .replace(/[:.]/g, '-')
+    .replace(/-\d{3}Z$/, 'Z');
+
+  const config: RunConfig = {
+    baseUrl,
+    authUrl,
+    timeouts: {
+      requestMs: parsePositiveInt(
+        pick(flags.requestTimeout, 'SPEAK_REQUEST_TIMEOUT_MS'),
+        '--request-timeout',
+        DEFAULTS.requestMs,
+      ),
+      readyMs: parsePositiveInt(
+        pick(flags.readyTimeout, 'SPEAK_READY_TIMEOUT_MS'),
+        '--ready-timeout',
+        DEFAULTS.readyMs,
+      ),
+    },
+    profile,
+    only,
+    concurrency: parsePositiveInt(
+      pick(flags.concurrency, 'SPEAK_CONCURRENCY'),
+      '--concurrency',
+      DEFAULTS.concurrency,
+    ),
+    keep: flags.keep ?? env.SPEAK_KEEP === '1',
+    reportDir: pick(flags.reportDir, 'SPEAK_REPORT_DIR') ?? join('reports', stamp),
+    target,
+    runId,
+    namePrefix: `speakcheck-${runId}-`,
+  };
+  if (email) config.email = email;
+  if (password) config.password = password;
+  if (token) config.token = token;
+  const model = pick(flags.model, 'SPEAK_MODEL');
+  if (model) config.model = model;
+  if (webhookRaw) config.webhookUrl = parseHttpUrl(webhookRaw, '--webhook-url');
+  return config;
+}
+
+function parseHttpUrl(raw: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${flag} "${raw}" is not a URL (expected e.g. http://127.0.0.1:8080).`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${flag} "${raw}" must be an http:// or https:// URL.`);
+  }
+  if (url.search || url.hash) throw new ConfigError(`${flag} "${raw}" must not carry a query or fragment.`);
+  if (url.username || url.password) {
+    throw new ConfigError(`${flag} must not carry credentials; use --email/--password or --token.`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function parsePositiveInt(raw: string | undefined, flag: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) <= 0) {
+    throw new ConfigError(`${flag} "${raw}" must be a positive whole number.`);
+  }
+  return Number(raw);
+}
+
+function parseProfile(raw: string): Profile {
+  if (raw === 'strict' || raw === 'lenient') return raw;
+  throw new ConfigError(`--profile "${raw}" must be strict or lenient.`);
+}
+
+function parseTarget(raw: string): Target {
+  if (raw === 'embedded' || raw === 'remote') return raw;
+  throw new ConfigError(`--target "${raw}" must be embedded or remote.`);
+}
+
+function parseAreas(raw: string | undefined): string[] {
+  if (!raw) return [];
+  const areas = raw
+    .split(',')
+    .map((a) => a.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = areas.filter((a) => !(AREAS as readonly string[]).includes(a));
+  if (unknown.length > 0) {
+    throw new ConfigError(`--only: unknown area ${unknown.join(', ')} (known: ${AREAS.join(', ')}).`);
+  }
+  return [...new Set(areas)];
+}
+
+/** The config as the workers receive it: the run fills in the embedded stack's address and user. */
+export function encodeRunConfig(config: RunConfig): string {
+  return JSON.stringify(config);
+}
+
+export function decodeRunConfig(json: string): RunConfig {
+  const parsed = JSON.parse(json) as RunConfig;
+  if (!parsed || typeof parsed.baseUrl !== 'string' || !parsed.baseUrl) {
+    throw new ConfigError('the run configuration handed to the suites has no base url.');
+  }
+  return parsed;
+}

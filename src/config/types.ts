@@ -1,0 +1,44 @@
+/** The one typed configuration of a conformance run: what `speakcheck run` resolves from flags and
+ *  environment, and what every suite sees through `useSpeak().config`. */
+
+export type Profile = 'strict' | 'lenient';
+export type Target = 'embedded' | 'remote';
+
+export interface Timeouts {
+  /** Bound of one HTTP exchange (headers and body together). */
+  requestMs: number;
+  /** Bound of waiting for an asynchronous item (voice or take) to become ready. */
+  readyMs: number;
+}
+
+export interface RunConfig {
+  /** Where the server under test lives, without a trailing slash, e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** Where `/auth/login|refresh|logout` live; the base url unless told otherwise. */
+  authUrl: string;
+  email?: string;
+  password?: string;
+  /** A permanent token: used as the bearer instead of logging in; never refreshed. */
+  token?: string;
+  /** The model under test; the first listed model when absent. */
+  model?: string;
+  /** Public URL of the harness's webhook sink, for servers that cannot reach loopback. */
+  webhookUrl?: string;
+  timeouts: Timeouts;
+  profile: Profile;
+  /** Areas to run (empty: all). */
+  only: string[];
+  /** Upper bound of HTTP requests in flight for the whole run. */
+  concurrency: number;
+  /** Keep what the run creates instead of deleting it at the end. */
+  keep: boolean;
+  reportDir: string;
+  target: Target;
+  /** Short random id of this run; part of every name the run creates. */
+  runId: string;
+  /** `speakcheck-<runId>-`: the prefix of every name the run creates. */
+  namePrefix: string;
+}
+
+/** The environment variable that carries the resolved RunConfig (JSON) to the vitest workers. */
+export const RUN_CONFIG_ENV = 'SPEAKCHECK_RUN_CONFIG';

@@ -1,0 +1,147 @@
+/**
+ * useSpeak(): the per-file context of a conformance suite. Logs in once per file (beforeAll), lists
+ * the models, tracks what the file creates and deletes it at the end (afterAll) unless --keep.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { closeHttp, expectJson } from '../client/http.ts';
+import { Limiter } from '../client/limiter.ts';
+import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
+import type { RunConfig } from '../config/types.ts';
+import { setDefaultTestTimeout } from './covers.ts';
+import { loadRunConfig } from './run-config.ts';
+import { expectSchema } from './schema.ts';
+
+export interface Model {
+  name: string;
+  displayname: string;
+  flags: string[];
+  languages: string[];
+  genders: string[];
+  styles: string[][];
+  prosody_types: string[];
+  voice_inputs?: string[];
+  [extra: string]: unknown;
+}
+
+export interface SpeakContext {
+  readonly config: RunConfig;
+  /** Logged in (refresh on 401, retry once). */
+  readonly api: SpeakClient;
+  /** Sends no Authorization. */
+  readonly anon: SpeakClient;
+  /** The model under test (config.model or the first one). */
+  readonly model: Model;
+  readonly models: Model[];
+  /** Deleted at the end of the file unless --keep. */
+  track(kind: 'voice' | 'take', id: string): void;
+  /** `speakcheck-<runid>-<name>`: recognisable names for what the run creates. */
+  prefix(name: string): string;
+  /** A second, independent login (its own token pair), e.g. for logout and rotation tests. */
+  login(): Promise<SpeakClient>;
+}
+
+/** Worker processes running suite files at once (see suites.vitest.config.ts). */
+export const SUITE_WORKERS = 2;
+
+export function useSpeak(): SpeakContext {
+  let config: RunConfig | undefined;
+  let api: HttpSpeakClient | undefined;
+  let anon: HttpSpeakClient | undefined;
+  let models: Model[] | undefined;
+  let modelsError: Error | undefined;
+  let limiter: Limiter | undefined;
+  const tracked: Array<{ kind: 'voice' | 'take'; id: string }> = [];
+
+  const settings = (c: RunConfig) => ({
+    baseUrl: c.baseUrl,
+    authUrl: c.authUrl,
+    requestTimeoutMs: c.timeouts.requestMs,
+    limiter: limiter!,
+  });
+  const credentials = (c: RunConfig) => ({
+    ...(c.email !== undefined ? { email: c.email } : {}),
+    ...(c.password !== undefined ? { password: c.password } : {}),
+    ...(c.token !== undefined ? { token: c.token } : {}),
+  });
+
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`useSpeak().${what} is only available inside tests and hooks.`);
+    return value;
+  };
+
+  try {
+    const early = loadRunConfig();
+    setDefaultTestTimeout(early.timeouts.readyMs + 4 * early.timeouts.requestMs);
+  } catch {
+    // Reported by beforeAll, where a failure is attributed to the file.
+  }
+
+  beforeAll(async () => {
+    config = loadRunConfig();
+    limiter = new Limiter(Math.max(1, Math.ceil(config.concurrency / SUITE_WORKERS)));
+    anon = HttpSpeakClient.anonymous(settings(config));
+    api = await HttpSpeakClient.login(settings(config), credentials(config));
+    try {
+      const listed = expectJson(await api.get('/v1/speak/models'), 'GET /v1/speak/models');
+      expectSchema('ModelList', listed, 'the model list');
+      models = listed as Model[];
+    } catch (err) {
+      // Suites that do not need models (auth, version) still run; using `model` rethrows this.
+      modelsError = err as Error;
+    }
+  });
+
+  afterAll(async () => {
+    try {
+      if (api && config && !config.keep) {
+        // Takes first: a voice may refuse deletion while its takes exist.
+        const ordered = [...tracked].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'take' ? -1 : 1));
+        for (const item of ordered) {
+          await api.delete(`/v1/speak/${item.kind}s/${encodeURIComponent(item.id)}`).catch(() => undefined);
+        }
+      }
+    } finally {
+      await closeHttp();
+    }
+  });
+
+  return {
+    get config() {
+      return ready(config, 'config');
+    },
+    get api() {
+      return ready(api, 'api');
+    },
+    get anon() {
+      return ready(anon, 'anon');
+    },
+    get models() {
+      if (modelsError) throw modelsError;
+      return ready(models, 'models');
+    },
+    get model() {
+      if (modelsError) throw modelsError;
+      const list = ready(models, 'model');
+      const wanted = ready(config, 'config').model;
+      const found = wanted ? list.find((m) => m.name === wanted) : list[0];
+      if (!found) {
+        throw new Error(
+          wanted
+            ? `the model "${wanted}" (--model) is not in the model list (${list.map((m) => m.name).join(', ') || 'empty'}).`
+            : 'the server lists no model: nothing can be synthesized.',
+        );
+      }
+      return found;
+    },
+    track(kind, id) {
+      tracked.push({ kind, id });
+    },
+    prefix(name) {
+      return `${ready(config, 'config').namePrefix}${name}`;
+    },
+    async login() {
+      const c = ready(config, 'config');
+      return HttpSpeakClient.login(settings(c), credentials(c));
+    },
+  };
+}

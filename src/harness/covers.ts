@@ -1,0 +1,69 @@
+/**
+ * covers(): every conformance test names the requirement ids it checks. The ids go into the task
+ * meta for the reporter; an unknown id fails the test. For a test whose ids are all INFO (the
+ * contract is silent, we only report what the server does) a failing assertion becomes an
+ * observation and the test passes.
+ */
+import { test } from 'vitest';
+import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../client/evidence.ts';
+import { redactText } from '../client/redact.ts';
+import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
+import './meta.ts';
+
+export interface CoversOptions {
+  timeoutMs?: number;
+}
+
+let defaultTimeoutMs: number | undefined;
+
+/** Set by useSpeak() from the run config: long enough for a take to become ready. */
+export function setDefaultTestTimeout(ms: number): void {
+  defaultTimeoutMs = ms;
+}
+
+export function covers(
+  ids: string[],
+  name: string,
+  fn: () => Promise<void> | void,
+  o: CoversOptions = {},
+): void {
+  const unknown = unknownRequirementIds(ids);
+  const infoOnly =
+    ids.length > 0 && unknown.length === 0 && ids.every((id) => findRequirement(id)?.level === 'INFO');
+  const timeout = o.timeoutMs ?? defaultTimeoutMs;
+  test(name, timeout !== undefined ? { timeout } : {}, async ({ task }) => {
+    task.meta.requirements = [...ids];
+    task.meta.infoOnly = infoOnly;
+    if (ids.length === 0)
+      throw new Error(`covers("${name}") names no requirement id: every test must say what it checks.`);
+    if (unknown.length > 0) {
+      task.meta.unknownRequirements = unknown;
+      throw new Error(
+        `unknown requirement id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: declare ${unknown.length > 1 ? 'them' : 'it'} in src/requirements/catalogue/<area>.ts.`,
+      );
+    }
+    const record = newTestRecord();
+    drainPending(record);
+    try {
+      await runWithRecord(record, fn);
+    } catch (err) {
+      if (!infoOnly) throw err;
+      record.observations.push(`Observed (not judged, INFO): ${redactText(errorMessage(err))}`);
+    } finally {
+      task.meta.evidence = record.evidence;
+      task.meta.droppedEvidence = record.droppedEvidence;
+      task.meta.observations = record.observations;
+      task.meta.characters = record.characters;
+    }
+  });
+}
+
+/** Records what the server does, for the report (INFO requirements; context for failures). */
+export function observe(message: string): void {
+  recordObservation(message);
+}
+
+function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,13 @@
+/**
+ * The suite kit: the only module a conformance suite imports from the harness
+ * (besides src/checks/* and fixtures/*). See docs/dev/contracts.md, "The suite kit".
+ */
+export type { ClientDiagnostic, DiagnosticKind } from '../client/diagnostics.ts';
+export { describeBody } from '../client/diagnostics.ts';
+export { type Exchange, expectJson } from '../client/http.ts';
+export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/speak-client.ts';
+export type { RunConfig } from '../config/types.ts';
+export { findRequirement } from '../requirements/index.ts';
+export { type Model, type SpeakContext, useSpeak } from './context.ts';
+export { type CoversOptions, covers, observe } from './covers.ts';
+export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';

@@ -1,0 +1,73 @@
+/**
+ * The whole requirement catalogue: every area file merged, duplicate ids rejected at load time so a
+ * copy-paste mistake cannot silently make two tests judge different statements under one id.
+ */
+import { requirements as audio } from './catalogue/audio.ts';
+import { requirements as auth } from './catalogue/auth.ts';
+import { requirements as docs } from './catalogue/docs.ts';
+import { requirements as errors } from './catalogue/errors.ts';
+import { requirements as lists } from './catalogue/lists.ts';
+import { requirements as models } from './catalogue/models.ts';
+import { requirements as takes } from './catalogue/takes.ts';
+import { requirements as version } from './catalogue/version.ts';
+import { requirements as voices } from './catalogue/voices.ts';
+import { requirements as webhooks } from './catalogue/webhooks.ts';
+import { requirements as websocket } from './catalogue/websocket.ts';
+import type { Requirement } from './types.ts';
+
+export type { Area, Requirement, RequirementLevel } from './types.ts';
+
+const AREA_FILES: Record<string, readonly Requirement[]> = {
+  auth,
+  models,
+  voices,
+  takes,
+  lists,
+  audio,
+  errors,
+  docs,
+  version,
+  websocket,
+  webhooks,
+};
+
+export class CatalogueError extends Error {
+  override name = 'CatalogueError';
+}
+
+/** Merges area lists; throws on a duplicate id or an entry filed under the wrong area. */
+export function mergeCatalogue(areaFiles: Record<string, readonly Requirement[]>): Requirement[] {
+  const seen = new Map<string, string>();
+  const merged: Requirement[] = [];
+  for (const [file, list] of Object.entries(areaFiles)) {
+    for (const requirement of list) {
+      const previous = seen.get(requirement.id);
+      if (previous !== undefined) {
+        throw new CatalogueError(
+          `requirement id ${requirement.id} is declared twice (catalogue/${previous}.ts and catalogue/${file}.ts).`,
+        );
+      }
+      if (!/^[A-Z0-9]+(-[A-Z0-9]+)+$/.test(requirement.id)) {
+        throw new CatalogueError(
+          `requirement id "${requirement.id}" (catalogue/${file}.ts) is not UPPER-DASH-CASE.`,
+        );
+      }
+      seen.set(requirement.id, file);
+      merged.push(requirement);
+    }
+  }
+  return merged;
+}
+
+export const catalogue: readonly Requirement[] = Object.freeze(mergeCatalogue(AREA_FILES));
+
+const byId = new Map(catalogue.map((r) => [r.id, r]));
+
+export function findRequirement(id: string): Requirement | undefined {
+  return byId.get(id);
+}
+
+/** The ids among `ids` that the catalogue does not know. */
+export function unknownRequirementIds(ids: readonly string[]): string[] {
+  return ids.filter((id) => !byId.has(id));
+}

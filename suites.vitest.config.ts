@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+// The conformance suites, run by `speakcheck run` (which adds its reporters and hands the run config
+// over in SPEAKCHECK_RUN_CONFIG). Usable directly while writing a suite:
+//   npx vitest run --config suites.vitest.config.ts suites/auth.spec.ts
+// (starts the embedded reference stack unless SPEAK_BASE_URL etc. are set).
+export default defineConfig({
+  test: {
+    include: ['suites/**/*.spec.ts'],
+    globalSetup: ['src/harness/global-setup.ts'],
+    setupFiles: ['allure-vitest/setup'],
+    pool: 'forks',
+    // Two cores shared with the server under test (when embedded): two suite files at a time.
+    maxWorkers: 2,
+    minWorkers: 1,
+    fileParallelism: true,
+    // A take must become ready inside a test; covers() raises this from --ready-timeout.
+    testTimeout: 90_000,
+    hookTimeout: 30_000,
+    teardownTimeout: 15_000,
+    // A conformance run is a measurement: a retried pass would hide a flaky server.
+    retry: 0,
+    reporters: ['default'],
+  },
+});
