@@ -1,0 +1,234 @@
+/**
+ * The stream client against a small scripted worker on loopback: what it collects, when it decides a
+ * request ended, and what it says when a wait runs out. (The real worker is exercised by
+ * suites/websocket.spec.ts.)
+ */
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { buildSyntheticStream, tonePcm } from '../../fixtures/ws-streams/synthetic.ts';
+import { SpeakStreamConnection, WsClientError } from '../../src/client/ws-stream.ts';
+
+type Script = (
+  socket: WebSocket,
+  request: { request_id: number | string; stream?: { mode: string } },
+) => void;
+
+let server: WebSocketServer;
+let base: string;
+let script: Script = () => undefined;
+const upgrades: IncomingMessage[] = [];
+
+const take = (status: string, id = 'take-1') => ({
+  take_id: id,
+  voice_id: 'v',
+  text: 'Hello.',
+  status,
+  info: status === 'ready' ? { duration: 300, audio_rate: 22050, normalized_text: ['Hello.'] } : null,
+});
+
+function frames(mode: 'parts' | 'chunks', requestId: number | string, takeId = 'take-1'): Buffer[] {
+  return buildSyntheticStream({
+    mode,
+    requestId,
+    takeId,
+    parts: [tonePcm(300), tonePcm(200, 2)],
+    chunkBytes: 128,
+  }).frames;
+}
+
+beforeAll(async () => {
+  server = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    verifyClient: (info, done) => {
+      upgrades.push(info.req);
+      if (info.req.url?.includes('bad')) done(false, 401, 'secret rejected');
+      else done(true);
+    },
+  });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on('connection', (socket) => {
+    socket.on('message', (data) => script(socket, JSON.parse(String(data))));
+  });
+});
+
+afterAll(async () => {
+  for (const client of server.clients) client.terminate();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+async function connect(): Promise<SpeakStreamConnection> {
+  return SpeakStreamConnection.connect(`${base}/ws?secret=good-secret-value`, { timeoutMs: 2000 });
+}
+
+describe('websocket stream client', () => {
+  it.each(['parts', 'chunks'] as const)(
+    'collects a whole %s-mode take and ends it on done + end marker',
+    async (mode) => {
+      script = (socket, req) => {
+        socket.send(JSON.stringify({ request_id: req.request_id, data: take('waiting') }));
+        socket.send(JSON.stringify({ request_id: req.request_id, data: take('started') }));
+        for (const f of frames(mode, req.request_id)) socket.send(f);
+        socket.send(JSON.stringify({ request_id: req.request_id, data: take('ready') }));
+      };
+      const conn = await connect();
+      try {
+        const r = await conn.generate(
+          { text: 'Hello.', voice_id: 'v' },
+          { requestId: 7, mode, timeouts: { firstMessageMs: 2000, endOfTakeMs: 4000 } },
+        );
+        expect(r.outcome).toBe('ended');
+        expect(r.diagnostic).toBeUndefined();
+        expect(r.takeId).toBe('take-1');
+        expect(r.takeMessages.map((m) => m.data.status)).toEqual(['waiting', 'started', 'ready']);
+        expect(r.reassembly.findings).toEqual([]);
+        expect(r.reassembly.totalSamples).toBe(500);
+        expect(r.timings.firstStatusMs).toBeGreaterThanOrEqual(0);
+        expect(r.timings.firstAudioMs).toBeGreaterThanOrEqual(r.timings.firstStatusMs!);
+        expect(r.timings.endMs).toBeGreaterThanOrEqual(r.timings.firstAudioMs!);
+        expect(upgrades.at(-1)?.headers.authorization).toBeUndefined();
+      } finally {
+        await conn.close();
+      }
+    },
+  );
+
+  it('waits for audio that the end marker overtook', async () => {
+    script = (socket, req) => {
+      const all = frames('chunks', req.request_id);
+      socket.send(all.at(-1)!);
+      socket.send(JSON.stringify({ request_id: req.request_id, data: take('ready') }));
+      setTimeout(() => {
+        for (const f of all.slice(0, -1).reverse()) socket.send(f);
+      }, 50);
+    };
+    const conn = await connect();
+    try {
+      const r = await conn.generate({}, { requestId: 'a', mode: 'chunks', timeouts: { settleMs: 2000 } });
+      expect(r.outcome).toBe('ended');
+      expect(r.reassembly.complete).toBe(true);
+      expect(r.reassembly.findings).toEqual([]);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('ends an incomplete take after the settle time and says what is missing', async () => {
+    script = (socket, req) => {
+      const all = frames('parts', req.request_id);
+      socket.send(all[1]!);
+      socket.send(all[2]!);
+      socket.send(JSON.stringify({ request_id: req.request_id, data: take('ready') }));
+    };
+    const conn = await connect();
+    try {
+      const r = await conn.generate({}, { requestId: 1, mode: 'parts', timeouts: { settleMs: 100 } });
+      expect(r.outcome).toBe('ended');
+      expect(r.diagnostic).toContain('still incomplete 100 ms after its done status and end marker');
+      expect(r.reassembly.findings.map((f) => f.kind)).toEqual(['gap']);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('times out a request the worker never answers, naming a look-alike request id', async () => {
+    script = (socket) => socket.send(JSON.stringify({ request_id: '5', data: take('waiting') }));
+    const conn = await connect();
+    try {
+      const r = await conn.generate({}, { requestId: 5, timeouts: { firstMessageMs: 200 } });
+      expect(r.outcome).toBe('timeout');
+      expect(r.diagnostic).toContain('no message for request 5 within 200 ms');
+      expect(r.diagnostic).toContain('request_id 5 with another JSON type');
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('ends a request on an error message naming it', async () => {
+    script = (socket, req) =>
+      socket.send(
+        JSON.stringify({ status: 'error', message: 'voice not found', request_id: req.request_id }),
+      );
+    const conn = await connect();
+    try {
+      const r = await conn.generate({}, { requestId: 3 });
+      expect(r.outcome).toBe('error-message');
+      expect(r.diagnostic).toContain('voice not found');
+      expect(r.statusMessages).toHaveLength(1);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('starts the clocks of a queued request when the one before it ends', async () => {
+    // Serves one request after another, the first one slowly: the second waits longer than its
+    // firstMessageMs in the queue, which must not count against it.
+    let line = Promise.resolve();
+    script = (socket, req) => {
+      line = line.then(
+        () =>
+          new Promise<void>((resolve) =>
+            setTimeout(
+              () => {
+                for (const f of frames('parts', req.request_id, `take-${req.request_id}`)) socket.send(f);
+                socket.send(
+                  JSON.stringify({
+                    request_id: req.request_id,
+                    data: take('ready', `take-${req.request_id}`),
+                  }),
+                );
+                resolve();
+              },
+              req.request_id === 1 ? 400 : 0,
+            ),
+          ),
+      );
+    };
+    const conn = await connect();
+    try {
+      const timeouts = { firstMessageMs: 250, endOfTakeMs: 2000 };
+      const [a, b] = await Promise.all([
+        conn.generate({}, { requestId: 1, timeouts: { ...timeouts, firstMessageMs: 1000 } }),
+        conn.generate({}, { requestId: 2, timeouts }),
+      ]);
+      expect(a.outcome).toBe('ended');
+      expect(b.outcome).toBe('ended');
+      expect(b.inLineAt).toBeGreaterThanOrEqual(a.endedAt!);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('reports a refused upgrade with its HTTP status', async () => {
+    const error = await SpeakStreamConnection.connect(`${base}/ws?secret=bad`, { timeoutMs: 2000 }).catch(
+      (e) => e,
+    );
+    expect(error).toBeInstanceOf(WsClientError);
+    expect((error as WsClientError).kind).toBe('upgrade-refused');
+    expect((error as WsClientError).status).toBe(401);
+    expect((error as WsClientError).message).not.toContain('secret=bad');
+  });
+
+  it('reports a connection refused at the TCP level', async () => {
+    const error = await SpeakStreamConnection.connect('ws://127.0.0.1:9/ws', { timeoutMs: 1000 }).catch(
+      (e) => e,
+    );
+    expect((error as WsClientError).kind).toBe('connect-error');
+    expect((error as WsClientError).message).toContain('ECONNREFUSED');
+  });
+
+  it('records malformed binary frames and cuts pending requests when the connection closes', async () => {
+    script = (socket) => {
+      socket.send(Buffer.from('NOPE0000'));
+      setTimeout(() => socket.close(1011, 'worker crashed'), 20);
+    };
+    const conn = await connect();
+    const r = await conn.generate({}, { requestId: 9 });
+    expect(r.outcome).toBe('closed');
+    expect(r.diagnostic).toContain('code 1011');
+    expect(conn.frameFailures.map((f) => f.error.kind)).toEqual(['bad-magic']);
+  });
+});
