@@ -250,3 +250,49 @@ export function statusOf(json: unknown): string {
     ? String((json as { status: unknown }).status)
     : '?';
 }
+
+export type SinkPlan = { reachable: true; options: SinkOptions } | { reachable: false; reason: string };
+
+/**
+ * Where the sink listens and whether the server under test can reach it.
+ * - `--webhook-url` (config.webhookUrl) given: the server calls that URL; the sink listens on
+ *   SPEAK_WEBHOOK_LISTEN (`host:port` or `port`), by default 127.0.0.1 on the URL's port.
+ * - Otherwise the sink listens on SPEAK_WEBHOOK_LISTEN or 127.0.0.1 (free port) and is only
+ *   reachable by a server on this machine: a server whose base url is not loopback cannot call it,
+ *   and the webhook tests are skipped with that reason.
+ */
+export function planWebhookSink(
+  config: { baseUrl: string; webhookUrl?: string },
+  env: Record<string, string | undefined> = process.env,
+): SinkPlan {
+  const listen = parseListen(env.SPEAK_WEBHOOK_LISTEN);
+  if (config.webhookUrl) {
+    const publicUrl = new URL(config.webhookUrl);
+    const urlPort = publicUrl.port ? Number(publicUrl.port) : publicUrl.protocol === 'https:' ? 443 : 80;
+    return {
+      reachable: true,
+      options: {
+        host: listen.host ?? '127.0.0.1',
+        port: listen.port ?? urlPort,
+        publicUrl: config.webhookUrl,
+      },
+    };
+  }
+  const serverHost = new URL(config.baseUrl).hostname.replace(/^\[|\]$/g, '');
+  const serverIsLocal = serverHost === 'localhost' || serverHost === '::1' || /^127\./.test(serverHost);
+  if (!serverIsLocal) {
+    return {
+      reachable: false,
+      reason: `the server (${serverHost}) is not on this machine and cannot reach the webhook sink: give --webhook-url (a URL it can call that leads to this sink)`,
+    };
+  }
+  return { reachable: true, options: { host: listen.host ?? '127.0.0.1', port: listen.port ?? 0 } };
+}
+
+function parseListen(raw: string | undefined): { host?: string; port?: number } {
+  if (!raw) return {};
+  const match = /^(?:(.+):)?(\d+)$/.exec(raw.trim());
+  if (!match)
+    throw new Error(`SPEAK_WEBHOOK_LISTEN "${raw}" must be host:port or port (e.g. 127.0.0.1:8900).`);
+  return { ...(match[1] ? { host: match[1].replace(/^\[|\]$/g, '') } : {}), port: Number(match[2]) };
+}

@@ -1,0 +1,119 @@
+import type { Requirement, RequirementLevel } from '../types.ts';
+
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({
+  id,
+  area: 'webhooks',
+  section,
+  level,
+  source,
+  text,
+});
+
+/**
+ * speak-v1.md: Events → Webhooks, States and transitions (the done webhook at `ready`); wire-facts.md:
+ * the SDK's `{"post_url"}` form, exactly-once done calls, a voice's done call after its example take.
+ * Delivery details (retries, timeouts) are not shown by the contract: what a server does there is INFO.
+ */
+export const requirements: Requirement[] = [
+  r(
+    'WEBHOOK-POST-JSON',
+    'Events: Webhooks 1-2',
+    'MUST',
+    'Webhooks are called with HTTP POST and a JSON body (content-type application/json).',
+  ),
+  r(
+    'WEBHOOK-DONE-CALLED',
+    'Events: Webhooks 1; States and transitions',
+    'MUST',
+    "A take's done_webhook is called when the take is done (`ready`).",
+  ),
+  r(
+    'WEBHOOK-DONE-ONCE',
+    'Webhooks (wire facts)',
+    'MUST',
+    'done_webhook is called exactly once per item: never before it is done, never a second time.',
+    'wire-facts',
+  ),
+  r(
+    'WEBHOOK-DONE-BODY-TAKE',
+    'Events: Webhooks 1',
+    'MUST',
+    "The done call's body has the Take structure: it validates against the Take schema, has a done status, and `info` filled for a ready take.",
+  ),
+  r(
+    'WEBHOOK-DONE-BODY-EQUALS-GET',
+    'Events: Webhooks 1',
+    'SHOULD',
+    "The done call's body equals the take as GET returns it right after the call (webhook bookkeeping fields timestamp_ms/status_code aside).",
+  ),
+  r(
+    'WEBHOOK-DONE-AUDIO-FETCHABLE',
+    'Events: Webhooks 1; States and transitions',
+    'MUST',
+    'When the done call of a ready take arrives, its audio can be fetched in every format ("In `ready`, audio in every format can be fetched").',
+  ),
+  r(
+    'WEBHOOK-DONE-ARRIVAL-BOUND',
+    'Events: Webhooks 1',
+    'SHOULD',
+    'The done call arrives within 10 s of the take being seen ready by polling.',
+  ),
+  r(
+    'WEBHOOK-STATUS-CALLED',
+    'Events: Webhooks 2',
+    'MUST',
+    "A take's status_webhook is called with the Take structure (validates against the Take schema) when its progress changes, the done status included.",
+  ),
+  r(
+    'WEBHOOK-STATUS-ORDERED',
+    'Events: Webhooks 2; States and transitions',
+    'SHOULD',
+    'Status calls arrive in status order: no status after a done one, never backwards.',
+  ),
+  r(
+    'WEBHOOK-STATUS-AGREES-POLLING',
+    'Events: Webhooks 2',
+    'SHOULD',
+    'Every status seen by polling the take is also reported by a status call, and the last status call carries the final polled status.',
+  ),
+  r(
+    'WEBHOOK-VOICE-DONE',
+    'Events: Webhooks 1; Webhooks (wire facts)',
+    'MUST',
+    "A voice's done_webhook is called once with the Voice structure (validates against the Voice schema) in a done status, after its example take is generated.",
+    'wire-facts',
+  ),
+  r(
+    'WEBHOOK-POST-URL-FORM',
+    'Webhooks (wire facts)',
+    'INFO',
+    'The SDK sends webhooks as `{"post_url": URL}` objects; the server accepts them and calls post_url.',
+    'wire-facts',
+  ),
+  r(
+    'WEBHOOK-LAST-CALL-SHOWN',
+    'Webhooks (wire facts)',
+    'INFO',
+    'After a call, the item shows the webhook as `{post_url, timestamp_ms, status_code}` of the last call.',
+    'wire-facts',
+  ),
+  r(
+    'WEBHOOK-RETRY-AFTER-5XX',
+    'Events: Webhooks 4',
+    'INFO',
+    'A done call answered with 500 is retried (delivery details are not shown by the contract).',
+  ),
+  r(
+    'WEBHOOK-SLOW-SINK-NO-DELAY',
+    'Events: Webhooks; What the service does',
+    'SHOULD',
+    'A webhook target that answers slowly does not delay the take becoming ready.',
+  ),
+];

@@ -1,0 +1,556 @@
+/**
+ * Webhooks (speak-v1.md Events → Webhooks; wire-facts.md): the server calls the harness's sink.
+ * Each scenario gets its own sink token, so calls are matched to it; polling runs beside the hooks
+ * and the report gets both timelines per take.
+ *
+ * When the server cannot reach the sink (not on this machine and no --webhook-url), every test
+ * here is skipped with that one-line reason.
+ */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { Finding, show } from '../src/checks/finding.ts';
+import { assertStatusOrder, isDone } from '../src/checks/status.ts';
+import {
+  assertWebhookBodyMatchesGet,
+  formatTimeline,
+  statusChanges,
+  type TimelineEntry,
+} from '../src/checks/webhooks.ts';
+import {
+  planWebhookSink,
+  type SinkBehaviour,
+  statusOf,
+  type WebhookCall,
+  WebhookSink,
+} from '../src/client/webhook-sink.ts';
+import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+
+const speak = useSpeak();
+
+const TEXT = 'The first sentence is short. A second one follows it. And a third sentence ends the text.';
+const POLL_INTERVAL_MS = 200;
+/** How long after the first done call a second one would surely have arrived. */
+const DUPLICATE_WINDOW_MS = 2_500;
+const ARRIVAL_BOUND_MS = 10_000;
+const SLOW_SINK_DELAY_MS = 4_000;
+const AUDIO_FORMATS = ['wav', 'mp3', 'm4a', 'flac', 'webm'] as const;
+
+let sink: WebhookSink | undefined;
+let unreachable: string | undefined;
+
+beforeAll(async () => {
+  const plan = planWebhookSink(speak.config);
+  if (!plan.reachable) {
+    unreachable = plan.reason;
+    return;
+  }
+  sink = await WebhookSink.start(plan.options);
+});
+
+afterAll(async () => {
+  await sink?.close();
+});
+
+beforeEach((context) => {
+  if (unreachable) context.skip(`webhooks skipped: ${unreachable}`);
+});
+
+function theSink(): WebhookSink {
+  if (!sink) throw new Error('the webhook sink is not running');
+  return sink;
+}
+
+/** Runs `make` once; every later caller shares its result (scenarios feed several tests). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    promise ??= make();
+    return promise;
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+const voice = once(async (): Promise<string> => {
+  const created = expectJson(
+    await speak.api.post('/v1/speak/voices/generate', {
+      name: speak.prefix('webhooks'),
+      gender: speak.model.genders[0] ?? 'female',
+      model: speak.model.name,
+    }),
+    'POST /v1/speak/voices/generate',
+  );
+  const voiceId = field(created, 'voice_id');
+  if (typeof voiceId !== 'string') throw new Error(`voice generation returned no voice_id: ${show(created)}`);
+  speak.track('voice', voiceId);
+  await pollUntilDone(`/v1/speak/voices/${encodeURIComponent(voiceId)}`, Date.now());
+  return voiceId;
+});
+
+interface Polled {
+  entries: TimelineEntry[];
+  final: unknown;
+}
+
+/** Polls an item until its status is done; every observation is kept, with its time. */
+async function pollUntilDone(path: string, startMs: number): Promise<Polled> {
+  const entries: TimelineEntry[] = [];
+  const deadline = startMs + speak.config.timeouts.readyMs;
+  for (;;) {
+    const body = expectJson(await speak.api.get(path), `GET ${path}`);
+    const status = String(field(body, 'status'));
+    entries.push({ atMs: Date.now(), status });
+    if (isDone(status)) return { entries, final: body };
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${path} was not done within ${speak.config.timeouts.readyMs} ms (--ready-timeout); statuses seen: ${formatTimeline(startMs, statusChanges(entries))}`,
+      );
+    }
+    await sleep(POLL_INTERVAL_MS);
+  }
+}
+
+interface AudioAtDone {
+  format: string;
+  redirectStatus: number;
+  fetchStatus: number | null;
+  bytes: number;
+}
+
+async function fetchAudio(takeId: string, format: string): Promise<AudioAtDone> {
+  const redirect = await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}/${format}`);
+  const location = redirect.headers.location;
+  if (redirect.status !== 307 || !location)
+    return { format, redirectStatus: redirect.status, fetchStatus: null, bytes: 0 };
+  const audio = await speak.api.fetchSigned(location);
+  return { format, redirectStatus: redirect.status, fetchStatus: audio.status, bytes: audio.body.length };
+}
+
+interface TakeScenario {
+  takeId: string;
+  createdMs: number;
+  token: string;
+  polled: Polled;
+  calls: WebhookCall[];
+  /** The first done call, and what GET and the audio endpoints answered right after it arrived. */
+  doneCall: WebhookCall | undefined;
+  getAfterDone: unknown;
+  audioAtDone: AudioAtDone[];
+}
+
+async function runTakeScenario(o: {
+  hooks: 'status+done' | 'done';
+  form?: 'string' | 'post_url';
+  behaviour?: SinkBehaviour;
+  checkAudio?: boolean;
+}): Promise<TakeScenario> {
+  const sinkNow = theSink();
+  const voiceId = await voice();
+  const { token, url } = sinkNow.newToken(o.behaviour);
+  const hook = (name: string) => (o.form === 'post_url' ? { post_url: url(name) } : url(name));
+  const body: Record<string, unknown> = { voice_id: voiceId, text: TEXT, done_webhook: hook('done') };
+  if (o.hooks === 'status+done') body.status_webhook = hook('status');
+
+  const createdMs = Date.now();
+  const created = expectJson(
+    await speak.api.post('/v1/speak/takes/generate', body),
+    'POST /v1/speak/takes/generate',
+  );
+  const takeId = field(created, 'take_id');
+  if (typeof takeId !== 'string') throw new Error(`take generation returned no take_id: ${show(created)}`);
+  speak.track('take', takeId);
+  const path = `/v1/speak/takes/${encodeURIComponent(takeId)}`;
+
+  const bound = speak.config.timeouts.readyMs + ARRIVAL_BOUND_MS;
+  const atDone = sinkNow
+    .waitForCalls(token, (calls) => calls.some((c) => c.hook === 'done'), bound)
+    .then(async (calls) => {
+      // Right after the done call: the item as GET shows it, and its audio.
+      const getAfterDone = expectJson(await speak.api.get(path), `GET ${path}`);
+      const audioAtDone = o.checkAudio
+        ? await Promise.all(AUDIO_FORMATS.map((f) => fetchAudio(takeId, f)))
+        : [];
+      return { doneCall: calls.find((c) => c.hook === 'done'), getAfterDone, audioAtDone };
+    });
+  const [polled, done] = await Promise.all([
+    pollUntilDone(path, createdMs),
+    atDone.catch(() => ({ doneCall: undefined, getAfterDone: undefined, audioAtDone: [] })),
+  ]);
+  // A second done call, or status calls still in flight, would arrive within this window.
+  await sinkNow
+    .waitForCalls(token, (calls) => calls.filter((c) => c.hook === 'done').length > 1, DUPLICATE_WINDOW_MS)
+    .catch(() => undefined);
+  const scenario = { takeId, createdMs, token, polled, calls: sinkNow.calls(token), ...done };
+  return scenario;
+}
+
+/** The report's per-take comparison: webhook timeline beside the polled one. */
+function observeTimelines(s: TakeScenario, label: string): void {
+  const status = s.calls
+    .filter((c) => c.hook === 'status')
+    .map((c) => ({ atMs: c.receivedMs, status: statusOf(c.json) }));
+  const done = s.calls
+    .filter((c) => c.hook === 'done')
+    .map((c) => ({ atMs: c.receivedMs, status: statusOf(c.json) }));
+  observe(
+    `${label} take ${s.takeId}: status webhook ${formatTimeline(s.createdMs, status)}; done webhook ${formatTimeline(s.createdMs, done)}; polled ${formatTimeline(s.createdMs, statusChanges(s.polled.entries))}`,
+  );
+}
+
+const mainTake = once(() => runTakeScenario({ hooks: 'status+done', checkAudio: true }));
+
+function doneCalls(s: TakeScenario): WebhookCall[] {
+  return s.calls.filter((c) => c.hook === 'done');
+}
+
+function statusCalls(s: TakeScenario): WebhookCall[] {
+  return s.calls.filter((c) => c.hook === 'status');
+}
+
+function firstPolled(s: TakeScenario, status: string): TimelineEntry | undefined {
+  return s.polled.entries.find((e) => e.status === status);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Take: done webhook
+
+covers(
+  ['WEBHOOK-DONE-CALLED', 'WEBHOOK-DONE-ONCE', 'WEBHOOK-POST-JSON'],
+  'done_webhook is POSTed as JSON exactly once, when the take is done',
+  async () => {
+    const s = await mainTake();
+    observeTimelines(s, 'status+done hooks:');
+    const finalStatus = String(field(s.polled.final, 'status'));
+    const calls = doneCalls(s);
+    if (calls.length === 0) {
+      throw new Finding(
+        `take ${s.takeId}: done_webhook was never called (take polled ${finalStatus}; waited ${ARRIVAL_BOUND_MS} ms past --ready-timeout)`,
+        { where: `take ${s.takeId} done_webhook`, expected: '1 call', actual: '0 calls' },
+      );
+    }
+    if (calls.length !== 1) {
+      throw new Finding(
+        `take ${s.takeId}: done_webhook was called ${calls.length} times (statuses ${show(calls.map((c) => statusOf(c.json)))}); expected exactly once`,
+        { where: `take ${s.takeId} done_webhook`, expected: 1, actual: calls.length },
+      );
+    }
+    const call = calls[0]!;
+    if (call.method !== 'POST') {
+      throw new Finding(`take ${s.takeId}: done_webhook called with ${call.method}, expected POST`, {
+        expected: 'POST',
+        actual: call.method,
+      });
+    }
+    const type = call.headers['content-type'] ?? '';
+    if (!/^application\/json\b/i.test(type) || call.json === undefined) {
+      throw new Finding(
+        `take ${s.takeId}: done_webhook body is not JSON (content-type ${show(type)}, body ${show(call.text, 80)})`,
+        { expected: 'application/json', actual: type },
+      );
+    }
+    if (!isDone(statusOf(call.json))) {
+      throw new Finding(
+        `take ${s.takeId}: done_webhook called while the take was ${statusOf(call.json)}, not done`,
+        {
+          expected: 'ready | error | timeout',
+          actual: statusOf(call.json),
+        },
+      );
+    }
+    if (finalStatus !== 'ready') observe(`take ${s.takeId} ended ${finalStatus}, not ready`);
+  },
+);
+
+covers(['WEBHOOK-DONE-BODY-TAKE'], 'the done call carries the Take, done, with info filled', async () => {
+  const s = await mainTake();
+  const call = doneCalls(s)[0];
+  if (!call) throw new Finding(`take ${s.takeId}: no done call to look at`);
+  expectSchema('Take', call.json, 'done_webhook body');
+  if (field(call.json, 'take_id') !== s.takeId) {
+    throw new Finding(
+      `done_webhook body is about take ${show(field(call.json, 'take_id'))}, expected ${s.takeId}`,
+    );
+  }
+  if (statusOf(call.json) === 'ready')
+    expectSchema('TakeInfo', field(call.json, 'info'), 'done_webhook body info');
+});
+
+covers(['WEBHOOK-DONE-BODY-EQUALS-GET'], 'the done call body equals GET made right after it', async () => {
+  const s = await mainTake();
+  const call = doneCalls(s)[0];
+  if (!call) throw new Finding(`take ${s.takeId}: no done call to compare`);
+  assertWebhookBodyMatchesGet(call.json, s.getAfterDone, `take ${s.takeId} done_webhook`);
+});
+
+covers(
+  ['WEBHOOK-DONE-AUDIO-FETCHABLE'],
+  'when the done call arrives, the audio is fetchable in every format',
+  async () => {
+    const s = await mainTake();
+    if (!doneCalls(s)[0]) throw new Finding(`take ${s.takeId}: no done call arrived`);
+    if (statusOf(doneCalls(s)[0]!.json) !== 'ready') {
+      observe(`take ${s.takeId} ended ${statusOf(doneCalls(s)[0]!.json)}: no audio to fetch`);
+      return;
+    }
+    const missing = s.audioAtDone.filter(
+      (a) => a.redirectStatus !== 307 || a.fetchStatus !== 200 || a.bytes === 0,
+    );
+    if (missing.length > 0) {
+      throw new Finding(
+        `take ${s.takeId}: right after the done call, audio was not fetchable: ${missing
+          .map(
+            (a) =>
+              `${a.format} → ${a.redirectStatus}${a.fetchStatus === null ? '' : ` then ${a.fetchStatus}`} (${a.bytes} bytes)`,
+          )
+          .join('; ')}`,
+        { expected: '307 then 200 with audio for every format', actual: s.audioAtDone },
+      );
+    }
+  },
+);
+
+covers(
+  ['WEBHOOK-DONE-ARRIVAL-BOUND'],
+  `the done call arrives within ${ARRIVAL_BOUND_MS / 1000} s of ready`,
+  async () => {
+    const s = await mainTake();
+    const call = doneCalls(s)[0];
+    const ready = firstPolled(s, String(field(s.polled.final, 'status')));
+    if (!call || !ready) throw new Finding(`take ${s.takeId}: no done call arrived`);
+    const lag = call.receivedMs - ready.atMs;
+    observe(
+      `take ${s.takeId}: done call ${lag >= 0 ? `${lag} ms after` : `${-lag} ms before`} polling saw it done`,
+    );
+    if (lag > ARRIVAL_BOUND_MS) {
+      throw new Finding(`take ${s.takeId}: done call arrived ${lag} ms after polling saw the take done`, {
+        expected: `<= ${ARRIVAL_BOUND_MS} ms`,
+        actual: lag,
+      });
+    }
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Take: status webhook
+
+covers(
+  ['WEBHOOK-STATUS-CALLED'],
+  'status_webhook is called with the Take, up to the done status',
+  async () => {
+    const s = await mainTake();
+    const calls = statusCalls(s);
+    if (calls.length === 0) {
+      throw new Finding(`take ${s.takeId}: status_webhook was never called`, {
+        expected: '>= 1 call',
+        actual: 0,
+      });
+    }
+    calls.forEach((c, i) => {
+      expectSchema('Take', c.json, `status_webhook call ${i + 1}`);
+    });
+    const last = statusOf(calls.at(-1)!.json);
+    const final = String(field(s.polled.final, 'status'));
+    if (last !== final) {
+      throw new Finding(
+        `take ${s.takeId}: the last status call carries ${show(last)}, but the take ended ${show(final)} (statuses called: ${show(calls.map((c) => statusOf(c.json)))})`,
+        { expected: final, actual: last },
+      );
+    }
+  },
+);
+
+covers(['WEBHOOK-STATUS-ORDERED'], 'status calls arrive in status order', async () => {
+  const s = await mainTake();
+  assertStatusOrder(
+    statusCalls(s).map((c) => statusOf(c.json)),
+    `take ${s.takeId} status_webhook calls`,
+  );
+});
+
+covers(
+  ['WEBHOOK-STATUS-AGREES-POLLING'],
+  'every polled status is also reported by a status call',
+  async () => {
+    const s = await mainTake();
+    observeTimelines(s, 'status+done hooks:');
+    const called = new Set(statusCalls(s).map((c) => statusOf(c.json)));
+    // `waiting` is what the generate call answered; a server may start reporting at the first change.
+    const polled = statusChanges(s.polled.entries).map((e) => e.status);
+    const missing = polled.filter((status) => status !== 'waiting' && !called.has(status));
+    if (missing.length > 0) {
+      throw new Finding(
+        `take ${s.takeId}: polling saw ${show(missing)} but no status call reported ${missing.length > 1 ? 'them' : 'it'} (called: ${show([...called])})`,
+        { expected: polled, actual: [...called] },
+      );
+    }
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Voice: done webhook after its example take
+
+covers(
+  ['WEBHOOK-VOICE-DONE'],
+  "a voice's done_webhook is called once with the Voice, after its example take",
+  async () => {
+    const sinkNow = theSink();
+    const { token, url } = sinkNow.newToken();
+    const startMs = Date.now();
+    const created = expectJson(
+      await speak.api.post('/v1/speak/voices/generate', {
+        name: speak.prefix('webhooks-voice'),
+        gender: speak.model.genders[0] ?? 'female',
+        model: speak.model.name,
+        done_webhook: url('done'),
+        example_take: { text: 'This is how the new voice sounds.' },
+      }),
+      'POST /v1/speak/voices/generate',
+    );
+    const voiceId = field(created, 'voice_id');
+    if (typeof voiceId !== 'string')
+      throw new Error(`voice generation returned no voice_id: ${show(created)}`);
+    speak.track('voice', voiceId);
+    const path = `/v1/speak/voices/${encodeURIComponent(voiceId)}`;
+    const bound = speak.config.timeouts.readyMs + ARRIVAL_BOUND_MS;
+    const [polled, atDone] = await Promise.all([
+      pollUntilDone(path, startMs),
+      sinkNow
+        .waitForCalls(token, (calls) => calls.length > 0, bound)
+        .then(async () => {
+          const voiceNow = expectJson(await speak.api.get(path), `GET ${path}`);
+          const exampleId = field(voiceNow, 'example_take_id');
+          const example =
+            typeof exampleId === 'string'
+              ? expectJson(
+                  await speak.api.get(`/v1/speak/takes/${encodeURIComponent(exampleId)}`),
+                  'GET example take',
+                )
+              : undefined;
+          return { voiceNow, example };
+        }),
+    ]);
+    await sinkNow
+      .waitForCalls(token, (calls) => calls.length > 1, DUPLICATE_WINDOW_MS)
+      .catch(() => undefined);
+    const calls = sinkNow.calls(token);
+    observe(
+      `voice ${voiceId}: done webhook ${formatTimeline(
+        startMs,
+        calls.map((c) => ({ atMs: c.receivedMs, status: statusOf(c.json) })),
+      )}; polled ${formatTimeline(startMs, statusChanges(polled.entries))}`,
+    );
+    if (calls.length !== 1) {
+      throw new Finding(
+        `voice ${voiceId}: done_webhook called ${calls.length} times; expected exactly once`,
+        {
+          expected: 1,
+          actual: calls.length,
+        },
+      );
+    }
+    const body = calls[0]!.json;
+    expectSchema('Voice', body, 'voice done_webhook body');
+    if (!isDone(statusOf(body))) {
+      throw new Finding(`voice ${voiceId}: done_webhook called while the voice was ${statusOf(body)}`, {
+        expected: 'ready | error | timeout',
+        actual: statusOf(body),
+      });
+    }
+    assertWebhookBodyMatchesGet(body, atDone.voiceNow, `voice ${voiceId} done_webhook`);
+    if (atDone.example !== undefined && !isDone(statusOf(atDone.example))) {
+      throw new Finding(
+        `voice ${voiceId}: done_webhook arrived while its example take was still ${statusOf(atDone.example)}`,
+        { expected: 'example take done', actual: statusOf(atDone.example) },
+      );
+    }
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// The SDK's form and delivery details (INFO: the contract does not show them)
+
+const postUrlTake = once(() => runTakeScenario({ hooks: 'done', form: 'post_url' }));
+
+covers(['WEBHOOK-POST-URL-FORM'], 'a {"post_url"} done_webhook is accepted and called', async () => {
+  const s = await postUrlTake();
+  observeTimelines(s, '{post_url} done hook:');
+  if (doneCalls(s).length !== 1) {
+    throw new Finding(
+      `take ${s.takeId}: a {"post_url"} done_webhook was called ${doneCalls(s).length} times`,
+      {
+        expected: 1,
+        actual: doneCalls(s).length,
+      },
+    );
+  }
+});
+
+covers(['WEBHOOK-LAST-CALL-SHOWN'], 'the take shows the last call of its {"post_url"} webhook', async () => {
+  const s = await postUrlTake();
+  if (doneCalls(s).length === 0) throw new Finding(`take ${s.takeId}: the done webhook was not called`);
+  const take = expectJson(await speak.api.get(`/v1/speak/takes/${encodeURIComponent(s.takeId)}`), 'GET take');
+  const hook = field(take, 'done_webhook');
+  observe(`take ${s.takeId}: done_webhook after the call: ${show(hook)}`);
+  if (typeof field(hook, 'timestamp_ms') !== 'number' || field(hook, 'status_code') !== 200) {
+    throw new Finding(
+      `take ${s.takeId}: done_webhook does not show the last call (timestamp_ms, status_code 200)`,
+      {
+        expected: { post_url: '...', timestamp_ms: 'integer', status_code: 200 },
+        actual: hook,
+      },
+    );
+  }
+});
+
+covers(['WEBHOOK-RETRY-AFTER-5XX'], 'a done call answered with 500 is retried', async () => {
+  const s = await runTakeScenario({ hooks: 'done', behaviour: { failFirst: 1 } });
+  const retried = await theSink()
+    .waitForCalls(s.token, (calls) => calls.filter((c) => c.hook === 'done').length >= 2, 60_000)
+    .catch(() => theSink().calls(s.token));
+  const calls = retried.filter((c) => c.hook === 'done');
+  observe(
+    `take ${s.takeId}: done calls answered ${show(calls.map((c) => c.answeredStatus))} at ${formatTimeline(
+      s.createdMs,
+      calls.map((c) => ({ atMs: c.receivedMs, status: statusOf(c.json) })),
+    )}`,
+  );
+  if (calls.length < 2) {
+    throw new Finding(`take ${s.takeId}: the done call answered 500 was not retried within 60 s`, {
+      expected: '>= 2 calls',
+      actual: calls.length,
+    });
+  }
+});
+
+covers(['WEBHOOK-SLOW-SINK-NO-DELAY'], 'a slowly answering sink does not delay ready', async () => {
+  // Baseline: the same text with no webhooks at all.
+  const voiceId = await voice();
+  const startMs = Date.now();
+  const created = expectJson(
+    await speak.api.post('/v1/speak/takes/generate', { voice_id: voiceId, text: TEXT }),
+    'POST /v1/speak/takes/generate',
+  );
+  const baselineId = String(field(created, 'take_id'));
+  speak.track('take', baselineId);
+  const baseline = await pollUntilDone(`/v1/speak/takes/${encodeURIComponent(baselineId)}`, startMs);
+  const baselineMs = baseline.entries.at(-1)!.atMs - startMs;
+
+  const s = await runTakeScenario({ hooks: 'status+done', behaviour: { delayMs: SLOW_SINK_DELAY_MS } });
+  observeTimelines(s, `sink answering after ${SLOW_SINK_DELAY_MS} ms:`);
+  const slowMs = s.polled.entries.at(-1)!.atMs - s.createdMs;
+  observe(`time to done: ${baselineMs} ms without webhooks, ${slowMs} ms with a slow sink`);
+  // Waiting for even one slow answer would cost SLOW_SINK_DELAY_MS; allow most of that for noise.
+  const allowed = baselineMs + SLOW_SINK_DELAY_MS * 0.75;
+  if (slowMs > allowed) {
+    throw new Finding(
+      `take ${s.takeId} took ${slowMs} ms to be done with a sink answering after ${SLOW_SINK_DELAY_MS} ms, against ${baselineMs} ms without webhooks`,
+      { expected: `<= ${Math.round(allowed)} ms`, actual: slowMs },
+    );
+  }
+});
