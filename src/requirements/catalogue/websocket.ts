@@ -1,4 +1,263 @@
-import type { Requirement } from '../types.ts';
+import type { Requirement, RequirementLevel } from '../types.ts';
 
-// Placeholder until the websocket suite's owner writes this area's requirements.
-export const requirements: Requirement[] = [];
+type Source = Requirement['source'];
+const r = (
+  id: string,
+  section: string,
+  level: RequirementLevel,
+  text: string,
+  source: Source = 'speak-v1',
+): Requirement => ({ id, area: 'websocket', section, level, source, text });
+
+/**
+ * speak-v1.md: Endpoints → Websocket address; Events → Websocket stream; Authentication 9; Limits.
+ * wire-facts.md: Paths and defaults (SDK address form); Websocket protocol.
+ */
+export const requirements: Requirement[] = [
+  // --- Address -----------------------------------------------------------------------------------
+  r(
+    'WS-URL-ENDPOINT',
+    'Endpoints: Websocket address',
+    'MUST',
+    'GET /v1/speak/websocket?model=M (bearer) answers a JSON object with `websocket_url` (a string, ws:// or wss://).',
+  ),
+  r(
+    'WS-URL-SDK-FORM',
+    'Paths and defaults',
+    'MUST',
+    'GET /v1/speak/websocket/{model} (the SDK form) answers a JSON object with `worker_websocket_url`.',
+    'wire-facts',
+  ),
+  r(
+    'WS-URL-MODEL-HELD',
+    'Endpoints: Websocket address',
+    'MUST',
+    'The URL addresses a worker node that holds the requested model: takes with a voice of that model are synthesized over it.',
+  ),
+  r(
+    'WS-URL-UNKNOWN-MODEL',
+    'Endpoints: Websocket address',
+    'INFO',
+    'What the address endpoint answers for a missing or unknown `model` (not shown; a 4xx JSON with `detail` is expected of a careful server).',
+  ),
+  r(
+    'WS-URL-SECRET-NOT-TOKEN',
+    'Endpoints: Websocket address; Authentication 9',
+    'MUST',
+    'The URL contains a secret distinct from the access token: the access token does not appear in the URL.',
+  ),
+  r(
+    'WS-URL-TAMPERED-REFUSED',
+    'Authentication 9',
+    'MUST',
+    'The connection is authorised by the secret inside the URL: a URL whose secret was altered is refused at the upgrade.',
+  ),
+  r(
+    'WS-URL-LIFETIME',
+    'Events: Websocket stream; Limits',
+    'INFO',
+    'The URL from the websocket address endpoint expires after 1 hour (the lifetime, where the URL shows it).',
+  ),
+  r(
+    'WS-URL-EXPIRED-REFUSED',
+    'Events: Websocket stream; Limits',
+    'INFO',
+    'A URL past its lifetime is refused at the upgrade (judged only where the server lifetime is known to be short enough to wait out).',
+  ),
+  r(
+    'WS-URL-NEW-PER-CONNECTION',
+    'Events: Websocket stream',
+    'INFO',
+    'A new connection needs a new URL (whether a URL already used is accepted again is recorded).',
+  ),
+  r(
+    'WS-OPEN-PAST-EXPIRY',
+    'Events: Websocket stream',
+    'INFO',
+    'An open connection may stay open longer than the URL lifetime.',
+  ),
+  // --- Connection --------------------------------------------------------------------------------
+  r(
+    'WS-CONNECT-NO-BEARER',
+    'Authentication 9',
+    'MUST',
+    'A client connects to the URL without any Authorization header; the upgrade succeeds.',
+  ),
+  r(
+    'WS-CONNECTION-MESSAGE',
+    'Websocket protocol',
+    'INFO',
+    'Connection-level messages `{"status": "ready"|"error", "message", "model"?}` (e.g. a greeting on connect) are recorded.',
+    'wire-facts',
+  ),
+  r(
+    'WS-REQUEST-FORMAT',
+    'Websocket protocol',
+    'MUST',
+    'The worker accepts `{"command": "/takes/generate", "request_id": R, "stream": {"mode": "parts"|"chunks"}, "data": TakeGenerate}`, R an integer or a string chosen by the client.',
+    'wire-facts',
+  ),
+  r(
+    'WS-REQUEST-ID-ECHO',
+    'Websocket protocol',
+    'MUST',
+    "Every message about a request carries that request's `request_id`, with the JSON type it was sent with.",
+    'wire-facts',
+  ),
+  r(
+    'WS-SAME-CONNECTION',
+    'Events: Websocket stream',
+    'MUST',
+    'The node streams the audio of a request back over the connection that submitted it (several connections at once each receive only their own).',
+  ),
+  r(
+    'WS-NO-DISCONNECT-MID-REQUEST',
+    'Events: Websocket stream',
+    'MUST',
+    'A disconnect does not happen while a request is being processed.',
+  ),
+  r(
+    'WS-SERIALIZED',
+    'Events: Websocket stream; Limits',
+    'MUST',
+    "Requests over one websocket are handled one after another: a second request's first audio comes after the first request's end.",
+  ),
+  r(
+    'WS-VOICES-GENERATE',
+    'Websocket protocol',
+    'INFO',
+    'The `/voices/generate` command answers with Voice text frames (the example take carries the audio).',
+    'wire-facts',
+  ),
+  // --- Text messages -----------------------------------------------------------------------------
+  r(
+    'WS-TEXT-TAKE',
+    'Events: Websocket stream',
+    'MUST',
+    'Text messages carry the whole Take structure (`{"request_id": R, "data": Take}`), sent whenever the take status changes; the last one is the done Take.',
+  ),
+  r(
+    'WS-STATUS-ORDER',
+    'States and transitions; Events: Websocket stream',
+    'MUST',
+    'The statuses of the text messages follow the order waiting < started < progress_* < ready and never go back.',
+  ),
+  r(
+    'WS-READY-INFO',
+    'Resources: Take (info); Events: Websocket stream',
+    'MUST',
+    'The ready Take sent over the websocket carries `info` (duration, audio_rate, normalized_text).',
+  ),
+  // --- Binary messages ---------------------------------------------------------------------------
+  r(
+    'WS-FRAME-FORMAT',
+    'Websocket protocol',
+    'MUST',
+    'A binary message is the 4 bytes `JSON`, a u32 little-endian length L, L bytes of UTF-8 JSON metadata, then the audio bytes.',
+    'wire-facts',
+  ),
+  r(
+    'WS-FRAME-METADATA',
+    'Events: Websocket stream; Websocket protocol',
+    'MUST',
+    'The metadata is `{take_id, request_id, part_id, chunk_id?}`: every audio message carries an integer `part_id`; in chunks mode also an integer `chunk_id` counting from 0 within the part; in parts mode no chunk_id.',
+  ),
+  r(
+    'WS-FRAME-IDS-COMPLETE',
+    'Events: Websocket stream',
+    'MUST',
+    'Order is rebuilt from part_id and chunk_id: each (part_id, chunk_id) is sent exactly once and none is missing.',
+  ),
+  r(
+    'WS-MODE-PARTS',
+    'Events: Websocket stream',
+    'MUST',
+    'Parts mode: each part is one binary message holding a complete WAV file (`RIFF....WAVE`) whose header sizes match its bytes.',
+  ),
+  r(
+    'WS-MODE-PARTS-DEFAULT',
+    'Events: Websocket stream; Websocket protocol',
+    'MUST',
+    'Parts mode is the default: a request without `stream` is answered in parts mode.',
+  ),
+  r(
+    'WS-MODE-CHUNKS',
+    'Events: Websocket stream',
+    'MUST',
+    "Chunks mode: only chunk 0 of a part carries the WAV header, whose sizes cover the whole part; the part's chunks concatenated form a complete WAV file.",
+  ),
+  r('WS-CHUNK-END-MARKER', 'Events: Websocket stream', 'MUST', 'Chunks mode: an empty chunk ends each part.'),
+  r(
+    'WS-END-OF-TAKE',
+    'Events: Websocket stream',
+    'MUST',
+    "The take's stream ends with an audio message without audio whose part_id is one past the last audio part; nothing of the take follows it.",
+  ),
+  r(
+    'WS-PARTS-ARE-SENTENCES',
+    'Events: Websocket stream',
+    'INFO',
+    "A part is usually one sentence and ends in silence (the part count against info.normalized_text, each part's trailing level).",
+  ),
+  r(
+    'WS-CHUNKS-LOWER-LATENCY',
+    'Events: Websocket stream',
+    'INFO',
+    'Chunks mode has lower latency than parts mode (time to first audio of each mode, same text, same connection).',
+  ),
+  // --- Audio against REST ------------------------------------------------------------------------
+  r(
+    'WS-TAKE-IN-REST',
+    'What the service does; Events: Websocket stream',
+    'MUST',
+    "A take made over the websocket is a take: it appears in the REST take list and GET /v1/speak/takes/{id} returns it ready with the websocket's info.",
+  ),
+  r(
+    'WS-PCM-MATCHES-REST',
+    'What the service does; Endpoints: Takes (audio rules)',
+    'MUST',
+    "The PCM reassembled from the stream is byte-identical to the samples of the take's REST wav (fetched through the 307).",
+  ),
+  r(
+    'WS-DURATION-SAMPLES',
+    'Fields and values',
+    'MUST',
+    "The reassembled stream's sample count equals `info.duration`, and its sample rate equals `info.audio_rate`.",
+    'wire-facts',
+  ),
+  // --- Errors ------------------------------------------------------------------------------------
+  r(
+    'WS-ERROR-SHAPE',
+    'Websocket protocol',
+    'SHOULD',
+    'A failed take request is answered by `{"status": "error", "message": "...", "request_id": R}`.',
+    'wire-facts',
+  ),
+  r(
+    'WS-ERROR-MALFORMED-JSON',
+    'Websocket protocol',
+    'SHOULD',
+    'A text frame that is not JSON is answered by an error message and the connection stays usable.',
+    'wire-facts',
+  ),
+  r(
+    'WS-ERROR-UNKNOWN-COMMAND',
+    'Websocket protocol',
+    'SHOULD',
+    'An unknown `command` is answered by an error message naming the request_id and the connection stays usable.',
+    'wire-facts',
+  ),
+  r(
+    'WS-ERROR-INVALID-DATA',
+    'Websocket protocol',
+    'SHOULD',
+    'A `/takes/generate` with invalid data (missing text, unknown voice) is answered by an error message naming the request_id and the connection stays usable.',
+    'wire-facts',
+  ),
+  r(
+    'WS-RANDOM-TEXTS',
+    'Events: Websocket stream',
+    'MUST',
+    "For any valid text, in both modes, the stream reassembles without findings into audio matching the ready take's info.",
+  ),
+];
