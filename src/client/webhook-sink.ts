@@ -101,9 +101,12 @@ export class WebhookSink {
     return this.#publicUrl;
   }
 
-  /** A fresh token (for one test or one item) with its behaviour. */
-  newToken(behaviour: SinkBehaviour = {}): SinkToken {
-    const token = randomBytes(12).toString('base64url');
+  /**
+   * A fresh token (for one test or one item) with its behaviour. `reuse` takes over a token handed
+   * out by an earlier sink (a test that stops the sink and starts a new one on the same port).
+   */
+  newToken(behaviour: SinkBehaviour = {}, reuse?: string): SinkToken {
+    const token = reuse ?? randomBytes(12).toString('base64url');
     this.#calls.set(token, []);
     this.#behaviour.set(token, { ...behaviour });
     return { token, url: (hook) => `${this.#publicUrl}/hooks/${token}/${encodeURIComponent(hook)}` };
