@@ -5,6 +5,7 @@
  *
  *   k6 run -e BASE_URL=http://127.0.0.1:PORT load/scenarios/ttfc-websocket.ts   (+ SPEAKCHECK_EMAIL/PASSWORD in the env)
  * Env: VUS (2), DURATION (10s), MODES (parts,chunks), REQUESTS_PER_CONNECTION (5), TEXTS (short),
+ *      ITERATIONS (0 = run for DURATION; else that many connections per VU, DURATION as the bound),
  *      TTFC_CHUNKS_P50_MS (15), TTFC_CHUNKS_P95_MS (50), TTFC_PARTS_P95_MS (1000), END_P95_MS (5000).
  */
 import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
@@ -19,21 +20,24 @@ const VUS = envNumber('VUS', 2);
 const DURATION = envString('DURATION', '10s');
 const MODES = envString('MODES', 'parts,chunks').split(',') as StreamMode[];
 const PER_CONNECTION = envNumber('REQUESTS_PER_CONNECTION', 5);
+const ITERATIONS = envNumber('ITERATIONS', 0);
 const texts = textSet('short');
 
 // One mode after the other, so the two never compete for the same worker.
 function scenarios(): Record<string, object> {
   const out: Record<string, object> = {};
   MODES.forEach((mode, i) => {
-    out[mode] = {
-      executor: 'constant-vus',
+    const common = {
       exec: mode,
       vus: VUS,
-      duration: DURATION,
-      startTime: `${i * parseDurationS(DURATION) + i * 2}s`,
-      gracefulStop: '30s',
+      startTime: `${i * (parseDurationS(DURATION) + 2)}s`,
       tags: { mode },
     };
+    out[mode] =
+      ITERATIONS > 0
+        ? // A fixed number of connections per VU (the k6-vs-Node cross-check), bounded by DURATION.
+          { ...common, executor: 'per-vu-iterations', iterations: ITERATIONS, maxDuration: DURATION }
+        : { ...common, executor: 'constant-vus', duration: DURATION, gracefulStop: '30s' };
   });
   return out;
 }

@@ -1,0 +1,97 @@
+/** summary.md: a load run's figures and threshold verdicts, readable in a pull request. */
+import type { LoadSummary, MetricFigures } from './summary.ts';
+
+export interface RunInfo {
+  run: string;
+  scenario: string;
+  baseUrl: string;
+  k6Version: string;
+  command: string;
+  exitCode: number;
+}
+
+function num(value: number | undefined, digits = 2): string {
+  return value === undefined ? '–' : Number.isInteger(value) ? String(value) : value.toFixed(digits);
+}
+
+function trendRow(m: MetricFigures): string {
+  const v = m.values;
+  const unit = m.time ? ' ms' : '';
+  return `| \`${m.name}\` | ${num(v.med)}${unit} | ${num(v['p(90)'])}${unit} | ${num(v['p(95)'])}${unit} | ${num(v['p(99)'])}${unit} | ${num(v.max)}${unit} | ${num(v.count, 0)} |`;
+}
+
+export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): string {
+  const speak = Object.values(summary.metrics)
+    .filter((m) => m.name.startsWith('speak_'))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const trends = speak.filter((m) => m.type === 'trend');
+  const counters = speak.filter((m) => m.type === 'counter');
+  const rates = speak.filter((m) => m.type === 'rate');
+  const failed = summary.thresholds.filter((t) => !t.ok);
+  const lines = [
+    `# Load run ${info.run}: ${info.scenario}`,
+    '',
+    `- Verdict: **${info.exitCode === 0 ? 'thresholds hold' : info.exitCode === 99 ? 'THRESHOLDS FAILED' : `k6 exited with ${info.exitCode}`}**`,
+    `- Target: ${info.baseUrl}`,
+    `- k6: ${info.k6Version}`,
+    `- Command: \`${info.command}\``,
+    summary.testRunDurationMs === undefined
+      ? ''
+      : `- Test run duration: ${(summary.testRunDurationMs / 1000).toFixed(1)} s`,
+    '',
+  ];
+  if (trends.length) {
+    lines.push(
+      '## Latencies',
+      '',
+      '| metric | p50 | p90 | p95 | p99 | max | samples |',
+      '|---|---|---|---|---|---|---|',
+    );
+    lines.push(...trends.map(trendRow), '');
+  }
+  if (counters.length) {
+    lines.push('## Counts', '', '| metric | total | per second |', '|---|---|---|');
+    lines.push(
+      ...counters.map((m) => `| \`${m.name}\` | ${num(m.values.count)} | ${num(m.values.rate, 3)} |`),
+      '',
+    );
+  }
+  if (rates.length) {
+    lines.push('## Error rates', '', '| metric | rate | failed | total |', '|---|---|---|---|');
+    lines.push(
+      ...rates.map(
+        (m) =>
+          `| \`${m.name}\` | ${num((m.values.rate ?? 0) * 100)} % | ${num(m.values.passes, 0)} | ${num((m.values.passes ?? 0) + (m.values.fails ?? 0), 0)} |`,
+      ),
+      '',
+    );
+  }
+  const ramp = summary.extra.ramp as
+    | {
+        limit_ms: number;
+        crossing_rate: number | null;
+        steps: { rate: number; p95_ms: number | null; samples: number }[];
+      }
+    | undefined;
+  if (ramp) {
+    lines.push(
+      '## Ramp',
+      '',
+      `p95 time to first chunk crosses ${ramp.limit_ms} ms at: **${ramp.crossing_rate === null ? 'no step (limit never crossed)' : `${ramp.crossing_rate} takes/s`}**`,
+      '',
+      '| arrival rate (takes/s) | p95 TTFC | samples |',
+      '|---|---|---|',
+      ...ramp.steps.map((s) => `| ${s.rate} | ${num(s.p95_ms ?? undefined)} ms | ${s.samples} |`),
+      '',
+    );
+  }
+  lines.push('## Thresholds', '', '| metric | threshold | result |', '|---|---|---|');
+  lines.push(
+    ...summary.thresholds
+      .filter((t) => !(t.expression.endsWith('>=0') && t.ok)) // the always-true ones only expose sub-metrics
+      .map((t) => `| \`${t.metric}\` | \`${t.expression}\` | ${t.ok ? 'pass' : '**FAIL**'} |`),
+    '',
+  );
+  if (failed.length) lines.push(`${failed.length} threshold(s) failed.`, '');
+  return `${lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n')}\n`;
+}

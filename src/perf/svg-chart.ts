@@ -1,0 +1,123 @@
+/**
+ * A horizontal grouped bar chart as a self-contained SVG string: one row per figure, a baseline bar
+ * and a current bar, a labelled value axis with gridlines, a legend. No scripts, fonts or links, so
+ * it renders the same inline in HTML, as a file, or offline.
+ */
+
+export interface BarRow {
+  label: string;
+  baseline?: number;
+  current?: number;
+  /** Draws the current bar in the regression colour. */
+  regressed?: boolean;
+}
+
+export interface BarChart {
+  title: string;
+  /** The value axis label, unit included: "milliseconds (lower is better)". */
+  axisLabel: string;
+  rows: BarRow[];
+  format?: (value: number) => string;
+}
+
+const COLORS = {
+  baseline: '#9aa0a6',
+  current: '#1a73e8',
+  regressed: '#d93025',
+  grid: '#e0e0e0',
+  text: '#202124',
+};
+const WIDTH = 860;
+const LABEL_W = 330;
+const PLOT_W = 430;
+const BAR_H = 10;
+const ROW_H = 2 * BAR_H + 10;
+const TOP = 54;
+
+export function escapeXml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+/** Round axis ticks (1, 2, 2.5, 5 × 10^k steps) covering [0, max]. */
+export function niceTicks(max: number, count = 5): number[] {
+  if (!(max > 0)) return [0, 1];
+  const raw = max / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw)!;
+  const ticks: number[] = [];
+  for (let v = 0; v < max + step * 0.999; v += step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+function defaultFormat(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  const abs = Math.abs(value);
+  return abs >= 100
+    ? value.toFixed(0)
+    : abs >= 10
+      ? value.toFixed(1)
+      : abs >= 1
+        ? value.toFixed(2)
+        : value.toPrecision(2);
+}
+
+export function renderBarChart(chart: BarChart): string {
+  const format = chart.format ?? defaultFormat;
+  const values = chart.rows
+    .flatMap((r) => [r.baseline, r.current])
+    .filter((v): v is number => v !== undefined);
+  const ticks = niceTicks(Math.max(0, ...values));
+  const axisMax = ticks[ticks.length - 1]!;
+  const x = (v: number) => LABEL_W + (axisMax > 0 ? (v / axisMax) * PLOT_W : 0);
+  const plotH = Math.max(1, chart.rows.length) * ROW_H;
+  const height = TOP + plotH + 52;
+  const parts: string[] = [];
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeXml(chart.title)}" font-family="sans-serif" font-size="11">`,
+    `<title>${escapeXml(chart.title)}</title>`,
+    `<text x="10" y="20" font-size="14" font-weight="bold" fill="${COLORS.text}">${escapeXml(chart.title)}</text>`,
+    // Legend
+    `<rect x="${LABEL_W}" y="30" width="12" height="10" fill="${COLORS.baseline}"/><text x="${LABEL_W + 16}" y="39" fill="${COLORS.text}">baseline (median)</text>`,
+    `<rect x="${LABEL_W + 130}" y="30" width="12" height="10" fill="${COLORS.current}"/><text x="${LABEL_W + 146}" y="39" fill="${COLORS.text}">current (median)</text>`,
+    `<rect x="${LABEL_W + 260}" y="30" width="12" height="10" fill="${COLORS.regressed}"/><text x="${LABEL_W + 276}" y="39" fill="${COLORS.text}">regression</text>`,
+  );
+  for (const tick of ticks) {
+    parts.push(
+      `<line x1="${x(tick).toFixed(1)}" y1="${TOP - 4}" x2="${x(tick).toFixed(1)}" y2="${TOP + plotH}" stroke="${COLORS.grid}"/>`,
+      `<text x="${x(tick).toFixed(1)}" y="${TOP + plotH + 14}" text-anchor="middle" fill="${COLORS.text}">${escapeXml(format(tick))}</text>`,
+    );
+  }
+  parts.push(
+    `<line x1="${LABEL_W}" y1="${TOP + plotH}" x2="${LABEL_W + PLOT_W}" y2="${TOP + plotH}" stroke="${COLORS.text}"/>`,
+    `<text x="${LABEL_W + PLOT_W / 2}" y="${TOP + plotH + 36}" text-anchor="middle" fill="${COLORS.text}">${escapeXml(chart.axisLabel)}</text>`,
+  );
+  if (chart.rows.length === 0) {
+    parts.push(`<text x="${LABEL_W}" y="${TOP + 14}" fill="${COLORS.text}">no figures to compare</text>`);
+  }
+  chart.rows.forEach((row, i) => {
+    const y = TOP + i * ROW_H;
+    parts.push(
+      `<text x="${LABEL_W - 8}" y="${y + BAR_H + 4}" text-anchor="end" fill="${COLORS.text}">${escapeXml(row.label)}</text>`,
+    );
+    const bars: [number | undefined, string, number][] = [
+      [row.baseline, COLORS.baseline, y + 2],
+      [row.current, row.regressed ? COLORS.regressed : COLORS.current, y + 2 + BAR_H],
+    ];
+    for (const [value, color, by] of bars) {
+      if (value === undefined) {
+        parts.push(`<text x="${LABEL_W + 4}" y="${by + BAR_H - 1}" fill="${COLORS.text}">n/a</text>`);
+        continue;
+      }
+      const w = Math.max(0, x(value) - LABEL_W);
+      parts.push(
+        `<rect x="${LABEL_W}" y="${by}" width="${w.toFixed(1)}" height="${BAR_H - 1}" fill="${color}"/>`,
+        `<text x="${(LABEL_W + w + 4).toFixed(1)}" y="${by + BAR_H - 1}" fill="${COLORS.text}">${escapeXml(format(value))}</text>`,
+      );
+    }
+  });
+  parts.push('</svg>');
+  return parts.join('\n');
+}

@@ -1,0 +1,48 @@
+/**
+ * Which figures `perf compare` tracks, in which direction they are better, and the smallest change
+ * that can count at all (k6 times websocket frames with Date.now(): 1 ms steps).
+ */
+import type { MetricType } from '../load/summary.ts';
+
+export type MetricKind = 'latency' | 'throughput' | 'errors';
+
+export interface TrackedRule {
+  kind: MetricKind;
+  type: MetricType;
+  pattern: RegExp;
+  /** The k6 stats compared (`med`, `p(95)`, `rate`). */
+  stats: string[];
+  better: 'lower' | 'higher';
+}
+
+export const TRACKED_RULES: TrackedRule[] = [
+  { kind: 'latency', type: 'trend', pattern: /^speak_/, stats: ['med', 'p(95)'], better: 'lower' },
+  {
+    kind: 'throughput',
+    type: 'counter',
+    pattern: /^speak_(takes_accepted|takes_completed|audio_seconds|ws_takes)(\{.*\})?$/,
+    stats: ['rate'],
+    better: 'higher',
+  },
+  { kind: 'errors', type: 'rate', pattern: /^speak_\w*errors(\{.*\})?$/, stats: ['rate'], better: 'lower' },
+];
+
+/** Percentiles drawn in the latency chart (p99 is shown, not judged: too few samples in short runs). */
+export const CHART_LATENCY_STATS = ['med', 'p(95)', 'p(99)'];
+
+export interface Tolerance {
+  /** Relative change allowed before anything counts (0.1 = 10 %). */
+  relative: number;
+  /** Multiple of the runs' spread (1.4826 × MAD) that is still noise. */
+  noiseFactor: number;
+  /** Latency changes below this many ms never count. */
+  minMs: number;
+  /** Error-rate changes below this absolute fraction never count (0.005 = 0.5 points). */
+  minErrorRate: number;
+}
+
+export const DEFAULT_TOLERANCE: Tolerance = { relative: 0.1, noiseFactor: 3, minMs: 2, minErrorRate: 0.005 };
+
+export function absoluteFloor(kind: MetricKind, t: Tolerance): number {
+  return kind === 'latency' ? t.minMs : kind === 'errors' ? t.minErrorRate : 0;
+}
