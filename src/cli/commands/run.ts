@@ -1,11 +1,61 @@
+/** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: see EXIT. */
 import type { Command } from 'commander';
+import { ConfigError, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
+import { EXIT } from '../../requirements/verdict.ts';
+import { runConformance } from '../../run/run-conformance.ts';
 
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('speakcheck run: not built yet');
-      process.exitCode = 2;
+    .description(
+      'Run the Speak v1 conformance suites against a server (default: the embedded reference stack).\n' +
+        'Exit codes: 0 conforms, 1 does not conform (a MUST failed; strict: or a SHOULD), 2 invalid options, 3 could not run.',
+    )
+    .option(
+      '--base-url <url>',
+      'server under test (env SPEAK_BASE_URL); absent: start the embedded reference stack',
+    )
+    .option('--auth-url <url>', 'where /auth/* lives (env SPEAK_AUTH_URL; default: the base url)')
+    .option('--email <email>', 'login email (env SPEAK_EMAIL)')
+    .option(
+      '--password <password>',
+      'login password (env SPEAK_PASSWORD; prefer the env var: flags show in ps)',
+    )
+    .option('--token <token>', 'a permanent token instead of email/password (env SPEAK_TOKEN)')
+    .option('--model <name>', 'model under test (env SPEAK_MODEL; default: the first listed)')
+    .option(
+      '--webhook-url <url>',
+      'public URL of the harness webhook sink, for remote servers (env SPEAK_WEBHOOK_URL)',
+    )
+    .option('--request-timeout <ms>', 'bound of one HTTP exchange (default 15000)')
+    .option('--ready-timeout <ms>', 'bound of waiting for a voice/take to be ready (default 60000)')
+    .option('--profile <profile>', 'strict (MUST and SHOULD gate; default) or lenient (only MUST gates)')
+    .option(
+      '--only <areas>',
+      'comma-separated areas: auth,models,voices,takes,lists,audio,errors,docs,version,websocket,webhooks',
+    )
+    .option('--concurrency <n>', 'upper bound of requests in flight (default 8)')
+    .option('--keep', 'keep what the run creates (default: delete it at the end)')
+    .option('--report-dir <dir>', 'where the reports go (default reports/<timestamp>/)')
+    .option('--target <target>', 'embedded | remote (default: remote when a base url is given)')
+    .option('--allure-html', 'also generate the Allure HTML report (needs the allure CLI)')
+    .action(async (flags: RunFlags & { allureHtml?: boolean }) => {
+      let code: number;
+      try {
+        const config = resolveRunConfig(flags);
+        code = await runConformance(config, { allureHtml: flags.allureHtml === true });
+      } catch (err) {
+        if (err instanceof ConfigError) {
+          process.stderr.write(`speakcheck run: ${err.message}\n`);
+          code = EXIT.usage;
+        } else {
+          process.stderr.write(
+            `speakcheck run: could not run: ${err instanceof Error ? err.message : String(err)}\n`,
+          );
+          code = EXIT.couldNotRun;
+        }
+      }
+      // Vitest and undici may keep handles open; the verdict is final here.
+      process.exit(code);
     });
 }

@@ -1,0 +1,156 @@
+/**
+ * The vitest reporter of `speakcheck run` (vitest 3 reporter API): prints live progress per area,
+ * reads each test's meta (requirement ids, evidence, observations) and, at the end of the run,
+ * computes the verdicts and writes conformance.json / .md / .html.
+ */
+import { relative } from 'node:path';
+import type { SerializedError } from 'vitest';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import { redactText } from '../client/redact.ts';
+import type { RunConfig } from '../config/types.ts';
+import '../harness/meta.ts';
+import { catalogue } from '../requirements/index.ts';
+import {
+  computeVerdicts,
+  exitCodeFor,
+  type Problem,
+  type TestOutcome,
+  type Verdicts,
+} from '../requirements/verdict.ts';
+import { buildReport, type ConformanceReport } from './model.ts';
+import { writeReport } from './write.ts';
+
+export interface ReporterResult {
+  verdicts: Verdicts;
+  report: ConformanceReport;
+  files: string[];
+  exitCode: number;
+}
+
+export interface ConformanceReporterOptions {
+  config: RunConfig;
+  startedAt?: Date;
+  /** Where progress lines go (default: stdout). */
+  log?: (line: string) => void;
+}
+
+/** `suites/auth.spec.ts` → auth; `suites/websocket/streaming.spec.ts` → websocket. */
+export function areaOfFile(file: string): string {
+  const inSuites = file.replace(/\\/g, '/').replace(/^.*?suites\//, '');
+  const first = inSuites.split('/')[0] ?? inSuites;
+  return first.replace(/\.spec\.ts$/, '').replace(/[-.].*$/, '');
+}
+
+export class ConformanceReporter implements Reporter {
+  result: ReporterResult | undefined;
+  private root = process.cwd();
+  private readonly startedAt: Date;
+  private readonly log: (line: string) => void;
+  private readonly perArea = new Map<
+    string,
+    { passed: number; failed: number; skipped: number; files: number }
+  >();
+
+  constructor(private readonly o: ConformanceReporterOptions) {
+    this.startedAt = o.startedAt ?? new Date();
+    this.log = o.log ?? ((line) => process.stdout.write(`${line}\n`));
+  }
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const result = testCase.result();
+    if (result.state !== 'failed') return;
+    const area = areaOfFile(this.file(testCase.module));
+    const message = firstLine(result.errors[0]?.message ?? 'failed');
+    this.log(`  ✗ ${area} › ${testCase.fullName}: ${redactText(message)}`);
+  }
+
+  onTestModuleEnd(testModule: TestModule): void {
+    const area = areaOfFile(this.file(testModule));
+    const counts = this.perArea.get(area) ?? { passed: 0, failed: 0, skipped: 0, files: 0 };
+    counts.files++;
+    for (const test of testModule.children.allTests()) {
+      const state = test.result().state;
+      if (state === 'passed' || state === 'failed' || state === 'skipped') counts[state]++;
+    }
+    this.perArea.set(area, counts);
+    const seconds = (testModule.diagnostic().duration / 1000).toFixed(1);
+    const broke = testModule.errors().length > 0 ? '  (file error)' : '';
+    this.log(
+      `  ${area.padEnd(10)} ${String(counts.passed).padStart(3)} passed ${String(counts.failed).padStart(3)} failed ${String(
+        counts.skipped,
+      ).padStart(3)} skipped  ${seconds} s${broke}`,
+    );
+  }
+
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+  ): Promise<void> {
+    const outcomes: TestOutcome[] = [];
+    const fileErrors: Problem[] = [];
+    for (const module of testModules) {
+      const file = this.file(module);
+      for (const error of module.errors())
+        fileErrors.push({ where: file, message: redactText(errorText(error)) });
+      for (const test of module.children.allTests()) outcomes.push(this.outcome(test, file));
+    }
+    const { config } = this.o;
+    const verdicts = computeVerdicts(catalogue, outcomes, { areas: config.only, fileErrors });
+    const exitCode = exitCodeFor(verdicts, config.profile, unhandledErrors.length);
+    const finishedAt = new Date();
+    const report = buildReport(verdicts, outcomes, {
+      runId: config.runId,
+      baseUrl: config.baseUrl,
+      target: config.target,
+      profile: config.profile,
+      only: config.only,
+      startedAt: this.startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - this.startedAt.getTime(),
+      exitCode,
+      errors: unhandledErrors.map((e) => redactText(errorText(e))),
+    });
+    const files = await writeReport(config.reportDir, report);
+    this.result = { verdicts, report, files, exitCode };
+  }
+
+  private file(module: TestModule): string {
+    return relative(this.root, module.moduleId).replace(/\\/g, '/');
+  }
+
+  private outcome(test: TestCase, file: string): TestOutcome {
+    const meta = test.meta();
+    const result = test.result();
+    const state = result.state === 'pending' ? 'skipped' : result.state;
+    const errors = result.state === 'failed' || result.state === 'passed' ? (result.errors ?? []) : [];
+    return {
+      key: `${file} > ${test.fullName}`,
+      file,
+      name: test.fullName,
+      state,
+      durationMs: test.diagnostic()?.duration ?? 0,
+      errors: state === 'failed' ? errors.map((e) => redactText(errorText(e))) : [],
+      requirements: meta.requirements ?? [],
+      unknownRequirements: meta.unknownRequirements ?? [],
+      observations: meta.observations ?? [],
+      evidence: meta.evidence ?? [],
+      droppedEvidence: meta.droppedEvidence ?? 0,
+      characters: meta.characters ?? 0,
+    };
+  }
+}
+
+function errorText(error: { message?: string; diff?: string; name?: string }): string {
+  const message = error.message ?? String(error);
+  const diff = error.diff ? `\n${error.diff.slice(0, 1_000)}` : '';
+  return `${message}${diff}`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}

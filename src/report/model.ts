@@ -1,0 +1,47 @@
+/** The conformance report as written to conformance.json; md and html are renderings of it. */
+import { redactJson, redactText } from '../client/redact.ts';
+import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../requirements/verdict.ts';
+
+export interface RunInfo {
+  runId: string;
+  baseUrl: string;
+  target: 'embedded' | 'remote';
+  profile: 'strict' | 'lenient';
+  only: string[];
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  exitCode: number;
+  /** Why the run broke down as a whole (unhandled errors), if it did. */
+  errors: string[];
+}
+
+export interface ConformanceReport {
+  summary: VerdictSummary;
+  run: RunInfo;
+  requirements: RequirementVerdict[];
+  uncovered: string[];
+  problems: Verdicts['problems'];
+  /** Every test once, with its evidence; requirements refer to them by key. */
+  tests: TestOutcome[];
+}
+
+export function buildReport(
+  verdicts: Verdicts,
+  outcomes: readonly TestOutcome[],
+  run: RunInfo,
+): ConformanceReport {
+  // A last redaction pass: failure messages can quote URLs and bodies.
+  return redactJson({
+    summary: verdicts.summary,
+    run,
+    requirements: verdicts.requirements,
+    uncovered: verdicts.uncovered,
+    problems: verdicts.problems,
+    tests: outcomes,
+  }) as ConformanceReport;
+}
+
+export function safeText(text: string): string {
+  return redactText(text);
+}

@@ -1,0 +1,113 @@
+/**
+ * conformance.html: one self-contained page (inline CSS and JS, no external request) for acceptance
+ * testers. Rendered on the server side with everything escaped, so it reads fine without JS; the
+ * small script only filters by area and verdict. Evidence is capped per test and bodies are cut,
+ * so a server answering megabytes cannot make the page unusable.
+ */
+import type { EvidenceEntry } from '../client/evidence.ts';
+import type { TestOutcome } from '../requirements/verdict.ts';
+import type { ConformanceReport } from './model.ts';
+
+export const HTML_MAX_EXCHANGES_PER_TEST = 12;
+export const HTML_MAX_BODY_CHARS = 1_500;
+
+export function escapeHtml(text: unknown): string {
+  return String(text ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters not shown)` : text;
+}
+
+function renderExchange(e: EvidenceEntry): string {
+  const requestHeaders = Object.entries(e.requestHeaders)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+  const headers = Object.entries(e.headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+  return `<details class="ex"><summary><code>${escapeHtml(e.method)} ${escapeHtml(cut(e.url, 300))}</code> → <b>${escapeHtml(
+    e.status ?? 'no answer',
+  )}</b> <span class="ms">${escapeHtml(e.ms)} ms</span>${e.error ? ` <span class="err">${escapeHtml(cut(e.error, 300))}</span>` : ''}</summary>
+<pre>${escapeHtml(requestHeaders)}${e.requestBody ? `\n\n${escapeHtml(cut(e.requestBody, HTML_MAX_BODY_CHARS))}` : ''}</pre>
+<pre>${escapeHtml(headers)}${e.body ? `\n\n${escapeHtml(cut(e.body, HTML_MAX_BODY_CHARS))}` : ''}</pre></details>`;
+}
+
+function renderTest(t: TestOutcome | undefined, key: string): string {
+  if (!t) return `<li><code>${escapeHtml(key)}</code></li>`;
+  const shown = t.evidence.slice(0, HTML_MAX_EXCHANGES_PER_TEST);
+  const hidden = t.evidence.length - shown.length + t.droppedEvidence;
+  return `<li class="t-${escapeHtml(t.state)}"><span class="badge ${escapeHtml(t.state)}">${escapeHtml(t.state)}</span> ${escapeHtml(
+    t.name,
+  )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>
+${t.errors.map((e) => `<pre class="err">${escapeHtml(cut(e, 4_000))}</pre>`).join('')}
+${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 1_000))}</li>`).join('')}</ul>` : ''}
+${shown.map(renderExchange).join('\n')}${hidden > 0 ? `<p class="more">${hidden} more exchanges not shown.</p>` : ''}</li>`;
+}
+
+const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem 2rem;color:#1b1f24}
+h1{font-size:1.5rem}table.sum{border-collapse:collapse}table.sum td,table.sum th{border:1px solid #ccd;padding:.3rem .7rem;text-align:right}
+.bar{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #ddd;z-index:1}
+details.req{border:1px solid #dde;border-radius:6px;margin:.35rem 0;padding:.3rem .6rem}
+details.req>summary{cursor:pointer}details.req[hidden]{display:none}
+.badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3rem;font-size:.8rem;color:#fff}
+.passed{background:#1a7f37}.failed{background:#cf222e}.skipped{background:#6e7781}.info{background:#0969da}
+.lvl{font-size:.75rem;border:1px solid #999;border-radius:3px;padding:0 .25rem}.msg{color:#444}
+pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.4rem;border-radius:4px;max-height:24rem;overflow:auto}
+pre.err,.err{color:#a40e26}.file,.ms{color:#777;font-size:.8rem}.ex{margin:.2rem 0 .2rem 1rem}.spec{background:#fffbe6;padding:.4rem}`;
+
+const JS = `(function(){var a=document.getElementById('f-area'),s=document.getElementById('f-status'),q=document.getElementById('f-text');
+function apply(){var n=0;document.querySelectorAll('details.req').forEach(function(d){var ok=(!a.value||d.dataset.area===a.value)&&(!s.value||d.dataset.status===s.value)&&(!q.value||d.textContent.toLowerCase().indexOf(q.value.toLowerCase())>=0);d.hidden=!ok;if(ok)n++});document.getElementById('f-count').textContent=n+' shown'}
+a.onchange=s.onchange=apply;q.oninput=apply;apply()})();`;
+
+export function renderHtml(report: ConformanceReport): string {
+  const { summary, run } = report;
+  const tests = new Map(report.tests.map((t) => [t.key, t]));
+  const areas = [...new Set(report.requirements.map((r) => r.area))];
+  const verdict = run.exitCode === 0 ? 'conforms' : 'does not conform';
+  const rows = report.requirements
+    .map(
+      (r) => `<details class="req" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
+<summary><span class="badge ${escapeHtml(r.status)}">${escapeHtml(r.status)}</span> <b>${escapeHtml(r.id)}</b> <span class="lvl">${escapeHtml(
+        r.level,
+      )}</span> <span class="msg">${escapeHtml(cut(r.message, 300))}</span></summary>
+<p class="spec"><b>${escapeHtml(r.source)} · ${escapeHtml(r.section)}</b><br>${escapeHtml(r.text)}</p>
+<p>${escapeHtml(cut(r.message, 4_000))}</p>
+${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}
+</details>`,
+    )
+    .join('\n');
+  const problems =
+    report.problems.length || run.errors.length
+      ? `<h2>Problems of the run itself</h2><ul>${report.problems
+          .map((p) => `<li><code>${escapeHtml(p.where)}</code>: ${escapeHtml(cut(p.message, 2_000))}</li>`)
+          .join('')}${run.errors.map((e) => `<li>${escapeHtml(cut(e, 2_000))}</li>`).join('')}</ul>`
+      : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Speak v1 conformance: ${escapeHtml(verdict)}</title><style>${CSS}</style></head><body>
+<h1>Speak v1 conformance report: ${escapeHtml(verdict)}</h1>
+<p>Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)}), profile ${escapeHtml(run.profile)}${
+    run.only.length ? `, areas ${escapeHtml(run.only.join(', '))}` : ''
+  }; run ${escapeHtml(run.runId)} from ${escapeHtml(run.startedAt)} to ${escapeHtml(run.finishedAt)}; exit code ${escapeHtml(
+    run.exitCode,
+  )}; ${escapeHtml(summary.characters)} characters synthesized.</p>
+<table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>Tests passed / failed / skipped</th></tr>
+<tr><td>${summary.requirements}</td><td>${summary.passed}</td><td>${summary.failed}</td><td>${summary.skipped}</td><td>${summary.info}</td><td>${summary.uncovered}</td><td>${summary.mustFailed}</td><td>${summary.shouldFailed}</td><td>${summary.tests.passed} / ${summary.tests.failed} / ${summary.tests.skipped}</td></tr></table>
+${problems}
+<div class="bar">Area <select id="f-area"><option value="">all</option>${areas
+    .map((a) => `<option>${escapeHtml(a)}</option>`)
+    .join(
+      '',
+    )}</select> Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>passed</option><option>info</option><option>skipped</option></select>
+Search <input id="f-text" type="search"> <span id="f-count"></span></div>
+${rows}
+<script>${JS}</script>
+</body></html>
+`;
+}

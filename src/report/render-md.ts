@@ -1,0 +1,62 @@
+/** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
+import type { ConformanceReport } from './model.ts';
+
+const ICON: Record<string, string> = { passed: '✅', failed: '❌', skipped: '⏭️', info: 'ℹ️' };
+
+/** A table cell: no line breaks, no pipes, no raw HTML (markdown viewers render it). */
+export function mdCell(text: string, max = 400): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
+}
+
+export function renderMarkdown(report: ConformanceReport): string {
+  const { summary, run } = report;
+  const lines: string[] = [];
+  lines.push('# Speak v1 conformance report', '');
+  lines.push(`- Server: ${mdCell(run.baseUrl)} (${run.target})`);
+  lines.push(`- Profile: ${run.profile}${run.only.length ? `; areas: ${run.only.join(', ')}` : ''}`);
+  lines.push(
+    `- Run ${run.runId}: ${run.startedAt} → ${run.finishedAt} (${(run.durationMs / 1000).toFixed(1)} s)`,
+  );
+  lines.push(
+    `- Verdict: **${run.exitCode === 0 ? 'conforms' : 'does not conform'}** (exit code ${run.exitCode})`,
+  );
+  lines.push(`- Characters synthesized: ${summary.characters}`, '');
+  lines.push('| Requirements | Passed | Failed | Skipped | Info | Uncovered | MUST failed | SHOULD failed |');
+  lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push(
+    `| ${summary.requirements} | ${summary.passed} | ${summary.failed} | ${summary.skipped} | ${summary.info} | ${summary.uncovered} | ${summary.mustFailed} | ${summary.shouldFailed} |`,
+    '',
+  );
+
+  const failed = report.requirements.filter((r) => r.status === 'failed');
+  if (failed.length > 0) {
+    lines.push('## Failed', '', '| Id | Level | Section | What went wrong |', '|---|---|---|---|');
+    for (const r of failed)
+      lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
+    lines.push('');
+  }
+  if (report.problems.length > 0 || run.errors.length > 0) {
+    lines.push('## Problems of the run itself', '');
+    for (const p of report.problems) lines.push(`- ${mdCell(p.where)}: ${mdCell(p.message)}`);
+    for (const e of run.errors) lines.push(`- ${mdCell(e)}`);
+    lines.push('');
+  }
+
+  const areas = [...new Set(report.requirements.map((r) => r.area))];
+  lines.push('## All requirements', '');
+  for (const area of areas) {
+    lines.push(`### ${area}`, '', '| | Id | Level | Requirement | Result |', '|---|---|---|---|---|');
+    for (const r of report.requirements.filter((x) => x.area === area)) {
+      lines.push(
+        `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 200)} | ${mdCell(r.message, 300)} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (report.uncovered.length > 0) {
+    lines.push('## Not covered by any test', '', report.uncovered.map((id) => `\`${id}\``).join(', '), '');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,103 @@
+/**
+ * Before any suite runs: is the server there, does it speak JSON, do the credentials work? Each
+ * question has a bounded answer, and a "no" becomes ONE sentence that says what to fix.
+ */
+import { AuthError } from '../client/auth-session.ts';
+import { ClientDiagnostic, describeBody } from '../client/diagnostics.ts';
+import { type Exchange, send } from '../client/http.ts';
+import { HttpSpeakClient } from '../client/speak-client.ts';
+import type { RunConfig } from '../config/types.ts';
+
+export class PreflightError extends Error {
+  override name = 'PreflightError';
+}
+
+export const PREFLIGHT_REQUEST_TIMEOUT_MS = 5_000;
+export const PREFLIGHT_TOTAL_MS = 20_000;
+
+export interface PreflightResult {
+  version: unknown;
+}
+
+export async function preflight(config: RunConfig): Promise<PreflightResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new PreflightError(
+            `the server at ${config.baseUrl} did not complete the preflight within ${PREFLIGHT_TOTAL_MS / 1000} s.`,
+          ),
+        ),
+      PREFLIGHT_TOTAL_MS,
+    );
+  });
+  try {
+    return await Promise.race([checks(config), deadline]);
+  } catch (err) {
+    throw toPreflightError(err, config);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function checks(config: RunConfig): Promise<PreflightResult> {
+  const versionUrl = `${config.baseUrl}/v1/speak/version`;
+  const version = await send({
+    method: 'GET',
+    url: versionUrl,
+    headers: { accept: 'application/json' },
+    timeoutMs: PREFLIGHT_REQUEST_TIMEOUT_MS,
+  });
+  requireJson(version, config, 'GET /v1/speak/version');
+
+  const settings = {
+    baseUrl: config.baseUrl,
+    authUrl: config.authUrl,
+    requestTimeoutMs: PREFLIGHT_REQUEST_TIMEOUT_MS,
+  };
+  const credentials = {
+    ...(config.email !== undefined ? { email: config.email } : {}),
+    ...(config.password !== undefined ? { password: config.password } : {}),
+    ...(config.token !== undefined ? { token: config.token } : {}),
+  };
+  const api = await HttpSpeakClient.login(settings, credentials);
+  const models = await api.get('/v1/speak/models');
+  if (models.status === 401 || models.status === 403) {
+    throw new PreflightError(
+      config.token
+        ? `the server rejected the token (GET /v1/speak/models answered ${models.status}); check --token.`
+        : `the server accepted the login but rejected its access token (GET /v1/speak/models answered ${models.status}).`,
+    );
+  }
+  requireJson(models, config, 'GET /v1/speak/models');
+  // Polite: do not leave a live refresh token behind.
+  await api.session?.logout().catch(() => undefined);
+  return { version: version.json };
+}
+
+function requireJson(exchange: Exchange, config: RunConfig, what: string): void {
+  if (exchange.json !== undefined) return;
+  throw new PreflightError(
+    `${config.baseUrl} does not look like a Speak v1 server: ${what} answered ${exchange.status} with ${describeBody(
+      exchange.headers['content-type'],
+      exchange.body,
+    )} where JSON was expected.`,
+  );
+}
+
+function toPreflightError(err: unknown, config: RunConfig): PreflightError {
+  if (err instanceof PreflightError) return err;
+  if (err instanceof AuthError) {
+    const hint = config.token ? '' : ' check --email/--password (SPEAK_EMAIL/SPEAK_PASSWORD)';
+    return new PreflightError(`${err.message.replace(/\.$/, '')};${hint}.`.replace(/;\.$/, '.'));
+  }
+  if (err instanceof ClientDiagnostic) {
+    if (err.kind === 'unreachable') return new PreflightError(`could not reach the server: ${err.message}.`);
+    if (err.kind === 'timeout' || err.kind === 'hung')
+      return new PreflightError(`the server did not answer in time: ${err.message}.`);
+    if (err.kind === 'garbage') return new PreflightError(`the server does not speak HTTP: ${err.message}.`);
+    return new PreflightError(`${err.message.replace(/\.$/, '')}.`);
+  }
+  return new PreflightError(`preflight failed: ${err instanceof Error ? err.message : String(err)}.`);
+}

@@ -1,0 +1,145 @@
+/**
+ * `speakcheck run`: config → embedded stack (when no base url) → preflight → the suites under vitest
+ * with the conformance reporter, JUnit and Allure → summary → exit code. The stack is always stopped.
+ */
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { registerSecret } from '../client/redact.ts';
+import { encodeRunConfig } from '../config/resolve.ts';
+import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { ConformanceReporter } from '../report/conformance-reporter.ts';
+import { EXIT } from '../requirements/verdict.ts';
+import { type EmbeddedStack, REPO_ROOT, StackStartError, startEmbeddedStack } from '../stack/embedded.ts';
+import { PreflightError, preflight } from './preflight.ts';
+import { summaryTable } from './summary-table.ts';
+
+export interface RunOptions {
+  allureHtml?: boolean;
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+}
+
+export async function runConformance(config: RunConfig, o: RunOptions = {}): Promise<number> {
+  const out = o.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const err = o.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const startedAt = new Date();
+  registerSecret(config.password);
+  registerSecret(config.token);
+  config.reportDir = resolve(config.reportDir);
+
+  let stack: EmbeddedStack | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    err(`speakcheck: ${signal}: stopping.`);
+    void (stack?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    if (config.target === 'embedded') {
+      out('speakcheck: starting the embedded reference stack ...');
+      try {
+        stack = await startEmbeddedStack({ readyTimeoutMs: 25_000 });
+      } catch (e) {
+        if (e instanceof StackStartError) {
+          err(`speakcheck: could not run: ${e.message}.`);
+          return EXIT.couldNotRun;
+        }
+        throw e;
+      }
+      config.baseUrl = stack.baseUrl;
+      config.authUrl = stack.baseUrl;
+      config.email = stack.email;
+      config.password = stack.password;
+    }
+
+    try {
+      await preflight(config);
+    } catch (e) {
+      if (e instanceof PreflightError) {
+        err(`speakcheck: could not run: ${e.message}`);
+        return EXIT.couldNotRun;
+      }
+      throw e;
+    }
+
+    out(
+      `speakcheck: testing ${config.baseUrl}${stack ? ' (embedded reference stack)' : ''}, profile ${config.profile}${
+        config.only.length ? `, areas ${config.only.join(', ')}` : ''
+      }, run ${config.runId}`,
+    );
+    const reporter = new ConformanceReporter({ config, startedAt, log: out });
+    await runSuites(config, reporter);
+    const result = reporter.result;
+    if (!result) {
+      err('speakcheck: the suites ended without a result (see the errors above).');
+      return EXIT.fails;
+    }
+    const { verdicts } = result;
+    out('');
+    out(summaryTable(verdicts.requirements, verdicts.summary));
+    out('');
+    for (const problem of verdicts.problems.slice(0, 10))
+      err(`  problem: ${problem.where}: ${problem.message.split('\n')[0]}`);
+    const { tests } = verdicts.summary;
+    let exitCode = result.exitCode;
+    if (tests.passed + tests.failed === 0) {
+      err('speakcheck: no test ran: a run that checks nothing cannot pass.');
+      exitCode = EXIT.fails;
+    }
+    out(
+      `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}`,
+    );
+    out(`characters synthesized: ${verdicts.summary.characters}`);
+    out(
+      `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
+    );
+    if (o.allureHtml) out(generateAllureHtml(config.reportDir));
+    out(
+      exitCode === EXIT.conforms
+        ? 'verdict: CONFORMS'
+        : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''})`,
+    );
+    return exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await stack?.stop();
+  }
+}
+
+async function runSuites(config: RunConfig, reporter: ConformanceReporter): Promise<void> {
+  process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);
+  const { startVitest } = await import('vitest/node');
+  const filters = config.only.map((area) => `suites/${area}`);
+  const vitest = await startVitest('test', filters, {
+    root: REPO_ROOT,
+    config: join(REPO_ROOT, 'suites.vitest.config.ts'),
+    watch: false,
+    passWithNoTests: true,
+    reporters: [
+      reporter,
+      ['junit', { outputFile: join(config.reportDir, 'junit.xml') }],
+      ['allure-vitest/reporter', { resultsDir: join(config.reportDir, 'allure-results') }],
+    ],
+  });
+  await vitest.close();
+}
+
+function generateAllureHtml(reportDir: string): string {
+  const probe = spawnSync('allure', ['--version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    return `allure HTML: the allure CLI is not installed; the raw results are in ${join(reportDir, 'allure-results')} (allure generate them elsewhere).`;
+  }
+  const target = join(reportDir, 'allure-report');
+  const generated = spawnSync(
+    'allure',
+    ['generate', join(reportDir, 'allure-results'), '-o', target, '--clean'],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  return generated.status === 0
+    ? `allure HTML: ${target}`
+    : `allure HTML: allure generate failed: ${generated.stderr.trim()}`;
+}

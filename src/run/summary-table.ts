@@ -1,0 +1,35 @@
+/** The final table `speakcheck run` prints: one row per area, then the totals. */
+import type { RequirementVerdict, VerdictSummary } from '../requirements/verdict.ts';
+
+export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
+  const header = ['area', 'reqs', 'passed', 'failed', 'skipped', 'info', 'uncovered'];
+  const rows: string[][] = [];
+  const areas = [...new Set(requirements.map((r) => r.area))];
+  for (const area of areas) {
+    const list = requirements.filter((r) => r.area === area);
+    const n = (s: string) => String(list.filter((r) => r.status === s).length);
+    rows.push([
+      area,
+      String(list.length),
+      n('passed'),
+      n('failed'),
+      n('skipped'),
+      n('info'),
+      String(list.filter((r) => !r.covered).length),
+    ]);
+  }
+  rows.push([
+    'total',
+    String(summary.requirements),
+    String(summary.passed),
+    String(summary.failed),
+    String(summary.skipped),
+    String(summary.info),
+    String(summary.uncovered),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(header), rule, ...rows.slice(0, -1).map(line), rule, line(rows.at(-1)!)].join('\n');
+}
