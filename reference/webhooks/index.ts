@@ -50,6 +50,18 @@ export function startWebhooks(options: WebhookOptions): Webhooks {
     allow: options.allow ?? 'any',
     ...(options.log ? { log: options.log } : {}),
   });
+  // Catch up first, synchronously, so that no live event can move the cursor past older ones:
+  // events recorded while the stack stopped between committing them and handling them.
+  for (const row of outbox.itemEventsAfter(outbox.lastHandledSeq())) {
+    handle({
+      seq: row.seq,
+      kind: row.kind,
+      itemId: row.item_id,
+      status: row.status,
+      body: JSON.parse(row.body) as unknown,
+      createdMs: row.created_ms,
+    });
+  }
   options.events.subscribe('webhooks', (event) => {
     if (handle(event)) loop.wake();
   });

@@ -29,6 +29,16 @@ export interface Delivery extends NewDelivery {
   nextAttemptMs: number;
 }
 
+/** A row of reference/events' item_events table, as far as webhooks read it. */
+export interface WebhookSourceRow {
+  seq: number;
+  kind: ItemKind;
+  item_id: string;
+  status: string;
+  body: string;
+  created_ms: number;
+}
+
 export interface LastCall {
   post_url: string;
   timestamp_ms: number | null;
@@ -135,6 +145,23 @@ export class WebhookOutbox {
         'INSERT INTO webhook_event_cursor (id, last_seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)',
       )
       .run(seq);
+  }
+
+  /**
+   * Item events recorded after `afterSeq`, read straight from reference/events' `item_events`
+   * table (its columns are part of the contract): at start, events the stack recorded but had not
+   * turned into deliveries before it stopped. Empty when the table does not exist (yet).
+   */
+  itemEventsAfter(afterSeq: number): WebhookSourceRow[] {
+    const exists = this.#db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'item_events'")
+      .get();
+    if (!exists) return [];
+    return this.#db
+      .prepare(
+        'SELECT seq, kind, item_id, status, body, created_ms FROM item_events WHERE seq > ? ORDER BY seq',
+      )
+      .all(afterSeq) as WebhookSourceRow[];
   }
 
   /** Adds a delivery; false when it exists already (same event and hook, or a second done). */

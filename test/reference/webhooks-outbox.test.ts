@@ -160,6 +160,41 @@ describe('webhook outbox', () => {
     expect(sink.calls(t.token)).toHaveLength(1);
   });
 
+  it('catches up on item events recorded before it started', async () => {
+    const t = sink.newToken();
+    const dbFile = join(dir, 'catch-up.sqlite');
+    const db = new BetterSqlite3(dbFile);
+    db.exec(`CREATE TABLE item_events (seq INTEGER PRIMARY KEY, kind TEXT, item_id TEXT, user_id TEXT,
+      status TEXT, body TEXT, created_ms INTEGER)`);
+    const insert = db.prepare('INSERT INTO item_events VALUES (?, ?, ?, ?, ?, ?, ?)');
+    insert.run(
+      1,
+      'take',
+      't7',
+      'u',
+      'started',
+      JSON.stringify(take('t7', 'started', { status: t.url('status') })),
+      1,
+    );
+    insert.run(
+      2,
+      'take',
+      't7',
+      'u',
+      'ready',
+      JSON.stringify(take('t7', 'ready', { status: t.url('status') })),
+      2,
+    );
+    db.close();
+    const events = new HandFedEvents();
+    start(events, dbFile);
+    events.emit('take', take('t7', 'ready', { status: t.url('status') }), 2); // the tail replays: ignored
+    const calls = await sink.waitForCalls(t.token, (c) => c.length === 2, 3_000);
+    expect(calls.map((c) => statusOf(c.json))).toEqual(['started', 'ready']);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.calls(t.token)).toHaveLength(2);
+  });
+
   it('does not let a slow sink hold up other items', async () => {
     const events = new HandFedEvents();
     start(events);
