@@ -1,0 +1,161 @@
+/**
+ * Websocket stream checks: turn what the stream client collected into Findings that say what the
+ * server did wrong (framing, ids, end markers, ordering, audio against REST).
+ */
+import { parseWavHeader, WavHeaderError } from '../client/wav-header.ts';
+import type { SpeakStreamConnection, StreamedRequest } from '../client/ws-stream.ts';
+import { Finding, show } from './finding.ts';
+
+function name(r: StreamedRequest): string {
+  return `request ${show(r.requestId)} (${r.mode} mode${r.takeId ? `, take ${r.takeId}` : ''})`;
+}
+
+/** The request ended normally: done status, end marker, nothing missing, connection kept open. */
+export function assertRequestEnded(r: StreamedRequest): void {
+  if (r.outcome !== 'ended' || r.diagnostic) {
+    throw new Finding(`${name(r)} did not end cleanly (${r.outcome}): ${r.diagnostic ?? 'no diagnostic'}`, {
+      where: name(r),
+      expected: 'done Take, end-of-take marker, every frame',
+      actual: r.outcome,
+    });
+  }
+}
+
+/** Every binary message on the connection is a well-formed frame (magic, length, JSON, schema). */
+export function assertFramesWellFormed(conn: SpeakStreamConnection): void {
+  if (conn.frameFailures.length === 0) return;
+  const list = conn.frameFailures
+    .slice(0, 5)
+    .map((f) => `#${f.seq} (${f.bytes} bytes): ${f.error.kind}: ${f.error.message}`)
+    .join('; ');
+  throw new Finding(`${conn.frameFailures.length} malformed binary message(s): ${list}`, {
+    where: conn.where,
+    expected: "'JSON' + u32le length + AudioFrameMetadata JSON + audio",
+    actual: conn.frameFailures.map((f) => f.error.kind),
+  });
+}
+
+/** The reassembly found nothing wrong (ids, end markers, headers, formats). */
+export function assertStreamClean(r: StreamedRequest): void {
+  const findings = r.reassembly.findings;
+  if (findings.length === 0) return;
+  throw new Finding(
+    `${name(r)}: ${findings.length} stream finding(s): ${findings
+      .slice(0, 6)
+      .map((f) => `[${f.kind}] ${f.message}`)
+      .join('; ')}`,
+    { where: name(r), expected: 'no findings', actual: findings.map((f) => f.kind) },
+  );
+}
+
+/** Frames of stray requests or unknown takes: the connection carried audio nobody asked for. */
+export function assertNoStrays(conn: SpeakStreamConnection): void {
+  if (conn.strayFrames.length === 0) return;
+  const first = conn.strayFrames[0]!;
+  throw new Finding(
+    `${conn.strayFrames.length} audio frame(s) name no request of this connection, e.g. #${first.seq} ${show(first.metadata)}`,
+    { where: conn.where, expected: 'frames of this connection’s requests only', actual: first.metadata },
+  );
+}
+
+/** Chunks mode: chunk ids present; parts mode: none (reassembler 'mode-mismatch' says which). */
+export function assertModeShape(r: StreamedRequest): void {
+  for (const f of r.frames) {
+    const chunk = f.metadata.chunk_id;
+    const hasChunk = chunk !== undefined && chunk !== null;
+    if (r.mode === 'chunks' && !hasChunk && f.audio.length > 0) {
+      throw new Finding(`${name(r)}: audio frame #${f.seq} of part ${f.metadata.part_id} has no chunk_id`, {
+        where: `frame #${f.seq}`,
+        expected: 'integer chunk_id',
+        actual: f.metadata,
+      });
+    }
+    if (r.mode === 'parts' && hasChunk && !(chunk === 0 && f.audio.length === 0)) {
+      throw new Finding(`${name(r)}: parts-mode frame #${f.seq} carries chunk_id ${chunk}`, {
+        where: `frame #${f.seq}`,
+        expected: 'no chunk_id',
+        actual: f.metadata,
+      });
+    }
+  }
+  if (r.mode === 'chunks') {
+    const headerless = r.reassembly.parts.filter((p) => p.frames < 2);
+    if (headerless.length > 0) {
+      throw new Finding(
+        `${name(r)}: part(s) ${headerless.map((p) => p.partId).join(', ')} came as ${headerless[0]!.frames} frame(s): chunks mode must end each part with an empty chunk`,
+        { where: name(r), expected: '>= 2 frames per part', actual: headerless.map((p) => p.frames) },
+      );
+    }
+  }
+}
+
+/** Every message about a request carries its request_id with the JSON type it was sent with. */
+export function assertRequestIdEcho(r: StreamedRequest): void {
+  const wrong = [
+    ...r.takeMessages.map((m) => ({ seq: m.seq, id: (m.raw as { request_id?: unknown }).request_id })),
+    ...r.frames.map((f) => ({ seq: f.seq, id: f.metadata.request_id })),
+  ].filter((m) => m.id !== r.requestId);
+  if (wrong.length > 0) {
+    throw new Finding(
+      `${name(r)}: ${wrong.length} message(s) carry request_id ${show(wrong[0]!.id)} (message #${wrong[0]!.seq}), expected ${show(r.requestId)}`,
+      { where: name(r), expected: r.requestId, actual: wrong[0]!.id },
+    );
+  }
+}
+
+/**
+ * One connection serves requests one after another: every audio frame of `second` arrives after
+ * the last message of `first`.
+ */
+export function assertSerialized(first: StreamedRequest, second: StreamedRequest): void {
+  const firstLast = Math.max(...first.frames.map((f) => f.seq), ...first.takeMessages.map((m) => m.seq));
+  const early = second.frames.filter((f) => f.seq < firstLast);
+  if (early.length > 0) {
+    throw new Finding(
+      `${name(second)}: ${early.length} audio frame(s) (first at arrival #${Math.min(...early.map((f) => f.seq))}) arrived before ${name(first)} ended (its last message is #${firstLast}): requests on one connection must be handled one after another`,
+      {
+        where: 'connection',
+        expected: `audio after #${firstLast}`,
+        actual: Math.min(...early.map((f) => f.seq)),
+      },
+    );
+  }
+}
+
+/** The samples of a REST wav body (header parsed strictly) for comparison with the stream's PCM. */
+export function wavSamples(
+  body: Buffer,
+  where: string,
+): { pcm: Buffer; sampleRate: number; blockAlign: number } {
+  try {
+    const h = parseWavHeader(body);
+    const end = Math.min(body.length, h.dataOffset + h.dataSize);
+    return { pcm: body.subarray(h.dataOffset, end), sampleRate: h.sampleRate, blockAlign: h.blockAlign };
+  } catch (error) {
+    if (error instanceof WavHeaderError) {
+      throw new Finding(`${where}: not a readable WAV file: ${error.message}`, {
+        where,
+        expected: 'RIFF/WAVE',
+      });
+    }
+    throw error;
+  }
+}
+
+/** Stream PCM byte-identical to the REST wav's samples; the first difference is named. */
+export function assertPcmIdentical(
+  streamPcm: Buffer,
+  restPcm: Buffer,
+  blockAlign: number,
+  where: string,
+): void {
+  if (streamPcm.equals(restPcm)) return;
+  const n = Math.min(streamPcm.length, restPcm.length);
+  let at = 0;
+  while (at < n && streamPcm[at] === restPcm[at]) at++;
+  const sample = Math.floor(at / Math.max(1, blockAlign));
+  throw new Finding(
+    `${where}: the websocket PCM (${streamPcm.length} bytes) differs from the REST wav samples (${restPcm.length} bytes)${at < n ? ` from byte ${at} (sample ${sample}) on` : `: one is a prefix of the other (${Math.abs(streamPcm.length - restPcm.length)} bytes more in the ${streamPcm.length > restPcm.length ? 'stream' : 'REST wav'})`}`,
+    { where, expected: restPcm.length, actual: streamPcm.length },
+  );
+}

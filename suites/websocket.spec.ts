@@ -1,0 +1,788 @@
+/**
+ * Websocket streaming (speak-v1.md Events → Websocket stream, Endpoints → Websocket address,
+ * Authentication 9; wire-facts.md Websocket protocol): the address endpoint in both forms, the
+ * secret, the framing of both stream modes, status messages, serialization, several connections,
+ * errors, and the streamed audio against the REST wav of the same take.
+ *
+ * Each request's time to first status, first audio and end of take is recorded as an observation
+ * ("websocket timing ...") so the conformance report shows it per mode.
+ */
+import fc from 'fast-check';
+import { assertProperty } from '../fixtures/property.ts';
+import { oneSentenceArb, textArb } from '../fixtures/texts.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import { assertSignedRedirect } from '../src/checks/redirect.ts';
+import { assertStatusOrder, isDone } from '../src/checks/status.ts';
+import {
+  assertFramesWellFormed,
+  assertModeShape,
+  assertNoStrays,
+  assertPcmIdentical,
+  assertRequestEnded,
+  assertRequestIdEcho,
+  assertSerialized,
+  assertStreamClean,
+  wavSamples,
+} from '../src/checks/websocket.ts';
+import type { StreamMode } from '../src/client/reassembler.ts';
+import {
+  fetchWebsocketUrl,
+  SpeakStreamConnection,
+  type StreamedRequest,
+  type StreamTimeouts,
+  WsClientError,
+} from '../src/client/ws-stream.ts';
+import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+
+const speak = useSpeak();
+
+const THREE_SENTENCES =
+  'The first sentence is short. A second one follows it. And a third one ends the text.';
+const ONE_SENTENCE = 'Hello from the websocket.';
+const POLL_INTERVAL_MS = 200;
+/** Waits for a connection-level or error message the server may or may not send. */
+const MESSAGE_WAIT_MS = 2_000;
+/** A URL lifetime this short can be waited out inside a test. */
+const WAITABLE_LIFETIME_MS = 20_000;
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    promise ??= make();
+    return promise;
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function timeouts(): StreamTimeouts {
+  return {
+    firstMessageMs: speak.config.timeouts.requestMs,
+    endOfTakeMs: speak.config.timeouts.readyMs,
+    settleMs: 1_000,
+  };
+}
+
+async function connectFresh(): Promise<SpeakStreamConnection> {
+  const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+  return SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+}
+
+/** Opens a connection for `fn` and always closes it. */
+async function withConnection<T>(fn: (conn: SpeakStreamConnection) => Promise<T>): Promise<T> {
+  const conn = await connectFresh();
+  try {
+    return await fn(conn);
+  } finally {
+    await conn.close();
+  }
+}
+
+const voice = once(async (): Promise<string> => {
+  const created = expectJson(
+    await speak.api.post('/v1/speak/voices/generate', {
+      name: speak.prefix('websocket'),
+      gender: speak.model.genders[0] ?? 'female',
+      model: speak.model.name,
+    }),
+    'POST /v1/speak/voices/generate',
+  );
+  const voiceId = field(created, 'voice_id');
+  if (typeof voiceId !== 'string') throw new Error(`voice generation returned no voice_id: ${show(created)}`);
+  speak.track('voice', voiceId);
+  const path = `/v1/speak/voices/${encodeURIComponent(voiceId)}`;
+  const deadline = Date.now() + speak.config.timeouts.readyMs;
+  for (;;) {
+    const body = expectJson(await speak.api.get(path), `GET ${path}`);
+    const status = String(field(body, 'status'));
+    if (status === 'ready') return voiceId;
+    if (isDone(status)) throw new Error(`the voice for the websocket tests ended ${status}`);
+    if (Date.now() > deadline)
+      throw new Error(`the voice was not ready within ${speak.config.timeouts.readyMs} ms`);
+    await sleep(POLL_INTERVAL_MS);
+  }
+});
+
+let requestCounter = 0;
+
+/** Submits one take request on `conn`, tracks the take for cleanup and records its timings. */
+async function streamTake(
+  conn: SpeakStreamConnection,
+  text: string,
+  mode: StreamMode | undefined,
+  requestId: number | string = ++requestCounter,
+): Promise<StreamedRequest> {
+  const r = await conn.generate(
+    { text, voice_id: await voice() },
+    { requestId, ...(mode ? { mode } : {}), timeouts: timeouts() },
+  );
+  if (r.takeId) speak.track('take', r.takeId);
+  recordTimings(r, text);
+  return r;
+}
+
+function ms(value: number | undefined): string {
+  return value === undefined ? 'never' : `${value.toFixed(1)} ms`;
+}
+
+function recordTimings(r: StreamedRequest, text: string): void {
+  observe(
+    `websocket timing (${r.mode} mode, ${text.length} chars, ${r.reassembly.parts.length} part(s)): first audio ${ms(r.timings.firstAudioMs)}, first status ${ms(r.timings.firstStatusMs)}, end of take ${ms(r.timings.endMs)}`,
+  );
+}
+
+/** One three-sentence take per mode on its own connection, shared by the framing and REST tests. */
+const scenario: Record<StreamMode, () => Promise<{ conn: SpeakStreamConnection; r: StreamedRequest }>> = {
+  parts: once(() =>
+    withConnection(async (conn) => ({ conn, r: await streamTake(conn, THREE_SENTENCES, 'parts') })),
+  ),
+  chunks: once(() =>
+    withConnection(async (conn) => ({ conn, r: await streamTake(conn, THREE_SENTENCES, 'chunks') })),
+  ),
+};
+
+function readyTake(r: StreamedRequest): Record<string, unknown> {
+  const take = r.lastTake;
+  if (!take || take.status !== 'ready') {
+    throw new Finding(
+      `request ${show(r.requestId)}: the last Take message has status ${show(take?.status ?? null)}, expected "ready"`,
+      {
+        where: `request ${show(r.requestId)}`,
+        expected: 'ready',
+        actual: take?.status,
+      },
+    );
+  }
+  return take;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Address and secret
+
+covers(
+  ['WS-URL-ENDPOINT', 'WS-URL-SECRET-NOT-TOKEN'],
+  'GET /v1/speak/websocket?model=M answers websocket_url without the access token in it',
+  async () => {
+    const exchange = await speak.api.get('/v1/speak/websocket', { query: { model: speak.model.name } });
+    if (exchange.status !== 200) {
+      throw new Finding(
+        `GET /v1/speak/websocket?model=${speak.model.name} answered ${exchange.status}, expected 200`,
+        {
+          expected: 200,
+          actual: exchange.status,
+        },
+      );
+    }
+    const body = expectJson(exchange);
+    expectSchema('WebsocketUrl', body, 'the websocket address');
+    const url = String(field(body, 'websocket_url'));
+    const tokens = speak.api.tokens();
+    const secrets = [tokens?.access, tokens?.refresh, speak.config.token].filter((s): s is string => !!s);
+    for (const secret of secrets) {
+      if (url.includes(secret) || decodeURIComponent(url).includes(secret)) {
+        throw new Finding(
+          'the websocket URL contains the bearer/refresh token itself; the spec wants a distinct secret',
+          {
+            where: 'websocket_url',
+            expected: 'a secret distinct from the access token',
+          },
+        );
+      }
+    }
+  },
+);
+
+covers(
+  ['WS-URL-SDK-FORM'],
+  'GET /v1/speak/websocket/{model} (SDK form) answers worker_websocket_url',
+  async () => {
+    const exchange = await speak.api.get(`/v1/speak/websocket/${encodeURIComponent(speak.model.name)}`);
+    if (exchange.status !== 200) {
+      throw new Finding(
+        `GET /v1/speak/websocket/${speak.model.name} answered ${exchange.status}, expected 200`,
+        {
+          expected: 200,
+          actual: exchange.status,
+        },
+      );
+    }
+    expectSchema('WorkerWebsocketUrl', expectJson(exchange), 'the SDK-form websocket address');
+    // The SDK URL must work as well as the spec one.
+    const url = String(field(exchange.json, 'worker_websocket_url'));
+    const conn = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+    await conn.close();
+  },
+);
+
+covers(['WS-URL-UNKNOWN-MODEL'], 'the address endpoint without a model or with an unknown one', async () => {
+  const missing = await speak.api.get('/v1/speak/websocket');
+  const unknown = await speak.api.get('/v1/speak/websocket', {
+    query: { model: 'speakcheck-no-such-model' },
+  });
+  observe(
+    `no model → ${missing.status} ${missing.text.slice(0, 120)}; unknown model → ${unknown.status} ${unknown.text.slice(0, 120)}`,
+  );
+  for (const [what, e] of [
+    ['without model', missing],
+    ['unknown model', unknown],
+  ] as const) {
+    if (e.status < 400 || e.status >= 500 || field(e.json, 'detail') === undefined) {
+      throw new Finding(
+        `address endpoint ${what}: ${e.status} ${e.text.slice(0, 120)}; a 4xx JSON with detail was expected`,
+        {
+          expected: '4xx + detail',
+          actual: e.status,
+        },
+      );
+    }
+  }
+});
+
+covers(['WS-CONNECT-NO-BEARER'], 'connects to the URL without any Authorization header', async () => {
+  // SpeakStreamConnection sends no Authorization unless told to; the upgrade must succeed.
+  const conn = await connectFresh();
+  const open = conn.open;
+  await conn.close();
+  if (!open) throw new Finding('the connection was not open after the upgrade', { expected: 'open' });
+});
+
+covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async () => {
+  await withConnection(async (conn) => {
+    const greeting = await conn
+      .waitForText(
+        (m) => field(m.json, 'status') !== undefined,
+        MESSAGE_WAIT_MS,
+        'connection-level status message',
+      )
+      .catch(() => undefined);
+    observe(
+      greeting
+        ? `on connect the worker sent ${greeting.text.slice(0, 200)}`
+        : `no connection-level message within ${MESSAGE_WAIT_MS} ms of connecting`,
+    );
+    if (greeting) expectSchema('WsStatusMessage', greeting.json, 'the connection-level message');
+  });
+});
+
+/** Alters one character in the middle of the URL's longest query value or path segment (the secret). */
+function tamper(raw: string): string {
+  const url = new URL(raw);
+  const flip = (s: string) => {
+    const chars = [...s];
+    for (let i = Math.floor(chars.length * 0.75); i >= 0; i--) {
+      if (/[A-Za-z0-9]/.test(chars[i]!)) {
+        chars[i] = chars[i] === 'A' ? 'B' : 'A';
+        return chars.join('');
+      }
+    }
+    return `${s}A`;
+  };
+  const params = [...url.searchParams.entries()].sort((a, b) => b[1].length - a[1].length);
+  const segments = url.pathname.split('/');
+  const longestSegment = segments.reduce(
+    (best, s, i) => (s.length > (segments[best]?.length ?? 0) ? i : best),
+    0,
+  );
+  if (params[0] && params[0][1].length >= (segments[longestSegment]?.length ?? 0)) {
+    url.searchParams.set(params[0][0], flip(params[0][1]));
+  } else {
+    segments[longestSegment] = flip(segments[longestSegment] ?? '');
+    url.pathname = segments.join('/');
+  }
+  return url.toString();
+}
+
+async function expectRefused(url: string, why: string): Promise<number> {
+  try {
+    const conn = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+    await conn.close();
+  } catch (error) {
+    if (error instanceof WsClientError && error.kind === 'upgrade-refused') {
+      if (error.status !== undefined && error.status >= 400 && error.status < 500) return error.status;
+      throw new Finding(`${why}: the upgrade was refused with HTTP ${error.status}, expected a 4xx`, {
+        expected: '4xx',
+        actual: error.status,
+      });
+    }
+    throw error;
+  }
+  throw new Finding(`${why}: the worker accepted the connection; it must refuse it at the upgrade`, {
+    expected: 'upgrade refused (4xx)',
+    actual: '101 Switching Protocols',
+  });
+}
+
+covers(['WS-URL-TAMPERED-REFUSED'], 'a URL whose secret was altered is refused at the upgrade', async () => {
+  const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+  const status = await expectRefused(tamper(url), 'tampered secret');
+  const bare = new URL(url);
+  bare.search = '';
+  observe(`tampered secret refused with HTTP ${status}`);
+  if (bare.toString() !== url)
+    observe(
+      `URL without its query refused with HTTP ${await expectRefused(bare.toString(), 'URL without its query')}`,
+    );
+});
+
+/** Reads an expiry time from the URL where it shows one (a query parameter or signed claims). */
+function visibleExpiryMs(raw: string): number | undefined {
+  const url = new URL(raw);
+  const asMs = (n: number) => (n < 1e11 ? n * 1000 : n);
+  for (const [name, value] of url.searchParams) {
+    if (/^(exp|expires|expiry|e)$/i.test(name) && /^\d+$/.test(value)) return asMs(Number(value));
+  }
+  for (const candidate of [...url.searchParams.values(), ...url.pathname.split('/')]) {
+    for (const piece of candidate.split('.')) {
+      try {
+        const claims = JSON.parse(Buffer.from(piece, 'base64url').toString('utf8')) as Record<
+          string,
+          unknown
+        >;
+        const e = claims.exp ?? claims.e ?? claims.expires;
+        if (typeof e === 'number') return asMs(e);
+      } catch {
+        // Not JSON claims.
+      }
+    }
+  }
+  return undefined;
+}
+
+covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it', async () => {
+  const before = Date.now();
+  const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+  const expiry = visibleExpiryMs(url);
+  if (expiry === undefined) {
+    observe('the websocket URL shows no readable expiry; its lifetime is not known to the harness');
+    return;
+  }
+  const lifetimeS = (expiry - before) / 1000;
+  observe(`the websocket URL expires ${lifetimeS.toFixed(0)} s after it was issued`);
+  if (Math.abs(lifetimeS - 3600) > 60) {
+    throw new Finding(`the websocket URL lives ${lifetimeS.toFixed(0)} s, the spec says 1 hour`, {
+      expected: 3600,
+      actual: lifetimeS,
+    });
+  }
+});
+
+covers(
+  ['WS-URL-EXPIRED-REFUSED'],
+  'an expired URL is refused at the upgrade (when the lifetime can be waited out)',
+  async () => {
+    const configured = Number(process.env.SPEAKCHECK_WS_URL_LIFETIME_MS ?? '');
+    const before = Date.now();
+    const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+    const lifetimeMs =
+      Number.isFinite(configured) && configured > 0
+        ? configured
+        : (visibleExpiryMs(url) ?? Number.POSITIVE_INFINITY) - before;
+    if (!(lifetimeMs <= WAITABLE_LIFETIME_MS)) {
+      observe(
+        `expiry not exercised: the URL lifetime is ${Number.isFinite(lifetimeMs) ? `${Math.round(lifetimeMs / 1000)} s` : 'unknown'} (set SPEAKCHECK_WS_URL_LIFETIME_MS to a server lifetime <= ${WAITABLE_LIFETIME_MS / 1000} s to test it)`,
+      );
+      return;
+    }
+    await sleep(Math.max(0, before + lifetimeMs - Date.now()) + 1_000);
+    const status = await expectRefused(url, `URL ${Math.round(lifetimeMs)} ms past issue`);
+    observe(`expired URL refused with HTTP ${status}`);
+  },
+  { timeoutMs: WAITABLE_LIFETIME_MS + 30_000 },
+);
+
+covers(['WS-URL-NEW-PER-CONNECTION'], 'whether a URL can open a second connection', async () => {
+  const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+  const first = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+  await first.close();
+  try {
+    const second = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+    await second.close();
+    observe('a URL already used opened a second connection (reuse accepted until it expires)');
+  } catch (error) {
+    observe(`a URL already used was refused the second time: ${(error as Error).message}`);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Framing, status messages and audio, per mode
+
+for (const mode of ['parts', 'chunks'] as const) {
+  covers(
+    [
+      'WS-REQUEST-FORMAT',
+      'WS-FRAME-FORMAT',
+      'WS-FRAME-METADATA',
+      'WS-FRAME-IDS-COMPLETE',
+      mode === 'parts' ? 'WS-MODE-PARTS' : 'WS-MODE-CHUNKS',
+      ...(mode === 'chunks' ? ['WS-CHUNK-END-MARKER'] : []),
+      'WS-END-OF-TAKE',
+      'WS-NO-DISCONNECT-MID-REQUEST',
+      'WS-REQUEST-ID-ECHO',
+    ],
+    `${mode} mode: frames, ids, WAV headers and end markers`,
+    async () => {
+      const { conn, r } = await scenario[mode]();
+      assertFramesWellFormed(conn);
+      assertRequestEnded(r);
+      assertNoStrays(conn);
+      assertRequestIdEcho(r);
+      assertModeShape(r);
+      assertStreamClean(r);
+      if (r.reassembly.parts.length === 0) {
+        throw new Finding(`${mode} mode: the take streamed no audio part`, {
+          expected: '>= 1 part',
+          actual: 0,
+        });
+      }
+    },
+  );
+
+  covers(
+    ['WS-TEXT-TAKE', 'WS-STATUS-ORDER', 'WS-READY-INFO'],
+    `${mode} mode: a Take message on each status change, in order, ready with info`,
+    async () => {
+      const { r } = await scenario[mode]();
+      if (r.takeMessages.length === 0)
+        throw new Finding(`${mode} mode: no Take text message at all`, { expected: 'Take messages' });
+      for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Take message #${m.seq}`);
+      for (const m of r.takeMessages) expectSchema('Take', m.data, `the Take of message #${m.seq}`);
+      const statuses = r.takeMessages.map((m) => String(m.data.status));
+      assertStatusOrder(statuses, `websocket take ${r.takeId ?? '?'}`);
+      const repeats = statuses.filter((s, i) => i > 0 && s === statuses[i - 1]);
+      observe(
+        `${mode} mode statuses: ${statuses.join(' → ')}${repeats.length ? ` (${repeats.length} repeated)` : ''}`,
+      );
+      const take = readyTake(r);
+      expectSchema('TakeInfo', take.info, 'info of the ready Take');
+    },
+  );
+
+  covers(
+    ['WS-TAKE-IN-REST', 'WS-PCM-MATCHES-REST', 'WS-DURATION-SAMPLES'],
+    `${mode} mode: the streamed audio is the REST wav of the same take`,
+    async () => {
+      const { r } = await scenario[mode]();
+      assertRequestEnded(r);
+      const take = readyTake(r);
+      const takeId = String(take.take_id);
+      const listed = expectJson(await speak.api.get('/v1/speak/takes', { query: { take_id: takeId } }));
+      if (!Array.isArray(listed) || !listed.some((t) => field(t, 'take_id') === takeId)) {
+        throw new Finding(
+          `take ${takeId} made over the websocket is not in GET /v1/speak/takes?take_id=${takeId}`,
+          {
+            expected: takeId,
+            actual: Array.isArray(listed) ? listed.map((t) => field(t, 'take_id')) : listed,
+          },
+        );
+      }
+      const fetched = expectJson(await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}`));
+      if (
+        field(fetched, 'status') !== 'ready' ||
+        JSON.stringify(field(fetched, 'info')) !== JSON.stringify(take.info)
+      ) {
+        throw new Finding(`GET /v1/speak/takes/${takeId} disagrees with the websocket's ready Take`, {
+          expected: { status: 'ready', info: take.info },
+          actual: { status: field(fetched, 'status'), info: field(fetched, 'info') },
+        });
+      }
+      const redirect = assertSignedRedirect(
+        await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}/wav`),
+      );
+      const wav = await speak.api.fetchSigned(redirect.location.toString());
+      if (wav.status !== 200)
+        throw new Finding(`the signed wav URL answered ${wav.status}`, { expected: 200, actual: wav.status });
+      const rest = wavSamples(wav.body, `REST wav of take ${takeId}`);
+      assertPcmIdentical(r.reassembly.pcm, rest.pcm, rest.blockAlign, `take ${takeId} (${mode} mode)`);
+      const info = take.info as { duration: number; audio_rate: number };
+      if (r.reassembly.totalSamples !== info.duration || r.reassembly.sampleRate !== info.audio_rate) {
+        throw new Finding(
+          `take ${takeId}: the stream holds ${r.reassembly.totalSamples} samples at ${r.reassembly.sampleRate} Hz, info says duration ${info.duration} at ${info.audio_rate} Hz`,
+          {
+            where: 'info',
+            expected: info,
+            actual: { samples: r.reassembly.totalSamples, rate: r.reassembly.sampleRate },
+          },
+        );
+      }
+    },
+  );
+}
+
+covers(['WS-MODE-PARTS-DEFAULT'], 'a request without `stream` is answered in parts mode', async () => {
+  await withConnection(async (conn) => {
+    const r = await streamTake(conn, ONE_SENTENCE, undefined);
+    assertFramesWellFormed(conn);
+    assertRequestEnded(r);
+    assertModeShape(r);
+    assertStreamClean(r);
+  });
+});
+
+covers(['WS-PARTS-ARE-SENTENCES'], 'parts are sentences ending in silence', async () => {
+  const { r } = await scenario.parts();
+  const take = readyTake(r);
+  const sentences = (field(take.info, 'normalized_text') as unknown[] | undefined)?.length;
+  const tails = r.reassembly.parts.map((p) => {
+    const tail = p.pcm.subarray(
+      Math.max(0, p.pcm.length - Math.round((r.reassembly.sampleRate ?? 22050) * 0.02) * 2),
+    );
+    let peak = 0;
+    for (let i = 0; i + 1 < tail.length; i += 2) peak = Math.max(peak, Math.abs(tail.readInt16LE(i)));
+    return peak;
+  });
+  observe(
+    `${r.reassembly.parts.length} part(s) for ${sentences} normalized sentence(s); peak level of each part's last 20 ms: ${tails.join(', ')}`,
+  );
+  if (sentences !== r.reassembly.parts.length) {
+    throw new Finding(
+      `${r.reassembly.parts.length} audio parts but info.normalized_text has ${sentences} entries`,
+      {
+        expected: sentences,
+        actual: r.reassembly.parts.length,
+      },
+    );
+  }
+  const loud = tails.findIndex((peak) => peak > 1000);
+  if (loud >= 0)
+    throw new Finding(`part ${loud} does not end in silence (peak ${tails[loud]} in its last 20 ms)`, {
+      actual: tails[loud],
+    });
+});
+
+covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than parts mode', async () => {
+  await withConnection(async (conn) => {
+    const parts = await streamTake(conn, ONE_SENTENCE, 'parts');
+    const chunks = await streamTake(conn, ONE_SENTENCE, 'chunks');
+    assertRequestEnded(parts);
+    assertRequestEnded(chunks);
+    observe(
+      `time to first audio, one sentence, one connection: chunks ${ms(chunks.timings.firstAudioMs)}, parts ${ms(parts.timings.firstAudioMs)}`,
+    );
+    if ((chunks.timings.firstAudioMs ?? Infinity) >= (parts.timings.firstAudioMs ?? Infinity)) {
+      throw new Finding('chunks mode was not faster to first audio than parts mode', {
+        expected: `< ${ms(parts.timings.firstAudioMs)}`,
+        actual: ms(chunks.timings.firstAudioMs),
+      });
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Serialization and several connections
+
+covers(
+  ['WS-SERIALIZED'],
+  "a second request's audio comes after the first request's end on one connection",
+  async () => {
+    await withConnection(async (conn) => {
+      const [a, b] = await Promise.all([
+        streamTake(conn, THREE_SENTENCES, 'chunks'),
+        streamTake(conn, ONE_SENTENCE, 'chunks'),
+      ]);
+      assertRequestEnded(a);
+      assertRequestEnded(b);
+      const firstAudio = (r: StreamedRequest) => Math.min(...r.frames.map((f) => f.seq));
+      const [first, second] = firstAudio(a) <= firstAudio(b) ? [a, b] : [b, a];
+      if (first !== a) observe('the worker served the second request first');
+      assertSerialized(first, second);
+    });
+  },
+);
+
+covers(
+  ['WS-SAME-CONNECTION', 'WS-URL-MODEL-HELD'],
+  'three connections at once each receive only their own take',
+  async () => {
+    const conns = await Promise.all([connectFresh(), connectFresh(), connectFresh()]);
+    try {
+      const texts = ['One connection speaks.', 'Another connection answers.', 'A third one listens.'];
+      const results = await Promise.all(
+        conns.map((conn, i) => streamTake(conn, texts[i]!, i === 1 ? 'parts' : 'chunks', `conn-${i}`)),
+      );
+      conns.forEach((conn, i) => {
+        assertFramesWellFormed(conn);
+        assertNoStrays(conn);
+        assertRequestEnded(results[i]!);
+        assertStreamClean(results[i]!);
+      });
+      const ids = new Set(results.map((r) => r.takeId));
+      if (ids.size !== results.length)
+        throw new Finding(`the three connections got takes ${show([...ids])}`, {
+          expected: 3,
+          actual: ids.size,
+        });
+    } finally {
+      await Promise.all(conns.map((c) => c.close()));
+    }
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Errors: an error message, and the connection stays usable
+
+async function stillUsable(conn: SpeakStreamConnection, after: string): Promise<void> {
+  if (!conn.open) {
+    throw new Finding(
+      `the worker closed the connection after ${after} (code ${conn.closeInfo?.code}, "${conn.closeInfo?.reason ?? ''}")`,
+      {
+        expected: 'connection stays open',
+      },
+    );
+  }
+  const r = await streamTake(conn, ONE_SENTENCE, 'parts');
+  assertRequestEnded(r);
+}
+
+function assertErrorFor(
+  m: { json: unknown; text: string },
+  requestId: string | undefined,
+  what: string,
+): void {
+  expectSchema('WsStatusMessage', m.json, `the error message for ${what}`);
+  if (field(m.json, 'status') !== 'error') {
+    throw new Finding(`${what}: answered ${m.text.slice(0, 200)}, expected status "error"`, {
+      expected: 'error',
+      actual: field(m.json, 'status'),
+    });
+  }
+  if (requestId !== undefined && field(m.json, 'request_id') !== requestId) {
+    throw new Finding(
+      `${what}: the error message names request_id ${show(field(m.json, 'request_id'))}, expected ${show(requestId)}`,
+      {
+        expected: requestId,
+        actual: field(m.json, 'request_id'),
+      },
+    );
+  }
+}
+
+covers(
+  ['WS-ERROR-MALFORMED-JSON', 'WS-ERROR-SHAPE'],
+  'a text frame that is not JSON: error message, connection usable',
+  async () => {
+    await withConnection(async (conn) => {
+      conn.sendText('{"command": "/takes/generate", "request_id": ');
+      const m = await conn.waitForText(
+        (x) => field(x.json, 'status') === 'error',
+        speak.config.timeouts.requestMs,
+        'error message for malformed JSON',
+      );
+      assertErrorFor(m, undefined, 'malformed JSON');
+      await stillUsable(conn, 'malformed JSON');
+    });
+  },
+);
+
+covers(
+  ['WS-ERROR-UNKNOWN-COMMAND', 'WS-ERROR-SHAPE'],
+  'an unknown command: error message with request_id, connection usable',
+  async () => {
+    await withConnection(async (conn) => {
+      conn.sendText(JSON.stringify({ command: '/takes/explode', request_id: 'bad-command', data: {} }));
+      const m = await conn.waitForText(
+        (x) => field(x.json, 'request_id') === 'bad-command',
+        speak.config.timeouts.requestMs,
+        'answer to an unknown command',
+      );
+      assertErrorFor(m, 'bad-command', 'unknown command');
+      await stillUsable(conn, 'an unknown command');
+    });
+  },
+);
+
+covers(
+  ['WS-ERROR-INVALID-DATA', 'WS-ERROR-SHAPE'],
+  'invalid take data: error message with request_id, connection usable',
+  async () => {
+    await withConnection(async (conn) => {
+      conn.sendText(
+        JSON.stringify({
+          command: '/takes/generate',
+          request_id: 'no-text',
+          data: { voice_id: await voice() },
+        }),
+      );
+      const noText = await conn.waitForText(
+        (x) => field(x.json, 'request_id') === 'no-text',
+        speak.config.timeouts.requestMs,
+        'answer to a take without text',
+      );
+      assertErrorFor(noText, 'no-text', 'a take without text');
+      conn.sendText(
+        JSON.stringify({
+          command: '/takes/generate',
+          request_id: 'no-voice',
+          data: { text: ONE_SENTENCE, voice_id: 'speakcheck-no-such-voice' },
+        }),
+      );
+      const noVoice = await conn.waitForText(
+        (x) => field(x.json, 'request_id') === 'no-voice',
+        speak.config.timeouts.requestMs,
+        'answer to an unknown voice',
+      );
+      assertErrorFor(noVoice, 'no-voice', 'an unknown voice');
+      await stillUsable(conn, 'invalid take data');
+    });
+  },
+);
+
+covers(['WS-VOICES-GENERATE'], 'the /voices/generate command', async () => {
+  await withConnection(async (conn) => {
+    const body = {
+      name: speak.prefix('websocket-voice'),
+      gender: speak.model.genders[0] ?? 'female',
+      model: speak.model.name,
+    };
+    conn.sendText(JSON.stringify({ command: '/voices/generate', request_id: 'voice-1', data: body }));
+    const first = await conn.waitForText(
+      (x) => field(x.json, 'request_id') === 'voice-1',
+      speak.config.timeouts.requestMs,
+      'answer to /voices/generate',
+    );
+    const voiceId = field(field(first.json, 'data'), 'voice_id');
+    if (typeof voiceId === 'string') speak.track('voice', voiceId);
+    observe(`/voices/generate answered ${first.text.slice(0, 200)}`);
+    expectSchema('WsItemMessage', first.json, 'the answer to /voices/generate');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Property (3): random texts × both modes against the server
+
+covers(
+  ['WS-RANDOM-TEXTS'],
+  'random texts in both modes stream valid audio matching info (5 runs)',
+  async () => {
+    await withConnection(async (conn) => {
+      let n = 0;
+      await assertProperty(
+        'websocket random texts × modes',
+        fc.asyncProperty(
+          fc.oneof(textArb, oneSentenceArb),
+          fc.constantFrom<StreamMode>('parts', 'chunks'),
+          async (text, mode) => {
+            const r = await streamTake(conn, text, mode, `prop-${++n}`);
+            assertRequestEnded(r);
+            assertStreamClean(r);
+            const take = readyTake(r);
+            const info = take.info as { duration: number; audio_rate: number };
+            if (r.reassembly.totalSamples !== info.duration || r.reassembly.sampleRate !== info.audio_rate) {
+              throw new Finding(
+                `${show(text)} (${mode}): stream has ${r.reassembly.totalSamples} samples at ${r.reassembly.sampleRate} Hz, info ${info.duration} at ${info.audio_rate} Hz`,
+                {
+                  expected: info,
+                  actual: { samples: r.reassembly.totalSamples, rate: r.reassembly.sampleRate },
+                },
+              );
+            }
+          },
+        ),
+        { numRuns: 5, interruptAfterTimeLimit: speak.config.timeouts.readyMs * 2 },
+      );
+    });
+  },
+);
