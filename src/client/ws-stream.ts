@@ -225,6 +225,8 @@ export class SpeakStreamConnection {
   readonly frameFailures: FrameFailure[] = [];
   /** Valid frames naming no request of this connection. */
   readonly strayFrames: ReceivedFrame[] = [];
+  /** Every binary message as received, when the connection was opened with `keepRaw` (recording fixtures). */
+  readonly rawBinary: Array<{ seq: number; bytes: Buffer }> = [];
   closeInfo?: { code: number; reason: string; atMs: number };
 
   private seq = 0;
@@ -240,6 +242,7 @@ export class SpeakStreamConnection {
   private constructor(
     private readonly socket: WebSocket,
     readonly where: string,
+    private readonly keepRaw = false,
   ) {
     socket.on('message', (data, isBinary) =>
       this.onMessage(data as Buffer | Buffer[] | ArrayBuffer, isBinary),
@@ -255,7 +258,7 @@ export class SpeakStreamConnection {
    */
   static connect(
     url: string,
-    o: { timeoutMs: number; headers?: Record<string, string> },
+    o: { timeoutMs: number; headers?: Record<string, string>; keepRaw?: boolean },
   ): Promise<SpeakStreamConnection> {
     registerUrlSecrets(url);
     const where = describeWebsocketUrl(url);
@@ -344,7 +347,7 @@ export class SpeakStreamConnection {
         clearTimeout(guard);
         socket.removeAllListeners('error');
         socket.removeAllListeners('unexpected-response');
-        resolve(new SpeakStreamConnection(socket, where));
+        resolve(new SpeakStreamConnection(socket, where, o.keepRaw));
       });
     });
   }
@@ -579,6 +582,7 @@ export class SpeakStreamConnection {
   }
 
   private onBinary(seq: number, atMs: number, bytes: Buffer): void {
+    if (this.keepRaw) this.rawBinary.push({ seq, bytes });
     let frame: ReceivedFrame;
     try {
       frame = { seq, atMs, ...decodeAudioFrame(bytes) };
