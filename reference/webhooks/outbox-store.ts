@@ -206,12 +206,12 @@ export class WebhookOutbox {
         )
         .all(nowMs, limit + exceptIds.size) as DeliveryRow[];
       const claim = this.#db.prepare(
-        'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_ms = ?, last_attempt_ms = ? WHERE id = ?',
+        'UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_ms = ? WHERE id = ?',
       );
       const claimed: Delivery[] = [];
       for (const row of rows) {
         if (exceptIds.has(row.id) || claimed.length >= limit) continue;
-        claim.run(nowMs + leaseMs, nowMs, row.id);
+        claim.run(nowMs + leaseMs, row.id);
         claimed.push(toDelivery({ ...row, attempts: row.attempts + 1, next_attempt_ms: nowMs + leaseMs }));
       }
       return claimed;
