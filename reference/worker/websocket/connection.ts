@@ -1,0 +1,203 @@
+/**
+ * One client connection to the websocket worker (wire-facts.md, Websocket protocol).
+ *
+ * - On connect: `{"status":"ready","message":...,"model":M}`.
+ * - Text frames are commands; each is answered in full before the next one starts (requests on one
+ *   connection are serialised). A malformed frame, an unknown command or invalid data is answered by
+ *   `{"status":"error","message","request_id"}` and the connection stays open.
+ * - A request in progress always runs to its end, even if the client goes away: the take is stored
+ *   and the server never closes the connection mid-request.
+ */
+import type { ValidateFunction } from 'ajv';
+import type { WebSocket } from 'ws';
+import { createAjv } from '../../../schemas/index.ts';
+import { SAMPLE_RATE, type Synthesizer } from '../../synth/index.ts';
+import type { RequestId } from './frames.ts';
+import { endOfTakeFrame, type StreamMode, streamPart } from './part-stream.ts';
+import type { Json, ProgressStatus, TakeToSpeak, WebsocketTakeService } from './service.ts';
+import { createFrameOutlet } from './shuffle.ts';
+
+export interface ConnectionContext {
+  userId: string;
+  model: string;
+  service: WebsocketTakeService;
+  synth: Synthesizer;
+  /** --ws-shuffle-window: binary frames of a request are sent out of order within this window. */
+  shuffleWindow: number;
+  log?: (message: string) => void;
+}
+
+let validateRequest: ValidateFunction | undefined;
+function requestValidator(): ValidateFunction {
+  validateRequest ??= createAjv().getSchema('WsRequest.json');
+  if (!validateRequest) throw new Error('schemas/WsRequest.schema.json is missing');
+  return validateRequest;
+}
+
+const COMMANDS = new Set(['/takes/generate', '/voices/generate']);
+
+/** The progress status a take has reached after `done` of `total` parts (only multi-part takes). */
+export function progressAfter(done: number, total: number): ProgressStatus | undefined {
+  if (total < 2) return undefined;
+  const fraction = done / total;
+  if (fraction >= 0.75) return 'progress_75';
+  if (fraction >= 0.5) return 'progress_50';
+  if (fraction >= 0.25) return 'progress_25';
+  return undefined;
+}
+
+export function serveConnection(socket: WebSocket, context: ConnectionContext): void {
+  const sendJson = (message: unknown) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  };
+  const sendBinary = (frame: Buffer) => {
+    if (socket.readyState === socket.OPEN) socket.send(frame, { binary: true });
+  };
+  const sendError = (message: string, requestId?: RequestId) =>
+    sendJson({ status: 'error', message, ...(requestId !== undefined ? { request_id: requestId } : {}) });
+
+  let queue: Promise<void> = Promise.resolve();
+
+  socket.on('message', (data, isBinary) => {
+    if (isBinary) {
+      sendError('binary messages are not commands; send a JSON text frame');
+      return;
+    }
+    const text = data.toString();
+    // Serialise: a request starts only after the previous one has ended.
+    queue = queue.then(() =>
+      handle(text).catch((error: unknown) => {
+        context.log?.(`websocket request failed: ${error instanceof Error ? error.stack : String(error)}`);
+        sendError('internal error while processing the request');
+      }),
+    );
+  });
+
+  async function handle(text: string): Promise<void> {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      sendError('the message is not valid JSON');
+      return;
+    }
+    const requestId = requestIdOf(message);
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      sendError('a command is a JSON object {"command", "request_id", "stream", "data"}', requestId);
+      return;
+    }
+    const command = (message as { command?: unknown }).command;
+    if (typeof command === 'string' && !COMMANDS.has(command)) {
+      sendError(`unknown command ${JSON.stringify(command)}; known: ${[...COMMANDS].join(', ')}`, requestId);
+      return;
+    }
+    const validate = requestValidator();
+    if (!validate(message)) {
+      const problems = (validate.errors ?? [])
+        .map((e) => `${e.instancePath || '(message)'} ${e.message}`)
+        .join('; ');
+      sendError(`invalid command: ${problems}`, requestId);
+      return;
+    }
+    const request = message as { command: string; stream?: { mode?: StreamMode }; data: unknown };
+    const mode: StreamMode = request.stream?.mode ?? 'parts';
+    if (request.command === '/takes/generate') await generateTake(request.data, requestId ?? null, mode);
+    else await generateVoice(request.data, requestId ?? null, mode);
+  }
+
+  async function generateTake(data: unknown, requestId: RequestId, mode: StreamMode): Promise<void> {
+    const created = await context.service.createTake(context.userId, context.model, data);
+    if (!created.ok) {
+      sendError(created.message, requestId);
+      return;
+    }
+    const item = (take: Json) => sendJson({ request_id: requestId, data: take });
+    item(created.value.take);
+    const ready = await speakTake(created.value, requestId, mode, item);
+    if (ready) item(ready);
+  }
+
+  async function generateVoice(data: unknown, requestId: RequestId, mode: StreamMode): Promise<void> {
+    const created = await context.service.createVoice(context.userId, context.model, data);
+    if (!created.ok) {
+      sendError(created.message, requestId);
+      return;
+    }
+    const voiceId = String(created.value.voice.voice_id);
+    const item = (voice: Json | undefined) => {
+      if (voice) sendJson({ request_id: requestId, data: voice });
+    };
+    item(created.value.voice);
+    // The voice's text frames follow its example take; the example take carries the audio.
+    let lastStatus = String(created.value.voice.status);
+    const onTake = async () => {
+      const voice = await context.service.getVoice(voiceId);
+      if (voice && voice.status !== lastStatus) {
+        lastStatus = String(voice.status);
+        item(voice);
+      }
+    };
+    await speakTake(created.value.example, requestId, mode, () => void onTake());
+    await onTake();
+  }
+
+  /**
+   * Speaks a take part by part, streaming its frames, advancing its status and finally storing it.
+   * Returns the ready Take, or undefined after a failure (already reported to the client).
+   */
+  async function speakTake(
+    job: TakeToSpeak,
+    requestId: RequestId,
+    mode: StreamMode,
+    onStatus: (take: Json) => void,
+  ): Promise<Json | undefined> {
+    const { takeId, parts, voice } = job;
+    const outlet = createFrameOutlet(sendBinary, context.shuffleWindow);
+    const pcm: Int16Array[] = [];
+    try {
+      for (let partId = 0; partId < parts.length; partId++) {
+        // Synthesis runs in the synthesizer's own thread: start it first, then record the status
+        // change, so the store's write does not delay the first audio.
+        const spoken = streamPart(context.synth, parts[partId]!, voice, {
+          takeId,
+          requestId,
+          partId,
+          mode,
+          emit: (frame) => outlet.push(frame),
+        });
+        if (partId === 0) onStatus(await context.service.advanceTake(takeId, 'started'));
+        pcm.push(...(await spoken));
+        const before = progressAfter(partId, parts.length);
+        const after = progressAfter(partId + 1, parts.length);
+        if (after && after !== before && partId + 1 < parts.length) {
+          onStatus(await context.service.advanceTake(takeId, after));
+        }
+      }
+      outlet.push(endOfTakeFrame(takeId, requestId, parts.length, mode));
+      outlet.flush();
+      const duration = pcm.reduce((n, s) => n + s.length, 0);
+      return await context.service.completeTake(takeId, pcm, {
+        duration,
+        audio_rate: SAMPLE_RATE,
+        normalized_text: parts,
+      });
+    } catch (error) {
+      outlet.flush();
+      const reason = error instanceof Error ? error.message : String(error);
+      context.log?.(`websocket take ${takeId} failed: ${reason}`);
+      const failed = await context.service.failTake(takeId, reason).catch(() => undefined);
+      if (failed) onStatus(failed);
+      sendError(`the take failed: ${reason}`, requestId);
+      return undefined;
+    }
+  }
+
+  sendJson({ status: 'ready', message: `worker ready for model ${context.model}`, model: context.model });
+}
+
+/** The request_id of a message when it has a usable one (integer or string), echoed with its type. */
+function requestIdOf(message: unknown): RequestId | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const id = (message as { request_id?: unknown }).request_id;
+  return (typeof id === 'number' && Number.isFinite(id)) || typeof id === 'string' ? id : undefined;
+}

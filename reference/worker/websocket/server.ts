@@ -1,0 +1,93 @@
+/**
+ * The websocket endpoint of a worker node: an HTTP server whose only route is the upgrade at
+ * WEBSOCKET_PATH. The secret in the URL (query `secret`) is checked BEFORE the upgrade: a missing,
+ * malformed, tampered or expired secret is answered with a plain HTTP 401 (JSON `detail`), a valid
+ * secret for a model this node does not hold with 403, so a refused client never sees an open socket.
+ * No Authorization header is needed or looked at: the secret is the credential.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { Synthesizer } from '../../synth/index.ts';
+import { serveConnection } from './connection.ts';
+import { verifyWebsocketSecret } from './secret.ts';
+import type { WebsocketTakeService } from './service.ts';
+
+export const WEBSOCKET_PATH = '/v1/speak/worker/websocket';
+
+export interface WebsocketWorkerOptions {
+  /** HMAC key shared with the API process (which signs the URLs). */
+  secretKey: string | Buffer;
+  /** Models this node holds. */
+  models: readonly string[];
+  service: WebsocketTakeService;
+  synth: Synthesizer;
+  shuffleWindow?: number;
+  host?: string;
+  port?: number;
+  log?: (message: string) => void;
+}
+
+export interface WebsocketWorker {
+  /** ws://host:port/v1/speak/worker/websocket, to which the address plugin appends `?secret=...`. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+function refuse(socket: Duplex, status: 401 | 403 | 404, detail: string): void {
+  const body = JSON.stringify({ detail });
+  const reason = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<WebsocketWorker> {
+  const host = o.host ?? '127.0.0.1';
+  const server: Server = createServer((_request, response) => {
+    response.writeHead(426, { 'content-type': 'application/json', upgrade: 'websocket' });
+    response.end(JSON.stringify({ detail: 'this endpoint only accepts websocket connections' }));
+  });
+  // perMessageDeflate off: audio does not compress and deflate would add latency to every chunk.
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1 << 20 });
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(request.url ?? '/', 'http://worker');
+    if (url.pathname !== WEBSOCKET_PATH)
+      return refuse(socket, 404, `no websocket endpoint at ${url.pathname}`);
+    const check = verifyWebsocketSecret(o.secretKey, url.searchParams.get('secret'));
+    if (!check.ok) return refuse(socket, 401, check.detail);
+    if (!o.models.includes(check.claims.model)) {
+      return refuse(socket, 403, `this worker does not hold model ${check.claims.model}`);
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      // Low latency for small chunk frames: no Nagle batching.
+      (socket as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
+      serveConnection(ws, {
+        userId: check.claims.userId,
+        model: check.claims.model,
+        service: o.service,
+        synth: o.synth,
+        shuffleWindow: o.shuffleWindow ?? 0,
+        ...(o.log ? { log: o.log } : {}),
+      });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  return {
+    baseUrl: `ws://${hostInUrl}:${port}${WEBSOCKET_PATH}`,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
