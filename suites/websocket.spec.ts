@@ -131,7 +131,7 @@ function ms(value: number | undefined): string {
 
 function recordTimings(r: StreamedRequest, text: string): void {
   observe(
-    `websocket timing (${r.mode} mode, ${text.length} chars, ${r.reassembly.parts.length} part(s)): first audio ${ms(r.timings.firstAudioMs)}, first status ${ms(r.timings.firstStatusMs)}, end of take ${ms(r.timings.endMs)}`,
+    `websocket timing (${r.mode} mode, ${text.length} chars, ${r.reassembly.parts.length} part(s)): first audio ${ms(r.timings.firstAudioMs)}, first playable (header + samples) ${ms(r.timings.firstPlayableMs)}, first status ${ms(r.timings.firstStatusMs)}, end of take ${ms(r.timings.endMs)}`,
   );
 }
 

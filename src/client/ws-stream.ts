@@ -187,13 +187,26 @@ export interface StreamedRequest {
   lastTake?: Record<string, unknown>;
   /** Arrival number of the message that ended the request. */
   endedAtSeq?: number;
-  /** Milliseconds from sending: first text message, first non-empty audio frame, end. */
-  timings: { firstStatusMs?: number; firstAudioMs?: number; endMs?: number };
+  /**
+   * Milliseconds from sending: first text message; first non-empty audio frame (time to first
+   * chunk); first playable audio (part 0's WAV header AND samples after it arrived: a player that
+   * needs the header can start then); end of the request.
+   */
+  timings: { firstStatusMs?: number; firstAudioMs?: number; firstPlayableMs?: number; endMs?: number };
   /** The reassembled take, with findings, computed when the request ended. */
   reassembly: ReassembledTake;
 }
 
 const DONE = new Set(['ready', 'error', 'timeout']);
+
+/** Part 0's header and some of its samples are here (in either mode). */
+function firstPartPlayable(r: StreamedRequest): boolean {
+  const part0 = r.frames.filter((f) => f.metadata.part_id === 0 && f.audio.length > 0);
+  if (r.mode === 'parts') return part0.some((f) => f.audio.length > 44);
+  const header = part0.find((f) => !f.metadata.chunk_id);
+  if (!header) return false;
+  return header.audio.length > 44 || part0.some((f) => (f.metadata.chunk_id ?? 0) >= 1);
+}
 
 function requestKey(id: unknown): string {
   return `${typeof id}:${String(id)}`;
@@ -614,6 +627,8 @@ export class SpeakStreamConnection {
     const r = p.request;
     r.frames.push(frame);
     if (frame.audio.length > 0) r.timings.firstAudioMs ??= atMs - r.sentAt;
+    if (r.timings.firstPlayableMs === undefined && firstPartPlayable(r))
+      r.timings.firstPlayableMs = atMs - r.sentAt;
     if (frame.audio.length === 0 && (r.mode === 'parts' || !frame.metadata.chunk_id)) {
       // Possibly the end-of-take marker (an empty chunk 0 / empty part); the reassembler decides.
       p.markerSeen = true;
