@@ -61,7 +61,7 @@ export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): stri
     lines.push(
       ...rates.map(
         (m) =>
-          `| \`${m.name}\` | ${num((m.values.rate ?? 0) * 100)} % | ${num(m.values.passes, 0)} | ${num((m.values.passes ?? 0) + (m.values.fails ?? 0), 0)} |`,
+          `| \`${m.name}\` | ${((m.values.rate ?? 0) * 100).toFixed(2)} % | ${num(m.values.passes, 0)} | ${num((m.values.passes ?? 0) + (m.values.fails ?? 0), 0)} |`,
       ),
       '',
     );
