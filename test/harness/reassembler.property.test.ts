@@ -32,20 +32,28 @@ const recorded: Case[] = loadRecordedStreams().map((s) => ({
   frames: decoded(s.frames),
 }));
 
-/** A generated stream: 1-4 parts of 0-900 samples, chunks of 1-700 bytes, either mode. */
+/** A generated stream: 1-4 parts of 0-900 samples, chunks of 1-700 bytes, header with or without samples in chunk 0, either mode. */
 const syntheticCase: fc.Arbitrary<Case> = fc
   .record({
     mode: fc.constantFrom('parts' as const, 'chunks' as const),
     requestId: fc.oneof(fc.nat({ max: 1_000_000 }), fc.string({ minLength: 1, maxLength: 12 })),
     partSamples: fc.array(fc.nat({ max: 900 }), { minLength: 1, maxLength: 4 }),
     chunkBytes: fc.integer({ min: 1, max: 700 }),
+    headerAlone: fc.boolean(),
     seed: fc.nat({ max: 1000 }),
   })
-  .map(({ mode, requestId, partSamples, chunkBytes, seed }) => {
+  .map(({ mode, requestId, partSamples, chunkBytes, headerAlone, seed }) => {
     const parts = partSamples.map((n, i) => tonePcm(n, seed + i));
-    const s = buildSyntheticStream({ mode, requestId, takeId: `take-${seed}`, parts, chunkBytes });
+    const s = buildSyntheticStream({
+      mode,
+      requestId,
+      takeId: `take-${seed}`,
+      parts,
+      chunkBytes,
+      headerAlone,
+    });
     return {
-      name: `synthetic ${mode} ${partSamples.join('+')} samples / ${chunkBytes}-byte chunks`,
+      name: `synthetic ${mode} ${partSamples.join('+')} samples / ${chunkBytes}-byte chunks${headerAlone && mode === 'chunks' ? ', header alone in chunk 0' : ''}`,
       request: { requestId, mode, takeId: `take-${seed}` },
       frames: decoded(s.frames),
     };
