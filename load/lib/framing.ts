@@ -18,6 +18,8 @@ export interface AudioFrame {
   audioBytes: number;
   /** True when the audio starts with a WAV header (`RIFF....WAVE`). */
   startsWithWav: boolean;
+  /** Audio bytes that are samples: all of them, or those after the WAV header's `data` chunk header. */
+  sampleBytes: number;
 }
 
 const MAGIC = [0x4a, 0x53, 0x4f, 0x4e]; // "JSON"
@@ -77,7 +79,21 @@ export function parseAudioFrame(buffer: ArrayBuffer): AudioFrame {
     bytes[audioStart + 3] === 0x46 && // F
     bytes[audioStart + 8] === 0x57 && // W
     bytes[audioStart + 9] === 0x41; // A
-  return { meta, audioBytes, startsWithWav };
+  const sampleBytes = startsWithWav ? wavSampleBytes(bytes, audioStart) : audioBytes;
+  return { meta, audioBytes, startsWithWav, sampleBytes };
+}
+
+/** Bytes after the `data` chunk header of a WAV starting at `start` (0 when the header has no data chunk yet). */
+function wavSampleBytes(bytes: Uint8Array, start: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let pos = start + 12;
+  while (pos + 8 <= bytes.length) {
+    const id = String.fromCharCode(bytes[pos]!, bytes[pos + 1]!, bytes[pos + 2]!, bytes[pos + 3]!);
+    if (id === 'data') return bytes.length - (pos + 8);
+    const size = view.getUint32(pos + 4, true);
+    pos += 8 + size + (size % 2);
+  }
+  return 0;
 }
 
 /**

@@ -8,6 +8,7 @@ import { Counter, Rate, Trend } from 'k6/metrics';
 // Websocket streaming (ttfc-websocket, ramp): measured from the moment the request frame is sent.
 export const wsFirstStatus = new Trend('speak_ws_first_status', true);
 export const wsFirstAudio = new Trend('speak_ws_ttfc', true); // time to first chunk (first audio frame)
+export const wsFirstSamples = new Trend('speak_ws_first_samples', true); // first frame holding samples
 export const wsEndOfTake = new Trend('speak_ws_end_of_take', true);
 export const wsConnect = new Trend('speak_ws_connect', true);
 export const wsTakes = new Counter('speak_ws_takes');

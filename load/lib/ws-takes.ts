@@ -20,6 +20,8 @@ export interface WsTakeResult {
   error?: string;
   firstStatusMs?: number;
   firstAudioMs?: number;
+  /** First frame carrying samples (a header-only chunk is audio but not yet playable sound). */
+  firstSamplesMs?: number;
   endMs?: number;
   audioFrames: number;
 }
@@ -125,6 +127,7 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
       } else if (frame.audioBytes > 0) {
         r.audioFrames += 1;
         if (r.firstAudioMs === undefined) r.firstAudioMs = now - current.sentAt;
+        if (r.firstSamplesMs === undefined && frame.sampleBytes > 0) r.firstSamplesMs = now - current.sentAt;
       }
     }
     if (current.ready && current.ended) {

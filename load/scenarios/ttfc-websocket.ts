@@ -1,7 +1,8 @@
 /**
  * ttfc-websocket: takes streamed over a worker websocket, parts mode then chunks mode, each for
  * DURATION with VUS connections. Per request, from the moment the request frame is sent:
- * speak_ws_first_status (first status frame), speak_ws_ttfc (first audio frame), speak_ws_end_of_take.
+ * speak_ws_first_status (first status frame), speak_ws_ttfc (first audio frame), speak_ws_first_samples
+ * (first frame with samples: differs when a server sends a header-only chunk first), speak_ws_end_of_take.
  *
  *   k6 run -e BASE_URL=http://127.0.0.1:PORT load/scenarios/ttfc-websocket.ts   (+ SPEAKCHECK_EMAIL/PASSWORD in the env)
  * Env: VUS (2), DURATION (10s), MODES (parts,chunks), REQUESTS_PER_CONNECTION (5), TEXTS (short),
@@ -10,7 +11,15 @@
  */
 import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
 import { pick, textSet } from '../lib/data.ts';
-import { wsConnect, wsEndOfTake, wsErrors, wsFirstAudio, wsFirstStatus, wsTakes } from '../lib/metrics.ts';
+import {
+  wsConnect,
+  wsEndOfTake,
+  wsErrors,
+  wsFirstAudio,
+  wsFirstSamples,
+  wsFirstStatus,
+  wsTakes,
+} from '../lib/metrics.ts';
 import { Session } from '../lib/session.ts';
 import { cleanupRun, prepareRun, type RunSetup, websocketUrl } from '../lib/speak.ts';
 import { type SummaryData, writeSummary } from '../lib/summary.ts';
@@ -62,6 +71,8 @@ export const options = {
     'speak_ws_ttfc{mode:parts}': [`p(95)<${envNumber('TTFC_PARTS_P95_MS', 1000)}`],
     'speak_ws_first_status{mode:chunks}': ['p(95)>=0'], // listed so the per-mode figures reach the summary
     'speak_ws_first_status{mode:parts}': ['p(95)>=0'],
+    'speak_ws_first_samples{mode:chunks}': ['p(95)>=0'],
+    'speak_ws_first_samples{mode:parts}': ['p(95)>=0'],
     'speak_ws_end_of_take{mode:chunks}': [`p(95)<${envNumber('END_P95_MS', 5000)}`],
     'speak_ws_end_of_take{mode:parts}': [`p(95)<${envNumber('END_P95_MS', 5000)}`],
     speak_ws_errors: ['rate<0.01'],
@@ -92,6 +103,7 @@ function takes(data: RunSetup, mode: StreamMode): void {
       wsTakes.add(1, tags);
       if (r.firstStatusMs !== undefined) wsFirstStatus.add(r.firstStatusMs, tags);
       wsFirstAudio.add(r.firstAudioMs!, tags);
+      if (r.firstSamplesMs !== undefined) wsFirstSamples.add(r.firstSamplesMs, tags);
       wsEndOfTake.add(r.endMs!, tags);
     },
   });

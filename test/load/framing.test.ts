@@ -87,3 +87,34 @@ describe('k6 audio frame parser', () => {
     );
   });
 });
+
+describe('k6 audio frame parser: sample bytes', () => {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'latin1');
+  header.write('WAVEfmt ', 8, 'latin1');
+  header.writeUInt32LE(16, 16);
+  header.write('data', 36, 'latin1');
+
+  it('a header-only chunk carries no samples; raw sample chunks and header+samples do', () => {
+    const headerOnly = parseAudioFrame(
+      toArrayBuffer(encodeAudioFrame({ take_id: 't', request_id: 1, part_id: 0, chunk_id: 0 }, header)),
+    );
+    expect(headerOnly.audioBytes).toBe(44);
+    expect(headerOnly.sampleBytes).toBe(0);
+    const withSamples = parseAudioFrame(
+      toArrayBuffer(
+        encodeAudioFrame(
+          { take_id: 't', request_id: 1, part_id: 0 },
+          Buffer.concat([header, Buffer.alloc(100)]),
+        ),
+      ),
+    );
+    expect(withSamples.sampleBytes).toBe(100);
+    const raw = parseAudioFrame(
+      toArrayBuffer(
+        encodeAudioFrame({ take_id: 't', request_id: 1, part_id: 0, chunk_id: 1 }, Buffer.alloc(64, 1)),
+      ),
+    );
+    expect(raw.sampleBytes).toBe(64);
+  });
+});
