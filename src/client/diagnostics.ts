@@ -40,7 +40,7 @@ function rootCause(err: unknown): ErrorLike {
 
 export function diagnoseNetworkError(
   err: unknown,
-  o: { method: string; url: string; timeoutMs: number; timedOut?: boolean },
+  o: { method: string; url: string; timeoutMs: number; timedOut?: boolean; phase?: 'headers' | 'body' },
 ): ClientDiagnostic {
   if (err instanceof ClientDiagnostic) return err;
   const cause = rootCause(err);
@@ -49,6 +49,10 @@ export function diagnoseNetworkError(
   const make = (kind: DiagnosticKind, text: string) =>
     new ClientDiagnostic(kind, `${text} (${where})`, o.url);
   if (o.timedOut || cause.name === 'TimeoutError' || cause.name === 'AbortError') {
+    // Which phase ran out tells a hung server (silent after connecting) from a slow body.
+    if (o.phase === 'headers') return make('hung', `got no response headers within ${o.timeoutMs} ms`);
+    if (o.phase === 'body')
+      return make('hung', `the response body did not complete within ${o.timeoutMs} ms`);
     return make('timeout', `no complete answer within ${o.timeoutMs} ms`);
   }
   switch (code) {

@@ -86,6 +86,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
       url: o.url,
       timeoutMs: o.timeoutMs,
       timedOut: signal.aborted,
+      phase: status === null ? 'headers' : 'body',
     });
     recordEvidence(
       evidenceFor({

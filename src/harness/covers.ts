@@ -4,7 +4,7 @@
  * contract is silent, we only report what the server does) a failing assertion becomes an
  * observation and the test passes.
  */
-import { test } from 'vitest';
+import { type TestContext, test } from 'vitest';
 import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../client/evidence.ts';
 import { redactText } from '../client/redact.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
@@ -24,14 +24,16 @@ export function setDefaultTestTimeout(ms: number): void {
 export function covers(
   ids: string[],
   name: string,
-  fn: () => Promise<void> | void,
+  /** Receives vitest's test context (e.g. for `context.skip(reason)`); most tests ignore it. */
+  fn: (context: TestContext) => Promise<void> | void,
   o: CoversOptions = {},
 ): void {
   const unknown = unknownRequirementIds(ids);
   const infoOnly =
     ids.length > 0 && unknown.length === 0 && ids.every((id) => findRequirement(id)?.level === 'INFO');
   const timeout = o.timeoutMs ?? defaultTimeoutMs;
-  test(name, timeout !== undefined ? { timeout } : {}, async ({ task }) => {
+  test(name, timeout !== undefined ? { timeout } : {}, async (context) => {
+    const { task } = context;
     task.meta.requirements = [...ids];
     task.meta.infoOnly = infoOnly;
     if (ids.length === 0)
@@ -45,9 +47,10 @@ export function covers(
     const record = newTestRecord();
     drainPending(record);
     try {
-      await runWithRecord(record, fn);
+      await runWithRecord(record, () => fn(context));
     } catch (err) {
-      if (!infoOnly) throw err;
+      // A skip is not an assertion: it must stay a skip even for INFO-only tests.
+      if (!infoOnly || isSkip(err)) throw err;
       record.observations.push(`Observed (not judged, INFO): ${redactText(errorMessage(err))}`);
     } finally {
       task.meta.evidence = record.evidence;
@@ -61,6 +64,10 @@ export function covers(
 /** Records what the server does, for the report (INFO requirements; context for failures). */
 export function observe(message: string): void {
   recordObservation(message);
+}
+
+function isSkip(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'VITEST_PENDING';
 }
 
 function errorMessage(err: unknown): string {

@@ -8,7 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV } from '../config/types.ts';
 import { type EmbeddedStack, startEmbeddedStack } from '../stack/embedded.ts';
-import './run-config.ts';
+import './meta.ts';
 
 let stack: EmbeddedStack | undefined;
 

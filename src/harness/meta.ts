@@ -16,4 +16,8 @@ export interface SpeakTestMeta {
 
 declare module 'vitest' {
   interface TaskMeta extends SpeakTestMeta {}
+  /** The run config (JSON) handed from the suites' global setup to the workers. */
+  export interface ProvidedContext {
+    speakRunConfig: string;
+  }
 }

@@ -6,12 +6,7 @@
 import { inject } from 'vitest';
 import { decodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    speakRunConfig: string;
-  }
-}
+import './meta.ts';
 
 let cached: RunConfig | undefined;
 

@@ -136,7 +136,10 @@ export class ConformanceReporter implements Reporter {
       errors: state === 'failed' ? errors.map((e) => redactText(errorText(e))) : [],
       requirements: meta.requirements ?? [],
       unknownRequirements: meta.unknownRequirements ?? [],
-      observations: meta.observations ?? [],
+      observations: [
+        ...(meta.observations ?? []),
+        ...(result.state === 'skipped' && result.note ? [`Skipped: ${redactText(result.note)}`] : []),
+      ],
       evidence: meta.evidence ?? [],
       droppedEvidence: meta.droppedEvidence ?? 0,
       characters: meta.characters ?? 0,

@@ -128,7 +128,10 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
   };
   if (tests.length === 0) return { ...base, status: 'skipped', message: 'No test covers this requirement.' };
   const ran = tests.filter((t) => t.state !== 'skipped');
-  if (ran.length === 0) return { ...base, status: 'skipped', message: 'Every covering test was skipped.' };
+  if (ran.length === 0) {
+    const why = base.observations.length > 0 ? ` ${base.observations.join(' · ')}` : '';
+    return { ...base, status: 'skipped', message: `Every covering test was skipped.${why}` };
+  }
   const failed = ran.filter((t) => t.state === 'failed');
   if (failed.length > 0) {
     const first = failed[0]!;

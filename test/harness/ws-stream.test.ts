@@ -89,7 +89,7 @@ describe('websocket stream client', () => {
         expect(r.timings.firstStatusMs).toBeGreaterThanOrEqual(0);
         expect(r.timings.firstAudioMs).toBeGreaterThanOrEqual(r.timings.firstStatusMs!);
         expect(r.timings.endMs).toBeGreaterThanOrEqual(r.timings.firstAudioMs!);
-      expect(r.timings.firstPlayableMs).toBeGreaterThanOrEqual(r.timings.firstAudioMs!);
+        expect(r.timings.firstPlayableMs).toBeGreaterThanOrEqual(r.timings.firstAudioMs!);
         expect(upgrades.at(-1)?.headers.authorization).toBeUndefined();
       } finally {
         await conn.close();

@@ -1,0 +1,192 @@
+/**
+ * `speakcheck run` end to end, as a user runs it: a process, its output, its exit code, its reports.
+ * "Could not run" cases must end within 30 s with one sentence and exit code 3.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import type { FakeServer } from './fake-server.ts';
+import {
+  FAKE_EMAIL,
+  FAKE_PASSWORD,
+  startFakeSpeak,
+  startGarbageServer,
+  startHtmlServer,
+  startHungServer,
+} from './fake-speak.ts';
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', ...args],
+      { cwd: REPO_ROOT, timeout: 45_000, env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '', ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? null) : 0;
+        resolve({ code: typeof code === 'number' ? code : null, stdout, stderr, ms: Date.now() - started });
+      },
+    );
+  });
+}
+
+let server: FakeServer | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function expectOneSentenceCouldNotRun(result: CliResult, pattern: RegExp): void {
+  expect(result.code, result.stderr + result.stdout).toBe(3);
+  expect(result.ms).toBeLessThan(30_000);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^speakcheck: could not run: .+\.$/);
+  expect(lines[0]).toMatch(pattern);
+}
+
+describe('speakcheck run: could not run', () => {
+  test('an unreachable URL', async () => {
+    const result = await runCli([
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--email',
+      'a@b.c',
+      '--password',
+      'whatever1',
+    ]);
+    expectOneSentenceCouldNotRun(result, /connection refused.*127\.0\.0\.1:9/);
+  });
+
+  test('a wrong password', async () => {
+    server = await startFakeSpeak();
+    const result = await runCli([
+      '--base-url',
+      server.url,
+      '--email',
+      FAKE_EMAIL,
+      '--password',
+      'wrong-password',
+    ]);
+    expectOneSentenceCouldNotRun(result, /rejected the email and password.*401/);
+    expect(result.stderr).not.toContain('wrong-password');
+  });
+
+  test('a server that answers HTML', async () => {
+    server = await startHtmlServer();
+    const result = await runCli([
+      '--base-url',
+      server.url,
+      '--email',
+      FAKE_EMAIL,
+      '--password',
+      FAKE_PASSWORD,
+    ]);
+    expectOneSentenceCouldNotRun(result, /does not look like a Speak v1 server.*text\/html.*<!DOCTYPE html>/);
+  });
+
+  test('a server that never answers', async () => {
+    server = await startHungServer();
+    const result = await runCli([
+      '--base-url',
+      server.url,
+      '--email',
+      FAKE_EMAIL,
+      '--password',
+      FAKE_PASSWORD,
+    ]);
+    expectOneSentenceCouldNotRun(result, /did not answer in time: got no response headers within 5000 ms/);
+  });
+
+  test('a server that answers garbage', async () => {
+    server = await startGarbageServer();
+    const result = await runCli([
+      '--base-url',
+      server.url,
+      '--email',
+      FAKE_EMAIL,
+      '--password',
+      FAKE_PASSWORD,
+    ]);
+    expectOneSentenceCouldNotRun(result, /does not speak HTTP/);
+  });
+
+  test('invalid options are a usage error (exit 2), not a test result', async () => {
+    const result = await runCli(['--base-url', 'http://127.0.0.1:9', '--profile', 'picky', '--token', 'x']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--profile "picky" must be strict or lenient/);
+  });
+});
+
+describe('speakcheck run: a full run over fixture suites', () => {
+  async function fullRun(version: number) {
+    server = await startFakeSpeak({ version });
+    const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-report-'));
+    dirs.push(reportDir);
+    const result = await runCli(
+      ['--base-url', server.url, '--report-dir', reportDir, '--email', FAKE_EMAIL],
+      { SPEAK_PASSWORD: FAKE_PASSWORD, SPEAKCHECK_SUITES: 'test/harness/fixtures/suites/**/*.spec.ts' },
+    );
+    return { result, reportDir };
+  }
+
+  test('a conforming server: exit 0, all four report kinds, INFO failure recorded as an observation', async () => {
+    const { result, reportDir } = await fullRun(1);
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/version\s+2 passed\s+0 failed/);
+    expect(result.stdout).toMatch(/verdict: CONFORMS/);
+    expect(result.stdout).toContain(`reports: ${reportDir}`);
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
+    expect(Object.keys(report.summary)).toEqual(
+      expect.arrayContaining(['requirements', 'passed', 'failed', 'skipped', 'info']),
+    );
+    expect(report.summary.passed).toBe(1);
+    expect(report.summary.failed).toBe(0);
+    const info = report.requirements.find((r: { status: string }) => r.status === 'info');
+    expect(info.message).toMatch(/Observed \(not judged, INFO\).*299/);
+    const passed = report.requirements.find((r: { status: string }) => r.status === 'passed');
+    expect(passed.tests[0]).toContain('the version is 1');
+    const test = report.tests.find((t: { name: string }) => t.name.includes('the version is 1'));
+    expect(test.evidence.map((e: { url: string }) => new URL(e.url).pathname)).toEqual([
+      '/v1/speak/version',
+      '/v1/speak/models',
+    ]);
+    const everything = readdirSync(reportDir)
+      .map((f) => (f.endsWith('allure-results') ? '' : readFileSync(join(reportDir, f), 'utf8')))
+      .join('\n');
+    expect(everything).not.toContain(FAKE_PASSWORD);
+    expect(everything).not.toMatch(/fake-access-\d/);
+    expect(readFileSync(join(reportDir, 'conformance.md'), 'utf8')).toContain(
+      '# Speak v1 conformance report',
+    );
+    const html = readFileSync(join(reportDir, 'conformance.html'), 'utf8');
+    expect(html).toContain('looked at &lt;the&gt; &quot;server&quot; &amp; its answers');
+    expect(html).not.toMatch(/<(link|img|iframe)\b|src=["']http/);
+    expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    expect(existsSync(join(reportDir, 'allure-results'))).toBe(true);
+    expect(readdirSync(join(reportDir, 'allure-results')).some((f) => f.endsWith('-result.json'))).toBe(true);
+  });
+
+  test('a failing MUST: exit 1 and the failure named in the report', async () => {
+    const { result, reportDir } = await fullRun(2);
+    expect(result.code, result.stderr + result.stdout).toBe(1);
+    expect(result.stdout).toMatch(/✗ version › the version is 1.*major version/);
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
+    expect(report.summary.failed).toBe(1);
+    const failed = report.requirements.find((r: { status: string }) => r.status === 'failed');
+    expect(failed.level).toBe('MUST');
+    expect(failed.message).toMatch(/expected 2 to be 1/);
+  });
+});
