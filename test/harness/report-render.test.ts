@@ -1,0 +1,88 @@
+import { describe, expect, test } from 'vitest';
+import { buildReport } from '../../src/report/model.ts';
+import { escapeHtml, HTML_MAX_BODY_CHARS, renderHtml } from '../../src/report/render-html.ts';
+import { mdCell, renderMarkdown } from '../../src/report/render-md.ts';
+import type { Requirement } from '../../src/requirements/types.ts';
+import { computeVerdicts, type TestOutcome } from '../../src/requirements/verdict.ts';
+
+const hostile = '<script>alert("x")</script> & | pipe';
+const requirement: Requirement = {
+  id: 'AUTH-HOSTILE',
+  area: 'auth',
+  section: 'Authentication <1>',
+  level: 'MUST',
+  source: 'speak-v1',
+  text: hostile,
+};
+const huge = 'A'.repeat(200_000);
+const outcome: TestOutcome = {
+  key: 'suites/auth.spec.ts > hostile',
+  file: 'suites/auth.spec.ts',
+  name: `hostile ${hostile}`,
+  state: 'failed',
+  durationMs: 3,
+  errors: [`expected <b>200</b>, got 500 with refresh_token "r" and "access_token":"abc123secret"`],
+  requirements: ['AUTH-HOSTILE'],
+  unknownRequirements: [],
+  observations: [hostile],
+  evidence: Array.from({ length: 30 }, (_, i) => ({
+    method: 'GET',
+    url: `http://127.0.0.1:1/x?i=${i}&X-Amz-Signature=abc`,
+    requestHeaders: { authorization: 'Bearer ‹redacted›' },
+    status: 500,
+    headers: { 'content-type': 'text/html' },
+    body: `<img src=x onerror=alert(1)>${huge}`,
+    ms: 1,
+  })),
+  droppedEvidence: 5,
+  characters: 7,
+};
+
+function report() {
+  const verdicts = computeVerdicts([requirement], [outcome]);
+  return buildReport(verdicts, [outcome], {
+    runId: 'abc123',
+    baseUrl: 'http://127.0.0.1:1',
+    target: 'remote',
+    profile: 'strict',
+    only: [],
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:10.000Z',
+    durationMs: 10_000,
+    exitCode: 1,
+    errors: [],
+  });
+}
+
+describe('report rendering', () => {
+  test('json: the summary shape, and secrets redacted even inside messages', () => {
+    const r = report();
+    expect(r.summary).toMatchObject({ requirements: 1, passed: 0, failed: 1, skipped: 0, info: 0 });
+    expect(r.requirements[0]).toMatchObject({ id: 'AUTH-HOSTILE', level: 'MUST', status: 'failed' });
+    expect(r.requirements[0]!.tests).toEqual(['suites/auth.spec.ts > hostile']);
+    const json = JSON.stringify(r);
+    expect(json).not.toContain('abc123secret');
+    expect(json).not.toContain('X-Amz-Signature=abc&');
+  });
+
+  test('html: everything escaped, self-contained, evidence capped and bodies cut', () => {
+    const html = renderHtml(report());
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain(escapeHtml(hostile));
+    expect(html).not.toMatch(/<(link|img|iframe)\b|\ssrc=["']?http/);
+    expect(html.match(/<script>/g)).toHaveLength(1); // only the inline filter script
+    expect(html.length).toBeLessThan(200_000);
+    expect(html).toContain(`${200_000 + 28 - HTML_MAX_BODY_CHARS} more characters not shown`);
+    expect(html).toContain('23 more exchanges not shown'); // 30 - 12 shown + 5 dropped at record time
+    expect(html).toMatch(/data-area="auth" data-status="failed"/);
+  });
+
+  test('markdown: cells cannot break the table or inject HTML', () => {
+    expect(mdCell('a|b\nc <x>')).toBe('a\\|b c &lt;x&gt;');
+    const md = renderMarkdown(report());
+    expect(md).toContain('| AUTH-HOSTILE | MUST |');
+    expect(md).not.toContain('<script>');
+    expect(md).toMatch(/Verdict: \*\*does not conform\*\* \(exit code 1\)/);
+  });
+});

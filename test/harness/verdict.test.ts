@@ -1,0 +1,120 @@
+import { describe, expect, test } from 'vitest';
+import { CatalogueError, mergeCatalogue } from '../../src/requirements/index.ts';
+import type { Requirement } from '../../src/requirements/types.ts';
+import { computeVerdicts, EXIT, exitCodeFor, type TestOutcome } from '../../src/requirements/verdict.ts';
+
+const req = (id: string, level: Requirement['level'], area: Requirement['area'] = 'auth'): Requirement => ({
+  id,
+  area,
+  section: 'Authentication 1',
+  level,
+  source: 'speak-v1',
+  text: `text of ${id}`,
+});
+
+const outcome = (
+  name: string,
+  state: TestOutcome['state'],
+  requirements: string[],
+  extra: Partial<TestOutcome> = {},
+): TestOutcome => ({
+  key: `suites/auth.spec.ts > ${name}`,
+  file: 'suites/auth.spec.ts',
+  name,
+  state,
+  durationMs: 1,
+  errors: state === 'failed' ? [`${name} broke`] : [],
+  requirements,
+  unknownRequirements: [],
+  observations: [],
+  evidence: [],
+  droppedEvidence: 0,
+  characters: 0,
+  ...extra,
+});
+
+const catalogue = [
+  req('AUTH-A', 'MUST'),
+  req('AUTH-B', 'MUST'),
+  req('AUTH-C', 'SHOULD'),
+  req('AUTH-D', 'INFO'),
+  req('AUTH-E', 'MUST'),
+  req('MODELS-X', 'MUST', 'models'),
+];
+
+describe('verdicts', () => {
+  const outcomes = [
+    outcome('a passes', 'passed', ['AUTH-A', 'AUTH-B']),
+    outcome('b fails', 'failed', ['AUTH-B']),
+    outcome('c skipped', 'skipped', ['AUTH-C'], { observations: ['Skipped: token lives 15 minutes'] }),
+    outcome('d observed', 'passed', ['AUTH-D'], {
+      observations: ['server keeps old refresh tokens'],
+      characters: 12,
+    }),
+    outcome('x passes', 'passed', ['MODELS-X'], { characters: 30 }),
+  ];
+  const v = computeVerdicts(catalogue, outcomes);
+  const byId = Object.fromEntries(v.requirements.map((r) => [r.id, r]));
+
+  test('each status follows from the covering tests', () => {
+    expect(byId['AUTH-A']!.status).toBe('passed');
+    expect(byId['AUTH-B']!.status).toBe('failed');
+    expect(byId['AUTH-B']!.message).toBe('b fails: b fails broke');
+    expect(byId['AUTH-B']!.tests).toEqual([
+      'suites/auth.spec.ts > a passes',
+      'suites/auth.spec.ts > b fails',
+    ]);
+    expect(byId['AUTH-C']!.status).toBe('skipped');
+    expect(byId['AUTH-C']!.message).toMatch(/skipped\. Skipped: token lives 15 minutes/);
+    expect(byId['AUTH-D']!.status).toBe('info');
+    expect(byId['AUTH-D']!.message).toBe('server keeps old refresh tokens');
+    expect(byId['AUTH-E']!.status).toBe('skipped');
+    expect(byId['AUTH-E']!.covered).toBe(false);
+  });
+
+  test('the summary counts requirements, failures per level, tests and characters', () => {
+    expect(v.summary).toMatchObject({
+      requirements: 6,
+      passed: 2,
+      failed: 1,
+      skipped: 2,
+      info: 1,
+      uncovered: 1,
+      mustFailed: 1,
+      shouldFailed: 0,
+      tests: { passed: 3, failed: 1, skipped: 1 },
+      characters: 42,
+    });
+    expect(v.uncovered).toEqual(['AUTH-E']);
+  });
+
+  test('--only keeps the selected areas', () => {
+    const only = computeVerdicts(catalogue, outcomes, { areas: ['models'] });
+    expect(only.requirements.map((r) => r.id)).toEqual(['MODELS-X']);
+  });
+
+  test('exit codes: MUST always gates, SHOULD only in strict, problems always', () => {
+    expect(exitCodeFor(v, 'lenient')).toBe(EXIT.fails);
+    const shouldOnly = computeVerdicts(catalogue, [outcome('c fails', 'failed', ['AUTH-C'])]);
+    expect(exitCodeFor(shouldOnly, 'strict')).toBe(EXIT.fails);
+    expect(exitCodeFor(shouldOnly, 'lenient')).toBe(EXIT.conforms);
+    const clean = computeVerdicts(catalogue, [outcome('a', 'passed', ['AUTH-A'])]);
+    expect(exitCodeFor(clean, 'strict')).toBe(EXIT.conforms);
+    expect(exitCodeFor(clean, 'strict', 1)).toBe(EXIT.fails);
+    const unknown = computeVerdicts(catalogue, [
+      outcome('u', 'failed', ['AUTH-ZZZ'], { unknownRequirements: ['AUTH-ZZZ'] }),
+    ]);
+    expect(unknown.problems).toHaveLength(1);
+    expect(exitCodeFor(unknown, 'lenient')).toBe(EXIT.fails);
+  });
+
+  test('the catalogue rejects duplicate and malformed ids', () => {
+    expect(() => mergeCatalogue({ auth: [req('AUTH-A', 'MUST')], models: [req('AUTH-A', 'MUST')] })).toThrow(
+      CatalogueError,
+    );
+    expect(() => mergeCatalogue({ auth: [req('AUTH-A', 'MUST')], models: [req('AUTH-A', 'MUST')] })).toThrow(
+      /AUTH-A is declared twice \(catalogue\/auth\.ts and catalogue\/models\.ts\)/,
+    );
+    expect(() => mergeCatalogue({ auth: [req('auth_a', 'MUST')] })).toThrow(/not UPPER-DASH-CASE/);
+  });
+});
