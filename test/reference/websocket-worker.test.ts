@@ -51,9 +51,17 @@ const service: WebsocketTakeService = {
     take.status = status;
     return { ...take, pcm: undefined };
   },
-  async completeTake(takeId, pcm, info) {
+  openTakeAudio(takeId) {
+    const pcm: Int16Array[] = [];
+    return {
+      write: (samples) => pcm.push(samples),
+      finish: () => Object.assign(takes.get(takeId)!, { pcm }),
+      abort: () => {},
+    };
+  },
+  async completeTake(takeId, info) {
     const take = takes.get(takeId)!;
-    Object.assign(take, { status: 'ready', info, pcm: [...pcm] });
+    Object.assign(take, { status: 'ready', info });
     return { ...take, pcm: undefined };
   },
   async failTake(takeId) {

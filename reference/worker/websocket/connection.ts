@@ -153,7 +153,8 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
   ): Promise<Json | undefined> {
     const { takeId, parts, voice } = job;
     const outlet = createFrameOutlet(sendBinary, context.shuffleWindow);
-    const pcm: Int16Array[] = [];
+    const audio = context.service.openTakeAudio(takeId);
+    let duration = 0;
     try {
       for (let partId = 0; partId < parts.length; partId++) {
         // Synthesis runs in the synthesizer's own thread: start it first, then record the status
@@ -164,9 +165,13 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
           partId,
           mode,
           emit: (frame) => outlet.push(frame),
+          onSamples: (pcm) => {
+            audio.write(pcm);
+            duration += pcm.length;
+          },
         });
         if (partId === 0) onStatus(await context.service.advanceTake(takeId, 'started'));
-        pcm.push(...(await spoken));
+        await spoken;
         const before = progressAfter(partId, parts.length);
         const after = progressAfter(partId + 1, parts.length);
         if (after && after !== before && partId + 1 < parts.length) {
@@ -175,14 +180,15 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
       }
       outlet.push(endOfTakeFrame(takeId, requestId, parts.length, mode));
       outlet.flush();
-      const duration = pcm.reduce((n, s) => n + s.length, 0);
-      return await context.service.completeTake(takeId, pcm, {
+      audio.finish();
+      return await context.service.completeTake(takeId, {
         duration,
         audio_rate: SAMPLE_RATE,
         normalized_text: parts,
       });
     } catch (error) {
       outlet.flush();
+      audio.abort();
       const reason = error instanceof Error ? error.message : String(error);
       context.log?.(`websocket take ${takeId} failed: ${reason}`);
       const failed = await context.service.failTake(takeId, reason).catch(() => undefined);

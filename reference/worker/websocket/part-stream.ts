@@ -30,15 +30,17 @@ export interface PartStreamTarget {
   mode: StreamMode;
   /** Receives every binary frame of the part, in the order described above. */
   emit(frame: Buffer): void;
+  /** Receives the samples as they are produced (after their frame is emitted). */
+  onSamples?(pcm: Int16Array): void;
 }
 
-/** Speaks `text` and emits its frames; resolves with the part's samples (for the stored WAV). */
+/** Speaks `text` and emits its frames; resolves with the part's sample count. */
 export async function streamPart(
   synth: Synthesizer,
   text: string,
   voice: VoiceRendering,
   target: PartStreamTarget,
-): Promise<Int16Array[]> {
+): Promise<number> {
   const pcm: Int16Array[] = [];
   const meta = (chunkId?: number): FrameMetadata => ({
     take_id: target.takeId,
@@ -57,6 +59,7 @@ export async function streamPart(
         ),
       );
     }
+    target.onSamples?.(samples);
   });
   const dataBytes = pcm.reduce((n, s) => n + s.byteLength, 0);
   const header = wavHeader({ sampleRate: SAMPLE_RATE, dataBytes });
@@ -67,7 +70,7 @@ export async function streamPart(
     target.emit(encodeAudioFrame(meta(0), header));
     target.emit(encodeAudioFrame(meta(nextChunk)));
   }
-  return pcm;
+  return dataBytes / 2;
 }
 
 /** The end of a take's stream: a part one past the last, with no audio (chunk_id 0 in chunks mode). */

@@ -27,6 +27,15 @@ export interface TakeInfo {
   normalized_text: string[];
 }
 
+/** The take's stored audio: exactly the samples that were streamed, in order. */
+export interface TakeAudioWriter {
+  write(pcm: Int16Array): void;
+  /** Writes the final header; the file is then complete. */
+  finish(): void;
+  /** Closes without completing (the take failed). */
+  abort(): void;
+}
+
 export interface WebsocketTakeService {
   /** Validates a TakeGenerate for this user and model (the voice must be the user's and of `model`)
    *  and creates the take in `waiting`, without queueing it for the REST workers. */
@@ -39,8 +48,10 @@ export interface WebsocketTakeService {
   ): Promise<Created<{ voice: Json; example: TakeToSpeak }>>;
   /** Moves a take forward; returns it as GET would now. */
   advanceTake(takeId: string, status: ProgressStatus): Promise<Json>;
-  /** Stores exactly these samples as the take's audio, fills info, marks it ready; returns the Take. */
-  completeTake(takeId: string, pcm: readonly Int16Array[], info: TakeInfo): Promise<Json>;
+  /** Where the take's audio goes while it is spoken (REST can stream the wav before ready). */
+  openTakeAudio(takeId: string): TakeAudioWriter;
+  /** Fills info and marks the take ready (its audio finished); returns the Take. */
+  completeTake(takeId: string, info: TakeInfo): Promise<Json>;
   /** Marks a take failed (status error); returns it, or undefined when it no longer exists. */
   failTake(takeId: string, reason: string): Promise<Json | undefined>;
   /** The voice as GET returns it now (after its example take changed). */
