@@ -1,11 +1,100 @@
-import type { Command } from 'commander';
+/**
+ * `speakcheck serve`: starts the reference stack and prints, one per line on stdout,
+ * `base_url=...`, `email=...`, `password=...` (the seeded demo user; the same password for the same
+ * --data dir) and `token=...` (with --permanent-token), then logs on stderr (no tokens, no passwords).
+ * Stops cleanly (workers too) on SIGINT/SIGTERM.
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { ExtraUser } from '../../../reference/options.ts';
+import { startReferenceStack } from '../../../reference/server.ts';
+import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < min) {
+      throw new InvalidArgumentError(`must be an integer >= ${min}`);
+    }
+    return n;
+  };
+}
+
+function user(value: string, previous: ExtraUser[] = []): ExtraUser[] {
+  const at = value.indexOf(':');
+  if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError('must be EMAIL:PASSWORD');
+  return [...previous, { email: value.slice(0, at), password: value.slice(at + 1) }];
+}
+
+interface ServeFlags {
+  host: string;
+  port: number;
+  data?: string;
+  workers: number;
+  accessTokenTtl: number;
+  signedUrlTtl: number;
+  websocketUrlTtl: number;
+  user?: ExtraUser[];
+  permanentToken?: boolean;
+  webhookAllow?: string;
+}
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('(not built yet)')
-    .action(() => {
-      console.error('speakcheck serve: not built yet');
-      process.exitCode = 2;
+    .description('Start the reference Speak v1 stack (REST API, workers, signed audio URLs, docs)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port (0 = any free port)', integer(0), 0)
+    .option('--data <dir>', 'data directory (SQLite + audio); default: a temp dir removed on exit')
+    .option('--workers <n>', 'synthesis worker processes', integer(1), 2)
+    .option('--access-token-ttl <s>', 'access token lifetime in seconds', integer(1), 900)
+    .option(
+      '--signed-url-ttl <s>',
+      'signed audio URL lifetime in seconds (SDK caches 10 min)',
+      integer(1),
+      900,
+    )
+    .option('--websocket-url-ttl <s>', 'websocket URL lifetime in seconds', integer(1), 3600)
+    .option('--user <email:password>', 'an extra user (repeatable)', user)
+    .option('--permanent-token', 'create a never-expiring token for the demo user and print token=...')
+    .addOption(
+      new Option('--webhook-allow <targets>', 'which webhook targets may be called').choices([
+        ...WEBHOOK_ALLOW_VALUES,
+      ]),
+    )
+    .action(async (flags: ServeFlags) => {
+      const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      const stack = await startReferenceStack({
+        host: flags.host,
+        port: flags.port,
+        dataDir: flags.data,
+        workers: flags.workers,
+        accessTokenTtlSeconds: flags.accessTokenTtl,
+        signedUrlTtlSeconds: flags.signedUrlTtl,
+        websocketUrlTtlSeconds: flags.websocketUrlTtl,
+        users: flags.user ?? [],
+        permanentToken: flags.permanentToken === true,
+        webhookAllow: flags.webhookAllow,
+        log,
+      });
+      const demo = stack.users[0]!;
+      const lines = [`base_url=${stack.baseUrl}`, `email=${demo.email}`, `password=${demo.password}`];
+      if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        log(`${signal}: stopping`);
+        stack.close().then(
+          () => process.exit(0),
+          (error) => {
+            log(`close failed: ${(error as Error).message}`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
     });
 }

@@ -1,0 +1,53 @@
+/**
+ * The fastify app of the reference stack: one plugin per resource (api/plugins/), request schemas
+ * as `$ref`s into schemas/ compiled by the shared Ajv, every error `{"detail": ...}` (api/errors.ts).
+ * Public: /auth/*, /v1/speak/version, the docs and the signed audio URLs; everything else needs a
+ * bearer token (api/authenticate.ts).
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authenticate } from './authenticate.ts';
+import type { ApiContext } from './context.ts';
+import { installErrorHandling } from './errors.ts';
+import { audioPlugin } from './plugins/audio.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { docsPlugin } from './plugins/docs.ts';
+import { metaPlugin } from './plugins/meta.ts';
+import { modelsPlugin } from './plugins/models.ts';
+import { takesPlugin } from './plugins/takes.ts';
+import { versionPlugin } from './plugins/version.ts';
+import { voicesPlugin } from './plugins/voices.ts';
+
+/** A plugin added by another owner (e.g. websocket-address): registered in the protected scope. */
+export type ProtectedPlugin = (app: FastifyInstance, ctx: ApiContext) => Promise<void>;
+
+const REDACTED_QUERY = /(X-Amz-Signature|access_token|refresh_token|token|secret)=[^&]*/gi;
+
+export async function buildApp(
+  ctx: ApiContext,
+  extra: { protectedPlugins?: ProtectedPlugin[] } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  app.setValidatorCompiler(({ schema }) => ctx.ajv.compile(schema));
+  app.decorateRequest('userId', '');
+  installErrorHandling(app, ctx.log);
+  app.addHook('onResponse', async (request, reply) => {
+    const url = request.url.replace(REDACTED_QUERY, '$1=REDACTED');
+    ctx.log(`${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+  });
+
+  await app.register(async (open) => {
+    await authPlugin(open, ctx);
+    await versionPlugin(open);
+    await docsPlugin(open);
+  });
+  await app.register(async (scoped) => audioPlugin(scoped, ctx));
+  await app.register(async (scoped) => {
+    scoped.addHook('onRequest', authenticate(ctx));
+    await modelsPlugin(scoped);
+    await voicesPlugin(scoped, ctx);
+    await takesPlugin(scoped, ctx);
+    await metaPlugin(scoped, ctx);
+    for (const plugin of extra.protectedPlugins ?? []) await plugin(scoped, ctx);
+  });
+  return app;
+}

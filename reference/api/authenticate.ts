@@ -1,0 +1,35 @@
+/**
+ * The bearer guard of protected routes: `Authorization: Bearer <access or permanent token>`.
+ * Missing, malformed, tampered or expired → 401 with a detail and `WWW-Authenticate: Bearer`.
+ */
+import type { FastifyRequest } from 'fastify';
+import { findUserById } from '../auth/users.ts';
+import type { ApiContext } from './context.ts';
+import { ApiError } from './errors.ts';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export function unauthorized(detail: string): ApiError {
+  return new ApiError(401, detail, { 'www-authenticate': 'Bearer' });
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = BEARER.exec(header);
+  return match?.[1];
+}
+
+export function authenticate(ctx: ApiContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const header = request.headers.authorization;
+    if (header === undefined)
+      throw unauthorized('missing Authorization header: send "Bearer <access_token>"');
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('Authorization header must be "Bearer <access_token>"');
+    const result = await ctx.tokens.verifyAccess(token);
+    if ('error' in result) throw unauthorized(result.error);
+    if (!findUserById(ctx.db, result.userId)) throw unauthorized('the token belongs to no user');
+    request.userId = result.userId;
+  };
+}

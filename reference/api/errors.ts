@@ -1,0 +1,76 @@
+/**
+ * Every error answer is JSON `{"detail": "..."}` naming the problem:
+ * - schema violations → 422 naming the field (`body/name: must be string`);
+ * - malformed JSON, empty JSON body → 400; unsupported media type → 415; too large → 413;
+ * - ApiError carries its own status (401, 403, 404, 409, 422 ...);
+ * - an unknown route → 404 naming method and path;
+ * - anything unexpected → 500 with a generic detail (logged; never for bad input).
+ */
+import type { ErrorObject } from 'ajv';
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+/** The most specific problems of an Ajv result, one line: "<where>/<field>: <message>; ...". */
+export function describeAjvErrors(
+  errors: readonly Partial<ErrorObject>[] | null | undefined,
+  where = 'body',
+): string {
+  if (!errors || errors.length === 0) return `${where}: invalid`;
+  // anyOf/oneOf wrap the real problems; keep those that say what is wrong.
+  const useful = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if');
+  const chosen = useful.length > 0 ? useful : errors;
+  const lines = new Set<string>();
+  for (const e of chosen) {
+    const path = e.instancePath ?? '';
+    let message = e.message ?? 'invalid';
+    const params = e.params as Record<string, unknown> | undefined;
+    if (e.keyword === 'additionalProperties' && params?.additionalProperty) {
+      message = `unknown field ${String(params.additionalProperty)}`;
+    } else if (e.keyword === 'required' && params?.missingProperty) {
+      lines.add(`${where}${path}/${String(params.missingProperty)}: is required`);
+      continue;
+    } else if (e.keyword === 'enum' && Array.isArray(params?.allowedValues)) {
+      message = `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    lines.add(`${where}${path}: ${message}`);
+    if (lines.size >= 4) break;
+  }
+  return [...lines].join('; ');
+}
+
+export function installErrorHandling(app: FastifyInstance, log: (line: string) => void): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
+    }
+    if (error.validation) {
+      return reply
+        .code(422)
+        .send({
+          detail: describeAjvErrors(error.validation as ErrorObject[], error.validationContext ?? 'body'),
+        });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const detail =
+        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+          ? `malformed JSON body: ${error.message}`
+          : error.message || `request refused (${status})`;
+      return reply.code(status).send({ detail });
+    }
+    log(`internal error on ${request.method} ${request.url.split('?')[0]}: ${error.stack ?? error.message}`);
+    return reply.code(500).send({ detail: 'internal server error' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ detail: `no such route: ${request.method} ${request.url.split('?')[0]}` });
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * Audio.
+ * - GET /v1/speak/takes/{id}/{wav|mp3|m4a|flac|webm} (bearer) → 307, Location = absolute signed URL.
+ *   Before `ready` only wav is offered (it streams while it is made); another format before ready →
+ *   409 with a detail; any format of a take that ended in error/timeout → 409; unknown format → 404.
+ * - GET /signed/audio/{id}/{format}?X-Amz-... (no bearer): the audio with its Content-Type.
+ *   Tampered or expired → 403; a request that also carries Authorization → 400 ("only one auth
+ *   mechanism allowed", as S3 answers).
+ *   Streaming wav (take not ready yet): a header sized for an unknown length, then the PCM as the
+ *   worker writes it, ending when the take is done; bounded to 5 minutes.
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { AUDIO_FORMATS, type AudioFormat, isAudioFormat } from '../../audio/formats.ts';
+import { WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
+import { SIGNED_AUDIO_PREFIX } from '../../signing/audio-url.ts';
+import { isDone } from '../../store/status.ts';
+import { getTakeRow } from '../../store/takes.ts';
+import { SAMPLE_RATE } from '../../synth/index.ts';
+import { authenticate } from '../authenticate.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { takeOf } from './takes.ts';
+
+const STREAM_LIMIT_MS = 5 * 60 * 1000;
+const STREAM_POLL_MS = 15;
+const READ_CHUNK = 64 * 1024;
+
+function formatOf(value: string): AudioFormat {
+  if (!isAudioFormat(value)) {
+    throw new ApiError(
+      404,
+      `unknown audio format ${JSON.stringify(value)} (formats: ${Object.keys(AUDIO_FORMATS).join(', ')})`,
+    );
+  }
+  return value;
+}
+
+/** The wav of a take still being synthesized, as it grows. */
+async function* growingWav(ctx: ApiContext, takeId: string): AsyncGenerator<Buffer> {
+  yield wavHeader({ sampleRate: SAMPLE_RATE, dataBytes: null });
+  const path = ctx.audio.wavPath(takeId);
+  const deadline = Date.now() + STREAM_LIMIT_MS;
+  let offset = WAV_HEADER_BYTES;
+  for (;;) {
+    // Status first, then size: once the take is done the file is complete, so this read is the last.
+    const row = getTakeRow(ctx.db, takeId);
+    const done = !row || isDone(row.status);
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    );
+    // Whole samples only, so a reader never gets half a sample at the end of a read.
+    const end = size - ((size - WAV_HEADER_BYTES) % 2);
+    if (end > offset) {
+      const handle = await open(path, 'r');
+      try {
+        while (offset < end) {
+          const length = Math.min(READ_CHUNK, end - offset);
+          const buffer = Buffer.alloc(length);
+          const { bytesRead } = await handle.read(buffer, 0, length, offset);
+          if (bytesRead === 0) break;
+          offset += bytesRead;
+          yield buffer.subarray(0, bytesRead);
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    if (done || Date.now() > deadline) return;
+    if (end <= offset) await sleep(STREAM_POLL_MS);
+  }
+}
+
+export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  // The bearer-protected redirect.
+  app.register(async (scoped) => {
+    scoped.addHook('onRequest', authenticate(ctx));
+    scoped.get('/v1/speak/takes/:take_id/:format', async (request, reply) => {
+      const { take_id, format: rawFormat } = request.params as { take_id: string; format: string };
+      const format = formatOf(rawFormat);
+      const row = takeOf(ctx, request.userId, take_id);
+      if (row.status === 'error' || row.status === 'timeout') {
+        throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
+      }
+      if (row.status !== 'ready' && format !== 'wav') {
+        throw new ApiError(
+          409,
+          `take ${take_id} is not ready (status ${row.status}): only wav is available before ready`,
+        );
+      }
+      const host = request.headers.host;
+      const base = host ? `${request.protocol}://${host}` : ctx.baseUrl();
+      const location = ctx.signer.sign(base, `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`);
+      return reply.code(307).header('location', location).header('cache-control', 'no-store').send();
+    });
+  });
+
+  // The signed URL itself: no bearer, the signature is the authorisation.
+  app.get(`${SIGNED_AUDIO_PREFIX}/:take_id/:format`, async (request, reply) => {
+    if (request.headers.authorization !== undefined) {
+      throw new ApiError(
+        400,
+        'only one auth mechanism allowed: this is a signed URL, send it without an Authorization header',
+      );
+    }
+    const { take_id, format: rawFormat } = request.params as { take_id: string; format: string };
+    const check = ctx.signer.verify(request.url.split('?')[0]!, request.query as Record<string, unknown>);
+    if (!check.ok) throw new ApiError(403, check.detail);
+    const format = formatOf(rawFormat);
+    const row = getTakeRow(ctx.db, take_id);
+    if (!row) throw new ApiError(404, `take ${take_id} not found`);
+    reply
+      .header('content-type', AUDIO_FORMATS[format].contentType)
+      .header('cache-control', 'private, max-age=600');
+    if (row.status === 'ready') {
+      let path: string;
+      try {
+        path = await ctx.audio.ensure(take_id, format);
+      } catch (error) {
+        ctx.log(`encoding ${take_id} to ${format} failed: ${(error as Error).message}`);
+        throw new ApiError(503, `encoding to ${format} failed; try again`);
+      }
+      const { size } = await stat(path);
+      reply.header('content-length', String(size));
+      return reply.send(createReadStream(path));
+    }
+    if (isDone(row.status))
+      throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
+    if (format !== 'wav')
+      throw new ApiError(409, `take ${take_id} is not ready: only wav is available before ready`);
+    return reply.send(Readable.from(growingWav(ctx, take_id)));
+  });
+}

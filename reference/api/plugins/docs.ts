@@ -1,0 +1,63 @@
+/**
+ * /v1/speak/openapi.json, /v1/speak/docs (Swagger UI from swagger-ui-dist) and /v1/speak/redoc
+ * (Redoc's standalone bundle from the redoc package), all served locally (no CDN) and without a
+ * token, so a browser can open them.
+ */
+import { createReadStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { buildOpenApi } from '../openapi.ts';
+
+const require = createRequire(import.meta.url);
+const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
+const REDOC_BUNDLE = join(dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
+const SWAGGER_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const SWAGGER_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Speak v1 — Swagger UI</title>
+<link rel="stylesheet" href="/v1/speak/docs/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/v1/speak/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/v1/speak/docs/assets/swagger-ui-standalone-preset.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/v1/speak/openapi.json', dom_id: '#swagger-ui',
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });</script>
+</body></html>`;
+
+const REDOC_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Speak v1 — Redoc</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><redoc spec-url="/v1/speak/openapi.json"></redoc>
+<script src="/v1/speak/redoc/redoc.standalone.js"></script></body></html>`;
+
+export async function docsPlugin(app: FastifyInstance): Promise<void> {
+  const document = buildOpenApi();
+  app.get('/v1/speak/openapi.json', async () => document);
+  app.get('/v1/speak/docs', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(SWAGGER_HTML),
+  );
+  app.get('/v1/speak/docs/assets/:file', async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const type = SWAGGER_ASSETS[file];
+    if (!type) throw new ApiError(404, `no such asset: ${file}`);
+    return reply
+      .type(type)
+      .header('cache-control', 'public, max-age=3600')
+      .send(createReadStream(join(SWAGGER_DIR, file)));
+  });
+  app.get('/v1/speak/redoc', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(REDOC_HTML),
+  );
+  app.get('/v1/speak/redoc/redoc.standalone.js', async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(createReadStream(REDOC_BUNDLE)),
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * Takes: generate (one TakeGenerate → one Take; an array → an array of Takes in the same order; the
+ * whole batch is validated before anything is created), list, get (with `x-speak-worker`: the worker
+ * that synthesized it, outside the contract's shapes), delete (answers true; its audio is removed).
+ */
+import type { FastifyInstance } from 'fastify';
+import { enqueueJob } from '../../jobs/job-queue.ts';
+import { deleteTakeRow, getUserTakeRow, insertTake, type TakeRow, takeResource } from '../../store/takes.ts';
+import { getUserVoiceRow } from '../../store/voices.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { listRows } from '../lists.ts';
+import { buildTake, type TakeGenerateBody } from '../take-builder.ts';
+import { validateWith } from '../validate.ts';
+import { voiceForTake } from './voices.ts';
+
+export function takeOf(ctx: ApiContext, userId: string, takeId: string): TakeRow {
+  const row = getUserTakeRow(ctx.db, userId, takeId);
+  if (!row) throw new ApiError(404, `take ${JSON.stringify(takeId)} not found`);
+  return row;
+}
+
+export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  app.get('/v1/speak/takes', async (request) =>
+    listRows<TakeRow>(ctx.db, 'takes', 'take_id', request.userId, request.query).map(takeResource),
+  );
+
+  app.get('/v1/speak/takes/:take_id', async (request, reply) => {
+    const { take_id } = request.params as { take_id: string };
+    const row = takeOf(ctx, request.userId, take_id);
+    if (row.worker) reply.header('x-speak-worker', row.worker);
+    return takeResource(row);
+  });
+
+  app.post('/v1/speak/takes/generate', async (request) => {
+    const batch = Array.isArray(request.body);
+    validateWith(ctx.ajv, batch ? 'TakeGenerateBatch' : 'TakeGenerate', request.body);
+    const bodies = (batch ? request.body : [request.body]) as (TakeGenerateBody & { voice_id: string })[];
+    const now = Date.now();
+    const takes = bodies.map((body, i) => {
+      const where = batch ? `body/${i}` : 'body';
+      const voice = getUserVoiceRow(ctx.db, request.userId, body.voice_id);
+      if (!voice)
+        throw new ApiError(422, `${where}/voice_id: voice ${JSON.stringify(body.voice_id)} not found`);
+      return buildTake(request.userId, voiceForTake(voice), body, where, { timestampMs: now });
+    });
+    const created = ctx.db.transaction(() =>
+      takes.map((take) => {
+        const item = insertTake(ctx.db, take);
+        enqueueJob(ctx.db, take.take_id);
+        return item;
+      }),
+    )();
+    ctx.wakeWorkers();
+    ctx.wakeEvents();
+    return batch ? created : created[0];
+  });
+
+  app.delete('/v1/speak/takes/:take_id', async (request) => {
+    const { take_id } = request.params as { take_id: string };
+    if (!deleteTakeRow(ctx.db, request.userId, take_id)) {
+      throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
+    }
+    await ctx.audio.remove(take_id);
+    return true;
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * Websocket address (speak-v1.md Endpoints: Websocket address; wire-facts.md: the SDK form).
+ *   GET /v1/speak/websocket?model=M   → {"websocket_url": ...}
+ *   GET /v1/speak/websocket/{model}   → {"worker_websocket_url": ...}
+ * Both sit behind the app's bearer guard (request.userId). The URL addresses a live worker that holds
+ * M (round robin among them) and carries a secret (HMAC with expiry: the stack's websocket-URL
+ * lifetime, 1 hour by default) naming the caller and the model; it is not the access token.
+ * Missing model → 422, unknown model → 404, no live worker holding it → 503, each with `detail`.
+ *
+ * Workers announce their endpoint over IPC (worker/websocket/index.ts); this plugin listens to the
+ * worker pool's messages and asks every worker to announce again when it starts, so the order in
+ * which the pool and the app start does not matter.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { findModel } from '../../models/catalogue.ts';
+import { ANNOUNCE_REQUEST, LISTENING } from '../../worker/websocket/index.ts';
+import { createWebsocketSecret, websocketSecretKey } from '../../worker/websocket/secret.ts';
+import type { ApiContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+
+/** The part of the worker pool this plugin uses. */
+export interface WorkerMessages {
+  on(event: 'message', listener: (workerId: string, message: unknown) => void): unknown;
+  broadcast(message: { type: string } & Record<string, unknown>): void;
+}
+
+export interface WebsocketAddressOptions {
+  ctx: ApiContext;
+  workers: WorkerMessages;
+}
+
+interface Endpoint {
+  url: string;
+  models: string[];
+}
+
+const errorReply = { $ref: 'Error.json#' };
+
+export async function websocketAddressPlugin(
+  app: FastifyInstance,
+  o: WebsocketAddressOptions,
+): Promise<void> {
+  const { ctx } = o;
+  const key = websocketSecretKey(ctx.db);
+  const endpoints = new Map<string, Endpoint>();
+  let turn = 0;
+
+  o.workers.on('message', (workerId, message) => {
+    const m = message as { type?: unknown; url?: unknown; models?: unknown } | undefined;
+    if (m?.type === LISTENING && typeof m.url === 'string' && Array.isArray(m.models)) {
+      endpoints.set(workerId, { url: m.url, models: m.models.map(String) });
+    }
+  });
+  o.workers.broadcast({ type: ANNOUNCE_REQUEST });
+
+  function workerUrlFor(model: string): string | undefined {
+    const alive = new Set(
+      ctx
+        .workers()
+        .filter((w) => w.alive)
+        .map((w) => w.id),
+    );
+    const holding = [...endpoints.entries()]
+      .filter(([id, e]) => alive.has(id) && e.models.includes(model))
+      .map(([, e]) => e.url);
+    if (holding.length === 0) return undefined;
+    turn = (turn + 1) % holding.length;
+    return holding[turn];
+  }
+
+  function address(request: FastifyRequest, requested: string | undefined): string {
+    if (requested === undefined || requested === '') {
+      throw new ApiError(422, 'query/model: is required (a model name from GET /v1/speak/models)');
+    }
+    const model = findModel(requested);
+    if (!model) throw new ApiError(404, `model ${JSON.stringify(requested)} not found`);
+    const base = workerUrlFor(model.name);
+    if (!base)
+      throw new ApiError(503, `no worker holding model ${model.name} is available; try again shortly`);
+    const { secret } = createWebsocketSecret(
+      key,
+      { userId: request.userId, model: model.name },
+      ctx.options.websocketUrlTtlSeconds * 1000,
+    );
+    const url = new URL(base);
+    // The worker listens on the stack's host; the client reaches it by the name it used for the API.
+    url.hostname = request.hostname.replace(/:\d+$/, '') || url.hostname;
+    url.searchParams.set('secret', secret);
+    return url.toString();
+  }
+
+  app.get<{ Querystring: { model?: string } }>(
+    '/v1/speak/websocket',
+    {
+      schema: {
+        querystring: { type: 'object', properties: { model: { type: 'string' } } },
+        response: { 200: { $ref: 'WebsocketUrl.json#' }, '4xx': errorReply, 503: errorReply },
+      },
+    },
+    async (request) => ({ websocket_url: address(request, request.query.model) }),
+  );
+
+  app.get<{ Params: { model: string } }>(
+    '/v1/speak/websocket/:model',
+    {
+      schema: {
+        response: { 200: { $ref: 'WorkerWebsocketUrl.json#' }, '4xx': errorReply, 503: errorReply },
+      },
+    },
+    async (request) => ({ worker_websocket_url: address(request, request.params.model) }),
+  );
+}

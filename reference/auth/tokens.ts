@@ -1,0 +1,115 @@
+/**
+ * Tokens:
+ * - access tokens: JWT HS256 (jose), `sub` = user id, `exp` after the configured lifetime; the key is
+ *   persisted in the data directory, so tokens survive a restart;
+ * - refresh tokens: opaque random strings stored as SHA-256 hashes; each is used once (rotation: a
+ *   refresh revokes the token it used) and logout revokes it;
+ * - permanent tokens: opaque `spk_perm_...` strings stored hashed; they never expire.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import { jwtVerify, SignJWT } from 'jose';
+import { persistedSecret } from '../store/db.ts';
+
+const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+const PERMANENT_PREFIX = 'spk_perm_';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+}
+
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(
+    private readonly db: Database,
+    private readonly accessTtlSeconds: number,
+  ) {
+    this.key = Buffer.from(
+      persistedSecret(db, 'jwt_key', () => randomBytes(32).toString('base64url')),
+      'base64url',
+    );
+  }
+
+  async issuePair(userId: string): Promise<TokenPair> {
+    const access_token = await new SignJWT({ typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setJti(randomBytes(9).toString('base64url'))
+      .setExpirationTime(Math.floor(Date.now() / 1000) + this.accessTtlSeconds)
+      .sign(this.key);
+    const refresh_token = `spk_rt_${randomBytes(32).toString('base64url')}`;
+    const now = Date.now();
+    this.db
+      .prepare('INSERT INTO refresh_tokens (token_hash, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?)')
+      .run(sha256(refresh_token), userId, now, now + REFRESH_TTL_MS);
+    return { access_token, refresh_token };
+  }
+
+  /** The user id of a valid access (or permanent) token, else undefined with the reason. */
+  async verifyAccess(token: string): Promise<{ userId: string } | { error: string }> {
+    if (token.startsWith(PERMANENT_PREFIX)) {
+      const row = this.db
+        .prepare('SELECT user_id FROM permanent_tokens WHERE token_hash = ?')
+        .get(sha256(token)) as { user_id: string } | undefined;
+      return row ? { userId: row.user_id } : { error: 'unknown permanent token' };
+    }
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || payload.typ !== 'access')
+        return { error: 'not an access token' };
+      return { userId: payload.sub };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ERR_JWT_EXPIRED') return { error: 'access token expired' };
+      return { error: 'access token invalid' };
+    }
+  }
+
+  /**
+   * Uses a refresh token once: revokes it and issues a new pair, atomically (two concurrent refreshes
+   * with one token: exactly one succeeds). `email`, when given, must be the token's user's.
+   */
+  async rotate(refreshToken: string, email: string | undefined): Promise<TokenPair | { error: string }> {
+    const now = Date.now();
+    const userId = this.db.transaction((): { userId: string } | { error: string } => {
+      const row = this.db
+        .prepare(
+          `SELECT r.user_id, u.email FROM refresh_tokens r JOIN users u ON u.user_id = r.user_id
+           WHERE r.token_hash = ? AND r.revoked_ms IS NULL AND r.expires_ms > ?`,
+        )
+        .get(sha256(refreshToken), now) as { user_id: string; email: string } | undefined;
+      if (!row) return { error: 'refresh token invalid, expired or revoked' };
+      if (email !== undefined && email.trim().toLowerCase() !== row.email.toLowerCase()) {
+        return { error: 'refresh token does not belong to this email' };
+      }
+      this.db
+        .prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE token_hash = ?')
+        .run(now, sha256(refreshToken));
+      return { userId: row.user_id };
+    })();
+    if ('error' in userId) return userId;
+    return this.issuePair(userId.userId);
+  }
+
+  /** Revokes a refresh token; false when it was unknown or already revoked. */
+  revoke(refreshToken: string): boolean {
+    return (
+      this.db
+        .prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE token_hash = ? AND revoked_ms IS NULL')
+        .run(Date.now(), sha256(refreshToken)).changes > 0
+    );
+  }
+
+  createPermanentToken(userId: string): string {
+    const token = `${PERMANENT_PREFIX}${randomBytes(32).toString('base64url')}`;
+    this.db
+      .prepare('INSERT INTO permanent_tokens (token_hash, user_id, created_ms) VALUES (?, ?, ?)')
+      .run(sha256(token), userId, Date.now());
+    return token;
+  }
+}

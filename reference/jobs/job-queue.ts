@@ -1,0 +1,114 @@
+/**
+ * The job table: one job per take synthesized by the REST workers. A worker claims a job atomically
+ * (BEGIN IMMEDIATE) with a lease, renews the lease while it works (heartbeat) and finishes it. A job
+ * whose lease has expired (its worker died or hung) is claimed again; after MAX_ATTEMPTS claims the
+ * take ends in `error` instead of being tried forever.
+ */
+import type { Database } from 'better-sqlite3';
+import { advanceTake } from '../store/takes.ts';
+
+export const MAX_ATTEMPTS = 3;
+export const LEASE_MS = 15_000;
+
+export interface ClaimedJob {
+  jobId: number;
+  takeId: string;
+  attempts: number;
+}
+
+/** Queues a job for a take; call inside the transaction that creates the take. */
+export function enqueueJob(db: Database, takeId: string): void {
+  db.prepare("INSERT INTO jobs (take_id, state, created_ms) VALUES (?, 'queued', ?)").run(takeId, Date.now());
+}
+
+export function claimJob(
+  db: Database,
+  owner: string,
+  o: { leaseMs?: number; onTakeFailed?: () => void } = {},
+): ClaimedJob | undefined {
+  const leaseMs = o.leaseMs ?? LEASE_MS;
+  const claim = db.transaction((): ClaimedJob | undefined => {
+    for (;;) {
+      const now = Date.now();
+      const row = db
+        .prepare(
+          `SELECT job_id, take_id, attempts FROM jobs
+           WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < ?)
+           ORDER BY job_id LIMIT 1`,
+        )
+        .get(now) as { job_id: number; take_id: string; attempts: number } | undefined;
+      if (!row) return undefined;
+      if (row.attempts >= MAX_ATTEMPTS) {
+        db.prepare("UPDATE jobs SET state = 'failed' WHERE job_id = ?").run(row.job_id);
+        if (advanceTake(db, row.take_id, 'error', { error: `synthesis failed ${row.attempts} times` })) {
+          o.onTakeFailed?.();
+        }
+        continue;
+      }
+      db.prepare(
+        "UPDATE jobs SET state = 'leased', lease_owner = ?, lease_expires_ms = ?, attempts = attempts + 1 WHERE job_id = ?",
+      ).run(owner, now + leaseMs, row.job_id);
+      return { jobId: row.job_id, takeId: row.take_id, attempts: row.attempts + 1 };
+    }
+  });
+  return claim.immediate();
+}
+
+/** Renews the lease; false when the job is no longer this owner's (lost lease, or deleted take). */
+export function heartbeatJob(db: Database, jobId: number, owner: string, leaseMs = LEASE_MS): boolean {
+  return (
+    db
+      .prepare(
+        "UPDATE jobs SET lease_expires_ms = ? WHERE job_id = ? AND lease_owner = ? AND state = 'leased'",
+      )
+      .run(Date.now() + leaseMs, jobId, owner).changes > 0
+  );
+}
+
+export function finishJob(db: Database, jobId: number, owner: string): void {
+  db.prepare("UPDATE jobs SET state = 'done' WHERE job_id = ? AND lease_owner = ?").run(jobId, owner);
+}
+
+/** Gives a failed attempt back to the queue (or fails the take once attempts are used up). */
+export function releaseJob(db: Database, jobId: number, owner: string, reason: string): void {
+  db.prepare(
+    "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_ms = NULL, last_error = ? WHERE job_id = ? AND lease_owner = ?",
+  ).run(reason, jobId, owner);
+}
+
+/** A worker process died: its leased jobs go back to the queue at once (no lease wait). */
+export function releaseOwnerJobs(db: Database, owner: string): number {
+  return db
+    .prepare(
+      "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_ms = NULL WHERE state = 'leased' AND lease_owner = ?",
+    )
+    .run(owner).changes;
+}
+
+/**
+ * At start-up no worker of this stack runs yet: every leased job belonged to an earlier run and is
+ * queued again; a take that is not done and has no job left (should not happen) ends in `error`.
+ */
+export function recoverAtStartup(db: Database): { requeued: number; failed: number } {
+  return db.transaction(() => {
+    const requeued = db
+      .prepare(
+        "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_ms = NULL WHERE state = 'leased'",
+      )
+      .run().changes;
+    const orphans = db
+      .prepare(
+        `SELECT take_id FROM takes WHERE status NOT IN ('ready', 'error', 'timeout')
+         AND take_id NOT IN (SELECT take_id FROM jobs WHERE state IN ('queued', 'leased'))`,
+      )
+      .all() as { take_id: string }[];
+    for (const o of orphans) advanceTake(db, o.take_id, 'error', { error: 'no job left after a restart' });
+    return { requeued, failed: orphans.length };
+  })();
+}
+
+export function pendingJobCount(db: Database): number {
+  return (
+    db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'leased')").get() as { n: number }
+  ).n;
+}

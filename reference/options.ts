@@ -1,0 +1,62 @@
+/**
+ * Options of the reference stack (`startReferenceStack`, `speakcheck serve`). Every lifetime is an
+ * option so tests can make tokens and URLs expire quickly.
+ */
+export interface ExtraUser {
+  email: string;
+  password: string;
+}
+
+export interface StackOptions {
+  host: string;
+  /** 0 = any free port. */
+  port: number;
+  /** Data directory (SQLite + audio). When absent a temp dir is used and removed on close. */
+  dataDir?: string;
+  /** Synthesis worker processes. */
+  workers: number;
+  accessTokenTtlSeconds: number;
+  /** At least 600 (the SDK caches signed URLs for 10 minutes) unless a test asks for less. */
+  signedUrlTtlSeconds: number;
+  websocketUrlTtlSeconds: number;
+  /** Users besides the seeded demo user. */
+  users: ExtraUser[];
+  /** Create a permanent (never expiring) access token for the demo user. */
+  permanentToken: boolean;
+  /** Which webhook targets may be called (reference/webhooks/target.ts); default any. */
+  webhookAllow?: string;
+  /** Log sink (already redacted by the caller's conventions: never tokens or passwords). */
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_OPTIONS: StackOptions = {
+  host: '127.0.0.1',
+  port: 0,
+  workers: 2,
+  accessTokenTtlSeconds: 900,
+  signedUrlTtlSeconds: 900,
+  websocketUrlTtlSeconds: 3600,
+  users: [],
+  permanentToken: false,
+};
+
+export function resolveOptions(given: Partial<StackOptions>): StackOptions {
+  const o: StackOptions = { ...DEFAULT_OPTIONS, ...stripUndefined(given) };
+  const positive = (name: keyof StackOptions, min: number) => {
+    const v = o[name];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+      throw new RangeError(`option ${name} must be an integer >= ${min} (got ${String(v)})`);
+    }
+  };
+  positive('port', 0);
+  positive('workers', 1);
+  positive('accessTokenTtlSeconds', 1);
+  positive('signedUrlTtlSeconds', 1);
+  positive('websocketUrlTtlSeconds', 1);
+  if (o.port > 65535) throw new RangeError(`option port must be <= 65535 (got ${o.port})`);
+  return o;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

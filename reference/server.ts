@@ -1,0 +1,119 @@
+/**
+ * The reference stack: database, API (fastify), synthesis workers (child processes), the item event
+ * tail and webhooks, composed in one call. `speakcheck serve` and tests use it.
+ *
+ *   const stack = await startReferenceStack({ port: 0 });   // { baseUrl, users, permanentToken?, close() }
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAjv } from '../schemas/index.ts';
+import { buildApp, type ProtectedPlugin } from './api/app.ts';
+import type { ApiContext } from './api/context.ts';
+import { TokenService } from './auth/tokens.ts';
+import { seedDemoUser, upsertUser } from './auth/users.ts';
+import { createItemEventTail } from './events/item-events.ts';
+import { recoverAtStartup } from './jobs/job-queue.ts';
+import { resolveOptions, type StackOptions } from './options.ts';
+import { AudioUrlSigner } from './signing/audio-url.ts';
+import { AudioFiles } from './store/audio-files.ts';
+import { openDatabase } from './store/db.ts';
+import { startWebhooks, type WebhookAllow } from './webhooks/index.ts';
+import { WorkerPool } from './worker/pool.ts';
+
+export interface StackUser {
+  email: string;
+  password: string;
+  userId: string;
+}
+
+export interface ReferenceStack {
+  baseUrl: string;
+  dataDir: string;
+  /** The demo user first, then the extra users. */
+  users: StackUser[];
+  permanentToken?: string;
+  close(): Promise<void>;
+}
+
+export async function startReferenceStack(given: Partial<StackOptions> = {}): Promise<ReferenceStack> {
+  const options = resolveOptions(given);
+  const log = options.log ?? (() => {});
+  const temporary = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'speakcheck-data-'));
+  const db = openDatabase(dataDir);
+
+  const demo = await seedDemoUser(db);
+  const users: StackUser[] = [demo];
+  for (const extra of options.users) {
+    users.push({ ...extra, userId: await upsertUser(db, extra.email, extra.password) });
+  }
+  const tokens = new TokenService(db, options.accessTokenTtlSeconds);
+  const permanentToken = options.permanentToken ? tokens.createPermanentToken(demo.userId) : undefined;
+
+  const recovered = recoverAtStartup(db);
+  if (recovered.requeued + recovered.failed > 0) {
+    log(
+      `recovered after restart: ${recovered.requeued} job(s) re-queued, ${recovered.failed} take(s) failed`,
+    );
+  }
+
+  const events = createItemEventTail(db, { log });
+  const webhooks = startWebhooks({
+    db,
+    events,
+    ...(options.webhookAllow ? { allow: options.webhookAllow as WebhookAllow } : {}),
+    log,
+  });
+  const pool = new WorkerPool({
+    db,
+    dataDir,
+    count: options.workers,
+    workerOptions: { websocketUrlTtlSeconds: options.websocketUrlTtlSeconds, host: options.host },
+    onEvents: () => events.wake(),
+    log,
+  });
+
+  let baseUrl = '';
+  const ctx: ApiContext = {
+    db,
+    dataDir,
+    options,
+    ajv: createAjv(),
+    tokens,
+    signer: new AudioUrlSigner(db, options.signedUrlTtlSeconds),
+    audio: new AudioFiles(dataDir),
+    wakeWorkers: () => pool.wake(),
+    wakeEvents: () => events.wake(),
+    workers: () => pool.info(),
+    baseUrl: () => baseUrl,
+    log,
+  };
+  const protectedPlugins: ProtectedPlugin[] = [];
+  const app = await buildApp(ctx, { protectedPlugins });
+
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await app.close().catch(() => {});
+    await pool.close();
+    events.close();
+    await webhooks.close().catch(() => {});
+    db.close();
+    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await Promise.all([pool.start(), app.listen({ host: options.host, port: options.port })]);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  baseUrl = `http://${host}:${port}`;
+  log(`listening on ${baseUrl} with ${options.workers} worker(s); data in ${dataDir}`);
+  return { baseUrl, dataDir, users, ...(permanentToken ? { permanentToken } : {}), close };
+}

@@ -1,0 +1,86 @@
+/**
+ * The list query of voices and takes (speak-v1.md + wire-facts.md Lists):
+ * - `voice_id` / `take_id`: comma-separated ids, only these;
+ * - `length`: page size, absent = unlimited; `page`: from 1, default 1 (needs no length: page 1 of an
+ *   unlimited list is the whole list, later pages are empty);
+ * - `older` / `newer`: inclusive bounds on timestamp_ms.
+ * Order (documented, deterministic): timestamp_ms descending (newest first), then id descending.
+ */
+export interface ListQuery {
+  ids: string[] | null;
+  length: number | null;
+  page: number;
+  older: number | null;
+  newer: number | null;
+}
+
+export class ListQueryError extends Error {}
+
+const INTEGER = /^-?\d+$/;
+
+function integerParam(query: Record<string, unknown>, name: string, min: number): number | null {
+  const raw = query[name];
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string' || !INTEGER.test(raw.trim())) {
+    throw new ListQueryError(`query parameter ${name} must be an integer (got ${JSON.stringify(raw)})`);
+  }
+  const value = Number(raw.trim());
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new ListQueryError(`query parameter ${name} must be an integer >= ${min} (got ${raw})`);
+  }
+  return value;
+}
+
+export function parseListQuery(query: Record<string, unknown>, idParam: 'voice_id' | 'take_id'): ListQuery {
+  let ids: string[] | null = null;
+  const rawIds = query[idParam];
+  if (rawIds !== undefined) {
+    const joined = Array.isArray(rawIds) ? rawIds.join(',') : rawIds;
+    if (typeof joined !== 'string') throw new ListQueryError(`query parameter ${idParam} must be a string`);
+    ids = joined
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  }
+  return {
+    ids,
+    length: integerParam(query, 'length', 1),
+    page: integerParam(query, 'page', 1) ?? 1,
+    older: integerParam(query, 'older', 0),
+    newer: integerParam(query, 'newer', 0),
+  };
+}
+
+/** SQL for one user's list of `table` (voices or takes) under `q`. */
+export function listSql(
+  table: 'voices' | 'takes',
+  idColumn: 'voice_id' | 'take_id',
+  userId: string,
+  q: ListQuery,
+): { sql: string; params: unknown[] } {
+  const where = ['user_id = ?'];
+  const params: unknown[] = [userId];
+  if (q.ids !== null) {
+    if (q.ids.length === 0) where.push('0');
+    else {
+      where.push(`${idColumn} IN (SELECT value FROM json_each(?))`);
+      params.push(JSON.stringify(q.ids));
+    }
+  }
+  if (q.older !== null) {
+    where.push('timestamp_ms <= ?');
+    params.push(q.older);
+  }
+  if (q.newer !== null) {
+    where.push('timestamp_ms >= ?');
+    params.push(q.newer);
+  }
+  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, ${idColumn} DESC`;
+  if (q.length !== null) {
+    sql += ' LIMIT ? OFFSET ?';
+    params.push(q.length, (q.page - 1) * q.length);
+  } else if (q.page > 1) {
+    sql += ' LIMIT 0';
+  }
+  return { sql, params };
+}

@@ -1,0 +1,143 @@
+/**
+ * The takes table: rows ↔ the Take resource, and the writes that change a take's status (each with
+ * its item event in the same transaction).
+ *
+ * `prosody` and `style` hold what the client sent (GET shows them as sent, null when omitted);
+ * `rendering` holds what synthesis uses (a VoiceRendering, fixed at generation time): the take's own
+ * prosody and style, else the voice's defaults, the language, gender and the voice's seed. So a take
+ * is spoken as asked even when its voice is changed or deleted later.
+ */
+import type { Database } from 'better-sqlite3';
+import { recordItemEvent } from '../events/item-events.ts';
+import type { VoiceRendering } from '../synth/index.ts';
+import { fromJsonColumn, toJsonColumn } from './db.ts';
+import { isDone, STATUS_RANK } from './status.ts';
+import { advanceVoice } from './voices.ts';
+
+export interface TakeRow {
+  take_id: string;
+  user_id: string;
+  voice_id: string;
+  text: string;
+  override_language: string | null;
+  style: string | null;
+  prosody: string | null;
+  rendering: string;
+  status_webhook: string | null;
+  done_webhook: string | null;
+  user_data: string | null;
+  status: string;
+  timestamp_ms: number;
+  info: string | null;
+  worker: string | null;
+  error: string | null;
+  example_of: string | null;
+}
+
+export type TakeResource = Record<string, unknown> & { take_id: string; status: string };
+
+export function takeResource(row: TakeRow): TakeResource {
+  return {
+    take_id: row.take_id,
+    voice_id: row.voice_id,
+    text: row.text,
+    override_language: row.override_language,
+    style: fromJsonColumn(row.style),
+    prosody: fromJsonColumn(row.prosody),
+    status_webhook: fromJsonColumn(row.status_webhook),
+    done_webhook: fromJsonColumn(row.done_webhook),
+    status: row.status,
+    timestamp_ms: row.timestamp_ms,
+    info: fromJsonColumn(row.info),
+    user_data: fromJsonColumn(row.user_data),
+  };
+}
+
+export interface NewTake {
+  take_id: string;
+  user_id: string;
+  voice_id: string;
+  text: string;
+  override_language: string | null;
+  style: string[] | null;
+  prosody: Record<string, number> | null;
+  rendering: VoiceRendering;
+  status_webhook: unknown;
+  done_webhook: unknown;
+  user_data: string | number | null;
+  timestamp_ms: number;
+  example_of: string | null;
+}
+
+/** Inserts a take in `waiting` with its creation event; call inside a transaction. */
+export function insertTake(db: Database, t: NewTake): TakeResource {
+  db.prepare(
+    `INSERT INTO takes (take_id, user_id, voice_id, text, override_language, style, prosody, rendering,
+       status_webhook, done_webhook, user_data, status, timestamp_ms, example_of)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?)`,
+  ).run(
+    t.take_id,
+    t.user_id,
+    t.voice_id,
+    t.text,
+    t.override_language,
+    toJsonColumn(t.style),
+    toJsonColumn(t.prosody),
+    JSON.stringify(t.rendering),
+    toJsonColumn(t.status_webhook),
+    toJsonColumn(t.done_webhook),
+    toJsonColumn(t.user_data),
+    t.timestamp_ms,
+    t.example_of,
+  );
+  const item = takeResource(getTakeRow(db, t.take_id)!);
+  recordItemEvent(db, 'take', item, t.user_id);
+  return item;
+}
+
+export function getTakeRow(db: Database, takeId: string): TakeRow | undefined {
+  return db.prepare('SELECT * FROM takes WHERE take_id = ?').get(takeId) as TakeRow | undefined;
+}
+
+export function getUserTakeRow(db: Database, userId: string, takeId: string): TakeRow | undefined {
+  return db.prepare('SELECT * FROM takes WHERE take_id = ? AND user_id = ?').get(takeId, userId) as
+    | TakeRow
+    | undefined;
+}
+
+/**
+ * Moves a take to `status` (only forward: a retried job never shows an earlier status again), with
+ * its event, in one transaction. Returns the take as GET shows it now, or undefined when the take is
+ * gone (deleted) or the move would go backwards.
+ */
+export function advanceTake(
+  db: Database,
+  takeId: string,
+  status: string,
+  extra: { info?: unknown; worker?: string; error?: string } = {},
+): TakeResource | undefined {
+  return db.transaction(() => {
+    const row = getTakeRow(db, takeId);
+    if (!row) return undefined;
+    if ((STATUS_RANK[status] ?? 0) <= (STATUS_RANK[row.status] ?? 0)) return undefined;
+    db.prepare(
+      `UPDATE takes SET status = ?, info = COALESCE(?, info), worker = COALESCE(?, worker),
+         error = COALESCE(?, error) WHERE take_id = ?`,
+    ).run(status, toJsonColumn(extra.info), extra.worker ?? null, extra.error ?? null, takeId);
+    const item = takeResource(getTakeRow(db, takeId)!);
+    recordItemEvent(db, 'take', item, row.user_id);
+    // A voice is ready when its example take is, and failed when it failed (same transaction).
+    if (row.example_of && isDone(status))
+      advanceVoice(db, row.example_of, status === 'ready' ? 'ready' : 'error');
+    return item;
+  })();
+}
+
+export function deleteTakeRow(db: Database, userId: string, takeId: string): boolean {
+  return db.transaction(() => {
+    const removed = db.prepare('DELETE FROM takes WHERE take_id = ? AND user_id = ?').run(takeId, userId);
+    if (removed.changes === 0) return false;
+    db.prepare('DELETE FROM jobs WHERE take_id = ?').run(takeId);
+    return true;
+  })();
+}

@@ -1,0 +1,127 @@
+/**
+ * A synthesis worker process (forked by worker/pool.ts with `--import tsx`). It shares the stack's
+ * SQLite database, claims REST jobs with a lease, synthesizes them (worker/synthesize-take.ts) and
+ * tells the API over IPC when it wrote item events. The API wakes it over IPC when a job is queued;
+ * a 1 s poll covers a missed wake.
+ *
+ * Environment: SPEAK_WORKER_ID, SPEAK_DATA_DIR, SPEAK_WORKER_OPTIONS (JSON of the stack options the
+ * worker needs, e.g. websocketUrlTtlSeconds).
+ *
+ * Websocket hook (owner: websocket): when `./websocket/index.ts` exists and exports
+ * `startWorkerWebsocket(context: WorkerHookContext)`, it is started here after the synthesizer; it may
+ * return `{ close(): Promise<void> }`. It can talk to the API with `context.send(message)` (the API
+ * pool re-emits every message whose `type` it does not know as a 'message' event).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { claimJob, finishJob, heartbeatJob, LEASE_MS, releaseJob } from '../jobs/job-queue.ts';
+import { type Database, openDatabase } from '../store/db.ts';
+import { createSynthesizer, type Synthesizer } from '../synth/index.ts';
+import { synthesizeTake } from './synthesize-take.ts';
+
+export interface WorkerHookContext {
+  workerId: string;
+  dataDir: string;
+  db: Database;
+  synthesizer: Synthesizer;
+  createSynthesizer: typeof createSynthesizer;
+  options: Record<string, unknown>;
+  send(message: { type: string } & Record<string, unknown>): void;
+  notifyEvents(): void;
+  log(line: string): void;
+}
+
+const workerId = process.env.SPEAK_WORKER_ID ?? 'worker';
+const dataDir = process.env.SPEAK_DATA_DIR;
+if (!dataDir) throw new Error('SPEAK_DATA_DIR is not set');
+const options = JSON.parse(process.env.SPEAK_WORKER_OPTIONS ?? '{}') as Record<string, unknown>;
+const owner = `${workerId}:${process.pid}`;
+
+const send = (message: { type: string } & Record<string, unknown>) => {
+  if (process.connected) process.send?.(message);
+};
+const log = (line: string) => send({ type: 'log', line: `[${workerId}] ${line}` });
+const notifyEvents = () => send({ type: 'events' });
+
+// Without the API there is nothing to work for.
+process.on('disconnect', () => process.exit(0));
+
+const db = openDatabase(dataDir);
+const synth = await createSynthesizer();
+
+let closing = false;
+let wakeUp: (() => void) | undefined;
+const waitForWork = (ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      wakeUp = undefined;
+      resolve();
+    }
+    wakeUp = done;
+  });
+
+let hook: { close(): Promise<void> } | undefined;
+const hookEntry = fileURLToPath(new URL('./websocket/index.ts', import.meta.url));
+if (existsSync(hookEntry)) {
+  const mod = (await import(hookEntry)) as { startWorkerWebsocket?: (c: WorkerHookContext) => unknown };
+  if (typeof mod.startWorkerWebsocket === 'function') {
+    const started = await mod.startWorkerWebsocket({
+      workerId,
+      dataDir,
+      db,
+      synthesizer: synth,
+      createSynthesizer,
+      options,
+      send,
+      notifyEvents,
+      log,
+    });
+    if (started && typeof (started as { close?: unknown }).close === 'function') {
+      hook = started as { close(): Promise<void> };
+    }
+  }
+}
+
+process.on('message', (message: { type?: string }) => {
+  if (message?.type === 'wake') wakeUp?.();
+  if (message?.type === 'shutdown') {
+    closing = true;
+    wakeUp?.();
+  }
+});
+
+send({ type: 'ready', pid: process.pid });
+
+async function runJob(job: { jobId: number; takeId: string }): Promise<void> {
+  let ours = true;
+  const heartbeat = setInterval(() => {
+    ours = heartbeatJob(db, job.jobId, owner);
+  }, LEASE_MS / 3);
+  try {
+    await synthesizeTake(
+      { db, synth, dataDir: dataDir!, workerId, notifyEvents, stillOurs: () => ours && !closing },
+      job.takeId,
+    );
+    if (!closing) finishJob(db, job.jobId, owner);
+  } catch (error) {
+    log(`take ${job.takeId} failed: ${(error as Error).message}`);
+    releaseJob(db, job.jobId, owner, (error as Error).message);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+while (!closing) {
+  const job = claimJob(db, owner, { onTakeFailed: notifyEvents });
+  if (job) await runJob(job);
+  else await waitForWork(1000);
+}
+
+await Promise.race([
+  Promise.all([hook?.close(), synth.close()]),
+  new Promise((resolve) => setTimeout(resolve, 3000)),
+]);
+db.close();
+process.exit(0);

@@ -1,0 +1,142 @@
+/**
+ * The API side of the synthesis workers: N child processes (child_process.fork with tsx), woken over
+ * IPC when a job is queued. A worker that dies is restarted (with a growing delay if it keeps dying)
+ * and the jobs it held go back to the queue at once. Every message a worker sends whose type the pool
+ * does not handle is re-emitted as a 'message' event (the websocket owner's hook uses it).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { Database } from 'better-sqlite3';
+import { releaseOwnerJobs } from '../jobs/job-queue.ts';
+
+const WORKER_MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const READY_TIMEOUT_MS = 60_000;
+
+export interface WorkerInfo {
+  id: string;
+  pid: number | null;
+  alive: boolean;
+  restarts: number;
+}
+
+interface Slot {
+  id: string;
+  child: ChildProcess | null;
+  restarts: number;
+  ready: boolean;
+}
+
+export interface WorkerPoolOptions {
+  db: Database;
+  dataDir: string;
+  count: number;
+  workerOptions: Record<string, unknown>;
+  onEvents(): void;
+  log(line: string): void;
+}
+
+export class WorkerPool extends EventEmitter {
+  private readonly slots: Slot[];
+  private closing = false;
+
+  constructor(private readonly o: WorkerPoolOptions) {
+    super();
+    this.slots = Array.from({ length: o.count }, (_, i) => ({
+      id: `worker-${i + 1}`,
+      child: null,
+      restarts: 0,
+      ready: false,
+    }));
+  }
+
+  /** Starts every worker; resolves when all are ready (bounded). */
+  async start(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => this.spawn(slot)));
+  }
+
+  private spawn(slot: Slot): Promise<void> {
+    const child = fork(WORKER_MAIN, [], {
+      execArgv: ['--import', 'tsx'],
+      env: {
+        ...process.env,
+        SPEAK_WORKER_ID: slot.id,
+        SPEAK_DATA_DIR: this.o.dataDir,
+        SPEAK_WORKER_OPTIONS: JSON.stringify(this.o.workerOptions),
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    slot.child = child;
+    slot.ready = false;
+    const pid = child.pid;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${slot.id} not ready within ${READY_TIMEOUT_MS} ms`)),
+        READY_TIMEOUT_MS,
+      );
+      child.on('message', (message: { type?: string; line?: string }) => {
+        if (message?.type === 'ready') {
+          slot.ready = true;
+          clearTimeout(timer);
+          resolve();
+          this.wake();
+        } else if (message?.type === 'events') this.o.onEvents();
+        else if (message?.type === 'log') this.o.log(String(message.line));
+        else this.emit('message', slot.id, message);
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        slot.ready = false;
+        if (slot.child === child) slot.child = null;
+        if (this.closing) return resolve();
+        const released = releaseOwnerJobs(this.o.db, `${slot.id}:${pid}`);
+        this.o.log(
+          `${slot.id} (pid ${pid}) exited (${code ?? signal}); ${released} job(s) re-queued; restarting`,
+        );
+        slot.restarts += 1;
+        const delay = Math.min(5000, 200 * 2 ** Math.min(slot.restarts - 1, 5));
+        setTimeout(() => {
+          if (!this.closing)
+            this.spawn(slot).catch((error) => this.o.log(`${slot.id}: ${(error as Error).message}`));
+        }, delay).unref();
+        reject(new Error(`${slot.id} exited before it was ready`));
+      });
+    });
+  }
+
+  /** A job was queued: every idle worker looks (the first to claim it gets it). */
+  wake(): void {
+    for (const slot of this.slots) {
+      if (slot.ready && slot.child?.connected) slot.child.send({ type: 'wake' });
+    }
+  }
+
+  /** Sends a message to every worker (for hooks). */
+  broadcast(message: { type: string } & Record<string, unknown>): void {
+    for (const slot of this.slots) if (slot.child?.connected) slot.child.send(message);
+  }
+
+  info(): WorkerInfo[] {
+    return this.slots.map((s) => ({
+      id: s.id,
+      pid: s.child?.pid ?? null,
+      alive: s.child !== null && s.child.exitCode === null,
+      restarts: s.restarts,
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const child = slot.child;
+        if (!child || child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        if (child.connected) child.send({ type: 'shutdown' });
+        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(kill);
+      }),
+    );
+  }
+}

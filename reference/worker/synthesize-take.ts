@@ -1,0 +1,63 @@
+/**
+ * One REST take, spoken by a worker: parts one after another, the samples streamed into
+ * `<data>/audio/<take_id>/take.wav` as espeak makes them (so the signed wav URL can stream it before
+ * ready), status moved forward per part (started → progress_25/50/75 → ready) each with its item
+ * event, and the WAV header rewritten with the real sizes before `ready`.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import type { Database } from 'better-sqlite3';
+import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav.ts';
+import { takeAudioDir, takeAudioPath } from '../store/audio-files.ts';
+import { progressAfter } from '../store/status.ts';
+import { advanceTake, getTakeRow } from '../store/takes.ts';
+import { SAMPLE_RATE, type Synthesizer, splitIntoParts, type VoiceRendering } from '../synth/index.ts';
+
+export interface TakeJobContext {
+  db: Database;
+  synth: Synthesizer;
+  dataDir: string;
+  workerId: string;
+  /** Tells the API process that item events were written (it wakes its event tail). */
+  notifyEvents(): void;
+  /** False once the job's lease is lost or the take was deleted: stop early. */
+  stillOurs(): boolean;
+}
+
+export type TakeJobResult = 'ready' | 'gone';
+
+export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promise<TakeJobResult> {
+  const row = getTakeRow(ctx.db, takeId);
+  if (!row) return 'gone';
+  const rendering = JSON.parse(row.rendering) as VoiceRendering;
+  const parts = splitIntoParts(row.text);
+  const step = (status: string, extra: Parameters<typeof advanceTake>[3] = {}) => {
+    if (advanceTake(ctx.db, takeId, status, extra)) ctx.notifyEvents();
+  };
+  step('started', { worker: ctx.workerId });
+
+  mkdirSync(takeAudioDir(ctx.dataDir, takeId), { recursive: true });
+  const fd = openSync(takeAudioPath(ctx.dataDir, takeId, 'wav'), 'w');
+  let dataBytes = 0;
+  try {
+    writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes: null }));
+    for (let i = 0; i < parts.length; i++) {
+      if (!ctx.stillOurs() || !getTakeRow(ctx.db, takeId)) return 'gone';
+      await ctx.synth.synthesizePart(parts[i]!, rendering, (pcm) => {
+        const bytes = pcmBytes(pcm);
+        writeSync(fd, bytes, 0, bytes.length, WAV_HEADER_BYTES + dataBytes);
+        dataBytes += bytes.length;
+      });
+      const progress = progressAfter(i + 1, parts.length);
+      if (progress) step(progress);
+    }
+    writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes }), 0, WAV_HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (!ctx.stillOurs()) return 'gone';
+  step('ready', {
+    info: { duration: dataBytes / 2, audio_rate: SAMPLE_RATE, normalized_text: parts },
+    worker: ctx.workerId,
+  });
+  return 'ready';
+}
