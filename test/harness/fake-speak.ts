@@ -17,6 +17,7 @@ export interface FakeSpeakOptions {
 
 export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
   let issued = 0;
+  let takes = 0;
   return startFakeServer((req, res) => {
     const path = req.url.split('?')[0];
     if (path === '/v1/speak/version') return sendJson(res, 200, { version: o.version ?? 1, minor: 0 });
@@ -48,6 +49,18 @@ export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
         },
       ]);
     }
+    if (req.method === 'POST' && path === '/v1/speak/takes/generate') {
+      const body = JSON.parse(req.body || '{}') as { text?: string; voice_id?: string };
+      takes++;
+      return sendJson(res, 200, {
+        take_id: `take-${takes}`,
+        voice_id: body.voice_id,
+        text: body.text,
+        status: 'waiting',
+        info: null,
+      });
+    }
+    if (req.method === 'DELETE' && path?.startsWith('/v1/speak/takes/')) return sendJson(res, 200, true);
     sendJson(res, 404, { detail: `no route ${req.method} ${path}` });
   });
 }

@@ -131,12 +131,12 @@ describe('speakcheck run: could not run', () => {
 });
 
 describe('speakcheck run: a full run over fixture suites', () => {
-  async function fullRun(version: number) {
+  async function fullRun(version: number, extra: string[] = []) {
     server = await startFakeSpeak({ version });
     const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-report-'));
     dirs.push(reportDir);
     const result = await runCli(
-      ['--base-url', server.url, '--report-dir', reportDir, '--email', FAKE_EMAIL],
+      ['--base-url', server.url, '--report-dir', reportDir, '--email', FAKE_EMAIL, ...extra],
       { SPEAK_PASSWORD: FAKE_PASSWORD, SPEAKCHECK_SUITES: 'test/harness/fixtures/suites/**/*.spec.ts' },
     );
     return { result, reportDir };
@@ -145,7 +145,13 @@ describe('speakcheck run: a full run over fixture suites', () => {
   test('a conforming server: exit 0, all four report kinds, INFO failure recorded as an observation', async () => {
     const { result, reportDir } = await fullRun(1);
     expect(result.code, result.stderr + result.stdout).toBe(0);
-    expect(result.stdout).toMatch(/version\s+2 passed\s+0 failed/);
+    expect(result.stdout).toMatch(/version\s+3 passed\s+0 failed/);
+    expect(result.stdout).toContain('characters synthesized: 17');
+    const generate = server!.requests.find((r) => r.url === '/v1/speak/takes/generate')!;
+    expect(JSON.parse(generate.body).voice_id).toMatch(/^speakcheck-[0-9a-f]{6}-voice$/);
+    expect(server!.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
+      '/v1/speak/takes/take-1',
+    ]);
     expect(result.stdout).toMatch(/verdict: CONFORMS/);
     expect(result.stdout).toContain(`reports: ${reportDir}`);
     const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
@@ -177,6 +183,12 @@ describe('speakcheck run: a full run over fixture suites', () => {
     expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toContain('<testsuites');
     expect(existsSync(join(reportDir, 'allure-results'))).toBe(true);
     expect(readdirSync(join(reportDir, 'allure-results')).some((f) => f.endsWith('-result.json'))).toBe(true);
+  });
+
+  test('--keep leaves what the run created', async () => {
+    const { result } = await fullRun(1, ['--keep', '--only', 'version']);
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    expect(server!.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
   });
 
   test('a failing MUST: exit 1 and the failure named in the report', async () => {
