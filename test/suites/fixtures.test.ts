@@ -9,7 +9,13 @@ const ajv = createAjv();
 const takeValid = ajv.getSchema('TakeGenerate.json')!;
 const voiceValid = ajv.getSchema('VoiceGenerate.json')!;
 const prosodyValid = ajv.getSchema('SimpleProsody.json')!;
-const ctx = { voiceId: 'v1', model: 'm1', gender: 'female', name: 'speakcheck-x-voice' };
+const ctx = {
+  voiceId: 'v1',
+  model: 'm1',
+  gender: 'female',
+  name: 'speakcheck-x-voice',
+  text: 'speakcheck-x says hello.',
+};
 
 describe('fixtures', () => {
   it('invalid bodies break the shared schema (or name an unknown voice/model, which only the server can tell)', () => {

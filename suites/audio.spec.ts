@@ -1,0 +1,283 @@
+/**
+ * Audio (speak-v1.md Endpoints → Takes, Audio rules, States and transitions; wire-facts Signed
+ * audio URLs): every format answers 307 to a signed absolute URL that works without
+ * Authorization and delivers that container; durations agree; wav streams before ready while
+ * other formats are not available; a tampered URL is refused.
+ */
+import {
+  AUDIO_FORMATS,
+  type AudioFormat,
+  assertContainer,
+  assertContentType,
+  assertDurationClose,
+  assertDurationIsSampleCount,
+  type ParsedAudio,
+  parseWav,
+} from '../src/checks/audio.ts';
+import { assertClientError } from '../src/checks/errors.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import {
+  AMZ_SIGNATURE_PARAM,
+  assertSignedRedirect,
+  assertTamperedRejected,
+  tamperSignature,
+} from '../src/checks/redirect.ts';
+import { covers, observe, useSpeak } from '../src/harness/index.ts';
+import { type FetchedAudio, fetchAudio } from './support/audio.ts';
+import {
+  generateTake,
+  generateVoice,
+  getItem,
+  once,
+  type Take,
+  type Voice,
+  waitUntilDone,
+} from './support/items.ts';
+
+const speak = useSpeak();
+
+const TEXT = 'Audio comes in five formats. Each one must carry the same speech.';
+/** Long enough that the take is still being generated when its wav is requested. */
+const LONG_TEXT = [
+  'This text is a little longer on purpose.',
+  'It gives the server time to stream the wav while it is generated.',
+  'Every sentence becomes one part of the audio.',
+  'The harness reads the growing body until the stream ends.',
+  'Then it compares the streamed audio with the finished take.',
+  'That is all for this test.',
+].join(' ');
+
+const voice = once(async (): Promise<Voice> => {
+  const { voice: created } = await generateVoice(speak, {
+    name: speak.prefix('audio-voice'),
+    gender: speak.model.genders[0] ?? 'female',
+    model: speak.model.name,
+  });
+  return (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
+});
+
+const readyTake = once(async (): Promise<Take> => {
+  const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text: TEXT });
+  return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
+});
+
+/** Each format fetched once (307 → signed URL without Authorization → 200), container checked. */
+const fetched = new Map<AudioFormat, Promise<FetchedAudio & { parsed: ParsedAudio }>>();
+function audioOf(format: AudioFormat) {
+  let promise = fetched.get(format);
+  if (!promise) {
+    promise = (async () => {
+      const take = await readyTake();
+      const result = await fetchAudio(speak, take.take_id, format);
+      const parsed = await assertContainer(
+        format,
+        result.audio.body,
+        `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
+      );
+      return { ...result, parsed };
+    })();
+    fetched.set(format, promise);
+  }
+  return promise;
+}
+
+for (const format of AUDIO_FORMATS) {
+  covers(
+    [
+      'AUDIO-307',
+      'AUDIO-SIGNED-LOCATION',
+      'AUDIO-SIGNED-NO-AUTH',
+      'AUDIO-ALL-FORMATS-READY',
+      'AUDIO-CONTAINER',
+    ],
+    `${format}: 307 to an absolute signed URL that delivers ${format} without Authorization`,
+    async () => {
+      const { audio, parsed } = await audioOf(format);
+      observe(
+        `${format}: ${audio.body.length} bytes, ${parsed.container}/${parsed.codec}, ${parsed.durationSeconds?.toFixed(3)} s, ${parsed.sampleRate} Hz`,
+      );
+    },
+  );
+
+  covers(
+    ['AUDIO-CONTENT-TYPE', 'AUDIO-FORMATS-SAME-AUDIO'],
+    `${format}: Content-Type and the same duration as the wav`,
+    async () => {
+      const { audio, parsed } = await audioOf(format);
+      assertContentType(format, audio.headers['content-type'], `signed ${format} URL`);
+      const wav = parseWav((await audioOf('wav')).audio.body, 'wav');
+      assertDurationClose(format, parsed.durationSeconds, wav.samples / wav.sampleRate, `${format} vs wav`);
+    },
+  );
+
+  covers(
+    ['AUDIO-DURATION-MATCHES-INFO'],
+    `${format}: duration matches info.duration / audio_rate (reported)`,
+    async () => {
+      const take = await readyTake();
+      const { audio, parsed } = await audioOf(format);
+      const info = take.info!;
+      if (format === 'wav')
+        assertDurationIsSampleCount(info, parseWav(audio.body, 'wav'), `take ${take.take_id.slice(0, 8)}`);
+      assertDurationClose(
+        format,
+        parsed.durationSeconds,
+        info.duration / info.audio_rate,
+        `${format} vs info`,
+      );
+    },
+  );
+}
+
+covers(
+  ['AUDIO-AMZ-SIGNATURE', 'AUDIO-SIGNED-LIFETIME'],
+  'signature parameter and advertised lifetime (reported)',
+  async () => {
+    const { signed } = await audioOf('wav');
+    const params = [...signed.location.searchParams.keys()];
+    const expires =
+      signed.location.searchParams.get('X-Amz-Expires') ??
+      signed.location.searchParams.get('expires') ??
+      signed.location.searchParams.get('Expires');
+    observe(
+      `signed URL parameters: ${params.join(', ')}; signature in ${signed.signatureParam}; expiry parameter ${show(expires)}`,
+    );
+    if (signed.signatureParam !== AMZ_SIGNATURE_PARAM) {
+      throw new Finding(
+        `the signature is in ${signed.signatureParam}, not ${AMZ_SIGNATURE_PARAM}: the SDK would send Authorization to this URL`,
+      );
+    }
+    const seconds = Number(signed.location.searchParams.get('X-Amz-Expires'));
+    if (Number.isFinite(seconds) && seconds > 0 && seconds < 600) {
+      throw new Finding(`X-Amz-Expires=${seconds} s, shorter than the 10 minutes the SDK caches signed URLs`);
+    }
+  },
+);
+
+covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is refused', async () => {
+  const { signed } = await audioOf('wav');
+  const tampered = tamperSignature(signed.location, signed.signatureParam);
+  const exchange = await speak.api.fetchSigned(tampered.href);
+  assertTamperedRejected(exchange);
+  assertClientError(exchange, 'tampered signed URL');
+  // The expiry, when present, is covered by the signature too.
+  const expiresParam = ['X-Amz-Expires', 'expires', 'Expires'].find((p) =>
+    signed.location.searchParams.has(p),
+  );
+  if (expiresParam) {
+    const stretched = new URL(signed.location.href);
+    stretched.searchParams.set(
+      expiresParam,
+      String(Number(stretched.searchParams.get(expiresParam)) + 1_000_000),
+    );
+    assertTamperedRejected(await speak.api.fetchSigned(stretched.href));
+  }
+});
+
+covers(
+  ['AUDIO-SIGNED-WITH-AUTH-REJECTED'],
+  'a signed URL fetched with an Authorization header (reported)',
+  async () => {
+    const { signed } = await audioOf('wav');
+    const access = speak.api.tokens()?.access ?? 'speakcheck-token';
+    const exchange = await speak.anon.request('GET', signed.location.href, {
+      headers: { authorization: `Bearer ${access}` },
+    });
+    observe(`signed URL with Authorization answered ${exchange.status}`);
+    if (exchange.status < 400)
+      throw new Finding(
+        `the signed URL accepted an Authorization header too (${exchange.status}); S3 refuses a second auth mechanism`,
+      );
+  },
+);
+
+/**
+ * One long take: mp3 requested at once (must not be delivered), then wav (must stream). The
+ * signed wav URL is read while the take is polled to its end, so the report can tell when the
+ * stream ended against when the take became ready.
+ */
+const streaming = once(async () => {
+  const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text: LONG_TEXT });
+  const path = `/v1/speak/takes/${encodeURIComponent(take.take_id)}`;
+  const mp3 = await speak.api.get(`${path}/mp3`);
+  const afterMp3 = await getItem<Take>(speak, 'take', take.take_id);
+  const wavRedirect = await speak.api.get(`${path}/wav`);
+  const statusAtWav = (await getItem<Take>(speak, 'take', take.take_id)).status;
+  const location = wavRedirect.status === 307 ? wavRedirect.headers.location : undefined;
+  const [streamed, polled] = await Promise.all([
+    location
+      ? speak.api.fetchSigned(location, { timeoutMs: speak.config.timeouts.readyMs })
+      : Promise.resolve(undefined),
+    waitUntilDone<Take>(speak, 'take', take.take_id),
+  ]);
+  return { take, mp3, afterMp3, wavRedirect, statusAtWav, streamed, polled };
+});
+
+covers(
+  ['AUDIO-ONLY-WAV-BEFORE-READY'],
+  'before ready, another format than wav is not delivered',
+  async () => {
+    const { mp3, afterMp3 } = await streaming();
+    if (afterMp3.status === 'ready') {
+      throw new Finding(
+        'the long take was ready before the harness could ask for mp3: "before ready" could not be observed',
+      );
+    }
+    if (mp3.status === 307) {
+      const body = await speak.api.fetchSigned(mp3.headers.location ?? '');
+      if (body.status === 200 && body.body.length > 0) {
+        throw new Finding(
+          `GET mp3 while the take was ${afterMp3.status} answered 307 and its signed URL delivered ${body.body.length} bytes: only wav may be fetched before ready`,
+        );
+      }
+      observe(`mp3 before ready: 307, but its signed URL answered ${body.status}`);
+      return;
+    }
+    assertClientError(mp3, 'mp3 requested before the take is ready');
+    observe(`mp3 before ready answered ${mp3.status} ${show(mp3.text)}`);
+  },
+);
+
+covers(
+  ['AUDIO-WAV-BEFORE-READY', 'AUDIO-307', 'AUDIO-SIGNED-LOCATION'],
+  'before ready, wav is fetchable and streams to the complete audio',
+  async () => {
+    const { take, wavRedirect, statusAtWav, streamed } = await streaming();
+    if (statusAtWav === 'ready') {
+      throw new Finding(
+        'the long take was ready before its wav was requested: "before ready" could not be observed',
+      );
+    }
+    assertSignedRedirect(wavRedirect);
+    if (streamed?.status !== 200) {
+      throw new Finding(
+        `the signed wav URL of a take in ${statusAtWav} answered ${streamed?.status}: ${show(streamed?.text)}`,
+      );
+    }
+    const streamedWav = parseWav(streamed.body, 'streamed wav');
+    const { audio } = await fetchAudio(speak, take.take_id, 'wav');
+    const finishedWav = parseWav(audio.body, 'finished wav');
+    if (streamedWav.samples !== finishedWav.samples) {
+      throw new Finding(
+        `the wav streamed before ready holds ${streamedWav.samples} samples, the finished take's wav ${finishedWav.samples}: the stream ended early or differs`,
+        { expected: finishedWav.samples, actual: streamedWav.samples },
+      );
+    }
+    observe(
+      `streamed wav: ${streamedWav.samples} samples (declared data size ${streamedWav.declaredDataBytes})`,
+    );
+  },
+);
+
+covers(['AUDIO-WAV-GROWS'], 'the wav stream is read while the take is generated (reported)', async () => {
+  const { statusAtWav, streamed, polled } = await streaming();
+  if (!streamed) throw new Finding('no wav stream was opened');
+  observe(
+    `wav requested while ${statusAtWav}; the stream took ${streamed.ms.toFixed(0)} ms for ${streamed.body.length} bytes; the take was seen done after ${polled.ms} ms (${polled.statuses.join(' → ')})`,
+  );
+  if (streamed.ms + 250 < polled.ms) {
+    throw new Finding(
+      `the wav stream ended ${polled.ms - Math.round(streamed.ms)} ms before the take was done: it may not have grown with the generation`,
+    );
+  }
+});

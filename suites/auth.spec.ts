@@ -1,0 +1,308 @@
+/**
+ * Authentication (speak-v1.md Authentication, Authentication endpoints, Errors): login, the token
+ * pair, refresh and rotation, logout, and 401 on every protected route without, with a tampered
+ * and with an expired token. Tokens never reach a message: only their shape and behaviour.
+ */
+import { assertClientError, assertErrorBody, assertStatus } from '../src/checks/errors.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import {
+  assertTokenPair,
+  jwtLifetimeSeconds,
+  jwtSecondsLeft,
+  type TokenPair,
+  tamperToken,
+} from '../src/checks/tokens.ts';
+import { covers, type Exchange, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import { useSkip } from './support/skip.ts';
+
+const speak = useSpeak();
+const skip = useSkip();
+
+/** Waiting out an access token is only worth it when it lives this long at most. */
+const MAX_EXPIRY_WAIT_S = 10;
+const PROBE = 'speakcheck-probe-unknown';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function credentials(): { email: string; password: string } {
+  const { email, password } = speak.config;
+  if (email === undefined || password === undefined) {
+    skip(
+      'the run uses a permanent token (--token): no email and password to test login, refresh and logout with',
+    );
+  }
+  return { email: email!, password: password! };
+}
+
+async function login(): Promise<TokenPair> {
+  const exchange = await speak.anon.post('/auth/login', credentials());
+  if (exchange.status !== 200 && exchange.status !== 201) {
+    throw new Finding(
+      `POST /auth/login with the run's credentials answered ${exchange.status}: ${show(exchange.text)}`,
+      {
+        where: 'POST /auth/login',
+        expected: 200,
+        actual: exchange.status,
+      },
+    );
+  }
+  return assertTokenPair(exchange.json, 'POST /auth/login');
+}
+
+function refresh(refreshToken: string, o: { email?: boolean; bearer?: string } = {}): Promise<Exchange> {
+  const body: Record<string, string> = { refresh_token: refreshToken };
+  if (o.email !== false) body.email = credentials().email;
+  return speak.anon.post(
+    '/auth/refresh',
+    body,
+    o.bearer ? { headers: { authorization: `Bearer ${o.bearer}` } } : {},
+  );
+}
+
+function expectPair(exchange: Exchange, what: string): TokenPair {
+  if (exchange.status < 200 || exchange.status >= 300) {
+    throw new Finding(`${what} answered ${exchange.status}, expected a token pair: ${show(exchange.text)}`, {
+      where: what,
+      expected: '2xx token pair',
+      actual: exchange.status,
+    });
+  }
+  return assertTokenPair(exchange.json, what);
+}
+
+async function assertAccessWorks(access: string, what: string): Promise<void> {
+  const exchange = await speak.anon.get('/v1/speak/models', {
+    headers: { authorization: `Bearer ${access}` },
+  });
+  if (exchange.status !== 200) {
+    throw new Finding(
+      `GET /v1/speak/models with the access token from ${what} answered ${exchange.status}: ${show(exchange.text)}`,
+      {
+        where: 'GET /v1/speak/models',
+        expected: 200,
+        actual: exchange.status,
+      },
+    );
+  }
+}
+
+interface Route {
+  method: string;
+  path: string;
+  json?: unknown;
+  query?: Record<string, string>;
+}
+
+/** Every protected route of the contract (identifiers need not exist: the token is checked first). */
+function protectedRoutes(): Route[] {
+  let model = PROBE;
+  try {
+    model = speak.models[0]?.name ?? PROBE;
+  } catch {
+    // no model list: the probe name still exercises the route
+  }
+  return [
+    { method: 'GET', path: '/v1/speak/models' },
+    { method: 'GET', path: `/v1/speak/models/${encodeURIComponent(model)}` },
+    { method: 'GET', path: '/v1/speak/voices' },
+    { method: 'GET', path: `/v1/speak/voices/${PROBE}` },
+    {
+      method: 'POST',
+      path: '/v1/speak/voices/generate',
+      json: { name: `${PROBE}-voice`, gender: 'female', model },
+    },
+    { method: 'GET', path: '/v1/speak/takes' },
+    { method: 'GET', path: `/v1/speak/takes/${PROBE}` },
+    { method: 'POST', path: '/v1/speak/takes/generate', json: { text: 'Unauthorised.', voice_id: PROBE } },
+    ...['wav', 'mp3', 'm4a', 'flac', 'webm'].map((format) => ({
+      method: 'GET',
+      path: `/v1/speak/takes/${PROBE}/${format}`,
+    })),
+    { method: 'GET', path: '/v1/speak/websocket', query: { model } },
+  ];
+}
+
+/** Calls every protected route with `authorization` (or none) and collects every answer that is not 401 + detail. */
+async function assertAllRefused(authorization: string | undefined, what: string): Promise<void> {
+  const problems: string[] = [];
+  for (const route of protectedRoutes()) {
+    const exchange = await speak.anon.request(route.method, route.path, {
+      ...(route.json !== undefined ? { json: route.json } : {}),
+      ...(route.query ? { query: route.query } : {}),
+      ...(authorization !== undefined ? { headers: { authorization } } : {}),
+    });
+    try {
+      assertStatus(exchange, 401, what);
+      assertErrorBody(exchange);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (problems.length) {
+    throw new Finding(
+      `${what}: ${problems.length} protected route(s) did not answer 401 with a JSON detail: ${problems.join(' | ')}`,
+      {
+        where: what,
+        expected: 401,
+        actual: problems,
+      },
+    );
+  }
+  observe(`${what}: all ${protectedRoutes().length} protected routes answered 401 with a JSON detail.`);
+}
+
+covers(
+  ['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-TOKEN-PAIR-SHAPE', 'AUTH-ACCESS-TOKEN-WORKS', 'AUTH-PATHS'],
+  'login without a token returns a token pair whose access token works',
+  async () => {
+    const pair = await login();
+    expectSchema('TokenPair', pair, 'the login answer');
+    await assertAccessWorks(pair.access_token, 'login');
+  },
+);
+
+covers(
+  ['AUTH-LOGIN-FAIL-401', 'AUTH-ERROR-DETAIL'],
+  'a failed login answers 401 with a JSON detail',
+  async () => {
+    const { email, password } = credentials();
+    const wrongPassword = await speak.anon.post('/auth/login', { email, password: `${password}-wrong` });
+    assertStatus(wrongPassword, 401, 'login with a wrong password');
+    assertErrorBody(wrongPassword);
+    const unknownUser = await speak.anon.post('/auth/login', {
+      email: `nobody-${Date.now()}@speakcheck.invalid`,
+      password,
+    });
+    assertStatus(unknownUser, 401, 'login with an unknown email');
+    assertErrorBody(unknownUser);
+  },
+);
+
+covers(
+  ['AUTH-REFRESH-PAIR', 'AUTH-REFRESH-ROTATES', 'AUTH-TOKEN-PAIR-SHAPE'],
+  'refresh with refresh_token and email returns a new pair whose access token works',
+  async () => {
+    const first = await login();
+    const second = expectPair(await refresh(first.refresh_token), 'POST /auth/refresh');
+    if (second.refresh_token === first.refresh_token) {
+      throw new Finding(
+        'POST /auth/refresh returned the same refresh_token it was given, expected a new one',
+        {
+          where: 'POST /auth/refresh /refresh_token',
+          expected: 'a new refresh token',
+        },
+      );
+    }
+    observe(
+      `refresh: the new access token ${second.access_token === first.access_token ? 'equals' : 'differs from'} the old one.`,
+    );
+    await assertAccessWorks(second.access_token, 'refresh');
+  },
+);
+
+covers(['AUTH-REFRESH-WITH-BEARER'], 'refresh also accepts the bearer header', async () => {
+  const first = await login();
+  const second = expectPair(
+    await refresh(first.refresh_token, { bearer: first.access_token }),
+    'POST /auth/refresh with Authorization',
+  );
+  await assertAccessWorks(second.access_token, 'refresh with bearer');
+});
+
+covers(['AUTH-REFRESH-CHAIN'], 'refreshing repeatedly keeps working without the password', async () => {
+  let pair = await login();
+  for (let round = 1; round <= 3; round++) {
+    pair = expectPair(await refresh(pair.refresh_token), `POST /auth/refresh (round ${round})`);
+  }
+  await assertAccessWorks(pair.access_token, 'the third refresh');
+});
+
+covers(['AUTH-REFRESH-WITHOUT-EMAIL'], 'refresh without email (reported)', async () => {
+  const first = await login();
+  const exchange = await refresh(first.refresh_token, { email: false });
+  observe(`POST /auth/refresh without email answered ${exchange.status}.`);
+  expectPair(exchange, 'POST /auth/refresh without email');
+});
+
+covers(['AUTH-OLD-REFRESH-AFTER-ROTATION'], 'a rotated refresh token used again (reported)', async () => {
+  const first = await login();
+  expectPair(await refresh(first.refresh_token), 'POST /auth/refresh');
+  const again = await refresh(first.refresh_token);
+  observe(
+    again.status >= 200 && again.status < 300
+      ? `the old refresh token still refreshes after rotation (${again.status}): it is not single-use.`
+      : `the old refresh token is refused after rotation (${again.status}): refresh tokens are single-use.`,
+  );
+  if (again.status >= 500)
+    throw new Finding(`reusing a rotated refresh token caused a server error ${again.status}`);
+});
+
+covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => {
+  const pair = await login();
+  const logout = await speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
+  if (logout.status >= 300) {
+    throw new Finding(`POST /auth/logout answered ${logout.status}: ${show(logout.text)}`, {
+      where: 'POST /auth/logout',
+      expected: '2xx',
+      actual: logout.status,
+    });
+  }
+  const after = await refresh(pair.refresh_token);
+  assertClientError(after, 'refresh with a refresh token revoked by logout');
+  observe(`refresh after logout answered ${after.status}.`);
+});
+
+covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async () => {
+  const pair = await login();
+  const logout = await speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
+  observe(
+    `POST /auth/logout answered ${logout.status}, content-type ${logout.headers['content-type'] ?? 'none'}, body ${show(logout.text)}.`,
+  );
+});
+
+covers(
+  ['AUTH-BEARER-REQUIRED', 'AUTH-ERROR-DETAIL'],
+  'every protected route refuses a request without a token with 401',
+  async () => {
+    await assertAllRefused(undefined, 'no Authorization header');
+  },
+);
+
+covers(
+  ['AUTH-INVALID-TOKEN-401'],
+  'every protected route refuses a tampered or garbage token with 401',
+  async () => {
+    const pair = await login();
+    await assertAllRefused(`Bearer ${tamperToken(pair.access_token)}`, 'a tampered access token');
+    await assertAllRefused('Bearer speakcheck-not-a-token', 'a garbage bearer token');
+  },
+);
+
+covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () => {
+  const pair = await login();
+  const lifetime = jwtLifetimeSeconds(pair.access_token);
+  observe(
+    lifetime === undefined
+      ? 'the access token is not a JWT with exp: its lifetime cannot be read.'
+      : `the access token is a JWT living ${lifetime} s (exp − iat).`,
+  );
+});
+
+covers(
+  ['AUTH-EXPIRED-TOKEN-401'],
+  'every protected route refuses an expired access token with 401',
+  async () => {
+    const pair = await login();
+    const lifetime = jwtLifetimeSeconds(pair.access_token);
+    if (lifetime === undefined) skip('the access token is not a JWT with exp, so when it expires is unknown');
+    if (lifetime! > MAX_EXPIRY_WAIT_S) {
+      skip(
+        `the access token lives ${lifetime} s, more than the ${MAX_EXPIRY_WAIT_S} s this run waits for expiry`,
+      );
+    }
+    const left = jwtSecondsLeft(pair.access_token) ?? lifetime!;
+    await sleep(Math.max(0, left + 1.5) * 1000);
+    await assertAllRefused(`Bearer ${pair.access_token}`, 'an expired access token');
+  },
+  { timeoutMs: (MAX_EXPIRY_WAIT_S + 20) * 1000 },
+);

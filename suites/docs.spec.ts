@@ -1,0 +1,98 @@
+/**
+ * Published documentation (speak-v1.md, What the service does): the interactive reference and
+ * redoc are HTML; openapi.json is a valid OpenAPI document declaring every path of the contract.
+ * Authentication 1 exempts only /version from the bearer, so the docs are fetched with it; what
+ * they answer without it is reported.
+ */
+import { Finding, show } from '../src/checks/finding.ts';
+import {
+  AUTH_OPERATIONS,
+  assertDeclaresOperations,
+  assertValidOpenApi,
+  CONTRACT_OPERATIONS,
+  missingOperations,
+} from '../src/checks/openapi.ts';
+import {
+  covers,
+  type Exchange,
+  expectJson,
+  observe,
+  type SpeakClient,
+  useSpeak,
+} from '../src/harness/index.ts';
+
+const speak = useSpeak();
+
+const MAX_REDIRECTS = 3;
+
+/** GET, following same-origin redirects (e.g. /docs → /docs/) a few times; the kit never follows them. */
+async function getFollowing(client: SpeakClient, path: string): Promise<Exchange> {
+  let exchange = await client.get(path, {
+    headers: { accept: 'text/html,application/json;q=0.9,*/*;q=0.8' },
+  });
+  for (let hop = 0; hop < MAX_REDIRECTS && exchange.status >= 300 && exchange.status < 400; hop++) {
+    const location = exchange.headers.location;
+    if (!location) break;
+    const next = new URL(location, exchange.url);
+    if (next.origin !== new URL(speak.config.baseUrl).origin) break;
+    exchange = await client.get(`${next.pathname}${next.search}`);
+  }
+  return exchange;
+}
+
+async function assertHtml(path: string): Promise<void> {
+  const exchange = await getFollowing(speak.api, path);
+  const type = exchange.headers['content-type'] ?? '';
+  if (exchange.status !== 200 || !/^text\/html/i.test(type) || !/<html|<!doctype html/i.test(exchange.text)) {
+    throw new Finding(
+      `GET ${path} answered ${exchange.status} ${show(type || 'no content-type')}: ${show(exchange.text, 120)}; expected an HTML page`,
+      {
+        where: path,
+        expected: '200 text/html',
+        actual: `${exchange.status} ${type}`,
+      },
+    );
+  }
+}
+
+const openapi = async (): Promise<Record<string, unknown>> => {
+  const exchange = await getFollowing(speak.api, '/v1/speak/openapi.json');
+  if (exchange.status !== 200)
+    throw new Finding(`GET /v1/speak/openapi.json answered ${exchange.status}: ${show(exchange.text)}`);
+  return expectJson(exchange, 'GET /v1/speak/openapi.json') as Record<string, unknown>;
+};
+
+covers(['DOCS-INTERACTIVE-HTML'], '/v1/speak/docs is an HTML page', () => assertHtml('/v1/speak/docs'));
+
+covers(['DOCS-REDOC-HTML'], '/v1/speak/redoc is an HTML page', () => assertHtml('/v1/speak/redoc'));
+
+covers(['DOCS-OPENAPI-VALID'], '/v1/speak/openapi.json is a valid OpenAPI document', async () => {
+  const version = await assertValidOpenApi(await openapi(), 'GET /v1/speak/openapi.json');
+  observe(`OpenAPI ${version}`);
+});
+
+covers(
+  ['DOCS-OPENAPI-PATHS'],
+  'openapi.json declares every /v1/speak operation of the contract',
+  async () => {
+    assertDeclaresOperations(await openapi(), CONTRACT_OPERATIONS, 'GET /v1/speak/openapi.json');
+  },
+);
+
+covers(['DOCS-OPENAPI-AUTH-PATHS'], 'openapi.json and the auth endpoints (reported)', async () => {
+  const missing = missingOperations(
+    (await openapi()) as { paths?: Record<string, Record<string, unknown>> },
+    AUTH_OPERATIONS,
+  );
+  observe(missing.length ? `not declared: ${missing.join(', ')}` : 'the auth endpoints are declared');
+  if (missing.length) throw new Finding(`the definition does not declare ${missing.join(', ')}`);
+});
+
+covers(['DOCS-WITHOUT-TOKEN'], 'docs without a token (reported)', async () => {
+  const answers: string[] = [];
+  for (const path of ['/v1/speak/docs', '/v1/speak/redoc', '/v1/speak/openapi.json']) {
+    const exchange = await getFollowing(speak.anon, path);
+    answers.push(`${path}: ${exchange.status}`);
+  }
+  observe(`without a token: ${answers.join('; ')}`);
+});

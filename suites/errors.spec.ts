@@ -1,0 +1,198 @@
+/**
+ * Errors (speak-v1.md Errors, Limits, the request tables): JSON `detail` on every 4xx (the raw
+ * text a client would fall back to is quoted when it is not), fast-check invalid generation bodies
+ * refused with a 4xx and creating nothing, unknown identifiers, malformed JSON.
+ */
+import fc from 'fast-check';
+import { type InvalidCase, invalidBodyArb } from '../fixtures/invalid-bodies.ts';
+import { assertProperty } from '../fixtures/property.ts';
+import { assertClientError, assertErrorBody } from '../src/checks/errors.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import { covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
+import { generateVoice, list, once, type Take, type Voice, waitUntilDone } from './support/items.ts';
+
+const speak = useSpeak();
+
+const NUM_RUNS = 40;
+const UNKNOWN = 'speakcheck-unknown-id';
+
+/** Every error answer this file saw, for the content-type and code reports. */
+const errorsSeen: Array<{ label: string; exchange: Exchange }> = [];
+const codesByReason = new Map<string, Set<number>>();
+
+const voice = once(async (): Promise<Voice> => {
+  const { voice: created } = await generateVoice(speak, {
+    name: speak.prefix('errors-voice'),
+    gender: speak.model.genders[0] ?? 'female',
+    model: speak.model.name,
+  });
+  return (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
+});
+
+/** Marks what a wrongly accepted invalid body would create, so "nothing created" can be checked. */
+function marker(): string {
+  return speak.prefix('invalid');
+}
+
+async function trackAccidental(exchange: Exchange): Promise<void> {
+  if (exchange.status < 200 || exchange.status >= 300) return;
+  const json = exchange.json as { take_id?: unknown; voice_id?: unknown } | undefined;
+  if (typeof json?.take_id === 'string') speak.track('take', json.take_id);
+  else if (typeof json?.voice_id === 'string') speak.track('voice', json.voice_id);
+}
+
+async function post(c: InvalidCase): Promise<Exchange> {
+  const exchange = await speak.api.request('POST', c.endpoint, {
+    body: JSON.stringify(c.body),
+    headers: { 'content-type': 'application/json' },
+  });
+  await trackAccidental(exchange);
+  return exchange;
+}
+
+covers(
+  ['ERR-INVALID-BODY-4XX', 'ERR-PROSODY-OUT-OF-RANGE', 'ERR-JSON-DETAIL', 'ERR-NOTHING-CREATED'],
+  'property: invalid generation bodies are refused with a 4xx JSON detail and create nothing',
+  async () => {
+    const v = await voice();
+    const ctx = {
+      voiceId: v.voice_id,
+      model: speak.model.name,
+      gender: speak.model.genders[0] ?? 'female',
+      name: `${marker()}-voice`,
+      text: `${marker()} text.`,
+    };
+    await assertProperty(
+      'errors: invalid bodies',
+      fc.asyncProperty(invalidBodyArb(ctx), async (c) => {
+        const exchange = await post(c);
+        assertClientError(exchange, c.why);
+        assertErrorBody(exchange);
+        errorsSeen.push({ label: c.why, exchange });
+        const reason = c.why.replace(/ \(.*\)$/, '');
+        codesByReason.set(reason, (codesByReason.get(reason) ?? new Set()).add(exchange.status));
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    const takes = await list<Take>(speak, 'take');
+    const voices = await list<Voice>(speak, 'voice');
+    const createdTakes = takes.filter((t) => t.text.includes(marker()));
+    const createdVoices = voices.filter((x) => x.name.startsWith(marker()));
+    if (createdTakes.length || createdVoices.length) {
+      throw new Finding(
+        `refused bodies left items behind: takes ${show(createdTakes.map((t) => t.take_id))}, voices ${show(createdVoices.map((x) => x.voice_id))}`,
+      );
+    }
+  },
+);
+
+covers(['ERR-INVALID-BODY-CODE'], 'status codes of refused bodies (reported)', () => {
+  if (codesByReason.size === 0)
+    throw new Finding('no refused body was recorded (the property test did not run)');
+  for (const [reason, codes] of codesByReason) observe(`${reason}: ${[...codes].join(', ')}`);
+});
+
+covers(['ERR-UNKNOWN-STYLE'], 'a take with a style name the model does not offer is refused', async () => {
+  const v = await voice();
+  const exchange = await post({
+    endpoint: '/v1/speak/takes/generate',
+    body: { voice_id: v.voice_id, text: `${marker()} style.`, style: ['speakcheck-no-such-style'] },
+    why: 'unknown style',
+    requirement: 'ERR-INVALID-BODY-4XX',
+  });
+  assertClientError(exchange, 'a style the model does not offer');
+  assertErrorBody(exchange);
+  errorsSeen.push({ label: 'unknown style', exchange });
+});
+
+covers(
+  ['ERR-MALFORMED-JSON', 'ERR-JSON-DETAIL'],
+  'a body that is not JSON is refused with a 4xx JSON detail',
+  async () => {
+    for (const body of ['{"text": "unterminated', 'text=hello&voice_id=x']) {
+      const exchange = await speak.api.request('POST', '/v1/speak/takes/generate', {
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      await trackAccidental(exchange);
+      assertClientError(exchange, `malformed JSON ${show(body)}`);
+      assertErrorBody(exchange);
+      errorsSeen.push({ label: 'malformed JSON', exchange });
+    }
+  },
+);
+
+function unknownRoutes(): Array<{ label: string; method: string; path: string; json?: unknown }> {
+  return [
+    { label: 'unknown model', method: 'GET', path: `/v1/speak/models/${UNKNOWN}` },
+    { label: 'unknown voice', method: 'GET', path: `/v1/speak/voices/${UNKNOWN}` },
+    { label: 'unknown take', method: 'GET', path: `/v1/speak/takes/${UNKNOWN}` },
+    { label: 'audio of an unknown take', method: 'GET', path: `/v1/speak/takes/${UNKNOWN}/wav` },
+    { label: 'audio of an unknown take', method: 'GET', path: `/v1/speak/takes/${UNKNOWN}/mp3` },
+  ];
+}
+
+covers(
+  ['ERR-UNKNOWN-ID-4XX', 'ERR-JSON-DETAIL'],
+  'unknown model, voice and take ids are a 4xx with a JSON detail',
+  async () => {
+    const problems: string[] = [];
+    for (const route of unknownRoutes()) {
+      const exchange = await speak.api.request(route.method, route.path);
+      try {
+        assertClientError(exchange, route.label);
+        assertErrorBody(exchange);
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+      errorsSeen.push({ label: route.label, exchange });
+    }
+    if (problems.length) throw new Finding(`unknown identifiers: ${problems.join(' | ')}`);
+  },
+);
+
+covers(['ERR-UNKNOWN-ID-404'], 'unknown ids answer 404, also for update and delete (reported)', async () => {
+  const routes = [
+    ...unknownRoutes(),
+    {
+      label: 'update of an unknown voice',
+      method: 'POST',
+      path: `/v1/speak/voices/${UNKNOWN}`,
+      json: { name: 'x' },
+    },
+    { label: 'delete of an unknown voice', method: 'DELETE', path: `/v1/speak/voices/${UNKNOWN}` },
+    { label: 'delete of an unknown take', method: 'DELETE', path: `/v1/speak/takes/${UNKNOWN}` },
+  ];
+  const codes: string[] = [];
+  for (const route of routes) {
+    const exchange = await speak.api.request(
+      route.method,
+      route.path,
+      route.json ? { json: route.json } : {},
+    );
+    codes.push(`${route.label}: ${exchange.status}`);
+  }
+  observe(codes.join('; '));
+  const not404 = codes.filter((c) => !c.endsWith(': 404'));
+  if (not404.length) throw new Finding(`not 404: ${not404.join('; ')}`);
+});
+
+covers(['ERR-CONTENT-TYPE'], 'error answers declare application/json', () => {
+  if (errorsSeen.length === 0)
+    throw new Finding('no error answer was recorded (the other tests did not run)');
+  const wrong = errorsSeen.filter(
+    ({ exchange }) => !/^application\/([\w.+-]+\+)?json/i.test(exchange.headers['content-type'] ?? ''),
+  );
+  if (wrong.length) {
+    throw new Finding(
+      `${wrong.length} of ${errorsSeen.length} error answers are not application/json: ${wrong
+        .slice(0, 5)
+        .map(
+          ({ label, exchange }) =>
+            `${label} → ${exchange.status} ${show(exchange.headers['content-type'] ?? 'none')}`,
+        )
+        .join('; ')}`,
+    );
+  }
+  observe(`${errorsSeen.length} error answers, all application/json`);
+});

@@ -1,0 +1,209 @@
+/**
+ * Paging and filters (speak-v1.md Endpoints → list query parameters; wire-facts Lists): fast-check
+ * properties over id subsets, length/page and older/newer bounds. The server's answer must equal
+ * an oracle computed from the full list; pages must partition the list. Every query carries an id
+ * subset of the few takes this file creates, so other files creating items at the same time cannot
+ * disturb the oracle. Failing cases shrink and print the seed.
+ */
+import fc from 'fast-check';
+import { listQueryArb } from '../fixtures/list-queries.ts';
+import { assertProperty } from '../fixtures/property.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import {
+  assertListOracle,
+  assertPagesPartition,
+  type ListItem,
+  type ListQuery,
+  listOracle,
+  toQueryParams,
+  WIRE_LIST_SEMANTICS,
+} from '../src/checks/lists.ts';
+import { covers, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  generateTake,
+  generateVoice,
+  list,
+  once,
+  type Take,
+  type Voice,
+  waitUntilDone,
+} from './support/items.ts';
+
+const speak = useSpeak();
+
+/** Few items: real vendors bill per character. */
+const TAKE_COUNT = 6;
+const NUM_RUNS = 40;
+const TEXTS = ['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.'];
+
+const fixture = once(async () => {
+  const { voice: created } = await generateVoice(speak, {
+    name: speak.prefix('lists-voice'),
+    gender: speak.model.genders[0] ?? 'female',
+    model: speak.model.name,
+  });
+  const voice = (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
+  const ids: string[] = [];
+  // One after another: distinct creation times give the bounds something to cut between.
+  for (const text of TEXTS.slice(0, TAKE_COUNT))
+    ids.push((await generateTake(speak, { voice_id: voice.voice_id, text })).take.take_id);
+  // The full list, in the server's own order, restricted to ours: the oracle's ground truth.
+  const all = await list<Take>(speak, 'take');
+  const full: ListItem[] = all
+    .filter((t) => ids.includes(t.take_id))
+    .map((t) => ({ id: t.take_id, timestamp_ms: t.timestamp_ms }));
+  if (full.length !== ids.length) {
+    throw new Finding(`GET /v1/speak/takes holds ${full.length} of the ${ids.length} takes just created`, {
+      expected: ids,
+      actual: full.map((i) => i.id),
+    });
+  }
+  return { voice, ids, full };
+});
+
+async function answer(query: ListQuery): Promise<ListItem[]> {
+  const takes = await list<Take>(speak, 'take', toQueryParams(query, 'take_id'));
+  return takes.map((t) => ({ id: t.take_id, timestamp_ms: t.timestamp_ms }));
+}
+
+/** Which page number holds the first `length` items: 1 (wire facts) or 0. */
+async function firstPageNumber(
+  ids: readonly string[],
+  full: readonly ListItem[],
+  length: number,
+): Promise<number> {
+  const expected = full.slice(0, length).map((i) => i.id);
+  for (const page of [1, 0]) {
+    const got = (await answer({ ids, length, page })).map((i) => i.id);
+    if (JSON.stringify(got) === JSON.stringify(expected)) return page;
+  }
+  throw new Finding(
+    `with length=${length}, neither page 1 nor page 0 holds the first ${length} items of the list`,
+    { expected },
+  );
+}
+
+covers(['LIST-ID-FILTER'], 'take_id and voice_id filters return exactly the listed ids', async () => {
+  const { voice, ids, full } = await fixture();
+  const subset = [ids[0]!, ids[2]!, ids[5]!];
+  const query = { ids: [...subset, 'speakcheck-unknown-id'] };
+  assertListOracle(await answer(query), listOracle(full, query), query, full, 'GET /v1/speak/takes');
+  const voices = await list<Voice>(speak, 'voice', { voice_id: `${voice.voice_id},speakcheck-unknown-id` });
+  const got = voices.map((v) => v.voice_id);
+  if (got.length !== 1 || got[0] !== voice.voice_id) {
+    throw new Finding(
+      `GET /v1/speak/voices?voice_id=<ours>,<unknown> answered ${show(got)}, expected only ${voice.voice_id}`,
+    );
+  }
+});
+
+covers(
+  ['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'],
+  'property: id subsets with older/newer bounds between items equal the oracle',
+  async () => {
+    const { full } = await fixture();
+    // Bounds never equal an item's timestamp: the MUST does not depend on inclusive vs exclusive.
+    const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
+      ({ length: _l, page: _p, ...rest }) => rest as ListQuery,
+    );
+    await assertProperty(
+      'lists: filters and bounds',
+      fc.asyncProperty(arb, async (query) => {
+        assertListOracle(await answer(query), listOracle(full, query), query, full, 'GET /v1/speak/takes');
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  },
+);
+
+covers(
+  ['LIST-LENGTH', 'LIST-PAGES-PARTITION'],
+  'pages of every length partition the list without duplicate or gap',
+  async () => {
+    const { ids, full } = await fixture();
+    const whole = (await answer({ ids })).map((i) => i.id);
+    for (let length = 1; length <= 4; length++) {
+      const first = await firstPageNumber(ids, full, length);
+      const pages: string[][] = [];
+      // Bounded: one page past the last one that can hold anything.
+      for (let page = first; page <= first + Math.ceil(ids.length / length); page++) {
+        pages.push((await answer({ ids, length, page })).map((i) => i.id));
+      }
+      assertPagesPartition(pages, whole, length, `take_id=<${ids.length} ids>&length=${length}`);
+      if (pages[pages.length - 1]!.length !== 0)
+        throw new Finding(`length=${length}: the page after the last one is not empty`);
+    }
+  },
+);
+
+covers(
+  ['LIST-ORACLE'],
+  'property: any combination of filter, bounds and paging equals the wire-facts oracle',
+  async () => {
+    const { full } = await fixture();
+    await assertProperty(
+      'lists: wire-facts oracle',
+      fc.asyncProperty(listQueryArb(full, { allowBoundOnItem: true }), async (query) => {
+        assertListOracle(
+          await answer(query),
+          listOracle(full, query, WIRE_LIST_SEMANTICS),
+          query,
+          full,
+          'GET /v1/speak/takes',
+        );
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  },
+);
+
+covers(
+  ['LIST-PAGE-BASE'],
+  'pages count from 1, page defaults to 1, length absent is unlimited (reported)',
+  async () => {
+    const { ids, full } = await fixture();
+    const first = await firstPageNumber(ids, full, 2);
+    const defaultPage = (await answer({ ids, length: 2 })).map((i) => i.id);
+    const unlimited = await answer({ ids });
+    observe(
+      `first page number: ${first}; page omitted gives ${show(defaultPage.map((id) => id.slice(0, 8)))}; no length gives ${unlimited.length} of ${ids.length}`,
+    );
+    if (first !== 1) throw new Finding(`pages count from ${first}, the SDK counts from 1`);
+    assertListOracle(
+      await answer({ ids, length: 2 }),
+      listOracle(full, { ids, length: 2, page: 1 }),
+      { ids, length: 2 },
+      full,
+    );
+    if (unlimited.length !== ids.length)
+      throw new Finding(
+        `without length the list holds ${unlimited.length} of ${ids.length}: a default page size applies`,
+      );
+  },
+);
+
+covers(
+  ['LIST-BOUNDS-INCLUSIVE'],
+  'older/newer equal to an item timestamp include it (reported)',
+  async () => {
+    const { ids, full } = await fixture();
+    const middle = full[Math.floor(full.length / 2)]!;
+    const older = (await answer({ ids, older: middle.timestamp_ms })).map((i) => i.id);
+    const newer = (await answer({ ids, newer: middle.timestamp_ms })).map((i) => i.id);
+    observe(
+      `older=${middle.timestamp_ms} ${older.includes(middle.id) ? 'includes' : 'excludes'} the item at that time; newer=${middle.timestamp_ms} ${newer.includes(middle.id) ? 'includes' : 'excludes'} it`,
+    );
+    if (!older.includes(middle.id) || !newer.includes(middle.id))
+      throw new Finding('bounds are exclusive; the SDK treats them as inclusive');
+  },
+);
+
+covers(['LIST-ORDERING'], 'list ordering (reported)', async () => {
+  const { full } = await fixture();
+  const stamps = full.map((i) => i.timestamp_ms);
+  const newestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! >= t);
+  const oldestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! <= t);
+  observe(
+    `the take list is ordered ${newestFirst ? 'newest first' : oldestFirst ? 'oldest first' : 'neither by time'} (timestamps ${show(stamps)})`,
+  );
+});

@@ -1,0 +1,187 @@
+/**
+ * Models (speak-v1.md Resources → Model, Prosody; Endpoints → Models): list and get agree, every
+ * field's type, and what a model lists is usable: a voice per gender, a take per language, per
+ * prosody type and with a style.
+ */
+
+import { prosodyOfType } from '../fixtures/prosody.ts';
+import { phraseFor } from '../fixtures/texts.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import { covers, expectJson, expectSchema, type Model, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  assertEqualField,
+  generateTake,
+  generateVoice,
+  once,
+  type Take,
+  type Voice,
+  waitUntilDone,
+} from './support/items.ts';
+
+const speak = useSpeak();
+
+/** One voice per gender of the model under test, each generated and waited for. */
+const voicesByGender = once(async (): Promise<Map<string, Voice>> => {
+  const model = speak.model;
+  const created = await Promise.all(
+    model.genders.map(async (gender) => {
+      const { voice } = await generateVoice(speak, {
+        name: speak.prefix(`model-${gender}`),
+        gender,
+        model: model.name,
+      });
+      assertEqualField(voice.gender, gender, `voice generated with gender ${gender} /gender`);
+      const { final } = await waitUntilDone<Voice>(speak, 'voice', voice.voice_id, { first: voice });
+      return [gender, final] as const;
+    }),
+  );
+  return new Map(created);
+});
+
+async function anyVoice(): Promise<Voice> {
+  const voices = await voicesByGender();
+  const first = voices.values().next().value;
+  if (!first)
+    throw new Finding(`model ${speak.model.name} lists no gender: no voice can be generated`, {
+      actual: speak.model.genders,
+    });
+  return first;
+}
+
+/** Generates takes (all at once) and waits until every one is ready; names each failure. */
+async function takesReady(
+  label: string,
+  bodies: Array<{ what: string; body: Record<string, unknown> }>,
+): Promise<Take[]> {
+  const results = await Promise.allSettled(
+    bodies.map(async ({ what, body }) => {
+      try {
+        const { take } = await generateTake(speak, body);
+        const { final } = await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+        return final;
+      } catch (error) {
+        throw new Error(`${what}: ${(error as Error).message}`);
+      }
+    }),
+  );
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+  if (failures.length)
+    throw new Finding(`${label}: ${failures.length} of ${bodies.length} failed: ${failures.join(' | ')}`);
+  return results.map((r) => (r as PromiseFulfilledResult<Take>).value);
+}
+
+covers(
+  ['MODELS-LIST', 'MODELS-AT-LEAST-ONE', 'MODEL-FIELD-TYPES'],
+  'the model list is a non-empty array of well-typed models',
+  async () => {
+    const json = expectJson(await speak.api.get('/v1/speak/models'), 'GET /v1/speak/models');
+    expectSchema('ModelList', json, 'the model list');
+    if ((json as unknown[]).length === 0)
+      throw new Finding('GET /v1/speak/models answered an empty array: the user has no model');
+    observe(`models: ${(json as Model[]).map((m) => m.name).join(', ')}`);
+  },
+);
+
+covers(
+  ['MODELS-GET', 'MODELS-LIST-GET-AGREE', 'MODEL-FIELD-TYPES'],
+  'each model fetched by name equals its list entry',
+  async () => {
+    for (const listed of speak.models) {
+      const exchange = await speak.api.get(`/v1/speak/models/${encodeURIComponent(listed.name)}`);
+      const json = expectJson(exchange, `GET /v1/speak/models/${listed.name}`);
+      if (Array.isArray(json))
+        throw new Finding(`GET /v1/speak/models/${listed.name} answered an array, expected one Model`);
+      expectSchema('Model', json, `model ${listed.name}`);
+      assertEqualField(json, listed, `GET /v1/speak/models/${listed.name} vs the list entry`);
+    }
+  },
+);
+
+covers(
+  ['MODEL-GENDER-VALUES', 'MODEL-PROSODY-TYPE-NAMES', 'MODEL-VOICE-INPUTS'],
+  'genders, prosody types and voice_inputs (reported)',
+  () => {
+    for (const m of speak.models) {
+      observe(
+        `${m.name}: genders ${show(m.genders)}, languages ${show(m.languages)}, prosody_types ${show(m.prosody_types)}, styles ${show(m.styles)}, flags ${show(m.flags)}, voice_inputs ${show(m.voice_inputs ?? null)}`,
+      );
+    }
+    const unknownGenders = speak.models.flatMap((m) =>
+      m.genders.filter((g) => !['male', 'female', 'nonbinary'].includes(g)),
+    );
+    const unknownTypes = speak.models.flatMap((m) => m.prosody_types.filter((t) => !prosodyOfType(t)));
+    if (unknownGenders.length || unknownTypes.length) {
+      throw new Finding(
+        `values outside the wire facts: genders ${show(unknownGenders)}, prosody types ${show(unknownTypes)}`,
+      );
+    }
+  },
+);
+
+covers(['MODEL-GENDERS-USABLE'], 'a voice can be generated with each gender of the model', async () => {
+  const voices = await voicesByGender();
+  observe(
+    `voices ready for genders ${[...voices.keys()].join(', ')} (models: ${show([...voices.values()].map((v) => v.model))})`,
+  );
+});
+
+covers(
+  ['MODEL-LANGUAGES-USABLE'],
+  'a take is accepted and ready with each language of the model as override_language',
+  async () => {
+    const voice = await anyVoice();
+    const takes = await takesReady(
+      'takes per language',
+      speak.model.languages.map((language) => ({
+        what: `override_language ${language}`,
+        body: { voice_id: voice.voice_id, text: phraseFor(language), override_language: language },
+      })),
+    );
+    takes.forEach((take, i) => {
+      assertEqualField(
+        take.override_language,
+        speak.model.languages[i],
+        `take ${take.take_id} /override_language`,
+      );
+    });
+  },
+);
+
+covers(
+  ['MODEL-SIMPLE-PROSODY', 'MODEL-PROSODY-TYPES-USABLE'],
+  'a take is accepted and ready with each prosody type (simple on every model)',
+  async () => {
+    const missingSimple = speak.models.filter((m) => !m.prosody_types.includes('simple')).map((m) => m.name);
+    if (missingSimple.length)
+      throw new Finding(`models whose prosody_types lack "simple": ${missingSimple.join(', ')}`);
+    const voice = await anyVoice();
+    const known = speak.model.prosody_types.filter((type) => prosodyOfType(type));
+    const unknown = speak.model.prosody_types.filter((type) => !prosodyOfType(type));
+    if (unknown.length)
+      observe(`prosody types with fields the harness does not know (not exercised): ${unknown.join(', ')}`);
+    const takes = await takesReady(
+      'takes per prosody type',
+      known.map((type) => ({
+        what: `prosody type ${type}`,
+        body: { voice_id: voice.voice_id, text: 'Prosody check.', prosody: prosodyOfType(type, 3) },
+      })),
+    );
+    takes.forEach((take, i) => {
+      assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`);
+    });
+  },
+);
+
+covers(['MODEL-STYLES-USABLE'], 'a take is accepted and ready with a style the model offers', async () => {
+  const offered = speak.model.styles.find((group) => group.length > 0);
+  if (!offered) {
+    observe(`model ${speak.model.name} offers no style.`);
+    return;
+  }
+  const voice = await anyVoice();
+  const style = [offered[0]!];
+  const [take] = await takesReady('take with a style', [
+    { what: `style ${show(style)}`, body: { voice_id: voice.voice_id, text: 'Style check.', style } },
+  ]);
+  assertEqualField(take!.style, style, `take ${take!.take_id} /style`);
+});

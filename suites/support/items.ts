@@ -1,0 +1,199 @@
+/**
+ * Creating voices and takes, and waiting for them: every item created is tracked for cleanup,
+ * every wait is bounded (the run's ready timeout) and polls at a small interval, recording the
+ * status sequence and each observed body for the ordering and info checks.
+ */
+import { assertClientError } from '../../src/checks/errors.ts';
+import { Finding, show } from '../../src/checks/finding.ts';
+import { isDone } from '../../src/checks/status.ts';
+import { type Exchange, expectJson, expectSchema, type SpeakContext } from '../../src/harness/index.ts';
+
+export type Kind = 'voice' | 'take';
+
+export interface Voice {
+  voice_id: string;
+  name: string;
+  model: string;
+  gender: string;
+  default_style: string[] | null;
+  default_prosody: Record<string, number> | null;
+  example_take_id: string;
+  example_take: unknown;
+  status: string;
+  timestamp_ms: number;
+  [field: string]: unknown;
+}
+
+export interface TakeInfo {
+  duration: number;
+  audio_rate: number;
+  normalized_text: string[];
+}
+
+export interface Take {
+  take_id: string;
+  voice_id: string;
+  text: string;
+  override_language: string | null;
+  style: string[] | null;
+  prosody: Record<string, number> | null;
+  status: string;
+  timestamp_ms: number;
+  info: TakeInfo | null;
+  [field: string]: unknown;
+}
+
+const POLL_START_MS = 60;
+const POLL_MAX_MS = 300;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A 2xx with a JSON body, or a Finding naming the request and what came back. */
+export function expectCreated(exchange: Exchange, what: string): unknown {
+  if (exchange.status < 200 || exchange.status >= 300) {
+    throw new Finding(
+      `${what}: ${exchange.method} ${new URL(exchange.url).pathname} answered ${exchange.status}: ${show(exchange.text, 300)}`,
+      { where: exchange.url, expected: '2xx', actual: exchange.status },
+    );
+  }
+  return expectJson(exchange, what);
+}
+
+export async function generateVoice(
+  s: SpeakContext,
+  body: Record<string, unknown>,
+): Promise<{ exchange: Exchange; voice: Voice }> {
+  const exchange = await s.api.post('/v1/speak/voices/generate', body);
+  const json = expectCreated(exchange, 'voice generation');
+  const id = (json as { voice_id?: unknown } | null)?.voice_id;
+  if (typeof id === 'string' && id) s.track('voice', id);
+  expectSchema('Voice', json, 'the generated voice');
+  return { exchange, voice: json as Voice };
+}
+
+export async function generateTake(
+  s: SpeakContext,
+  body: Record<string, unknown>,
+): Promise<{ exchange: Exchange; take: Take }> {
+  const exchange = await s.api.post('/v1/speak/takes/generate', body);
+  const json = expectCreated(exchange, 'take generation');
+  const id = (json as { take_id?: unknown } | null)?.take_id;
+  if (typeof id === 'string' && id) s.track('take', id);
+  expectSchema('Take', json, 'the generated take');
+  return { exchange, take: json as Take };
+}
+
+export async function getItem<T>(s: SpeakContext, kind: Kind, id: string): Promise<T> {
+  const exchange = await s.api.get(`/v1/speak/${kind}s/${encodeURIComponent(id)}`);
+  const json = expectCreated(exchange, `GET ${kind} ${id.slice(0, 8)}`);
+  if (Array.isArray(json)) {
+    throw new Finding(
+      `GET /v1/speak/${kind}s/{id} answered an array (${json.length} items), expected one object`,
+      {
+        where: exchange.url,
+        expected: 'object',
+        actual: 'array',
+      },
+    );
+  }
+  expectSchema(kind === 'take' ? 'Take' : 'Voice', json, `the ${kind} from GET`);
+  return json as T;
+}
+
+export interface Polled<T> {
+  final: T;
+  /** Every status observed, in order, starting with the one passed in (if any). */
+  statuses: string[];
+  /** Every body observed, in order. */
+  snapshots: T[];
+  ms: number;
+}
+
+/**
+ * Polls GET /{kind}s/{id} until a done state (ready | error | timeout), bounded by the run's
+ * ready timeout. Throws a Finding when the bound passes or the final state is not `ready`
+ * (unless `acceptFailure`).
+ */
+export async function waitUntilDone<T extends { status: string }>(
+  s: SpeakContext,
+  kind: Kind,
+  id: string,
+  o: { first?: T; boundMs?: number; acceptFailure?: boolean } = {},
+): Promise<Polled<T>> {
+  const bound = o.boundMs ?? s.config.timeouts.readyMs;
+  const started = Date.now();
+  const snapshots: T[] = o.first ? [o.first] : [];
+  let interval = POLL_START_MS;
+  for (;;) {
+    const item = await getItem<T>(s, kind, id);
+    snapshots.push(item);
+    if (isDone(item.status)) break;
+    if (Date.now() - started > bound) {
+      throw new Finding(
+        `${kind} ${id.slice(0, 8)} did not reach a done state within ${bound} ms; statuses seen: ${show(snapshots.map((x) => x.status))}`,
+        { where: `${kind} ${id}`, expected: 'ready', actual: item.status },
+      );
+    }
+    await sleep(interval);
+    interval = Math.min(POLL_MAX_MS, Math.round(interval * 1.3));
+  }
+  const final = snapshots[snapshots.length - 1]!;
+  if (final.status !== 'ready' && !o.acceptFailure) {
+    throw new Finding(`${kind} ${id.slice(0, 8)} ended in ${show(final.status)} instead of ready`, {
+      where: `${kind} ${id}`,
+      expected: 'ready',
+      actual: final.status,
+    });
+  }
+  return { final, statuses: snapshots.map((x) => x.status), snapshots, ms: Date.now() - started };
+}
+
+/** Lists /{kind}s with a query; the JSON array, schema-checked. */
+export async function list<T>(
+  s: SpeakContext,
+  kind: Kind,
+  query: Record<string, string | number> = {},
+): Promise<T[]> {
+  const exchange = await s.api.get(`/v1/speak/${kind}s`, { query });
+  const json = expectCreated(exchange, `GET /v1/speak/${kind}s ${show(query)}`);
+  expectSchema(kind === 'take' ? 'TakeList' : 'VoiceList', json, `the ${kind} list for ${show(query)}`);
+  return json as T[];
+}
+
+/** A request that must be refused: 4xx (never 5xx, never success). */
+export function expectRefused(exchange: Exchange, why: string): void {
+  assertClientError(exchange, why);
+}
+
+/**
+ * Milliseconds since the epoch, not seconds: within a day of this machine's clock (tolerates
+ * skew with a remote server, catches seconds and microseconds).
+ */
+export function assertEpochMs(value: number, where: string): void {
+  const day = 24 * 3600 * 1000;
+  if (!Number.isInteger(value) || Math.abs(value - Date.now()) > day) {
+    throw new Finding(
+      `${where}: timestamp_ms ${value} is not milliseconds since the epoch near now (${Date.now()}); ${value < 1e11 ? 'it looks like seconds' : 'it is far off'}`,
+      { where, expected: Date.now(), actual: value },
+    );
+  }
+}
+
+/** Runs `make` once; later callers share its promise (one scenario feeds several tests). */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    promise ??= make();
+    return promise;
+  };
+}
+
+export function assertEqualField(actual: unknown, expected: unknown, where: string): void {
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Finding(`${where}: expected ${show(expected)}, got ${show(actual)}`, {
+      where,
+      expected,
+      actual,
+    });
+  }
+}

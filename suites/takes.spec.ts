@@ -1,0 +1,237 @@
+/**
+ * Takes (speak-v1.md Resources → Take, TakeGenerate; Endpoints → Takes; States and transitions;
+ * Limits): generation answers waiting with info null and is listed at once; statuses move forward
+ * only; info is null before ready and consistent with the wav at ready; prosody bounds, language
+ * override and multilingual text; batch, user_data and delete from the wire facts (INFO).
+ */
+import fc from 'fast-check';
+import { propertySeed } from '../fixtures/property-seed.ts';
+import { multilingualArb, unicodeArb } from '../fixtures/texts.ts';
+import { assertDurationIsSampleCount, assertInfoConsistent, parseWav } from '../src/checks/audio.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import { assertStatusOrder, distinctRuns } from '../src/checks/status.ts';
+import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import { fetchAudio } from './support/audio.ts';
+import {
+  assertEpochMs,
+  assertEqualField,
+  generateTake,
+  generateVoice,
+  list,
+  once,
+  type Take,
+  type Voice,
+  waitUntilDone,
+} from './support/items.ts';
+
+const speak = useSpeak();
+
+/** Several sentences: several parts, so intermediate states have a chance to be seen. */
+const MULTI_PART = 'This is the first sentence. Here comes a second one. And a third closes the text.';
+
+const voice = once(async (): Promise<Voice> => {
+  const { voice: created } = await generateVoice(speak, {
+    name: speak.prefix('takes-voice'),
+    gender: speak.model.genders[0] ?? 'female',
+    model: speak.model.name,
+  });
+  return (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
+});
+
+/** The multi-part take: generated once, polled from its creation to ready. */
+const generated = once(async () => {
+  const v = await voice();
+  const body = { voice_id: v.voice_id, text: MULTI_PART };
+  const { take } = await generateTake(speak, body);
+  const listed = await list<Take>(speak, 'take');
+  const polled = waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+  // Callers that only need the creation must not leave the polling promise unhandled.
+  polled.catch(() => undefined);
+  return { body, take, listed, polled };
+});
+
+covers(
+  [
+    'TAKE-GENERATE-RETURNS-TAKE',
+    'TAKE-GENERATE-WAITING',
+    'TAKE-GENERATE-INFO-NULL',
+    'TAKE-FIELD-TYPES',
+    'TAKE-TIMESTAMP-MS',
+    'TAKE-ECHOES-REQUEST',
+    'TAKE-LISTED-AT-ONCE',
+  ],
+  'take generation returns a waiting Take with info null, listed at once',
+  async () => {
+    const { body, take, listed } = await generated();
+    const where = `generated take ${take.take_id.slice(0, 8)}`;
+    assertEqualField(take.status, 'waiting', `${where} /status`);
+    assertEqualField(take.info, null, `${where} /info`);
+    assertEqualField(take.voice_id, body.voice_id, `${where} /voice_id`);
+    assertEqualField(take.text, body.text, `${where} /text`);
+    assertEqualField(take.prosody, null, `${where} /prosody (none given)`);
+    assertEpochMs(take.timestamp_ms, `${where} /timestamp_ms`);
+    if (!listed.some((t) => t.take_id === take.take_id)) {
+      throw new Finding(
+        `GET /v1/speak/takes right after generation (${listed.length} takes) does not hold ${take.take_id}`,
+      );
+    }
+  },
+);
+
+covers(
+  [
+    'TAKE-STATUS-ORDER',
+    'TAKE-READY-BOUND',
+    'TAKE-GET-OBJECT',
+    'TAKE-INFO-NULL-BEFORE-READY',
+    'TAKE-INFO-AT-READY',
+    'TAKE-INFO-FIELDS',
+    'TAKE-INFO-AUDIO-RATE',
+  ],
+  'statuses move forward to ready; info is null before ready and matches the wav at ready',
+  async () => {
+    const { take } = await generated();
+    const polled = await (await generated()).polled;
+    const where = `take ${take.take_id.slice(0, 8)}`;
+    assertStatusOrder(polled.statuses, where);
+    polled.snapshots.forEach((snapshot, i) => {
+      if (snapshot.status !== 'ready' && snapshot.info !== null) {
+        throw new Finding(
+          `${where}: info is ${show(snapshot.info)} while the status is ${snapshot.status} (observation ${i}); expected null until ready`,
+        );
+      }
+    });
+    expectSchema('TakeInfo', polled.final.info, `${where} info at ready`);
+    const { audio } = await fetchAudio(speak, take.take_id, 'wav');
+    assertInfoConsistent(polled.final.info, parseWav(audio.body, `${where} wav`), where);
+    observe(
+      `${where}: ${distinctRuns(polled.statuses).join(' → ')} in ${polled.ms} ms (${polled.snapshots.length} polls); normalized_text ${show(polled.final.info?.normalized_text)}`,
+    );
+  },
+);
+
+covers(
+  ['TAKE-PROGRESS-SEEN', 'TAKE-STATUS-VALUES'],
+  'intermediate statuses seen by polling (reported)',
+  async () => {
+    const polled = await (await generated()).polled;
+    const seen = distinctRuns(polled.statuses);
+    observe(
+      `REST polling saw ${seen.join(' → ')}; ${seen.includes('progress_50') ? 'progress_50 seen' : 'progress_50 not seen'} for a ${MULTI_PART.split('. ').length}-sentence text.`,
+    );
+    for (const status of seen) expectSchema('Status', status, 'an observed status');
+  },
+);
+
+covers(
+  ['TAKE-INFO-DURATION-SAMPLES'],
+  'info.duration is the sample count of the wav (reported)',
+  async () => {
+    const { take } = await generated();
+    const polled = await (await generated()).polled;
+    const { audio } = await fetchAudio(speak, take.take_id, 'wav');
+    const wav = parseWav(audio.body, 'wav');
+    observe(
+      `info.duration ${polled.final.info?.duration}, wav samples ${wav.samples}, audio_rate ${polled.final.info?.audio_rate}`,
+    );
+    assertDurationIsSampleCount(polled.final.info!, wav, `take ${take.take_id.slice(0, 8)}`);
+  },
+);
+
+covers(
+  ['TAKE-PROSODY-ACCEPTED'],
+  'a simple prosody at the bounds (-10 and 10) is accepted, returned and synthesized',
+  async () => {
+    const v = await voice();
+    for (const prosody of [
+      { pace: -10, pitch: 10, expression: -10 },
+      { pace: 10, pitch: -10, expression: 10 },
+    ]) {
+      const { take } = await generateTake(speak, { voice_id: v.voice_id, text: 'Bounds.', prosody });
+      assertEqualField(take.prosody, prosody, `take with prosody ${show(prosody)} /prosody`);
+      await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+    }
+  },
+);
+
+covers(
+  ['TAKE-OVERRIDE-LANGUAGE', 'TAKE-ECHOES-REQUEST'],
+  'override_language from the model is accepted and returned',
+  async () => {
+    const v = await voice();
+    const language = speak.model.languages[0];
+    if (!language) throw new Finding(`model ${speak.model.name} lists no language`);
+    const { take } = await generateTake(speak, {
+      voice_id: v.voice_id,
+      text: 'Language check.',
+      override_language: language,
+    });
+    assertEqualField(take.override_language, language, 'take /override_language');
+    await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+  },
+);
+
+covers(
+  ['TAKE-MULTILINGUAL-TEXT', 'TAKE-ECHOES-REQUEST'],
+  'a multilingual Unicode text is accepted unchanged and reaches ready',
+  async () => {
+    const v = await voice();
+    const seed = propertySeed('takes: multilingual text');
+    const [mixed] = fc.sample(multilingualArb, { seed, numRuns: 1 });
+    const [unicode] = fc.sample(unicodeArb, { seed, numRuns: 1 });
+    const text = `${mixed} ${unicode}`;
+    const { take } = await generateTake(speak, { voice_id: v.voice_id, text, override_language: null });
+    assertEqualField(take.text, text, 'take /text');
+    const { final } = await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+    observe(`text ${show(text)} → normalized_text ${show(final.info?.normalized_text)}`);
+  },
+);
+
+covers(['TAKE-BATCH'], 'batch generation with an array of bodies (reported)', async () => {
+  const v = await voice();
+  const bodies = [
+    { voice_id: v.voice_id, text: 'Batch one.' },
+    { voice_id: v.voice_id, text: 'Batch two.' },
+  ];
+  const exchange = await speak.api.post('/v1/speak/takes/generate', bodies);
+  observe(`POST /v1/speak/takes/generate with an array answered ${exchange.status}`);
+  const json = expectJson(exchange, 'batch generation');
+  if (Array.isArray(json))
+    for (const t of json) if (typeof t?.take_id === 'string') speak.track('take', t.take_id);
+  expectSchema('TakeGenerateResult', json, 'the batch answer');
+  if (!Array.isArray(json) || json.length !== 2)
+    throw new Finding(`batch answered ${show(json)}, expected an array of 2 takes`);
+  assertEqualField(
+    json.map((t: Take) => t.text),
+    bodies.map((b) => b.text),
+    'batch answer texts (same order)',
+  );
+});
+
+covers(['TAKE-USER-DATA'], 'user_data (string and number) is returned on the take (reported)', async () => {
+  const v = await voice();
+  for (const userData of ['speakcheck-user-data ✓', 42]) {
+    const { take } = await generateTake(speak, {
+      voice_id: v.voice_id,
+      text: 'User data.',
+      user_data: userData,
+    });
+    assertEqualField(take.user_data, userData, 'take /user_data');
+  }
+});
+
+covers(['TAKE-DELETE'], 'delete a take with DELETE /v1/speak/takes/{id} (reported)', async () => {
+  const v = await voice();
+  const { take } = await generateTake(speak, { voice_id: v.voice_id, text: 'Delete me.' });
+  await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+  const path = `/v1/speak/takes/${encodeURIComponent(take.take_id)}`;
+  const exchange = await speak.api.delete(path);
+  observe(`DELETE /v1/speak/takes/{id} answered ${exchange.status} ${show(exchange.text)}`);
+  if (expectJson(exchange, 'take delete') !== true)
+    throw new Finding(`take delete answered ${show(exchange.text)}, expected true`);
+  const get = await speak.api.get(path);
+  if (get.status !== 404) throw new Finding(`GET of the deleted take answered ${get.status}, expected 404`);
+  const listed = await list<Take>(speak, 'take');
+  if (listed.some((t) => t.take_id === take.take_id))
+    throw new Finding('the deleted take still appears in GET /v1/speak/takes');
+});

@@ -1,0 +1,112 @@
+/**
+ * Versioning (speak-v1.md Versioning, Endpoints → Version; wire-facts Paths): the version endpoint
+ * without a token, the /v1/speak prefix, JSON bodies.
+ */
+import { assertStatus } from '../src/checks/errors.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import { covers, type Exchange, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+
+const speak = useSpeak();
+
+const VERSION_PATH = '/v1/speak/version';
+
+/** major and minor from the wire-facts shape, or from `major`/`minor` when a server names them so. */
+function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
+  const o = (json ?? {}) as Record<string, unknown>;
+  return { major: o.version ?? o.major, minor: o.minor };
+}
+
+async function getVersion(): Promise<Exchange> {
+  const exchange = await speak.anon.get(VERSION_PATH);
+  if (exchange.status !== 200) {
+    throw new Finding(
+      `GET ${VERSION_PATH} without a token answered ${exchange.status}, expected 200: ${show(exchange.text)}`,
+      {
+        where: VERSION_PATH,
+        expected: 200,
+        actual: exchange.status,
+      },
+    );
+  }
+  return exchange;
+}
+
+function assertJson(exchange: Exchange): void {
+  const type = exchange.headers['content-type'] ?? '';
+  if (!/^application\/([\w.+-]+\+)?json/i.test(type) || exchange.json === undefined) {
+    throw new Finding(
+      `${exchange.method} ${new URL(exchange.url).pathname} answered ${show(type || 'no content-type')} / ${show(exchange.text, 80)}, expected a JSON body`,
+      {
+        where: exchange.url,
+        expected: 'application/json',
+        actual: type,
+      },
+    );
+  }
+}
+
+covers(
+  ['VERSION-NO-TOKEN', 'VERSION-MAJOR-MINOR'],
+  'the version endpoint answers without a token with major and minor numbers',
+  async () => {
+    const exchange = await getVersion();
+    assertJson(exchange);
+    const { major, minor } = versionNumbers(exchange.json);
+    if (!Number.isInteger(major) || !Number.isInteger(minor)) {
+      throw new Finding(
+        `GET ${VERSION_PATH}: expected integer major ("version") and minor numbers, got ${show(exchange.json)}`,
+        {
+          where: VERSION_PATH,
+          expected: '{version: int, minor: int}',
+          actual: exchange.json,
+        },
+      );
+    }
+    observe(`version ${major}.${minor}`);
+  },
+);
+
+covers(['VERSION-MAJOR-MATCHES-PATH'], 'the reported major version is the path version (1)', async () => {
+  const { major } = versionNumbers((await getVersion()).json);
+  if (major !== 1)
+    throw new Finding(`GET ${VERSION_PATH}: major version ${show(major)}, but the path says /v1`, {
+      expected: 1,
+      actual: major,
+    });
+});
+
+covers(['VERSION-WIRE-SHAPE'], 'the version body has the SDK shape {version, minor} (reported)', async () => {
+  expectSchema('Version', (await getVersion()).json, 'the version answer');
+});
+
+covers(
+  ['VERSION-PATH-PREFIX'],
+  'the interface answers under /v1/speak and authentication under /auth',
+  async () => {
+    const models = await speak.api.get('/v1/speak/models');
+    assertStatus(models, 200, 'GET /v1/speak/models');
+    // An unknown user at {auth_url}/auth/login is a 401, which proves the route lives there.
+    const login = await speak.anon.post('/auth/login', {
+      email: `nobody-${Date.now()}@speakcheck.invalid`,
+      password: 'x',
+    });
+    assertStatus(login, 401, 'POST /auth/login (outside the /v1/speak prefix) with an unknown user');
+  },
+);
+
+covers(
+  ['API-JSON-BODIES'],
+  'responses with a body are JSON (models, a model, voices, takes, version, an error)',
+  async () => {
+    const name = speak.models[0]?.name ?? 'speakcheck-probe';
+    const exchanges = [
+      await speak.api.get('/v1/speak/models'),
+      await speak.api.get(`/v1/speak/models/${encodeURIComponent(name)}`),
+      await speak.api.get('/v1/speak/voices', { query: { length: 1 } }),
+      await speak.api.get('/v1/speak/takes', { query: { length: 1 } }),
+      await speak.anon.get(VERSION_PATH),
+      await speak.anon.get('/v1/speak/models'),
+    ];
+    for (const exchange of exchanges) assertJson(exchange);
+  },
+);

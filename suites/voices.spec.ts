@@ -1,0 +1,243 @@
+/**
+ * Voices (speak-v1.md Resources → Voice, VoiceGenerate; Endpoints → Voices; States and
+ * transitions): generation, waiting → ready, get and list, default_prosody adopted by takes, the
+ * example take's audio; update and delete from the wire facts (INFO).
+ */
+import { parseWav } from '../src/checks/audio.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import { covers, expectJson, observe, useSpeak } from '../src/harness/index.ts';
+import { fetchAudio } from './support/audio.ts';
+import {
+  assertEpochMs,
+  assertEqualField,
+  generateTake,
+  generateVoice,
+  getItem,
+  list,
+  once,
+  type Take,
+  type Voice,
+  waitUntilDone,
+} from './support/items.ts';
+
+const speak = useSpeak();
+
+const SLOW = { pace: -10 };
+const FAST = { pace: 10 };
+const NEUTRAL = { pace: 0 };
+const TEXT = 'The weather is calm today. We walk along the river.';
+/** pace ±10 against pace 0 must change the duration by at least this factor to count as "clearly". */
+const CLEAR_RATIO = 1.1;
+
+interface Generated {
+  requested: Record<string, unknown>;
+  created: Voice;
+}
+
+function gender(): string {
+  return speak.model.genders[0] ?? 'female';
+}
+
+const slowVoice = once(async (): Promise<Generated> => {
+  const requested = {
+    name: speak.prefix('voice-slow-Zoë'),
+    gender: gender(),
+    model: speak.model.name,
+    default_prosody: SLOW,
+  };
+  return { requested, created: (await generateVoice(speak, requested)).voice };
+});
+const fastVoice = once(async (): Promise<Generated> => {
+  const requested = {
+    name: speak.prefix('voice-fast'),
+    gender: gender(),
+    model: speak.model.name,
+    default_prosody: FAST,
+  };
+  return { requested, created: (await generateVoice(speak, requested)).voice };
+});
+const plainVoice = once(async (): Promise<Generated> => {
+  const requested = { name: speak.prefix('voice-plain'), gender: gender(), model: speak.model.name };
+  return { requested, created: (await generateVoice(speak, requested)).voice };
+});
+
+const readyVoice = (generated: () => Promise<Generated>) =>
+  once(async () => {
+    const { created } = await generated();
+    return waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created });
+  });
+const slowReady = readyVoice(slowVoice);
+const fastReady = readyVoice(fastVoice);
+const plainReady = readyVoice(plainVoice);
+
+covers(
+  [
+    'VOICE-GENERATE-RETURNS-VOICE',
+    'VOICE-GENERATE-WAITING',
+    'VOICE-FIELD-TYPES',
+    'VOICE-TIMESTAMP-MS',
+    'VOICE-ECHOES-REQUEST',
+    'VOICE-DEFAULT-STYLE-UNSET',
+    'VOICE-DEFAULT-PROSODY-ECHO',
+  ],
+  'voice generation returns a waiting Voice that carries what was asked',
+  async () => {
+    for (const generated of [slowVoice, fastVoice, plainVoice]) {
+      const { requested, created } = await generated();
+      const where = `generated voice ${created.voice_id.slice(0, 8)}`;
+      assertEqualField(created.status, 'waiting', `${where} /status`);
+      assertEqualField(created.name, requested.name, `${where} /name`);
+      assertEqualField(created.gender, requested.gender, `${where} /gender`);
+      assertEqualField(
+        created.default_prosody,
+        requested.default_prosody ?? null,
+        `${where} /default_prosody`,
+      );
+      if (
+        !(
+          created.default_style === null ||
+          (Array.isArray(created.default_style) && created.default_style.length === 0)
+        )
+      ) {
+        throw new Finding(
+          `${where}: default_style is ${show(created.default_style)} though none was set; expected [] or null`,
+        );
+      }
+      assertEpochMs(created.timestamp_ms, `${where} /timestamp_ms`);
+    }
+  },
+);
+
+covers(
+  ['VOICE-READY-BOUND', 'VOICE-GET-OBJECT', 'VOICE-FIELD-TYPES'],
+  'a generated voice becomes ready and GET returns one Voice',
+  async () => {
+    const polled = await Promise.all([slowReady(), fastReady(), plainReady()]);
+    for (const p of polled)
+      observe(`voice ${p.final.voice_id.slice(0, 8)}: ${p.statuses.join(' → ')} in ${p.ms} ms`);
+  },
+);
+
+covers(['VOICE-LIST'], 'the voice list holds the generated voices', async () => {
+  const ids = (await Promise.all([slowVoice(), fastVoice(), plainVoice()])).map((g) => g.created.voice_id);
+  const voices = await list<Voice>(speak, 'voice');
+  const missing = ids.filter((id) => !voices.some((v) => v.voice_id === id));
+  if (missing.length)
+    throw new Finding(
+      `GET /v1/speak/voices (${voices.length} voices) lacks the generated ${missing.join(', ')}`,
+    );
+});
+
+covers(['VOICE-MODEL-SPECIFIC'], 'the model a voice reports (reported)', async () => {
+  const { created } = await plainVoice();
+  const { final } = await plainReady();
+  const requested = speak.model.name;
+  const relation =
+    final.model === requested
+      ? 'the requested name'
+      : final.model.startsWith(requested)
+        ? 'a more specific name starting with the requested one'
+        : 'a name that does not start with the requested one';
+  observe(
+    `requested model ${show(requested)}; generation answered ${show(created.model)}, ready voice reports ${show(final.model)} (${relation}).`,
+  );
+  if (!final.model.startsWith(requested) && !requested.startsWith(final.model)) {
+    throw new Finding(
+      `voice model ${show(final.model)} is not related by prefix to the requested ${show(requested)}`,
+    );
+  }
+});
+
+covers(
+  ['VOICE-EXAMPLE-TAKE-AUDIO'],
+  "the example take's audio is fetched like any take's audio",
+  async () => {
+    const { final } = await plainReady();
+    const example = await waitUntilDone<Take>(speak, 'take', final.example_take_id);
+    const { audio } = await fetchAudio(speak, final.example_take_id, 'wav');
+    const wav = parseWav(audio.body, 'example take wav');
+    observe(
+      `example take ${final.example_take_id.slice(0, 8)}: ${wav.samples} samples at ${wav.sampleRate} Hz, text ${show(example.final.text)}`,
+    );
+  },
+);
+
+covers(['VOICE-EXAMPLE-TAKE-NULL'], 'example_take (reported)', async () => {
+  const { final } = await plainReady();
+  observe(`example_take is ${show(final.example_take)}`);
+  if (final.example_take !== null) throw new Finding(`example_take is not null: ${show(final.example_take)}`);
+});
+
+/** Durations of the same text: slow voice (omitted prosody), fast voice (null prosody), each also with pace 0. */
+covers(
+  ['VOICE-DEFAULT-PROSODY-ADOPTED'],
+  'a take without prosody (omitted or null) adopts the voice default_prosody',
+  async () => {
+    const [slow, fast] = await Promise.all([slowReady(), fastReady()]);
+    const bodies = [
+      { voice_id: slow.final.voice_id, text: TEXT },
+      { voice_id: slow.final.voice_id, text: TEXT, prosody: NEUTRAL },
+      { voice_id: fast.final.voice_id, text: TEXT, prosody: null },
+      { voice_id: fast.final.voice_id, text: TEXT, prosody: NEUTRAL },
+    ];
+    const takes = await Promise.all(
+      bodies.map(async (body) => {
+        const { take } = await generateTake(speak, body);
+        return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
+      }),
+    );
+    const seconds = takes.map((t) => (t.info ? t.info.duration / t.info.audio_rate : Number.NaN));
+    const [slowOmitted, slowNeutral, fastNull, fastNeutral] = seconds as [number, number, number, number];
+    observe(
+      `durations (s): slow voice omitted ${slowOmitted.toFixed(2)}, slow voice pace 0 ${slowNeutral.toFixed(2)}, fast voice null ${fastNull.toFixed(2)}, fast voice pace 0 ${fastNeutral.toFixed(2)}`,
+    );
+    if (!(slowOmitted >= slowNeutral * CLEAR_RATIO)) {
+      throw new Finding(
+        `a take with prosody omitted on a voice with default pace -10 lasts ${slowOmitted.toFixed(2)} s, not clearly longer than the same text at pace 0 (${slowNeutral.toFixed(2)} s): the default_prosody was not adopted`,
+        { expected: `>= ${(slowNeutral * CLEAR_RATIO).toFixed(2)} s`, actual: slowOmitted },
+      );
+    }
+    if (!(fastNull * CLEAR_RATIO <= fastNeutral)) {
+      throw new Finding(
+        `a take with prosody null on a voice with default pace +10 lasts ${fastNull.toFixed(2)} s, not clearly shorter than the same text at pace 0 (${fastNeutral.toFixed(2)} s): the default_prosody was not adopted`,
+        { expected: `<= ${(fastNeutral / CLEAR_RATIO).toFixed(2)} s`, actual: fastNull },
+      );
+    }
+  },
+);
+
+covers(
+  ['VOICE-UPDATE', 'VOICE-DESCRIPTION'],
+  'update a voice with POST /v1/speak/voices/{id} (reported)',
+  async () => {
+    const { final } = await plainReady();
+    const name = speak.prefix('voice-renamed');
+    const description = 'Renamed by speakcheck.';
+    const exchange = await speak.api.post(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`, {
+      name,
+      description,
+    });
+    observe(`POST /v1/speak/voices/{id} answered ${exchange.status} ${show(exchange.text)}`);
+    if (expectJson(exchange, 'voice update') !== true)
+      throw new Finding(`voice update answered ${show(exchange.text)}, expected true`);
+    const after = await getItem<Voice>(speak, 'voice', final.voice_id);
+    assertEqualField(after.name, name, 'voice after update /name');
+    assertEqualField(after.description, description, 'voice after update /description');
+  },
+);
+
+covers(['VOICE-DELETE'], 'delete a voice with DELETE /v1/speak/voices/{id} (reported)', async () => {
+  const { final } = await plainReady();
+  const exchange = await speak.api.delete(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
+  observe(`DELETE /v1/speak/voices/{id} answered ${exchange.status} ${show(exchange.text)}`);
+  if (expectJson(exchange, 'voice delete') !== true)
+    throw new Finding(`voice delete answered ${show(exchange.text)}, expected true`);
+  const get = await speak.api.get(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
+  if (get.status !== 404) throw new Finding(`GET of the deleted voice answered ${get.status}, expected 404`);
+  const listed = await list<Voice>(speak, 'voice');
+  if (listed.some((v) => v.voice_id === final.voice_id))
+    throw new Finding('the deleted voice still appears in GET /v1/speak/voices');
+  const again = await speak.api.delete(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
+  if (again.status !== 404)
+    throw new Finding(`DELETE of an unknown (deleted) voice answered ${again.status}, expected 404`);
+});
