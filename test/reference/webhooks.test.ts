@@ -1,0 +1,269 @@
+/**
+ * Webhook delivery of the reference stack, end to end over the network: `speakcheck serve` in a
+ * child process, a node:http sink (the harness's) on loopback, and the stack's REST API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { databasePath } from '../../reference/store/db.ts';
+import { assertStatusOrder, isDone } from '../../src/checks/status.ts';
+import { statusOf, WebhookSink } from '../../src/client/webhook-sink.ts';
+import { type ServedStack, startServe } from './serve-process.ts';
+
+const TEXT = 'The first sentence is short. A second one follows it. And a third sentence ends the text.';
+const READY_MS = 60_000;
+
+interface Api {
+  get(path: string): Promise<{ status: number; json: unknown; headers: Headers }>;
+  post(path: string, body: unknown): Promise<{ status: number; json: unknown }>;
+}
+
+async function connect(stack: ServedStack): Promise<Api> {
+  const login = await fetch(`${stack.baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: stack.email, password: stack.password }),
+  });
+  expect(login.status).toBe(200);
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, json, headers: response.headers };
+  };
+  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+}
+
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+async function pollUntilDone(api: Api, path: string): Promise<{ atMs: number; body: unknown }> {
+  const deadline = Date.now() + READY_MS;
+  for (;;) {
+    const { json } = await api.get(path);
+    if (isDone(String(field(json, 'status')))) return { atMs: Date.now(), body: json };
+    if (Date.now() > deadline)
+      throw new Error(`${path} not done within ${READY_MS} ms: ${JSON.stringify(json)}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+async function newVoice(
+  api: Api,
+  extra: Record<string, unknown> = {},
+): Promise<{ voiceId: string; body: unknown }> {
+  const models = await api.get('/v1/speak/models');
+  const model = (models.json as { name: string; genders: string[] }[])[0]!;
+  const created = await api.post('/v1/speak/voices/generate', {
+    name: 'webhooks-test',
+    gender: model.genders[0] ?? 'female',
+    model: model.name,
+    ...extra,
+  });
+  expect(created.status).toBe(200);
+  return { voiceId: String(field(created.json, 'voice_id')), body: created.json };
+}
+
+async function newTake(api: Api, voiceId: string, extra: Record<string, unknown>): Promise<string> {
+  const created = await api.post('/v1/speak/takes/generate', { voice_id: voiceId, text: TEXT, ...extra });
+  expect(created.status, JSON.stringify(created.json)).toBe(200);
+  return String(field(created.json, 'take_id'));
+}
+
+/** Attempts made so far for a take's done call, read from the stack's database (read-only). */
+function attemptsOf(data: string, takeId: string): number {
+  const db = new BetterSqlite3(databasePath(data), { readonly: true, fileMustExist: true });
+  try {
+    const row = db
+      .prepare(
+        "SELECT attempts FROM webhook_deliveries WHERE kind = 'take' AND item_id = ? AND hook = 'done'",
+      )
+      .get(takeId) as { attempts: number } | undefined;
+    return row?.attempts ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+let dir: string;
+let sink: WebhookSink;
+const started: ServedStack[] = [];
+
+async function serve(data: string, ...args: string[]): Promise<ServedStack> {
+  const stack = await startServe(['--data', data, '--webhook-allow', 'loopback', ...args]);
+  started.push(stack);
+  return stack;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'speakcheck-webhooks-e2e-'));
+  sink = await WebhookSink.start();
+});
+afterEach(async () => {
+  for (const stack of started.splice(0)) await stack.stop();
+});
+afterAll(async () => {
+  await sink.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('reference webhooks', () => {
+  let stack: ServedStack;
+  let api: Api;
+  let voiceId: string;
+
+  beforeAll(async () => {
+    stack = await startServe(['--data', join(dir, 'shared'), '--webhook-allow', 'loopback']);
+    api = await connect(stack);
+    voiceId = (await newVoice(api)).voiceId;
+    await pollUntilDone(api, `/v1/speak/voices/${voiceId}`);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('posts status changes in order and done once, after the audio is fetchable', async () => {
+    const t = sink.newToken();
+    const takeId = await newTake(api, voiceId, {
+      status_webhook: t.url('status'),
+      done_webhook: t.url('done'),
+    });
+    const atDone = sink
+      .waitForCalls(t.token, (c) => c.some((x) => x.hook === 'done'), READY_MS)
+      .then(async () => {
+        // Right when the done call arrives, every format must be there.
+        const formats: Record<string, number> = {};
+        for (const format of ['wav', 'mp3', 'flac']) {
+          const redirect = await api.get(`/v1/speak/takes/${takeId}/${format}`);
+          const location = redirect.headers.get('location');
+          formats[format] = location
+            ? (await fetch(location, { signal: AbortSignal.timeout(15_000) })).status
+            : redirect.status;
+        }
+        return formats;
+      });
+    const polled = await pollUntilDone(api, `/v1/speak/takes/${takeId}`);
+    expect(field(polled.body, 'status')).toBe('ready');
+    expect(await atDone).toEqual({ wav: 200, mp3: 200, flac: 200 });
+    const calls = await sink.waitForCalls(
+      t.token,
+      (c) => c.some((x) => x.hook === 'status' && statusOf(x.json) === 'ready'),
+      5_000,
+    );
+    const statuses = calls.filter((c) => c.hook === 'status').map((c) => statusOf(c.json));
+    assertStatusOrder(statuses, `take ${takeId} status calls`);
+    expect(statuses[0]).toBe('waiting');
+    expect(statuses.at(-1)).toBe('ready');
+    expect(statuses).toContain('started');
+    // A second done call would come right away; give it a moment to show up.
+    await sink
+      .waitForCalls(t.token, (c) => c.filter((x) => x.hook === 'done').length > 1, 1_500)
+      .catch(() => undefined);
+    const done = sink.calls(t.token, 'done');
+    expect(done).toHaveLength(1);
+    expect(done[0]!.json).toMatchObject({ take_id: takeId, status: 'ready' });
+    expect(field(done[0]!.json, 'info')).not.toBeNull();
+  });
+
+  it('accepts the SDK form {"post_url"} and calls post_url', async () => {
+    const t = sink.newToken();
+    const takeId = await newTake(api, voiceId, { done_webhook: { post_url: t.url('done') } });
+    const [call] = await sink.waitForCalls(t.token, (c) => c.length === 1, READY_MS);
+    expect(call!.json).toMatchObject({
+      take_id: takeId,
+      status: 'ready',
+      done_webhook: { post_url: t.url('done') },
+    });
+  });
+
+  it('retries a done call answered with 500', async () => {
+    const t = sink.newToken({ failFirst: 1 });
+    await newTake(api, voiceId, { done_webhook: t.url('done') });
+    const calls = await sink.waitForCalls(t.token, (c) => c.length === 2, READY_MS + 10_000);
+    expect(calls.map((c) => c.answeredStatus)).toEqual([500, 200]);
+    expect(calls[1]!.receivedMs - calls[0]!.receivedMs).toBeGreaterThanOrEqual(900); // first backoff: 1 s
+    expect(calls[1]!.text).toBe(calls[0]!.text);
+  });
+
+  it("calls a voice's done hook after its example take is ready", async () => {
+    const t = sink.newToken();
+    const { voiceId: id } = await newVoice(api, {
+      done_webhook: t.url('done'),
+      example_take: { text: 'This is how the new voice sounds.' },
+    });
+    const [call] = await sink.waitForCalls(t.token, (c) => c.length === 1, READY_MS);
+    const exampleId = field(call!.json, 'example_take_id');
+    expect(typeof exampleId).toBe('string');
+    const example = await api.get(`/v1/speak/takes/${String(exampleId)}`);
+    expect(field(example.json, 'status')).toBe('ready');
+    expect(call!.json).toMatchObject({ voice_id: id });
+    expect(isDone(statusOf(call!.json))).toBe(true);
+  });
+
+  it('does not let a slow sink delay ready', async () => {
+    const startBaseline = Date.now();
+    const baselineId = await newTake(api, voiceId, {});
+    const baselineMs = (await pollUntilDone(api, `/v1/speak/takes/${baselineId}`)).atMs - startBaseline;
+
+    const t = sink.newToken({ delayMs: 4_000 });
+    const start = Date.now();
+    const takeId = await newTake(api, voiceId, {
+      status_webhook: t.url('status'),
+      done_webhook: t.url('done'),
+    });
+    const slowMs = (await pollUntilDone(api, `/v1/speak/takes/${takeId}`)).atMs - start;
+    // Waiting on one slow answer would cost 4 s; the status calls alone would cost 4 s each.
+    expect(slowMs).toBeLessThan(baselineMs + 3_000);
+  });
+});
+
+describe('reference webhooks across a restart', () => {
+  it('delivers a done call that failed while the sink was down, after the stack restarts', async () => {
+    const data = join(dir, 'restart');
+    const first = await serve(data);
+    const api = await connect(first);
+    const { voiceId } = await newVoice(api);
+    await pollUntilDone(api, `/v1/speak/voices/${voiceId}`);
+
+    // A port with nothing listening: the sink is "down".
+    const probe = await WebhookSink.start();
+    const port = Number(new URL(probe.listenUrl).port);
+    const token = probe.newToken().token;
+    await probe.close();
+    const deadUrl = `http://127.0.0.1:${port}/hooks/${token}/done`;
+    const takeId = await newTake(api, voiceId, { done_webhook: { post_url: deadUrl } });
+    await pollUntilDone(api, `/v1/speak/takes/${takeId}`);
+    // The first attempt has been made (and refused): the outbox in the data directory shows it.
+    await expect.poll(() => attemptsOf(data, takeId), { timeout: 5_000 }).toBeGreaterThan(0);
+    await first.stop();
+    started.splice(started.indexOf(first), 1);
+
+    const back = await WebhookSink.start({ port });
+    try {
+      const t = back.newToken({}, token);
+      await serve(data);
+      const [call] = await back.waitForCalls(t.token, (c) => c.length >= 1, 40_000);
+      expect(call!.json).toMatchObject({ take_id: takeId, status: 'ready' });
+    } finally {
+      await back.close();
+    }
+  }, 150_000);
+});
