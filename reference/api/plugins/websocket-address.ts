@@ -34,8 +34,6 @@ interface Endpoint {
   models: string[];
 }
 
-const errorReply = { $ref: 'Error.json#' };
-
 export async function websocketAddressPlugin(
   app: FastifyInstance,
   o: WebsocketAddressOptions,
@@ -94,19 +92,12 @@ export async function websocketAddressPlugin(
     {
       schema: {
         querystring: { type: 'object', properties: { model: { type: 'string' } } },
-        response: { 200: { $ref: 'WebsocketUrl.json#' }, '4xx': errorReply, 503: errorReply },
       },
     },
     async (request) => ({ websocket_url: address(request, request.query.model) }),
   );
 
-  app.get<{ Params: { model: string } }>(
-    '/v1/speak/websocket/:model',
-    {
-      schema: {
-        response: { 200: { $ref: 'WorkerWebsocketUrl.json#' }, '4xx': errorReply, 503: errorReply },
-      },
-    },
-    async (request) => ({ worker_websocket_url: address(request, request.params.model) }),
-  );
+  app.get<{ Params: { model: string } }>('/v1/speak/websocket/:model', {}, async (request) => ({
+    worker_websocket_url: address(request, request.params.model),
+  }));
 }

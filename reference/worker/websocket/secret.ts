@@ -6,6 +6,8 @@
  * default). The worker checks it at the HTTP upgrade, so a bad secret never opens a connection.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Database } from 'better-sqlite3';
+import { persistedSecret } from '../../store/db.ts';
 
 export const DEFAULT_WEBSOCKET_URL_LIFETIME_MS = 60 * 60 * 1000;
 const DOMAIN = 'speak-ws.v1.';
@@ -67,4 +69,13 @@ export function verifyWebsocketSecret(
   if (body.e <= nowMs)
     return { ok: false, reason: 'expired', detail: 'the websocket URL has expired; ask for a new one' };
   return { ok: true, claims: { userId: body.u, model: body.m, expiresAtMs: body.e } };
+}
+
+/** The stack's websocket HMAC key, persisted in the shared database: the API process signs with it,
+ *  every worker process verifies with it. */
+export function websocketSecretKey(db: Database): Buffer {
+  return Buffer.from(
+    persistedSecret(db, 'websocket_url_key', () => randomBytes(32).toString('hex')),
+    'hex',
+  );
 }

@@ -1,0 +1,65 @@
+/**
+ * The websocket hook of a worker process (started by worker/main.ts after its synthesizer).
+ *
+ * It opens this worker's websocket endpoint (server.ts) on the stack's host and an ephemeral port,
+ * with its own synthesizer (its own espeak thread), so websocket latency does not queue behind the
+ * REST jobs of this worker. Shuffle window: worker option `wsShuffleWindow` (serve --ws-shuffle-window).
+ * It announces `{type: 'websocket-listening', url, models}` to the API process (which hands out URLs:
+ * api/plugins/websocket-address.ts), again whenever the API asks with `{type: 'websocket-announce'}`.
+ */
+import { MODELS } from '../../models/catalogue.ts';
+import type { Synthesizer } from '../../synth/index.ts';
+import type { WorkerHookContext } from '../main.ts';
+import { websocketSecretKey } from './secret.ts';
+import { startWebsocketWorker } from './server.ts';
+import { createStoreService } from './store-service.ts';
+
+export const ANNOUNCE_REQUEST = 'websocket-announce';
+export const LISTENING = 'websocket-listening';
+
+/**
+ * A synthesizer that starts in the background: the worker reports ready without waiting ~1 s for a
+ * second espeak thread; a request arriving before it is up waits for it.
+ */
+function backgroundSynthesizer(create: () => Promise<Synthesizer>): Synthesizer {
+  const starting = create();
+  starting.catch(() => {}); // reported by the first call that needs it
+  return {
+    synthesizePart: async (text, voice, onSamples) => (await starting).synthesizePart(text, voice, onSamples),
+    close: async () => (await starting).close(),
+  };
+}
+
+export async function startWorkerWebsocket(c: WorkerHookContext): Promise<{ close(): Promise<void> }> {
+  const synth = backgroundSynthesizer(c.createSynthesizer);
+  const models = MODELS.map((m) => m.name);
+  const shuffleWindow = Number(c.options.wsShuffleWindow ?? 0);
+  const server = await startWebsocketWorker({
+    secretKey: websocketSecretKey(c.db),
+    models,
+    service: createStoreService({
+      db: c.db,
+      dataDir: c.dataDir,
+      workerId: c.workerId,
+      notifyEvents: c.notifyEvents,
+    }),
+    synth,
+    shuffleWindow: Number.isInteger(shuffleWindow) && shuffleWindow > 0 ? shuffleWindow : 0,
+    host: typeof c.options.host === 'string' ? c.options.host : '127.0.0.1',
+    log: c.log,
+  });
+  const announce = () => c.send({ type: LISTENING, url: server.baseUrl, models });
+  const onMessage = (message: { type?: string } | undefined) => {
+    if (message?.type === ANNOUNCE_REQUEST) announce();
+  };
+  process.on('message', onMessage);
+  announce();
+  c.log(`websocket endpoint listening (shuffle window ${shuffleWindow || 'off'})`);
+  return {
+    async close() {
+      process.off('message', onMessage);
+      await server.close();
+      await synth.close();
+    },
+  };
+}

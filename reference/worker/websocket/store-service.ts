@@ -1,0 +1,192 @@
+/**
+ * WebsocketTakeService on the stack's stores: takes and voices made over a websocket go into the same
+ * tables, with the same rules (api/take-builder.ts, api/generation-rules.ts) and item events, and their
+ * audio into the same file (`store/audio-files.ts`), as REST ones. Differences, on purpose: no job is
+ * queued (this worker speaks the take itself), and the voice must be of the connection's model.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Database } from 'better-sqlite3';
+import { createAjv } from '../../../schemas/index.ts';
+import { ApiError, describeAjvErrors } from '../../api/errors.ts';
+import { checkGender, checkLanguage, checkProsody, checkStyle } from '../../api/generation-rules.ts';
+import { voiceForTake } from '../../api/plugins/voices.ts';
+import { buildTake, type TakeGenerateBody } from '../../api/take-builder.ts';
+import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
+import { findModel } from '../../models/catalogue.ts';
+import { takeAudioDir, takeAudioPath } from '../../store/audio-files.ts';
+import { newId } from '../../store/ids.ts';
+import { advanceTake, getTakeRow, insertTake, type NewTake, takeResource } from '../../store/takes.ts';
+import { getUserVoiceRow, getVoiceRow, insertVoice, voiceResource } from '../../store/voices.ts';
+import { SAMPLE_RATE, splitIntoParts } from '../../synth/index.ts';
+import type { Created, Json, TakeToSpeak, WebsocketTakeService } from './service.ts';
+
+// Same default as the REST voices plugin (api/plugins/voices.ts).
+const DEFAULT_EXAMPLE_TEXT = 'Hello! This is how I sound. I hope you like my voice.';
+
+export interface StoreServiceContext {
+  db: Database;
+  dataDir: string;
+  workerId: string;
+  /** Item events were written: the API process wakes its event tail (webhooks). */
+  notifyEvents(): void;
+}
+
+function toSpeak(take: NewTake, item: Json): TakeToSpeak {
+  return { takeId: take.take_id, take: item, parts: splitIntoParts(take.text), voice: take.rendering };
+}
+
+/** Runs a step that may throw ApiError (a rule of the contract) and turns that into a message. */
+function attempt<T>(step: () => T): Created<T> {
+  try {
+    return { ok: true, value: step() };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: error.detail };
+    throw error;
+  }
+}
+
+export function createStoreService(ctx: StoreServiceContext): WebsocketTakeService {
+  const ajv: Ajv2020 = createAjv();
+  const validate = (schema: string, value: unknown) => {
+    const check = ajv.getSchema(`${schema}.json`)!;
+    if (!check(value)) throw new ApiError(422, describeAjvErrors(check.errors, 'data'));
+  };
+  const changed = <T>(value: T): T => {
+    ctx.notifyEvents();
+    return value;
+  };
+  const takeNow = (takeId: string): Json => {
+    const row = getTakeRow(ctx.db, takeId);
+    if (!row) throw new Error(`take ${takeId} no longer exists`);
+    return takeResource(row);
+  };
+
+  return {
+    async createTake(userId, model, body) {
+      return attempt(() => {
+        validate('TakeGenerate', body);
+        const b = body as TakeGenerateBody & { voice_id: string };
+        const voice = getUserVoiceRow(ctx.db, userId, b.voice_id);
+        if (!voice) throw new ApiError(404, `data/voice_id: voice ${JSON.stringify(b.voice_id)} not found`);
+        const voiceModel = findModel(voice.model)?.name;
+        if (voiceModel !== model) {
+          throw new ApiError(
+            422,
+            `data/voice_id: voice ${b.voice_id} is of model ${voice.model}; this connection is for model ${model}`,
+          );
+        }
+        const take = buildTake(userId, voiceForTake(voice), b, 'data', { timestampMs: Date.now() });
+        const item = ctx.db.transaction(() => insertTake(ctx.db, take))();
+        return changed(toSpeak(take, item));
+      });
+    },
+
+    async createVoice(userId, model, body) {
+      return attempt(() => {
+        validate('VoiceGenerate', body);
+        const b = body as {
+          name: string;
+          gender: string;
+          model: string;
+          default_prosody?: Record<string, number> | null;
+          default_style?: string[] | null;
+          description?: string | null;
+          example_take?: (Omit<TakeGenerateBody, 'voice_id' | 'text'> & { text?: string }) | null;
+          status_webhook?: unknown;
+          done_webhook?: unknown;
+        };
+        const entry = findModel(b.model);
+        if (!entry || entry.name !== b.model)
+          throw new ApiError(422, `data/model: unknown model ${JSON.stringify(b.model)}`);
+        if (entry.name !== model)
+          throw new ApiError(422, `data/model: this connection is for model ${model}, not ${b.model}`);
+        checkGender(entry, b.gender, 'data/gender');
+        checkProsody(entry, b.default_prosody, 'data/default_prosody');
+        checkStyle(entry, b.default_style, 'data/default_style');
+        const example: Omit<TakeGenerateBody, 'voice_id' | 'text'> & { text?: string } = b.example_take ?? {};
+        checkLanguage(entry, example.override_language, 'data/example_take/override_language');
+        const now = Date.now();
+        const voice = {
+          voice_id: newId('vc'),
+          model: entry.versionName,
+          gender: b.gender,
+          default_prosody: b.default_prosody ?? null,
+          default_style: b.default_style ?? null,
+        };
+        const take = buildTake(
+          userId,
+          voice,
+          { ...example, text: example.text ?? DEFAULT_EXAMPLE_TEXT },
+          'data/example_take',
+          {
+            timestampMs: now,
+            exampleOf: voice.voice_id,
+          },
+        );
+        const { voiceItem, takeItem } = ctx.db.transaction(() => ({
+          voiceItem: insertVoice(ctx.db, {
+            ...voice,
+            user_id: userId,
+            name: b.name,
+            description: b.description ?? null,
+            example_take_id: take.take_id,
+            status_webhook: b.status_webhook ?? null,
+            done_webhook: b.done_webhook ?? null,
+            timestamp_ms: now,
+          }),
+          takeItem: insertTake(ctx.db, take),
+        }))();
+        return changed({ voice: voiceItem, example: toSpeak(take, takeItem) });
+      });
+    },
+
+    async advanceTake(takeId, status) {
+      const item = advanceTake(ctx.db, takeId, status, { worker: ctx.workerId });
+      return item ? changed(item) : takeNow(takeId);
+    },
+
+    openTakeAudio(takeId) {
+      // As the REST worker does (worker/synthesize-take.ts): an unknown-length header, the samples as
+      // they come (the signed wav URL can stream them before ready), then the real sizes.
+      mkdirSync(takeAudioDir(ctx.dataDir, takeId), { recursive: true });
+      const fd = openSync(takeAudioPath(ctx.dataDir, takeId, 'wav'), 'w');
+      writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes: null }));
+      let dataBytes = 0;
+      let open = true;
+      const close = () => {
+        if (open) closeSync(fd);
+        open = false;
+      };
+      return {
+        write(pcm) {
+          const bytes = pcmBytes(pcm);
+          writeSync(fd, bytes, 0, bytes.length, WAV_HEADER_BYTES + dataBytes);
+          dataBytes += bytes.length;
+        },
+        finish() {
+          writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes }), 0, WAV_HEADER_BYTES, 0);
+          close();
+        },
+        abort: close,
+      };
+    },
+
+    async completeTake(takeId, info) {
+      const item = advanceTake(ctx.db, takeId, 'ready', { info, worker: ctx.workerId });
+      return item ? changed(item) : takeNow(takeId);
+    },
+
+    async failTake(takeId, reason) {
+      const item = advanceTake(ctx.db, takeId, 'error', { error: reason, worker: ctx.workerId });
+      if (item) return changed(item);
+      const row = getTakeRow(ctx.db, takeId);
+      return row ? takeResource(row) : undefined;
+    },
+
+    async getVoice(voiceId) {
+      const row = getVoiceRow(ctx.db, voiceId);
+      return row ? voiceResource(row) : undefined;
+    },
+  };
+}
