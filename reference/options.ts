@@ -19,6 +19,8 @@ export interface StackOptions {
   /** At least 600 (the SDK caches signed URLs for 10 minutes) unless a test asks for less. */
   signedUrlTtlSeconds: number;
   websocketUrlTtlSeconds: number;
+  /** Websocket audio frames of a request are sent out of order within a window of this many (0 = in order). */
+  wsShuffleWindow: number;
   /** Users besides the seeded demo user. */
   users: ExtraUser[];
   /** Create a permanent (never expiring) access token for the demo user. */
@@ -36,6 +38,7 @@ export const DEFAULT_OPTIONS: StackOptions = {
   accessTokenTtlSeconds: 900,
   signedUrlTtlSeconds: 900,
   websocketUrlTtlSeconds: 3600,
+  wsShuffleWindow: 0,
   users: [],
   permanentToken: false,
 };
@@ -53,6 +56,7 @@ export function resolveOptions(given: Partial<StackOptions>): StackOptions {
   positive('accessTokenTtlSeconds', 1);
   positive('signedUrlTtlSeconds', 1);
   positive('websocketUrlTtlSeconds', 1);
+  positive('wsShuffleWindow', 0);
   if (o.port > 65535) throw new RangeError(`option port must be <= 65535 (got ${o.port})`);
   return o;
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createAjv } from '../schemas/index.ts';
 import { buildApp, type ProtectedPlugin } from './api/app.ts';
 import type { ApiContext } from './api/context.ts';
+import { websocketAddressPlugin } from './api/plugins/websocket-address.ts';
 import { TokenService } from './auth/tokens.ts';
 import { seedDemoUser, upsertUser } from './auth/users.ts';
 import { createItemEventTail } from './events/item-events.ts';
@@ -69,7 +70,11 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     db,
     dataDir,
     count: options.workers,
-    workerOptions: { websocketUrlTtlSeconds: options.websocketUrlTtlSeconds, host: options.host },
+    workerOptions: {
+      websocketUrlTtlSeconds: options.websocketUrlTtlSeconds,
+      host: options.host,
+      wsShuffleWindow: options.wsShuffleWindow,
+    },
     onEvents: () => events.wake(),
     log,
   });
@@ -89,7 +94,9 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     baseUrl: () => baseUrl,
     log,
   };
-  const protectedPlugins: ProtectedPlugin[] = [];
+  const protectedPlugins: ProtectedPlugin[] = [
+    (scoped) => websocketAddressPlugin(scoped, { ctx, workers: pool }),
+  ];
   const app = await buildApp(ctx, { protectedPlugins });
 
   let closed = false;

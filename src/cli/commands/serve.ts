@@ -33,6 +33,7 @@ interface ServeFlags {
   accessTokenTtl: number;
   signedUrlTtl: number;
   websocketUrlTtl: number;
+  wsShuffleWindow: number;
   user?: ExtraUser[];
   permanentToken?: boolean;
   webhookAllow?: string;
@@ -54,6 +55,12 @@ export function registerServe(program: Command): void {
       900,
     )
     .option('--websocket-url-ttl <s>', 'websocket URL lifetime in seconds', integer(1), 3600)
+    .option(
+      '--ws-shuffle-window <n>',
+      'send websocket audio frames out of order within a window of n frames (0 = in order)',
+      integer(0),
+      0,
+    )
     .option('--user <email:password>', 'an extra user (repeatable)', user)
     .option('--permanent-token', 'create a never-expiring token for the demo user and print token=...')
     .addOption(
@@ -71,6 +78,7 @@ export function registerServe(program: Command): void {
         accessTokenTtlSeconds: flags.accessTokenTtl,
         signedUrlTtlSeconds: flags.signedUrlTtl,
         websocketUrlTtlSeconds: flags.websocketUrlTtl,
+        wsShuffleWindow: flags.wsShuffleWindow,
         users: flags.user ?? [],
         permanentToken: flags.permanentToken === true,
         webhookAllow: flags.webhookAllow,
