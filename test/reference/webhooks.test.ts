@@ -230,8 +230,9 @@ describe('reference webhooks', () => {
       done_webhook: t.url('done'),
     });
     const slowMs = (await pollUntilDone(api, `/v1/speak/takes/${takeId}`)).atMs - start;
-    // Waiting on one slow answer would cost 4 s; the status calls alone would cost 4 s each.
-    expect(slowMs).toBeLessThan(baselineMs + 3_000);
+    // Waiting on the sink would cost 4 s per status call before ready (at least three of them);
+    // half the baseline plus one delay is left for noise on a busy machine.
+    expect(slowMs).toBeLessThan(baselineMs * 1.5 + 4_000);
   });
 });
 
