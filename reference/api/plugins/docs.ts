@@ -3,7 +3,7 @@
  * (Redoc's standalone bundle from the redoc package), all served locally (no CDN) and without a
  * token, so a browser can open them.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -27,8 +27,16 @@ const SWAGGER_HTML = `<!doctype html>
 <script src="/v1/speak/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/v1/speak/docs/assets/swagger-ui-standalone-preset.js"></script>
 <script>window.ui = SwaggerUIBundle({ url: '/v1/speak/openapi.json', dom_id: '#swagger-ui',
-  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });</script>
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout',
+  validatorUrl: null });</script>
 </body></html>`;
+
+// Swagger UI: validatorUrl null, or every host but localhost shows a badge image fetched from
+// validator.swagger.io. Redoc: its sidebar footer's logo is an <img> from cdn.redoc.ly with no option
+// to turn it off; an empty src makes the browser fire the image's error handler (which hides it)
+// without a request. Both found, and guarded against a library upgrade, by test/browser/api-docs.test.ts.
+const REDOC_CDN_LOGO = '"https://cdn.redoc.ly/redoc/logo-mini.svg"';
+const REDOC_OFFLINE_BUNDLE = readFileSync(REDOC_BUNDLE, 'utf8').replaceAll(REDOC_CDN_LOGO, '""');
 
 const REDOC_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Speak v1 — Redoc</title>
@@ -58,6 +66,6 @@ export async function docsPlugin(app: FastifyInstance): Promise<void> {
     reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
-      .send(createReadStream(REDOC_BUNDLE)),
+      .send(REDOC_OFFLINE_BUNDLE),
   );
 }
