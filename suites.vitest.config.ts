@@ -14,6 +14,7 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     fileParallelism: true,
+    isolate: false,
     // A take must become ready inside a test; covers() raises this from --ready-timeout.
     testTimeout: 90_000,
     hookTimeout: 30_000,
