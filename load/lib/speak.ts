@@ -3,9 +3,10 @@
  * delete it at the end), ask for a websocket address.
  */
 import { sleep } from 'k6';
-import { type Target, target } from './config.ts';
+import { envNumber, type Target, target } from './config.ts';
 import { voiceSpec } from './data.ts';
 import { Session } from './session.ts';
+import { runWsTakes } from './ws-takes.ts';
 
 export interface RunSetup {
   model: string;
@@ -69,4 +70,29 @@ export function websocketUrl(session: Session, model: string): string {
   );
   if (typeof body.websocket_url !== 'string') throw new Error('GET /v1/speak/websocket: no websocket_url');
   return body.websocket_url;
+}
+
+/**
+ * Warm-up before measuring: WARMUP_TAKES chunks-mode takes over each of WARMUP_CONNECTIONS fresh
+ * websocket connections (the address may pick different workers), results discarded, so the first
+ * measured samples do not carry the workers' cold start (synthesizer load, JIT).
+ */
+export function warmUp(setup: RunSetup, t: Target = target()): void {
+  const takes = envNumber('WARMUP_TAKES', 2);
+  const connections = envNumber('WARMUP_CONNECTIONS', 2);
+  if (takes <= 0) return;
+  const session = new Session(t);
+  for (let c = 0; c < connections; c++) {
+    const requests = Array.from({ length: takes }, () => ({
+      text: 'Warming up.',
+      voiceId: setup.voiceId,
+      mode: 'chunks' as const,
+    }));
+    runWsTakes(websocketUrl(session, setup.model), requests, {
+      requestTimeoutMs: 60_000,
+      onResult: (_r, result) => {
+        if (!result.ok) console.warn(`warm-up take failed: ${result.error}`);
+      },
+    });
+  }
 }

@@ -12,7 +12,7 @@ import { envList, envNumber, SUMMARY_TREND_STATS, target } from '../lib/config.t
 import { pick, textSet } from '../lib/data.ts';
 import { rampTtfc, wsErrors } from '../lib/metrics.ts';
 import { Session } from '../lib/session.ts';
-import { cleanupRun, prepareRun, type RunSetup, websocketUrl } from '../lib/speak.ts';
+import { cleanupRun, prepareRun, type RunSetup, warmUp, websocketUrl } from '../lib/speak.ts';
 import { type SummaryData, writeSummary } from '../lib/summary.ts';
 import { runWsTakes } from '../lib/ws-takes.ts';
 
@@ -63,7 +63,9 @@ function currentRate(): number {
 }
 
 export function setup(): RunSetup {
-  return prepareRun();
+  const data = prepareRun();
+  warmUp(data);
+  return data;
 }
 
 export default function (data: RunSetup): void {

@@ -21,7 +21,7 @@ import {
   wsTakes,
 } from '../lib/metrics.ts';
 import { Session } from '../lib/session.ts';
-import { cleanupRun, prepareRun, type RunSetup, websocketUrl } from '../lib/speak.ts';
+import { cleanupRun, prepareRun, type RunSetup, warmUp, websocketUrl } from '../lib/speak.ts';
 import { type SummaryData, writeSummary } from '../lib/summary.ts';
 import { runWsTakes, type StreamMode } from '../lib/ws-takes.ts';
 
@@ -110,7 +110,9 @@ function takes(data: RunSetup, mode: StreamMode): void {
 }
 
 export function setup(): RunSetup {
-  return prepareRun();
+  const data = prepareRun();
+  warmUp(data);
+  return data;
 }
 
 export function parts(data: RunSetup): void {
