@@ -38,7 +38,8 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     if (config.target === 'embedded') {
       out('speakcheck: starting the embedded reference stack ...');
       try {
-        stack = await startEmbeddedStack({ readyTimeoutMs: 25_000 });
+        // Generous: on a loaded 2-core machine the stack (with its synthesis workers) can take 20 s to come up.
+        stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
       } catch (e) {
         if (e instanceof StackStartError) {
           err(`speakcheck: could not run: ${e.message}.`);
