@@ -1,0 +1,158 @@
+/**
+ * The performance comparison as a performance engineer opens it: `speakcheck perf compare` run as a
+ * process on two small synthetic k6 summaries (the current one regressed), compare.html opened from
+ * disk. The charts must be drawn (non-empty SVG with bars, labelled value axis with ticks, labelled
+ * rows) and the regression verdict must be visible; nothing may be fetched.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import { withPage } from './browser.ts';
+
+interface Side {
+  ttfcChunks: { med: number; p95: number; p99: number };
+  ttfcParts: { med: number; p95: number; p99: number };
+  takesPerSecond: number;
+  errorRate: number;
+}
+
+/** The summary.json a load scenario's handleSummary writes: k6 summary data plus a speakcheck block. */
+function k6Summary(s: Side): unknown {
+  const trend = (t: Side['ttfcChunks']) => ({
+    type: 'trend',
+    contains: 'time',
+    values: {
+      count: 60,
+      avg: t.med,
+      min: t.med / 2,
+      med: t.med,
+      max: t.p99 + 1,
+      'p(90)': t.p95,
+      'p(95)': t.p95,
+      'p(99)': t.p99,
+    },
+  });
+  const total = 600;
+  const fails = Math.round(s.errorRate * total);
+  return {
+    state: { testRunDurationMs: 10_000 },
+    speakcheck: { scenario: 'ttfc-websocket' },
+    metrics: {
+      'speak_ws_ttfc{mode:chunks}': trend(s.ttfcChunks),
+      'speak_ws_ttfc{mode:parts}': trend(s.ttfcParts),
+      speak_ws_takes: { type: 'counter', values: { count: s.takesPerSecond * 10, rate: s.takesPerSecond } },
+      // k6 Rate: `rate` is the share of true samples (here: requests that erred).
+      speak_ws_errors: { type: 'rate', values: { rate: s.errorRate, passes: fails, fails: total - fails } },
+    },
+  };
+}
+
+const baseline: Side = {
+  ttfcChunks: { med: 8, p95: 12, p99: 15 },
+  ttfcParts: { med: 90, p95: 120, p99: 140 },
+  takesPerSecond: 20,
+  errorRate: 0,
+};
+// Chunks-mode TTFC p95 2.5 × worse and 3 % errors: both far beyond the default tolerance.
+const regressed: Side = {
+  ttfcChunks: { med: 8, p95: 30, p99: 35 },
+  ttfcParts: { med: 88, p95: 118, p99: 139 },
+  takesPerSecond: 19.5,
+  errorRate: 0.03,
+};
+
+let dir = '';
+let exitCode: number | null = null;
+let stdout = '';
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'speakcheck-perf-page-'));
+  writeFileSync(join(dir, 'baseline.json'), JSON.stringify(k6Summary(baseline)));
+  writeFileSync(join(dir, 'current.json'), JSON.stringify(k6Summary(regressed)));
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'bin', 'speakcheck.js'),
+      'perf',
+      'compare',
+      join(dir, 'baseline.json'),
+      join(dir, 'current.json'),
+      '--out',
+      join(dir, 'out'),
+    ],
+    { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 },
+  );
+  exitCode = run.status;
+  stdout = `${run.stdout}\n${run.stderr}`;
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('perf compare report page', () => {
+  test('compare.html shows three drawn charts with labelled axes and the regression verdict', async () => {
+    expect(exitCode, stdout).toBe(1); // EXIT_REGRESSION
+    const url = pathToFileURL(join(dir, 'out', 'compare.html')).href;
+    await withPage(url, async (s) => {
+      const verdict = s.page.locator('.verdict');
+      await expect(verdict.isVisible()).resolves.toBe(true);
+      await expect(verdict.textContent()).resolves.toMatch(/^REGRESSION: 2 figure\(s\) worse/);
+      // Red, so it reads as bad at a glance.
+      await expect(verdict.evaluate((e) => getComputedStyle(e).color)).resolves.toBe('rgb(217, 48, 37)');
+
+      const charts = s.page.locator('figure svg');
+      await expect(charts.count()).resolves.toBe(3);
+      const axisLabels = [
+        'milliseconds (lower is better)',
+        'per second of test run (higher is better)',
+        'percent of requests (lower is better)',
+      ];
+      for (let i = 0; i < 3; i++) {
+        const chart = charts.nth(i);
+        const box = await chart.boundingBox();
+        expect(box?.width ?? 0).toBeGreaterThan(300);
+        expect(box?.height ?? 0).toBeGreaterThan(100);
+        const drawn = await chart.evaluate((svg) => {
+          const texts = [...svg.querySelectorAll('text')].map((t) => t.textContent ?? '');
+          const bars = [...svg.querySelectorAll('rect')]
+            .map((r) => r.getBoundingClientRect())
+            .filter((b) => b.width > 0 && b.height > 0);
+          return { texts, bars: bars.length, gridlines: svg.querySelectorAll('line').length };
+        });
+        expect(drawn.texts, `chart ${i}: value axis label`).toContain(axisLabels[i]);
+        // Legend (3 swatches) plus drawn bars (a baseline of 0 % errors is rightly a zero-width bar).
+        expect(drawn.bars, `chart ${i}: bars`).toBeGreaterThanOrEqual(4);
+        expect(
+          drawn.texts.some((t) => /^\d/.test(t)),
+          `chart ${i}: value labels`,
+        ).toBe(true);
+        // Tick labels along the value axis (the axis line plus at least two gridlines).
+        expect(drawn.gridlines, `chart ${i}: axis and gridlines`).toBeGreaterThanOrEqual(3);
+        // Rows are labelled with scenario and metric.
+        expect(
+          drawn.texts.some((t) => t.startsWith('ttfc-websocket · ')),
+          `chart ${i}: row labels`,
+        ).toBe(true);
+      }
+      // The regressed bar is drawn in the regression colour in the latency chart.
+      await expect(charts.nth(0).locator('rect[fill="#d93025"]').count()).resolves.toBeGreaterThanOrEqual(2);
+
+      // The table names the regressed figures.
+      const regressedRows = s.page.locator('tr.bad');
+      await expect(regressedRows.count()).resolves.toBe(2);
+      await expect(regressedRows.nth(0).textContent()).resolves.toContain('regression');
+      const rowsText = (await regressedRows.allTextContents()).join('\n');
+      expect(rowsText).toContain('speak_ws_ttfc{mode:chunks}');
+      expect(rowsText).toContain('speak_ws_errors');
+
+      expect(s.pageErrors).toEqual([]);
+      expect(s.requests.map((r) => new URL(r.url).protocol)).toEqual(['file:']);
+      await s.screenshot('perf-compare', { fullPage: true });
+    });
+  });
+});
