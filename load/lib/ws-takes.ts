@@ -95,7 +95,7 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
         request_id?: unknown;
         status?: string;
         message?: string;
-        data?: { status?: string };
+        data?: { status?: string; take_id?: string };
       };
       if (message.request_id !== undefined && message.request_id !== current.id) return;
       if (message.data === undefined) {
@@ -105,7 +105,11 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
       }
       if (r.firstStatusMs === undefined) r.firstStatusMs = now - current.sentAt;
       const status = message.data.status;
-      if (status === 'error' || status === 'timeout') return finish(`take ended in ${status}`);
+      if (status === 'error' || status === 'timeout') {
+        return finish(
+          `take ${message.data.take_id ?? '?'} ended in ${status} (text: ${JSON.stringify(requests[index]!.text)})`,
+        );
+      }
       if (status === 'ready') current.ready = true;
     } else {
       let frame: ReturnType<typeof parseAudioFrame>;
