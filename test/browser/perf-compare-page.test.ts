@@ -103,7 +103,13 @@ describe('perf compare report page', () => {
       await expect(verdict.isVisible()).resolves.toBe(true);
       await expect(verdict.textContent()).resolves.toMatch(/^REGRESSION: 2 figure\(s\) worse/);
       // Red, so it reads as bad at a glance.
-      await expect(verdict.evaluate((e) => getComputedStyle(e).color)).resolves.toBe('rgb(217, 48, 37)');
+      // (The page's window; the project's tsconfig has no DOM lib.)
+      const color = await verdict.evaluate(
+        (e) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(e)
+            .color,
+      );
+      expect(color).toBe('rgb(217, 48, 37)');
 
       const charts = s.page.locator('figure svg');
       await expect(charts.count()).resolves.toBe(3);
