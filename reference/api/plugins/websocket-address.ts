@@ -29,6 +29,8 @@ export interface WebsocketAddressOptions {
   workers: WorkerMessages;
 }
 
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '[::]']);
+
 interface Endpoint {
   url: string;
   models: string[];
@@ -81,8 +83,9 @@ export async function websocketAddressPlugin(
       ctx.options.websocketUrlTtlSeconds * 1000,
     );
     const url = new URL(base);
-    // The worker listens on the stack's host; the client reaches it by the name it used for the API.
-    url.hostname = request.hostname.replace(/:\d+$/, '') || url.hostname;
+    // A worker listening on every interface is reached by the name the client used for the API;
+    // otherwise by the address it is bound to (as the API's own base_url is).
+    if (WILDCARD_HOSTS.has(url.hostname)) url.hostname = request.hostname.replace(/:\d+$/, '') || '127.0.0.1';
     url.searchParams.set('secret', secret);
     return url.toString();
   }

@@ -35,6 +35,16 @@ function requestValidator(): ValidateFunction {
 }
 
 const COMMANDS = new Set(['/takes/generate', '/voices/generate']);
+/** Requests waiting on one connection beyond this are refused (a client cannot queue without bound). */
+export const MAX_PENDING_REQUESTS = 64;
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The progress status a take has reached after `done` of `total` parts (only multi-part takes). */
 export function progressAfter(done: number, total: number): ProgressStatus | undefined {
@@ -57,6 +67,7 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
     sendJson({ status: 'error', message, ...(requestId !== undefined ? { request_id: requestId } : {}) });
 
   let queue: Promise<void> = Promise.resolve();
+  let pending = 0;
 
   socket.on('message', (data, isBinary) => {
     if (isBinary) {
@@ -64,12 +75,24 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
       return;
     }
     const text = data.toString();
+    if (pending >= MAX_PENDING_REQUESTS) {
+      sendError(
+        `too many requests queued on this connection (${MAX_PENDING_REQUESTS}); wait for some to finish`,
+        requestIdOf(safeParse(text)),
+      );
+      return;
+    }
+    pending += 1;
     // Serialise: a request starts only after the previous one has ended.
     queue = queue.then(() =>
-      handle(text).catch((error: unknown) => {
-        context.log?.(`websocket request failed: ${error instanceof Error ? error.stack : String(error)}`);
-        sendError('internal error while processing the request');
-      }),
+      handle(text)
+        .catch((error: unknown) => {
+          context.log?.(`websocket request failed: ${error instanceof Error ? error.stack : String(error)}`);
+          sendError('internal error while processing the request');
+        })
+        .finally(() => {
+          pending -= 1;
+        }),
     );
   });
 
