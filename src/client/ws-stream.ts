@@ -12,7 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { type EvidenceEntry, recordEvidence } from './evidence.ts';
+import { type EvidenceEntry, recordCharacters, recordEvidence } from './evidence.ts';
 import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
 import { REDACTED, registerSecret } from './redact.ts';
 import { decodeAudioFrame, FrameError, type RequestId } from './ws-frame.ts';
@@ -425,6 +425,9 @@ export class SpeakStreamConnection {
       this.queue.push(p);
       try {
         this.sendText(JSON.stringify(message));
+        // Text sent for synthesis is billed on real services: count it like the REST client does.
+        const text = (data as { text?: unknown } | null)?.text;
+        if (typeof text === 'string') recordCharacters(text.length);
       } catch (error) {
         this.finish(p, 'closed', (error as Error).message);
         return;

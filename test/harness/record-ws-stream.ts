@@ -2,7 +2,9 @@
  * Records real websocket streams from the reference stack into fixtures/ws-streams/*.json (one
  * three-sentence take per mode, every binary message as received, base64), for the reassembler's
  * permutation property. Not a test: run by hand when the stream format changes.
- *   node --import tsx test/harness/record-ws-stream.ts
+ *   node --import tsx test/harness/record-ws-stream.ts            (embedded stack, frames in order)
+ *   SPEAK_BASE_URL=... SPEAK_EMAIL=... SPEAK_PASSWORD=... RECORD_LABEL=shuffled \
+ *     node --import tsx test/harness/record-ws-stream.ts          (a running stack, e.g. --ws-shuffle-window 8)
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +16,16 @@ import { startEmbeddedStack } from '../../src/stack/embedded.ts';
 
 const TEXT = 'The first sentence is short. A second one follows it. And a third one ends the text.';
 
-const stack = await startEmbeddedStack();
+const given = process.env.SPEAK_BASE_URL;
+const stack = given
+  ? {
+      baseUrl: given,
+      email: process.env.SPEAK_EMAIL ?? '',
+      password: process.env.SPEAK_PASSWORD ?? '',
+      stop: async () => {},
+    }
+  : await startEmbeddedStack();
+const label = process.env.RECORD_LABEL ?? 'in-order';
 try {
   const settings = { baseUrl: stack.baseUrl, authUrl: stack.baseUrl, requestTimeoutMs: 15_000 };
   const api = await HttpSpeakClient.login(settings, { email: stack.email, password: stack.password });
@@ -44,14 +55,14 @@ try {
     }
     const file: RecordedStreamFile = {
       recorded_at: new Date().toISOString(),
-      server: 'speakcheck reference stack',
+      server: `speakcheck reference stack (${label})`,
       mode,
       request_id: 1,
       take_id: r.takeId,
       text: TEXT,
       frames_base64: conn.rawBinary.map((f) => f.bytes.toString('base64')),
     };
-    const path = join(RECORDED_STREAM_DIR, `reference-${mode}-three-sentences.json`);
+    const path = join(RECORDED_STREAM_DIR, `reference-${label}-${mode}-three-sentences.json`);
     writeFileSync(path, `${JSON.stringify(file, null, 1)}\n`);
     console.log(`${path}: ${file.frames_base64.length} frames, ${r.reassembly.totalSamples} samples`);
   }
