@@ -9,7 +9,13 @@
 import type { Database } from 'better-sqlite3';
 import { DeliveryLoop } from './delivery-loop.ts';
 import { createItemEventHandler, type WebhookSourceEvent } from './from-item-events.ts';
-import { type HookName, type ItemKind, type LastCall, WebhookOutbox } from './outbox-store.ts';
+import {
+  type HookName,
+  type ItemKind,
+  type LastCall,
+  lastWebhookCall,
+  WebhookOutbox,
+} from './outbox-store.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.ts';
 import type { WebhookAllow } from './target.ts';
 
@@ -88,5 +94,24 @@ export function presentWebhook(stored: unknown, lastCall: () => LastCall | null)
     post_url: (stored as { post_url: unknown }).post_url,
     timestamp_ms: call?.timestamp_ms ?? null,
     status_code: call?.status_code ?? null,
+  };
+}
+
+/**
+ * For the item serializer: the resource with each SDK-form webhook shown as
+ * `{post_url, timestamp_ms, status_code}` of its last call. Reads only this module's outbox table.
+ */
+export function withLastWebhookCalls<T extends Record<string, unknown>>(
+  db: Database,
+  kind: ItemKind,
+  resource: T,
+): Omit<T, 'status_webhook' | 'done_webhook'> & { status_webhook: unknown; done_webhook: unknown } {
+  const itemId = String(kind === 'take' ? resource.take_id : resource.voice_id);
+  return {
+    ...resource,
+    status_webhook: presentWebhook(resource.status_webhook, () =>
+      lastWebhookCall(db, kind, itemId, 'status'),
+    ),
+    done_webhook: presentWebhook(resource.done_webhook, () => lastWebhookCall(db, kind, itemId, 'done')),
   };
 }

@@ -248,18 +248,7 @@ export class WebhookOutbox {
 
   /** The last call made for an item's hook, in the SDK's `{post_url, timestamp_ms, status_code}` form. */
   lastCall(kind: ItemKind, itemId: string, hook: HookName): LastCall | null {
-    const row = this.#db
-      .prepare(
-        `SELECT url, last_attempt_ms, last_status_code FROM webhook_deliveries
-          WHERE kind = ? AND item_id = ? AND hook = ? AND last_attempt_ms IS NOT NULL AND attempts > 0
-          ORDER BY last_attempt_ms DESC, id DESC LIMIT 1`,
-      )
-      .get(kind, itemId, hook) as
-      | { url: string; last_attempt_ms: number; last_status_code: number | null }
-      | undefined;
-    return row
-      ? { post_url: row.url, timestamp_ms: row.last_attempt_ms, status_code: row.last_status_code }
-      : null;
+    return lastWebhookCall(this.#db, kind, itemId, hook);
   }
 
   /** Every delivery of an item, oldest first (for tests and diagnostics). */
@@ -305,4 +294,29 @@ export class WebhookOutbox {
       voiceBody: r.voice_body,
     }));
   }
+}
+
+/** The last call made for an item's hook (null before any); usable without an outbox instance. */
+export function lastWebhookCall(
+  db: Database,
+  kind: ItemKind,
+  itemId: string,
+  hook: HookName,
+): LastCall | null {
+  const exists = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'webhook_deliveries'")
+    .get();
+  if (!exists) return null;
+  const row = db
+    .prepare(
+      `SELECT url, last_attempt_ms, last_status_code FROM webhook_deliveries
+        WHERE kind = ? AND item_id = ? AND hook = ? AND last_attempt_ms IS NOT NULL
+        ORDER BY last_attempt_ms DESC, id DESC LIMIT 1`,
+    )
+    .get(kind, itemId, hook) as
+    | { url: string; last_attempt_ms: number; last_status_code: number | null }
+    | undefined;
+  return row
+    ? { post_url: row.url, timestamp_ms: row.last_attempt_ms, status_code: row.last_status_code }
+    : null;
 }

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookSourceEvent } from '../../reference/webhooks/from-item-events.ts';
-import { type ItemEventSource, startWebhooks, type Webhooks } from '../../reference/webhooks/index.ts';
+import {
+  type ItemEventSource,
+  startWebhooks,
+  type Webhooks,
+  withLastWebhookCalls,
+} from '../../reference/webhooks/index.ts';
 import { WebhookOutbox } from '../../reference/webhooks/outbox-store.ts';
 import { isLoopbackTarget, webhookTargetRefusal } from '../../reference/webhooks/target.ts';
 import { statusOf, WebhookSink } from '../../src/client/webhook-sink.ts';
@@ -110,7 +115,7 @@ describe('webhook outbox', () => {
 
   it('retries after a 500 and records the last call', async () => {
     const events = new HandFedEvents();
-    const { webhooks } = start(events);
+    const { webhooks, db } = start(events);
     const t = sink.newToken({ failFirst: 2 });
     events.emit('take', take('t2', 'ready', { done: t.url('done') }));
     const calls = await sink.waitForCalls(t.token, (c) => c.length === 3, 5_000);
@@ -120,6 +125,21 @@ describe('webhook outbox', () => {
       .poll(() => webhooks.lastCall('take', 't2', 'done')?.status_code, { timeout: 2_000 })
       .toBe(200);
     expect(webhooks.lastCall('take', 't2', 'done')?.post_url).toBe(t.url('done'));
+    // The serializer's view: the SDK form shows the last call, a URL string stays as given.
+    const shown = withLastWebhookCalls(db, 'take', {
+      take_id: 't2',
+      done_webhook: { post_url: t.url('done') },
+      status_webhook: t.url('status'),
+    });
+    expect(shown.done_webhook).toEqual({
+      post_url: t.url('done'),
+      timestamp_ms: expect.any(Number),
+      status_code: 200,
+    });
+    const sentMs = (shown.done_webhook as { timestamp_ms: number }).timestamp_ms;
+    expect(calls[2]!.receivedMs - sentMs).toBeGreaterThanOrEqual(0);
+    expect(calls[2]!.receivedMs - sentMs).toBeLessThan(1_000);
+    expect(shown.status_webhook).toBe(t.url('status'));
   });
 
   it('gives up after the bounded number of attempts', async () => {
