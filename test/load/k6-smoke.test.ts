@@ -15,14 +15,16 @@ if (!k6)
   console.warn(`k6 smoke skipped: k6 v1.8.1 is not installed at ${K6_CACHE_BIN} (run load/install-k6.sh)`);
 
 describe.skipIf(!k6)('k6 smoke against the reference stack', () => {
-  it('ttfc-websocket (chunks, 1 VU, 3 s): thresholds hold and the summary has the TTFC figures', async () => {
+  it('ttfc-websocket (chunks, 1 VU, 3 s): loose thresholds hold and the summary has the TTFC figures', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'k6-smoke-'));
     const lines: string[] = [];
     const result = await runLoad({
       scenario: 'ttfc-websocket',
       vus: 1,
       duration: '3s',
-      env: { MODES: 'chunks' },
+      // The smoke proves the pipeline (stack, k6, scenario, summary); latency targets are judged by the
+      // README figure runs on a quiet machine, so here they are loose. Errors stay at the 1 % default.
+      env: { MODES: 'chunks', TTFC_CHUNKS_P50_MS: '1000', TTFC_CHUNKS_P95_MS: '5000', END_P95_MS: '30000' },
       outDir,
       timeoutMs: 90_000,
       log: (line) => lines.push(line),
