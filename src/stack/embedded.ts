@@ -45,7 +45,7 @@ function installExitHooks(): void {
 
 export async function startEmbeddedStack(o: StartOptions = {}): Promise<EmbeddedStack> {
   installExitHooks();
-  const readyTimeoutMs = o.readyTimeoutMs ?? 30_000;
+  const readyTimeoutMs = o.readyTimeoutMs ?? 60_000;
   const child = spawn(
     process.execPath,
     [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'serve', '--port', '0', ...(o.extraArgs ?? [])],

@@ -20,8 +20,8 @@ function alive(pid: number): boolean {
 }
 
 describe('embedded stack', () => {
-  test('starts, answers on loopback, and is gone after stop()', async () => {
-    const stack = await startEmbeddedStack({ readyTimeoutMs: 30_000 });
+  test('starts, answers on loopback, and is gone after stop()', { timeout: 90_000 }, async () => {
+    const stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
     try {
       expect(stack.baseUrl).toMatch(/^http:\/\/(127\.0\.0\.1|\[::1\]|localhost):\d+$/);
       expect(stack.email).toMatch(/@/);
@@ -39,7 +39,7 @@ describe('embedded stack', () => {
     expect(alive(stack.pid)).toBe(false);
   });
 
-  test('SIGINT during a run stops the stack and exits 130', async () => {
+  test('SIGINT during a run stops the stack and exits 130', { timeout: 120_000 }, async () => {
     const run = spawn(
       process.execPath,
       [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', '--only', 'version'],
