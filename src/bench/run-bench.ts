@@ -117,7 +117,9 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
   const wallS = (performance.now() - started) / 1000;
   const summaryLines = output
     .split('\n')
-    .filter((l) => /^(tests:|characters synthesized|reports:|verdict:|speakcheck: could not run)/.test(l));
+    .filter((l) =>
+      /^(tests:|characters synthesized|timing:|reports:|verdict:|speakcheck: could not run)/.test(l),
+    );
   return {
     exitCode,
     wallS,

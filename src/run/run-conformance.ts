@@ -28,6 +28,13 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   config.reportDir = resolve(config.reportDir);
 
   let stack: EmbeddedStack | undefined;
+  const phases: string[] = [];
+  let phaseStart = performance.now();
+  const endPhase = (name: string) => {
+    const now = performance.now();
+    phases.push(`${name} ${((now - phaseStart) / 1000).toFixed(1)} s`);
+    phaseStart = now;
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     err(`speakcheck: ${signal}: stopping.`);
     void (stack?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
@@ -51,6 +58,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       config.authUrl = stack.baseUrl;
       config.email = stack.email;
       config.password = stack.password;
+      endPhase('stack start');
     }
 
     try {
@@ -63,6 +71,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       throw e;
     }
 
+    endPhase('preflight');
     out(
       `speakcheck: testing ${config.baseUrl}${stack ? ' (embedded reference stack)' : ''}, profile ${config.profile}${
         config.only.length ? `, areas ${config.only.join(', ')}` : ''
@@ -70,6 +79,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     );
     const reporter = new ConformanceReporter({ config, startedAt, log: out });
     await runSuites(config, reporter);
+    endPhase('suites');
     const result = reporter.result;
     if (!result) {
       err('speakcheck: the suites ended without a result (see the errors above).');
@@ -91,6 +101,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}`,
     );
     out(`characters synthesized: ${verdicts.summary.characters}`);
+    out(`timing: ${phases.join(', ')}`);
     out(
       `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
     );
