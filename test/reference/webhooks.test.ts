@@ -10,46 +10,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { databasePath } from '../../reference/store/db.ts';
 import { assertStatusOrder, isDone } from '../../src/checks/status.ts';
 import { statusOf, WebhookSink } from '../../src/client/webhook-sink.ts';
-import { type ServedStack, startServe } from './serve-process.ts';
+import { type Session, type Stack, startStack } from './stack.ts';
 
 const TEXT = 'The first sentence is short. A second one follows it. And a third sentence ends the text.';
 const READY_MS = 60_000;
 
-interface Api {
-  get(path: string): Promise<{ status: number; json: unknown; headers: Headers }>;
-  post(path: string, body: unknown): Promise<{ status: number; json: unknown }>;
-}
-
-async function connect(stack: ServedStack): Promise<Api> {
-  const login = await fetch(`${stack.baseUrl}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: stack.email, password: stack.password }),
-  });
-  expect(login.status).toBe(200);
-  const { access_token: token } = (await login.json()) as { access_token: string };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, json, headers: response.headers };
-  };
-  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
-}
+type Api = Session;
 
 function field(value: unknown, name: string): unknown {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
@@ -105,10 +71,10 @@ function attemptsOf(data: string, takeId: string): number {
 
 let dir: string;
 let sink: WebhookSink;
-const started: ServedStack[] = [];
+const started: Stack[] = [];
 
-async function serve(data: string, ...args: string[]): Promise<ServedStack> {
-  const stack = await startServe(['--data', data, '--webhook-allow', 'loopback', ...args]);
+async function serve(data: string, ...args: string[]): Promise<Stack> {
+  const stack = await startStack(['--data', data, '--webhook-allow', 'loopback', ...args]);
   started.push(stack);
   return stack;
 }
@@ -126,13 +92,13 @@ afterAll(async () => {
 });
 
 describe('reference webhooks', () => {
-  let stack: ServedStack;
+  let stack: Stack;
   let api: Api;
   let voiceId: string;
 
   beforeAll(async () => {
-    stack = await startServe(['--data', join(dir, 'shared'), '--webhook-allow', 'loopback']);
-    api = await connect(stack);
+    stack = await startStack(['--data', join(dir, 'shared'), '--webhook-allow', 'loopback']);
+    api = await stack.login();
     voiceId = (await newVoice(api)).voiceId;
     await pollUntilDone(api, `/v1/speak/voices/${voiceId}`);
   }, 120_000);
@@ -240,7 +206,7 @@ describe('reference webhooks across a restart', () => {
   it('delivers a done call that failed while the sink was down, after the stack restarts', async () => {
     const data = join(dir, 'restart');
     const first = await serve(data);
-    const api = await connect(first);
+    const api = await first.login();
     const { voiceId } = await newVoice(api);
     await pollUntilDone(api, `/v1/speak/voices/${voiceId}`);
 
