@@ -371,10 +371,11 @@ covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it',
 });
 
 covers(
-  ['WS-URL-EXPIRED-REFUSED'],
-  'an expired URL is refused at the upgrade (when the lifetime can be waited out)',
+  ['WS-URL-EXPIRED-REFUSED', 'WS-OPEN-PAST-EXPIRY'],
+  'an expired URL is refused at the upgrade; a connection opened before stays usable (when the lifetime can be waited out)',
   async () => {
     const configured = Number(process.env.SPEAKCHECK_WS_URL_LIFETIME_MS ?? '');
+    await voice();
     const before = Date.now();
     const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
     const lifetimeMs =
@@ -387,9 +388,25 @@ covers(
       );
       return;
     }
-    await sleep(Math.max(0, before + lifetimeMs - Date.now()) + 1_000);
-    const status = await expectRefused(url, `URL ${Math.round(lifetimeMs)} ms past issue`);
-    observe(`expired URL refused with HTTP ${status}`);
+    const early = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+    try {
+      await sleep(Math.max(0, before + lifetimeMs - Date.now()) + 1_000);
+      const status = await expectRefused(url, `URL ${Math.round(lifetimeMs)} ms past issue`);
+      observe(`expired URL refused with HTTP ${status}`);
+      if (!early.open) {
+        throw new Finding(
+          `the connection opened before expiry was closed (code ${early.closeInfo?.code}) when the URL expired`,
+          {
+            expected: 'open connection stays usable',
+          },
+        );
+      }
+      const r = await streamTake(early, ONE_SENTENCE, 'parts');
+      assertRequestEnded(r);
+      observe('a connection opened before the URL expired still served a take after expiry');
+    } finally {
+      await early.close();
+    }
   },
   { timeoutMs: WAITABLE_LIFETIME_MS + 30_000 },
 );
