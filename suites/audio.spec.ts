@@ -29,6 +29,7 @@ import {
   generateVoice,
   getItem,
   once,
+  prefetch,
   type Take,
   type Voice,
   waitUntilDone,
@@ -81,6 +82,8 @@ function audioOf(format: AudioFormat) {
   return promise;
 }
 
+prefetch(readyTake, () => streaming());
+
 for (const format of AUDIO_FORMATS) {
   covers(
     [
@@ -124,6 +127,9 @@ for (const format of AUDIO_FORMATS) {
         parsed.durationSeconds,
         info.duration / info.audio_rate,
         `${format} vs info`,
+      );
+      observe(
+        `${format}: ${parsed.durationSeconds?.toFixed(3)} s against info ${(info.duration / info.audio_rate).toFixed(3)} s (${info.duration} samples at ${info.audio_rate} Hz)`,
       );
     },
   );

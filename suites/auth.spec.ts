@@ -13,10 +13,11 @@ import {
   tamperToken,
 } from '../src/checks/tokens.ts';
 import { covers, type Exchange, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import { once } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 
 const speak = useSpeak();
-const skip = useSkip();
+const skip: (reason: string) => never = useSkip();
 
 /** Waiting out an access token is only worth it when it lives this long at most. */
 const MAX_EXPIRY_WAIT_S = 10;
@@ -151,13 +152,52 @@ async function assertAllRefused(authorization: string | undefined, what: string)
   observe(`${what}: all ${protectedRoutes().length} protected routes answered 401 with a JSON detail.`);
 }
 
+// One login, then one linear chain of refreshes: logins are deliberately slow on good servers
+// (password hashing), refreshes are not. Each step is a scenario the next one builds on.
+const base = once(login);
+const refreshed = once(async () => {
+  const from = await base();
+  return { from, exchange: await refresh(from.refresh_token) };
+});
+const refreshedWithBearer = once(async () => {
+  const from = expectPair((await refreshed()).exchange, 'POST /auth/refresh');
+  return refresh(from.refresh_token, { bearer: from.access_token });
+});
+const chain = once(async () => {
+  let pair = expectPair(await refreshedWithBearer(), 'POST /auth/refresh with Authorization');
+  const pairs = [pair];
+  for (let round = 1; round <= 3; round++) {
+    pair = expectPair(await refresh(pair.refresh_token), `POST /auth/refresh (chain round ${round})`);
+    pairs.push(pair);
+  }
+  return pairs;
+});
+const refreshedWithoutEmail = once(async () => {
+  const from = (await chain()).at(-1)!;
+  return { from, exchange: await refresh(from.refresh_token, { email: false }) };
+});
+const loggedOut = once(async () => {
+  const { from, exchange } = await refreshedWithoutEmail();
+  const pair =
+    exchange.status >= 200 && exchange.status < 300 ? assertTokenPair(exchange.json, 'refresh') : from;
+  const logout = await speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
+  const after = await refresh(pair.refresh_token);
+  return { logout, after };
+});
+
+/** The run's own access token (the kit's login), or a fresh login. */
+async function accessToken(): Promise<string> {
+  return speak.api.tokens()?.access ?? (await base()).access_token;
+}
+
 covers(
   ['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-TOKEN-PAIR-SHAPE', 'AUTH-ACCESS-TOKEN-WORKS', 'AUTH-PATHS'],
   'login without a token returns a token pair whose access token works',
   async () => {
-    const pair = await login();
+    const pair = await base();
     expectSchema('TokenPair', pair, 'the login answer');
     await assertAccessWorks(pair.access_token, 'login');
+    observe(`login at ${speak.config.authUrl}/auth/login answered a token pair.`);
   },
 );
 
@@ -182,9 +222,9 @@ covers(
   ['AUTH-REFRESH-PAIR', 'AUTH-REFRESH-ROTATES', 'AUTH-TOKEN-PAIR-SHAPE'],
   'refresh with refresh_token and email returns a new pair whose access token works',
   async () => {
-    const first = await login();
-    const second = expectPair(await refresh(first.refresh_token), 'POST /auth/refresh');
-    if (second.refresh_token === first.refresh_token) {
+    const { from, exchange } = await refreshed();
+    const pair = expectPair(exchange, 'POST /auth/refresh');
+    if (pair.refresh_token === from.refresh_token) {
       throw new Finding(
         'POST /auth/refresh returned the same refresh_token it was given, expected a new one',
         {
@@ -194,52 +234,30 @@ covers(
       );
     }
     observe(
-      `refresh: the new access token ${second.access_token === first.access_token ? 'equals' : 'differs from'} the old one.`,
+      `refresh: the new access token ${pair.access_token === from.access_token ? 'equals' : 'differs from'} the old one.`,
     );
-    await assertAccessWorks(second.access_token, 'refresh');
+    await assertAccessWorks(pair.access_token, 'refresh');
   },
 );
 
 covers(['AUTH-REFRESH-WITH-BEARER'], 'refresh also accepts the bearer header', async () => {
-  const first = await login();
-  const second = expectPair(
-    await refresh(first.refresh_token, { bearer: first.access_token }),
-    'POST /auth/refresh with Authorization',
-  );
-  await assertAccessWorks(second.access_token, 'refresh with bearer');
+  const pair = expectPair(await refreshedWithBearer(), 'POST /auth/refresh with Authorization');
+  await assertAccessWorks(pair.access_token, 'refresh with bearer');
 });
 
 covers(['AUTH-REFRESH-CHAIN'], 'refreshing repeatedly keeps working without the password', async () => {
-  let pair = await login();
-  for (let round = 1; round <= 3; round++) {
-    pair = expectPair(await refresh(pair.refresh_token), `POST /auth/refresh (round ${round})`);
-  }
-  await assertAccessWorks(pair.access_token, 'the third refresh');
+  const pairs = await chain();
+  await assertAccessWorks(pairs.at(-1)!.access_token, 'the third refresh in a row');
 });
 
 covers(['AUTH-REFRESH-WITHOUT-EMAIL'], 'refresh without email (reported)', async () => {
-  const first = await login();
-  const exchange = await refresh(first.refresh_token, { email: false });
+  const { exchange } = await refreshedWithoutEmail();
   observe(`POST /auth/refresh without email answered ${exchange.status}.`);
   expectPair(exchange, 'POST /auth/refresh without email');
 });
 
-covers(['AUTH-OLD-REFRESH-AFTER-ROTATION'], 'a rotated refresh token used again (reported)', async () => {
-  const first = await login();
-  expectPair(await refresh(first.refresh_token), 'POST /auth/refresh');
-  const again = await refresh(first.refresh_token);
-  observe(
-    again.status >= 200 && again.status < 300
-      ? `the old refresh token still refreshes after rotation (${again.status}): it is not single-use.`
-      : `the old refresh token is refused after rotation (${again.status}): refresh tokens are single-use.`,
-  );
-  if (again.status >= 500)
-    throw new Finding(`reusing a rotated refresh token caused a server error ${again.status}`);
-});
-
 covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => {
-  const pair = await login();
-  const logout = await speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
+  const { logout, after } = await loggedOut();
   if (logout.status >= 300) {
     throw new Finding(`POST /auth/logout answered ${logout.status}: ${show(logout.text)}`, {
       where: 'POST /auth/logout',
@@ -247,14 +265,12 @@ covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => 
       actual: logout.status,
     });
   }
-  const after = await refresh(pair.refresh_token);
   assertClientError(after, 'refresh with a refresh token revoked by logout');
   observe(`refresh after logout answered ${after.status}.`);
 });
 
 covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async () => {
-  const pair = await login();
-  const logout = await speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
+  const { logout } = await loggedOut();
   observe(
     `POST /auth/logout answered ${logout.status}, content-type ${logout.headers['content-type'] ?? 'none'}, body ${show(logout.text)}.`,
   );
@@ -272,15 +288,13 @@ covers(
   ['AUTH-INVALID-TOKEN-401'],
   'every protected route refuses a tampered or garbage token with 401',
   async () => {
-    const pair = await login();
-    await assertAllRefused(`Bearer ${tamperToken(pair.access_token)}`, 'a tampered access token');
+    await assertAllRefused(`Bearer ${tamperToken(await accessToken())}`, 'a tampered access token');
     await assertAllRefused('Bearer speakcheck-not-a-token', 'a garbage bearer token');
   },
 );
 
 covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () => {
-  const pair = await login();
-  const lifetime = jwtLifetimeSeconds(pair.access_token);
+  const lifetime = jwtLifetimeSeconds(await accessToken());
   observe(
     lifetime === undefined
       ? 'the access token is not a JWT with exp: its lifetime cannot be read.'
@@ -292,17 +306,31 @@ covers(
   ['AUTH-EXPIRED-TOKEN-401'],
   'every protected route refuses an expired access token with 401',
   async () => {
-    const pair = await login();
-    const lifetime = jwtLifetimeSeconds(pair.access_token);
+    const token = await accessToken();
+    const lifetime = jwtLifetimeSeconds(token);
     if (lifetime === undefined) skip('the access token is not a JWT with exp, so when it expires is unknown');
-    if (lifetime! > MAX_EXPIRY_WAIT_S) {
+    if (lifetime > MAX_EXPIRY_WAIT_S) {
       skip(
         `the access token lives ${lifetime} s, more than the ${MAX_EXPIRY_WAIT_S} s this run waits for expiry`,
       );
     }
-    const left = jwtSecondsLeft(pair.access_token) ?? lifetime!;
+    const left = jwtSecondsLeft(token) ?? lifetime;
     await sleep(Math.max(0, left + 1.5) * 1000);
-    await assertAllRefused(`Bearer ${pair.access_token}`, 'an expired access token');
+    await assertAllRefused(`Bearer ${token}`, 'an expired access token');
   },
   { timeoutMs: (MAX_EXPIRY_WAIT_S + 20) * 1000 },
 );
+
+// Last: some servers revoke a whole token family when a rotated refresh token is reused.
+covers(['AUTH-OLD-REFRESH-AFTER-ROTATION'], 'a rotated refresh token used again (reported)', async () => {
+  await loggedOut().catch(() => undefined);
+  const { from } = await refreshed();
+  const again = await refresh(from.refresh_token);
+  observe(
+    again.status >= 200 && again.status < 300
+      ? `the old refresh token still refreshes after rotation (${again.status}): it is not single-use.`
+      : `the old refresh token is refused after rotation (${again.status}): refresh tokens are single-use.`,
+  );
+  if (again.status >= 500)
+    throw new Finding(`reusing a rotated refresh token caused a server error ${again.status}`);
+});

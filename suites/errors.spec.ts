@@ -9,7 +9,15 @@ import { assertProperty } from '../fixtures/property.ts';
 import { assertClientError, assertErrorBody } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
-import { generateVoice, list, once, type Take, type Voice, waitUntilDone } from './support/items.ts';
+import {
+  generateVoice,
+  list,
+  once,
+  prefetch,
+  type Take,
+  type Voice,
+  waitUntilDone,
+} from './support/items.ts';
 
 const speak = useSpeak();
 
@@ -28,6 +36,8 @@ const voice = once(async (): Promise<Voice> => {
   });
   return (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
 });
+
+prefetch(voice);
 
 /** Marks what a wrongly accepted invalid body would create, so "nothing created" can be checked. */
 function marker(): string {

@@ -24,6 +24,7 @@ import {
   generateVoice,
   list,
   once,
+  prefetch,
   type Take,
   type Voice,
   waitUntilDone,
@@ -60,6 +61,8 @@ const fixture = once(async () => {
   }
   return { voice, ids, full };
 });
+
+prefetch(fixture);
 
 async function answer(query: ListQuery): Promise<ListItem[]> {
   const takes = await list<Take>(speak, 'take', toQueryParams(query, 'take_id'));

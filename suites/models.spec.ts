@@ -13,6 +13,7 @@ import {
   generateTake,
   generateVoice,
   once,
+  prefetch,
   type Take,
   type Voice,
   waitUntilDone,
@@ -125,18 +126,49 @@ covers(['MODEL-GENDERS-USABLE'], 'a voice can be generated with each gender of t
   );
 });
 
+/** Started at once (prefetch), so these takes synthesize side by side. */
+const languageTakes = once(async () => {
+  const voice = await anyVoice();
+  return takesReady(
+    'takes per language',
+    speak.model.languages.map((language) => ({
+      what: `override_language ${language}`,
+      body: { voice_id: voice.voice_id, text: phraseFor(language), override_language: language },
+    })),
+  );
+});
+
+const knownProsodyTypes = () => speak.model.prosody_types.filter((type) => prosodyOfType(type));
+
+const prosodyTypeTakes = once(async () => {
+  const voice = await anyVoice();
+  return takesReady(
+    'takes per prosody type',
+    knownProsodyTypes().map((type) => ({
+      what: `prosody type ${type}`,
+      body: { voice_id: voice.voice_id, text: 'Prosody check.', prosody: prosodyOfType(type, 3) },
+    })),
+  );
+});
+
+const styleTake = once(async () => {
+  const offered = speak.model.styles.find((group) => group.length > 0);
+  if (!offered) return undefined;
+  const voice = await anyVoice();
+  const style = [offered[0]!];
+  const [take] = await takesReady('take with a style', [
+    { what: `style ${show(style)}`, body: { voice_id: voice.voice_id, text: 'Style check.', style } },
+  ]);
+  return { style, take: take! };
+});
+
+prefetch(voicesByGender, languageTakes, prosodyTypeTakes, styleTake);
+
 covers(
   ['MODEL-LANGUAGES-USABLE'],
   'a take is accepted and ready with each language of the model as override_language',
   async () => {
-    const voice = await anyVoice();
-    const takes = await takesReady(
-      'takes per language',
-      speak.model.languages.map((language) => ({
-        what: `override_language ${language}`,
-        body: { voice_id: voice.voice_id, text: phraseFor(language), override_language: language },
-      })),
-    );
+    const takes = await languageTakes();
     takes.forEach((take, i) => {
       assertEqualField(
         take.override_language,
@@ -144,6 +176,7 @@ covers(
         `take ${take.take_id} /override_language`,
       );
     });
+    observe(`ready with override_language ${speak.model.languages.join(', ')}`);
   },
 );
 
@@ -152,36 +185,28 @@ covers(
   'a take is accepted and ready with each prosody type (simple on every model)',
   async () => {
     const missingSimple = speak.models.filter((m) => !m.prosody_types.includes('simple')).map((m) => m.name);
-    if (missingSimple.length)
+    if (missingSimple.length) {
       throw new Finding(`models whose prosody_types lack "simple": ${missingSimple.join(', ')}`);
-    const voice = await anyVoice();
-    const known = speak.model.prosody_types.filter((type) => prosodyOfType(type));
+    }
     const unknown = speak.model.prosody_types.filter((type) => !prosodyOfType(type));
-    if (unknown.length)
+    if (unknown.length) {
       observe(`prosody types with fields the harness does not know (not exercised): ${unknown.join(', ')}`);
-    const takes = await takesReady(
-      'takes per prosody type',
-      known.map((type) => ({
-        what: `prosody type ${type}`,
-        body: { voice_id: voice.voice_id, text: 'Prosody check.', prosody: prosodyOfType(type, 3) },
-      })),
-    );
+    }
+    const known = knownProsodyTypes();
+    const takes = await prosodyTypeTakes();
     takes.forEach((take, i) => {
       assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`);
     });
+    observe(`ready with prosody types ${known.join(', ')}`);
   },
 );
 
 covers(['MODEL-STYLES-USABLE'], 'a take is accepted and ready with a style the model offers', async () => {
-  const offered = speak.model.styles.find((group) => group.length > 0);
-  if (!offered) {
+  const result = await styleTake();
+  if (!result) {
     observe(`model ${speak.model.name} offers no style.`);
     return;
   }
-  const voice = await anyVoice();
-  const style = [offered[0]!];
-  const [take] = await takesReady('take with a style', [
-    { what: `style ${show(style)}`, body: { voice_id: voice.voice_id, text: 'Style check.', style } },
-  ]);
-  assertEqualField(take!.style, style, `take ${take!.take_id} /style`);
+  assertEqualField(result.take.style, result.style, `take ${result.take.take_id} /style`);
+  observe(`ready with style ${show(result.style)}`);
 });

@@ -19,6 +19,7 @@ import {
   generateVoice,
   list,
   once,
+  prefetch,
   type Take,
   type Voice,
   waitUntilDone,
@@ -138,19 +139,60 @@ covers(
   },
 );
 
+const BOUNDS = [
+  { pace: -10, pitch: 10, expression: -10 },
+  { pace: 10, pitch: -10, expression: 10 },
+];
+
+/** Each scenario below is started at once (prefetch): their syntheses overlap. */
+const atBounds = once(async () => {
+  const v = await voice();
+  return Promise.all(
+    BOUNDS.map(async (prosody) => {
+      const { take } = await generateTake(speak, { voice_id: v.voice_id, text: 'Bounds.', prosody });
+      assertEqualField(take.prosody, prosody, `take with prosody ${show(prosody)} /prosody`);
+      return waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+    }),
+  );
+});
+
+const withLanguage = once(async () => {
+  const v = await voice();
+  const language = speak.model.languages[0];
+  if (!language) throw new Finding(`model ${speak.model.name} lists no language`);
+  const { take } = await generateTake(speak, {
+    voice_id: v.voice_id,
+    text: 'Language check.',
+    override_language: language,
+  });
+  assertEqualField(take.override_language, language, 'take /override_language');
+  return waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+});
+
+const multilingual = once(async () => {
+  const v = await voice();
+  const seed = propertySeed('takes: multilingual text');
+  const [mixed] = fc.sample(multilingualArb, { seed, numRuns: 1 });
+  const [unicode] = fc.sample(unicodeArb, { seed, numRuns: 1 });
+  const text = `${mixed} ${unicode}`;
+  const { take } = await generateTake(speak, { voice_id: v.voice_id, text, override_language: null });
+  assertEqualField(take.text, text, 'take /text');
+  return { text, polled: await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take }) };
+});
+
+const toDelete = once(async () => {
+  const v = await voice();
+  const { take } = await generateTake(speak, { voice_id: v.voice_id, text: 'Delete me.' });
+  return waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+});
+
+prefetch(generated, atBounds, withLanguage, multilingual, toDelete);
+
 covers(
   ['TAKE-PROSODY-ACCEPTED'],
   'a simple prosody at the bounds (-10 and 10) is accepted, returned and synthesized',
   async () => {
-    const v = await voice();
-    for (const prosody of [
-      { pace: -10, pitch: 10, expression: -10 },
-      { pace: 10, pitch: -10, expression: 10 },
-    ]) {
-      const { take } = await generateTake(speak, { voice_id: v.voice_id, text: 'Bounds.', prosody });
-      assertEqualField(take.prosody, prosody, `take with prosody ${show(prosody)} /prosody`);
-      await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
-    }
+    await atBounds();
   },
 );
 
@@ -158,16 +200,8 @@ covers(
   ['TAKE-OVERRIDE-LANGUAGE', 'TAKE-ECHOES-REQUEST'],
   'override_language from the model is accepted and returned',
   async () => {
-    const v = await voice();
-    const language = speak.model.languages[0];
-    if (!language) throw new Finding(`model ${speak.model.name} lists no language`);
-    const { take } = await generateTake(speak, {
-      voice_id: v.voice_id,
-      text: 'Language check.',
-      override_language: language,
-    });
-    assertEqualField(take.override_language, language, 'take /override_language');
-    await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+    const { final } = await withLanguage();
+    assertEqualField(final.override_language, speak.model.languages[0], 'ready take /override_language');
   },
 );
 
@@ -175,15 +209,9 @@ covers(
   ['TAKE-MULTILINGUAL-TEXT', 'TAKE-ECHOES-REQUEST'],
   'a multilingual Unicode text is accepted unchanged and reaches ready',
   async () => {
-    const v = await voice();
-    const seed = propertySeed('takes: multilingual text');
-    const [mixed] = fc.sample(multilingualArb, { seed, numRuns: 1 });
-    const [unicode] = fc.sample(unicodeArb, { seed, numRuns: 1 });
-    const text = `${mixed} ${unicode}`;
-    const { take } = await generateTake(speak, { voice_id: v.voice_id, text, override_language: null });
-    assertEqualField(take.text, text, 'take /text');
-    const { final } = await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
-    observe(`text ${show(text)} → normalized_text ${show(final.info?.normalized_text)}`);
+    const { text, polled } = await multilingual();
+    assertEqualField(polled.final.text, text, 'ready take /text');
+    observe(`text ${show(text)} → normalized_text ${show(polled.final.info?.normalized_text)}`);
   },
 );
 
@@ -199,8 +227,9 @@ covers(['TAKE-BATCH'], 'batch generation with an array of bodies (reported)', as
   if (Array.isArray(json))
     for (const t of json) if (typeof t?.take_id === 'string') speak.track('take', t.take_id);
   expectSchema('TakeGenerateResult', json, 'the batch answer');
-  if (!Array.isArray(json) || json.length !== 2)
+  if (!Array.isArray(json) || json.length !== 2) {
     throw new Finding(`batch answered ${show(json)}, expected an array of 2 takes`);
+  }
   assertEqualField(
     json.map((t: Take) => t.text),
     bodies.map((b) => b.text),
@@ -218,20 +247,21 @@ covers(['TAKE-USER-DATA'], 'user_data (string and number) is returned on the tak
     });
     assertEqualField(take.user_data, userData, 'take /user_data');
   }
+  observe('user_data (a string and a number) came back unchanged.');
 });
 
 covers(['TAKE-DELETE'], 'delete a take with DELETE /v1/speak/takes/{id} (reported)', async () => {
-  const v = await voice();
-  const { take } = await generateTake(speak, { voice_id: v.voice_id, text: 'Delete me.' });
-  await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
-  const path = `/v1/speak/takes/${encodeURIComponent(take.take_id)}`;
+  const { final } = await toDelete();
+  const path = `/v1/speak/takes/${encodeURIComponent(final.take_id)}`;
   const exchange = await speak.api.delete(path);
   observe(`DELETE /v1/speak/takes/{id} answered ${exchange.status} ${show(exchange.text)}`);
-  if (expectJson(exchange, 'take delete') !== true)
+  if (expectJson(exchange, 'take delete') !== true) {
     throw new Finding(`take delete answered ${show(exchange.text)}, expected true`);
+  }
   const get = await speak.api.get(path);
   if (get.status !== 404) throw new Finding(`GET of the deleted take answered ${get.status}, expected 404`);
   const listed = await list<Take>(speak, 'take');
-  if (listed.some((t) => t.take_id === take.take_id))
+  if (listed.some((t) => t.take_id === final.take_id)) {
     throw new Finding('the deleted take still appears in GET /v1/speak/takes');
+  }
 });

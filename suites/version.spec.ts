@@ -76,7 +76,9 @@ covers(['VERSION-MAJOR-MATCHES-PATH'], 'the reported major version is the path v
 });
 
 covers(['VERSION-WIRE-SHAPE'], 'the version body has the SDK shape {version, minor} (reported)', async () => {
-  expectSchema('Version', (await getVersion()).json, 'the version answer');
+  const json = (await getVersion()).json;
+  expectSchema('Version', json, 'the version answer');
+  observe(`version body ${show(json)} has the SDK shape`);
 });
 
 covers(

@@ -15,6 +15,7 @@ import {
   getItem,
   list,
   once,
+  prefetch,
   type Take,
   type Voice,
   waitUntilDone,
@@ -69,6 +70,26 @@ const readyVoice = (generated: () => Promise<Generated>) =>
 const slowReady = readyVoice(slowVoice);
 const fastReady = readyVoice(fastVoice);
 const plainReady = readyVoice(plainVoice);
+
+/** The same text on the slow and the fast voice: without prosody, and with pace 0 to compare. */
+const prosodyTakes = once(async (): Promise<Take[]> => {
+  const [slow, fast] = await Promise.all([slowReady(), fastReady()]);
+  const bodies = [
+    { voice_id: slow.final.voice_id, text: TEXT },
+    { voice_id: slow.final.voice_id, text: TEXT, prosody: NEUTRAL },
+    { voice_id: fast.final.voice_id, text: TEXT, prosody: null },
+    { voice_id: fast.final.voice_id, text: TEXT, prosody: NEUTRAL },
+  ];
+  const takes = await Promise.all(
+    bodies.map(async (body) => {
+      const { take } = await generateTake(speak, body);
+      return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
+    }),
+  );
+  return takes;
+});
+
+prefetch(slowReady, fastReady, plainReady, prosodyTakes);
 
 covers(
   [
@@ -173,19 +194,7 @@ covers(
   ['VOICE-DEFAULT-PROSODY-ADOPTED'],
   'a take without prosody (omitted or null) adopts the voice default_prosody',
   async () => {
-    const [slow, fast] = await Promise.all([slowReady(), fastReady()]);
-    const bodies = [
-      { voice_id: slow.final.voice_id, text: TEXT },
-      { voice_id: slow.final.voice_id, text: TEXT, prosody: NEUTRAL },
-      { voice_id: fast.final.voice_id, text: TEXT, prosody: null },
-      { voice_id: fast.final.voice_id, text: TEXT, prosody: NEUTRAL },
-    ];
-    const takes = await Promise.all(
-      bodies.map(async (body) => {
-        const { take } = await generateTake(speak, body);
-        return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
-      }),
-    );
+    const takes = await prosodyTakes();
     const seconds = takes.map((t) => (t.info ? t.info.duration / t.info.audio_rate : Number.NaN));
     const [slowOmitted, slowNeutral, fastNull, fastNeutral] = seconds as [number, number, number, number];
     observe(

@@ -3,6 +3,7 @@
  * every wait is bounded (the run's ready timeout) and polls at a small interval, recording the
  * status sequence and each observed body for the ordering and info checks.
  */
+import { beforeAll } from 'vitest';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
@@ -196,4 +197,15 @@ export function assertEqualField(actual: unknown, expected: unknown, where: stri
       actual,
     });
   }
+}
+
+/**
+ * Starts scenarios as soon as the file's login is done, without awaiting them: synthesis of
+ * independent items overlaps instead of queueing behind each test. Each test still awaits its
+ * scenario and sees its failure; here failures are only kept from being unhandled.
+ */
+export function prefetch(...scenarios: Array<() => Promise<unknown>>): void {
+  beforeAll(() => {
+    for (const scenario of scenarios) scenario().catch(() => undefined);
+  });
 }
