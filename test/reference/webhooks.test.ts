@@ -54,27 +54,31 @@ async function newTake(api: Api, voiceId: string, extra: Record<string, unknown>
   return String(field(created.json, 'take_id'));
 }
 
-/** Attempts made so far for a take's done call, read from the stack's database (read-only). */
-function attemptsOf(data: string, takeId: string): number {
+/** A take's done call as the stack's outbox holds it (read-only look at its database). */
+function doneDelivery(data: string, takeId: string): { attempts: number; state: string } | undefined {
   const db = new BetterSqlite3(databasePath(data), { readonly: true, fileMustExist: true });
   try {
-    const row = db
+    return db
       .prepare(
-        "SELECT attempts FROM webhook_deliveries WHERE kind = 'take' AND item_id = ? AND hook = 'done'",
+        "SELECT attempts, state FROM webhook_deliveries WHERE kind = 'take' AND item_id = ? AND hook = 'done'",
       )
-      .get(takeId) as { attempts: number } | undefined;
-    return row?.attempts ?? 0;
+      .get(takeId) as { attempts: number; state: string } | undefined;
   } finally {
     db.close();
   }
+}
+
+/** Attempts made so far for a take's done call. */
+function attemptsOf(data: string, takeId: string): number {
+  return doneDelivery(data, takeId)?.attempts ?? 0;
 }
 
 let dir: string;
 let sink: WebhookSink;
 const started: Stack[] = [];
 
-async function serve(data: string, ...args: string[]): Promise<Stack> {
-  const stack = await startStack(['--data', data, '--webhook-allow', 'loopback', ...args]);
+async function serve(data: string, allow = 'loopback'): Promise<Stack> {
+  const stack = await startStack(['--data', data, '--webhook-allow', allow]);
   started.push(stack);
   return stack;
 }
@@ -233,4 +237,23 @@ describe('reference webhooks across a restart', () => {
       await back.close();
     }
   }, 150_000);
+});
+
+describe('reference webhooks with --webhook-allow none', () => {
+  it('records the call as refused and sends nothing', async () => {
+    const data = join(dir, 'none');
+    const stack = await serve(data, 'none');
+    const api = await stack.login();
+    const { voiceId } = await newVoice(api);
+    await pollUntilDone(api, `/v1/speak/voices/${voiceId}`);
+    const t = sink.newToken();
+    const takeId = await newTake(api, voiceId, {
+      done_webhook: t.url('done'),
+      status_webhook: t.url('status'),
+    });
+    await pollUntilDone(api, `/v1/speak/takes/${takeId}`);
+    await expect.poll(() => doneDelivery(data, takeId)?.state, { timeout: 5_000 }).toBe('refused');
+    expect(doneDelivery(data, takeId)?.attempts).toBe(0);
+    expect(sink.calls(t.token)).toHaveLength(0);
+  }, 120_000);
 });
