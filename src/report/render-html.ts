@@ -50,7 +50,8 @@ ${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${es
 ${shown.map(renderExchange).join('\n')}${hidden > 0 ? `<p class="more">${hidden} more exchanges not shown.</p>` : ''}</li>`;
 }
 
-const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem 2rem;color:#1b1f24}
+// overflow-wrap: a server's unbroken tokens (URLs, bodies, messages) wrap instead of widening the page.
+const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem 2rem;color:#1b1f24;overflow-wrap:anywhere}
 h1{font-size:1.5rem}table.sum{border-collapse:collapse}table.sum td,table.sum th{border:1px solid #ccd;padding:.3rem .7rem;text-align:right}
 .bar{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #ddd;z-index:1}
 details.req{border:1px solid #dde;border-radius:6px;margin:.35rem 0;padding:.3rem .6rem}
