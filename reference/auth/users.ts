@@ -8,7 +8,7 @@ import { persistedSecret } from '../store/db.ts';
 import { newId } from '../store/ids.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
-export const DEMO_EMAIL = 'demo@speak.local';
+export const DEMO_EMAIL = 'demo@speakcheck.local';
 
 export interface UserRow {
   user_id: string;

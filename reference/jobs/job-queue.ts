@@ -9,6 +9,8 @@ import { advanceTake } from '../store/takes.ts';
 
 export const MAX_ATTEMPTS = 3;
 export const LEASE_MS = 15_000;
+/** A job still queued after this long is dropped and its take ends in `timeout` (wire-facts: about a day). */
+export const QUEUE_TIMEOUT_MS = 24 * 3600 * 1000;
 
 export interface ClaimedJob {
   jobId: number;
@@ -24,20 +26,29 @@ export function enqueueJob(db: Database, takeId: string): void {
 export function claimJob(
   db: Database,
   owner: string,
-  o: { leaseMs?: number; onTakeFailed?: () => void } = {},
+  o: { leaseMs?: number; queueTimeoutMs?: number; onTakeFailed?: () => void } = {},
 ): ClaimedJob | undefined {
   const leaseMs = o.leaseMs ?? LEASE_MS;
+  const queueTimeoutMs = o.queueTimeoutMs ?? QUEUE_TIMEOUT_MS;
   const claim = db.transaction((): ClaimedJob | undefined => {
     for (;;) {
       const now = Date.now();
       const row = db
         .prepare(
-          `SELECT job_id, take_id, attempts FROM jobs
+          `SELECT job_id, take_id, attempts, created_ms FROM jobs
            WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < ?)
            ORDER BY job_id LIMIT 1`,
         )
-        .get(now) as { job_id: number; take_id: string; attempts: number } | undefined;
+        .get(now) as { job_id: number; take_id: string; attempts: number; created_ms: number } | undefined;
       if (!row) return undefined;
+      if (row.attempts === 0 && now - row.created_ms > queueTimeoutMs) {
+        db.prepare("UPDATE jobs SET state = 'failed', last_error = 'queue timeout' WHERE job_id = ?").run(
+          row.job_id,
+        );
+        if (advanceTake(db, row.take_id, 'timeout', { error: 'sat in the queue too long' }))
+          o.onTakeFailed?.();
+        continue;
+      }
       if (row.attempts >= MAX_ATTEMPTS) {
         db.prepare("UPDATE jobs SET state = 'failed' WHERE job_id = ?").run(row.job_id);
         if (advanceTake(db, row.take_id, 'error', { error: `synthesis failed ${row.attempts} times` })) {

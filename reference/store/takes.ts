@@ -127,8 +127,7 @@ export function advanceTake(
     const item = takeResource(getTakeRow(db, takeId)!);
     recordItemEvent(db, 'take', item, row.user_id);
     // A voice is ready when its example take is, and failed when it failed (same transaction).
-    if (row.example_of && isDone(status))
-      advanceVoice(db, row.example_of, status === 'ready' ? 'ready' : 'error');
+    if (row.example_of && isDone(status)) advanceVoice(db, row.example_of, status);
     return item;
   })();
 }

@@ -34,6 +34,8 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
     if (advanceTake(ctx.db, takeId, status, extra)) ctx.notifyEvents();
   };
   step('started', { worker: ctx.workerId });
+  // Deleted meanwhile: nothing to write (and no audio directory to leave behind).
+  if (!getTakeRow(ctx.db, takeId)) return 'gone';
 
   mkdirSync(takeAudioDir(ctx.dataDir, takeId), { recursive: true });
   const fd = openSync(takeAudioPath(ctx.dataDir, takeId, 'wav'), 'w');

@@ -1,0 +1,182 @@
+/**
+ * The leased job queue and item events on a real SQLite file: atomic claims, lease expiry and
+ * re-claim, bounded attempts ending in `error` (the example take's voice follows), queue timeout,
+ * start-up recovery, and every status change recorded as an event with the body GET shows, delivered
+ * in seq order by the tail.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createItemEventTail, type ItemEvent } from '../../reference/events/item-events.ts';
+import {
+  claimJob,
+  enqueueJob,
+  finishJob,
+  heartbeatJob,
+  MAX_ATTEMPTS,
+  recoverAtStartup,
+  releaseJob,
+  releaseOwnerJobs,
+} from '../../reference/jobs/job-queue.ts';
+import { type Database, openDatabase } from '../../reference/store/db.ts';
+import { advanceTake, getTakeRow, insertTake, takeResource } from '../../reference/store/takes.ts';
+import { getVoiceRow, insertVoice } from '../../reference/store/voices.ts';
+
+let dir: string;
+let db: Database;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'speakcheck-jobs-'));
+  db = openDatabase(dir);
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function newTake(takeId: string, exampleOf: string | null = null): void {
+  db.transaction(() => {
+    insertTake(db, {
+      take_id: takeId,
+      user_id: 'us_1',
+      voice_id: 'vc_1',
+      text: 'Hello.',
+      override_language: null,
+      style: null,
+      prosody: null,
+      rendering: { language: 'en-US', gender: 'female', prosody: null, style: null, seed: 'vc_1' },
+      status_webhook: null,
+      done_webhook: null,
+      user_data: null,
+      timestamp_ms: Date.now(),
+      example_of: exampleOf,
+    });
+    enqueueJob(db, takeId);
+  })();
+}
+
+const events = () =>
+  db.prepare('SELECT seq, kind, item_id, status, body FROM item_events ORDER BY seq').all() as {
+    seq: number;
+    kind: string;
+    item_id: string;
+    status: string;
+    body: string;
+  }[];
+
+describe('job queue', () => {
+  it('claims each job once, in order; a finished job is not claimed again', () => {
+    newTake('tk_a');
+    newTake('tk_b');
+    const first = claimJob(db, 'w1:1');
+    const second = claimJob(db, 'w2:2');
+    expect(first?.takeId).toBe('tk_a');
+    expect(second?.takeId).toBe('tk_b');
+    expect(claimJob(db, 'w3:3')).toBeUndefined();
+    finishJob(db, first!.jobId, 'w1:1');
+    expect(heartbeatJob(db, second!.jobId, 'w2:2')).toBe(true);
+    expect(heartbeatJob(db, second!.jobId, 'w1:1')).toBe(false);
+  });
+
+  it('an expired lease is claimed again; the old owner loses its heartbeat', async () => {
+    newTake('tk_a');
+    const first = claimJob(db, 'w1:1', { leaseMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const again = claimJob(db, 'w2:2');
+    expect(again?.takeId).toBe('tk_a');
+    expect(again?.attempts).toBe(2);
+    expect(heartbeatJob(db, first!.jobId, 'w1:1')).toBe(false);
+  });
+
+  it('after MAX_ATTEMPTS failures the take ends in error, and its voice too', () => {
+    db.transaction(() =>
+      insertVoice(db, {
+        voice_id: 'vc_1',
+        user_id: 'us_1',
+        name: 'V',
+        model: 'studio-2026.11',
+        gender: 'female',
+        default_style: null,
+        default_prosody: null,
+        description: null,
+        example_take_id: 'tk_ex',
+        status_webhook: null,
+        done_webhook: null,
+        timestamp_ms: Date.now(),
+      }),
+    )();
+    newTake('tk_ex', 'vc_1');
+    let failed = 0;
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      const job = claimJob(db, `w:${i}`);
+      expect(job?.attempts).toBe(i + 1);
+      releaseJob(db, job!.jobId, `w:${i}`, 'boom');
+    }
+    expect(claimJob(db, 'w:last', { onTakeFailed: () => failed++ })).toBeUndefined();
+    expect(failed).toBe(1);
+    expect(getTakeRow(db, 'tk_ex')?.status).toBe('error');
+    expect(getVoiceRow(db, 'vc_1')?.status).toBe('error');
+    expect(events().map((e) => `${e.kind}:${e.status}`)).toEqual([
+      'voice:waiting',
+      'take:waiting',
+      'take:error',
+      'voice:error',
+    ]);
+  });
+
+  it('a job left in the queue too long ends its take in timeout', () => {
+    newTake('tk_old');
+    expect(claimJob(db, 'w:1', { queueTimeoutMs: -1 })).toBeUndefined();
+    expect(getTakeRow(db, 'tk_old')?.status).toBe('timeout');
+  });
+
+  it('a dead owner’s jobs and, at start-up, all leased jobs are queued again; orphans end in error', () => {
+    newTake('tk_a');
+    newTake('tk_b');
+    claimJob(db, 'w1:1');
+    expect(releaseOwnerJobs(db, 'w1:1')).toBe(1);
+    expect(claimJob(db, 'w2:2')?.takeId).toBe('tk_a');
+    advanceTake(db, 'tk_a', 'started');
+    db.prepare("DELETE FROM jobs WHERE take_id = 'tk_b'").run(); // a take whose job vanished
+    expect(recoverAtStartup(db)).toEqual({ requeued: 1, failed: 1 });
+    expect(getTakeRow(db, 'tk_b')?.status).toBe('error');
+    expect(claimJob(db, 'w3:3')?.takeId).toBe('tk_a');
+  });
+});
+
+describe('item events', () => {
+  it('statuses only move forward and each change is an event whose body is the take as GET shows it', () => {
+    newTake('tk_a');
+    expect(advanceTake(db, 'tk_a', 'started')).toBeDefined();
+    expect(advanceTake(db, 'tk_a', 'progress_50')).toBeDefined();
+    expect(advanceTake(db, 'tk_a', 'started')).toBeUndefined(); // never backwards
+    const ready = advanceTake(db, 'tk_a', 'ready', {
+      info: { duration: 10, audio_rate: 22050, normalized_text: ['Hello.'] },
+    });
+    expect(ready).toEqual(takeResource(getTakeRow(db, 'tk_a')!));
+    const recorded = events();
+    expect(recorded.map((e) => e.status)).toEqual(['waiting', 'started', 'progress_50', 'ready']);
+    expect(JSON.parse(recorded.at(-1)!.body)).toEqual(ready);
+  });
+
+  it('the tail delivers events to each subscriber in seq order, from the start', async () => {
+    newTake('tk_a');
+    advanceTake(db, 'tk_a', 'started');
+    const tail = createItemEventTail(db, { pollMs: 5 });
+    const seen: ItemEvent[] = [];
+    const all = new Promise<void>((resolve) => {
+      tail.subscribe('test', (e) => {
+        seen.push(e);
+        if (e.status === 'ready') resolve();
+      });
+    });
+    advanceTake(db, 'tk_a', 'ready', { info: { duration: 1, audio_rate: 22050, normalized_text: ['x'] } });
+    tail.wake();
+    await all;
+    tail.close();
+    expect(seen.map((e) => e.status)).toEqual(['waiting', 'started', 'ready']);
+    expect(seen.map((e) => e.seq)).toEqual([...seen.map((e) => e.seq)].sort((a, b) => a - b));
+    expect(seen[0]).toMatchObject({ kind: 'take', itemId: 'tk_a', userId: 'us_1' });
+  });
+});
