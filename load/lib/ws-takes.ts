@@ -30,7 +30,11 @@ export interface WsSessionOptions {
   requestTimeoutMs: number;
   onConnected?: (connectMs: number) => void;
   onResult: (request: WsTakeRequest, result: WsTakeResult) => void;
+  /** The connection never opened; the address should not be reused. */
+  onConnectFailed?: (why: string) => void;
 }
+
+const CONNECT_RETRY_PAUSE_MS = 1000;
 
 let requestCounter = 0;
 
@@ -82,6 +86,7 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
   };
 
   ws.onopen = () => {
+    opened = true;
     o.onConnected?.(Date.now() - openedAt);
     next();
   };
@@ -140,10 +145,24 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     }
   };
 
+  let opened = false;
+  let connectFailed = false;
+  // Before the connection opened, an error or close means the address did not work (a worker that
+  // restarted elsewhere, an expired secret): report it once, drop the address, and hold the iteration
+  // a moment so a VU does not spin on a dead address.
+  const failConnect = (why: string): void => {
+    if (opened || connectFailed) return;
+    connectFailed = true;
+    o.onConnectFailed?.(why);
+    setTimeout(() => {}, CONNECT_RETRY_PAUSE_MS);
+  };
+
   ws.onerror = (event: { error?: string }) => {
+    if (!opened) return failConnect(`websocket connect failed: ${event.error ?? 'unknown'}`);
     if (current) finish(`websocket error: ${event.error ?? 'unknown'}`);
   };
   ws.onclose = () => {
+    if (!opened) return failConnect('websocket closed before it opened');
     if (current) finish('the worker closed the connection during a request');
   };
 }

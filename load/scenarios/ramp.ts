@@ -77,6 +77,11 @@ export default function (data: RunSetup): void {
     [{ text: pick(texts, exec.scenario.iterationInTest), voiceId: data.voiceId, mode: 'chunks' }],
     {
       requestTimeoutMs: 30_000,
+      onConnectFailed: (why) => {
+        wsErrors.add(true, tags);
+        console.warn(`ramp at ${rate}/s: ${why}; asking for a new address`);
+        url = undefined;
+      },
       onResult: (_request, r) => {
         wsErrors.add(!r.ok, tags);
         if (r.ok) rampTtfc.add(r.firstAudioMs!, tags);

@@ -94,6 +94,11 @@ function takes(data: RunSetup, mode: StreamMode): void {
   runWsTakes(url, requests, {
     requestTimeoutMs: envNumber('REQUEST_TIMEOUT_MS', 30_000),
     onConnected: (ms) => wsConnect.add(ms, tags),
+    onConnectFailed: (why) => {
+      wsErrors.add(true, tags);
+      console.warn(`${mode}: ${why}; asking for a new address`);
+      url = undefined;
+    },
     onResult: (_request, r) => {
       wsErrors.add(!r.ok, tags);
       if (!r.ok) {
