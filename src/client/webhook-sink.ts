@@ -187,7 +187,7 @@ export class WebhookSink {
     req.on('error', () => res.destroy());
     req.on('end', () => {
       const receivedMs = Date.now();
-      const match = /^\/hooks\/([A-Za-z0-9_-]+)\/([^/?]+)/.exec(req.url ?? '');
+      const match = /\/hooks\/([A-Za-z0-9_-]+)\/([^/?]+)/.exec(req.url ?? ''); // any prefix a tunnel keeps
       const token = match?.[1];
       const calls = token === undefined ? undefined : this.#calls.get(token);
       if (!match || token === undefined || !calls) {

@@ -32,6 +32,14 @@ describe('webhook sink', () => {
     expect(sink.strays().map((s) => s.path)).toEqual(['/hooks/unknown/done']);
   });
 
+  it('finds the token behind a path prefix (a tunnel that keeps its prefix)', async () => {
+    const t = sink.newToken();
+    expect(
+      (await post(`${sink.listenUrl}/tunnel/abc/hooks/${t.token}/done`, { status: 'ready' })).status,
+    ).toBe(200);
+    expect(sink.calls(t.token, 'done')).toHaveLength(1);
+  });
+
   it('answers 500 to the first N calls, then 200', async () => {
     const t = sink.newToken({ failFirst: 2 });
     const statuses = [];
