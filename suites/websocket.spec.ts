@@ -147,7 +147,7 @@ const scenario: Record<StreamMode, () => Promise<{ conn: SpeakStreamConnection; 
 
 function readyTake(r: StreamedRequest): Record<string, unknown> {
   const take = r.lastTake;
-  if (!take || take.status !== 'ready') {
+  if (take?.status !== 'ready') {
     throw new Finding(
       `request ${show(r.requestId)}: the last Take message has status ${show(take?.status ?? null)}, expected "ready"`,
       {
