@@ -53,11 +53,9 @@ export function installErrorHandling(app: FastifyInstance, log: (line: string) =
       return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
     }
     if (error.validation) {
-      return reply
-        .code(422)
-        .send({
-          detail: describeAjvErrors(error.validation as ErrorObject[], error.validationContext ?? 'body'),
-        });
+      return reply.code(422).send({
+        detail: describeAjvErrors(error.validation as ErrorObject[], error.validationContext ?? 'body'),
+      });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -102,6 +102,23 @@ describe('signed redirects', () => {
     expect((await stack.request('GET', location)).status).toBe(200);
   });
 
+  it('honours a byte range on a finished file (206), refuses an unsatisfiable one (416)', async () => {
+    const location = await signedUrl(String(take.take_id), 'flac');
+    const whole = await stack.request('GET', location);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const part = await stack.request('GET', location, { headers: { range: 'bytes=10-99' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 10-99/${whole.body.length}`);
+    expect(part.body.equals(whole.body.subarray(10, 100))).toBe(true);
+    const tail = await stack.request('GET', location, { headers: { range: 'bytes=-16' } });
+    expect(tail.body.equals(whole.body.subarray(-16))).toBe(true);
+    const outside = await stack.request('GET', location, {
+      headers: { range: `bytes=${whole.body.length}-` },
+    });
+    expect(outside.status).toBe(416);
+    expect((outside.json as Json).detail).toBeTruthy();
+  });
+
   it('unknown take → 404, unknown format → 404', async () => {
     expect((await api.get('/v1/speak/takes/tk_unknown/wav')).status).toBe(404);
     const reply = await api.get(`/v1/speak/takes/${take.take_id}/ogg`);

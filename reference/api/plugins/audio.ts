@@ -6,6 +6,7 @@
  * - GET /signed/audio/{id}/{format}?X-Amz-... (no bearer): the audio with its Content-Type.
  *   Tampered or expired → 403; a request that also carries Authorization → 400 ("only one auth
  *   mechanism allowed", as S3 answers).
+ *   A finished file honours one `Range: bytes=a-b` (206; unsatisfiable → 416), as browsers seek.
  *   Streaming wav (take not ready yet): a header sized for an unknown length, then the PCM as the
  *   worker writes it, ending when the take is done; bounded to 5 minutes.
  */
@@ -37,6 +38,29 @@ function formatOf(value: string): AudioFormat {
     );
   }
   return value;
+}
+
+/**
+ * One byte range of `Range: bytes=a-b` / `bytes=a-` / `bytes=-n`; undefined when absent or not a
+ * single bytes range (then the whole file is sent, as RFC 9110 allows).
+ */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
 }
 
 /** The wav of a take still being synthesized, as it grows. */
@@ -125,6 +149,20 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
         throw new ApiError(503, `encoding to ${format} failed; try again`);
       }
       const { size } = await stat(path);
+      reply.header('accept-ranges', 'bytes');
+      const range = parseRange(request.headers.range, size);
+      if (range === 'unsatisfiable') {
+        throw new ApiError(416, `range ${request.headers.range} is outside the ${size} bytes of the file`, {
+          'content-range': `bytes */${size}`,
+        });
+      }
+      if (range) {
+        reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+          .header('content-length', String(range.end - range.start + 1));
+        return reply.send(createReadStream(path, range));
+      }
       reply.header('content-length', String(size));
       return reply.send(createReadStream(path));
     }
