@@ -22,6 +22,7 @@ import {
   type WebhookCall,
   WebhookSink,
 } from '../src/client/webhook-sink.ts';
+import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
 
 const speak = useSpeak();
@@ -407,6 +408,80 @@ webhookTest(
         `take ${s.takeId}: polling saw ${show(missing)} but no status call reported ${missing.length > 1 ? 'them' : 'it'} (called: ${show([...called])})`,
         { expected: polled, actual: [...called] },
       );
+    }
+  },
+);
+
+webhookTest(
+  ['WEBHOOK-STATUS-AGREES-WEBSOCKET'],
+  'a take streamed over the websocket reports the same statuses by webhook',
+  async () => {
+    const sinkNow = theSink();
+    const { token, url } = sinkNow.newToken();
+    const voiceId = await voice();
+    const wsUrl = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+    const conn = await SpeakStreamConnection.connect(wsUrl, { timeoutMs: speak.config.timeouts.requestMs });
+    try {
+      const r = await conn.generate(
+        { text: TEXT, voice_id: voiceId, status_webhook: url('status'), done_webhook: url('done') },
+        { requestId: 1 },
+      );
+      if (r.takeId) speak.track('take', r.takeId);
+      const streamed = r.takeMessages.map((m) => ({
+        atMs: Math.round(performance.timeOrigin + m.atMs),
+        status: String(m.data.status),
+      }));
+      const final = streamed.at(-1)?.status;
+      if (!final || !isDone(final)) {
+        throw new Error(
+          `the websocket request did not end in a done status (${r.outcome}: ${r.diagnostic ?? ''})`,
+        );
+      }
+      await sinkNow
+        .waitForCalls(
+          token,
+          (calls) =>
+            calls.some((c) => c.hook === 'done') &&
+            calls.some((c) => c.hook === 'status' && statusOf(c.json) === final),
+          ARRIVAL_BOUND_MS,
+        )
+        .catch(() => undefined);
+      await sinkNow
+        .waitForCalls(
+          token,
+          (calls) => calls.filter((c) => c.hook === 'done').length > 1,
+          DUPLICATE_WINDOW_MS,
+        )
+        .catch(() => undefined);
+      const calls = sinkNow.calls(token);
+      const startMs = Math.round(performance.timeOrigin + r.sentAt);
+      const timeline = (hook: string) =>
+        calls.filter((c) => c.hook === hook).map((c) => ({ atMs: c.receivedMs, status: statusOf(c.json) }));
+      observe(
+        `websocket take ${r.takeId ?? '?'}: status webhook ${formatTimeline(startMs, timeline('status'))}; done webhook ${formatTimeline(startMs, timeline('done'))}; websocket ${formatTimeline(startMs, statusChanges(streamed))}`,
+      );
+      const called = new Set(timeline('status').map((e) => e.status));
+      const missing = statusChanges(streamed)
+        .map((e) => e.status)
+        .filter((status) => status !== 'waiting' && !called.has(status));
+      if (missing.length > 0) {
+        throw new Finding(
+          `websocket take ${r.takeId ?? '?'}: the websocket reported ${show(missing)} but no status call did (called: ${show([...called])})`,
+          { expected: statusChanges(streamed).map((e) => e.status), actual: [...called] },
+        );
+      }
+      const done = timeline('done');
+      if (done.length !== 1) {
+        throw new Finding(
+          `websocket take ${r.takeId ?? '?'}: done_webhook called ${done.length} times; expected once`,
+          {
+            expected: 1,
+            actual: done.length,
+          },
+        );
+      }
+    } finally {
+      await conn.close();
     }
   },
 );

@@ -84,6 +84,12 @@ export const requirements: Requirement[] = [
     'Every status seen by polling the take is also reported by a status call, and the last status call carries the final polled status.',
   ),
   r(
+    'WEBHOOK-STATUS-AGREES-WEBSOCKET',
+    'Events: Webhooks 2; Events: Websocket stream',
+    'SHOULD',
+    'For a take requested over the websocket with webhooks, every status its text messages report is also reported by a status call, and its done_webhook is called once.',
+  ),
+  r(
     'WEBHOOK-VOICE-DONE',
     'Events: Webhooks 1; Webhooks (wire facts)',
     'MUST',
