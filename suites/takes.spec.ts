@@ -18,6 +18,7 @@ import {
   generateTake,
   generateVoice,
   list,
+  observedSequences,
   once,
   prefetch,
   type Take,
@@ -187,6 +188,40 @@ const toDelete = once(async () => {
 });
 
 prefetch(generated, atBounds, withLanguage, multilingual, toDelete);
+
+covers(
+  ['TAKE-STATUS-ORDER', 'TAKE-INFO-NULL-BEFORE-READY'],
+  'every status sequence polled in this file moves forward, with info null before ready',
+  async () => {
+    await Promise.allSettled([
+      (await generated()).polled,
+      atBounds(),
+      withLanguage(),
+      multilingual(),
+      toDelete(),
+    ]);
+    const takes = observedSequences.filter((s) => s.kind === 'take');
+    if (takes.length < 5)
+      throw new Finding(`only ${takes.length} take sequences were observed; the scenarios did not run`);
+    for (const { id, snapshots } of takes) {
+      const where = `take ${id.slice(0, 8)}`;
+      assertStatusOrder(
+        snapshots.map((x) => x.status),
+        where,
+      );
+      for (const snapshot of snapshots as Take[]) {
+        if (snapshot.status !== 'ready' && snapshot.info !== null) {
+          throw new Finding(
+            `${where}: info is ${show(snapshot.info)} while the status is ${snapshot.status}`,
+          );
+        }
+      }
+    }
+    observe(
+      `${takes.length} take sequences: ${takes.map((t) => distinctRuns(t.snapshots.map((x) => x.status)).join('→')).join('; ')}`,
+    );
+  },
+);
 
 covers(
   ['TAKE-PROSODY-ACCEPTED'],

@@ -115,6 +115,9 @@ export interface Polled<T> {
  * ready timeout. Throws a Finding when the bound passes or the final state is not `ready`
  * (unless `acceptFailure`).
  */
+/** Every body sequence waitUntilDone observed in this file, for checks over all of them. */
+export const observedSequences: Array<{ kind: Kind; id: string; snapshots: Array<{ status: string }> }> = [];
+
 export async function waitUntilDone<T extends { status: string }>(
   s: SpeakContext,
   kind: Kind,
@@ -124,6 +127,7 @@ export async function waitUntilDone<T extends { status: string }>(
   const bound = o.boundMs ?? s.config.timeouts.readyMs;
   const started = Date.now();
   const snapshots: T[] = o.first ? [o.first] : [];
+  observedSequences.push({ kind, id, snapshots });
   let interval = POLL_START_MS;
   for (;;) {
     const item = await getItem<T>(s, kind, id);
