@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import type { Vitest } from 'vitest/node';
 import { registerSecret } from '../client/redact.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
@@ -41,6 +42,12 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  const reporter = new ConformanceReporter({ config, startedAt, log: out });
+  // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
+  // the workers only fork at start(), after the config is complete.
+  const vitestReady = createSuitesVitest(config, reporter);
+  vitestReady.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
+  let vitest: Vitest | undefined;
   try {
     if (config.target === 'embedded') {
       out('speakcheck: starting the embedded reference stack ...');
@@ -77,8 +84,9 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
         config.only.length ? `, areas ${config.only.join(', ')}` : ''
       }, run ${config.runId}`,
     );
-    const reporter = new ConformanceReporter({ config, startedAt, log: out });
-    await runSuites(config, reporter);
+    vitest = await vitestReady;
+    process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);
+    await vitest.start(config.only.map((area) => `suites/${area}`));
     endPhase('suites');
     const result = reporter.result;
     if (!result) {
@@ -115,15 +123,16 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // When the run never started, the half-made vitest is not waited for: the CLI exits right after,
+    // and "could not run" must be said at once.
+    await vitest?.close();
     await stack?.stop();
   }
 }
 
-async function runSuites(config: RunConfig, reporter: ConformanceReporter): Promise<void> {
-  process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);
-  const { startVitest } = await import('vitest/node');
-  const filters = config.only.map((area) => `suites/${area}`);
-  const vitest = await startVitest('test', filters, {
+async function createSuitesVitest(config: RunConfig, reporter: ConformanceReporter): Promise<Vitest> {
+  const { createVitest } = await import('vitest/node');
+  return createVitest('test', {
     root: REPO_ROOT,
     config: join(REPO_ROOT, 'suites.vitest.config.ts'),
     watch: false,
@@ -136,7 +145,6 @@ async function runSuites(config: RunConfig, reporter: ConformanceReporter): Prom
       ['allure-vitest/reporter', { resultsDir: join(config.reportDir, 'allure-results') }],
     ],
   });
-  await vitest.close();
 }
 
 function generateAllureHtml(reportDir: string): string {

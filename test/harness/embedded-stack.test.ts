@@ -39,7 +39,7 @@ describe('embedded stack', () => {
     expect(alive(stack.pid)).toBe(false);
   });
 
-  test('SIGINT during a run stops the stack and exits 130', { timeout: 120_000 }, async () => {
+  test('SIGINT during a run stops the stack and exits 130', { timeout: 200_000 }, async () => {
     const run = spawn(
       process.execPath,
       [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', '--only', 'version'],
@@ -56,7 +56,10 @@ describe('embedded stack', () => {
     const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
     // The run prints the stack's address once it is up and preflighted.
     const baseUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the run did not start testing within 70 s')), 70_000);
+      const timer = setTimeout(
+        () => reject(new Error('the run did not start testing within 150 s')),
+        150_000,
+      );
       createInterface({ input: run.stdout }).on('line', (line) => {
         const match = /testing (http:\/\/\S+)/.exec(line);
         if (match) {
