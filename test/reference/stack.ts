@@ -36,6 +36,8 @@ export interface Stack {
   permanentToken?: string;
   pid: number;
   output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** A request relative to baseUrl (or an absolute URL); `token` defaults to none. */
   request(method: string, path: string, o?: RequestOptions): Promise<Reply>;
@@ -91,6 +93,9 @@ export async function startStack(args: string[] = [], readyTimeoutMs = 60_000): 
     env: { ...process.env, NO_COLOR: '1' },
   });
   live.add(child);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   let output = '';
   const fields = new Map<string, string>();
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
@@ -141,6 +146,7 @@ export async function startStack(args: string[] = [], readyTimeoutMs = 60_000): 
     ...(fields.has('token') ? { permanentToken: fields.get('token')! } : {}),
     pid: child.pid!,
     output: () => output,
+    exited,
     stop,
     request: (method, path, o) => request(baseUrl, method, path, o),
     async login(email = stack.email, password = stack.password, o = {}) {
