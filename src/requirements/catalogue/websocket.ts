@@ -186,6 +186,12 @@ export const requirements: Requirement[] = [
     'MUST',
     "Chunks mode: only chunk 0 of a part carries the WAV header, whose sizes cover the whole part; the part's chunks concatenated form a complete WAV file.",
   ),
+  r(
+    'WS-CHUNK0-SENT-FIRST',
+    'Events: Websocket stream',
+    'INFO',
+    'Chunks mode: chunk 0 (the WAV header) is sent before the other chunks of its part, so a player can start at once (order is not guaranteed; recorded with the time from first audio to first playable audio).',
+  ),
   r('WS-CHUNK-END-MARKER', 'Events: Websocket stream', 'MUST', 'Chunks mode: an empty chunk ends each part.'),
   r(
     'WS-END-OF-TAKE',
