@@ -50,7 +50,8 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const finish = (error?: string): void => {
+  /** Ends the current request; `keepConnection`: the failure was the take's, the connection is still good. */
+  const finish = (error?: string, keepConnection = false): void => {
     if (!current) return;
     if (timer !== undefined) clearTimeout(timer);
     const result = current.result;
@@ -60,8 +61,8 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     }
     o.onResult(requests[index]!, result);
     current = undefined;
-    if (error)
-      ws.close(); // the connection's state is unknown now: do not send more on it
+    // After a connection-level failure its state is unknown: send no more on it.
+    if (error && !keepConnection) ws.close();
     else next();
   };
 
@@ -105,7 +106,7 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
       if (message.request_id !== undefined && message.request_id !== current.id) return;
       if (message.data === undefined) {
         // A connection-level message: only `error` concerns the request.
-        if (message.status === 'error') finish(`worker error: ${message.message ?? '(no message)'}`);
+        if (message.status === 'error') finish(`worker error: ${message.message ?? '(no message)'}`, true);
         return;
       }
       if (r.firstStatusMs === undefined) r.firstStatusMs = now - current.sentAt;
@@ -113,6 +114,7 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
       if (status === 'error' || status === 'timeout') {
         return finish(
           `take ${message.data.take_id ?? '?'} ended in ${status} (text: ${JSON.stringify(requests[index]!.text)})`,
+          true,
         );
       }
       if (status === 'ready') current.ready = true;
@@ -140,7 +142,7 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
       }
     }
     if (current.ready && current.ended) {
-      if (r.firstAudioMs === undefined) return finish('the take ended without any audio');
+      if (r.firstAudioMs === undefined) return finish('the take ended without any audio', true);
       finish();
     }
   };

@@ -36,6 +36,9 @@ export interface CrosscheckResult {
   differenceMs?: number;
   k6Samples?: number;
   nodeSamples?: number;
+  /** Takes that failed on each side (not measured). */
+  k6Failures?: number;
+  nodeFailures?: number;
 }
 
 export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckResult> {
@@ -65,7 +68,7 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
     const nodeOptions = { ...target, baseUrl: target.baseUrl!, mode };
     const half = Math.max(1, Math.ceil(o.requests / 2));
     log(`node: ${half} ${mode} takes`);
-    const nodeSamples = await measureNodeTtfc({ ...nodeOptions, requests: half });
+    const first = await measureNodeTtfc({ ...nodeOptions, requests: half });
 
     mkdirSync(runDir, { recursive: true });
     log(`k6: ${o.requests} ${mode} takes over one connection`);
@@ -95,7 +98,10 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
     });
 
     log(`node: ${half} more ${mode} takes`);
-    nodeSamples.push(...(await measureNodeTtfc({ ...nodeOptions, requests: half })));
+    const second = await measureNodeTtfc({ ...nodeOptions, requests: half });
+    const nodeSamples = [...first.samples, ...second.samples];
+    const nodeFailures = [...first.failures, ...second.failures];
+    for (const failure of nodeFailures) log(`node: ${failure}`);
 
     const summary = readSummaryFile(join(runDir, 'summary.json'));
     const k6Metric = summary.metrics[`speak_ws_ttfc{mode:${mode}}`];
@@ -116,6 +122,8 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
       differenceMs: k6MedianMs - nodeMedianMs,
       k6Samples: k6Metric.values.count ?? 0,
       nodeSamples: nodeSamples.length,
+      nodeFailures: nodeFailures.length,
+      k6Failures: summary.metrics.speak_ws_errors?.values.passes ?? 0,
     };
     writeFileSync(
       join(runDir, 'crosscheck.json'),
@@ -132,10 +140,10 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
         '',
         `Target: ${stack ? 'embedded reference stack' : target.baseUrl}`,
         '',
-        '| measured by | median TTFC | samples |',
-        '|---|---|---|',
-        `| k6 (load/scenarios/ttfc-websocket.ts; Date.now(), 1 ms resolution) | ${k6MedianMs.toFixed(2)} ms | ${result.k6Samples} |`,
-        `| Node (src/load/node-ws-ttfc.ts; performance.now()) | ${nodeMedianMs.toFixed(2)} ms | ${nodeSamples.length} |`,
+        '| measured by | median TTFC | samples | failed takes |',
+        '|---|---|---|---|',
+        `| k6 (load/scenarios/ttfc-websocket.ts; Date.now(), 1 ms resolution) | ${k6MedianMs.toFixed(2)} ms | ${result.k6Samples} | ${result.k6Failures} |`,
+        `| Node (harness ws-stream client via src/load/node-ws-ttfc.ts; performance.now()) | ${nodeMedianMs.toFixed(2)} ms | ${nodeSamples.length} | ${result.nodeFailures} |`,
         '',
         `Median difference (k6 − Node): **${result.differenceMs!.toFixed(2)} ms**`,
         '',

@@ -49,8 +49,18 @@ async function readyVoice(api: HttpSpeakClient, model: string, data: TakeData): 
   }
 }
 
-/** Time to first audio frame (ms) of `requests` takes, in order. Deletes the voice it made. */
-export async function measureNodeTtfc(o: NodeTtfcOptions): Promise<number[]> {
+export interface NodeTtfcResult {
+  /** Time to first audio frame (ms) of each take that streamed. */
+  samples: number[];
+  /** Why the other takes did not (the take failed, the connection dropped). */
+  failures: string[];
+}
+
+/**
+ * Sends `requests` takes one after another over one connection (a new one if the worker dropped it)
+ * and times each. Failed takes are counted, not measured. Deletes the voice it made.
+ */
+export async function measureNodeTtfc(o: NodeTtfcOptions): Promise<NodeTtfcResult> {
   const data = loadTakeData();
   const texts = data.texts[o.textSet ?? 'short'];
   if (!texts?.length) throw new Error(`load/data/takes.json has no text set ${o.textSet}`);
@@ -64,27 +74,24 @@ export async function measureNodeTtfc(o: NodeTtfcOptions): Promise<number[]> {
     const model = o.model ?? models[0]?.name;
     if (!model) throw new Error('the server lists no models');
     const voiceId = await readyVoice(api, model, data);
+    const connect = async () =>
+      SpeakStreamConnection.connect(await fetchWebsocketUrl(api, model), { timeoutMs: 10_000 });
+    let connection = await connect();
+    const result: NodeTtfcResult = { samples: [], failures: [] };
     try {
-      const connection = await SpeakStreamConnection.connect(await fetchWebsocketUrl(api, model), {
-        timeoutMs: 10_000,
-      });
-      try {
-        const samples: number[] = [];
-        for (let i = 0; i < o.requests; i++) {
-          const r = await connection.generate(
-            { text: texts[i % texts.length], voice_id: voiceId },
-            { requestId: `node-${i}`, mode },
-          );
-          if (r.outcome !== 'ended' || r.timings.firstAudioMs === undefined) {
-            throw new Error(`take ${i} did not stream (${r.outcome}): ${r.diagnostic ?? 'no audio'}`);
-          }
-          samples.push(r.timings.firstAudioMs);
-        }
-        return samples;
-      } finally {
-        await connection.close();
+      for (let i = 0; i < o.requests; i++) {
+        if (!connection.open) connection = await connect();
+        const r = await connection.generate(
+          { text: texts[i % texts.length], voice_id: voiceId },
+          { requestId: `node-${i}`, mode },
+        );
+        if (r.outcome === 'ended' && r.timings.firstAudioMs !== undefined)
+          result.samples.push(r.timings.firstAudioMs);
+        else result.failures.push(`take ${i}: ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}`);
       }
+      return result;
     } finally {
+      await connection.close();
       await api.delete(`/v1/speak/voices/${voiceId}`).catch(() => undefined);
     }
   } finally {

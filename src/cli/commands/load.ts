@@ -95,7 +95,8 @@ export function registerLoad(program: Command): void {
         if (r.reason) console.error(`speakcheck load crosscheck: ${r.reason}`);
         if (r.differenceMs !== undefined) {
           console.log(
-            `k6 median TTFC ${r.k6MedianMs!.toFixed(2)} ms (${r.k6Samples}), node median ${r.nodeMedianMs!.toFixed(2)} ms (${r.nodeSamples}): ` +
+            `k6 median TTFC ${r.k6MedianMs!.toFixed(2)} ms (${r.k6Samples} takes, ${r.k6Failures} failed), ` +
+              `node median ${r.nodeMedianMs!.toFixed(2)} ms (${r.nodeSamples} takes, ${r.nodeFailures} failed): ` +
               `median difference k6 - node = ${r.differenceMs.toFixed(2)} ms`,
           );
           console.log(`report: ${r.runDir}/crosscheck.md`);
