@@ -4,14 +4,13 @@
  * disk. The charts must be drawn (non-empty SVG with bars, labelled value axis with ticks, labelled
  * rows) and the regression verdict must be visible; nothing may be fetched.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
 import { withPage } from './browser.ts';
+import { runSpeakcheck } from './run-speakcheck.ts';
 
 interface Side {
   ttfcChunks: { med: number; p95: number; p99: number };
@@ -66,29 +65,16 @@ const regressed: Side = {
 };
 
 let dir = '';
-let exitCode: number | null = null;
-let stdout = '';
+let exitCode: number | string | undefined;
+let output = '';
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'speakcheck-perf-page-'));
   writeFileSync(join(dir, 'baseline.json'), JSON.stringify(k6Summary(baseline)));
   writeFileSync(join(dir, 'current.json'), JSON.stringify(k6Summary(regressed)));
-  const run = spawnSync(
-    process.execPath,
-    [
-      join(REPO_ROOT, 'bin', 'speakcheck.js'),
-      'perf',
-      'compare',
-      join(dir, 'baseline.json'),
-      join(dir, 'current.json'),
-      '--out',
-      join(dir, 'out'),
-    ],
-    { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 },
-  );
-  exitCode = run.status;
-  stdout = `${run.stdout}\n${run.stderr}`;
-});
+  const args = [join(dir, 'baseline.json'), join(dir, 'current.json'), '--out', join(dir, 'out')];
+  ({ code: exitCode, output } = await runSpeakcheck(['perf', 'compare', ...args], 30_000));
+}, 40_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -96,7 +82,7 @@ afterAll(() => {
 
 describe('perf compare report page', () => {
   test('compare.html shows three drawn charts with labelled axes and the regression verdict', async () => {
-    expect(exitCode, stdout).toBe(1); // EXIT_REGRESSION
+    expect(exitCode, output).toBe(1); // EXIT_REGRESSION
     const url = pathToFileURL(join(dir, 'out', 'compare.html')).href;
     await withPage(url, async (s) => {
       const verdict = s.page.locator('.verdict');

@@ -1,0 +1,312 @@
+/**
+ * conformance.html as an acceptance tester opens it: from disk, offline. Two reports:
+ *  - one written by a real `speakcheck run --only version,docs` against the embedded stack;
+ *  - one rendered by the harness's own writer from verdicts with a failed MUST whose evidence holds
+ *    a huge unbroken body, a very long URL and a long error, over several areas and every verdict.
+ * Asserted on what a person sees: the summary counts equal conformance.json's, a failed requirement
+ * expands to its evidence, the area and verdict filters show exactly the matching requirements, and
+ * long evidence stays inside the page (no sideways scrolling, bounded boxes).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { EvidenceEntry } from '../../src/client/evidence.ts';
+import { buildReport, type ConformanceReport } from '../../src/report/model.ts';
+import { writeReport } from '../../src/report/write.ts';
+import type { Requirement } from '../../src/requirements/types.ts';
+import { computeVerdicts, type TestOutcome } from '../../src/requirements/verdict.ts';
+import { withPage } from './browser.ts';
+import { runSpeakcheck } from './run-speakcheck.ts';
+
+const VIEWPORT = { width: 1280, height: 900 };
+
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'speakcheck-report-page-'));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function readReport(reportDir: string): ConformanceReport {
+  return JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+}
+
+/** The summary table as a person reads it: header → the number under it. */
+async function summaryTable(page: Page): Promise<Record<string, string>> {
+  const table = page.locator('table.sum');
+  await table.waitFor({ state: 'visible' });
+  const headers = await table.locator('th').allTextContents();
+  const cells = await table.locator('tr').nth(1).locator('td').allTextContents();
+  return Object.fromEntries(headers.map((h, i) => [h.trim(), (cells[i] ?? '').trim()]));
+}
+
+function expectedSummary(report: ConformanceReport): Record<string, string> {
+  const s = report.summary;
+  return {
+    Requirements: String(s.requirements),
+    Passed: String(s.passed),
+    Failed: String(s.failed),
+    Skipped: String(s.skipped),
+    Info: String(s.info),
+    Uncovered: String(s.uncovered),
+    'MUST failed': String(s.mustFailed),
+    'SHOULD failed': String(s.shouldFailed),
+    'Tests passed / failed / skipped': `${s.tests.passed} / ${s.tests.failed} / ${s.tests.skipped}`,
+  };
+}
+
+/** Ids of the requirement blocks a person can see right now. */
+async function visibleRequirementIds(page: Page): Promise<string[]> {
+  const blocks = page.locator('details.req');
+  const ids: string[] = [];
+  for (let i = 0; i < (await blocks.count()); i++) {
+    const block = blocks.nth(i);
+    if (await block.isVisible())
+      ids.push(((await block.locator('summary b').first().textContent()) ?? '').trim());
+  }
+  return ids;
+}
+
+async function filterBy(page: Page, o: { area?: string; verdict?: string }): Promise<void> {
+  await page.selectOption('#f-area', o.area ?? '');
+  await page.selectOption('#f-status', o.verdict ?? '');
+}
+
+/** Checks both filters against conformance.json, combination included, and resets them. */
+async function assertFilters(page: Page, report: ConformanceReport): Promise<void> {
+  const ids = (pick: (r: ConformanceReport['requirements'][number]) => boolean) =>
+    report.requirements.filter(pick).map((r) => r.id);
+  const areas = [...new Set(report.requirements.map((r) => r.area))];
+  expect(areas.length).toBeGreaterThanOrEqual(2);
+  for (const area of areas) {
+    await filterBy(page, { area });
+    expect(await visibleRequirementIds(page), `area ${area}`).toEqual(ids((r) => r.area === area));
+    await expect(page.locator('#f-count').textContent()).resolves.toBe(
+      `${ids((r) => r.area === area).length} shown`,
+    );
+  }
+  for (const verdict of ['passed', 'failed', 'info', 'skipped']) {
+    await filterBy(page, { verdict });
+    expect(await visibleRequirementIds(page), `verdict ${verdict}`).toEqual(ids((r) => r.status === verdict));
+  }
+  const [area] = areas;
+  await filterBy(page, { area, verdict: 'passed' });
+  expect(await visibleRequirementIds(page)).toEqual(ids((r) => r.area === area && r.status === 'passed'));
+  await filterBy(page, {});
+  expect(await visibleRequirementIds(page)).toEqual(ids(() => true));
+}
+
+/** Nothing sticks out sideways: the page never needs a horizontal scrollbar. */
+async function assertNoHorizontalOverflow(page: Page, what: string): Promise<void> {
+  const widths = await page.evaluate(() => {
+    const root = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement;
+    return { scroll: root.scrollWidth, client: root.clientWidth };
+  });
+  expect(widths.scroll, `${what}: page wider than the window`).toBeLessThanOrEqual(widths.client);
+}
+
+describe('conformance report page', () => {
+  test('a real run (--only version,docs): summary equals conformance.json, filters work, offline', async () => {
+    const reportDir = join(dir, 'run');
+    const run = await runSpeakcheck(['run', '--only', 'version,docs', '--report-dir', reportDir], 150_000);
+    // 0 conforms, 1 does not: both write the reports; 2/3 (or a kill) mean there is no page to look at.
+    expect([0, 1], `speakcheck run exited ${run.code}:\n${run.output}`).toContain(run.code);
+    const report = readReport(reportDir);
+    expect(report.summary.requirements).toBeGreaterThan(0);
+    await withPage(
+      pathToFileURL(join(reportDir, 'conformance.html')).href,
+      async (s) => {
+        await expect(s.page.locator('h1').textContent()).resolves.toMatch(/^Speak v1 conformance report: /);
+        expect(await summaryTable(s.page)).toEqual(expectedSummary(report));
+        await expect(s.page.locator('#f-count').textContent()).resolves.toBe(
+          `${report.requirements.length} shown`,
+        );
+        await s.screenshot('conformance-report-real-run', { fullPage: true });
+        await assertFilters(s.page, report);
+        await assertNoHorizontalOverflow(s.page, 'real run');
+        expect(s.pageErrors).toEqual([]);
+        expect(s.requests.every((r) => r.url.startsWith('file://'))).toBe(true);
+      },
+      { viewport: VIEWPORT },
+    );
+  }, 200_000);
+
+  test('a failed requirement expands to its evidence; huge evidence does not break the layout', async () => {
+    const reportDir = join(dir, 'rendered');
+    const report = renderedReport();
+    await writeReport(reportDir, report);
+    // What the page must agree with is what was written next to it.
+    const written = readReport(reportDir);
+    expect(written.summary).toEqual(report.summary);
+    expect(written.summary.failed).toBe(1);
+
+    await withPage(
+      pathToFileURL(join(reportDir, 'conformance.html')).href,
+      async (s) => {
+        const { page } = s;
+        await expect(page.locator('h1').textContent()).resolves.toBe(
+          'Speak v1 conformance report: does not conform',
+        );
+        expect(await summaryTable(page)).toEqual(expectedSummary(written));
+
+        // Collapsed at first: the evidence is there but not in the way.
+        const failed = page.locator('details.req[data-status="failed"]');
+        await expect(failed.count()).resolves.toBe(1);
+        const evidence = failed.locator('details.ex').first();
+        await expect(evidence.isVisible()).resolves.toBe(false);
+
+        await failed.locator('summary').first().click();
+        await expect(failed.getAttribute('open')).resolves.not.toBeNull();
+        await expect(failed.locator('.spec').textContent()).resolves.toContain(FAILED_TEXT);
+        await expect(failed.locator('pre.err').first().isVisible()).resolves.toBe(true);
+        await expect(failed.locator('pre.err').first().textContent()).resolves.toContain('expected 401');
+        await expect(evidence.isVisible()).resolves.toBe(true);
+        await expect(evidence.locator('summary').textContent()).resolves.toContain('POST');
+        await expect(failed.locator('p.more').textContent()).resolves.toBe(
+          `${EXCHANGES - 12 + DROPPED} more exchanges not shown.`,
+        );
+
+        await evidence.locator('summary').click();
+        const body = evidence.locator('pre').nth(1);
+        await expect(body.isVisible()).resolves.toBe(true);
+        await expect(body.textContent()).resolves.toContain('more characters not shown');
+        await expect(evidence.locator('pre').nth(0).textContent()).resolves.toContain(
+          'content-type: application/json',
+        );
+
+        // Huge body, long URL, long error: each box stays within the page column and bounded in height.
+        await assertNoHorizontalOverflow(page, 'failed requirement and its evidence expanded');
+        const column = await page.locator('body').boundingBox();
+        for (const box of [body, failed.locator('pre.err').first(), evidence.locator('summary')]) {
+          const b = await box.boundingBox();
+          expect(b).not.toBeNull();
+          expect(b!.x + b!.width).toBeLessThanOrEqual(column!.x + column!.width + 1);
+          expect(b!.height).toBeLessThanOrEqual(VIEWPORT.height);
+        }
+        // The exchange just below the sticky filter bar, as a person scrolls to it.
+        await evidence.evaluate((e) => {
+          const w = globalThis as unknown as { scrollY: number; scrollTo(x: number, y: number): void };
+          w.scrollTo(0, e.getBoundingClientRect().top + w.scrollY - 60);
+        });
+        await s.screenshot('conformance-report-failed-evidence');
+
+        await assertFilters(page, written);
+        await filterBy(page, { verdict: 'failed' });
+        await page.evaluate(() =>
+          (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
+        );
+        await s.screenshot('conformance-report-filtered-failed');
+        await filterBy(page, {});
+        await s.screenshot('conformance-report-rendered', { fullPage: true });
+        expect(s.pageErrors).toEqual([]);
+        expect(s.requests.every((r) => r.url.startsWith('file://'))).toBe(true);
+      },
+      { viewport: VIEWPORT },
+    );
+  }, 60_000);
+});
+
+// ---- The rendered report: every verdict, several areas, one failed MUST with hostile evidence ----
+
+const FAILED_TEXT = 'A refresh token that was already used MUST be rejected with 401.';
+const EXCHANGES = 20;
+const DROPPED = 3;
+
+function requirement(
+  id: string,
+  area: Requirement['area'],
+  level: Requirement['level'],
+  text: string,
+): Requirement {
+  return { id, area, level, section: `${area} 1`, source: 'speak-v1', text };
+}
+
+const catalogue: Requirement[] = [
+  requirement('AUTH-LOGIN-TOKENS', 'auth', 'MUST', 'Login answers an access and a refresh token.'),
+  requirement('AUTH-REFRESH-ROTATES', 'auth', 'MUST', FAILED_TEXT),
+  requirement('TAKES-GENERATE-WAITING', 'takes', 'MUST', 'A new take starts in waiting.'),
+  requirement('TAKES-STATUS-ORDER', 'takes', 'SHOULD', 'Statuses move forward only.'),
+  requirement('TAKES-RETRY-AFTER', 'takes', 'INFO', 'What the server says about polling intervals.'),
+  requirement('AUDIO-MP3', 'audio', 'MUST', 'A ready take has mp3 audio.'),
+  requirement('AUDIO-RANGE', 'audio', 'SHOULD', 'Audio answers byte ranges.'),
+];
+
+function exchange(i: number): EvidenceEntry {
+  // One unbroken 300 000-character token: no spaces, so nothing but the page's CSS can wrap it.
+  const huge = `{"detail":"${'x'.repeat(300_000)}"}`;
+  return {
+    method: 'POST',
+    url: `http://127.0.0.1:1/auth/refresh?attempt=${i}&padding=${'p'.repeat(2_000)}`,
+    requestHeaders: { 'content-type': 'application/json', authorization: 'Bearer ‹redacted›' },
+    requestBody: `{"refresh_token":"‹redacted›","note":"${'n'.repeat(5_000)}"}`,
+    status: 200,
+    headers: { 'content-type': 'application/json', 'x-long-header': 'h'.repeat(300) },
+    body: huge,
+    ms: 12 + i,
+  };
+}
+
+function outcome(
+  key: string,
+  requirements: string[],
+  state: TestOutcome['state'],
+  extra: Partial<TestOutcome> = {},
+) {
+  const [file, name] = key.split(' > ') as [string, string];
+  return {
+    key,
+    file,
+    name,
+    state,
+    durationMs: 42,
+    errors: [],
+    requirements,
+    unknownRequirements: [],
+    observations: [],
+    evidence: [],
+    droppedEvidence: 0,
+    characters: 0,
+    ...extra,
+  } satisfies TestOutcome;
+}
+
+function renderedReport(): ConformanceReport {
+  const outcomes: TestOutcome[] = [
+    outcome('suites/auth.spec.ts > login answers a token pair', ['AUTH-LOGIN-TOKENS'], 'passed'),
+    outcome('suites/auth.spec.ts > a used refresh token is rejected', ['AUTH-REFRESH-ROTATES'], 'failed', {
+      errors: [
+        `expected 401 for a refresh token used twice, got 200 with body ${'y'.repeat(10_000)} at POST /auth/refresh`,
+      ],
+      evidence: Array.from({ length: EXCHANGES }, (_, i) => exchange(i)),
+      droppedEvidence: DROPPED,
+      observations: [`second refresh answered 200 after ${'z'.repeat(3_000)}`],
+    }),
+    outcome('suites/takes.spec.ts > generate answers waiting', ['TAKES-GENERATE-WAITING'], 'passed', {
+      characters: 12,
+    }),
+    outcome('suites/takes.spec.ts > status order', ['TAKES-STATUS-ORDER'], 'passed'),
+    outcome('suites/takes.spec.ts > polling hints', ['TAKES-RETRY-AFTER'], 'passed', {
+      observations: ['no Retry-After header'],
+    }),
+    outcome('suites/audio.spec.ts > mp3', ['AUDIO-MP3'], 'skipped', { observations: ['ffmpeg unavailable'] }),
+  ];
+  const verdicts = computeVerdicts(catalogue, outcomes);
+  return buildReport(verdicts, outcomes, {
+    runId: 'page01',
+    baseUrl: 'http://127.0.0.1:1',
+    target: 'remote',
+    profile: 'strict',
+    only: [],
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:00.000Z',
+    durationMs: 60_000,
+    exitCode: 1,
+    errors: [],
+  });
+}
