@@ -8,6 +8,7 @@ import { type TestContext, test } from 'vitest';
 import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../client/evidence.ts';
 import { redactText } from '../client/redact.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
+import { labelForAllure } from './allure-labels.ts';
 import './meta.ts';
 
 export interface CoversOptions {
@@ -57,6 +58,7 @@ export function covers(
       task.meta.droppedEvidence = record.droppedEvidence;
       task.meta.observations = record.observations;
       task.meta.characters = record.characters;
+      await labelForAllure(ids, record);
     }
   });
 }
