@@ -34,7 +34,7 @@ const speak = useSpeak();
 
 /** Few items: real vendors bill per character. */
 const TAKE_COUNT = 6;
-const NUM_RUNS = 40;
+const NUM_RUNS = 30;
 const TEXTS = ['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.'];
 
 const fixture = once(async () => {
@@ -48,6 +48,8 @@ const fixture = once(async () => {
   // One after another: distinct creation times give the bounds something to cut between.
   for (const text of TEXTS.slice(0, TAKE_COUNT))
     ids.push((await generateTake(speak, { voice_id: voice.voice_id, text })).take.take_id);
+  // Settled items keep their place in the list while pages are read.
+  await Promise.all(ids.map((id) => waitUntilDone<Take>(speak, 'take', id)));
   // The full list, in the server's own order, restricted to ours: the oracle's ground truth.
   const all = await list<Take>(speak, 'take');
   const full: ListItem[] = all
@@ -62,7 +64,49 @@ const fixture = once(async () => {
   return { voice, ids, full };
 });
 
-prefetch(fixture);
+/** The voice list, alike: the fixture's voice and two more, generated one after another (not awaited to ready). */
+const VOICE_COUNT = 3;
+const voiceFixture = once(async () => {
+  const { voice } = await fixture();
+  const ids = [voice.voice_id];
+  for (let i = 1; i < VOICE_COUNT; i++) {
+    const { voice: extra } = await generateVoice(speak, {
+      name: speak.prefix(`lists-voice-${i}`),
+      gender: speak.model.genders[0] ?? 'female',
+      model: speak.model.name,
+    });
+    ids.push(extra.voice_id);
+  }
+  const all = await list<Voice>(speak, 'voice');
+  const full: ListItem[] = all
+    .filter((v) => ids.includes(v.voice_id))
+    .map((v) => ({ id: v.voice_id, timestamp_ms: v.timestamp_ms }));
+  if (full.length !== ids.length) {
+    throw new Finding(`GET /v1/speak/voices holds ${full.length} of the ${ids.length} voices just created`);
+  }
+  return { ids, full };
+});
+
+prefetch(fixture, voiceFixture);
+
+async function answerVoices(query: ListQuery): Promise<ListItem[]> {
+  const voices = await list<Voice>(speak, 'voice', toQueryParams(query, 'voice_id'));
+  return voices.map((v) => ({ id: v.voice_id, timestamp_ms: v.timestamp_ms }));
+}
+
+/**
+ * The full list now, restricted to `ids`, in the server's order: fetched again for every oracle
+ * check, because a server may move timestamp_ms or the order when an item changes status.
+ */
+async function fullNow(kind: 'take' | 'voice', ids: readonly string[]): Promise<ListItem[]> {
+  const all = await list<Take | Voice>(speak, kind, {});
+  return all
+    .map((item) => ({
+      id: String(kind === 'take' ? (item as Take).take_id : (item as Voice).voice_id),
+      timestamp_ms: item.timestamp_ms,
+    }))
+    .filter((item) => ids.includes(item.id));
+}
 
 async function answer(query: ListQuery): Promise<ListItem[]> {
   const takes = await list<Take>(speak, 'take', toQueryParams(query, 'take_id'));
@@ -104,7 +148,7 @@ covers(
   ['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'],
   'property: id subsets with older/newer bounds between items equal the oracle',
   async () => {
-    const { full } = await fixture();
+    const { ids, full } = await fixture();
     // Bounds never equal an item's timestamp: the MUST does not depend on inclusive vs exclusive.
     const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
       ({ length: _l, page: _p, ...rest }) => rest as ListQuery,
@@ -112,7 +156,8 @@ covers(
     await assertProperty(
       'lists: filters and bounds',
       fc.asyncProperty(arb, async (query) => {
-        assertListOracle(await answer(query), listOracle(full, query), query, full, 'GET /v1/speak/takes');
+        const now = await fullNow('take', ids);
+        assertListOracle(await answer(query), listOracle(now, query), query, now, 'GET /v1/speak/takes');
       }),
       { numRuns: NUM_RUNS },
     );
@@ -143,13 +188,13 @@ covers(
   ['LIST-ORACLE'],
   'property: any combination of filter, bounds and paging equals the wire-facts oracle',
   async () => {
-    const { full } = await fixture();
+    const { ids, full } = await fixture();
     await assertProperty(
       'lists: wire-facts oracle',
       fc.asyncProperty(listQueryArb(full, { allowBoundOnItem: true }), async (query) => {
         assertListOracle(
           await answer(query),
-          listOracle(full, query, WIRE_LIST_SEMANTICS),
+          listOracle(await fullNow('take', ids), query, WIRE_LIST_SEMANTICS),
           query,
           full,
           'GET /v1/speak/takes',
@@ -210,3 +255,50 @@ covers(['LIST-ORDERING'], 'list ordering (reported)', async () => {
     `the take list is ordered ${newestFirst ? 'newest first' : oldestFirst ? 'oldest first' : 'neither by time'} (timestamps ${show(stamps)})`,
   );
 });
+
+covers(
+  ['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'],
+  'property (voices): id subsets with older/newer bounds between items equal the oracle',
+  async () => {
+    const { ids, full } = await voiceFixture();
+    const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
+      ({ length: _l, page: _p, ...rest }) => rest as ListQuery,
+    );
+    await assertProperty(
+      'lists (voices): filters and bounds',
+      fc.asyncProperty(arb, async (query) => {
+        const now = await fullNow('voice', ids);
+        assertListOracle(
+          await answerVoices(query),
+          listOracle(now, query),
+          query,
+          now,
+          'GET /v1/speak/voices',
+        );
+      }),
+      { numRuns: NUM_RUNS / 2 },
+    );
+  },
+);
+
+covers(
+  ['LIST-ORACLE'],
+  'property (voices): filter, bounds and paging equal the wire-facts oracle',
+  async () => {
+    const { ids, full } = await voiceFixture();
+    await assertProperty(
+      'lists (voices): wire-facts oracle',
+      fc.asyncProperty(listQueryArb(full, { allowBoundOnItem: true }), async (query) => {
+        const now = await fullNow('voice', ids);
+        assertListOracle(
+          await answerVoices(query),
+          listOracle(now, query),
+          query,
+          now,
+          'GET /v1/speak/voices',
+        );
+      }),
+      { numRuns: NUM_RUNS / 2 },
+    );
+  },
+);
