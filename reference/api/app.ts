@@ -32,6 +32,14 @@ export async function buildApp(
   // resolve): answers are serialized as they are, so a route never fails on its own schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.decorateRequest('userId', '');
+  // Clients often send `content-type: application/json` on every request, also on a DELETE or a
+  // refresh without a body: an empty body is "no body" (the route decides), not a 400.
+  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') done(null, undefined);
+    else defaultJsonParser(request, text, done);
+  });
   installErrorHandling(app, ctx.log);
   app.addHook('onResponse', async (request, reply) => {
     const url = request.url.replace(REDACTED_QUERY, '$1=REDACTED');

@@ -386,6 +386,20 @@ describe('errors', () => {
       expect(wrongType.status).toBeLessThan(500);
     }
     expect(((await api.get('/v1/speak/takes')).json as Json[]).length).toBe(before);
+    // A JSON content type without a body (clients set it on every request) is no body, not an error.
+    const json = { 'content-type': 'application/json' };
+    expect((await stack.request('GET', '/v1/speak/takes', { token: api.access, headers: json })).status).toBe(
+      200,
+    );
+    expect(
+      (await stack.request('DELETE', '/v1/speak/takes/tk_none', { token: api.access, headers: json })).status,
+    ).toBe(404);
+    expect(
+      detail(
+        await stack.request('POST', '/v1/speak/takes/generate', { token: api.access, headers: json }),
+        422,
+      ),
+    ).toContain('body');
     expect(detail(await api.get('/v1/speak/nothing'), 404)).toContain('/v1/speak/nothing');
     detail(await api.get('/v1/speak/takes/tk_unknown'), 404);
     detail(await api.get('/v1/speak/voices/vc_unknown'), 404);

@@ -77,6 +77,9 @@ async function* growingWav(ctx: ApiContext, takeId: string): AsyncGenerator<Buff
       (s) => s.size,
       () => 0,
     );
+    // The file started over (a worker died and the job is being redone): what was sent no longer
+    // matches it, so the stream ends here rather than splice two runs together.
+    if (size > 0 && size < offset) return;
     // Whole samples only, so a reader never gets half a sample at the end of a read.
     const end = size - ((size - WAV_HEADER_BYTES) % 2);
     if (end > offset) {
