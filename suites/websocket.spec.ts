@@ -789,25 +789,36 @@ covers(
   },
 );
 
-covers(['WS-VOICES-GENERATE'], 'the /voices/generate command', async () => {
-  await withConnection(async (conn) => {
-    const body = {
-      name: speak.prefix('websocket-voice'),
-      gender: speak.model.genders[0] ?? 'female',
-      model: speak.model.name,
-    };
-    conn.sendText(JSON.stringify({ command: '/voices/generate', request_id: 'voice-1', data: body }));
-    const first = await conn.waitForText(
-      (x) => field(x.json, 'request_id') === 'voice-1',
-      speak.config.timeouts.requestMs,
-      'answer to /voices/generate',
-    );
-    const voiceId = field(field(first.json, 'data'), 'voice_id');
-    if (typeof voiceId === 'string') speak.track('voice', voiceId);
-    observe(`/voices/generate answered ${first.text.slice(0, 200)}`);
-    expectSchema('WsItemMessage', first.json, 'the answer to /voices/generate');
-  });
-});
+covers(
+  ['WS-VOICES-GENERATE'],
+  'the /voices/generate command: Voice messages and the example take audio',
+  async () => {
+    await withConnection(async (conn) => {
+      const body = {
+        name: speak.prefix('websocket-voice'),
+        gender: speak.model.genders[0] ?? 'female',
+        model: speak.model.name,
+      };
+      const r = await conn.generate(body, {
+        requestId: 'voice-1',
+        command: '/voices/generate',
+        mode: 'chunks',
+        timeouts: timeouts(),
+      });
+      const voiceId = r.takeMessages.map((m) => m.data.voice_id).find((v) => typeof v === 'string');
+      if (typeof voiceId === 'string') speak.track('voice', voiceId);
+      const exampleTake = r.reassembly.takeId;
+      if (exampleTake) speak.track('take', exampleTake);
+      observe(
+        `/voices/generate: ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; Voice statuses ${r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none'}; example take ${exampleTake ?? 'none'}: ${r.reassembly.parts.length} part(s), ${r.reassembly.totalSamples} samples, ${r.reassembly.findings.length} stream finding(s)`,
+      );
+      for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Voice message #${m.seq}`);
+      for (const m of r.takeMessages) expectSchema('Voice', m.data, `the Voice of message #${m.seq}`);
+      assertRequestEnded(r);
+      assertStreamClean(r);
+    });
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Property (3): random texts × both modes against the server
