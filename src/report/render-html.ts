@@ -40,14 +40,20 @@ function renderExchange(e: EvidenceEntry): string {
 
 function renderTest(t: TestOutcome | undefined, key: string): string {
   if (!t) return `<li><code>${escapeHtml(key)}</code></li>`;
-  const shown = t.evidence.slice(0, HTML_MAX_EXCHANGES_PER_TEST);
-  const hidden = t.evidence.length - shown.length + t.droppedEvidence;
+  // The start shows the setup, the end shows the failure (polling tests make many exchanges).
+  const half = HTML_MAX_EXCHANGES_PER_TEST / 2;
+  const tooMany = t.evidence.length > HTML_MAX_EXCHANGES_PER_TEST;
+  const head = tooMany ? t.evidence.slice(0, half) : t.evidence;
+  const tail = tooMany ? t.evidence.slice(-half) : [];
+  const hidden = t.evidence.length - head.length - tail.length + t.droppedEvidence;
   return `<li class="t-${escapeHtml(t.state)}"><span class="badge ${escapeHtml(t.state)}">${escapeHtml(t.state)}</span> ${escapeHtml(
     t.name,
   )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>
 ${t.errors.map((e) => `<pre class="err">${escapeHtml(cut(e, 4_000))}</pre>`).join('')}
 ${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 1_000))}</li>`).join('')}</ul>` : ''}
-${shown.map(renderExchange).join('\n')}${hidden > 0 ? `<p class="more">${hidden} more exchanges not shown.</p>` : ''}</li>`;
+${head.map(renderExchange).join('\n')}${hidden > 0 ? `<p class="more">${hidden} more exchanges not shown.</p>` : ''}${tail
+  .map(renderExchange)
+  .join('\n')}</li>`;
 }
 
 // overflow-wrap: a server's unbroken tokens (URLs, bodies, messages) wrap instead of widening the page.

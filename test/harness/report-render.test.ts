@@ -75,6 +75,9 @@ describe('report rendering', () => {
     expect(html.length).toBeLessThan(200_000);
     expect(html).toContain(`${200_000 + 28 - HTML_MAX_BODY_CHARS} more characters not shown`);
     expect(html).toContain('23 more exchanges not shown'); // 30 - 12 shown + 5 dropped at record time
+    expect(html).toContain('?i=0&amp;'); // the first exchanges (setup) ...
+    expect(html).toContain('?i=29&amp;'); // ... and the last ones (where it failed)
+    expect(html).not.toContain('?i=15&amp;');
     expect(html).toMatch(/data-area="auth" data-status="failed"/);
   });
 
