@@ -62,11 +62,30 @@ const syntheticCase: fc.Arbitrary<Case> = fc
 const anyCase: fc.Arbitrary<Case> =
   recorded.length > 0 ? fc.oneof(fc.constantFrom(...recorded), syntheticCase) : syntheticCase;
 
+/** Frames as (part, chunk) ids: a counterexample prints as its arrival order, not as megabytes of audio. */
+function ids(frames: ArrivedFrame[]): string {
+  return frames
+    .map(
+      (f) =>
+        `${f.metadata.part_id}${f.metadata.chunk_id == null ? '' : `.${f.metadata.chunk_id}`}${f.audio.length ? '' : '∅'}`,
+    )
+    .join(' ');
+}
+
+/** Makes fast-check print `text` for a value in its failure report. */
+function printedAs<T extends object>(value: T, text: () => string): T {
+  return Object.assign(value, { [fc.toStringMethod]: text });
+}
+
 /** A case with its frames in a random arrival order (seq renumbered as the new arrival order). */
 const permuted = anyCase.chain((c) =>
-  fc
-    .shuffledSubarray(c.frames, { minLength: c.frames.length, maxLength: c.frames.length })
-    .map((order) => ({ ...c, arrived: order.map((f, seq) => ({ ...f, seq })) })),
+  fc.shuffledSubarray(c.frames, { minLength: c.frames.length, maxLength: c.frames.length }).map((order) => {
+    const arrived = order.map((f, seq) => ({ ...f, seq }));
+    return printedAs(
+      { ...c, arrived },
+      () => `${c.name}; arrival order (part.chunk, ∅ = empty): ${ids(arrived)}`,
+    );
+  }),
 );
 
 describe('reassembler properties', () => {
@@ -105,7 +124,12 @@ describe('reassembler properties', () => {
           const victim = frames[index]!;
           if (drop) frames.splice(index, 1);
           else frames.splice(at, 0, victim);
-          return { ...c, damaged: frames.map((f, seq) => ({ ...f, seq })), drop, victim };
+          const damagedFrames = frames.map((f, seq) => ({ ...f, seq }));
+          return printedAs(
+            { ...c, damaged: damagedFrames, drop, victim },
+            () =>
+              `${c.name}; ${drop ? 'dropped' : 'duplicated'} ${ids([victim])}; arrival order: ${ids(damagedFrames)}`,
+          );
         }),
     );
     fc.assert(
