@@ -183,16 +183,16 @@ describe('websocket stream client', () => {
                 );
                 resolve();
               },
-              req.request_id === 1 ? 400 : 0,
+              req.request_id === 1 ? 1000 : 0,
             ),
           ),
       );
     };
     const conn = await connect();
     try {
-      const timeouts = { firstMessageMs: 250, endOfTakeMs: 2000 };
+      const timeouts = { firstMessageMs: 500, endOfTakeMs: 3000 };
       const [a, b] = await Promise.all([
-        conn.generate({}, { requestId: 1, timeouts: { ...timeouts, firstMessageMs: 1000 } }),
+        conn.generate({}, { requestId: 1, timeouts: { ...timeouts, firstMessageMs: 2000 } }),
         conn.generate({}, { requestId: 2, timeouts }),
       ]);
       expect(a.outcome).toBe('ended');
