@@ -143,7 +143,7 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
         '| measured by | median TTFC | samples | failed takes |',
         '|---|---|---|---|',
         `| k6 (load/scenarios/ttfc-websocket.ts; Date.now(), 1 ms resolution) | ${k6MedianMs.toFixed(2)} ms | ${result.k6Samples} | ${result.k6Failures} |`,
-        `| Node (harness ws-stream client via src/load/node-ws-ttfc.ts; performance.now()) | ${nodeMedianMs.toFixed(2)} ms | ${nodeSamples.length} | ${result.nodeFailures} |`,
+        `| Node (ws client in src/load/node-ws-ttfc.ts; performance.now()) | ${nodeMedianMs.toFixed(2)} ms | ${nodeSamples.length} | ${result.nodeFailures} |`,
         '',
         `Median difference (k6 − Node): **${result.differenceMs!.toFixed(2)} ms**`,
         '',
