@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { EvidenceEntry } from '../../src/client/evidence.ts';
 import { buildReport, type ConformanceReport } from '../../src/report/model.ts';
+import { HTML_MAX_EXCHANGES_PER_TEST } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { computeVerdicts, type TestOutcome } from '../../src/requirements/verdict.ts';
@@ -169,7 +170,7 @@ describe('conformance report page', () => {
         await expect(evidence.isVisible()).resolves.toBe(true);
         await expect(evidence.locator('summary').textContent()).resolves.toContain('POST');
         await expect(failed.locator('p.more').textContent()).resolves.toBe(
-          `${EXCHANGES - 12 + DROPPED} more exchanges not shown.`,
+          `${EXCHANGES - HTML_MAX_EXCHANGES_PER_TEST + DROPPED} more exchanges not shown.`,
         );
 
         await evidence.locator('summary').click();
