@@ -4,7 +4,7 @@
  * Public: /auth/*, /v1/speak/version, the docs and the signed audio URLs; everything else needs a
  * bearer token (api/authenticate.ts).
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
 import { installErrorHandling } from './errors.ts';
@@ -26,7 +26,18 @@ export async function buildApp(
   ctx: ApiContext,
   extra: { protectedPlugins?: ProtectedPlugin[] } = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: true,
+    // Errors the router raises before any handler (a URL that is not valid percent-encoding, a
+    // malformed content type) also answer {"detail"}.
+    frameworkErrors: (error, _request, genericReply) => {
+      (genericReply as unknown as FastifyReply)
+        .code(error.statusCode && error.statusCode < 500 ? error.statusCode : 400)
+        .send({ detail: error.message });
+    },
+  });
   app.setValidatorCompiler(({ schema }) => ctx.ajv.compile(schema));
   // Response schemas are documentation (and `$ref`s into schemas/ that fast-json-stringify cannot
   // resolve): answers are serialized as they are, so a route never fails on its own schema.

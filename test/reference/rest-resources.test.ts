@@ -401,6 +401,7 @@ describe('errors', () => {
       ),
     ).toContain('body');
     expect(detail(await api.get('/v1/speak/nothing'), 404)).toContain('/v1/speak/nothing');
+    expect(detail(await api.get('/v1/speak/takes/%E0%A4%A'), 400)).toContain('url');
     detail(await api.get('/v1/speak/takes/tk_unknown'), 404);
     detail(await api.get('/v1/speak/voices/vc_unknown'), 404);
   });
