@@ -6,7 +6,8 @@
  * - One part at a time per instance: calls queue behind each other (espeak is one engine).
  * - Reuse without leaks: one WASM instance per synthesizer for its whole life; buffers are transferred,
  *   not accumulated. `wasmHeapBytes()` lets tests check the engine's heap stays flat.
- * - Bounded: a part that takes longer than PART_TIMEOUT_MS kills the thread (restarted on next use).
+ * - Bounded: a part that takes longer than its timeout (60 s by default) kills the thread; the next
+ *   part starts a new one.
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +21,7 @@ export const TRAILING_SILENCE_MS = 150;
 export const TRAILING_SILENCE_SAMPLES = Math.round((SAMPLE_RATE * TRAILING_SILENCE_MS) / 1000);
 
 const START_TIMEOUT_MS = 30_000;
-const PART_TIMEOUT_MS = 60_000;
+export const DEFAULT_PART_TIMEOUT_MS = 60_000;
 const CLOSE_GRACE_MS = 10_000;
 
 export interface Synthesizer {
@@ -140,7 +141,10 @@ class EspeakSynthesizer implements Synthesizer {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(private thread: EspeakThread) {}
+  constructor(
+    private thread: EspeakThread,
+    private readonly partTimeoutMs: number,
+  ) {}
 
   /** The espeak voice catalogue (identifiers and language tags) of this engine. */
   get catalogue(): readonly EspeakVoiceEntry[] {
@@ -178,7 +182,7 @@ class EspeakSynthesizer implements Synthesizer {
     const spoken = await this.thread.call<number>(
       id,
       { type: 'part', id, text, settings },
-      PART_TIMEOUT_MS,
+      this.partTimeoutMs,
       (reply, done) => {
         if (reply.type === 'samples') deliver(reply.pcm);
         else if (reply.type === 'done') done(reply.samples);
@@ -216,8 +220,11 @@ export type { EspeakSynthesizer };
 
 /** Starts espeak-ng in a worker thread and warms it (English dictionary, JIT) so the first real part
  *  starts as fast as later ones. */
-export async function createSynthesizer(): Promise<EspeakSynthesizer> {
-  const synthesizer = new EspeakSynthesizer(await EspeakThread.start());
+export async function createSynthesizer(o: { partTimeoutMs?: number } = {}): Promise<EspeakSynthesizer> {
+  const synthesizer = new EspeakSynthesizer(
+    await EspeakThread.start(),
+    o.partTimeoutMs ?? DEFAULT_PART_TIMEOUT_MS,
+  );
   await synthesizer.synthesizePart(
     'Ready.',
     { language: 'en-US', gender: 'female', prosody: null, style: null, seed: 'warm-up' },

@@ -163,6 +163,26 @@ describe('synthesizePart', () => {
     expect((await speak('Still working.')).pcm.length).toBeGreaterThan(SAMPLE_RATE / 2);
   });
 
+  it('kills a part that exceeds its timeout and recovers with a new engine thread', async () => {
+    // A minute of speech cannot be made in 2 s (espeak makes ~30 s a second on an idle core); "Ok." can.
+    const strict = await createSynthesizer({ partTimeoutMs: 2_000 });
+    try {
+      const long = Array.from({ length: 300 }, (_, i) => `This is sentence number ${i} of a long text.`).join(
+        ' ',
+      );
+      await expect(strict.synthesizePart(long, voice(), () => {})).rejects.toThrow(
+        /did not answer within 2000 ms/,
+      );
+      // The next part gets a fresh thread (its start-up is not counted against the part's timeout).
+      const samples: number[] = [];
+      await expect(
+        strict.synthesizePart('Ok.', voice(), (pcm) => samples.push(pcm.length)),
+      ).resolves.toBeGreaterThan(0);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('is reusable across many parts without growing its engine heap', async () => {
     for (let i = 0; i < 5; i++) await speak(`Warm up number ${i}.`, voice({ seed: `s${i}` }));
     const before = await synth.wasmHeapBytes();
