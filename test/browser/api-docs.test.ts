@@ -23,7 +23,7 @@ let operations: Operation[] = [];
 let title = '';
 
 beforeAll(async () => {
-  stack = await startEmbeddedStack({ extraArgs: ['--workers', '1'], readyTimeoutMs: 45_000 });
+  stack = await startEmbeddedStack({ extraArgs: ['--workers', '1'], readyTimeoutMs: 90_000 });
   const port = new URL(stack.baseUrl).port;
   pageBase = `http://${LOOPBACK_ALIAS}:${port}`;
   const response = await fetch(`${stack.baseUrl}/v1/speak/openapi.json`, {
@@ -42,7 +42,7 @@ beforeAll(async () => {
   );
   // The contract has auth, models, voices, takes, audio, version and websocket operations.
   expect(operations.length).toBeGreaterThan(10);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await stack?.stop();
