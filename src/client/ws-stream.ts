@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { type EvidenceEntry, recordCharacters, recordEvidence } from './evidence.ts';
 import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
-import { REDACTED, registerSecret } from './redact.ts';
+import { REDACTED, redactText, registerSecret } from './redact.ts';
 import { decodeAudioFrame, FrameError, type RequestId } from './ws-frame.ts';
 
 export type WebsocketUrlForm = 'spec' | 'sdk';
@@ -380,7 +380,7 @@ export class SpeakStreamConnection {
   }
 
   /** Submits a take request; resolves when it ended (whatever the outcome: never rejects for the server's faults). */
-  generate(data: unknown, o: TakeRequestOptions): Promise<StreamedRequest> {
+  async generate(data: unknown, o: TakeRequestOptions): Promise<StreamedRequest> {
     const key = requestKey(o.requestId);
     if (this.pending.has(key) || this.finished.has(key))
       throw new Error(`request id ${String(o.requestId)} reused on one connection`);
@@ -412,7 +412,7 @@ export class SpeakStreamConnection {
         findings: [],
       },
     };
-    return new Promise((resolve) => {
+    const ended = await new Promise<StreamedRequest>((resolve) => {
       const p: Pending = {
         request,
         timeouts: { ...DEFAULT_STREAM_TIMEOUTS, ...o.timeouts },
@@ -434,6 +434,33 @@ export class SpeakStreamConnection {
       }
       if (this.queue[0] === p) this.startClocks(p);
     });
+    // After the await: back in the caller's context, so the evidence goes to the test that asked.
+    recordEvidence(this.requestEvidence(message, ended));
+    return ended;
+  }
+
+  /** The request as an evidence entry: what was sent, how it ended, and its timings. */
+  private requestEvidence(message: unknown, r: StreamedRequest): EvidenceEntry {
+    const t = r.timings;
+    const fmt = (v: number | undefined) => (v === undefined ? 'never' : `${v.toFixed(1)} ms`);
+    const statuses = r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none';
+    const summary = [
+      `outcome ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}`,
+      `statuses ${statuses}`,
+      `${r.frames.length} audio frame(s), ${r.reassembly.parts.length} part(s), ${r.reassembly.totalSamples} samples`,
+      `first status ${fmt(t.firstStatusMs)}, first audio ${fmt(t.firstAudioMs)}, first playable ${fmt(t.firstPlayableMs)}, end ${fmt(t.endMs)}`,
+      ...r.reassembly.findings.slice(0, 5).map((f) => `[${f.kind}] ${f.message}`),
+    ].join('; ');
+    return {
+      method: `WS ${String((message as { command?: unknown }).command)}`,
+      url: this.where,
+      requestHeaders: {},
+      requestBody: redactText(JSON.stringify(message)).slice(0, 2000),
+      status: null,
+      headers: {},
+      body: redactText(summary).slice(0, 2000),
+      ms: Math.round(t.endMs ?? 0),
+    };
   }
 
   /** Waits for a text message matching `test` (e.g. the error answer to a malformed request). */
