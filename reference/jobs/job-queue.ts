@@ -97,6 +97,26 @@ export function releaseOwnerJobs(db: Database, owner: string): number {
 }
 
 /**
+ * A worker process died: takes it was speaking without a job (websocket requests, which the worker
+ * runs itself) cannot be taken over by another worker, so they end in `error` instead of hanging.
+ */
+export function failJoblessTakesOf(db: Database, workerId: string): number {
+  return db.transaction(() => {
+    const rows = db
+      .prepare(
+        `SELECT take_id FROM takes WHERE worker = ? AND status NOT IN ('ready', 'error', 'timeout')
+         AND take_id NOT IN (SELECT take_id FROM jobs WHERE state IN ('queued', 'leased'))`,
+      )
+      .all(workerId) as { take_id: string }[];
+    let failed = 0;
+    for (const row of rows) {
+      if (advanceTake(db, row.take_id, 'error', { error: `worker ${workerId} died` })) failed++;
+    }
+    return failed;
+  })();
+}
+
+/**
  * At start-up no worker of this stack runs yet: every leased job belonged to an earlier run and is
  * queued again; a take that is not done and has no job left (should not happen) ends in `error`.
  */

@@ -8,7 +8,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
-import { releaseOwnerJobs } from '../jobs/job-queue.ts';
+import { failJoblessTakesOf, releaseOwnerJobs } from '../jobs/job-queue.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;

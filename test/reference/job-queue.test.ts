@@ -12,6 +12,7 @@ import { createItemEventTail, type ItemEvent } from '../../reference/events/item
 import {
   claimJob,
   enqueueJob,
+  failJoblessTakesOf,
   finishJob,
   heartbeatJob,
   MAX_ATTEMPTS,
@@ -142,6 +143,19 @@ describe('job queue', () => {
     expect(recoverAtStartup(db)).toEqual({ requeued: 1, failed: 1 });
     expect(getTakeRow(db, 'tk_b')?.status).toBe('error');
     expect(claimJob(db, 'w3:3')?.takeId).toBe('tk_a');
+  });
+
+  it('a dead worker’s takes without a job (websocket) end in error; REST takes with a job do not', () => {
+    newTake('tk_rest');
+    claimJob(db, 'worker-1:9');
+    advanceTake(db, 'tk_rest', 'started', { worker: 'worker-1' });
+    newTake('tk_ws');
+    db.prepare("DELETE FROM jobs WHERE take_id = 'tk_ws'").run(); // spoken by the worker itself
+    advanceTake(db, 'tk_ws', 'started', { worker: 'worker-1' });
+    releaseOwnerJobs(db, 'worker-1:9');
+    expect(failJoblessTakesOf(db, 'worker-1')).toBe(1);
+    expect(getTakeRow(db, 'tk_ws')?.status).toBe('error');
+    expect(getTakeRow(db, 'tk_rest')?.status).toBe('started');
   });
 });
 
