@@ -31,7 +31,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRe
     execFile(
       process.execPath,
       [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', ...args],
-      { cwd: REPO_ROOT, timeout: 45_000, env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '', ...env } },
+      { cwd: REPO_ROOT, timeout: 150_000, env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '', ...env } },
       (error, stdout, stderr) => {
         const code = error ? ((error as { code?: number }).code ?? null) : 0;
         resolve({ code: typeof code === 'number' ? code : null, stdout, stderr, ms: Date.now() - started });
@@ -130,7 +130,7 @@ describe('speakcheck run: could not run', () => {
   });
 });
 
-describe('speakcheck run: a full run over fixture suites', () => {
+describe('speakcheck run: a full run over fixture suites', { timeout: 200_000 }, () => {
   async function fullRun(version: number, extra: string[] = []) {
     server = await startFakeSpeak({ version });
     const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-report-'));
