@@ -42,11 +42,6 @@ export interface WebhookOptions {
 export interface Webhooks {
   /** The last call of an item's hook, `{post_url, timestamp_ms, status_code}`, or null before any. */
   lastCall(kind: ItemKind, itemId: string, hook: HookName): LastCall | null;
-  /**
-   * A webhook field as the item's GET shows it: a URL string as given; the SDK's object form with
-   * `timestamp_ms` and `status_code` of the last call (null before any call).
-   */
-  present(kind: ItemKind, itemId: string, hook: HookName, stored: unknown): unknown;
   close(): Promise<void>;
 }
 
@@ -80,13 +75,14 @@ export function startWebhooks(options: WebhookOptions): Webhooks {
   loop.wake();
   return {
     lastCall: (kind, itemId, hook) => outbox.lastCall(kind, itemId, hook),
-    present: (kind, itemId, hook, stored) =>
-      presentWebhook(stored, () => outbox.lastCall(kind, itemId, hook)),
     close: () => loop.close(),
   };
 }
 
-/** See Webhooks.present; pure apart from the last-call lookup, made only for the object form. */
+/**
+ * A webhook field as GET shows it: a URL string as given; the SDK's object form with `timestamp_ms`
+ * and `status_code` of the last call (null before any). The lookup is made only for the object form.
+ */
 export function presentWebhook(stored: unknown, lastCall: () => LastCall | null): unknown {
   if (stored === null || typeof stored !== 'object' || !('post_url' in stored)) return stored ?? null;
   const call = lastCall();
