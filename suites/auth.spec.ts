@@ -132,6 +132,13 @@ async function assertAllRefused(authorization: string | undefined, what: string)
       ...(route.query ? { query: route.query } : {}),
       ...(authorization !== undefined ? { headers: { authorization } } : {}),
     });
+    // A server that creates something without a valid token still gets it cleaned up.
+    const created =
+      exchange.status < 300
+        ? (exchange.json as { voice_id?: unknown; take_id?: unknown } | undefined)
+        : undefined;
+    if (typeof created?.take_id === 'string') speak.track('take', created.take_id);
+    else if (typeof created?.voice_id === 'string') speak.track('voice', created.voice_id);
     try {
       assertStatus(exchange, 401, what);
       assertErrorBody(exchange);

@@ -127,11 +127,21 @@ covers(['MODEL-GENDERS-USABLE'], 'a voice can be generated with each gender of t
 });
 
 /** Started at once (prefetch), so these takes synthesize side by side. */
+/** Polite to vendors with many languages: at most this many takes, spread over the list. */
+const MAX_LANGUAGES = 12;
+
+function exercisedLanguages(): string[] {
+  const all = speak.model.languages;
+  if (all.length <= MAX_LANGUAGES) return [...all];
+  const step = all.length / MAX_LANGUAGES;
+  return Array.from({ length: MAX_LANGUAGES }, (_, i) => all[Math.floor(i * step)]!);
+}
+
 const languageTakes = once(async () => {
   const voice = await anyVoice();
   return takesReady(
     'takes per language',
-    speak.model.languages.map((language) => ({
+    exercisedLanguages().map((language) => ({
       what: `override_language ${language}`,
       body: { voice_id: voice.voice_id, text: phraseFor(language), override_language: language },
     })),
@@ -172,11 +182,13 @@ covers(
     takes.forEach((take, i) => {
       assertEqualField(
         take.override_language,
-        speak.model.languages[i],
+        exercisedLanguages()[i],
         `take ${take.take_id} /override_language`,
       );
     });
-    observe(`ready with override_language ${speak.model.languages.join(', ')}`);
+    observe(
+      `ready with override_language ${exercisedLanguages().join(', ')} (${exercisedLanguages().length} of ${speak.model.languages.length} languages)`,
+    );
   },
 );
 
