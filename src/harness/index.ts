@@ -2,8 +2,7 @@
  * The suite kit: the only module a conformance suite imports from the harness
  * (besides src/checks/* and fixtures/*). See docs/dev/contracts.md, "The suite kit".
  */
-export type { ClientDiagnostic, DiagnosticKind } from '../client/diagnostics.ts';
-export { describeBody } from '../client/diagnostics.ts';
+export { ClientDiagnostic, type DiagnosticKind, describeBody } from '../client/diagnostics.ts';
 export { type Exchange, expectJson } from '../client/http.ts';
 export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/speak-client.ts';
 export type { RunConfig } from '../config/types.ts';
