@@ -59,9 +59,9 @@ export function runK6(
   script: string,
   vars: Record<string, string>,
   secrets: Record<string, string>,
-  o: { timeoutMs: number; tag: string; log: (line: string) => void },
+  o: { timeoutMs: number; tag: string; log: (line: string) => void; extraArgs?: string[] },
 ): Promise<number> {
-  const args = ['run', '--quiet', '--no-usage-report', '--tag', `testid=${o.tag}`];
+  const args = ['run', '--quiet', '--no-usage-report', '--tag', `testid=${o.tag}`, ...(o.extraArgs ?? [])];
   for (const [name, value] of Object.entries(vars)) args.push('-e', `${name}=${value}`);
   args.push(script);
   const child = spawn(k6, args, {

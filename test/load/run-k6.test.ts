@@ -8,6 +8,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readK6Points } from '../../src/load/crosscheck.ts';
 import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, runK6, runLoad } from '../../src/load/run-load.ts';
 
 function standIn(exitCode: number): { bin: string; record: string } {
@@ -85,5 +86,38 @@ describe('runLoad without k6', () => {
     const r = await runLoad({ scenario: 'ttfb-wav', log: () => {} });
     expect(r.exitCode).toBe(EXIT_K6_UNAVAILABLE);
     expect(r.reason).toMatch(/definitely-not-k6 does not exist/);
+  });
+});
+
+describe('readK6Points (k6 --out json)', () => {
+  it('returns the values of one metric, filtered by tag, skipping metric declarations and other metrics', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k6-points-'));
+    const file = join(dir, 'points.json');
+    const lines = [
+      { type: 'Metric', metric: 'speak_ws_ttfc', data: { type: 'trend', contains: 'time' } },
+      {
+        type: 'Point',
+        metric: 'speak_ws_ttfc',
+        data: { time: 't', value: 7, tags: { mode: 'chunks', model: 'm' } },
+      },
+      {
+        type: 'Point',
+        metric: 'speak_ws_ttfc',
+        data: { time: 't', value: 400, tags: { mode: 'parts', model: 'm' } },
+      },
+      {
+        type: 'Point',
+        metric: 'speak_ws_first_status',
+        data: { time: 't', value: 1, tags: { mode: 'chunks' } },
+      },
+      {
+        type: 'Point',
+        metric: 'speak_ws_ttfc',
+        data: { time: 't', value: 9, tags: { mode: 'chunks', model: 'm' } },
+      },
+    ];
+    writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    expect(await readK6Points(file, 'speak_ws_ttfc', { mode: 'chunks' })).toEqual([7, 9]);
+    expect(await readK6Points(file, 'speak_ws_ttfc')).toEqual([7, 400, 9]);
   });
 });

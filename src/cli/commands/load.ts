@@ -31,6 +31,7 @@ interface LoadFlags {
   env?: Record<string, string>;
   out?: string;
   requests: number;
+  rounds: number;
 }
 
 export function registerLoad(program: Command): void {
@@ -74,6 +75,7 @@ export function registerLoad(program: Command): void {
     )
     .option('--out <dir>', 'run directory (default reports/load/<run>)')
     .option('--requests <n>', 'crosscheck: takes measured per side', positiveInt, 40)
+    .option('--rounds <n>', 'crosscheck: k6 runs, alternating with Node runs', positiveInt, 3)
     .action(async (scenario: string, flags: LoadFlags) => {
       if (flags.target === 'container' && !flags.baseUrl) {
         console.error(
@@ -91,7 +93,12 @@ export function registerLoad(program: Command): void {
         model: flags.model,
       };
       if (scenario === 'crosscheck') {
-        const r = await runCrosscheck({ ...target, requests: flags.requests, outDir: flags.out });
+        const r = await runCrosscheck({
+          ...target,
+          requests: flags.requests,
+          rounds: flags.rounds,
+          outDir: flags.out,
+        });
         if (r.reason) console.error(`speakcheck load crosscheck: ${r.reason}`);
         if (r.differenceMs !== undefined) {
           console.log(
