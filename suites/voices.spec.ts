@@ -3,6 +3,10 @@
  * transitions): generation, waiting → ready, get and list, default_prosody adopted by takes, the
  * example take's audio; update and delete from the wire facts (INFO).
  */
+import fc from 'fast-check';
+import { nameTailArb, voiceName } from '../fixtures/names.ts';
+import { propertySeed } from '../fixtures/property-seed.ts';
+import { seededFaker } from '../fixtures/texts.ts';
 import { parseWav } from '../src/checks/audio.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, distinctRuns } from '../src/checks/status.ts';
@@ -59,7 +63,11 @@ const fastVoice = once(async (): Promise<Generated> => {
   return { requested, created: (await generateVoice(speak, requested)).voice };
 });
 const plainVoice = once(async (): Promise<Generated> => {
-  const requested = { name: speak.prefix('voice-plain'), gender: gender(), model: speak.model.name };
+  // A seeded faker name with a fast-check tail (ASCII or not): names are carried through unchanged.
+  const seed = propertySeed('voices: generated name');
+  const [tail] = fc.sample(nameTailArb, { seed, numRuns: 1 });
+  const name = voiceName(seededFaker(seed), (n) => speak.prefix(`${n}-${tail}`));
+  const requested = { name, gender: gender(), model: speak.model.name };
   return { requested, created: (await generateVoice(speak, requested)).voice };
 });
 
