@@ -27,6 +27,8 @@ export interface StackOptions {
   permanentToken: boolean;
   /** Which webhook targets may be called (reference/webhooks/target.ts); default any. */
   webhookAllow?: string;
+  /** Defect switches to turn on (reference/defects/registry.ts); off by default. */
+  defects?: string[];
   /** Log sink (already redacted by the caller's conventions: never tokens or passwords). */
   log?: (line: string) => void;
 }

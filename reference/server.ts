@@ -13,6 +13,7 @@ import type { ApiContext } from './api/context.ts';
 import { websocketAddressPlugin } from './api/plugins/websocket-address.ts';
 import { TokenService } from './auth/tokens.ts';
 import { seedDemoUser, upsertUser } from './auth/users.ts';
+import { activateDefects, defects } from './defects/index.ts';
 import { createItemEventTail } from './events/item-events.ts';
 import { recoverAtStartup } from './jobs/job-queue.ts';
 import { resolveOptions, type StackOptions } from './options.ts';
@@ -40,6 +41,8 @@ export interface ReferenceStack {
 export async function startReferenceStack(given: Partial<StackOptions> = {}): Promise<ReferenceStack> {
   const options = resolveOptions(given);
   const log = options.log ?? (() => {});
+  activateDefects(options.defects ?? []);
+  if (defects.list().length > 0) log(`DEFECTIVE STACK: defect switches on: ${defects.list().join(', ')}`);
   const temporary = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'speakcheck-data-'));
   const db = openDatabase(dataDir);
@@ -109,6 +112,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     await webhooks.close().catch(() => {});
     db.close();
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    activateDefects([]);
   };
 
   try {

@@ -5,6 +5,7 @@
  * bearer token (api/authenticate.ts).
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { installDefectHeader } from '../defects/header.ts';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
 import { installErrorHandling } from './errors.ts';
@@ -38,6 +39,7 @@ export async function buildApp(
         .send({ detail: error.message });
     },
   });
+  installDefectHeader(app);
   app.setValidatorCompiler(({ schema }) => ctx.ajv.compile(schema));
   // Response schemas are documentation (and `$ref`s into schemas/ that fast-json-stringify cannot
   // resolve): answers are serialized as they are, so a route never fails on its own schema.

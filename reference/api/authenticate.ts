@@ -2,8 +2,10 @@
  * The bearer guard of protected routes: `Authorization: Bearer <access or permanent token>`.
  * Missing, malformed, tampered or expired → 401 with a detail and `WWW-Authenticate: Bearer`.
  */
+
 import type { FastifyRequest } from 'fastify';
 import { findUserById } from '../auth/users.ts';
+import { defects } from '../defects/index.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError } from './errors.ts';
 
@@ -28,6 +30,12 @@ export function authenticate(ctx: ApiContext) {
     const token = bearerToken(request);
     if (!token) throw unauthorized('Authorization header must be "Bearer <access_token>"');
     const result = await ctx.tokens.verifyAccess(token);
+    if ('error' in result && defects.has('expired-token-accepted')) {
+      request.userId = (
+        ctx.db.prepare('SELECT user_id FROM users ORDER BY created_ms LIMIT 1').get() as { user_id: string }
+      ).user_id;
+      return;
+    }
     if ('error' in result) throw unauthorized(result.error);
     if (!findUserById(ctx.db, result.userId)) throw unauthorized('the token belongs to no user');
     request.userId = result.userId;

@@ -6,8 +6,10 @@
  * - an unknown route → 404 naming method and path;
  * - anything unexpected → 500 with a generic detail (logged; never for bad input).
  */
+
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { defects } from '../defects/index.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -49,6 +51,18 @@ export function describeAjvErrors(
 
 export function installErrorHandling(app: FastifyInstance, log: (line: string) => void): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (defects.has('error-without-detail')) {
+      const status =
+        error instanceof ApiError ? error.statusCode : error.validation ? 422 : (error.statusCode ?? 500);
+      return reply.code(status).send({ error: error instanceof ApiError ? error.detail : error.message });
+    }
+    const invalid =
+      ('validation' in error && error.validation) || (error instanceof ApiError && error.statusCode === 422);
+    if (invalid && defects.has('invalid-body-500'))
+      return reply.code(500).send({ detail: 'internal server error' });
+    if (error instanceof ApiError && error.statusCode === 404 && defects.has('unknown-id-500')) {
+      return reply.code(500).send({ detail: 'internal server error' });
+    }
     if (error instanceof ApiError) {
       return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
     }
@@ -69,6 +83,11 @@ export function installErrorHandling(app: FastifyInstance, log: (line: string) =
     return reply.code(500).send({ detail: 'internal server error' });
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ detail: `no such route: ${request.method} ${request.url.split('?')[0]}` });
+    reply
+      .code(404)
+      .send({
+        [defects.has('error-without-detail') ? 'error' : 'detail']:
+          `no such route: ${request.method} ${request.url.split('?')[0]}`,
+      });
   });
 }

@@ -3,6 +3,7 @@
  * rendering synthesis will use fixed (take prosody/style, else the voice's defaults; language =
  * override_language or the model's default; the voice's gender; the voice id as seed).
  */
+import { defects } from '../defects/index.ts';
 import { findModel } from '../models/catalogue.ts';
 import { newId } from '../store/ids.ts';
 import type { NewTake } from '../store/takes.ts';
@@ -55,7 +56,8 @@ export function buildTake(
     rendering: {
       language: override ?? model.defaultLanguage,
       gender: voice.gender as 'female' | 'male' | 'nonbinary',
-      prosody: prosody ?? voice.default_prosody ?? null,
+      prosody:
+        prosody ?? (defects.has('voice-default-prosody-ignored') ? null : voice.default_prosody) ?? null,
       style: style ?? (voice.default_style && voice.default_style.length > 0 ? voice.default_style : null),
       seed: voice.voice_id,
     },

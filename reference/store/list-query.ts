@@ -6,6 +6,7 @@
  * - `older` / `newer`: inclusive bounds on timestamp_ms.
  * Order (documented, deterministic): timestamp_ms descending (newest first), then id descending.
  */
+import { defects } from '../defects/index.ts';
 export interface ListQuery {
   ids: string[] | null;
   length: number | null;
@@ -60,7 +61,7 @@ export function listSql(
 ): { sql: string; params: unknown[] } {
   const where = ['user_id = ?'];
   const params: unknown[] = [userId];
-  if (q.ids !== null) {
+  if (q.ids !== null && !(idColumn === 'take_id' && defects.has('take-id-filter-ignored'))) {
     if (q.ids.length === 0) where.push('0');
     else {
       where.push(`${idColumn} IN (SELECT value FROM json_each(?))`);
@@ -68,17 +69,17 @@ export function listSql(
     }
   }
   if (q.older !== null) {
-    where.push('timestamp_ms <= ?');
+    where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
     params.push(q.older);
   }
   if (q.newer !== null) {
-    where.push('timestamp_ms >= ?');
+    where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms > ?' : 'timestamp_ms >= ?');
     params.push(q.newer);
   }
-  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, ${idColumn} DESC`;
+  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms ${defects.has('list-oldest-first') ? 'ASC' : 'DESC'}, ${idColumn} DESC`;
   if (q.length !== null) {
     sql += ' LIMIT ? OFFSET ?';
-    params.push(q.length, (q.page - 1) * q.length);
+    params.push(q.length, (defects.has('paging-off-by-one') ? q.page : q.page - 1) * q.length);
   } else if (q.page > 1) {
     sql += ' LIMIT 0';
   }

@@ -7,7 +7,9 @@
  * prosody and style, else the voice's defaults, the language, gender and the voice's seed. So a take
  * is spoken as asked even when its voice is changed or deleted later.
  */
+
 import type { Database } from 'better-sqlite3';
+import { defects } from '../defects/index.ts';
 import { recordItemEvent } from '../events/item-events.ts';
 import type { VoiceRendering } from '../synth/index.ts';
 import { fromJsonColumn, toJsonColumn } from './db.ts';
@@ -36,6 +38,22 @@ export interface TakeRow {
 
 export type TakeResource = Record<string, unknown> & { take_id: string; status: string };
 
+/** The info of the defect switches that concern it (reference/defects), else as stored. */
+interface TakeInfo {
+  duration: number;
+  audio_rate: number;
+  normalized_text: string[];
+}
+function defectiveInfo(row: TakeRow, info: TakeInfo | null): TakeInfo | null {
+  if (info === null && row.status !== 'ready' && defects.has('info-before-ready')) {
+    return { duration: 0, audio_rate: 22050, normalized_text: [row.text] };
+  }
+  if (info !== null && defects.has('duration-milliseconds')) {
+    return { ...info, duration: Math.round((info.duration * 1000) / info.audio_rate) };
+  }
+  return info;
+}
+
 export function takeResource(row: TakeRow): TakeResource {
   return {
     take_id: row.take_id,
@@ -46,9 +64,10 @@ export function takeResource(row: TakeRow): TakeResource {
     prosody: fromJsonColumn(row.prosody),
     status_webhook: fromJsonColumn(row.status_webhook),
     done_webhook: fromJsonColumn(row.done_webhook),
-    status: row.status,
+    status:
+      defects.has('status-goes-backwards') && row.status.startsWith('progress_') ? 'waiting' : row.status,
     timestamp_ms: row.timestamp_ms,
-    info: fromJsonColumn(row.info),
+    info: defectiveInfo(row, fromJsonColumn(row.info)),
     user_data: fromJsonColumn(row.user_data),
   };
 }

@@ -4,6 +4,7 @@
  * sink occupies one slot for at most the call timeout; it never blocks the event tail or a worker.
  */
 
+import { defects } from '../defects/index.ts';
 import type { Delivery, WebhookOutbox } from './outbox-store.ts';
 import { isDelivered, isRetryable, type RetryPolicy, retryDelayMs } from './retry-policy.ts';
 import { sendWebhook } from './send.ts';
@@ -92,6 +93,9 @@ export class DeliveryLoop {
     const base = { attemptMs: outcome.startedMs, statusCode: outcome.statusCode, error: outcome.error };
     const what = `webhook ${delivery.hook} of ${delivery.kind} ${delivery.itemId} (attempt ${delivery.attempts})`;
     if (isDelivered(outcome.statusCode)) {
+      if (delivery.hook === 'done' && defects.has('webhook-done-twice')) {
+        await sendWebhook(delivery.url, delivery.body, policy.callTimeoutMs, this.#stopping.signal);
+      }
       this.#outbox.recordAttempt(delivery.id, {
         ...base,
         state: 'delivered',

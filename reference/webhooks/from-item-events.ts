@@ -13,6 +13,7 @@
  * network, so the event tail (and with it synthesis) is never held up by a sink.
  */
 
+import { defects } from '../defects/index.ts';
 import type { HookName, ItemKind, WebhookOutbox } from './outbox-store.ts';
 import { type WebhookAllow, webhookTargetRefusal, webhookTargetUrl } from './target.ts';
 
@@ -52,6 +53,8 @@ export function createItemEventHandler(
       ) => {
         const url = webhookTargetUrl(hookValue);
         if (url === null) return;
+        if (hook === 'done' && defects.has('webhook-done-never')) return;
+        if (hook === 'status' && event.status === 'started' && defects.has('webhook-status-missing')) return;
         const refusal = webhookTargetRefusal(url, options.allow);
         if (refusal !== null) options.log?.(`webhook ${hook} of ${kind} ${itemId} not sent: ${refusal}`);
         const created = outbox.enqueue(

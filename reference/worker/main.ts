@@ -14,6 +14,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { adoptParentDefects } from '../defects/index.ts';
 import { claimJob, finishJob, heartbeatJob, LEASE_MS, releaseJob } from '../jobs/job-queue.ts';
 import { type Database, openDatabase } from '../store/db.ts';
 import { createSynthesizer, type Synthesizer } from '../synth/index.ts';
@@ -36,6 +37,7 @@ const dataDir = process.env.SPEAK_DATA_DIR;
 if (!dataDir) throw new Error('SPEAK_DATA_DIR is not set');
 const options = JSON.parse(process.env.SPEAK_WORKER_OPTIONS ?? '{}') as Record<string, unknown>;
 const owner = `${workerId}:${process.pid}`;
+adoptParentDefects();
 
 const send = (message: { type: string } & Record<string, unknown>) => {
   if (process.connected) process.send?.(message);

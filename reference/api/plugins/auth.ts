@@ -7,8 +7,10 @@
  * - logout: revokes the refresh token (body or bearer); answers `true`; an unknown or already revoked
  *   token → 401.
  */
+
 import type { FastifyInstance } from 'fastify';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
+import { defects } from '../../defects/index.ts';
 import { bearerToken, unauthorized } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -31,6 +33,8 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
   app.post('/auth/login', { schema: { body: { $ref: 'LoginRequest.json' } } }, async (request) => {
     const { email, password } = request.body as { email: string; password: string };
     const user = await checkCredentials(ctx.db, email, password);
+    if (!user && defects.has('login-fail-200')) return { access_token: '', refresh_token: '' };
+    if (!user && defects.has('login-fail-403')) throw new ApiError(403, 'invalid email or password');
     if (!user) throw unauthorized('invalid email or password');
     ctx.log(`login ${user.user_id}`);
     return ctx.tokens.issuePair(user.user_id);
@@ -42,6 +46,7 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     if (!token) throw new ApiError(422, 'body/refresh_token: is required (or send it as a bearer token)');
     const result = await ctx.tokens.rotate(token, stringField(body, 'email'));
     if ('error' in result) throw unauthorized(result.error);
+    if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
     return result;
   });
 
@@ -49,6 +54,7 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     const body = optionalBody(request.body);
     const token = stringField(body, 'refresh_token') ?? bearerToken(request);
     if (!token) throw new ApiError(422, 'body/refresh_token: is required (or send it as a bearer token)');
+    if (defects.has('logout-no-revoke')) return true;
     if (!ctx.tokens.revoke(token)) throw unauthorized('refresh token unknown or already revoked');
     return true;
   });

@@ -1,5 +1,7 @@
 /** GET /v1/speak/models and /v1/speak/models/{name} (a voice's version name finds its model too). */
+
 import type { FastifyInstance } from 'fastify';
+import { defects } from '../../defects/index.ts';
 import { findModel, MODELS, modelResource } from '../../models/catalogue.ts';
 import { ApiError } from '../errors.ts';
 
@@ -9,6 +11,6 @@ export async function modelsPlugin(app: FastifyInstance): Promise<void> {
     const { name } = request.params as { name: string };
     const model = findModel(name);
     if (!model) throw new ApiError(404, `model ${JSON.stringify(name)} not found`);
-    return modelResource(model);
+    return defects.has('model-get-array') ? [modelResource(model)] : modelResource(model);
   });
 }

@@ -3,7 +3,9 @@
  * whole batch is validated before anything is created), list, get (with `x-speak-worker`: the worker
  * that synthesized it, outside the contract's shapes), delete (answers true; its audio is removed).
  */
+
 import type { FastifyInstance } from 'fastify';
+import { defects } from '../../defects/index.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
 import { deleteTakeRow, getUserTakeRow, insertTake, type TakeRow, takeResource } from '../../store/takes.ts';
 import { getUserVoiceRow } from '../../store/voices.ts';
@@ -29,7 +31,7 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
     const { take_id } = request.params as { take_id: string };
     const row = takeOf(ctx, request.userId, take_id);
     if (row.worker) reply.header('x-speak-worker', row.worker);
-    return takeResource(row);
+    return defects.has('take-get-array') ? [takeResource(row)] : takeResource(row);
   });
 
   app.post('/v1/speak/takes/generate', async (request) => {

@@ -3,7 +3,9 @@
  * is), list, get, update (POST /voices/{id}, partial, answers true), delete (answers true).
  * A voice's `model` is the model's version name (e.g. studio → studio-2026.11).
  */
+
 import type { FastifyInstance } from 'fastify';
+import { defects } from '../../defects/index.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
 import { findModel, MODELS } from '../../models/catalogue.ts';
 import { fromJsonColumn } from '../../store/db.ts';
@@ -51,7 +53,8 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
 
   app.get('/v1/speak/voices/:voice_id', async (request) => {
     const { voice_id } = request.params as { voice_id: string };
-    return voiceResource(voiceOf(ctx, request.userId, voice_id));
+    const voice = voiceResource(voiceOf(ctx, request.userId, voice_id));
+    return defects.has('voice-get-array') ? [voice] : voice;
   });
 
   app.post(
@@ -105,7 +108,7 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
       })();
       ctx.wakeWorkers();
       ctx.wakeEvents();
-      return created;
+      return defects.has('voice-generate-ready') ? { ...created, status: 'ready' } : created;
     },
   );
 

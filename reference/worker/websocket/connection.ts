@@ -8,9 +8,11 @@
  * - A request in progress always runs to its end, even if the client goes away: the take is stored
  *   and the server never closes the connection mid-request.
  */
+
 import type { ValidateFunction } from 'ajv';
 import type { WebSocket } from 'ws';
 import { createAjv } from '../../../schemas/index.ts';
+import { defects } from '../../defects/index.ts';
 import { SAMPLE_RATE, type Synthesizer } from '../../synth/index.ts';
 import type { RequestId } from './frames.ts';
 import { endOfTakeFrame, type StreamMode, streamPart } from './part-stream.ts';
@@ -201,7 +203,8 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
           onStatus(await context.service.advanceTake(takeId, after));
         }
       }
-      outlet.push(endOfTakeFrame(takeId, requestId, parts.length, mode));
+      if (!defects.has('ws-no-end-marker'))
+        outlet.push(endOfTakeFrame(takeId, requestId, parts.length, mode));
       outlet.flush();
       audio.finish();
       return await context.service.completeTake(takeId, {

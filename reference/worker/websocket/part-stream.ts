@@ -17,7 +17,9 @@
  * for the part to end before sending anything (latency = whole part), an unknown-length header
  * (breaks "length covers the whole part"), a guessed length padded with silence (a guess can be short).
  */
+
 import { wavHeader } from '../../audio/wav.ts';
+import { defects } from '../../defects/index.ts';
 import { SAMPLE_RATE, type Synthesizer, type VoiceRendering } from '../../synth/index.ts';
 import { encodeAudioFrame, type FrameMetadata, type RequestId } from './frames.ts';
 
@@ -48,7 +50,8 @@ export async function streamPart(
     part_id: target.partId,
     ...(chunkId === undefined ? {} : { chunk_id: chunkId }),
   });
-  let nextChunk = 1;
+  const firstChunk = defects.has('ws-chunk-id-from-1') ? 1 : 0;
+  let nextChunk = firstChunk + 1;
   await synth.synthesizePart(text, voice, (samples) => {
     pcm.push(samples);
     if (target.mode === 'chunks') {
@@ -62,12 +65,16 @@ export async function streamPart(
     target.onSamples?.(samples);
   });
   const dataBytes = pcm.reduce((n, s) => n + s.byteLength, 0);
-  const header = wavHeader({ sampleRate: SAMPLE_RATE, dataBytes });
+  const headerBytes = defects.has('ws-chunk0-sized-for-chunk') ? (pcm.at(-1)?.byteLength ?? 0) : dataBytes;
+  const header = wavHeader({
+    sampleRate: SAMPLE_RATE,
+    dataBytes: target.mode === 'chunks' ? headerBytes : dataBytes,
+  });
   if (target.mode === 'parts') {
     const body = Buffer.concat(pcm.map((s) => Buffer.from(s.buffer, s.byteOffset, s.byteLength)));
     target.emit(encodeAudioFrame(meta(), Buffer.concat([header, body])));
   } else {
-    target.emit(encodeAudioFrame(meta(0), header));
+    target.emit(encodeAudioFrame(meta(firstChunk), header));
     target.emit(encodeAudioFrame(meta(nextChunk)));
   }
   return dataBytes / 2;

@@ -5,8 +5,10 @@
  * access token: it is signed with the stack's websocket key, names one model, and expires (1 hour by
  * default). The worker checks it at the HTTP upgrade, so a bad secret never opens a connection.
  */
+
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
+import { defects } from '../../defects/index.ts';
 import { persistedSecret } from '../../store/db.ts';
 
 export const DEFAULT_WEBSOCKET_URL_LIFETIME_MS = 60 * 60 * 1000;
@@ -66,7 +68,7 @@ export function verifyWebsocketSecret(
   if (typeof body.u !== 'string' || typeof body.m !== 'string' || typeof body.e !== 'number') {
     return { ok: false, reason: 'malformed', detail: 'the websocket secret is malformed' };
   }
-  if (body.e <= nowMs)
+  if (body.e <= nowMs && !defects.has('ws-expired-url-accepted'))
     return { ok: false, reason: 'expired', detail: 'the websocket URL has expired; ask for a new one' };
   return { ok: true, claims: { userId: body.u, model: body.m, expiresAtMs: body.e } };
 }

@@ -5,6 +5,7 @@
  * Stops cleanly (workers too) on SIGINT/SIGTERM.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DEFECTS, findDefect } from '../../../reference/defects/index.ts';
 import type { ExtraUser } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
@@ -25,6 +26,15 @@ function user(value: string, previous: ExtraUser[] = []): ExtraUser[] {
   return [...previous, { email: value.slice(0, at), password: value.slice(at + 1) }];
 }
 
+function defect(value: string, previous: string[] = []): string[] {
+  if (!findDefect(value)) {
+    throw new InvalidArgumentError(
+      `unknown defect ${JSON.stringify(value)}; known defects: ${DEFECTS.map((x) => x.name).join(', ')}`,
+    );
+  }
+  return [...previous, value];
+}
+
 interface ServeFlags {
   host: string;
   port: number;
@@ -37,6 +47,7 @@ interface ServeFlags {
   user?: ExtraUser[];
   permanentToken?: boolean;
   webhookAllow?: string;
+  defect?: string[];
 }
 
 export function registerServe(program: Command): void {
@@ -68,6 +79,11 @@ export function registerServe(program: Command): void {
         ...WEBHOOK_ALLOW_VALUES,
       ]),
     )
+    .option(
+      '--defect <name>',
+      'turn on a deliberate contract defect, to prove the harness catches it (repeatable; testing only)',
+      defect,
+    )
     .action(async (flags: ServeFlags) => {
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       const stack = await startReferenceStack({
@@ -82,11 +98,17 @@ export function registerServe(program: Command): void {
         users: flags.user ?? [],
         permanentToken: flags.permanentToken === true,
         webhookAllow: flags.webhookAllow,
+        defects: flags.defect ?? [],
         log,
       });
       const demo = stack.users[0]!;
       const lines = [`base_url=${stack.baseUrl}`, `email=${demo.email}`, `password=${demo.password}`];
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
+      // Loud on both streams: a defective stack must never pass for a clean one.
+      if (flags.defect?.length) {
+        lines.push(`defects=${flags.defect.join(',')}`);
+        log(`WARNING: DEFECTIVE STACK (testing only): ${flags.defect.join(', ')}`);
+      }
       process.stdout.write(`${lines.join('\n')}\n`);
 
       let stopping = false;

@@ -1,0 +1,204 @@
+/**
+ * The named defect switches of the reference stack (`speakcheck serve --defect NAME`): each is one
+ * small, realistic deviation from the contract that an implementation could ship, hooked at the exact
+ * spot with `defects.has('name')`. They exist to prove the harness catches broken servers
+ * (test/defects/defect-matrix.test.ts): a run against a stack with a switch on must fail, and fail on
+ * at least one of the requirement ids the switch declares. Off by default; see active.ts.
+ */
+export interface DefectSpec {
+  name: string;
+  /** The requirement area (src/requirements/catalogue/<area>.ts) whose suite observes the defect. */
+  area: string;
+  /** Requirement ids of which at least one must fail when the defect is on. */
+  requirements: readonly string[];
+  description: string;
+}
+
+const d = <N extends string>(name: N, area: string, requirements: string[], description: string) =>
+  ({ name, area, requirements, description }) as const;
+
+export const DEFECTS = [
+  // auth
+  d('login-fail-403', 'auth', ['AUTH-LOGIN-FAIL-401'], 'a failed login answers 403 instead of 401'),
+  d('login-fail-200', 'auth', ['AUTH-LOGIN-FAIL-401'], 'a failed login answers 200 with an empty token pair'),
+  d(
+    'refresh-no-rotate',
+    'auth',
+    ['AUTH-REFRESH-ROTATES', 'AUTH-REFRESH-CHAIN', 'AUTH-REFRESH-PAIR'],
+    'refresh answers the used refresh token instead of a new one',
+  ),
+  d(
+    'logout-no-revoke',
+    'auth',
+    ['AUTH-LOGOUT-REVOKES'],
+    'logout answers success but the refresh token keeps working',
+  ),
+  d(
+    'expired-token-accepted',
+    'auth',
+    ['AUTH-EXPIRED-TOKEN-401', 'AUTH-INVALID-TOKEN-401'],
+    'a bearer token that fails verification is accepted as the demo user',
+  ),
+  // version
+  d(
+    'version-needs-token',
+    'version',
+    ['VERSION-NO-TOKEN'],
+    '/v1/speak/version refuses requests without a bearer token',
+  ),
+  d(
+    'version-string',
+    'version',
+    ['VERSION-MAJOR-MINOR', 'VERSION-WIRE-SHAPE'],
+    '/v1/speak/version answers {"version": "1.0"} (a string, no minor)',
+  ),
+  // docs
+  d(
+    'openapi-missing-path',
+    'docs',
+    ['DOCS-OPENAPI-PATHS'],
+    'openapi.json lacks the /v1/speak/takes/{take_id} path',
+  ),
+  // models
+  d(
+    'model-get-array',
+    'models',
+    ['MODELS-GET', 'MODELS-LIST-GET-AGREE'],
+    'GET /v1/speak/models/{name} answers an array holding the model',
+  ),
+  // voices
+  d(
+    'voice-get-array',
+    'voices',
+    ['VOICE-GET-OBJECT'],
+    'GET /v1/speak/voices/{id} answers an array holding the voice',
+  ),
+  d(
+    'voice-default-prosody-ignored',
+    'voices',
+    ['VOICE-DEFAULT-PROSODY-ADOPTED'],
+    "a take without prosody is spoken without the voice's default prosody",
+  ),
+  d(
+    'voice-generate-ready',
+    'voices',
+    ['VOICE-GENERATE-WAITING'],
+    'voice generation answers status ready instead of waiting',
+  ),
+  // takes
+  d(
+    'take-get-array',
+    'takes',
+    ['TAKE-GET-OBJECT'],
+    'GET /v1/speak/takes/{id} answers an array holding the take',
+  ),
+  d(
+    'info-before-ready',
+    'takes',
+    ['TAKE-INFO-NULL-BEFORE-READY', 'TAKE-GENERATE-INFO-NULL'],
+    'info is filled (with a guess) before the take is ready',
+  ),
+  d(
+    'status-goes-backwards',
+    'takes',
+    ['TAKE-STATUS-ORDER', 'TAKE-STATUS-VALUES'],
+    'a take in progress_* is reported as waiting again',
+  ),
+  d(
+    'duration-milliseconds',
+    'takes',
+    ['TAKE-INFO-DURATION-SAMPLES'],
+    'info.duration is in milliseconds instead of samples',
+  ),
+  // lists
+  d(
+    'paging-off-by-one',
+    'lists',
+    ['LIST-PAGE-BASE', 'LIST-PAGES-PARTITION', 'LIST-ORACLE'],
+    'page N skips N pages instead of N-1 (page 1 is the second page)',
+  ),
+  d(
+    'list-bounds-exclusive',
+    'lists',
+    ['LIST-BOUNDS-INCLUSIVE', 'LIST-ORACLE'],
+    'older/newer are exclusive bounds',
+  ),
+  d(
+    'take-id-filter-ignored',
+    'lists',
+    ['LIST-ID-FILTER', 'LIST-ORACLE'],
+    'the take_id= list filter is ignored',
+  ),
+  d('list-oldest-first', 'lists', ['LIST-ORDERING', 'LIST-ORACLE'], 'lists are ordered oldest first'),
+  // errors
+  d('invalid-body-500', 'errors', ['ERR-INVALID-BODY-4XX'], 'a body that breaks the schema answers 500'),
+  d('error-without-detail', 'errors', ['ERR-JSON-DETAIL'], 'error bodies are {"error": ...} without detail'),
+  d(
+    'prosody-out-of-range-accepted',
+    'errors',
+    ['ERR-PROSODY-OUT-OF-RANGE'],
+    'prosody values outside -10..10 are accepted',
+  ),
+  d(
+    'unknown-id-500',
+    'errors',
+    ['ERR-UNKNOWN-ID-4XX', 'ERR-UNKNOWN-ID-404'],
+    'an unknown take or voice id answers 500',
+  ),
+  // audio
+  d('audio-302', 'audio', ['AUDIO-307'], 'audio endpoints redirect with 302 instead of 307'),
+  d(
+    'location-unsigned',
+    'audio',
+    ['AUDIO-SIGNED-LOCATION', 'AUDIO-AMZ-SIGNATURE'],
+    'Location has no signature query and the signed route serves it anyway',
+  ),
+  d(
+    'signature-not-checked',
+    'audio',
+    ['AUDIO-TAMPERED-REJECTED'],
+    'the signed URL accepts a tampered signature',
+  ),
+  d('signed-url-needs-bearer', 'audio', ['AUDIO-SIGNED-NO-AUTH'], 'the signed URL demands the bearer token'),
+  d(
+    'mp3-serves-wav',
+    'audio',
+    ['AUDIO-CONTAINER', 'AUDIO-CONTENT-TYPE', 'AUDIO-FORMATS-SAME-AUDIO'],
+    'the mp3 URL serves the wav bytes (with an audio/mpeg content type)',
+  ),
+  // websocket
+  d(
+    'ws-chunk0-sized-for-chunk',
+    'websocket',
+    ['WS-MODE-CHUNKS', 'WS-FRAME-IDS-COMPLETE'],
+    "chunks mode: chunk 0's wav header is sized for one chunk, not the part",
+  ),
+  d('ws-no-end-marker', 'websocket', ['WS-END-OF-TAKE'], 'no final empty part ends a take'),
+  d(
+    'ws-chunk-id-from-1',
+    'websocket',
+    ['WS-MODE-CHUNKS', 'WS-FRAME-IDS-COMPLETE', 'WS-CHUNK0-SENT-FIRST'],
+    'chunks mode numbers chunks from 1 (the header chunk is 1)',
+  ),
+  d(
+    'ws-expired-url-accepted',
+    'websocket',
+    ['WS-URL-EXPIRED-REFUSED'],
+    'an expired websocket URL is still accepted',
+  ),
+  // webhooks
+  d('webhook-done-twice', 'webhooks', ['WEBHOOK-DONE-ONCE'], 'the done webhook is called twice'),
+  d('webhook-done-never', 'webhooks', ['WEBHOOK-DONE-CALLED'], 'the done webhook is never called'),
+  d(
+    'webhook-status-missing',
+    'webhooks',
+    ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-STATUS-AGREES-POLLING'],
+    'the status webhook is not called for started',
+  ),
+] as const satisfies readonly DefectSpec[];
+
+export type DefectName = (typeof DEFECTS)[number]['name'];
+
+export function findDefect(name: string): DefectSpec | undefined {
+  return DEFECTS.find((defect) => defect.name === name);
+}
