@@ -1,0 +1,141 @@
+/**
+ * Helpers of the defect matrix: a reference stack started as `speakcheck serve --defect NAME` (its
+ * own process, stopped by SIGTERM with a bounded wait) and `speakcheck run` against it.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../src/stack/embedded.ts';
+
+const CLI = join(REPO_ROOT, 'bin', 'speakcheck.js');
+
+export interface DefectiveStack {
+  baseUrl: string;
+  email: string;
+  password: string;
+  /** The `defects=` line the stack printed. */
+  defectsLine: string;
+  stop(): Promise<void>;
+}
+
+export async function startDefectiveStack(defects: string[], startMs = 120_000): Promise<DefectiveStack> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI, 'serve', '--port', '0', ...defects.flatMap((name) => ['--defect', name])],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderrTail = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killed = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(killed);
+  };
+  try {
+    const lines = await new Promise<Map<string, string>>((resolve, reject) => {
+      const found = new Map<string, string>();
+      let buffered = '';
+      const timer = setTimeout(
+        () => reject(new Error(`stack with ${defects.join(',')} not ready in ${startMs} ms: ${stderrTail}`)),
+        startMs,
+      );
+      child.stdout?.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        for (const line of buffered.split('\n').slice(0, -1)) {
+          const at = line.indexOf('=');
+          if (at > 0) found.set(line.slice(0, at), line.slice(at + 1));
+        }
+        if (found.has('password') && (defects.length === 0 || found.has('defects'))) {
+          clearTimeout(timer);
+          resolve(found);
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`stack with ${defects.join(',')} exited (${code}) before ready: ${stderrTail}`));
+      });
+    });
+    return {
+      baseUrl: lines.get('base_url')!,
+      email: lines.get('email')!,
+      password: lines.get('password')!,
+      defectsLine: lines.get('defects') ?? '',
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export interface HarnessRun {
+  code: number | null;
+  output: string;
+  /** Requirement id → status from conformance.json (empty when the run wrote none). */
+  verdicts: Map<string, string>;
+  reportDir: string;
+}
+
+export async function runHarness(
+  stack: DefectiveStack,
+  areas: string[],
+  timeoutMs = 300_000,
+): Promise<HarnessRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-defect-'));
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, 'run', '--base-url', stack.baseUrl, '--only', areas.join(','), '--report-dir', reportDir],
+      {
+        cwd: REPO_ROOT,
+        timeout: timeoutMs,
+        maxBuffer: 16 * 1024 * 1024,
+        env: {
+          ...process.env,
+          SPEAKCHECK_RUN_CONFIG: '',
+          SPEAK_EMAIL: stack.email,
+          SPEAK_PASSWORD: stack.password,
+          SPEAKCHECK_SEED: '1',
+        },
+      },
+      (error, stdout, stderr) => {
+        const exit = error ? (error as { code?: unknown }).code : 0;
+        resolve({ code: typeof exit === 'number' ? exit : null, output: `${stdout}\n${stderr}` });
+      },
+    );
+  });
+  let verdicts = new Map<string, string>();
+  try {
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as {
+      requirements: Array<{ id: string; status: string }>;
+    };
+    verdicts = new Map(report.requirements.map((r) => [r.id, r.status]));
+  } catch {
+    // No report: the assertion on verdicts says so.
+  }
+  return { code, output, verdicts, reportDir };
+}
+
+/** Runs `work` over `items`, at most `limit` at a time, keeping the order of the results. */
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
