@@ -43,6 +43,11 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   const log = options.log ?? (() => {});
   activateDefects(options.defects ?? []);
   if (defects.list().length > 0) log(`DEFECTIVE STACK: defect switches on: ${defects.list().join(', ')}`);
+  if (options.signedUrlTtlSeconds < 600) {
+    log(
+      `signed audio URLs live ${options.signedUrlTtlSeconds} s: less than the 10 minutes the SDK caches them`,
+    );
+  }
   const temporary = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'speakcheck-data-'));
   const db = openDatabase(dataDir);
