@@ -102,11 +102,12 @@ async function readyVoice(baseUrl: string, token: string, model: string): Promis
     model,
   });
   const id = String(voice.voice_id);
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  // The voice is ready when its example take is: on a busy machine that can take a while.
+  const deadline = Date.now() + 4 * STEP_TIMEOUT_MS;
   for (;;) {
     const now = await api(baseUrl, token, 'GET', `/v1/speak/voices/${id}`);
     if (now.status === 'ready') return id;
-    if (Date.now() > deadline) throw new Error(`voice ${id} not ready within ${STEP_TIMEOUT_MS} ms`);
+    if (Date.now() > deadline) throw new Error(`voice ${id} not ready within ${4 * STEP_TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
