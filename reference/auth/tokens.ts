@@ -76,22 +76,24 @@ export class TokenService {
    */
   async rotate(refreshToken: string, email: string | undefined): Promise<TokenPair | { error: string }> {
     const now = Date.now();
-    const userId = this.db.transaction((): { userId: string } | { error: string } => {
-      const row = this.db
-        .prepare(
-          `SELECT r.user_id, u.email FROM refresh_tokens r JOIN users u ON u.user_id = r.user_id
+    const userId = this.db
+      .transaction((): { userId: string } | { error: string } => {
+        const row = this.db
+          .prepare(
+            `SELECT r.user_id, u.email FROM refresh_tokens r JOIN users u ON u.user_id = r.user_id
            WHERE r.token_hash = ? AND r.revoked_ms IS NULL AND r.expires_ms > ?`,
-        )
-        .get(sha256(refreshToken), now) as { user_id: string; email: string } | undefined;
-      if (!row) return { error: 'refresh token invalid, expired or revoked' };
-      if (email !== undefined && email.trim().toLowerCase() !== row.email.toLowerCase()) {
-        return { error: 'refresh token does not belong to this email' };
-      }
-      this.db
-        .prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE token_hash = ?')
-        .run(now, sha256(refreshToken));
-      return { userId: row.user_id };
-    })();
+          )
+          .get(sha256(refreshToken), now) as { user_id: string; email: string } | undefined;
+        if (!row) return { error: 'refresh token invalid, expired or revoked' };
+        if (email !== undefined && email.trim().toLowerCase() !== row.email.toLowerCase()) {
+          return { error: 'refresh token does not belong to this email' };
+        }
+        this.db
+          .prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE token_hash = ?')
+          .run(now, sha256(refreshToken));
+        return { userId: row.user_id };
+      })
+      .immediate();
     if ('error' in userId) return userId;
     return this.issuePair(userId.userId);
   }

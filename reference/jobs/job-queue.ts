@@ -101,19 +101,21 @@ export function releaseOwnerJobs(db: Database, owner: string): number {
  * runs itself) cannot be taken over by another worker, so they end in `error` instead of hanging.
  */
 export function failJoblessTakesOf(db: Database, workerId: string): number {
-  return db.transaction(() => {
-    const rows = db
-      .prepare(
-        `SELECT take_id FROM takes WHERE worker = ? AND status NOT IN ('ready', 'error', 'timeout')
+  return db
+    .transaction(() => {
+      const rows = db
+        .prepare(
+          `SELECT take_id FROM takes WHERE worker = ? AND status NOT IN ('ready', 'error', 'timeout')
          AND take_id NOT IN (SELECT take_id FROM jobs WHERE state IN ('queued', 'leased'))`,
-      )
-      .all(workerId) as { take_id: string }[];
-    let failed = 0;
-    for (const row of rows) {
-      if (advanceTake(db, row.take_id, 'error', { error: `worker ${workerId} died` })) failed++;
-    }
-    return failed;
-  })();
+        )
+        .all(workerId) as { take_id: string }[];
+      let failed = 0;
+      for (const row of rows) {
+        if (advanceTake(db, row.take_id, 'error', { error: `worker ${workerId} died` })) failed++;
+      }
+      return failed;
+    })
+    .immediate();
 }
 
 /**
@@ -121,21 +123,23 @@ export function failJoblessTakesOf(db: Database, workerId: string): number {
  * queued again; a take that is not done and has no job left (should not happen) ends in `error`.
  */
 export function recoverAtStartup(db: Database): { requeued: number; failed: number } {
-  return db.transaction(() => {
-    const requeued = db
-      .prepare(
-        "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_ms = NULL WHERE state = 'leased'",
-      )
-      .run().changes;
-    const orphans = db
-      .prepare(
-        `SELECT take_id FROM takes WHERE status NOT IN ('ready', 'error', 'timeout')
+  return db
+    .transaction(() => {
+      const requeued = db
+        .prepare(
+          "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_ms = NULL WHERE state = 'leased'",
+        )
+        .run().changes;
+      const orphans = db
+        .prepare(
+          `SELECT take_id FROM takes WHERE status NOT IN ('ready', 'error', 'timeout')
          AND take_id NOT IN (SELECT take_id FROM jobs WHERE state IN ('queued', 'leased'))`,
-      )
-      .all() as { take_id: string }[];
-    for (const o of orphans) advanceTake(db, o.take_id, 'error', { error: 'no job left after a restart' });
-    return { requeued, failed: orphans.length };
-  })();
+        )
+        .all() as { take_id: string }[];
+      for (const o of orphans) advanceTake(db, o.take_id, 'error', { error: 'no job left after a restart' });
+      return { requeued, failed: orphans.length };
+    })
+    .immediate();
 }
 
 export function pendingJobCount(db: Database): number {

@@ -1,7 +1,9 @@
 /**
  * The stack's SQLite database (better-sqlite3, WAL) in the data directory. The API process and every
  * worker process open it; WAL lets readers run beside the one writer and busy_timeout makes a writer
- * wait its turn instead of failing.
+ * wait its turn instead of failing. Every multi-statement write runs as `db.transaction(fn).immediate()`:
+ * a deferred transaction that reads first cannot wait for another process's writer when it later
+ * upgrades to a write, and fails with SQLITE_BUSY ("database is locked") at once under load.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

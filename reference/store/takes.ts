@@ -135,27 +135,31 @@ export function advanceTake(
   status: string,
   extra: { info?: unknown; worker?: string; error?: string } = {},
 ): TakeResource | undefined {
-  return db.transaction(() => {
-    const row = getTakeRow(db, takeId);
-    if (!row) return undefined;
-    if ((STATUS_RANK[status] ?? 0) <= (STATUS_RANK[row.status] ?? 0)) return undefined;
-    db.prepare(
-      `UPDATE takes SET status = ?, info = COALESCE(?, info), worker = COALESCE(?, worker),
+  return db
+    .transaction(() => {
+      const row = getTakeRow(db, takeId);
+      if (!row) return undefined;
+      if ((STATUS_RANK[status] ?? 0) <= (STATUS_RANK[row.status] ?? 0)) return undefined;
+      db.prepare(
+        `UPDATE takes SET status = ?, info = COALESCE(?, info), worker = COALESCE(?, worker),
          error = COALESCE(?, error) WHERE take_id = ?`,
-    ).run(status, toJsonColumn(extra.info), extra.worker ?? null, extra.error ?? null, takeId);
-    const item = takeResource(getTakeRow(db, takeId)!);
-    recordItemEvent(db, 'take', item, row.user_id);
-    // A voice is ready when its example take is, and failed when it failed (same transaction).
-    if (row.example_of && isDone(status)) advanceVoice(db, row.example_of, status);
-    return item;
-  })();
+      ).run(status, toJsonColumn(extra.info), extra.worker ?? null, extra.error ?? null, takeId);
+      const item = takeResource(getTakeRow(db, takeId)!);
+      recordItemEvent(db, 'take', item, row.user_id);
+      // A voice is ready when its example take is, and failed when it failed (same transaction).
+      if (row.example_of && isDone(status)) advanceVoice(db, row.example_of, status);
+      return item;
+    })
+    .immediate();
 }
 
 export function deleteTakeRow(db: Database, userId: string, takeId: string): boolean {
-  return db.transaction(() => {
-    const removed = db.prepare('DELETE FROM takes WHERE take_id = ? AND user_id = ?').run(takeId, userId);
-    if (removed.changes === 0) return false;
-    db.prepare('DELETE FROM jobs WHERE take_id = ?').run(takeId);
-    return true;
-  })();
+  return db
+    .transaction(() => {
+      const removed = db.prepare('DELETE FROM takes WHERE take_id = ? AND user_id = ?').run(takeId, userId);
+      if (removed.changes === 0) return false;
+      db.prepare('DELETE FROM jobs WHERE take_id = ?').run(takeId);
+      return true;
+    })
+    .immediate();
 }

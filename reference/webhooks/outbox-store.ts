@@ -129,7 +129,7 @@ export class WebhookOutbox {
 
   /** Runs `fn` in one transaction (an event's deliveries and the cursor move together). */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
+    return this.#db.transaction(fn).immediate();
   }
 
   lastHandledSeq(): number {

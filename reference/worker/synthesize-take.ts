@@ -40,11 +40,15 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
   mkdirSync(takeAudioDir(ctx.dataDir, takeId), { recursive: true });
   const fd = openSync(takeAudioPath(ctx.dataDir, takeId, 'wav'), 'w');
   let dataBytes = 0;
+  // Samples of a part that failed or timed out can still arrive after the file is closed; writing
+  // them would hit a closed (or, worse, reused) descriptor.
+  let open = true;
   try {
     writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes: null }));
     for (let i = 0; i < parts.length; i++) {
       if (!ctx.stillOurs() || !getTakeRow(ctx.db, takeId)) return 'gone';
       await ctx.synth.synthesizePart(parts[i]!, rendering, (pcm) => {
+        if (!open) return;
         const bytes = pcmBytes(pcm);
         writeSync(fd, bytes, 0, bytes.length, WAV_HEADER_BYTES + dataBytes);
         dataBytes += bytes.length;
@@ -54,6 +58,7 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
     }
     writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes }), 0, WAV_HEADER_BYTES, 0);
   } finally {
+    open = false;
     closeSync(fd);
   }
   if (!ctx.stillOurs()) return 'gone';

@@ -46,13 +46,15 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
         throw new ApiError(422, `${where}/voice_id: voice ${JSON.stringify(body.voice_id)} not found`);
       return buildTake(request.userId, voiceForTake(voice), body, where, { timestampMs: now });
     });
-    const created = ctx.db.transaction(() =>
-      takes.map((take) => {
-        const item = insertTake(ctx.db, take);
-        enqueueJob(ctx.db, take.take_id);
-        return item;
-      }),
-    )();
+    const created = ctx.db
+      .transaction(() =>
+        takes.map((take) => {
+          const item = insertTake(ctx.db, take);
+          enqueueJob(ctx.db, take.take_id);
+          return item;
+        }),
+      )
+      .immediate();
     ctx.wakeWorkers();
     ctx.wakeEvents();
     return batch ? created : created[0];

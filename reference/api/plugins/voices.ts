@@ -91,21 +91,23 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
         'body/example_take',
         { timestampMs: now, exampleOf: voiceId },
       );
-      const created = ctx.db.transaction(() => {
-        const item = insertVoice(ctx.db, {
-          ...voice,
-          user_id: request.userId,
-          name: body.name,
-          description: body.description ?? null,
-          example_take_id: take.take_id,
-          status_webhook: body.status_webhook ?? null,
-          done_webhook: body.done_webhook ?? null,
-          timestamp_ms: now,
-        });
-        insertTake(ctx.db, take);
-        enqueueJob(ctx.db, take.take_id);
-        return item;
-      })();
+      const created = ctx.db
+        .transaction(() => {
+          const item = insertVoice(ctx.db, {
+            ...voice,
+            user_id: request.userId,
+            name: body.name,
+            description: body.description ?? null,
+            example_take_id: take.take_id,
+            status_webhook: body.status_webhook ?? null,
+            done_webhook: body.done_webhook ?? null,
+            timestamp_ms: now,
+          });
+          insertTake(ctx.db, take);
+          enqueueJob(ctx.db, take.take_id);
+          return item;
+        })
+        .immediate();
       ctx.wakeWorkers();
       ctx.wakeEvents();
       return defects.has('voice-generate-ready') ? { ...created, status: 'ready' } : created;

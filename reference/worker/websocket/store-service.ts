@@ -77,7 +77,7 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
           );
         }
         const take = buildTake(userId, voiceForTake(voice), b, 'data', { timestampMs: Date.now() });
-        const item = ctx.db.transaction(() => insertTake(ctx.db, take))();
+        const item = ctx.db.transaction(() => insertTake(ctx.db, take)).immediate();
         return changed(toSpeak(take, item));
       });
     },
@@ -124,19 +124,21 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
             exampleOf: voice.voice_id,
           },
         );
-        const { voiceItem, takeItem } = ctx.db.transaction(() => ({
-          voiceItem: insertVoice(ctx.db, {
-            ...voice,
-            user_id: userId,
-            name: b.name,
-            description: b.description ?? null,
-            example_take_id: take.take_id,
-            status_webhook: b.status_webhook ?? null,
-            done_webhook: b.done_webhook ?? null,
-            timestamp_ms: now,
-          }),
-          takeItem: insertTake(ctx.db, take),
-        }))();
+        const { voiceItem, takeItem } = ctx.db
+          .transaction(() => ({
+            voiceItem: insertVoice(ctx.db, {
+              ...voice,
+              user_id: userId,
+              name: b.name,
+              description: b.description ?? null,
+              example_take_id: take.take_id,
+              status_webhook: b.status_webhook ?? null,
+              done_webhook: b.done_webhook ?? null,
+              timestamp_ms: now,
+            }),
+            takeItem: insertTake(ctx.db, take),
+          }))
+          .immediate();
         return changed({ voice: voiceItem, example: toSpeak(take, takeItem) });
       });
     },
@@ -160,11 +162,14 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
       };
       return {
         write(pcm) {
+          // Late samples of an aborted part must not reach a closed (or reused) descriptor.
+          if (!open) return;
           const bytes = pcmBytes(pcm);
           writeSync(fd, bytes, 0, bytes.length, WAV_HEADER_BYTES + dataBytes);
           dataBytes += bytes.length;
         },
         finish() {
+          if (!open) return;
           writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes }), 0, WAV_HEADER_BYTES, 0);
           close();
         },
