@@ -37,16 +37,16 @@ export interface Target {
 }
 
 export function target(): Target {
-  const baseUrl = envString('BASE_URL', envString('SPEAKCHECK_BASE_URL', 'http://127.0.0.1:8080')).replace(
+  const baseUrl = envString('BASE_URL', envString('SPEAK_BASE_URL', 'http://127.0.0.1:8080')).replace(
     /\/$/,
     '',
   );
   return {
     baseUrl,
     authUrl: envString('AUTH_URL', baseUrl).replace(/\/$/, ''),
-    email: env('SPEAKCHECK_EMAIL'),
-    password: env('SPEAKCHECK_PASSWORD'),
-    token: env('SPEAKCHECK_TOKEN'),
+    email: env('SPEAK_EMAIL'),
+    password: env('SPEAK_PASSWORD'),
+    token: env('SPEAK_TOKEN'),
     model: env('MODEL'),
   };
 }

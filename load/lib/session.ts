@@ -1,7 +1,7 @@
 /**
  * Login and token refresh inside the script. Each VU holds its own token pair (refresh rotates the
  * refresh token, so VUs must not share one): it logs in on first use, refreshes on a 401 and retries
- * the request once. A permanent token (SPEAKCHECK_TOKEN) is used as is.
+ * the request once. A permanent token (SPEAK_TOKEN) is used as is.
  */
 import http, { type RefinedParams, type RefinedResponse, type ResponseType } from 'k6/http';
 import type { Target } from './config.ts';
@@ -21,7 +21,7 @@ export class Session {
   private login(): void {
     if (this.t.token) return;
     if (!this.t.email || !this.t.password) {
-      throw new Error('no credentials: set SPEAKCHECK_EMAIL and SPEAKCHECK_PASSWORD, or SPEAKCHECK_TOKEN');
+      throw new Error('no credentials: set SPEAK_EMAIL and SPEAK_PASSWORD, or SPEAK_TOKEN');
     }
     const res = http.post(
       `${this.t.authUrl}/auth/login`,

@@ -4,7 +4,7 @@
  * speak_ws_first_status (first status frame), speak_ws_ttfc (first audio frame), speak_ws_first_samples
  * (first frame with samples: differs when a server sends a header-only chunk first), speak_ws_end_of_take.
  *
- *   k6 run -e BASE_URL=http://127.0.0.1:PORT load/scenarios/ttfc-websocket.ts   (+ SPEAKCHECK_EMAIL/PASSWORD in the env)
+ *   k6 run -e BASE_URL=http://127.0.0.1:PORT load/scenarios/ttfc-websocket.ts   (+ SPEAK_EMAIL/PASSWORD in the env)
  * Env: VUS (2), DURATION (10s), MODES (parts,chunks), REQUESTS_PER_CONNECTION (5), TEXTS (short),
  *      ITERATIONS (0 = run for DURATION; else that many connections per VU, DURATION as the bound),
  *      TTFC_CHUNKS_P50_MS (15), TTFC_CHUNKS_P95_MS (50), TTFC_PARTS_P95_MS (1000), END_P95_MS (5000).

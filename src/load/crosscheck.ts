@@ -98,9 +98,9 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
     const perNodeRun = Math.max(1, Math.ceil(o.requests / (rounds + 1)));
     const perK6Run = Math.max(1, Math.ceil(o.requests / rounds));
     const secrets: Record<string, string> = {};
-    if (target.email) secrets.SPEAKCHECK_EMAIL = target.email;
-    if (target.password) secrets.SPEAKCHECK_PASSWORD = target.password;
-    if (target.token) secrets.SPEAKCHECK_TOKEN = target.token;
+    if (target.email) secrets.SPEAK_EMAIL = target.email;
+    if (target.password) secrets.SPEAK_PASSWORD = target.password;
+    if (target.token) secrets.SPEAK_TOKEN = target.token;
 
     const nodeSamples: number[] = [];
     const nodeFailures: string[] = [];

@@ -143,9 +143,9 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     if (o.vus !== undefined) vars.VUS = String(o.vus);
     if (o.duration) vars.DURATION = o.duration;
     const secrets: Record<string, string> = {};
-    if (target.email) secrets.SPEAKCHECK_EMAIL = target.email;
-    if (target.password) secrets.SPEAKCHECK_PASSWORD = target.password;
-    if (target.token) secrets.SPEAKCHECK_TOKEN = target.token;
+    if (target.email) secrets.SPEAK_EMAIL = target.email;
+    if (target.password) secrets.SPEAK_PASSWORD = target.password;
+    if (target.token) secrets.SPEAK_TOKEN = target.token;
 
     const exitCode = await runK6(k6, script, vars, secrets, {
       timeoutMs: o.timeoutMs ?? 15 * 60_000,

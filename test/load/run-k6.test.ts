@@ -17,7 +17,7 @@ function standIn(exitCode: number): { bin: string; record: string } {
   const bin = join(dir, 'k6');
   writeFileSync(
     bin,
-    `#!/bin/bash\nprintf '%s\\n' "$@" > ${record}\necho "ENV_PASSWORD=$SPEAKCHECK_PASSWORD" >> ${record}\necho "ENV_USAGE=$K6_NO_USAGE_REPORT" >> ${record}\necho "a line of output"\nexit ${exitCode}\n`,
+    `#!/bin/bash\nprintf '%s\\n' "$@" > ${record}\necho "ENV_PASSWORD=$SPEAK_PASSWORD" >> ${record}\necho "ENV_USAGE=$K6_NO_USAGE_REPORT" >> ${record}\necho "a line of output"\nexit ${exitCode}\n`,
   );
   chmodSync(bin, 0o755);
   return { bin, record };
@@ -31,7 +31,7 @@ describe('runK6', () => {
       bin,
       'load/scenarios/ramp.ts',
       { BASE_URL: 'http://127.0.0.1:1', STEPS: '1,2' },
-      { SPEAKCHECK_PASSWORD: 'hunter2-secret' },
+      { SPEAK_PASSWORD: 'hunter2-secret' },
       { timeoutMs: 10_000, tag: 'run-1', log: (l) => lines.push(l) },
     );
     expect(code).toBe(0);

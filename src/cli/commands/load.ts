@@ -49,16 +49,16 @@ export function registerLoad(program: Command): void {
       process.env.SPEAKCHECK_BASE_URL,
     )
     .option('--auth-url <url>', 'auth server (default: the base url)', process.env.SPEAKCHECK_AUTH_URL)
-    .option('--email <email>', 'login email (or SPEAKCHECK_EMAIL)', process.env.SPEAKCHECK_EMAIL)
+    .option('--email <email>', 'login email (or SPEAK_EMAIL)', process.env.SPEAK_EMAIL)
     .option(
       '--password <password>',
-      'login password (prefer SPEAKCHECK_PASSWORD: argv is visible to ps)',
-      process.env.SPEAKCHECK_PASSWORD,
+      'login password (prefer SPEAK_PASSWORD: argv is visible to ps)',
+      process.env.SPEAK_PASSWORD,
     )
     .option(
       '--token <token>',
-      'permanent token instead of login (or SPEAKCHECK_TOKEN)',
-      process.env.SPEAKCHECK_TOKEN,
+      'permanent token instead of login (or SPEAK_TOKEN)',
+      process.env.SPEAK_TOKEN,
     )
     .option('--model <name>', 'model under test (default: the first listed)')
     .option('--vus <n>', 'virtual users (websocket connections / concurrent clients)', positiveInt)
