@@ -46,7 +46,7 @@ export function registerLoad(program: Command): void {
     .option(
       '--base-url <url>',
       'server under test (default: start the embedded reference stack)',
-      process.env.SPEAKCHECK_BASE_URL,
+      process.env.SPEAK_BASE_URL,
     )
     .option('--auth-url <url>', 'auth server (default: the base url)', process.env.SPEAKCHECK_AUTH_URL)
     .option('--email <email>', 'login email (or SPEAK_EMAIL)', process.env.SPEAK_EMAIL)
