@@ -72,11 +72,11 @@ export function listSql(
     where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
     params.push(q.older);
   }
-  if (q.newer !== null) {
+  if (q.newer !== null && !defects.has('list-newer-ignored')) {
     where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms > ?' : 'timestamp_ms >= ?');
     params.push(q.newer);
   }
-  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms ${defects.has('list-oldest-first') ? 'ASC' : 'DESC'}, ${idColumn} DESC`;
+  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, ${idColumn} DESC`;
   if (q.length !== null) {
     sql += ' LIMIT ? OFFSET ?';
     params.push(q.length, (defects.has('paging-off-by-one') ? q.page : q.page - 1) * q.length);

@@ -22,6 +22,17 @@ const chosen: readonly DefectSpec[] =
     : DEFECTS.filter((defect) => selection.split(',').includes(defect.name));
 const PARALLEL = Number(process.env.SPEAKCHECK_DEFECT_PARALLEL ?? 2);
 
+/**
+ * What some switches need to be observable at all: the websocket URL expiry can only be tested with a
+ * lifetime the run can wait out, announced to the suite as it would be for a vendor.
+ */
+const SETUP: Partial<Record<string, { serve: string[]; env: Record<string, string> }>> = {
+  'ws-expired-url-accepted': {
+    serve: ['--websocket-url-ttl', '5'],
+    env: { SPEAKCHECK_WS_URL_LIFETIME_MS: '5000' },
+  },
+};
+
 interface Outcome {
   defect: DefectSpec;
   run?: HarnessRun;
@@ -44,8 +55,9 @@ describe.runIf(chosen.length > 0)('defect matrix', () => {
       const t0 = Date.now();
       let stack: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
       try {
-        stack = await startDefectiveStack([defect.name]);
-        const run = await runHarness(stack, [defect.area]);
+        const setup = SETUP[defect.name];
+        stack = await startDefectiveStack([defect.name], setup?.serve);
+        const run = await runHarness(stack, [defect.area], setup?.env);
         outcomes.set(defect.name, { defect, run, defectsLine: stack.defectsLine, ms: Date.now() - t0 });
       } catch (error) {
         outcomes.set(defect.name, { defect, error: (error as Error).message, ms: Date.now() - t0 });

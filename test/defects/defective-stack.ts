@@ -19,10 +19,14 @@ export interface DefectiveStack {
   stop(): Promise<void>;
 }
 
-export async function startDefectiveStack(defects: string[], startMs = 120_000): Promise<DefectiveStack> {
+export async function startDefectiveStack(
+  defects: string[],
+  serveArgs: string[] = [],
+  startMs = 120_000,
+): Promise<DefectiveStack> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [CLI, 'serve', '--port', '0', ...defects.flatMap((name) => ['--defect', name])],
+    [CLI, 'serve', '--port', '0', ...serveArgs, ...defects.flatMap((name) => ['--defect', name])],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderrTail = '';
@@ -85,6 +89,7 @@ export interface HarnessRun {
 export async function runHarness(
   stack: DefectiveStack,
   areas: string[],
+  env: Record<string, string> = {},
   timeoutMs = 300_000,
 ): Promise<HarnessRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-defect-'));
@@ -102,6 +107,7 @@ export async function runHarness(
           SPEAK_EMAIL: stack.email,
           SPEAK_PASSWORD: stack.password,
           SPEAKCHECK_SEED: '1',
+          ...env,
         },
       },
       (error, stdout, stderr) => {
