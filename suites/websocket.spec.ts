@@ -374,7 +374,7 @@ covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it',
 covers(
   ['WS-URL-EXPIRED-REFUSED', 'WS-OPEN-PAST-EXPIRY'],
   'an expired URL is refused at the upgrade; a connection opened before stays usable (when the lifetime can be waited out)',
-  async () => {
+  async (context) => {
     const configured = Number(process.env.SPEAKCHECK_WS_URL_LIFETIME_MS ?? '');
     await voice();
     const before = Date.now();
@@ -384,7 +384,8 @@ covers(
         ? configured
         : (visibleExpiryMs(url) ?? Number.POSITIVE_INFINITY) - before;
     if (!(lifetimeMs <= WAITABLE_LIFETIME_MS)) {
-      observe(
+      // A MUST that cannot be exercised is skipped, never passed unseen.
+      context.skip(
         `expiry not exercised: the URL lifetime is ${Number.isFinite(lifetimeMs) ? `${Math.round(lifetimeMs / 1000)} s` : 'unknown'} (set SPEAKCHECK_WS_URL_LIFETIME_MS to a server lifetime <= ${WAITABLE_LIFETIME_MS / 1000} s to test it)`,
       );
       return;
@@ -395,12 +396,11 @@ covers(
       const status = await expectRefused(url, `URL ${Math.round(lifetimeMs)} ms past issue`);
       observe(`expired URL refused with HTTP ${status}`);
       if (!early.open) {
-        throw new Finding(
+        // "may stay open" (WS-OPEN-PAST-EXPIRY, INFO): a server that closes it is reported, not failed.
+        observe(
           `the connection opened before expiry was closed (code ${early.closeInfo?.code}) when the URL expired`,
-          {
-            expected: 'open connection stays usable',
-          },
         );
+        return;
       }
       const r = await streamTake(early, ONE_SENTENCE, 'parts');
       assertRequestEnded(r);

@@ -61,7 +61,7 @@ export const requirements: Requirement[] = [
   r(
     'WS-URL-EXPIRED-REFUSED',
     'Events: Websocket stream; Limits',
-    'INFO',
+    'MUST',
     'A URL past its lifetime is refused at the upgrade (judged only where the server lifetime is known to be short enough to wait out).',
   ),
   r(
