@@ -102,6 +102,20 @@ covers(['ERR-INVALID-BODY-CODE'], 'status codes of refused bodies (reported)', (
   for (const [reason, codes] of codesByReason) observe(`${reason}: ${[...codes].join(', ')}`);
 });
 
+// The property above draws its cases at random; this one case always runs.
+covers(['ERR-PROSODY-OUT-OF-RANGE'], 'a take with pace 11 (one past the bound) is refused', async () => {
+  const v = await voice();
+  const exchange = await post({
+    endpoint: '/v1/speak/takes/generate',
+    body: { voice_id: v.voice_id, text: `${marker()} pace.`, prosody: { pace: 11, pitch: 0, expression: 0 } },
+    why: 'take prosody pace 11',
+    requirement: 'ERR-PROSODY-OUT-OF-RANGE',
+  });
+  assertClientError(exchange, 'prosody pace 11, outside -10..10');
+  assertErrorBody(exchange);
+  errorsSeen.push({ label: 'prosody pace 11', exchange });
+});
+
 covers(['ERR-UNKNOWN-STYLE'], 'a take with a style name the model does not offer is refused', async () => {
   const v = await voice();
   const exchange = await post({
