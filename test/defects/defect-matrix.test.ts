@@ -23,14 +23,22 @@ const chosen: readonly DefectSpec[] =
 const PARALLEL = Number(process.env.SPEAKCHECK_DEFECT_PARALLEL ?? 2);
 
 /**
- * What some switches need to be observable at all: the websocket URL expiry can only be tested with a
- * lifetime the run can wait out, announced to the suite as it would be for a vendor.
+ * What some switches need to be observable at all, or in reasonable time: the websocket URL expiry
+ * can only be tested with a lifetime the run can wait out (announced to the suite as it would be for
+ * a vendor); a take that never ends is waited for up to --ready-timeout per request.
  */
-const SETUP: Partial<Record<string, { serve: string[]; env: Record<string, string> }>> = {
+interface Setup {
+  serve?: string[];
+  run?: string[];
+  env?: Record<string, string>;
+}
+const SETUP: Partial<Record<string, Setup>> = {
   'ws-expired-url-accepted': {
     serve: ['--websocket-url-ttl', '5'],
     env: { SPEAKCHECK_WS_URL_LIFETIME_MS: '5000' },
   },
+  'ws-no-end-marker': { run: ['--ready-timeout', '15000'] },
+  'webhook-done-never': { run: ['--ready-timeout', '30000'] },
 };
 
 interface Outcome {
@@ -57,7 +65,7 @@ describe.runIf(chosen.length > 0)('defect matrix', () => {
       try {
         const setup = SETUP[defect.name];
         stack = await startDefectiveStack([defect.name], setup?.serve);
-        const run = await runHarness(stack, [defect.area], setup?.env);
+        const run = await runHarness(stack, [defect.area], setup?.env, setup?.run);
         outcomes.set(defect.name, { defect, run, defectsLine: stack.defectsLine, ms: Date.now() - t0 });
       } catch (error) {
         outcomes.set(defect.name, { defect, error: (error as Error).message, ms: Date.now() - t0 });

@@ -90,13 +90,24 @@ export async function runHarness(
   stack: DefectiveStack,
   areas: string[],
   env: Record<string, string> = {},
+  runArgs: string[] = [],
   timeoutMs = 300_000,
 ): Promise<HarnessRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-defect-'));
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
     execFile(
       process.execPath,
-      [CLI, 'run', '--base-url', stack.baseUrl, '--only', areas.join(','), '--report-dir', reportDir],
+      [
+        CLI,
+        'run',
+        '--base-url',
+        stack.baseUrl,
+        '--only',
+        areas.join(','),
+        '--report-dir',
+        reportDir,
+        ...runArgs,
+      ],
       {
         cwd: REPO_ROOT,
         timeout: timeoutMs,
