@@ -55,11 +55,7 @@ export function registerLoad(program: Command): void {
       'login password (prefer SPEAK_PASSWORD: argv is visible to ps)',
       process.env.SPEAK_PASSWORD,
     )
-    .option(
-      '--token <token>',
-      'permanent token instead of login (or SPEAK_TOKEN)',
-      process.env.SPEAK_TOKEN,
-    )
+    .option('--token <token>', 'permanent token instead of login (or SPEAK_TOKEN)', process.env.SPEAK_TOKEN)
     .option('--model <name>', 'model under test (default: the first listed)')
     .option('--vus <n>', 'virtual users (websocket connections / concurrent clients)', positiveInt)
     .option('--duration <d>', 'duration per scenario phase, e.g. 10s')
