@@ -86,6 +86,11 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     onEvents: () => events.wake(),
     log,
   });
+  // Worker start (a process, tsx, espeak init and warm-up: seconds) is the longest step of start-up:
+  // fork the workers now, so they start while the API is built, not after it. The websocket-address
+  // plugin asks every worker to announce again when it registers, so early announcements are not lost.
+  const workersReady = pool.start();
+  workersReady.catch(() => {}); // awaited below; a failure before then is reported there
 
   let baseUrl = '';
   const ctx: ApiContext = {
@@ -105,7 +110,10 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   const protectedPlugins: ProtectedPlugin[] = [
     (scoped) => websocketAddressPlugin(scoped, { ctx, workers: pool }),
   ];
-  const app = await buildApp(ctx, { protectedPlugins });
+  const app = await buildApp(ctx, { protectedPlugins }).catch(async (error: unknown) => {
+    await pool.close();
+    throw error;
+  });
 
   let closed = false;
   const close = async () => {
@@ -121,7 +129,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   };
 
   try {
-    await Promise.all([pool.start(), app.listen({ host: options.host, port: options.port })]);
+    await Promise.all([workersReady, app.listen({ host: options.host, port: options.port })]);
   } catch (error) {
     await close();
     throw error;
