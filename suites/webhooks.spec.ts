@@ -24,6 +24,7 @@ import {
 } from '../src/client/webhook-sink.ts';
 import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import { prefetch } from './support/items.ts';
 
 const speak = useSpeak();
 
@@ -621,8 +622,10 @@ webhookTest(
   },
 );
 
+const retriedTake = once(() => runTakeScenario({ hooks: 'done', behaviour: { failFirst: 1 } }));
+
 webhookTest(['WEBHOOK-RETRY-AFTER-5XX'], 'a done call answered with 500 is retried', async () => {
-  const s = await runTakeScenario({ hooks: 'done', behaviour: { failFirst: 1 } });
+  const s = await retriedTake();
   const retried = await theSink()
     .waitForCalls(s.token, (calls) => calls.filter((c) => c.hook === 'done').length >= 2, 60_000)
     .catch(() => theSink().calls(s.token));
@@ -669,3 +672,9 @@ webhookTest(['WEBHOOK-SLOW-SINK-NO-DELAY'], 'a slowly answering sink does not de
     );
   }
 });
+
+// The independent take scenarios (each with its own sink token) start together once the sink is up:
+// their synthesis and their duplicate-call windows overlap instead of adding up, test after test.
+// Each test still awaits its own scenario and asserts on it. Not the slow-sink scenario: it compares
+// against a baseline take and must not share the machine with the others.
+prefetch(mainTake, postUrlTake, retriedTake);
