@@ -13,7 +13,7 @@ export interface StackOptions {
   port: number;
   /** Data directory (SQLite + audio). When absent a temp dir is used and removed on close. */
   dataDir?: string;
-  /** Synthesis worker processes. */
+  /** Synthesis worker processes (0 = API only: standalone workers join through the data dir). */
   workers: number;
   accessTokenTtlSeconds: number;
   /** At least 600 (the SDK caches signed URLs for 10 minutes) unless a test asks for less. */
@@ -54,7 +54,7 @@ export function resolveOptions(given: Partial<StackOptions>): StackOptions {
     }
   };
   positive('port', 0);
-  positive('workers', 1);
+  positive('workers', 0);
   positive('accessTokenTtlSeconds', 1);
   positive('signedUrlTtlSeconds', 1);
   positive('websocketUrlTtlSeconds', 1);

@@ -22,6 +22,7 @@ import { AudioFiles } from './store/audio-files.ts';
 import { openDatabase } from './store/db.ts';
 import { startWebhooks, type WebhookAllow } from './webhooks/index.ts';
 import { WorkerPool } from './worker/pool.ts';
+import { registeredWorkers } from './worker/registry.ts';
 
 export interface StackUser {
   email: string;
@@ -103,7 +104,18 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     audio: new AudioFiles(dataDir),
     wakeWorkers: () => pool.wake(),
     wakeEvents: () => events.wake(),
-    workers: () => pool.info(),
+    // Forked workers, then standalone ones (own containers) that registered in the database.
+    workers: () => [
+      ...pool.info(),
+      ...registeredWorkers(db).map((w) => ({
+        id: w.id,
+        pid: w.pid,
+        alive: w.alive,
+        restarts: 0,
+        models: w.models,
+        websocket_url: w.websocketUrl,
+      })),
+    ],
     baseUrl: () => baseUrl,
     log,
   };
@@ -138,6 +150,8 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   baseUrl = `http://${host}:${port}`;
-  log(`listening on ${baseUrl} with ${options.workers} worker(s); data in ${dataDir}`);
+  log(
+    `listening on ${baseUrl} with ${options.workers} worker process(es)${options.workers === 0 ? ' (standalone workers join through the data dir)' : ''}; data in ${dataDir}`,
+  );
   return { baseUrl, dataDir, users, ...(permanentToken ? { permanentToken } : {}), close };
 }

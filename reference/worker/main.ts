@@ -18,6 +18,7 @@ import { adoptParentDefects } from '../defects/index.ts';
 import { claimJob, finishJob, heartbeatJob, LEASE_MS, releaseJob } from '../jobs/job-queue.ts';
 import { type Database, openDatabase } from '../store/db.ts';
 import { createSynthesizer, type Synthesizer } from '../synth/index.ts';
+import { heartbeatWorker, REGISTRY_HEARTBEAT_MS, registerWorker, unregisterWorker } from './registry.ts';
 import { synthesizeTake } from './synthesize-take.ts';
 
 export interface WorkerHookContext {
@@ -39,7 +40,22 @@ const options = JSON.parse(process.env.SPEAK_WORKER_OPTIONS ?? '{}') as Record<s
 const owner = `${workerId}:${process.pid}`;
 adoptParentDefects();
 
+// Standalone (`speakcheck worker`, e.g. its own container): no IPC to the API. It registers in the
+// shared database instead (worker/registry.ts), logs to stdout, and the API finds its jobs by polling.
+const standalone = typeof process.send !== 'function';
 const send = (message: { type: string } & Record<string, unknown>) => {
+  if (standalone) {
+    if (message.type === 'log') console.log(String(message.line));
+    else if (message.type === 'websocket-listening' && typeof message.url === 'string') {
+      registerWorker(db, {
+        id: workerId,
+        pid: process.pid,
+        models: Array.isArray(message.models) ? message.models.map(String) : [],
+        websocketUrl: message.url,
+      });
+    }
+    return;
+  }
   if (process.connected) process.send?.(message);
 };
 const log = (line: string) => send({ type: 'log', line: `[${workerId}] ${line}` });
@@ -86,6 +102,19 @@ if (existsSync(hookEntry)) {
   }
 }
 
+if (standalone) {
+  // The websocket hook registered this worker with its models and URL; without a hook, register here.
+  if (!hook) registerWorker(db, { id: workerId, pid: process.pid, models: [] });
+  const beat = setInterval(() => heartbeatWorker(db, workerId), REGISTRY_HEARTBEAT_MS);
+  beat.unref();
+  const stop = () => {
+    closing = true;
+    wakeUp?.();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
 process.on('message', (message: { type?: string }) => {
   if (message?.type === 'wake') wakeUp?.();
   if (message?.type === 'shutdown') {
@@ -125,5 +154,6 @@ await Promise.race([
   Promise.all([hook?.close(), synth.close()]),
   new Promise((resolve) => setTimeout(resolve, 3000)),
 ]);
+if (standalone) unregisterWorker(db, workerId);
 db.close();
 process.exit(0);

@@ -8,6 +8,7 @@ import { registerLoad } from './commands/load.ts';
 import { registerPerf } from './commands/perf.ts';
 import { registerRun } from './commands/run.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerWorker } from './commands/worker.ts';
 
 const program = new Command('speakcheck')
   .description('Conformance harness, load tester and reference server for the Speak v1 TTS API')
@@ -18,6 +19,7 @@ registerServe(program);
 registerLoad(program);
 registerPerf(program);
 registerBench(program);
+registerWorker(program);
 
 // With no subcommand at all, the main job: the whole conformance suite against the embedded stack.
 const argv = process.argv.slice(2).length === 0 ? [...process.argv, 'run'] : process.argv;

@@ -57,9 +57,9 @@ export function resolveRunConfig(
 
   const rawBase = pick(flags.baseUrl, 'SPEAK_BASE_URL');
   const target = parseTarget(flags.target ?? (rawBase ? 'remote' : 'embedded'));
-  if (target === 'embedded' && rawBase) {
+  if (target !== 'remote' && rawBase) {
     throw new ConfigError(
-      '--target embedded starts its own server: do not also give --base-url/SPEAK_BASE_URL.',
+      `--target ${target} starts its own server: do not also give --base-url/SPEAK_BASE_URL.`,
     );
   }
   if (target === 'remote' && !rawBase) {
@@ -161,8 +161,8 @@ function parseProfile(raw: string): Profile {
 }
 
 function parseTarget(raw: string): Target {
-  if (raw === 'embedded' || raw === 'remote') return raw;
-  throw new ConfigError(`--target "${raw}" must be embedded or remote.`);
+  if (raw === 'embedded' || raw === 'remote' || raw === 'container') return raw;
+  throw new ConfigError(`--target "${raw}" must be embedded, remote or container.`);
 }
 
 function parseAreas(raw: string | undefined): string[] {

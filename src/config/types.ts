@@ -2,7 +2,8 @@
  *  environment, and what every suite sees through `useSpeak().config`. */
 
 export type Profile = 'strict' | 'lenient';
-export type Target = 'embedded' | 'remote';
+/** embedded: `serve` as a child process; container: API + worker containers (src/stack/container.ts). */
+export type Target = 'embedded' | 'remote' | 'container';
 
 export interface Timeouts {
   /** Bound of one HTTP exchange (headers and body together). */

@@ -5,7 +5,7 @@ import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '
 export interface RunInfo {
   runId: string;
   baseUrl: string;
-  target: 'embedded' | 'remote';
+  target: 'embedded' | 'remote' | 'container';
   profile: 'strict' | 'lenient';
   only: string[];
   startedAt: string;

@@ -28,7 +28,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   registerSecret(config.token);
   config.reportDir = resolve(config.reportDir);
 
-  let stack: EmbeddedStack | undefined;
+  let stack: Pick<EmbeddedStack, 'baseUrl' | 'email' | 'password' | 'stop'> | undefined;
   const phases: string[] = [];
   let phaseStart = performance.now();
   const endPhase = (name: string) => {
@@ -38,7 +38,12 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   };
   const onSignal = (signal: NodeJS.Signals) => {
     err(`speakcheck: ${signal}: stopping.`);
-    void (stack?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    // stopAllContainers covers an interrupt while the container stack is still starting.
+    const containers =
+      config.target === 'container'
+        ? import('../stack/container.ts').then((m) => m.stopAllContainers())
+        : undefined;
+    void Promise.all([stack?.stop(), containers]).finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -49,11 +54,17 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   vitestReady.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
   let vitest: Vitest | undefined;
   try {
-    if (config.target === 'embedded') {
-      out('speakcheck: starting the embedded reference stack ...');
+    if (config.target === 'embedded' || config.target === 'container') {
+      out(`speakcheck: starting the ${config.target} reference stack ...`);
       try {
         // Generous: on a loaded 2-core machine the stack (with its synthesis workers) can take 20 s to come up.
-        stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
+        stack =
+          config.target === 'container'
+            ? // Loaded only for this target: testcontainers is heavy and needs a runtime.
+              await (await import('../stack/container.ts')).startContainerStack({
+                onLog: (line) => out(`speakcheck: ${line}`),
+              })
+            : await startEmbeddedStack({ readyTimeoutMs: 60_000 });
       } catch (e) {
         if (e instanceof StackStartError) {
           err(`speakcheck: could not run: ${e.message}.`);
@@ -80,7 +91,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
 
     endPhase('preflight');
     out(
-      `speakcheck: testing ${config.baseUrl}${stack ? ' (embedded reference stack)' : ''}, profile ${config.profile}${
+      `speakcheck: testing ${config.baseUrl}${stack ? ` (${config.target} reference stack)` : ''}, profile ${config.profile}${
         config.only.length ? `, areas ${config.only.join(', ')}` : ''
       }, run ${config.runId}`,
     );

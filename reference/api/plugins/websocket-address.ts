@@ -13,6 +13,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findModel } from '../../models/catalogue.ts';
+import { registeredWorkers } from '../../worker/registry.ts';
 import { ANNOUNCE_REQUEST, LISTENING } from '../../worker/websocket/index.ts';
 import { createWebsocketSecret, websocketSecretKey } from '../../worker/websocket/secret.ts';
 import type { ApiContext } from '../context.ts';
@@ -63,6 +64,10 @@ export async function websocketAddressPlugin(
     const holding = [...endpoints.entries()]
       .filter(([id, e]) => alive.has(id) && e.models.includes(model))
       .map(([, e]) => e.url);
+    // Standalone workers (own containers) register in the shared database instead of over IPC.
+    for (const w of registeredWorkers(ctx.db)) {
+      if (w.alive && w.websocketUrl && w.models.includes(model)) holding.push(w.websocketUrl);
+    }
     if (holding.length === 0) return undefined;
     turn = (turn + 1) % holding.length;
     return holding[turn];

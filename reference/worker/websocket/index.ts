@@ -32,7 +32,10 @@ function backgroundSynthesizer(create: () => Promise<Synthesizer>): Synthesizer 
 
 export async function startWorkerWebsocket(c: WorkerHookContext): Promise<{ close(): Promise<void> }> {
   const synth = backgroundSynthesizer(c.createSynthesizer);
-  const models = MODELS.map((m) => m.name);
+  // A standalone worker (`speakcheck worker --models a,b`) holds only the models it was given.
+  const given = Array.isArray(c.options.models) ? c.options.models.map(String) : [];
+  const models = given.length > 0 ? given : MODELS.map((m) => m.name);
+  const wsPort = Number(c.options.wsPort ?? 0);
   const shuffleWindow = Number(c.options.wsShuffleWindow ?? 0);
   const server = await startWebsocketWorker({
     secretKey: websocketSecretKey(c.db),
@@ -46,6 +49,7 @@ export async function startWorkerWebsocket(c: WorkerHookContext): Promise<{ clos
     synth,
     shuffleWindow: Number.isInteger(shuffleWindow) && shuffleWindow > 0 ? shuffleWindow : 0,
     host: typeof c.options.host === 'string' ? c.options.host : '127.0.0.1',
+    ...(Number.isInteger(wsPort) && wsPort > 0 ? { port: wsPort } : {}),
     log: c.log,
   });
   const announce = () => c.send({ type: LISTENING, url: server.baseUrl, models });

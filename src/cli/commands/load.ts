@@ -73,59 +73,83 @@ export function registerLoad(program: Command): void {
     .option('--requests <n>', 'crosscheck: takes measured per side', positiveInt, 40)
     .option('--rounds <n>', 'crosscheck: k6 runs, alternating with Node runs', positiveInt, 3)
     .action(async (scenario: string, flags: LoadFlags) => {
+      // --target container: API + worker containers (src/stack/container.ts), stopped at the end,
+      // on failure and on SIGINT/SIGTERM.
+      let containers: { stop(): Promise<void> } | undefined;
       if (flags.target === 'container' && !flags.baseUrl) {
-        console.error(
-          'speakcheck load: --target container is not supported yet; start the container and pass --base-url',
-        );
-        process.exitCode = EXIT_USAGE;
-        return;
-      }
-      const target = {
-        baseUrl: flags.baseUrl?.replace(/\/+$/, ''),
-        authUrl: flags.authUrl,
-        email: flags.email,
-        password: flags.password,
-        token: flags.token,
-        model: flags.model,
-      };
-      if (scenario === 'crosscheck') {
-        const r = await runCrosscheck({
-          ...target,
-          requests: flags.requests,
-          rounds: flags.rounds,
-          outDir: flags.out,
-        });
-        if (r.reason) console.error(`speakcheck load crosscheck: ${r.reason}`);
-        if (r.differenceMs !== undefined) {
-          console.log(
-            `k6 median TTFC ${r.k6MedianMs!.toFixed(2)} ms (${r.k6Samples} takes, ${r.k6Failures} failed), ` +
-              `node median ${r.nodeMedianMs!.toFixed(2)} ms (${r.nodeSamples} takes, ${r.nodeFailures} failed): ` +
-              `median difference k6 - node = ${r.differenceMs.toFixed(2)} ms`,
-          );
-          console.log(`report: ${r.runDir}/crosscheck.md`);
+        const launcher = await import('../../stack/container.ts');
+        const onSignal = () => {
+          void launcher.stopAllContainers().finally(() => process.exit(130));
+        };
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        try {
+          const stack = await launcher.startContainerStack({ onLog: (line) => console.error(line) });
+          containers = stack;
+          flags.baseUrl = stack.baseUrl;
+          flags.email = stack.email;
+          flags.password = stack.password;
+          flags.token = undefined;
+        } catch (error) {
+          console.error(`speakcheck load: the container stack did not start: ${(error as Error).message}`);
+          process.exitCode = 4;
+          return;
         }
-        process.exitCode = r.exitCode;
-        return;
       }
-      if (!isScenario(scenario)) {
-        console.error(
-          `speakcheck load: unknown scenario "${scenario}" (have: ${SCENARIOS.join(', ')}, crosscheck)`,
-        );
-        process.exitCode = EXIT_USAGE;
-        return;
+      try {
+        await runScenario(scenario, flags);
+      } finally {
+        await containers?.stop();
       }
-      const r = await runLoad({
-        ...target,
-        scenario,
-        vus: flags.vus,
-        duration: flags.duration,
-        env: flags.env,
-        outDir: flags.out,
-      });
-      if (r.reason) console.error(`speakcheck load: ${r.reason}`);
-      if (r.summary) console.log(`summary: ${r.runDir}/summary.json, ${r.runDir}/summary.md`);
-      if (r.exitCode === EXIT_THRESHOLDS_FAILED)
-        console.error('speakcheck load: thresholds failed (see summary.md)');
-      process.exitCode = r.exitCode;
     });
+}
+
+async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
+  const target = {
+    baseUrl: flags.baseUrl?.replace(/\/+$/, ''),
+    authUrl: flags.authUrl,
+    email: flags.email,
+    password: flags.password,
+    token: flags.token,
+    model: flags.model,
+  };
+  if (scenario === 'crosscheck') {
+    const r = await runCrosscheck({
+      ...target,
+      requests: flags.requests,
+      rounds: flags.rounds,
+      outDir: flags.out,
+    });
+    if (r.reason) console.error(`speakcheck load crosscheck: ${r.reason}`);
+    if (r.differenceMs !== undefined) {
+      console.log(
+        `k6 median TTFC ${r.k6MedianMs!.toFixed(2)} ms (${r.k6Samples} takes, ${r.k6Failures} failed), ` +
+          `node median ${r.nodeMedianMs!.toFixed(2)} ms (${r.nodeSamples} takes, ${r.nodeFailures} failed): ` +
+          `median difference k6 - node = ${r.differenceMs.toFixed(2)} ms`,
+      );
+      console.log(`report: ${r.runDir}/crosscheck.md`);
+    }
+    process.exitCode = r.exitCode;
+    return;
+  }
+  if (!isScenario(scenario)) {
+    console.error(
+      `speakcheck load: unknown scenario "${scenario}" (have: ${SCENARIOS.join(', ')}, crosscheck)`,
+    );
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const r = await runLoad({
+    ...target,
+    scenario,
+    vus: flags.vus,
+    duration: flags.duration,
+    env: flags.env,
+    outDir: flags.out,
+  });
+  if (r.reason) console.error(`speakcheck load: ${r.reason}`);
+  if (r.summary) console.log(`summary: ${r.runDir}/summary.json, ${r.runDir}/summary.md`);
+  if (r.exitCode === EXIT_THRESHOLDS_FAILED)
+    console.error('speakcheck load: thresholds failed (see summary.md)');
+  process.exitCode = r.exitCode;
 }

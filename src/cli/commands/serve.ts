@@ -36,6 +36,7 @@ function defect(value: string, previous: string[] = []): string[] {
 }
 
 interface ServeFlags {
+  target: 'embedded' | 'container';
   host: string;
   port: number;
   data?: string;
@@ -57,7 +58,12 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port (0 = any free port)', integer(0), 0)
     .option('--data <dir>', 'data directory (SQLite + audio); default: a temp dir removed on exit')
-    .option('--workers <n>', 'synthesis worker processes', integer(1), 2)
+    .option(
+      '--workers <n>',
+      'synthesis worker processes (0 = API only; add `speakcheck worker` processes)',
+      integer(0),
+      2,
+    )
     .option('--access-token-ttl <s>', 'access token lifetime in seconds', integer(1), 900)
     .option(
       '--signed-url-ttl <s>',
@@ -84,8 +90,14 @@ export function registerServe(program: Command): void {
       'turn on a deliberate contract defect, to prove the harness catches it (repeatable; testing only)',
       defect,
     )
+    .addOption(
+      new Option('--target <kind>', 'in-process stack, or API + 2 worker containers (testcontainers)')
+        .choices(['embedded', 'container'])
+        .default('embedded'),
+    )
     .action(async (flags: ServeFlags) => {
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      if (flags.target === 'container') return serveContainers(log);
       const stack = await startReferenceStack({
         host: flags.host,
         port: flags.port,
@@ -127,4 +139,17 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+}
+
+/** `serve --target container`: the container stack (its own port and data dir) until SIGINT/SIGTERM. */
+async function serveContainers(log: (line: string) => void): Promise<void> {
+  const launcher = await import('../../stack/container.ts');
+  const stop = (signal: string) => {
+    log(`${signal}: stopping the containers`);
+    void launcher.stopAllContainers().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  const stack = await launcher.startContainerStack({ onLog: log });
+  process.stdout.write(`base_url=${stack.baseUrl}\nemail=${stack.email}\npassword=${stack.password}\n`);
 }

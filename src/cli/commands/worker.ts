@@ -1,0 +1,62 @@
+/**
+ * `speakcheck worker --data DIR`: one synthesis worker outside the API process (its own container,
+ * sharing the API's data volume). It registers itself in the shared SQLite database (id, models,
+ * websocket address), claims REST jobs by polling the leased queue and serves websockets for its
+ * models. Stops on SIGINT/SIGTERM (its unfinished job's lease runs out and another worker takes it).
+ */
+import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { type Command, InvalidArgumentError } from 'commander';
+import { MODELS } from '../../../reference/models/catalogue.ts';
+
+function models(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  const known = MODELS.map((m) => m.name);
+  const unknown = names.filter((n) => !known.includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`unknown model(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  }
+  return names;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be a port 0..65535');
+  return n;
+}
+
+interface WorkerFlags {
+  data: string;
+  id?: string;
+  models?: string[];
+  host: string;
+  wsPort: number;
+  wsShuffleWindow: number;
+}
+
+export function registerWorker(program: Command): void {
+  program
+    .command('worker')
+    .description('Run one synthesis worker that joins an API (`serve --workers 0`) through its data dir')
+    .requiredOption('--data <dir>', 'the data directory the API uses (shared volume)')
+    .option('--id <id>', 'worker id (default: worker-<hostname>-<pid>)')
+    .option('--models <a,b>', 'models this worker holds for websockets (default: all)', models)
+    .option('--host <host>', 'address its websocket server listens on', '127.0.0.1')
+    .option('--ws-port <n>', 'websocket port (0 = any free port)', port, 0)
+    .option('--ws-shuffle-window <n>', 'send websocket audio frames out of order within N', port, 0)
+    .action(async (flags: WorkerFlags) => {
+      process.env.SPEAK_WORKER_ID = flags.id ?? `worker-${hostname()}-${process.pid}`;
+      process.env.SPEAK_DATA_DIR = flags.data;
+      process.env.SPEAK_WORKER_OPTIONS = JSON.stringify({
+        host: flags.host,
+        wsPort: flags.wsPort,
+        wsShuffleWindow: flags.wsShuffleWindow,
+        ...(flags.models ? { models: flags.models } : {}),
+      });
+      // The worker entry runs its loop at import and exits the process when it stops.
+      await import(fileURLToPath(new URL('../../../reference/worker/main.ts', import.meta.url)));
+    });
+}
