@@ -31,6 +31,8 @@ interface Setup {
   serve?: string[];
   run?: string[];
   env?: Record<string, string>;
+  /** Bound of the whole `speakcheck run` (default 300 s). */
+  timeoutMs?: number;
 }
 const SETUP: Partial<Record<string, Setup>> = {
   'ws-expired-url-accepted': {
@@ -38,7 +40,8 @@ const SETUP: Partial<Record<string, Setup>> = {
     env: { SPEAKCHECK_WS_URL_LIFETIME_MS: '5000' },
   },
   'ws-no-end-marker': { run: ['--ready-timeout', '15000'] },
-  'webhook-done-never': { run: ['--ready-timeout', '30000'] },
+  // Every done-webhook test then waits out its bound (one hits its 90 s test timeout): ~5-6 min.
+  'webhook-done-never': { run: ['--ready-timeout', '30000'], timeoutMs: 600_000 },
 };
 
 interface Outcome {
@@ -65,7 +68,7 @@ describe.runIf(chosen.length > 0)('defect matrix', () => {
       try {
         const setup = SETUP[defect.name];
         stack = await startDefectiveStack([defect.name], setup?.serve);
-        const run = await runHarness(stack, [defect.area], setup?.env, setup?.run);
+        const run = await runHarness(stack, [defect.area], setup?.env, setup?.run, setup?.timeoutMs);
         outcomes.set(defect.name, { defect, run, defectsLine: stack.defectsLine, ms: Date.now() - t0 });
       } catch (error) {
         outcomes.set(defect.name, { defect, error: (error as Error).message, ms: Date.now() - t0 });

@@ -123,7 +123,10 @@ export async function runHarness(
       },
       (error, stdout, stderr) => {
         const exit = error ? (error as { code?: unknown }).code : 0;
-        resolve({ code: typeof exit === 'number' ? exit : null, output: `${stdout}\n${stderr}` });
+        const killed = (error as { killed?: boolean } | null)?.killed
+          ? `\n(speakcheck run killed: still running after ${timeoutMs} ms)`
+          : '';
+        resolve({ code: typeof exit === 'number' ? exit : null, output: `${stdout}\n${stderr}${killed}` });
       },
     );
   });
