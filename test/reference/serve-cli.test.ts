@@ -27,7 +27,7 @@ describe('speakcheck serve', () => {
   it('refuses invalid flags with a message and a non-zero exit', () => {
     for (const args of [
       ['--port', 'abc'],
-      ['--workers', '0'],
+      ['--workers', '-1'], // 0 is valid: API only, standalone `speakcheck worker`s join
       ['--user', 'no-colon'],
     ]) {
       const run = spawnSync(process.execPath, [BIN, 'serve', ...args], { encoding: 'utf8', timeout: 30_000 });

@@ -4,6 +4,7 @@
  * websocket address), claims REST jobs by polling the leased queue and serves websockets for its
  * models. Stops on SIGINT/SIGTERM (its unfinished job's lease runs out and another worker takes it).
  */
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
@@ -42,13 +43,15 @@ export function registerWorker(program: Command): void {
     .command('worker')
     .description('Run one synthesis worker that joins an API (`serve --workers 0`) through its data dir')
     .requiredOption('--data <dir>', 'the data directory the API uses (shared volume)')
-    .option('--id <id>', 'worker id (default: worker-<hostname>-<pid>)')
+    .option('--id <id>', 'worker id, unique per stack (default: worker-<hostname>-<pid>-<random>)')
     .option('--models <a,b>', 'models this worker holds for websockets (default: all)', models)
     .option('--host <host>', 'address its websocket server listens on', '127.0.0.1')
     .option('--ws-port <n>', 'websocket port (0 = any free port)', port, 0)
     .option('--ws-shuffle-window <n>', 'send websocket audio frames out of order within N', port, 0)
     .action(async (flags: WorkerFlags) => {
-      process.env.SPEAK_WORKER_ID = flags.id ?? `worker-${hostname()}-${process.pid}`;
+      // Containers on the host network share the hostname and often the pid: add a random suffix.
+      process.env.SPEAK_WORKER_ID =
+        flags.id ?? `worker-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
       process.env.SPEAK_DATA_DIR = flags.data;
       process.env.SPEAK_WORKER_OPTIONS = JSON.stringify({
         host: flags.host,

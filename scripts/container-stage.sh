@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# CI stage: the conformance suite and the topology tests against the containerized reference stack
+# (API + 2 worker containers, host networking, loopback only).
+#   scripts/container-stage.sh           # from the repo root, after npm ci
+# Exit 0 with "container stage SKIPPED: <why>" only when no container runtime can be set up;
+# otherwise the exit code of the run (0 conforms) or of the topology tests.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+log() { echo "== container stage: $* ($(($(date +%s) - start)) s)"; }
+skip() { echo "== container stage SKIPPED: $*"; exit 0; }
+
+RUNTIME_SCRIPT=../shared/tools/container-runtime.sh
+BASE_SCRIPT=../shared/tools/host-node-image.sh
+if [ -z "${DOCKER_HOST:-}" ] && [ ! -S /var/run/docker.sock ]; then
+  # No Docker here: the machine's podman (no registry) through the shared script.
+  [ -x "$RUNTIME_SCRIPT" ] || skip "no Docker socket and no $RUNTIME_SCRIPT to set up podman"
+  env_lines=$("$RUNTIME_SCRIPT" 2>/tmp/container-stage-runtime.log) \
+    || skip "the container runtime could not be set up: $(tail -n 1 /tmp/container-stage-runtime.log)"
+  eval "$env_lines"
+  log "runtime ready (podman at $DOCKER_HOST)"
+  if [ -z "${SPEAKCHECK_IMAGE_BASE:-}" ]; then
+    # No registry: a base image with this machine's node, and the installed node_modules (same glibc).
+    "$BASE_SCRIPT" localhost/node-host:latest >/dev/null || { echo "base image build failed"; exit 1; }
+    export SPEAKCHECK_IMAGE_BASE=localhost/node-host:latest SPEAKCHECK_IMAGE_DEPS=context
+    log "base image localhost/node-host:latest built"
+  fi
+fi
+
+status=0
+log "conformance suite against the container stack (builds or reuses the image)"
+node bin/speakcheck.js run --target container --report-dir reports/container || status=$?
+log "conformance run exit $status"
+if [ "$status" -eq 0 ]; then
+  log "topology tests (test/container)"
+  npx vitest run --config vitest.config.ts test/container || status=$?
+fi
+log "done, exit $status"
+exit "$status"
