@@ -83,11 +83,9 @@ export function installErrorHandling(app: FastifyInstance, log: (line: string) =
     return reply.code(500).send({ detail: 'internal server error' });
   });
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .send({
-        [defects.has('error-without-detail') ? 'error' : 'detail']:
-          `no such route: ${request.method} ${request.url.split('?')[0]}`,
-      });
+    reply.code(404).send({
+      [defects.has('error-without-detail') ? 'error' : 'detail']:
+        `no such route: ${request.method} ${request.url.split('?')[0]}`,
+    });
   });
 }

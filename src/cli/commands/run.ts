@@ -37,7 +37,10 @@ export function registerRun(program: Command): void {
     .option('--concurrency <n>', 'upper bound of requests in flight (default 8)')
     .option('--keep', 'keep what the run creates (default: delete it at the end)')
     .option('--report-dir <dir>', 'where the reports go (default reports/<timestamp>/)')
-    .option('--target <target>', 'embedded | container (API + worker containers) | remote (default: remote when a base url is given)')
+    .option(
+      '--target <target>',
+      'embedded | container (API + worker containers) | remote (default: remote when a base url is given)',
+    )
     .option('--allure-html', 'also generate the Allure HTML report (needs the allure CLI)')
     .action(async (flags: RunFlags & { allureHtml?: boolean }) => {
       let code: number;
