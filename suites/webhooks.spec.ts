@@ -24,7 +24,7 @@ import {
 } from '../src/client/webhook-sink.ts';
 import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
-import { prefetch } from './support/items.ts';
+import { once, prefetch } from './support/items.ts';
 
 const speak = useSpeak();
 
@@ -70,15 +70,6 @@ function webhookTest(ids: string[], name: string, fn: () => Promise<void>): void
 function theSink(): WebhookSink {
   if (!sink) throw new Error('the webhook sink is not running');
   return sink;
-}
-
-/** Runs `make` once; every later caller shares its result (scenarios feed several tests). */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let promise: Promise<T> | undefined;
-  return () => {
-    promise ??= make();
-    return promise;
-  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

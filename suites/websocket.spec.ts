@@ -34,6 +34,7 @@ import {
   WsClientError,
 } from '../src/client/ws-stream.ts';
 import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import { once } from './support/items.ts';
 
 const speak = useSpeak();
 
@@ -45,14 +46,6 @@ const POLL_INTERVAL_MS = 200;
 const MESSAGE_WAIT_MS = 2_000;
 /** A URL lifetime this short can be waited out inside a test. */
 const WAITABLE_LIFETIME_MS = 20_000;
-
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let promise: Promise<T> | undefined;
-  return () => {
-    promise ??= make();
-    return promise;
-  };
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
