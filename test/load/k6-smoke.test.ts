@@ -1,43 +1,121 @@
 /**
- * One short real k6 run: `speakcheck load ttfc-websocket` against the embedded reference stack,
- * through the same code path as the CLI (k6 from load/install-k6.sh's location, summary.json from
- * handleSummary, summary.md). Skipped, with the reason printed, only when k6 is not installed.
+ * A short real k6 run of every scenario against the embedded reference stack, through the CLI's code
+ * path (k6 from load/install-k6.sh's location, summary.json from handleSummary, summary.md). The first
+ * run starts its own stack (no base URL, as `speakcheck load` does); the others share one stack to keep
+ * the smoke under a minute. Latency limits are loose (CI machines are shared: the README's figures are
+ * measured on a quiet machine); error thresholds stay at each scenario's default.
+ * Skipped, with the reason printed, only when k6 is not installed.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findK6, K6_CACHE_BIN } from '../../src/load/k6-binary.ts';
-import { runLoad } from '../../src/load/run-load.ts';
+import { type LoadOptions, type LoadResult, runLoad } from '../../src/load/run-load.ts';
+import type { LoadSummary } from '../../src/load/summary.ts';
+import { type EmbeddedStack, startEmbeddedStack } from '../../src/stack/embedded.ts';
 
 const k6 = findK6();
 if (!k6)
   console.warn(`k6 smoke skipped: k6 v1.8.1 is not installed at ${K6_CACHE_BIN} (run load/install-k6.sh)`);
 
-describe.skipIf(!k6)('k6 smoke against the reference stack', () => {
-  it('ttfc-websocket (chunks, 1 VU, 3 s): loose thresholds hold and the summary has the TTFC figures', async () => {
-    const outDir = mkdtempSync(join(tmpdir(), 'k6-smoke-'));
-    const lines: string[] = [];
-    const result = await runLoad({
-      scenario: 'ttfc-websocket',
+type Scenario = LoadOptions['scenario'];
+
+async function smoke(
+  scenario: Scenario,
+  options: Omit<LoadOptions, 'scenario' | 'outDir' | 'log'>,
+): Promise<{ result: LoadResult; summary: LoadSummary; md: string }> {
+  const outDir = mkdtempSync(join(tmpdir(), `k6-smoke-${scenario}-`));
+  const lines: string[] = [];
+  const result = await runLoad({
+    scenario,
+    outDir,
+    timeoutMs: 90_000,
+    ...options,
+    log: (l) => lines.push(l),
+  });
+  const tail = lines.slice(-20).join('\n');
+  expect(result.reason, tail).toBeUndefined();
+  expect(result.exitCode, tail).toBe(0);
+  expect(existsSync(join(outDir, 'summary.json'))).toBe(true);
+  const md = readFileSync(join(outDir, 'summary.md'), 'utf8');
+  expect(md).toContain('- Verdict: **thresholds hold**');
+  expect(md).not.toMatch(/password|access_token|refresh_token/i);
+  return { result, summary: result.summary!, md };
+}
+
+function metric(summary: LoadSummary, name: string) {
+  const figures = summary.metrics[name];
+  expect(
+    figures,
+    `${name} missing from the summary; it has ${Object.keys(summary.metrics).join(', ')}`,
+  ).toBeDefined();
+  return figures!.values;
+}
+
+describe.skipIf(!k6)('k6 smoke of every scenario against the reference stack', () => {
+  let stack: EmbeddedStack;
+  const shared = () => ({ baseUrl: stack.baseUrl, email: stack.email, password: stack.password });
+
+  beforeAll(async () => {
+    stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
+  }, 90_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('ttfc-websocket (both modes, 1 VU, 3 s each, own stack): thresholds hold, TTFC per mode summarized', async () => {
+    const { summary } = await smoke('ttfc-websocket', {
       vus: 1,
       duration: '3s',
-      // The smoke proves the pipeline (stack, k6, scenario, summary); latency targets are judged by the
-      // README figure runs on a quiet machine, so here they are loose. Errors stay at the 1 % default.
-      env: { MODES: 'chunks', TTFC_CHUNKS_P50_MS: '1000', TTFC_CHUNKS_P95_MS: '5000', END_P95_MS: '30000' },
-      outDir,
-      timeoutMs: 90_000,
-      log: (line) => lines.push(line),
+      env: {
+        TTFC_CHUNKS_P50_MS: '1000',
+        TTFC_CHUNKS_P95_MS: '5000',
+        TTFC_PARTS_P95_MS: '10000',
+        END_P95_MS: '30000',
+      },
     });
-    expect(result.reason, lines.slice(-15).join('\n')).toBeUndefined();
-    expect(result.exitCode, lines.slice(-15).join('\n')).toBe(0);
-    const ttfc = result.summary!.metrics['speak_ws_ttfc{mode:chunks}']!;
-    expect(ttfc.values.count).toBeGreaterThan(0);
-    expect(ttfc.values.med).toBeGreaterThan(0);
-    expect(result.summary!.metrics.speak_ws_errors!.values.rate).toBe(0);
-    expect(existsSync(join(outDir, 'summary.json'))).toBe(true);
-    const md = readFileSync(join(outDir, 'summary.md'), 'utf8');
-    expect(md).toContain('- Verdict: **thresholds hold**');
-    expect(md).not.toMatch(/password|access_token/i);
+    for (const mode of ['parts', 'chunks']) {
+      const ttfc = metric(summary, `speak_ws_ttfc{mode:${mode}}`);
+      expect(ttfc.count).toBeGreaterThan(0);
+      expect(ttfc.med).toBeGreaterThan(0);
+    }
+    expect(metric(summary, 'speak_ws_errors').rate).toBe(0);
+  }, 120_000);
+
+  it('ttfb-wav (1 VU, 5 s): POST → 307 → first wav byte measured, no errors', async () => {
+    const { summary } = await smoke('ttfb-wav', {
+      ...shared(),
+      vus: 1,
+      duration: '5s',
+      env: { WAV_TTFB_P95_MS: '5000' },
+    });
+    const ttfb = metric(summary, 'speak_wav_ttfb');
+    expect(ttfb.count).toBeGreaterThan(0);
+    expect(ttfb.med).toBeGreaterThan(0);
+    expect(metric(summary, 'speak_wav_errors').rate).toBe(0);
+  }, 120_000);
+
+  it('throughput-rest (1 take/s, 5 s): takes complete and audio seconds per second are counted', async () => {
+    const { summary } = await smoke('throughput-rest', {
+      ...shared(),
+      duration: '5s',
+      env: { RATE: '1', TEXTS: 'short' },
+    });
+    expect(metric(summary, 'speak_takes_completed').count).toBeGreaterThanOrEqual(3);
+    expect(metric(summary, 'speak_audio_seconds').rate).toBeGreaterThan(0);
+    expect(metric(summary, 'speak_rest_errors').rate).toBe(0);
+  }, 120_000);
+
+  it('ramp (1 then 2 takes/s, 3 s each): a p95 per step and the crossing rate in the summary', async () => {
+    const { summary } = await smoke('ramp', {
+      ...shared(),
+      env: { STEPS: '1,2', STEP_S: '3', LIMIT_MS: '1000' },
+    });
+    for (const rate of [1, 2])
+      expect(metric(summary, `speak_ramp_ttfc{rate:${rate}}`).count).toBeGreaterThan(0);
+    const ramp = summary.extra.ramp as { crossing_rate: number | null } | undefined;
+    expect(ramp, JSON.stringify(summary.extra)).toBeDefined();
+    expect(ramp!.crossing_rate === null || ramp!.crossing_rate === 2).toBe(true);
   }, 120_000);
 });
