@@ -54,6 +54,23 @@ export async function send(o: SendOptions): Promise<Exchange> {
   let status: number | null = null;
   let headers: Record<string, string> = {};
   const chunks: Buffer[] = [];
+  // One evidence entry per exchange, whether it completed or failed part way (then with what came).
+  const record = (body: Buffer, ms: number, error?: string) =>
+    recordEvidence(
+      evidenceFor({
+        method,
+        url: o.url,
+        requestHeaders,
+        ...(o.body !== undefined
+          ? { requestBody: o.body, requestContentType: requestHeaders['content-type'] }
+          : {}),
+        status,
+        headers,
+        body,
+        ms,
+        ...(error !== undefined ? { error } : {}),
+      }),
+    );
   try {
     const response = await request(o.url, {
       method: method as 'GET',
@@ -88,39 +105,12 @@ export async function send(o: SendOptions): Promise<Exchange> {
       timedOut: signal.aborted,
       phase: status === null ? 'headers' : 'body',
     });
-    recordEvidence(
-      evidenceFor({
-        method,
-        url: o.url,
-        requestHeaders,
-        ...(o.body !== undefined
-          ? { requestBody: o.body, requestContentType: requestHeaders['content-type'] }
-          : {}),
-        status,
-        headers,
-        body: Buffer.concat(chunks),
-        ms: performance.now() - started,
-        error: diagnostic.message,
-      }),
-    );
+    record(Buffer.concat(chunks), performance.now() - started, diagnostic.message);
     throw diagnostic;
   }
   const body = Buffer.concat(chunks);
   const ms = performance.now() - started;
-  recordEvidence(
-    evidenceFor({
-      method,
-      url: o.url,
-      requestHeaders,
-      ...(o.body !== undefined
-        ? { requestBody: o.body, requestContentType: requestHeaders['content-type'] }
-        : {}),
-      status,
-      headers,
-      body,
-      ms,
-    }),
-  );
+  record(body, ms);
   return makeExchange({ method, url: o.url, status, headers, body, ms });
 }
 

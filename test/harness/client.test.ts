@@ -169,3 +169,25 @@ describe('evidence', () => {
     expect(all).not.toContain('deadbeefcafe');
   });
 });
+
+describe('evidence of a failed exchange', () => {
+  test('a body over maxBytes is recorded once, with status, what came and the error, redacted', async () => {
+    server = await startFakeServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('x'.repeat(1_000));
+    });
+    const record = newTestRecord();
+    const anon = HttpSpeakClient.anonymous(settings(server.url));
+    const failure = await runWithRecord(record, () =>
+      anon.get('/v1/speak/takes/x/wav?X-Amz-Signature=deadbeefcafe', { maxBytes: 10 }).catch((e) => e),
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain('exceeded 10 bytes');
+    expect(record.evidence).toHaveLength(1);
+    const [entry] = record.evidence;
+    expect(entry!.status).toBe(200);
+    expect(entry!.error).toContain('exceeded 10 bytes');
+    expect(entry!.url).toContain(`X-Amz-Signature=${REDACTED}`);
+    expect(JSON.stringify(entry)).not.toContain('deadbeefcafe');
+  });
+});
