@@ -57,71 +57,65 @@ function expectOneSentenceCouldNotRun(result: CliResult, pattern: RegExp): void 
   expect(lines[0]).toMatch(pattern);
 }
 
+/** A server that cannot be tested, and the one sentence the run must say about it. */
+interface CouldNotRunCase {
+  name: string;
+  /** No server: the URL below is used as is (nothing listens there). */
+  start?: () => Promise<FakeServer>;
+  url?: string;
+  email?: string;
+  password?: string;
+  says: RegExp;
+  /** A secret passed on the command line that must not be echoed. */
+  neverEchoes?: string;
+}
+
+const couldNotRun: CouldNotRunCase[] = [
+  {
+    name: 'an unreachable URL',
+    url: 'http://127.0.0.1:9',
+    email: 'a@b.c',
+    password: 'whatever1',
+    says: /connection refused.*127\.0\.0\.1:9/,
+  },
+  {
+    name: 'a wrong password',
+    start: () => startFakeSpeak(),
+    password: 'wrong-password',
+    says: /rejected the email and password.*401/,
+    neverEchoes: 'wrong-password',
+  },
+  {
+    name: 'a server that answers HTML',
+    start: startHtmlServer,
+    says: /does not look like a Speak v1 server.*text\/html.*<!DOCTYPE html>/,
+  },
+  {
+    name: 'a server that never answers',
+    start: startHungServer,
+    says: /did not answer in time: got no response headers within 5000 ms/,
+  },
+  { name: 'a server that answers garbage', start: startGarbageServer, says: /does not speak HTTP/ },
+];
+
 describe('speakcheck run: could not run', () => {
-  test('an unreachable URL', async () => {
-    const result = await runCli([
-      '--base-url',
-      'http://127.0.0.1:9',
-      '--email',
-      'a@b.c',
-      '--password',
-      'whatever1',
-    ]);
-    expectOneSentenceCouldNotRun(result, /connection refused.*127\.0\.0\.1:9/);
-  });
-
-  test('a wrong password', async () => {
-    server = await startFakeSpeak();
-    const result = await runCli([
-      '--base-url',
-      server.url,
-      '--email',
-      FAKE_EMAIL,
-      '--password',
-      'wrong-password',
-    ]);
-    expectOneSentenceCouldNotRun(result, /rejected the email and password.*401/);
-    expect(result.stderr).not.toContain('wrong-password');
-  });
-
-  test('a server that answers HTML', async () => {
-    server = await startHtmlServer();
-    const result = await runCli([
-      '--base-url',
-      server.url,
-      '--email',
-      FAKE_EMAIL,
-      '--password',
-      FAKE_PASSWORD,
-    ]);
-    expectOneSentenceCouldNotRun(result, /does not look like a Speak v1 server.*text\/html.*<!DOCTYPE html>/);
-  });
-
-  test('a server that never answers', async () => {
-    server = await startHungServer();
-    const result = await runCli([
-      '--base-url',
-      server.url,
-      '--email',
-      FAKE_EMAIL,
-      '--password',
-      FAKE_PASSWORD,
-    ]);
-    expectOneSentenceCouldNotRun(result, /did not answer in time: got no response headers within 5000 ms/);
-  });
-
-  test('a server that answers garbage', async () => {
-    server = await startGarbageServer();
-    const result = await runCli([
-      '--base-url',
-      server.url,
-      '--email',
-      FAKE_EMAIL,
-      '--password',
-      FAKE_PASSWORD,
-    ]);
-    expectOneSentenceCouldNotRun(result, /does not speak HTTP/);
-  });
+  for (const c of couldNotRun) {
+    test(c.name, async () => {
+      if (c.start) server = await c.start();
+      const url = server?.url ?? c.url;
+      if (url === undefined) throw new Error(`case "${c.name}" has neither a server nor a URL`);
+      const result = await runCli([
+        '--base-url',
+        url,
+        '--email',
+        c.email ?? FAKE_EMAIL,
+        '--password',
+        c.password ?? FAKE_PASSWORD,
+      ]);
+      expectOneSentenceCouldNotRun(result, c.says);
+      if (c.neverEchoes) expect(result.stderr).not.toContain(c.neverEchoes);
+    });
+  }
 
   test('invalid options are a usage error (exit 2), not a test result', async () => {
     const result = await runCli(['--base-url', 'http://127.0.0.1:9', '--profile', 'picky', '--token', 'x']);
