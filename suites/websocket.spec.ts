@@ -35,6 +35,8 @@ import {
 } from '../src/client/ws-stream.ts';
 import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
 import { once } from './support/items.ts';
+import { field } from './support/values.ts';
+import { sleep } from './support/wait.ts';
 
 const speak = useSpeak();
 
@@ -46,12 +48,6 @@ const POLL_INTERVAL_MS = 200;
 const MESSAGE_WAIT_MS = 2_000;
 /** A URL lifetime this short can be waited out inside a test. */
 const WAITABLE_LIFETIME_MS = 20_000;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function field(value: unknown, name: string): unknown {
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
-}
 
 function timeouts(): StreamTimeouts {
   return {
