@@ -1,26 +1,64 @@
 /**
  * The `speakcheck` command. Thin on purpose: each subcommand lives in its own module under
- * ./commands and only parses its options, calls the library and prints.
+ * ./commands and only parses its options, calls the library and prints. A command's module is
+ * imported only when that command runs: `speakcheck run` never loads the reference server, k6,
+ * perf or bench code, and `serve` (the embedded stack's API process) never loads the harness.
  */
+import { register } from 'node:module';
 import { Command } from 'commander';
-import { registerBench } from './commands/bench.ts';
-import { registerLoad } from './commands/load.ts';
-import { registerPerf } from './commands/perf.ts';
-import { registerRun } from './commands/run.ts';
-import { registerServe } from './commands/serve.ts';
-import { registerWorker } from './commands/worker.ts';
+
+// Before any command module loads: node_modules' ES modules bypass tsx (see the hook for why).
+register('./plain-node-modules.mjs', import.meta.url);
+
+type Registrar = (program: Command) => void;
+
+/** Name and one-line description (for --help) of each command, and how to load it. */
+const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<Registrar> }> = [
+  {
+    name: 'run',
+    summary: 'run the Speak v1 conformance suites against a server (default: the embedded reference stack)',
+    load: async () => (await import('./commands/run.ts')).registerRun,
+  },
+  {
+    name: 'serve',
+    summary: 'start the reference stack',
+    load: async () => (await import('./commands/serve.ts')).registerServe,
+  },
+  {
+    name: 'load',
+    summary: 'load-test a server',
+    load: async () => (await import('./commands/load.ts')).registerLoad,
+  },
+  {
+    name: 'perf',
+    summary: 'compare load-test runs',
+    load: async () => (await import('./commands/perf.ts')).registerPerf,
+  },
+  {
+    name: 'bench',
+    summary: 'time a full conformance run against the embedded stack',
+    load: async () => (await import('./commands/bench.ts')).registerBench,
+  },
+  {
+    name: 'worker',
+    summary: 'run one synthesis worker outside the API process',
+    load: async () => (await import('./commands/worker.ts')).registerWorker,
+  },
+];
 
 const program = new Command('speakcheck')
   .description('Conformance harness, load tester and reference server for the Speak v1 TTS API')
   .showHelpAfterError();
 
-registerRun(program);
-registerServe(program);
-registerLoad(program);
-registerPerf(program);
-registerBench(program);
-registerWorker(program);
-
 // With no subcommand at all, the main job: the whole conformance suite against the embedded stack.
 const argv = process.argv.slice(2).length === 0 ? [...process.argv, 'run'] : process.argv;
+const named = argv[2] === 'help' ? argv[3] : argv[2];
+const chosen = COMMANDS.find((c) => c.name === named);
+if (chosen) {
+  // Only this command is registered in full: its options, arguments and help.
+  (await chosen.load())(program);
+} else {
+  // Top-level help, an unknown command or a bare option: list the commands without loading them.
+  for (const c of COMMANDS) program.command(c.name).description(c.summary);
+}
 await program.parseAsync(argv);
