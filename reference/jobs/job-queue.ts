@@ -5,6 +5,7 @@
  * take ends in `error` instead of being tried forever.
  */
 import type { Database } from 'better-sqlite3';
+import { findModel } from '../models/catalogue.ts';
 import { advanceTake } from '../store/takes.ts';
 
 export const MAX_ATTEMPTS = 3;
@@ -23,23 +24,52 @@ export function enqueueJob(db: Database, takeId: string): void {
   db.prepare("INSERT INTO jobs (take_id, state, created_ms) VALUES (?, 'queued', ?)").run(takeId, Date.now());
 }
 
-export function claimJob(
-  db: Database,
-  owner: string,
-  o: { leaseMs?: number; queueTimeoutMs?: number; onTakeFailed?: () => void } = {},
-): ClaimedJob | undefined {
+/**
+ * The values a voice's `model` column may hold for these model names: a voice stores the model's
+ * version name (studio → studio-2026.11), older rows may hold the public name.
+ */
+function voiceModelValues(models: readonly string[]): string[] {
+  return [
+    ...new Set(
+      models.flatMap((name) => {
+        const model = findModel(name);
+        return model ? [model.name, model.versionName] : [name];
+      }),
+    ),
+  ];
+}
+
+export interface ClaimOptions {
+  leaseMs?: number;
+  queueTimeoutMs?: number;
+  onTakeFailed?: () => void;
+  /**
+   * The models this worker serves (public names, e.g. ['studio']): it only claims jobs whose take's
+   * voice is of one of them. Absent: every model (the embedded workers). A take whose voice was
+   * deleted meanwhile has no model left to match and any worker may take it.
+   */
+  models?: readonly string[];
+}
+
+export function claimJob(db: Database, owner: string, o: ClaimOptions = {}): ClaimedJob | undefined {
   const leaseMs = o.leaseMs ?? LEASE_MS;
   const queueTimeoutMs = o.queueTimeoutMs ?? QUEUE_TIMEOUT_MS;
+  const models = o.models ? JSON.stringify(voiceModelValues(o.models)) : null;
   const claim = db.transaction((): ClaimedJob | undefined => {
     for (;;) {
       const now = Date.now();
       const row = db
         .prepare(
-          `SELECT job_id, take_id, attempts, created_ms FROM jobs
-           WHERE state = 'queued' OR (state = 'leased' AND lease_expires_ms < ?)
-           ORDER BY job_id LIMIT 1`,
+          `SELECT j.job_id, j.take_id, j.attempts, j.created_ms FROM jobs j
+           LEFT JOIN takes t ON t.take_id = j.take_id
+           LEFT JOIN voices v ON v.voice_id = t.voice_id
+           WHERE (j.state = 'queued' OR (j.state = 'leased' AND j.lease_expires_ms < @now))
+             AND (@models IS NULL OR v.model IS NULL OR v.model IN (SELECT value FROM json_each(@models)))
+           ORDER BY j.job_id LIMIT 1`,
         )
-        .get(now) as { job_id: number; take_id: string; attempts: number; created_ms: number } | undefined;
+        .get({ now, models }) as
+        | { job_id: number; take_id: string; attempts: number; created_ms: number }
+        | undefined;
       if (!row) return undefined;
       if (row.attempts === 0 && now - row.created_ms > queueTimeoutMs) {
         db.prepare("UPDATE jobs SET state = 'failed', last_error = 'queue timeout' WHERE job_id = ?").run(
@@ -85,6 +115,21 @@ export function releaseJob(db: Database, jobId: number, owner: string, reason: s
   db.prepare(
     "UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_ms = NULL, last_error = ? WHERE job_id = ? AND lease_owner = ?",
   ).run(reason, jobId, owner);
+}
+
+/**
+ * A worker is stopping (SIGTERM/SIGINT, shutdown): the jobs it holds go back to the queue at once
+ * for another worker, without waiting for the lease to run out. The interrupted attempt did not fail,
+ * so it is not counted against MAX_ATTEMPTS.
+ */
+export function returnOwnerJobs(db: Database, owner: string): number {
+  return db
+    .prepare(
+      `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_ms = NULL,
+         attempts = MAX(attempts - 1, 0), last_error = 'worker stopped'
+       WHERE state = 'leased' AND lease_owner = ?`,
+    )
+    .run(owner).changes;
 }
 
 /** A worker process died: its leased jobs go back to the queue at once (no lease wait). */

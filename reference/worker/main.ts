@@ -5,7 +5,12 @@
  * a 1 s poll covers a missed wake.
  *
  * Environment: SPEAK_WORKER_ID, SPEAK_DATA_DIR, SPEAK_WORKER_OPTIONS (JSON of the stack options the
- * worker needs, e.g. websocketUrlTtlSeconds).
+ * worker needs, e.g. websocketUrlTtlSeconds; `models` limits the REST jobs it claims and the
+ * websockets it serves).
+ *
+ * Stopping (SIGTERM/SIGINT, or the pool's `shutdown` message): it claims nothing more, stops its take
+ * at the next part, gives the jobs it holds back to the queue at once (no lease wait), deregisters and
+ * exits; STOP_BOUND_MS after the signal it exits even if a part is still being spoken.
  *
  * Websocket hook (owner: websocket): when `./websocket/index.ts` exists and exports
  * `startWorkerWebsocket(context: WorkerHookContext)`, it is started here after the synthesizer; it may
@@ -14,8 +19,15 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { adoptParentDefects } from '../defects/index.ts';
-import { claimJob, finishJob, heartbeatJob, LEASE_MS, releaseJob } from '../jobs/job-queue.ts';
+import { adoptParentDefects, defects } from '../defects/index.ts';
+import {
+  claimJob,
+  finishJob,
+  heartbeatJob,
+  LEASE_MS,
+  releaseJob,
+  returnOwnerJobs,
+} from '../jobs/job-queue.ts';
 import { type Database, openDatabase } from '../store/db.ts';
 import { createSynthesizer, type Synthesizer } from '../synth/index.ts';
 import { heartbeatWorker, REGISTRY_HEARTBEAT_MS, registerWorker, unregisterWorker } from './registry.ts';
@@ -38,6 +50,13 @@ const dataDir = process.env.SPEAK_DATA_DIR;
 if (!dataDir) throw new Error('SPEAK_DATA_DIR is not set');
 const options = JSON.parse(process.env.SPEAK_WORKER_OPTIONS ?? '{}') as Record<string, unknown>;
 const owner = `${workerId}:${process.pid}`;
+/** Models this worker serves (`speakcheck worker --models`); absent = all (the embedded workers). */
+const models =
+  Array.isArray(options.models) && options.models.length > 0 ? options.models.map(String) : undefined;
+/** From the stop signal to the exit, whatever the synthesizer is doing. */
+const STOP_BOUND_MS = 5000;
+// A forked worker takes its parent's switches; a standalone one had them activated by `speakcheck
+// worker --defect` in this very process before this module was imported.
 adoptParentDefects();
 
 // Standalone (`speakcheck worker`, e.g. its own container): no IPC to the API. It registers in the
@@ -52,6 +71,7 @@ const send = (message: { type: string } & Record<string, unknown>) => {
         pid: process.pid,
         models: Array.isArray(message.models) ? message.models.map(String) : [],
         websocketUrl: message.url,
+        defects: defects.list(),
       });
     }
     return;
@@ -104,23 +124,41 @@ if (existsSync(hookEntry)) {
 
 if (standalone) {
   // The websocket hook registered this worker with its models and URL; without a hook, register here.
-  if (!hook) registerWorker(db, { id: workerId, pid: process.pid, models: [] });
+  if (!hook)
+    registerWorker(db, { id: workerId, pid: process.pid, models: models ?? [], defects: defects.list() });
   const beat = setInterval(() => heartbeatWorker(db, workerId), REGISTRY_HEARTBEAT_MS);
   beat.unref();
-  const stop = () => {
-    closing = true;
-    wakeUp?.();
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
 }
+
+let exiting = false;
+/** Last step of every stop: held jobs back to the queue, out of the registry, exit. Synchronous, so
+ *  no sample callback of this worker can write after its job was given back. */
+function exitNow(code: number): void {
+  if (exiting) return;
+  exiting = true;
+  const returned = returnOwnerJobs(db, owner);
+  if (returned > 0) log(`${returned} job(s) given back to the queue`);
+  if (standalone) unregisterWorker(db, workerId);
+  db.close();
+  process.exit(code);
+}
+
+function stop(why: string): void {
+  if (closing) return;
+  closing = true;
+  log(`${why}: stopping`);
+  wakeUp?.();
+  setTimeout(() => {
+    log(`not stopped within ${STOP_BOUND_MS} ms; exiting anyway`);
+    exitNow(0);
+  }, STOP_BOUND_MS);
+}
+process.once('SIGTERM', () => stop('SIGTERM'));
+process.once('SIGINT', () => stop('SIGINT'));
 
 process.on('message', (message: { type?: string }) => {
   if (message?.type === 'wake') wakeUp?.();
-  if (message?.type === 'shutdown') {
-    closing = true;
-    wakeUp?.();
-  }
+  if (message?.type === 'shutdown') stop('shutdown');
 });
 
 send({ type: 'ready', pid: process.pid });
@@ -131,11 +169,12 @@ async function runJob(job: { jobId: number; takeId: string }): Promise<void> {
     ours = heartbeatJob(db, job.jobId, owner);
   }, LEASE_MS / 3);
   try {
-    await synthesizeTake(
+    const result = await synthesizeTake(
       { db, synth, dataDir: dataDir!, workerId, notifyEvents, stillOurs: () => ours && !closing },
       job.takeId,
     );
-    if (!closing) finishJob(db, job.jobId, owner);
+    // Interrupted by a stop: the job stays leased here and exitNow gives it back to the queue.
+    if (result === 'ready' || !closing) finishJob(db, job.jobId, owner);
   } catch (error) {
     log(`take ${job.takeId} failed: ${(error as Error).message}`);
     releaseJob(db, job.jobId, owner, (error as Error).message);
@@ -145,15 +184,16 @@ async function runJob(job: { jobId: number; takeId: string }): Promise<void> {
 }
 
 while (!closing) {
-  const job = claimJob(db, owner, { onTakeFailed: notifyEvents });
+  const job = claimJob(db, owner, { onTakeFailed: notifyEvents, ...(models ? { models } : {}) });
   if (job) await runJob(job);
   else await waitForWork(1000);
 }
 
+// Give the jobs back before closing the websockets and the synthesizer (which may take a while).
+const returned = returnOwnerJobs(db, owner);
+if (returned > 0) log(`${returned} job(s) given back to the queue`);
 await Promise.race([
   Promise.all([hook?.close(), synth.close()]),
   new Promise((resolve) => setTimeout(resolve, 3000)),
 ]);
-if (standalone) unregisterWorker(db, workerId);
-db.close();
-process.exit(0);
+exitNow(0);

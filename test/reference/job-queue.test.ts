@@ -1,6 +1,6 @@
 /**
- * The leased job queue and item events on a real SQLite file: atomic claims, lease expiry and
- * re-claim, bounded attempts ending in `error` (the example take's voice follows), queue timeout,
+ * The leased job queue and item events on a real SQLite file: atomic claims, claims limited to the
+ * worker's models, a stopping worker's jobs given back at once, lease expiry and re-claim, bounded attempts ending in `error` (the example take's voice follows), queue timeout,
  * start-up recovery, and every status change recorded as an event with the body GET shows, delivered
  * in seq order by the tail.
  */
@@ -19,6 +19,7 @@ import {
   recoverAtStartup,
   releaseJob,
   releaseOwnerJobs,
+  returnOwnerJobs,
 } from '../../reference/jobs/job-queue.ts';
 import { type Database, openDatabase } from '../../reference/store/db.ts';
 import { advanceTake, getTakeRow, insertTake, takeResource } from '../../reference/store/takes.ts';
@@ -36,17 +37,36 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function newTake(takeId: string, exampleOf: string | null = null): void {
+function newVoice(voiceId: string, model: string, exampleTakeId = 'tk_ex'): void {
+  db.transaction(() =>
+    insertVoice(db, {
+      voice_id: voiceId,
+      user_id: 'us_1',
+      name: 'V',
+      model,
+      gender: 'female',
+      default_style: null,
+      default_prosody: null,
+      description: null,
+      example_take_id: exampleTakeId,
+      status_webhook: null,
+      done_webhook: null,
+      timestamp_ms: Date.now(),
+    }),
+  )();
+}
+
+function newTake(takeId: string, exampleOf: string | null = null, voiceId = 'vc_1'): void {
   db.transaction(() => {
     insertTake(db, {
       take_id: takeId,
       user_id: 'us_1',
-      voice_id: 'vc_1',
+      voice_id: voiceId,
       text: 'Hello.',
       override_language: null,
       style: null,
       prosody: null,
-      rendering: { language: 'en-US', gender: 'female', prosody: null, style: null, seed: 'vc_1' },
+      rendering: { language: 'en-US', gender: 'female', prosody: null, style: null, seed: voiceId },
       status_webhook: null,
       done_webhook: null,
       user_data: null,
@@ -90,23 +110,44 @@ describe('job queue', () => {
     expect(heartbeatJob(db, first!.jobId, 'w1:1')).toBe(false);
   });
 
+  it('a worker claims only jobs of the models it serves; without models, any job', () => {
+    newVoice('vc_studio', 'studio-2026.11'); // a voice stores the model's version name
+    newVoice('vc_poly', 'polyglot');
+    newTake('tk_poly', null, 'vc_poly');
+    newTake('tk_studio', null, 'vc_studio');
+    newTake('tk_poly2', null, 'vc_poly');
+    // The older polyglot job is skipped, not blocking: the studio worker gets the studio job.
+    expect(claimJob(db, 'worker-studio:1', { models: ['studio'] })?.takeId).toBe('tk_studio');
+    expect(claimJob(db, 'worker-studio:1', { models: ['studio'] })).toBeUndefined();
+    expect(claimJob(db, 'worker-poly:2', { models: ['polyglot', 'studio'] })?.takeId).toBe('tk_poly');
+    // The embedded default (no models): every model.
+    expect(claimJob(db, 'worker-1:3')?.takeId).toBe('tk_poly2');
+  });
+
+  it('a take whose voice is gone can be claimed by any worker (no model left to match)', () => {
+    newTake('tk_orphan', null, 'vc_deleted');
+    expect(claimJob(db, 'worker-studio:1', { models: ['studio'] })?.takeId).toBe('tk_orphan');
+  });
+
+  it('a stopping worker gives its jobs back at once, the attempt not counted; others keep theirs', () => {
+    newTake('tk_a');
+    newTake('tk_b');
+    newTake('tk_c');
+    const a = claimJob(db, 'w1:1')!;
+    claimJob(db, 'w2:2');
+    const c = claimJob(db, 'w1:1')!;
+    expect(returnOwnerJobs(db, 'w1:1')).toBe(2);
+    expect(heartbeatJob(db, a.jobId, 'w1:1')).toBe(false); // no longer its lease
+    // Claimed again at once (leases run 15 s), as a first attempt.
+    const again = claimJob(db, 'w3:3');
+    expect(again).toEqual({ jobId: a.jobId, takeId: 'tk_a', attempts: 1 });
+    expect(claimJob(db, 'w3:3')).toEqual({ jobId: c.jobId, takeId: 'tk_c', attempts: 1 });
+    expect(claimJob(db, 'w4:4')).toBeUndefined(); // tk_b is still w2's
+    expect(returnOwnerJobs(db, 'w1:1')).toBe(0);
+  });
+
   it('after MAX_ATTEMPTS failures the take ends in error, and its voice too', () => {
-    db.transaction(() =>
-      insertVoice(db, {
-        voice_id: 'vc_1',
-        user_id: 'us_1',
-        name: 'V',
-        model: 'studio-2026.11',
-        gender: 'female',
-        default_style: null,
-        default_prosody: null,
-        description: null,
-        example_take_id: 'tk_ex',
-        status_webhook: null,
-        done_webhook: null,
-        timestamp_ms: Date.now(),
-      }),
-    )();
+    newVoice('vc_1', 'studio-2026.11');
     newTake('tk_ex', 'vc_1');
     let failed = 0;
     for (let i = 0; i < MAX_ATTEMPTS; i++) {

@@ -5,10 +5,10 @@
  * Stops cleanly (workers too) on SIGINT/SIGTERM.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { DEFECTS, findDefect } from '../../../reference/defects/index.ts';
 import type { ExtraUser } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
+import { announceDefects, DEFECT_FLAG_DESCRIPTION, defectFlag } from '../defect-flag.ts';
 
 function integer(min: number) {
   return (value: string): number => {
@@ -24,15 +24,6 @@ function user(value: string, previous: ExtraUser[] = []): ExtraUser[] {
   const at = value.indexOf(':');
   if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError('must be EMAIL:PASSWORD');
   return [...previous, { email: value.slice(0, at), password: value.slice(at + 1) }];
-}
-
-function defect(value: string, previous: string[] = []): string[] {
-  if (!findDefect(value)) {
-    throw new InvalidArgumentError(
-      `unknown defect ${JSON.stringify(value)}; known defects: ${DEFECTS.map((x) => x.name).join(', ')}`,
-    );
-  }
-  return [...previous, value];
 }
 
 interface ServeFlags {
@@ -85,11 +76,7 @@ export function registerServe(program: Command): void {
         ...WEBHOOK_ALLOW_VALUES,
       ]),
     )
-    .option(
-      '--defect <name>',
-      'turn on a deliberate contract defect, to prove the harness catches it (repeatable; testing only)',
-      defect,
-    )
+    .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .addOption(
       new Option('--target <kind>', 'in-process stack, or API + 2 worker containers (testcontainers)')
         .choices(['embedded', 'container'])
@@ -117,10 +104,7 @@ export function registerServe(program: Command): void {
       const lines = [`base_url=${stack.baseUrl}`, `email=${demo.email}`, `password=${demo.password}`];
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
       // Loud on both streams: a defective stack must never pass for a clean one.
-      if (flags.defect?.length) {
-        lines.push(`defects=${flags.defect.join(',')}`);
-        log(`WARNING: DEFECTIVE STACK (testing only): ${flags.defect.join(', ')}`);
-      }
+      lines.push(...announceDefects(flags.defect ?? [], log));
       process.stdout.write(`${lines.join('\n')}\n`);
 
       let stopping = false;

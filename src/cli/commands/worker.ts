@@ -2,13 +2,17 @@
  * `speakcheck worker --data DIR`: one synthesis worker outside the API process (its own container,
  * sharing the API's data volume). It registers itself in the shared SQLite database (id, models,
  * websocket address), claims REST jobs by polling the leased queue and serves websockets for its
- * models. Stops on SIGINT/SIGTERM (its unfinished job's lease runs out and another worker takes it).
+ * models. With `--defect NAME` (as `serve --defect`) its worker-side switches are on, announced on
+ * stdout (`defects=...`) and stderr, and recorded in its registration. Stops on SIGINT/SIGTERM: the
+ * job it holds goes back to the queue at once for another worker, within a bound.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
+import { activateDefects } from '../../../reference/defects/index.ts';
 import { MODELS } from '../../../reference/models/catalogue.ts';
+import { announceDefects, DEFECT_FLAG_DESCRIPTION, defectFlag } from '../defect-flag.ts';
 
 function models(value: string): string[] {
   const names = value
@@ -36,6 +40,7 @@ interface WorkerFlags {
   host: string;
   wsPort: number;
   wsShuffleWindow: number;
+  defect?: string[];
 }
 
 export function registerWorker(program: Command): void {
@@ -44,11 +49,17 @@ export function registerWorker(program: Command): void {
     .description('Run one synthesis worker that joins an API (`serve --workers 0`) through its data dir')
     .requiredOption('--data <dir>', 'the data directory the API uses (shared volume)')
     .option('--id <id>', 'worker id, unique per stack (default: worker-<hostname>-<pid>-<random>)')
-    .option('--models <a,b>', 'models this worker holds for websockets (default: all)', models)
+    .option('--models <a,b>', 'models this worker serves: REST jobs and websockets (default: all)', models)
     .option('--host <host>', 'address its websocket server listens on', '127.0.0.1')
     .option('--ws-port <n>', 'websocket port (0 = any free port)', port, 0)
     .option('--ws-shuffle-window <n>', 'send websocket audio frames out of order within N', port, 0)
+    .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .action(async (flags: WorkerFlags) => {
+      // Switches live in this process: the worker entry below runs in it and reads them.
+      activateDefects(flags.defect ?? []);
+      const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      const lines = announceDefects(flags.defect ?? [], log);
+      if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
       // Containers on the host network share the hostname and often the pid: add a random suffix.
       process.env.SPEAK_WORKER_ID =
         flags.id ?? `worker-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;

@@ -1,0 +1,29 @@
+/**
+ * The `--defect NAME` flag shared by `speakcheck serve` and `speakcheck worker`: the same parsing
+ * (an unknown name is refused, listing the known ones) and the same loud announcement, so a defective
+ * process can never pass for a clean one in either role.
+ */
+import { InvalidArgumentError } from 'commander';
+import { DEFECTS, findDefect } from '../../reference/defects/index.ts';
+
+export const DEFECT_FLAG_DESCRIPTION =
+  'turn on a deliberate contract defect, to prove the harness catches it (repeatable; testing only)';
+
+/** commander argument parser for a repeatable `--defect NAME`. */
+export function defectFlag(value: string, previous: string[] = []): string[] {
+  if (!findDefect(value)) {
+    throw new InvalidArgumentError(
+      `unknown defect ${JSON.stringify(value)}; known defects: ${DEFECTS.map((x) => x.name).join(', ')}`,
+    );
+  }
+  return [...previous, value];
+}
+
+/**
+ * Loud on both streams: the `defects=a,b` line for stdout (none when clean) and a WARNING in the log.
+ */
+export function announceDefects(names: readonly string[], log: (line: string) => void): string[] {
+  if (names.length === 0) return [];
+  log(`WARNING: DEFECTIVE STACK (testing only): ${names.join(', ')}`);
+  return [`defects=${names.join(',')}`];
+}
