@@ -25,6 +25,8 @@ import {
 import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
 import { once, prefetch } from './support/items.ts';
+import { field } from './support/values.ts';
+import { sleep } from './support/wait.ts';
 
 const speak = useSpeak();
 
@@ -70,12 +72,6 @@ function webhookTest(ids: string[], name: string, fn: () => Promise<void>): void
 function theSink(): WebhookSink {
   if (!sink) throw new Error('the webhook sink is not running');
   return sink;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function field(value: unknown, name: string): unknown {
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
