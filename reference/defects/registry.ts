@@ -197,6 +197,12 @@ export const DEFECTS = [
     ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-STATUS-AGREES-POLLING'],
     'the status webhook is not called for started',
   ),
+  d(
+    'webhook-last-call-unfilled',
+    'webhooks',
+    ['WEBHOOK-LAST-CALL-RECORD'],
+    'a {"post_url"} hook shows timestamp_ms and status_code null even after its call',
+  ),
 ] as const satisfies readonly DefectSpec[];
 
 export type DefectName = (typeof DEFECTS)[number]['name'];

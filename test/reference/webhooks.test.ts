@@ -164,6 +164,59 @@ describe('reference webhooks', () => {
     });
   });
 
+  it('shows a {"post_url"} hook with its last call: null before it, filled after, on GET and list', async () => {
+    const t = sink.newToken({ failFirst: 1 });
+    const statusSink = sink.newToken();
+    const before = Date.now();
+    const created = await api.post('/v1/speak/takes/generate', {
+      voice_id: voiceId,
+      text: TEXT,
+      status_webhook: statusSink.url('status'),
+      done_webhook: { post_url: t.url('done') },
+    });
+    expect(created.status).toBe(200);
+    const takeId = String(field(created.json, 'take_id'));
+    // A URL string stays as given; the object form gets its (still empty) call record.
+    expect(created.json).toMatchObject({
+      status_webhook: statusSink.url('status'),
+      done_webhook: { post_url: t.url('done'), timestamp_ms: null, status_code: null },
+    });
+    // The first done call is answered 500, the retry 200: the record is of the last call.
+    await sink.waitForCalls(t.token, (c) => c.length === 2, READY_MS + 10_000);
+    const path = `/v1/speak/takes/${takeId}`;
+    await expect
+      .poll(async () => field(field((await api.get(path)).json, 'done_webhook'), 'status_code'), {
+        timeout: 5_000,
+      })
+      .toBe(200);
+    const take = (await api.get(path)).json;
+    const hook = field(take, 'done_webhook') as Record<string, unknown>;
+    expect(Object.keys(hook).sort()).toEqual(['post_url', 'status_code', 'timestamp_ms']);
+    expect(hook.post_url).toBe(t.url('done'));
+    const retry = sink.calls(t.token, 'done')[1]!;
+    expect(hook.timestamp_ms).toBeGreaterThanOrEqual(before);
+    expect(hook.timestamp_ms).toBeLessThanOrEqual(retry.receivedMs);
+    expect(field(take, 'status_webhook')).toBe(statusSink.url('status'));
+    const listed = await api.get(`/v1/speak/takes?take_id=${takeId}`);
+    expect(listed.json).toEqual([take]);
+  }, 150_000);
+
+  it('shows a voice\'s {"post_url"} done hook with its last call', async () => {
+    const t = sink.newToken();
+    const { voiceId: id, body } = await newVoice(api, { done_webhook: { post_url: t.url('done') } });
+    expect(body).toMatchObject({
+      status_webhook: null,
+      done_webhook: { post_url: t.url('done'), timestamp_ms: null, status_code: null },
+    });
+    await sink.waitForCalls(t.token, (c) => c.length === 1, READY_MS);
+    const path = `/v1/speak/voices/${id}`;
+    await expect
+      .poll(async () => field((await api.get(path)).json, 'done_webhook'), { timeout: 5_000 })
+      .toMatchObject({ post_url: t.url('done'), timestamp_ms: expect.any(Number), status_code: 200 });
+    const listed = await api.get(`/v1/speak/voices?voice_id=${id}`);
+    expect(field((listed.json as unknown[])[0], 'done_webhook')).toMatchObject({ status_code: 200 });
+  });
+
   it('retries a done call answered with 500', async () => {
     const t = sink.newToken({ failFirst: 1 });
     await newTake(api, voiceId, { done_webhook: t.url('done') });

@@ -7,8 +7,16 @@
 import type { FastifyInstance } from 'fastify';
 import { defects } from '../../defects/index.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
-import { deleteTakeRow, getUserTakeRow, insertTake, type TakeRow, takeResource } from '../../store/takes.ts';
+import {
+  deleteTakeRow,
+  getUserTakeRow,
+  insertTake,
+  type TakeResource,
+  type TakeRow,
+  takeResource,
+} from '../../store/takes.ts';
 import { getUserVoiceRow } from '../../store/voices.ts';
+import { withLastWebhookCalls } from '../../webhooks/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { listRows } from '../lists.ts';
@@ -22,16 +30,28 @@ export function takeOf(ctx: ApiContext, userId: string, takeId: string): TakeRow
   return row;
 }
 
+/**
+ * A take as the API answers it: an SDK-form hook (`{"post_url"}`) is shown as
+ * `{post_url, timestamp_ms, status_code}` of its last call (null before any, wire-facts.md);
+ * a URL string stays as given.
+ */
+function shownTake(ctx: ApiContext, take: TakeResource) {
+  return withLastWebhookCalls(ctx.db, 'take', take);
+}
+
 export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   app.get('/v1/speak/takes', async (request) =>
-    listRows<TakeRow>(ctx.db, 'takes', 'take_id', request.userId, request.query).map(takeResource),
+    listRows<TakeRow>(ctx.db, 'takes', 'take_id', request.userId, request.query).map((row) =>
+      shownTake(ctx, takeResource(row)),
+    ),
   );
 
   app.get('/v1/speak/takes/:take_id', async (request, reply) => {
     const { take_id } = request.params as { take_id: string };
     const row = takeOf(ctx, request.userId, take_id);
     if (row.worker) reply.header('x-speak-worker', row.worker);
-    return defects.has('take-get-array') ? [takeResource(row)] : takeResource(row);
+    const take = shownTake(ctx, takeResource(row));
+    return defects.has('take-get-array') ? [take] : take;
   });
 
   app.post('/v1/speak/takes/generate', async (request) => {
@@ -57,7 +77,8 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       .immediate();
     ctx.wakeWorkers();
     ctx.wakeEvents();
-    return batch ? created : created[0];
+    const shown = created.map((take) => shownTake(ctx, take));
+    return batch ? shown : shown[0];
   });
 
   app.delete('/v1/speak/takes/:take_id', async (request) => {

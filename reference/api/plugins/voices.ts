@@ -17,9 +17,11 @@ import {
   insertVoice,
   updateVoiceRow,
   type VoiceChanges,
+  type VoiceResource,
   type VoiceRow,
   voiceResource,
 } from '../../store/voices.ts';
+import { withLastWebhookCalls } from '../../webhooks/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkGender, checkLanguage, checkProsody, checkStyle } from '../generation-rules.ts';
@@ -46,14 +48,21 @@ function voiceOf(ctx: ApiContext, userId: string, voiceId: string): VoiceRow {
   return row;
 }
 
+/** A voice as the API answers it: SDK-form hooks with their last call, as for takes (takes.ts). */
+function shownVoice(ctx: ApiContext, voice: VoiceResource) {
+  return withLastWebhookCalls(ctx.db, 'voice', voice);
+}
+
 export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   app.get('/v1/speak/voices', async (request) =>
-    listRows<VoiceRow>(ctx.db, 'voices', 'voice_id', request.userId, request.query).map(voiceResource),
+    listRows<VoiceRow>(ctx.db, 'voices', 'voice_id', request.userId, request.query).map((row) =>
+      shownVoice(ctx, voiceResource(row)),
+    ),
   );
 
   app.get('/v1/speak/voices/:voice_id', async (request) => {
     const { voice_id } = request.params as { voice_id: string };
-    const voice = voiceResource(voiceOf(ctx, request.userId, voice_id));
+    const voice = shownVoice(ctx, voiceResource(voiceOf(ctx, request.userId, voice_id)));
     return defects.has('voice-get-array') ? [voice] : voice;
   });
 
@@ -110,7 +119,8 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
         .immediate();
       ctx.wakeWorkers();
       ctx.wakeEvents();
-      return defects.has('voice-generate-ready') ? { ...created, status: 'ready' } : created;
+      const shown = shownVoice(ctx, created);
+      return defects.has('voice-generate-ready') ? { ...shown, status: 'ready' } : shown;
     },
   );
 

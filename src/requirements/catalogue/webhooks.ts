@@ -111,6 +111,13 @@ export const requirements: Requirement[] = [
     'wire-facts',
   ),
   r(
+    'WEBHOOK-LAST-CALL-RECORD',
+    'Webhooks (wire facts)',
+    'SHOULD',
+    'Where the item shows a `{"post_url"}` webhook with `timestamp_ms` and `status_code`, after a delivered call they record it: post_url as given, timestamp_ms an integer (ms since the epoch) not before the item was created, status_code the HTTP status the hook answered.',
+    'wire-facts',
+  ),
+  r(
     'WEBHOOK-RETRY-AFTER-5XX',
     'Events: Webhooks 4',
     'INFO',
