@@ -2,7 +2,8 @@
  * The containerized reference stack, launched with testcontainers: one API container
  * (`serve --workers 0`) and N worker containers (`worker --models ...`) sharing one data directory
  * (bind mount: SQLite WAL + audio), all with host networking on loopback. The image is built from
- * reference/Dockerfile once per content hash of its inputs and reused after that.
+ * reference/Dockerfile once per content hash of its inputs (image-inputs.ts: the stack's files only,
+ * not docs, tests or the harness) and reused after that.
  *
  * Image build arguments come from SPEAKCHECK_IMAGE_BASE and SPEAKCHECK_IMAGE_DEPS (npm | context).
  * When neither is set and the runtime holds `localhost/node-host:latest` (built by
@@ -12,11 +13,10 @@
  * Every container is stopped and removed by stop(), on process exit (best effort) and on
  * SIGINT/SIGTERM by whoever owns the run (run/serve/load call stop()).
  */
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import {
   GenericContainer,
   getContainerRuntimeClient,
@@ -26,22 +26,10 @@ import {
 } from 'testcontainers';
 import { registerSecret } from '../client/redact.ts';
 import { REPO_ROOT, StackStartError } from './embedded.ts';
+import { hashImageInputs } from './image-inputs.ts';
 
 export const IMAGE_REPOSITORY = 'localhost/speakcheck-reference';
 const HOST_NODE_BASE = 'localhost/node-host:latest';
-/** Files and folders whose content decides the image (besides the build arguments). */
-const IMAGE_INPUTS = [
-  'reference',
-  'src',
-  'schemas',
-  'fixtures',
-  'bin',
-  'package.json',
-  'package-lock.json',
-  'tsconfig.json',
-  '.dockerignore',
-];
-
 export interface WorkerSpec {
   id: string;
   models: string[];
@@ -97,24 +85,6 @@ export async function containerRuntimeProblem(): Promise<string | undefined> {
   }
 }
 
-function hashInputs(buildArgs: Record<string, string>): string {
-  const hash = createHash('sha256');
-  hash.update(JSON.stringify(buildArgs));
-  hash.update(readFileSync(join(REPO_ROOT, 'reference', 'Dockerfile')));
-  const visit = (path: string) => {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return;
-    if (stat.isDirectory()) {
-      for (const name of readdirSync(path).sort()) visit(join(path, name));
-    } else if (!path.endsWith('.test.ts')) {
-      hash.update(relative(REPO_ROOT, path));
-      hash.update(readFileSync(path));
-    }
-  };
-  for (const input of IMAGE_INPUTS) visit(join(REPO_ROOT, input));
-  return hash.digest('hex').slice(0, 16);
-}
-
 async function buildArgs(): Promise<Record<string, string>> {
   const base = process.env.SPEAKCHECK_IMAGE_BASE;
   const deps = process.env.SPEAKCHECK_IMAGE_DEPS;
@@ -129,7 +99,7 @@ async function buildArgs(): Promise<Record<string, string>> {
 /** Builds the reference image unless the runtime already holds the one for these inputs. */
 export async function ensureReferenceImage(o: { log?: (line: string) => void } = {}): Promise<string> {
   const args = await buildArgs();
-  const tag = `${IMAGE_REPOSITORY}:${hashInputs(args)}`;
+  const tag = `${IMAGE_REPOSITORY}:${hashImageInputs(REPO_ROOT, args)}`;
   const client = await getContainerRuntimeClient();
   if (await client.image.exists(ImageName.fromString(tag))) {
     o.log?.(`image ${tag} is up to date`);
