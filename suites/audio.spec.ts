@@ -27,12 +27,11 @@ import { covers, observe, useSpeak } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio } from './support/audio.ts';
 import {
   generateTake,
-  generateVoice,
   getItem,
   once,
   prefetch,
   type Take,
-  type Voice,
+  useSharedVoice,
   waitUntilDone,
 } from './support/items.ts';
 
@@ -49,14 +48,8 @@ const LONG_TEXT = [
   'That is all for this test.',
 ].join(' ');
 
-const voice = once(async (): Promise<Voice> => {
-  const { voice: created } = await generateVoice(speak, {
-    name: speak.prefix('audio-voice'),
-    gender: speak.model.genders[0] ?? 'female',
-    model: speak.model.name,
-  });
-  return (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
-});
+/** A plain ready voice to make takes with: the run's shared one. */
+const voice = useSharedVoice(speak);
 
 const readyTake = once(async (): Promise<Take> => {
   const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text: TEXT });

@@ -9,15 +9,7 @@ import { assertProperty } from '../fixtures/property.ts';
 import { assertClientError, assertErrorBody } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
-import {
-  generateVoice,
-  list,
-  once,
-  prefetch,
-  type Take,
-  type Voice,
-  waitUntilDone,
-} from './support/items.ts';
+import { list, prefetch, type Take, useSharedVoice, type Voice } from './support/items.ts';
 
 const speak = useSpeak();
 
@@ -28,14 +20,8 @@ const UNKNOWN = 'speakcheck-unknown-id';
 const errorsSeen: Array<{ label: string; exchange: Exchange }> = [];
 const codesByReason = new Map<string, Set<number>>();
 
-const voice = once(async (): Promise<Voice> => {
-  const { voice: created } = await generateVoice(speak, {
-    name: speak.prefix('errors-voice'),
-    gender: speak.model.genders[0] ?? 'female',
-    model: speak.model.name,
-  });
-  return (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
-});
+/** A plain ready voice to make takes with: the run's shared one. */
+const voice = useSharedVoice(speak);
 
 prefetch(voice);
 

@@ -16,13 +16,12 @@ import {
   assertEpochMs,
   assertEqualField,
   generateTake,
-  generateVoice,
   list,
   observedSequences,
   once,
   prefetch,
   type Take,
-  type Voice,
+  useSharedVoice,
   waitUntilDone,
 } from './support/items.ts';
 
@@ -31,14 +30,8 @@ const speak = useSpeak();
 /** Several sentences: several parts, so intermediate states have a chance to be seen. */
 const MULTI_PART = 'This is the first sentence. Here comes a second one. And a third closes the text.';
 
-const voice = once(async (): Promise<Voice> => {
-  const { voice: created } = await generateVoice(speak, {
-    name: speak.prefix('takes-voice'),
-    gender: speak.model.genders[0] ?? 'female',
-    model: speak.model.name,
-  });
-  return (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
-});
+/** A plain ready voice to make takes with: the run's shared one. */
+const voice = useSharedVoice(speak);
 
 /** The multi-part take: generated once, polled from its creation to ready. */
 const generated = once(async () => {

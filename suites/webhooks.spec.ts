@@ -24,7 +24,7 @@ import {
 } from '../src/client/webhook-sink.ts';
 import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
-import { once, prefetch } from './support/items.ts';
+import { once, prefetch, useSharedVoice } from './support/items.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
 
@@ -77,21 +77,9 @@ function theSink(): WebhookSink {
 // ---------------------------------------------------------------------------------------------
 // Scenarios
 
-const voice = once(async (): Promise<string> => {
-  const created = expectJson(
-    await speak.api.post('/v1/speak/voices/generate', {
-      name: speak.prefix('webhooks'),
-      gender: speak.model.genders[0] ?? 'female',
-      model: speak.model.name,
-    }),
-    'POST /v1/speak/voices/generate',
-  );
-  const voiceId = field(created, 'voice_id');
-  if (typeof voiceId !== 'string') throw new Error(`voice generation returned no voice_id: ${show(created)}`);
-  speak.track('voice', voiceId);
-  await pollUntilDone(`/v1/speak/voices/${encodeURIComponent(voiceId)}`, Date.now());
-  return voiceId;
-});
+/** A plain ready voice to make takes with: the run's shared one. */
+const sharedVoice = useSharedVoice(speak);
+const voice = async (): Promise<string> => (await sharedVoice()).voice_id;
 
 interface Polled {
   entries: TimelineEntry[];

@@ -12,7 +12,7 @@ import { assertProperty } from '../fixtures/property.ts';
 import { oneSentenceArb, textArb } from '../fixtures/texts.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertSignedRedirect } from '../src/checks/redirect.ts';
-import { assertStatusOrder, isDone } from '../src/checks/status.ts';
+import { assertStatusOrder } from '../src/checks/status.ts';
 import { firstDifference, withoutWebhookBookkeeping } from '../src/checks/webhooks.ts';
 import {
   assertFramesWellFormed,
@@ -34,7 +34,7 @@ import {
   WsClientError,
 } from '../src/client/ws-stream.ts';
 import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
-import { once } from './support/items.ts';
+import { once, useSharedVoice } from './support/items.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
 
@@ -43,7 +43,6 @@ const speak = useSpeak();
 const THREE_SENTENCES =
   'The first sentence is short. A second one follows it. And a third one ends the text.';
 const ONE_SENTENCE = 'Hello from the websocket.';
-const POLL_INTERVAL_MS = 200;
 /** Waits for a connection-level or error message the server may or may not send. */
 const MESSAGE_WAIT_MS = 2_000;
 /** A URL lifetime this short can be waited out inside a test. */
@@ -72,30 +71,9 @@ async function withConnection<T>(fn: (conn: SpeakStreamConnection) => Promise<T>
   }
 }
 
-const voice = once(async (): Promise<string> => {
-  const created = expectJson(
-    await speak.api.post('/v1/speak/voices/generate', {
-      name: speak.prefix('websocket'),
-      gender: speak.model.genders[0] ?? 'female',
-      model: speak.model.name,
-    }),
-    'POST /v1/speak/voices/generate',
-  );
-  const voiceId = field(created, 'voice_id');
-  if (typeof voiceId !== 'string') throw new Error(`voice generation returned no voice_id: ${show(created)}`);
-  speak.track('voice', voiceId);
-  const path = `/v1/speak/voices/${encodeURIComponent(voiceId)}`;
-  const deadline = Date.now() + speak.config.timeouts.readyMs;
-  for (;;) {
-    const body = expectJson(await speak.api.get(path), `GET ${path}`);
-    const status = String(field(body, 'status'));
-    if (status === 'ready') return voiceId;
-    if (isDone(status)) throw new Error(`the voice for the websocket tests ended ${status}`);
-    if (Date.now() > deadline)
-      throw new Error(`the voice was not ready within ${speak.config.timeouts.readyMs} ms`);
-    await sleep(POLL_INTERVAL_MS);
-  }
-});
+/** A plain ready voice to make takes with: the run's shared one. */
+const sharedVoice = useSharedVoice(speak);
+const voice = async (): Promise<string> => (await sharedVoice()).voice_id;
 
 let requestCounter = 0;
 

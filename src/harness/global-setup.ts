@@ -1,35 +1,44 @@
 /**
  * Global setup of suites.vitest.config.ts. `speakcheck run` has already resolved the config (and
- * started the stack) and passes it in SPEAKCHECK_RUN_CONFIG: then nothing happens here. Run directly
+ * started the stack) and passes it in SPEAKCHECK_RUN_CONFIG. Run directly
  * (`npx vitest run --config suites.vitest.config.ts suites/auth.spec.ts`, while writing a suite), the
  * config comes from SPEAK_* variables and the embedded stack is started when no base url is set.
+ * Either way the run's shared voice is asked for here (./shared-voice.ts) and deleted at the end.
  */
 import type { TestProject } from 'vitest/node';
-import { encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
-import { RUN_CONFIG_ENV } from '../config/types.ts';
+import { decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
+import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { type EmbeddedStack, startEmbeddedStack } from '../stack/embedded.ts';
+import { generateSharedVoice, type SharedVoice } from './shared-voice.ts';
 import './meta.ts';
 
 let stack: EmbeddedStack | undefined;
+let sharedVoice: SharedVoice | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const given = process.env[RUN_CONFIG_ENV];
+  let config: RunConfig;
   if (given) {
-    project.provide('speakRunConfig', given);
-    return;
+    config = decodeRunConfig(given);
+  } else {
+    config = resolveRunConfig({});
+    if (config.target === 'embedded') {
+      stack = await startEmbeddedStack();
+      config.baseUrl = stack.baseUrl;
+      config.authUrl = stack.baseUrl;
+      config.email = stack.email;
+      config.password = stack.password;
+    }
   }
-  const config = resolveRunConfig({});
-  if (config.target === 'embedded') {
-    stack = await startEmbeddedStack();
-    config.baseUrl = stack.baseUrl;
-    config.authUrl = stack.baseUrl;
-    config.email = stack.email;
-    config.password = stack.password;
-  }
-  project.provide('speakRunConfig', encodeRunConfig(config));
+  project.provide('speakRunConfig', given ?? encodeRunConfig(config));
+  sharedVoice = await generateSharedVoice(config);
+  project.provide('speakSharedVoice', JSON.stringify(sharedVoice.provided));
 }
 
 export async function teardown(): Promise<void> {
+  // After every suite file: their takes of the shared voice are deleted by then.
+  await sharedVoice?.remove();
+  sharedVoice = undefined;
   await stack?.stop();
   stack = undefined;
 }

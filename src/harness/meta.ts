@@ -19,5 +19,7 @@ declare module 'vitest' {
   /** The run config (JSON) handed from the suites' global setup to the workers. */
   export interface ProvidedContext {
     speakRunConfig: string;
+    /** The run's shared voice (JSON of ProvidedSharedVoice, src/harness/shared-voice.ts). */
+    speakSharedVoice: string;
   }
 }

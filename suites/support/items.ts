@@ -3,11 +3,12 @@
  * every wait is bounded (the run's ready timeout) and polls at a small interval, recording the
  * status sequence and each observed body for the ordering and info checks.
  */
-import { beforeAll } from 'vitest';
+import { beforeAll, inject } from 'vitest';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
 import { type Exchange, expectJson, expectSchema, type SpeakContext } from '../../src/harness/index.ts';
+import type { ProvidedSharedVoice } from '../../src/harness/shared-voice.ts';
 
 export type Kind = 'voice' | 'take';
 
@@ -211,5 +212,21 @@ export function assertEqualField(actual: unknown, expected: unknown, where: stri
 export function prefetch(...scenarios: Array<() => Promise<unknown>>): void {
   beforeAll(() => {
     for (const scenario of scenarios) scenario().catch(() => undefined);
+  });
+}
+
+/**
+ * The run's shared voice (src/harness/shared-voice.ts), ready: for files that only need *a* voice
+ * to make takes with. The global setup asked for it; here its generate answer is schema-checked and
+ * it is waited for like any voice (bounded by the ready timeout, statuses recorded). Not tracked:
+ * the global setup deletes it after every file. Call once per file, at the top.
+ */
+export function useSharedVoice(s: SpeakContext): () => Promise<Voice> {
+  return once(async () => {
+    const provided = JSON.parse(inject('speakSharedVoice')) as ProvidedSharedVoice;
+    if (!provided.ok) throw new Finding(provided.problem, { where: 'POST /v1/speak/voices/generate' });
+    expectSchema('Voice', provided.created, 'the generated voice');
+    const created = provided.created as Voice;
+    return (await waitUntilDone<Voice>(s, 'voice', provided.voiceId, { first: created })).final;
   });
 }

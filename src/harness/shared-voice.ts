@@ -1,0 +1,76 @@
+/**
+ * The run's shared voice: one plain voice (the model's first gender, no prosody, no style) generated
+ * by the suites' global setup and handed to every suite file that only needs *a* ready voice to make
+ * takes with (suites/support/items.ts, sharedVoice()). A voice is ready only after its example take
+ * is synthesized: one example take per run instead of one per suite file. Suites that test voices
+ * themselves (voices, models, lists) still generate their own.
+ *
+ * The global setup only asks for the voice and does not wait for it: the suites wait (bounded, with
+ * the ready timeout) and check what came back, so a server that cannot make voices fails the tests
+ * that need one instead of stopping the run.
+ */
+
+import { HttpSpeakClient } from '../client/speak-client.ts';
+import type { RunConfig } from '../config/types.ts';
+
+/** What the global setup hands to the workers (JSON through provide/inject). */
+export type ProvidedSharedVoice =
+  | { ok: true; voiceId: string /** The generate answer, schema-checked by the suites. */; created: unknown }
+  | { ok: false; problem: string };
+
+export interface SharedVoice {
+  provided: ProvidedSharedVoice;
+  /** Deletes the voice (unless --keep) and logs out; never throws. */
+  remove(): Promise<void>;
+}
+
+export async function generateSharedVoice(config: RunConfig): Promise<SharedVoice> {
+  let api: HttpSpeakClient | undefined;
+  const remove = async (voiceId?: string) => {
+    if (!api) return;
+    if (voiceId && !config.keep) {
+      await api.delete(`/v1/speak/voices/${encodeURIComponent(voiceId)}`).catch(() => undefined);
+    }
+    await api.session?.logout().catch(() => undefined);
+  };
+  try {
+    api = await HttpSpeakClient.login(
+      { baseUrl: config.baseUrl, authUrl: config.authUrl, requestTimeoutMs: config.timeouts.requestMs },
+      {
+        ...(config.email !== undefined ? { email: config.email } : {}),
+        ...(config.password !== undefined ? { password: config.password } : {}),
+        ...(config.token !== undefined ? { token: config.token } : {}),
+      },
+    );
+    const models = (await api.get('/v1/speak/models')).json;
+    const listed = Array.isArray(models) ? (models as Array<{ name?: unknown; genders?: unknown }>) : [];
+    const model = config.model ? listed.find((m) => m.name === config.model) : listed[0];
+    if (!model || typeof model.name !== 'string') {
+      return failed(`no model to generate the shared voice with (GET /v1/speak/models: ${describe(models)})`);
+    }
+    const genders = Array.isArray(model.genders) ? (model.genders as unknown[]) : [];
+    const exchange = await api.post('/v1/speak/voices/generate', {
+      name: `${config.namePrefix}shared-voice`,
+      gender: typeof genders[0] === 'string' ? genders[0] : 'female',
+      model: model.name,
+    });
+    const voiceId = (exchange.json as { voice_id?: unknown } | undefined)?.voice_id;
+    if (exchange.status < 200 || exchange.status >= 300 || typeof voiceId !== 'string' || !voiceId) {
+      return failed(
+        `generating the shared voice: POST /v1/speak/voices/generate answered ${exchange.status} ${describe(exchange.json ?? exchange.text)}`,
+      );
+    }
+    return { provided: { ok: true, voiceId, created: exchange.json }, remove: () => remove(voiceId) };
+  } catch (err) {
+    return failed(`generating the shared voice: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  function failed(problem: string): SharedVoice {
+    return { provided: { ok: false, problem }, remove: () => remove() };
+  }
+}
+
+function describe(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return (text ?? String(value)).slice(0, 300);
+}
