@@ -6,7 +6,7 @@
  * When the server cannot reach the sink (not on this machine and no --webhook-url), every test
  * here is skipped with that one-line reason.
  */
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, type TestContext } from 'vitest';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, isDone } from '../src/checks/status.ts';
 import {
@@ -64,7 +64,7 @@ beforeEach((context) => {
 });
 
 /** covers(), remembering the ids for the skip above. */
-function webhookTest(ids: string[], name: string, fn: () => Promise<void>): void {
+function webhookTest(ids: string[], name: string, fn: (context: TestContext) => Promise<void>): void {
   idsByName.set(name, ids);
   covers(ids, name, fn);
 }
@@ -120,6 +120,34 @@ async function fetchAudio(takeId: string, format: string): Promise<AudioAtDone> 
   return { format, redirectStatus: redirect.status, fetchStatus: audio.status, bytes: audio.body.length };
 }
 
+/**
+ * The sink's wait for webhook calls of an item that polling is also watching, bounded twice: by
+ * --ready-timeout plus the arrival bound from the start, and by the arrival bound from the moment
+ * polling saw the item done. A server that never calls then costs seconds, not the ready timeout.
+ */
+function callsOnceDone(
+  sinkNow: WebhookSink,
+  token: string,
+  predicate: (calls: WebhookCall[]) => boolean,
+  polled: Promise<unknown>,
+): Promise<WebhookCall[]> {
+  const arrival = sinkNow.waitForCalls(token, predicate, speak.config.timeouts.readyMs + ARRIVAL_BOUND_MS);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const afterDone = new Promise<never>((_, reject) => {
+    polled.then(
+      () => {
+        timer = setTimeout(
+          () =>
+            reject(new Error(`no webhook call within ${ARRIVAL_BOUND_MS} ms of the item being seen done`)),
+          ARRIVAL_BOUND_MS,
+        );
+      },
+      () => undefined, // polling reports its own failure
+    );
+  });
+  return Promise.race([arrival, afterDone]).finally(() => clearTimeout(timer));
+}
+
 interface TakeScenario {
   takeId: string;
   createdMs: number;
@@ -155,19 +183,19 @@ async function runTakeScenario(o: {
   speak.track('take', takeId);
   const path = `/v1/speak/takes/${encodeURIComponent(takeId)}`;
 
-  const bound = speak.config.timeouts.readyMs + ARRIVAL_BOUND_MS;
-  const atDone = sinkNow
-    .waitForCalls(token, (calls) => calls.some((c) => c.hook === 'done'), bound)
-    .then(async (calls) => {
+  const polling = pollUntilDone(path, createdMs);
+  const atDone = callsOnceDone(sinkNow, token, (calls) => calls.some((c) => c.hook === 'done'), polling).then(
+    async (calls) => {
       // Right after the done call: the item as GET shows it, and its audio.
       const getAfterDone = expectJson(await speak.api.get(path), `GET ${path}`);
       const audioAtDone = o.checkAudio
         ? await Promise.all(AUDIO_FORMATS.map((f) => fetchAudio(takeId, f)))
         : [];
       return { doneCall: calls.find((c) => c.hook === 'done'), getAfterDone, audioAtDone };
-    });
+    },
+  );
   const [polled, done] = await Promise.all([
-    pollUntilDone(path, createdMs),
+    polling,
     atDone.catch(() => ({ doneCall: undefined, getAfterDone: undefined, audioAtDone: [] })),
   ]);
   // A second done call, or status calls still in flight, would arrive within this window.
@@ -218,7 +246,7 @@ webhookTest(
     const calls = doneCalls(s);
     if (calls.length === 0) {
       throw new Finding(
-        `take ${s.takeId}: done_webhook was never called (take polled ${finalStatus}; waited ${ARRIVAL_BOUND_MS} ms past --ready-timeout)`,
+        `take ${s.takeId}: done_webhook was never called (take polled ${finalStatus}; waited ${ARRIVAL_BOUND_MS} ms after it was seen done)`,
         { where: `take ${s.takeId} done_webhook`, expected: '1 call', actual: '0 calls' },
       );
     }
@@ -497,25 +525,23 @@ webhookTest(
       throw new Error(`voice generation returned no voice_id: ${show(created)}`);
     speak.track('voice', voiceId);
     const path = `/v1/speak/voices/${encodeURIComponent(voiceId)}`;
-    const bound = speak.config.timeouts.readyMs + ARRIVAL_BOUND_MS;
+    const polling = pollUntilDone(path, startMs);
     const [polled, atDone] = await Promise.all([
-      pollUntilDone(path, startMs),
-      sinkNow
-        .waitForCalls(token, (calls) => calls.length > 0, bound)
-        .then(async () => {
-          const voiceNow = expectJson(await speak.api.get(path), `GET ${path}`);
-          const exampleId = field(voiceNow, 'example_take_id');
-          if (typeof exampleId !== 'string') return { voiceNow, example: undefined };
-          const examplePath = `/v1/speak/takes/${encodeURIComponent(exampleId)}`;
-          const reply = await speak.api.get(examplePath);
-          if (reply.status !== 200) {
-            throw new Finding(
-              `voice ${voiceId}: when its done_webhook arrived, GET ${examplePath} (its example take) answered ${reply.status}`,
-              { where: `GET ${examplePath}`, expected: 200, actual: reply.status },
-            );
-          }
-          return { voiceNow, example: expectJson(reply, `GET ${examplePath}`) as unknown };
-        }),
+      polling,
+      callsOnceDone(sinkNow, token, (calls) => calls.length > 0, polling).then(async () => {
+        const voiceNow = expectJson(await speak.api.get(path), `GET ${path}`);
+        const exampleId = field(voiceNow, 'example_take_id');
+        if (typeof exampleId !== 'string') return { voiceNow, example: undefined };
+        const examplePath = `/v1/speak/takes/${encodeURIComponent(exampleId)}`;
+        const reply = await speak.api.get(examplePath);
+        if (reply.status !== 200) {
+          throw new Finding(
+            `voice ${voiceId}: when its done_webhook arrived, GET ${examplePath} (its example take) answered ${reply.status}`,
+            { where: `GET ${examplePath}`, expected: 200, actual: reply.status },
+          );
+        }
+        return { voiceNow, example: expectJson(reply, `GET ${examplePath}`) as unknown };
+      }),
     ]);
     await sinkNow
       .waitForCalls(token, (calls) => calls.length > 1, DUPLICATE_WINDOW_MS)
@@ -597,10 +623,61 @@ webhookTest(
   },
 );
 
+/** How long a server may take to record a delivered call on the item after the sink received it. */
+const RECORD_BOUND_MS = 5_000;
+
+webhookTest(
+  ['WEBHOOK-LAST-CALL-RECORD'],
+  'a shown {"post_url"} call record names the delivered call',
+  async (context) => {
+    const s = await postUrlTake();
+    const call = doneCalls(s).at(-1);
+    if (!call) throw new Finding(`take ${s.takeId}: the done webhook was not called`);
+    const path = `/v1/speak/takes/${encodeURIComponent(s.takeId)}`;
+    // The sink has the call before the server has its answer: poll, bounded, until it is recorded.
+    const deadline = Date.now() + RECORD_BOUND_MS;
+    let take = expectJson(await speak.api.get(path), `GET ${path}`);
+    while (field(field(take, 'done_webhook'), 'status_code') == null && Date.now() < deadline) {
+      await sleep(POLL_INTERVAL_MS);
+      take = expectJson(await speak.api.get(path), `GET ${path}`);
+    }
+    const hook = field(take, 'done_webhook');
+    if (field(hook, 'timestamp_ms') === undefined && field(hook, 'status_code') === undefined) {
+      context.skip(`take ${s.takeId}: done_webhook shows no call record (${show(hook)}); it may not`);
+    }
+    const expected = {
+      post_url: `${theSink().publicUrl}/hooks/${s.token}/done`,
+      timestamp_ms: `an integer >= the take's timestamp_ms ${show(field(take, 'timestamp_ms'))}`,
+      status_code: call.answeredStatus,
+    };
+    const timestamp = field(hook, 'timestamp_ms');
+    const problems = [
+      field(hook, 'post_url') !== expected.post_url && 'post_url is not the URL given',
+      !(Number.isInteger(timestamp) && (timestamp as number) >= Number(field(take, 'timestamp_ms'))) &&
+        'timestamp_ms is not the time of a call made after the take was created',
+      field(hook, 'status_code') !== call.answeredStatus &&
+        `status_code is not ${call.answeredStatus}, what the hook answered`,
+    ].filter((p): p is string => typeof p === 'string');
+    if (problems.length > 0) {
+      throw new Finding(
+        `take ${s.takeId}: ${RECORD_BOUND_MS} ms after its done call was answered ${call.answeredStatus}, done_webhook shows ${show(hook)}: ${problems.join('; ')}`,
+        { where: `GET ${path} /done_webhook`, expected, actual: hook },
+      );
+    }
+  },
+);
+
 const retriedTake = once(() => runTakeScenario({ hooks: 'done', behaviour: { failFirst: 1 } }));
 
 webhookTest(['WEBHOOK-RETRY-AFTER-5XX'], 'a done call answered with 500 is retried', async () => {
   const s = await retriedTake();
+  if (!s.doneCall) {
+    // Nothing to retry: the missing first call is WEBHOOK-DONE-CALLED's failure, not worth 60 s here.
+    throw new Finding(`take ${s.takeId}: no done call arrived at all, so no retry could be observed`, {
+      expected: 'a first done call (answered 500), then a retry',
+      actual: '0 calls',
+    });
+  }
   const retried = await theSink()
     .waitForCalls(s.token, (calls) => calls.filter((c) => c.hook === 'done').length >= 2, 60_000)
     .catch(() => theSink().calls(s.token));
