@@ -24,7 +24,16 @@ export interface SharedVoice {
   remove(): Promise<void>;
 }
 
+/** The areas whose suites make their takes with the shared voice. */
+export const SHARED_VOICE_AREAS = ['audio', 'errors', 'takes', 'websocket', 'webhooks'];
+
 export async function generateSharedVoice(config: RunConfig): Promise<SharedVoice> {
+  if (config.only.length > 0 && !config.only.some((area) => SHARED_VOICE_AREAS.includes(area))) {
+    return {
+      provided: { ok: false, problem: 'no shared voice: no selected area uses one' },
+      remove: async () => {},
+    };
+  }
   let api: HttpSpeakClient | undefined;
   const remove = async (voiceId?: string) => {
     if (!api) return;
