@@ -7,17 +7,11 @@
 import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type EmbeddedStack, REPO_ROOT, startEmbeddedStack } from '../stack/embedded.ts';
-import { ensureK6, K6UnavailableError } from './k6-binary.ts';
+import { REPO_ROOT } from '../stack/embedded.ts';
 import { measureNodeTtfc, median } from './node-ws-ttfc.ts';
-import {
-  EXIT_K6_UNAVAILABLE,
-  EXIT_TARGET_UNAVAILABLE,
-  runId,
-  runK6,
-  type TargetCredentials,
-} from './run-load.ts';
+import { runId, runK6 } from './run-load.ts';
 import { scenarioScript } from './scenarios.ts';
+import { type TargetCredentials, withLoadTarget } from './target.ts';
 
 export interface CrosscheckOptions extends TargetCredentials {
   /** Takes measured per side, spread over the rounds. */
@@ -74,33 +68,11 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
   const rounds = Math.max(1, o.rounds ?? 3);
   const run = runId('crosscheck');
   const runDir = o.outDir ?? join(REPO_ROOT, 'reports', 'load', run);
-  let k6: string;
-  try {
-    k6 = await ensureK6(log);
-  } catch (err) {
-    if (err instanceof K6UnavailableError)
-      return { exitCode: EXIT_K6_UNAVAILABLE, runDir, reason: err.message };
-    throw err;
-  }
-  let stack: EmbeddedStack | undefined;
-  try {
-    let target: TargetCredentials = o;
-    if (!o.baseUrl) {
-      try {
-        stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
-      } catch (err) {
-        return { exitCode: EXIT_TARGET_UNAVAILABLE, runDir, reason: (err as Error).message };
-      }
-      target = { ...o, baseUrl: stack.baseUrl, email: stack.email, password: stack.password };
-    }
+  return withLoadTarget(o, runDir, log, async ({ k6, target, stack, secrets, vars: targetVars }) => {
     mkdirSync(runDir, { recursive: true });
-    const nodeOptions = { ...target, baseUrl: target.baseUrl!, mode };
+    const nodeOptions = { ...target, mode };
     const perNodeRun = Math.max(1, Math.ceil(o.requests / (rounds + 1)));
     const perK6Run = Math.max(1, Math.ceil(o.requests / rounds));
-    const secrets: Record<string, string> = {};
-    if (target.email) secrets.SPEAK_EMAIL = target.email;
-    if (target.password) secrets.SPEAK_PASSWORD = target.password;
-    if (target.token) secrets.SPEAK_TOKEN = target.token;
 
     const nodeSamples: number[] = [];
     const nodeFailures: string[] = [];
@@ -119,7 +91,7 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
       log(`k6 (round ${round}/${rounds}): ${perK6Run} ${mode} takes over one connection`);
       const points = join(runDir, `k6-points-${round}.json`);
       const vars: Record<string, string> = {
-        BASE_URL: target.baseUrl!,
+        ...targetVars,
         SUMMARY_DIR: runDir,
         MODES: mode,
         VUS: '1',
@@ -132,8 +104,6 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
         TTFC_PARTS_P95_MS: '100000',
         END_P95_MS: '100000',
       };
-      if (target.authUrl) vars.AUTH_URL = target.authUrl;
-      if (target.model) vars.MODEL = target.model;
       const exit = await runK6(k6, scenarioScript('ttfc-websocket'), vars, secrets, {
         timeoutMs: 300_000,
         tag: `${run}-${round}`,
@@ -191,7 +161,5 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
       ].join('\n'),
     );
     return result;
-  } finally {
-    await stack?.stop();
-  }
+  });
 }

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { decodeAudioFrame } from '../client/ws-frame.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
-import type { TargetCredentials } from './run-load.ts';
+import type { TargetCredentials } from './target.ts';
 
 export interface NodeTtfcOptions extends TargetCredentials {
   baseUrl: string;

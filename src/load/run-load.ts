@@ -6,28 +6,21 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type EmbeddedStack, REPO_ROOT, startEmbeddedStack } from '../stack/embedded.ts';
-import { ensureK6, K6UnavailableError, k6Version } from './k6-binary.ts';
+import { REPO_ROOT } from '../stack/embedded.ts';
+import { k6Version } from './k6-binary.ts';
 import { type ScenarioName, scenarioScript } from './scenarios.ts';
 import { type LoadSummary, readSummaryFile } from './summary.ts';
 import { renderSummaryMarkdown } from './summary-markdown.ts';
+import { type TargetCredentials, withLoadTarget } from './target.ts';
+
+export {
+  EXIT_K6_UNAVAILABLE,
+  EXIT_TARGET_UNAVAILABLE,
+  type TargetCredentials,
+} from './target.ts';
 
 /** k6's own exit code when a threshold failed. */
 export const EXIT_THRESHOLDS_FAILED = 99;
-/** k6 is not installed and cannot be (Go missing): the run did not happen. */
-export const EXIT_K6_UNAVAILABLE = 3;
-/** The target could not be reached or started. */
-export const EXIT_TARGET_UNAVAILABLE = 4;
-
-export interface TargetCredentials {
-  baseUrl?: string;
-  authUrl?: string;
-  email?: string;
-  password?: string;
-  token?: string;
-  model?: string;
-}
-
 export interface LoadOptions extends TargetCredentials {
   scenario: ScenarioName;
   vus?: number;
@@ -106,47 +99,13 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const log = o.log ?? ((line: string) => console.log(line));
   const run = runId(o.scenario);
   const runDir = o.outDir ?? join(REPO_ROOT, 'reports', 'load', run);
-  let k6: string;
-  try {
-    k6 = await ensureK6(log);
-  } catch (err) {
-    if (err instanceof K6UnavailableError)
-      return { exitCode: EXIT_K6_UNAVAILABLE, runDir, reason: err.message };
-    throw err;
-  }
   const script = scenarioScript(o.scenario);
-
-  let stack: EmbeddedStack | undefined;
-  try {
-    let target = { ...o };
-    if (!o.baseUrl) {
-      log('no --base-url: starting the reference stack (speakcheck serve --port 0)');
-      try {
-        stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
-      } catch (err) {
-        return { exitCode: EXIT_TARGET_UNAVAILABLE, runDir, reason: (err as Error).message };
-      }
-      target = { ...o, baseUrl: stack.baseUrl, email: stack.email, password: stack.password };
-      log(`reference stack at ${stack.baseUrl}`);
-    }
-    if (!target.token && !(target.email && target.password)) {
-      return {
-        exitCode: EXIT_TARGET_UNAVAILABLE,
-        runDir,
-        reason: 'no credentials: give --email and --password, or --token',
-      };
-    }
+  return withLoadTarget(o, runDir, log, async ({ k6, target, stack, secrets, vars: targetVars }) => {
     mkdirSync(runDir, { recursive: true });
-    const vars: Record<string, string> = { BASE_URL: target.baseUrl!, SUMMARY_DIR: runDir, ...(o.env ?? {}) };
-    if (target.authUrl) vars.AUTH_URL = target.authUrl;
-    if (target.model) vars.MODEL = target.model;
+    // The target's own flags win over --env knobs of the same name.
+    const vars: Record<string, string> = { SUMMARY_DIR: runDir, ...(o.env ?? {}), ...targetVars };
     if (o.vus !== undefined) vars.VUS = String(o.vus);
     if (o.duration) vars.DURATION = o.duration;
-    const secrets: Record<string, string> = {};
-    if (target.email) secrets.SPEAK_EMAIL = target.email;
-    if (target.password) secrets.SPEAK_PASSWORD = target.password;
-    if (target.token) secrets.SPEAK_TOKEN = target.token;
-
     const exitCode = await runK6(k6, script, vars, secrets, {
       timeoutMs: o.timeoutMs ?? 15 * 60_000,
       tag: run,
@@ -159,7 +118,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       const markdown = renderSummaryMarkdown(result.summary, {
         run,
         scenario: o.scenario,
-        baseUrl: stack ? `embedded reference stack (${stack.baseUrl})` : target.baseUrl!,
+        baseUrl: stack ? `embedded reference stack (${stack.baseUrl})` : target.baseUrl,
         k6Version: k6Version(k6) ?? 'unknown',
         command: commandLine(o, stack !== undefined),
         exitCode,
@@ -169,7 +128,5 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       result.reason = `k6 exited with ${exitCode} and wrote no summary.json`;
     }
     return result;
-  } finally {
-    await stack?.stop();
-  }
+  });
 }

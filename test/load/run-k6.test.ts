@@ -4,12 +4,18 @@
  * usage reporting is off, k6's exit code (99 = thresholds failed) comes back unchanged, and a missing
  * k6 gives the distinct "unavailable" code without starting anything.
  */
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readK6Points } from '../../src/load/crosscheck.ts';
-import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, runK6, runLoad } from '../../src/load/run-load.ts';
+import { readK6Points, runCrosscheck } from '../../src/load/crosscheck.ts';
+import {
+  EXIT_K6_UNAVAILABLE,
+  EXIT_TARGET_UNAVAILABLE,
+  EXIT_THRESHOLDS_FAILED,
+  runK6,
+  runLoad,
+} from '../../src/load/run-load.ts';
 
 function standIn(exitCode: number): { bin: string; record: string } {
   const dir = mkdtempSync(join(tmpdir(), 'k6-stand-in-'));
@@ -86,6 +92,83 @@ describe('runLoad without k6', () => {
     const r = await runLoad({ scenario: 'ttfb-wav', log: () => {} });
     expect(r.exitCode).toBe(EXIT_K6_UNAVAILABLE);
     expect(r.reason).toMatch(/definitely-not-k6 does not exist/);
+  });
+});
+
+describe('the target of a load command (k6 stand-in, given base URL: no stack)', () => {
+  const saved = process.env.K6_BIN;
+  const dirs: string[] = [];
+  const outDir = (prefix: string) => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    if (saved === undefined) delete process.env.K6_BIN;
+    else process.env.K6_BIN = saved;
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runLoad without credentials: target unavailable, k6 not started', async () => {
+    const { bin, record } = standIn(0);
+    process.env.K6_BIN = bin;
+    const r = await runLoad({
+      scenario: 'ttfb-wav',
+      baseUrl: 'http://127.0.0.1:1',
+      outDir: outDir('load-out-'),
+      log: () => {},
+    });
+    expect(r.exitCode).toBe(EXIT_TARGET_UNAVAILABLE);
+    expect(r.reason).toMatch(/no credentials: give --email and --password, or --token/);
+    expect(existsSync(record)).toBe(false);
+  });
+
+  it('runCrosscheck without credentials: the same answer, before any measurement', async () => {
+    const { bin, record } = standIn(0);
+    process.env.K6_BIN = bin;
+    const r = await runCrosscheck({
+      requests: 1,
+      baseUrl: 'http://127.0.0.1:1',
+      outDir: outDir('crosscheck-out-'),
+      log: () => {},
+    });
+    expect(r.exitCode).toBe(EXIT_TARGET_UNAVAILABLE);
+    expect(r.reason).toMatch(/no credentials/);
+    expect(existsSync(record)).toBe(false);
+  });
+
+  it('runLoad hands k6 the target as -e knobs and the secrets only in its environment', async () => {
+    const { bin, record } = standIn(EXIT_THRESHOLDS_FAILED);
+    process.env.K6_BIN = bin;
+    const out = outDir('load-out-');
+    const r = await runLoad({
+      scenario: 'ttfb-wav',
+      baseUrl: 'http://127.0.0.1:1',
+      authUrl: 'http://127.0.0.1:2',
+      email: 'me@example.test',
+      password: 'hunter2-secret',
+      model: 'm-1',
+      vus: 2,
+      env: { RATE: '8', BASE_URL: 'http://127.0.0.1:3' },
+      outDir: out,
+      log: () => {},
+    });
+    expect(r.exitCode).toBe(EXIT_THRESHOLDS_FAILED);
+    expect(r.reason).toBe(`k6 exited with ${EXIT_THRESHOLDS_FAILED} and wrote no summary.json`);
+    const seen = readFileSync(record, 'utf8').split('\n');
+    const knobs = seen.filter((_, i) => seen[i - 1] === '-e');
+    expect(knobs.sort()).toEqual(
+      [
+        'AUTH_URL=http://127.0.0.1:2',
+        'BASE_URL=http://127.0.0.1:1', // the target flag wins over an --env knob of the same name
+        'MODEL=m-1',
+        'RATE=8',
+        `SUMMARY_DIR=${out}`,
+        'VUS=2',
+      ].sort(),
+    );
+    expect(seen).toContain('ENV_PASSWORD=hunter2-secret');
+    expect(seen.filter((l) => !l.startsWith('ENV_')).join(' ')).not.toMatch(/hunter2|me@example/);
   });
 });
 
