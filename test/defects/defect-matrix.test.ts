@@ -55,8 +55,6 @@ const SETUP: Partial<Record<string, Setup>> = {
     env: { SPEAKCHECK_WS_URL_LIFETIME_MS: '5000' },
   },
   'ws-no-end-marker': { run: ['--ready-timeout', '15000'] },
-  // Every done-webhook test then waits out its bound (one hits its 90 s test timeout): ~5-6 min.
-  'webhook-done-never': { run: ['--ready-timeout', '30000'], timeoutMs: 600_000 },
 };
 
 interface Outcome {
