@@ -30,19 +30,13 @@ export function takeOf(ctx: ApiContext, userId: string, takeId: string): TakeRow
   return row;
 }
 
-/**
- * A take as the API answers it: an SDK-form hook (`{"post_url"}`) is shown as
- * `{post_url, timestamp_ms, status_code}` of its last call (null before any, wire-facts.md);
- * a URL string stays as given.
- */
-function shownTake(ctx: ApiContext, take: TakeResource) {
-  return withLastWebhookCalls(ctx.db, 'take', take);
-}
-
 export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  // Every answer shows an SDK-form hook (`{"post_url"}`) as `{post_url, timestamp_ms, status_code}`
+  // of its last call (null before any, wire-facts.md); a URL string stays as given.
+  const shown = (take: TakeResource) => withLastWebhookCalls(ctx.db, 'take', take);
   app.get('/v1/speak/takes', async (request) =>
     listRows<TakeRow>(ctx.db, 'takes', 'take_id', request.userId, request.query).map((row) =>
-      shownTake(ctx, takeResource(row)),
+      shown(takeResource(row)),
     ),
   );
 
@@ -50,7 +44,7 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
     const { take_id } = request.params as { take_id: string };
     const row = takeOf(ctx, request.userId, take_id);
     if (row.worker) reply.header('x-speak-worker', row.worker);
-    const take = shownTake(ctx, takeResource(row));
+    const take = shown(takeResource(row));
     return defects.has('take-get-array') ? [take] : take;
   });
 
@@ -77,8 +71,8 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       .immediate();
     ctx.wakeWorkers();
     ctx.wakeEvents();
-    const shown = created.map((take) => shownTake(ctx, take));
-    return batch ? shown : shown[0];
+    const answered = created.map(shown);
+    return batch ? answered : answered[0];
   });
 
   app.delete('/v1/speak/takes/:take_id', async (request) => {

@@ -7,14 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import { defects } from '../../defects/index.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
-import { findModel, MODELS } from '../../models/catalogue.ts';
+import { findModel } from '../../models/catalogue.ts';
 import { fromJsonColumn } from '../../store/db.ts';
-import { newId } from '../../store/ids.ts';
-import { insertTake } from '../../store/takes.ts';
 import {
   deleteVoiceRow,
   getUserVoiceRow,
-  insertVoice,
   updateVoiceRow,
   type VoiceChanges,
   type VoiceResource,
@@ -24,23 +21,9 @@ import {
 import { withLastWebhookCalls } from '../../webhooks/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { checkGender, checkLanguage, checkProsody, checkStyle } from '../generation-rules.ts';
+import { checkGender, checkProsody, checkStyle } from '../generation-rules.ts';
 import { listRows } from '../lists.ts';
-import { buildTake, type TakeGenerateBody } from '../take-builder.ts';
-
-interface VoiceGenerateBody {
-  name: string;
-  gender: string;
-  model: string;
-  default_prosody?: Record<string, number> | null;
-  default_style?: string[] | null;
-  description?: string | null;
-  example_take?: Omit<TakeGenerateBody, 'voice_id'> | null;
-  status_webhook?: unknown;
-  done_webhook?: unknown;
-}
-
-const DEFAULT_EXAMPLE_TEXT = 'Hello! This is how I sound. I hope you like my voice.';
+import { buildVoice, insertVoiceWithExample, type VoiceGenerateBody } from '../voice-generation.ts';
 
 function voiceOf(ctx: ApiContext, userId: string, voiceId: string): VoiceRow {
   const row = getUserVoiceRow(ctx.db, userId, voiceId);
@@ -48,21 +31,18 @@ function voiceOf(ctx: ApiContext, userId: string, voiceId: string): VoiceRow {
   return row;
 }
 
-/** A voice as the API answers it: SDK-form hooks with their last call, as for takes (takes.ts). */
-function shownVoice(ctx: ApiContext, voice: VoiceResource) {
-  return withLastWebhookCalls(ctx.db, 'voice', voice);
-}
-
 export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  // SDK-form hooks with their last call, as for takes (takes.ts).
+  const shown = (voice: VoiceResource) => withLastWebhookCalls(ctx.db, 'voice', voice);
   app.get('/v1/speak/voices', async (request) =>
     listRows<VoiceRow>(ctx.db, 'voices', 'voice_id', request.userId, request.query).map((row) =>
-      shownVoice(ctx, voiceResource(row)),
+      shown(voiceResource(row)),
     ),
   );
 
   app.get('/v1/speak/voices/:voice_id', async (request) => {
     const { voice_id } = request.params as { voice_id: string };
-    const voice = shownVoice(ctx, voiceResource(voiceOf(ctx, request.userId, voice_id)));
+    const voice = shown(voiceResource(voiceOf(ctx, request.userId, voice_id)));
     return defects.has('voice-get-array') ? [voice] : voice;
   });
 
@@ -70,57 +50,14 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
     '/v1/speak/voices/generate',
     { schema: { body: { $ref: 'VoiceGenerate.json' } } },
     async (request) => {
-      const body = request.body as VoiceGenerateBody;
-      const model = findModel(body.model);
-      if (!model || model.name !== body.model) {
-        throw new ApiError(
-          422,
-          `body/model: unknown model ${JSON.stringify(body.model)} (known: ${MODELS.map((m) => m.name).join(', ')})`,
-        );
-      }
-      checkGender(model, body.gender, 'body/gender');
-      checkProsody(model, body.default_prosody, 'body/default_prosody');
-      checkStyle(model, body.default_style, 'body/default_style');
-      const example: Omit<TakeGenerateBody, 'voice_id' | 'text'> & { text?: string } =
-        body.example_take ?? {};
-      checkLanguage(model, example.override_language, 'body/example_take/override_language');
-      const now = Date.now();
-      const voiceId = newId('vc');
-      const voice = {
-        voice_id: voiceId,
-        model: model.versionName,
-        gender: body.gender,
-        default_prosody: body.default_prosody ?? null,
-        default_style: body.default_style ?? null,
-      };
-      const take = buildTake(
-        request.userId,
-        voice,
-        { ...example, text: example.text ?? DEFAULT_EXAMPLE_TEXT },
-        'body/example_take',
-        { timestampMs: now, exampleOf: voiceId },
-      );
-      const created = ctx.db
-        .transaction(() => {
-          const item = insertVoice(ctx.db, {
-            ...voice,
-            user_id: request.userId,
-            name: body.name,
-            description: body.description ?? null,
-            example_take_id: take.take_id,
-            status_webhook: body.status_webhook ?? null,
-            done_webhook: body.done_webhook ?? null,
-            timestamp_ms: now,
-          });
-          insertTake(ctx.db, take);
-          enqueueJob(ctx.db, take.take_id);
-          return item;
-        })
-        .immediate();
+      const built = buildVoice(request.userId, request.body as VoiceGenerateBody, 'body', {
+        timestampMs: Date.now(),
+      });
+      const created = insertVoiceWithExample(ctx.db, built, (take) => enqueueJob(ctx.db, take.take_id)).voice;
       ctx.wakeWorkers();
       ctx.wakeEvents();
-      const shown = shownVoice(ctx, created);
-      return defects.has('voice-generate-ready') ? { ...shown, status: 'ready' } : shown;
+      const answered = shown(created);
+      return defects.has('voice-generate-ready') ? { ...answered, status: 'ready' } : answered;
     },
   );
 

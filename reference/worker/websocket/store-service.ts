@@ -9,20 +9,16 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Database } from 'better-sqlite3';
 import { createAjv } from '../../../schemas/index.ts';
 import { ApiError, describeAjvErrors } from '../../api/errors.ts';
-import { checkGender, checkLanguage, checkProsody, checkStyle } from '../../api/generation-rules.ts';
 import { voiceForTake } from '../../api/plugins/voices.ts';
 import { buildTake, type TakeGenerateBody } from '../../api/take-builder.ts';
+import { buildVoice, insertVoiceWithExample, type VoiceGenerateBody } from '../../api/voice-generation.ts';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
 import { findModel } from '../../models/catalogue.ts';
 import { takeAudioDir, takeAudioPath } from '../../store/audio-files.ts';
-import { newId } from '../../store/ids.ts';
 import { advanceTake, getTakeRow, insertTake, type NewTake, takeResource } from '../../store/takes.ts';
-import { getUserVoiceRow, getVoiceRow, insertVoice, voiceResource } from '../../store/voices.ts';
+import { getUserVoiceRow, getVoiceRow, voiceResource } from '../../store/voices.ts';
 import { SAMPLE_RATE, splitIntoParts } from '../../synth/index.ts';
 import type { Created, Json, TakeToSpeak, WebsocketTakeService } from './service.ts';
-
-// Same default as the REST voices plugin (api/plugins/voices.ts).
-const DEFAULT_EXAMPLE_TEXT = 'Hello! This is how I sound. I hope you like my voice.';
 
 export interface StoreServiceContext {
   db: Database;
@@ -85,61 +81,12 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
     async createVoice(userId, model, body) {
       return attempt(() => {
         validate('VoiceGenerate', body);
-        const b = body as {
-          name: string;
-          gender: string;
-          model: string;
-          default_prosody?: Record<string, number> | null;
-          default_style?: string[] | null;
-          description?: string | null;
-          example_take?: (Omit<TakeGenerateBody, 'voice_id' | 'text'> & { text?: string }) | null;
-          status_webhook?: unknown;
-          done_webhook?: unknown;
-        };
-        const entry = findModel(b.model);
-        if (!entry || entry.name !== b.model)
-          throw new ApiError(422, `data/model: unknown model ${JSON.stringify(b.model)}`);
-        if (entry.name !== model)
-          throw new ApiError(422, `data/model: this connection is for model ${model}, not ${b.model}`);
-        checkGender(entry, b.gender, 'data/gender');
-        checkProsody(entry, b.default_prosody, 'data/default_prosody');
-        checkStyle(entry, b.default_style, 'data/default_style');
-        const example: Omit<TakeGenerateBody, 'voice_id' | 'text'> & { text?: string } = b.example_take ?? {};
-        checkLanguage(entry, example.override_language, 'data/example_take/override_language');
-        const now = Date.now();
-        const voice = {
-          voice_id: newId('vc'),
-          model: entry.versionName,
-          gender: b.gender,
-          default_prosody: b.default_prosody ?? null,
-          default_style: b.default_style ?? null,
-        };
-        const take = buildTake(
-          userId,
-          voice,
-          { ...example, text: example.text ?? DEFAULT_EXAMPLE_TEXT },
-          'data/example_take',
-          {
-            timestampMs: now,
-            exampleOf: voice.voice_id,
-          },
-        );
-        const { voiceItem, takeItem } = ctx.db
-          .transaction(() => ({
-            voiceItem: insertVoice(ctx.db, {
-              ...voice,
-              user_id: userId,
-              name: b.name,
-              description: b.description ?? null,
-              example_take_id: take.take_id,
-              status_webhook: b.status_webhook ?? null,
-              done_webhook: b.done_webhook ?? null,
-              timestamp_ms: now,
-            }),
-            takeItem: insertTake(ctx.db, take),
-          }))
-          .immediate();
-        return changed({ voice: voiceItem, example: toSpeak(take, takeItem) });
+        const built = buildVoice(userId, body as VoiceGenerateBody, 'data', {
+          timestampMs: Date.now(),
+          connectionModel: model,
+        });
+        const created = insertVoiceWithExample(ctx.db, built);
+        return changed({ voice: created.voice, example: toSpeak(built.exampleTake, created.exampleTake) });
       });
     },
 

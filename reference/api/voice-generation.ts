@@ -1,0 +1,115 @@
+/**
+ * Voice generation, shared by the REST voices plugin (api/plugins/voices.ts) and the worker
+ * websocket (worker/websocket/store-service.ts): the model rules of a VoiceGenerate body, the voice
+ * and its example take, and storing both in `waiting` with their creation events. What differs
+ * stays with the callers: REST queues the example take's job, a websocket worker speaks it itself
+ * and only takes voices of its connection's model.
+ */
+import type { Database } from 'better-sqlite3';
+import { findModel, MODELS } from '../models/catalogue.ts';
+import { newId } from '../store/ids.ts';
+import { insertTake, type NewTake, type TakeResource } from '../store/takes.ts';
+import { insertVoice, type NewVoice, type VoiceResource } from '../store/voices.ts';
+import { ApiError } from './errors.ts';
+import { checkGender, checkLanguage, checkProsody, checkStyle } from './generation-rules.ts';
+import { buildTake, type TakeGenerateBody } from './take-builder.ts';
+
+/** A VoiceGenerate body that passed its schema (schemas/VoiceGenerate.schema.json). */
+export interface VoiceGenerateBody {
+  name: string;
+  gender: string;
+  model: string;
+  default_prosody?: Record<string, number> | null;
+  default_style?: string[] | null;
+  description?: string | null;
+  example_take?: (Omit<TakeGenerateBody, 'voice_id' | 'text'> & { text?: string }) | null;
+  status_webhook?: unknown;
+  done_webhook?: unknown;
+}
+
+/** What the example take says when the body gives no text. */
+export const DEFAULT_EXAMPLE_TEXT = 'Hello! This is how I sound. I hope you like my voice.';
+
+export interface BuiltVoice {
+  voice: NewVoice;
+  exampleTake: NewTake;
+}
+
+/**
+ * Checks `body` against its model's rules and builds the voice (its `model` is the model's version
+ * name) and its example take, not stored yet. `where` prefixes error pointers (`body` for REST,
+ * `data` for a websocket request); `connectionModel`, when given, is the only model allowed.
+ * Throws ApiError(422) naming the field.
+ */
+export function buildVoice(
+  userId: string,
+  body: VoiceGenerateBody,
+  where: string,
+  o: { timestampMs: number; connectionModel?: string },
+): BuiltVoice {
+  const model = findModel(body.model);
+  if (!model || model.name !== body.model) {
+    throw new ApiError(
+      422,
+      `${where}/model: unknown model ${JSON.stringify(body.model)} (known: ${MODELS.map((m) => m.name).join(', ')})`,
+    );
+  }
+  if (o.connectionModel !== undefined && model.name !== o.connectionModel) {
+    throw new ApiError(
+      422,
+      `${where}/model: this connection is for model ${o.connectionModel}, not ${body.model}`,
+    );
+  }
+  checkGender(model, body.gender, `${where}/gender`);
+  checkProsody(model, body.default_prosody, `${where}/default_prosody`);
+  checkStyle(model, body.default_style, `${where}/default_style`);
+  const example = body.example_take ?? {};
+  checkLanguage(model, example.override_language, `${where}/example_take/override_language`);
+  const voiceId = newId('vc');
+  const rendering = {
+    voice_id: voiceId,
+    model: model.versionName,
+    gender: body.gender,
+    default_prosody: body.default_prosody ?? null,
+    default_style: body.default_style ?? null,
+  };
+  const exampleTake = buildTake(
+    userId,
+    rendering,
+    { ...example, text: example.text ?? DEFAULT_EXAMPLE_TEXT },
+    `${where}/example_take`,
+    { timestampMs: o.timestampMs, exampleOf: voiceId },
+  );
+  return {
+    voice: {
+      ...rendering,
+      user_id: userId,
+      name: body.name,
+      description: body.description ?? null,
+      example_take_id: exampleTake.take_id,
+      status_webhook: body.status_webhook ?? null,
+      done_webhook: body.done_webhook ?? null,
+      timestamp_ms: o.timestampMs,
+    },
+    exampleTake,
+  };
+}
+
+/**
+ * Stores a built voice and its example take in `waiting`, with their creation events, in one
+ * transaction; `alsoInTransaction` runs in it too (REST queues the example take's job there).
+ */
+export function insertVoiceWithExample(
+  db: Database,
+  built: BuiltVoice,
+  alsoInTransaction: (take: NewTake) => void = () => {},
+): { voice: VoiceResource; exampleTake: TakeResource } {
+  return db
+    .transaction(() => {
+      const voice = insertVoice(db, built.voice);
+      const exampleTake = insertTake(db, built.exampleTake);
+      alsoInTransaction(built.exampleTake);
+      return { voice, exampleTake };
+    })
+    .immediate();
+}
