@@ -13,6 +13,7 @@ import { defects } from '../defects/index.ts';
 import { recordItemEvent } from '../events/item-events.ts';
 import type { VoiceRendering } from '../synth/index.ts';
 import { fromJsonColumn, toJsonColumn } from './db.ts';
+import { getItemRow, getUserItemRow, insertItemRow } from './item-rows.ts';
 import { isDone, STATUS_RANK } from './status.ts';
 import { advanceVoice } from './voices.ts';
 
@@ -90,38 +91,34 @@ export interface NewTake {
 
 /** Inserts a take in `waiting` with its creation event; call inside a transaction. */
 export function insertTake(db: Database, t: NewTake): TakeResource {
-  db.prepare(
-    `INSERT INTO takes (take_id, user_id, voice_id, text, override_language, style, prosody, rendering,
-       status_webhook, done_webhook, user_data, status, timestamp_ms, example_of)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?)`,
-  ).run(
-    t.take_id,
-    t.user_id,
-    t.voice_id,
-    t.text,
-    t.override_language,
-    toJsonColumn(t.style),
-    toJsonColumn(t.prosody),
-    JSON.stringify(t.rendering),
-    toJsonColumn(t.status_webhook),
-    toJsonColumn(t.done_webhook),
-    toJsonColumn(t.user_data),
-    t.timestamp_ms,
-    t.example_of,
+  return insertItemRow(
+    db,
+    'take',
+    {
+      take_id: t.take_id,
+      user_id: t.user_id,
+      voice_id: t.voice_id,
+      text: t.text,
+      override_language: t.override_language,
+      style: toJsonColumn(t.style),
+      prosody: toJsonColumn(t.prosody),
+      rendering: JSON.stringify(t.rendering),
+      status_webhook: toJsonColumn(t.status_webhook),
+      done_webhook: toJsonColumn(t.done_webhook),
+      user_data: toJsonColumn(t.user_data),
+      timestamp_ms: t.timestamp_ms,
+      example_of: t.example_of,
+    },
+    takeResource,
   );
-  const item = takeResource(getTakeRow(db, t.take_id)!);
-  recordItemEvent(db, 'take', item, t.user_id);
-  return item;
 }
 
 export function getTakeRow(db: Database, takeId: string): TakeRow | undefined {
-  return db.prepare('SELECT * FROM takes WHERE take_id = ?').get(takeId) as TakeRow | undefined;
+  return getItemRow<TakeRow>(db, 'take', takeId);
 }
 
 export function getUserTakeRow(db: Database, userId: string, takeId: string): TakeRow | undefined {
-  return db.prepare('SELECT * FROM takes WHERE take_id = ? AND user_id = ?').get(takeId, userId) as
-    | TakeRow
-    | undefined;
+  return getUserItemRow<TakeRow>(db, 'take', userId, takeId);
 }
 
 /**

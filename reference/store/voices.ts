@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import { recordItemEvent } from '../events/item-events.ts';
 import { fromJsonColumn, toJsonColumn } from './db.ts';
+import { getItemRow, getUserItemRow, insertItemRow } from './item-rows.ts';
 import { STATUS_RANK } from './status.ts';
 
 export interface VoiceRow {
@@ -58,37 +59,33 @@ export interface NewVoice {
 
 /** Inserts a voice in `waiting` with its creation event; call inside a transaction. */
 export function insertVoice(db: Database, v: NewVoice): VoiceResource {
-  db.prepare(
-    `INSERT INTO voices (voice_id, user_id, name, model, gender, default_style, default_prosody, description,
-       example_take_id, status_webhook, done_webhook, status, timestamp_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?)`,
-  ).run(
-    v.voice_id,
-    v.user_id,
-    v.name,
-    v.model,
-    v.gender,
-    toJsonColumn(v.default_style),
-    toJsonColumn(v.default_prosody),
-    v.description,
-    v.example_take_id,
-    toJsonColumn(v.status_webhook),
-    toJsonColumn(v.done_webhook),
-    v.timestamp_ms,
+  return insertItemRow(
+    db,
+    'voice',
+    {
+      voice_id: v.voice_id,
+      user_id: v.user_id,
+      name: v.name,
+      model: v.model,
+      gender: v.gender,
+      default_style: toJsonColumn(v.default_style),
+      default_prosody: toJsonColumn(v.default_prosody),
+      description: v.description,
+      example_take_id: v.example_take_id,
+      status_webhook: toJsonColumn(v.status_webhook),
+      done_webhook: toJsonColumn(v.done_webhook),
+      timestamp_ms: v.timestamp_ms,
+    },
+    voiceResource,
   );
-  const item = voiceResource(getVoiceRow(db, v.voice_id)!);
-  recordItemEvent(db, 'voice', item, v.user_id);
-  return item;
 }
 
 export function getVoiceRow(db: Database, voiceId: string): VoiceRow | undefined {
-  return db.prepare('SELECT * FROM voices WHERE voice_id = ?').get(voiceId) as VoiceRow | undefined;
+  return getItemRow<VoiceRow>(db, 'voice', voiceId);
 }
 
 export function getUserVoiceRow(db: Database, userId: string, voiceId: string): VoiceRow | undefined {
-  return db.prepare('SELECT * FROM voices WHERE voice_id = ? AND user_id = ?').get(voiceId, userId) as
-    | VoiceRow
-    | undefined;
+  return getUserItemRow<VoiceRow>(db, 'voice', userId, voiceId);
 }
 
 /** Moves a voice forward to `status` with its event; call inside the transaction of the change. */
