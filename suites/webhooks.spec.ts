@@ -426,76 +426,77 @@ webhookTest(
   },
 );
 
+/** The websocket take with both hooks: streamed to its end, then its webhook calls settled. */
+const websocketTake = once(async () => {
+  const sinkNow = theSink();
+  const { token, url } = sinkNow.newToken();
+  const voiceId = await voice();
+  const wsUrl = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+  const conn = await SpeakStreamConnection.connect(wsUrl, { timeoutMs: speak.config.timeouts.requestMs });
+  try {
+    const r = await conn.generate(
+      { text: TEXT, voice_id: voiceId, status_webhook: url('status'), done_webhook: url('done') },
+      { requestId: 1 },
+    );
+    if (r.takeId) speak.track('take', r.takeId);
+    const streamed = r.takeMessages.map((m) => ({
+      atMs: Math.round(performance.timeOrigin + m.atMs),
+      status: String(m.data.status),
+    }));
+    const final = streamed.at(-1)?.status;
+    if (!final || !isDone(final)) {
+      throw new Error(
+        `the websocket request did not end in a done status (${r.outcome}: ${r.diagnostic ?? ''})`,
+      );
+    }
+    await sinkNow
+      .waitForCalls(
+        token,
+        (calls) =>
+          calls.some((c) => c.hook === 'done') &&
+          calls.some((c) => c.hook === 'status' && statusOf(c.json) === final),
+        ARRIVAL_BOUND_MS,
+      )
+      .catch(() => undefined);
+    await sinkNow
+      .waitForCalls(token, (calls) => calls.filter((c) => c.hook === 'done').length > 1, DUPLICATE_WINDOW_MS)
+      .catch(() => undefined);
+    return { r, streamed, calls: sinkNow.calls(token) };
+  } finally {
+    await conn.close();
+  }
+});
+
 webhookTest(
   ['WEBHOOK-STATUS-AGREES-WEBSOCKET'],
   'a take streamed over the websocket reports the same statuses by webhook',
   async () => {
-    const sinkNow = theSink();
-    const { token, url } = sinkNow.newToken();
-    const voiceId = await voice();
-    const wsUrl = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
-    const conn = await SpeakStreamConnection.connect(wsUrl, { timeoutMs: speak.config.timeouts.requestMs });
-    try {
-      const r = await conn.generate(
-        { text: TEXT, voice_id: voiceId, status_webhook: url('status'), done_webhook: url('done') },
-        { requestId: 1 },
+    const { r, streamed, calls } = await websocketTake();
+    const startMs = Math.round(performance.timeOrigin + r.sentAt);
+    const timeline = (hook: string) =>
+      calls.filter((c) => c.hook === hook).map((c) => ({ atMs: c.receivedMs, status: statusOf(c.json) }));
+    observe(
+      `websocket take ${r.takeId ?? '?'}: status webhook ${formatTimeline(startMs, timeline('status'))}; done webhook ${formatTimeline(startMs, timeline('done'))}; websocket ${formatTimeline(startMs, statusChanges(streamed))}`,
+    );
+    const called = new Set(timeline('status').map((e) => e.status));
+    const missing = statusChanges(streamed)
+      .map((e) => e.status)
+      .filter((status) => status !== 'waiting' && !called.has(status));
+    if (missing.length > 0) {
+      throw new Finding(
+        `websocket take ${r.takeId ?? '?'}: the websocket reported ${show(missing)} but no status call did (called: ${show([...called])})`,
+        { expected: statusChanges(streamed).map((e) => e.status), actual: [...called] },
       );
-      if (r.takeId) speak.track('take', r.takeId);
-      const streamed = r.takeMessages.map((m) => ({
-        atMs: Math.round(performance.timeOrigin + m.atMs),
-        status: String(m.data.status),
-      }));
-      const final = streamed.at(-1)?.status;
-      if (!final || !isDone(final)) {
-        throw new Error(
-          `the websocket request did not end in a done status (${r.outcome}: ${r.diagnostic ?? ''})`,
-        );
-      }
-      await sinkNow
-        .waitForCalls(
-          token,
-          (calls) =>
-            calls.some((c) => c.hook === 'done') &&
-            calls.some((c) => c.hook === 'status' && statusOf(c.json) === final),
-          ARRIVAL_BOUND_MS,
-        )
-        .catch(() => undefined);
-      await sinkNow
-        .waitForCalls(
-          token,
-          (calls) => calls.filter((c) => c.hook === 'done').length > 1,
-          DUPLICATE_WINDOW_MS,
-        )
-        .catch(() => undefined);
-      const calls = sinkNow.calls(token);
-      const startMs = Math.round(performance.timeOrigin + r.sentAt);
-      const timeline = (hook: string) =>
-        calls.filter((c) => c.hook === hook).map((c) => ({ atMs: c.receivedMs, status: statusOf(c.json) }));
-      observe(
-        `websocket take ${r.takeId ?? '?'}: status webhook ${formatTimeline(startMs, timeline('status'))}; done webhook ${formatTimeline(startMs, timeline('done'))}; websocket ${formatTimeline(startMs, statusChanges(streamed))}`,
+    }
+    const done = timeline('done');
+    if (done.length !== 1) {
+      throw new Finding(
+        `websocket take ${r.takeId ?? '?'}: done_webhook called ${done.length} times; expected once`,
+        {
+          expected: 1,
+          actual: done.length,
+        },
       );
-      const called = new Set(timeline('status').map((e) => e.status));
-      const missing = statusChanges(streamed)
-        .map((e) => e.status)
-        .filter((status) => status !== 'waiting' && !called.has(status));
-      if (missing.length > 0) {
-        throw new Finding(
-          `websocket take ${r.takeId ?? '?'}: the websocket reported ${show(missing)} but no status call did (called: ${show([...called])})`,
-          { expected: statusChanges(streamed).map((e) => e.status), actual: [...called] },
-        );
-      }
-      const done = timeline('done');
-      if (done.length !== 1) {
-        throw new Finding(
-          `websocket take ${r.takeId ?? '?'}: done_webhook called ${done.length} times; expected once`,
-          {
-            expected: 1,
-            actual: done.length,
-          },
-        );
-      }
-    } finally {
-      await conn.close();
     }
   },
 );
@@ -503,50 +504,52 @@ webhookTest(
 // ---------------------------------------------------------------------------------------------
 // Voice: done webhook after its example take
 
+/** A voice with a done_webhook: polled to done beside its call, then its calls settled. */
+const webhookVoice = once(async () => {
+  const sinkNow = theSink();
+  const { token, url } = sinkNow.newToken();
+  const startMs = Date.now();
+  const created = expectJson(
+    await speak.api.post('/v1/speak/voices/generate', {
+      name: speak.prefix('webhooks-voice'),
+      gender: speak.model.genders[0] ?? 'female',
+      model: speak.model.name,
+      done_webhook: url('done'),
+      example_take: { text: 'This is how the new voice sounds.' },
+    }),
+    'POST /v1/speak/voices/generate',
+  );
+  const voiceId = field(created, 'voice_id');
+  if (typeof voiceId !== 'string') throw new Error(`voice generation returned no voice_id: ${show(created)}`);
+  speak.track('voice', voiceId);
+  const path = `/v1/speak/voices/${encodeURIComponent(voiceId)}`;
+  const polling = pollUntilDone(path, startMs);
+  const [polled, atDone] = await Promise.all([
+    polling,
+    callsOnceDone(sinkNow, token, (calls) => calls.length > 0, polling).then(async () => {
+      const voiceNow = expectJson(await speak.api.get(path), `GET ${path}`);
+      const exampleId = field(voiceNow, 'example_take_id');
+      if (typeof exampleId !== 'string') return { voiceNow, example: undefined };
+      const examplePath = `/v1/speak/takes/${encodeURIComponent(exampleId)}`;
+      const reply = await speak.api.get(examplePath);
+      if (reply.status !== 200) {
+        throw new Finding(
+          `voice ${voiceId}: when its done_webhook arrived, GET ${examplePath} (its example take) answered ${reply.status}`,
+          { where: `GET ${examplePath}`, expected: 200, actual: reply.status },
+        );
+      }
+      return { voiceNow, example: expectJson(reply, `GET ${examplePath}`) as unknown };
+    }),
+  ]);
+  await sinkNow.waitForCalls(token, (calls) => calls.length > 1, DUPLICATE_WINDOW_MS).catch(() => undefined);
+  return { voiceId, startMs, polled, atDone, calls: sinkNow.calls(token) };
+});
+
 webhookTest(
   ['WEBHOOK-VOICE-DONE'],
   "a voice's done_webhook is called once with the Voice, after its example take",
   async () => {
-    const sinkNow = theSink();
-    const { token, url } = sinkNow.newToken();
-    const startMs = Date.now();
-    const created = expectJson(
-      await speak.api.post('/v1/speak/voices/generate', {
-        name: speak.prefix('webhooks-voice'),
-        gender: speak.model.genders[0] ?? 'female',
-        model: speak.model.name,
-        done_webhook: url('done'),
-        example_take: { text: 'This is how the new voice sounds.' },
-      }),
-      'POST /v1/speak/voices/generate',
-    );
-    const voiceId = field(created, 'voice_id');
-    if (typeof voiceId !== 'string')
-      throw new Error(`voice generation returned no voice_id: ${show(created)}`);
-    speak.track('voice', voiceId);
-    const path = `/v1/speak/voices/${encodeURIComponent(voiceId)}`;
-    const polling = pollUntilDone(path, startMs);
-    const [polled, atDone] = await Promise.all([
-      polling,
-      callsOnceDone(sinkNow, token, (calls) => calls.length > 0, polling).then(async () => {
-        const voiceNow = expectJson(await speak.api.get(path), `GET ${path}`);
-        const exampleId = field(voiceNow, 'example_take_id');
-        if (typeof exampleId !== 'string') return { voiceNow, example: undefined };
-        const examplePath = `/v1/speak/takes/${encodeURIComponent(exampleId)}`;
-        const reply = await speak.api.get(examplePath);
-        if (reply.status !== 200) {
-          throw new Finding(
-            `voice ${voiceId}: when its done_webhook arrived, GET ${examplePath} (its example take) answered ${reply.status}`,
-            { where: `GET ${examplePath}`, expected: 200, actual: reply.status },
-          );
-        }
-        return { voiceNow, example: expectJson(reply, `GET ${examplePath}`) as unknown };
-      }),
-    ]);
-    await sinkNow
-      .waitForCalls(token, (calls) => calls.length > 1, DUPLICATE_WINDOW_MS)
-      .catch(() => undefined);
-    const calls = sinkNow.calls(token);
+    const { voiceId, startMs, polled, atDone, calls } = await webhookVoice();
     observe(
       `voice ${voiceId}: done webhook ${formatTimeline(
         startMs,
@@ -725,8 +728,9 @@ webhookTest(['WEBHOOK-SLOW-SINK-NO-DELAY'], 'a slowly answering sink does not de
   }
 });
 
-// The independent take scenarios (each with its own sink token) start together once the sink is up:
+// The independent scenarios (each with its own sink token) start together once the sink is up:
 // their synthesis and their duplicate-call windows overlap instead of adding up, test after test.
 // Each test still awaits its own scenario and asserts on it. Not the slow-sink scenario: it compares
-// against a baseline take and must not share the machine with the others.
-prefetch(mainTake, postUrlTake, retriedTake);
+// against a baseline take and must not share the machine with the others. The websocket take and
+// the voice with a done_webhook are independent too (their own tokens) and start with them.
+prefetch(mainTake, postUrlTake, retriedTake, websocketTake, webhookVoice);
