@@ -2,12 +2,10 @@
  * `speakcheck run` end to end, as a user runs it: a process, its output, its exit code, its reports.
  * "Could not run" cases must end within 30 s with one sentence and exit code 3.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
 import type { FakeServer } from './fake-server.ts';
 import {
   FAKE_EMAIL,
@@ -17,28 +15,7 @@ import {
   startHtmlServer,
   startHungServer,
 } from './fake-speak.ts';
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', ...args],
-      { cwd: REPO_ROOT, timeout: 150_000, env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '', ...env } },
-      (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: number }).code ?? null) : 0;
-        resolve({ code: typeof code === 'number' ? code : null, stdout, stderr, ms: Date.now() - started });
-      },
-    );
-  });
-}
+import { type RunResult, speakcheckRun } from './speakcheck-run.ts';
 
 let server: FakeServer | undefined;
 const dirs: string[] = [];
@@ -48,7 +25,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function expectOneSentenceCouldNotRun(result: CliResult, pattern: RegExp): void {
+function expectOneSentenceCouldNotRun(result: RunResult, pattern: RegExp): void {
   expect(result.code, result.stderr + result.stdout).toBe(3);
   expect(result.ms).toBeLessThan(30_000);
   const lines = result.stderr.trim().split('\n');
@@ -104,7 +81,7 @@ describe('speakcheck run: could not run', () => {
       if (c.start) server = await c.start();
       const url = server?.url ?? c.url;
       if (url === undefined) throw new Error(`case "${c.name}" has neither a server nor a URL`);
-      const result = await runCli([
+      const result = await speakcheckRun([
         '--base-url',
         url,
         '--email',
@@ -118,7 +95,14 @@ describe('speakcheck run: could not run', () => {
   }
 
   test('invalid options are a usage error (exit 2), not a test result', async () => {
-    const result = await runCli(['--base-url', 'http://127.0.0.1:9', '--profile', 'picky', '--token', 'x']);
+    const result = await speakcheckRun([
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--profile',
+      'picky',
+      '--token',
+      'x',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--profile "picky" must be strict or lenient/);
   });
@@ -129,9 +113,14 @@ describe('speakcheck run: a full run over fixture suites', { timeout: 200_000 },
     server = await startFakeSpeak({ version });
     const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-report-'));
     dirs.push(reportDir);
-    const result = await runCli(
+    const result = await speakcheckRun(
       ['--base-url', server.url, '--report-dir', reportDir, '--email', FAKE_EMAIL, ...extra],
-      { SPEAK_PASSWORD: FAKE_PASSWORD, SPEAKCHECK_SUITES: 'test/harness/fixtures/suites/**/*.spec.ts' },
+      {
+        env: {
+          SPEAK_PASSWORD: FAKE_PASSWORD,
+          SPEAKCHECK_SUITES: 'test/harness/fixtures/suites/**/*.spec.ts',
+        },
+      },
     );
     return { result, reportDir };
   }

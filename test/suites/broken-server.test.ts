@@ -7,13 +7,12 @@
  * nothing; the voice list answers without a token; tokens are not verified (a tampered one
  * works); /docs is plain text; openapi.json declares one path; unknown routes answer raw text.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
 import { type FakeServer, sendJson, startFakeServer } from '../harness/fake-server.ts';
+import { type RunResult, readVerdicts, speakcheckRun, type Verdict } from '../harness/speakcheck-run.ts';
 
 const EMAIL = 'broken@example.test';
 const PASSWORD = 'broken-server-password';
@@ -76,42 +75,17 @@ function startBrokenServer(): Promise<FakeServer> {
 
 let server: FakeServer;
 let reportDir: string;
-let run: { code: number | null; stdout: string; stderr: string };
-let verdicts: Map<string, string>;
+let run: RunResult;
+let verdicts: Map<string, Verdict>;
 
 beforeAll(async () => {
   server = await startBrokenServer();
   reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-broken-'));
-  run = await new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'bin', 'speakcheck.js'),
-        'run',
-        '--base-url',
-        server.url,
-        '--email',
-        EMAIL,
-        '--only',
-        'auth,version,docs',
-        '--report-dir',
-        reportDir,
-      ],
-      {
-        cwd: REPO_ROOT,
-        timeout: 150_000,
-        env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '', SPEAK_PASSWORD: PASSWORD, SPEAKCHECK_SEED: '1' },
-      },
-      (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: number }).code ?? null) : 0;
-        resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
-      },
-    );
-  });
-  const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as {
-    requirements: Array<{ id: string; status: string }>;
-  };
-  verdicts = new Map(report.requirements.map((r) => [r.id, r.status]));
+  run = await speakcheckRun(
+    ['--base-url', server.url, '--email', EMAIL, '--only', 'auth,version,docs', '--report-dir', reportDir],
+    { env: { SPEAK_PASSWORD: PASSWORD, SPEAKCHECK_SEED: '1' } },
+  );
+  verdicts = readVerdicts(reportDir);
 }, 160_000);
 
 afterAll(async () => {
@@ -132,16 +106,16 @@ test.each([
   ['DOCS-INTERACTIVE-HTML', '/docs is plain text'],
   ['DOCS-OPENAPI-PATHS', 'openapi.json declares one path'],
 ])('%s fails (%s)', (id) => {
-  expect(verdicts.get(id)).toBe('failed');
+  expect(verdicts.get(id)?.status).toBe('failed');
 });
 
 test.each([['AUTH-LOGIN-FAIL-401'], ['AUTH-LOGIN-NO-TOKEN'], ['DOCS-REDOC-HTML'], ['DOCS-OPENAPI-VALID']])(
   '%s still passes',
   (id) => {
-    expect(verdicts.get(id)).toBe('passed');
+    expect(verdicts.get(id)?.status).toBe('passed');
   },
 );
 
 test('an unverifiable MUST is skipped, not passed (opaque tokens: expiry unknown)', () => {
-  expect(verdicts.get('AUTH-EXPIRED-TOKEN-401')).toBe('skipped');
+  expect(verdicts.get('AUTH-EXPIRED-TOKEN-401')?.status).toBe('skipped');
 });

@@ -5,13 +5,12 @@
  * differs from GET. `speakcheck run --only webhooks` against it must fail exactly those requirements
  * and pass the ones the fake gets right.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
 import { type FakeServer, sendJson, startFakeServer } from '../harness/fake-server.ts';
+import { type RunResult, readVerdicts, speakcheckRun } from '../harness/speakcheck-run.ts';
 
 const EMAIL = 'hooks@example.test';
 const PASSWORD = 'hooks-password-123';
@@ -185,50 +184,30 @@ afterAll(async () => {
   rmSync(reportDir, { recursive: true, force: true });
 });
 
-function runWebhooksSuite(): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [
-        join(REPO_ROOT, 'bin', 'speakcheck.js'),
-        'run',
-        '--base-url',
-        server.url,
-        '--email',
-        EMAIL,
-        '--only',
-        'webhooks',
-        '--ready-timeout',
-        '10000',
-        '--report-dir',
-        reportDir,
-      ],
-      {
-        cwd: REPO_ROOT,
-        timeout: 150_000,
-        env: {
-          ...process.env,
-          SPEAKCHECK_RUN_CONFIG: '',
-          SPEAK_PASSWORD: PASSWORD,
-          SPEAKCHECK_SUITES: 'suites/webhooks.spec.ts',
-        },
-      },
-      (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: number }).code ?? null) : 0;
-        resolve({ code: typeof code === 'number' ? code : null, output: stdout + stderr });
-      },
-    );
-  });
+function runWebhooksSuite(): Promise<RunResult> {
+  return speakcheckRun(
+    [
+      '--base-url',
+      server.url,
+      '--email',
+      EMAIL,
+      '--only',
+      'webhooks',
+      '--ready-timeout',
+      '10000',
+      '--report-dir',
+      reportDir,
+    ],
+    { env: { SPEAK_PASSWORD: PASSWORD, SPEAKCHECK_SUITES: 'suites/webhooks.spec.ts' } },
+  );
 }
 
 it('fails the requirements a faulty server breaks and passes the ones it keeps', async () => {
-  const { code, output } = await runWebhooksSuite();
-  expect(code, output).toBe(1);
-  const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as {
-    requirements: { id: string; status: string; message?: string }[];
-  };
-  const status = (id: string) => report.requirements.find((r) => r.id === id)?.status;
-  const message = (id: string) => report.requirements.find((r) => r.id === id)?.message ?? '';
+  const { code, stdout, stderr } = await runWebhooksSuite();
+  expect(code, stdout + stderr).toBe(1);
+  const verdicts = readVerdicts(reportDir);
+  const status = (id: string) => verdicts.get(id)?.status;
+  const message = (id: string) => verdicts.get(id)?.message ?? '';
   expect(status('WEBHOOK-DONE-ONCE'), message('WEBHOOK-DONE-ONCE')).toBe('failed');
   expect(message('WEBHOOK-DONE-ONCE')).toMatch(/called 2 times/);
   expect(status('WEBHOOK-STATUS-ORDERED')).toBe('failed');
