@@ -33,6 +33,8 @@ const HOST_NODE_BASE = 'localhost/node-host:latest';
 export interface WorkerSpec {
   id: string;
   models: string[];
+  /** Worker-side defect switches (`worker --defect`), e.g. websocket framing; testing only. */
+  defects?: string[];
 }
 
 export const DEFAULT_WORKERS: WorkerSpec[] = [
@@ -65,6 +67,8 @@ export interface ContainerStack {
   workers: RunningWorker[];
   /** Stops one worker container (SIGTERM, then SIGKILL after `timeoutS`) and removes it. */
   stopWorker(id: string, o?: { timeoutS?: number }): Promise<void>;
+  /** Starts a worker container (again) on the same data, e.g. after stopWorker. */
+  startWorker(spec: WorkerSpec): Promise<void>;
   /** Stops the API container and starts a new one on the same port and data. */
   restartApi(): Promise<void>;
   stop(): Promise<void>;
@@ -146,7 +150,8 @@ export async function stopAllContainers(): Promise<void> {
 
 async function stopContainer(container: StartedTestContainer, timeoutS: number): Promise<void> {
   live.delete(container);
-  await container.stop({ timeout: timeoutS, remove: true }).catch(() => {});
+  // testcontainers takes the grace period in milliseconds (it rounds down to the seconds of `stop -t`).
+  await container.stop({ timeout: timeoutS * 1000, remove: true }).catch(() => {});
 }
 
 export async function startContainerStack(o: ContainerStackOptions = {}): Promise<ContainerStack> {
@@ -197,7 +202,16 @@ export async function startContainerStack(o: ContainerStackOptions = {}): Promis
     const container = await new GenericContainer(image)
       .withNetworkMode('host')
       .withBindMounts([{ source: dataDir, target: '/data' }])
-      .withCommand(['worker', '--data', '/data', '--id', spec.id, '--models', spec.models.join(',')])
+      .withCommand([
+        'worker',
+        '--data',
+        '/data',
+        '--id',
+        spec.id,
+        '--models',
+        spec.models.join(','),
+        ...(spec.defects ?? []).flatMap((name) => ['--defect', name]),
+      ])
       .withWaitStrategy(Wait.forLogMessage(/websocket endpoint listening/))
       .withStartupTimeout(readyTimeoutMs)
       .start();
@@ -241,6 +255,10 @@ export async function startContainerStack(o: ContainerStackOptions = {}): Promis
       if (index < 0) throw new Error(`no running worker ${id}`);
       const [worker] = workers.splice(index, 1);
       await stopContainer(worker!.container, so.timeoutS ?? 0);
+    },
+    async startWorker(spec) {
+      if (workers.some((w) => w.spec.id === spec.id)) throw new Error(`worker ${spec.id} is running`);
+      workers.push({ spec, container: await startWorker(spec) });
     },
     async restartApi() {
       if (api) await stopContainer(api, 3);

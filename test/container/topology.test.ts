@@ -2,11 +2,13 @@
  * The containerized reference stack's topology (src/stack/container.ts): an API container and two
  * worker containers (worker-studio holds studio; worker-polyglot holds polyglot and studio) sharing
  * one data dir. REST jobs spread over the workers (x-speak-worker, /_meta/workers); a websocket URL
- * addresses a worker holding the model; a worker stopped mid-take never leaves the take stuck; an API
- * restart loses nothing. Skipped, with the reason printed, only when no container runtime answers
+ * addresses a worker holding the model; REST jobs go only to workers serving their model; a worker
+ * stopped with SIGTERM gives its job back at once; a worker killed mid-take never leaves the take
+ * stuck; an API restart loses nothing. Skipped, with the reason printed, only when no container runtime answers
  * (set one up with `eval "$(../shared/tools/container-runtime.sh)"`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../reference/store/db.ts';
 import {
   type ContainerStack,
   containerRuntimeProblem,
@@ -103,6 +105,72 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
     }
     expect([...studioPorts].sort()).toEqual([portOf('worker-polyglot'), portOf('worker-studio')].sort());
   });
+
+  it('REST jobs of a model go only to a worker serving it (polyglot: worker-polyglot alone)', async () => {
+    const voice = await api('POST', '/v1/speak/voices/generate', {
+      name: 'Poly',
+      gender: 'male',
+      model: 'polyglot',
+    });
+    expect(voice.status, voice.text).toBeLessThan(300);
+    const polyglotVoice = String((voice.json as Json).voice_id);
+    // Several at once, so an idle worker-studio would take some if claims ignored the model.
+    const ids = await Promise.all(
+      Array.from({ length: 4 }, async (_, i) => {
+        const reply = await api('POST', '/v1/speak/takes/generate', {
+          voice_id: polyglotVoice,
+          text: `Take ${i}. A short one. And done.`,
+        });
+        expect(reply.status, reply.text).toBeLessThan(300);
+        return String((reply.json as Json).take_id);
+      }),
+    );
+    const done = await Promise.all(ids.map((id) => pollTake(id, isDone, 120_000)));
+    expect(done.map((d) => [d.body.status, d.reply.headers.get('x-speak-worker')])).toEqual(
+      ids.map(() => ['ready', 'worker-polyglot']),
+    );
+  }, 180_000);
+
+  it('a worker stopped with SIGTERM mid-take exits promptly and gives its job back at once (no lease wait)', async () => {
+    const text = Array.from(
+      { length: 30 },
+      (_, i) => `This is sentence number ${i + 1} of a long take.`,
+    ).join(' ');
+    const takeId = await generate(text);
+    const started = await pollTake(
+      takeId,
+      (b, r) => b.status !== 'waiting' && !!r.headers.get('x-speak-worker'),
+      60_000,
+    );
+    const first = started.reply.headers.get('x-speak-worker')!;
+    if (isDone(started.body))
+      throw new Error(`the take finished before the worker could be stopped (${started.body.status})`);
+    const spec = stack.workers.find((w) => w.spec.id === first)!.spec;
+    try {
+      const signalled = Date.now();
+      await stack.stopWorker(first, { timeoutS: 30 }); // SIGTERM; SIGKILL only after 30 s
+      // The worker's own bound is 5 s; the rest is the runtime removing the container.
+      expect(Date.now() - signalled).toBeLessThan(15_000);
+      const db = openDatabase(stack.dataDir);
+      try {
+        const job = db.prepare('SELECT state, lease_owner FROM jobs WHERE take_id = ?').get(takeId) as {
+          state: string;
+          lease_owner: string | null;
+        };
+        // Queued again, or already claimed by the other worker: not held by the stopped one until its
+        // lease (15 s) runs out.
+        expect(job.lease_owner ?? '', JSON.stringify(job)).not.toMatch(new RegExp(`^${first}:`));
+        expect(['queued', 'leased']).toContain(job.state);
+      } finally {
+        db.close();
+      }
+      const end = await pollTake(takeId, isDone, 90_000);
+      expect(end.body.status).toBe('ready');
+      expect(end.reply.headers.get('x-speak-worker')).not.toBe(first);
+    } finally {
+      await stack.startWorker(spec);
+    }
+  }, 240_000);
 
   it('a worker stopped mid-take: the take still ends (ready on the other worker, or error), never stuck', async () => {
     const text = Array.from(
