@@ -14,6 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseListenAddress } from '../config/resolve.ts';
+import type { ListenAddress } from '../config/types.ts';
 
 export interface WebhookCall {
   token: string;
@@ -257,18 +259,22 @@ export function statusOf(json: unknown): string {
 export type SinkPlan = { reachable: true; options: SinkOptions } | { reachable: false; reason: string };
 
 /**
- * Where the sink listens and whether the server under test can reach it.
- * - `--webhook-url` (config.webhookUrl) given: the server calls that URL; the sink listens on
- *   SPEAK_WEBHOOK_LISTEN (`host:port` or `port`), by default 127.0.0.1 on the URL's port.
- * - Otherwise the sink listens on SPEAK_WEBHOOK_LISTEN or 127.0.0.1 (free port) and is only
+ * Where the sink listens and whether the server under test can reach it. The listening address is
+ * `--webhook-listen` (config.webhookListen, which resolveRunConfig takes from the flag, else from
+ * SPEAK_WEBHOOK_LISTEN); a config not made by resolveRunConfig falls back to SPEAK_WEBHOOK_LISTEN.
+ * - `--webhook-url` (config.webhookUrl) given: the server calls that URL; the sink listens on the
+ *   listening address, by default 127.0.0.1 on the URL's port.
+ * - Otherwise the sink listens on the listening address or 127.0.0.1 (free port) and is only
  *   reachable by a server on this machine: a server whose base url is not loopback cannot call it,
  *   and the webhook tests are skipped with that reason.
  */
 export function planWebhookSink(
-  config: { baseUrl: string; webhookUrl?: string },
+  config: { baseUrl: string; webhookUrl?: string; webhookListen?: ListenAddress },
   env: Record<string, string | undefined> = process.env,
 ): SinkPlan {
-  const listen = parseListen(env.SPEAK_WEBHOOK_LISTEN);
+  const listen: Partial<ListenAddress> =
+    config.webhookListen ??
+    (env.SPEAK_WEBHOOK_LISTEN ? parseListenAddress(env.SPEAK_WEBHOOK_LISTEN, 'SPEAK_WEBHOOK_LISTEN') : {});
   if (config.webhookUrl) {
     const publicUrl = new URL(config.webhookUrl);
     const urlPort = publicUrl.port ? Number(publicUrl.port) : publicUrl.protocol === 'https:' ? 443 : 80;
@@ -290,12 +296,4 @@ export function planWebhookSink(
     };
   }
   return { reachable: true, options: { host: listen.host ?? '127.0.0.1', port: listen.port ?? 0 } };
-}
-
-function parseListen(raw: string | undefined): { host?: string; port?: number } {
-  if (!raw) return {};
-  const match = /^(?:(.+):)?(\d+)$/.exec(raw.trim());
-  if (!match)
-    throw new Error(`SPEAK_WEBHOOK_LISTEN "${raw}" must be host:port or port (e.g. 127.0.0.1:8900).`);
-  return { ...(match[1] ? { host: match[1].replace(/^\[|\]$/g, '') } : {}), port: Number(match[2]) };
 }

@@ -3,7 +3,15 @@ export {
   ConfigError,
   decodeRunConfig,
   encodeRunConfig,
+  parseListenAddress,
   type RunFlags,
   resolveRunConfig,
 } from './resolve.ts';
-export { type Profile, RUN_CONFIG_ENV, type RunConfig, type Target, type Timeouts } from './types.ts';
+export {
+  type ListenAddress,
+  type Profile,
+  RUN_CONFIG_ENV,
+  type RunConfig,
+  type Target,
+  type Timeouts,
+} from './types.ts';

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Profile, RunConfig, Target } from './types.ts';
+import type { ListenAddress, Profile, RunConfig, Target } from './types.ts';
 
 /** What commander hands over (all strings, as typed on the command line). */
 export interface RunFlags {
@@ -15,6 +15,7 @@ export interface RunFlags {
   token?: string;
   model?: string;
   webhookUrl?: string;
+  webhookListen?: string;
   requestTimeout?: string;
   readyTimeout?: string;
   profile?: string;
@@ -127,6 +128,8 @@ export function resolveRunConfig(
   const model = pick(flags.model, 'SPEAK_MODEL');
   if (model) config.model = model;
   if (webhookRaw) config.webhookUrl = parseHttpUrl(webhookRaw, '--webhook-url');
+  const listenRaw = pick(flags.webhookListen, 'SPEAK_WEBHOOK_LISTEN');
+  if (listenRaw) config.webhookListen = parseListenAddress(listenRaw, '--webhook-listen');
   return config;
 }
 
@@ -145,6 +148,21 @@ function parseHttpUrl(raw: string, flag: string): string {
     throw new ConfigError(`${flag} must not carry credentials; use --email/--password or --token.`);
   }
   return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * `host:port` or `port` (`[::1]:port` for IPv6); port 0 is any free port. `what` names the flag or
+ * variable in the message.
+ */
+export function parseListenAddress(raw: string, what: string): ListenAddress {
+  const match = /^(?:(.+):)?(\d+)$/.exec(raw.trim());
+  const port = match ? Number(match[2]) : Number.NaN;
+  if (!match || port > 65_535) {
+    throw new ConfigError(
+      `${what} "${raw}" must be HOST:PORT or PORT with a port from 0 to 65535 (e.g. 127.0.0.1:8900).`,
+    );
+  }
+  return match[1] ? { host: match[1].replace(/^\[|\]$/g, ''), port } : { port };
 }
 
 function parsePositiveInt(raw: string | undefined, flag: string, fallback: number): number {

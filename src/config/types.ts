@@ -5,6 +5,12 @@ export type Profile = 'strict' | 'lenient';
 /** embedded: `serve` as a child process; container: API + worker containers (src/stack/container.ts). */
 export type Target = 'embedded' | 'remote' | 'container';
 
+/** A listening address: port 0 is any free port; no host means the default (127.0.0.1). */
+export interface ListenAddress {
+  host?: string;
+  port: number;
+}
+
 export interface Timeouts {
   /** Bound of one HTTP exchange (headers and body together). */
   requestMs: number;
@@ -25,6 +31,8 @@ export interface RunConfig {
   model?: string;
   /** Public URL of the harness's webhook sink, for servers that cannot reach loopback. */
   webhookUrl?: string;
+  /** Where the webhook sink listens (`--webhook-listen HOST:PORT`); see src/client/webhook-sink.ts for the default. */
+  webhookListen?: ListenAddress;
   timeouts: Timeouts;
   profile: Profile;
   /** Areas to run (empty: all). */
