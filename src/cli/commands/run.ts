@@ -27,6 +27,10 @@ export function registerRun(program: Command): void {
       '--webhook-url <url>',
       'public URL of the harness webhook sink, for remote servers (env SPEAK_WEBHOOK_URL)',
     )
+    .option(
+      '--webhook-listen <host:port>',
+      'where the webhook sink listens, HOST:PORT or PORT (env SPEAK_WEBHOOK_LISTEN; default 127.0.0.1, a free port or the --webhook-url port)',
+    )
     .option('--request-timeout <ms>', 'bound of one HTTP exchange (default 15000)')
     .option('--ready-timeout <ms>', 'bound of waiting for a voice/take to be ready (default 60000)')
     .option('--profile <profile>', 'strict (MUST and SHOULD gate; default) or lenient (only MUST gates)')
