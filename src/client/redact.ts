@@ -62,7 +62,7 @@ export function redactHeaders(
 export function redactJson(value: unknown, key = ''): unknown {
   if (typeof value === 'string') {
     if (SECRET_KEY.test(key)) return REDACTED;
-    if (WEBSOCKET_URL_KEY.test(key)) return redactWebsocketUrl(value);
+    if (WEBSOCKET_URL_KEY.test(key)) return describeWebsocketUrl(value);
     return redactText(value);
   }
   if (Array.isArray(value)) return value.map((item) => redactJson(item, key));
@@ -72,8 +72,11 @@ export function redactJson(value: unknown, key = ''): unknown {
   return value;
 }
 
-/** A websocket URL is a secret by itself (spec: "contains a secret"): keep only where it points. */
-function redactWebsocketUrl(value: string): string {
+/**
+ * A websocket URL is a secret by itself (spec: "contains a secret"): keep only where it points
+ * (for evidence, messages and reports).
+ */
+export function describeWebsocketUrl(value: string): string {
   try {
     const url = new URL(value);
     return `${url.protocol}//${url.host}/${REDACTED}`;

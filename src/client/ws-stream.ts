@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { type EvidenceEntry, recordCharacters, recordEvidence } from './evidence.ts';
 import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
-import { REDACTED, redactText, registerSecret } from './redact.ts';
+import { describeWebsocketUrl, REDACTED, redactText, registerSecret } from './redact.ts';
 import { decodeAudioFrame, FrameError, type RequestId } from './ws-frame.ts';
 
 export type WebsocketUrlForm = 'spec' | 'sdk';
@@ -46,16 +46,6 @@ export class WsClientError extends Error {
     readonly body?: string,
   ) {
     super(message);
-  }
-}
-
-/** Where a websocket URL points, without the secret (for messages and evidence). */
-export function describeWebsocketUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}/${REDACTED}`;
-  } catch {
-    return REDACTED;
   }
 }
 
