@@ -17,6 +17,10 @@ let synth: Synthesizer;
 let worker: WebsocketWorker;
 let shuffled: WebsocketWorker;
 const takes = new Map<string, Json & { pcm?: Int16Array[] }>();
+/** Takes with these texts fail their first status change ('started'), as a store write can. */
+const failStarted = new Set<string>();
+/** Takes whose audio was written to after it was aborted. */
+const writtenAfterAbort = new Set<string>();
 
 /** Takes in a Map; a voice `v-ok` of model `studio` is the only voice. */
 const service: WebsocketTakeService = {
@@ -48,15 +52,23 @@ const service: WebsocketTakeService = {
   },
   async advanceTake(takeId, status) {
     const take = takes.get(takeId)!;
+    if (status === 'started' && failStarted.has(String(take.text)))
+      throw new Error('the store is unavailable');
     take.status = status;
     return { ...take, pcm: undefined };
   },
   openTakeAudio(takeId) {
     const pcm: Int16Array[] = [];
+    let aborted = false;
     return {
-      write: (samples) => pcm.push(samples),
+      write: (samples) => {
+        if (aborted) writtenAfterAbort.add(takeId);
+        pcm.push(samples);
+      },
       finish: () => Object.assign(takes.get(takeId)!, { pcm }),
-      abort: () => {},
+      abort: () => {
+        aborted = true;
+      },
     };
   },
   async completeTake(takeId, info) {
@@ -271,6 +283,38 @@ describe('takes', () => {
     // Serialised: every frame of request 3 arrives before any of request 5.
     const ids = got.frames.map((f) => f.meta.request_id);
     expect(ids.lastIndexOf(3)).toBeLessThan(ids.indexOf(5));
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
+  });
+
+  it('a status write that fails while a part is spoken fails the take after that part: no audio follows', async () => {
+    // The first part is already being synthesized when 'started' is written (for latency); the
+    // failure must wait for it, so none of its frames or samples come after the take has failed.
+    const text = 'The store fails when this take starts, while its first part is being spoken.';
+    failStarted.add(text);
+    const { ws, got, next } = await connect(url());
+    ws.send(
+      JSON.stringify({ command: '/takes/generate', request_id: 'f', data: { text, voice_id: 'v-ok' } }),
+    );
+    ws.send(
+      JSON.stringify({
+        command: '/takes/generate',
+        request_id: 'g',
+        data: { text: 'The next request is spoken as usual.', voice_id: 'v-ok' },
+      }),
+    );
+    await next((g) => errorOf('f')(g) && readyOf('g')(g));
+    const statuses = got.texts
+      .filter((t) => t.request_id === 'f' && t.data)
+      .map((t) => (t.data as Json).status);
+    expect(statuses).toEqual(['waiting', 'error']);
+    expect(got.texts.find((t) => t.status === 'error' && t.request_id === 'f')?.message).toBe(
+      'the take failed: the store is unavailable',
+    );
+    expect(got.frames.filter((f) => f.meta.request_id === 'f')).toEqual([]);
+    const failedTake = [...takes.values()].find((t) => t.text === text)!;
+    expect(failedTake.status).toBe('error');
+    expect(writtenAfterAbort.has(String(failedTake.take_id))).toBe(false);
     expect(ws.readyState).toBe(WebSocket.OPEN);
     ws.close();
   });

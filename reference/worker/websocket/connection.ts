@@ -16,7 +16,7 @@ import { defects } from '../../defects/index.ts';
 import { SAMPLE_RATE, type Synthesizer } from '../../synth/index.ts';
 import type { RequestId } from './frames.ts';
 import { endOfTakeFrame, type StreamMode, streamPart } from './part-stream.ts';
-import type { Json, ProgressStatus, TakeToSpeak, WebsocketTakeService } from './service.ts';
+import type { Json, ProgressStatus, TakeAudioWriter, TakeToSpeak, WebsocketTakeService } from './service.ts';
 import { createFrameOutlet } from './shuffle.ts';
 
 export interface ConnectionContext {
@@ -178,25 +178,36 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
   ): Promise<Json | undefined> {
     const { takeId, parts, voice } = job;
     const outlet = createFrameOutlet(sendBinary, context.shuffleWindow);
-    const audio = context.service.openTakeAudio(takeId);
+    let audio: TakeAudioWriter | undefined;
     let duration = 0;
+    // The part being spoken while a store write (its status change) runs beside it. When that write
+    // fails, the part is waited for before the take is failed: otherwise its samples and frames would
+    // follow the failure, and a rejection of it would be unhandled (which ends the worker process).
+    let inFlight: Promise<number> | undefined;
+    let failed = false;
     try {
+      const writer = context.service.openTakeAudio(takeId);
+      audio = writer;
       for (let partId = 0; partId < parts.length; partId++) {
         // Synthesis runs in the synthesizer's own thread: start it first, then record the status
         // change, so the store's write does not delay the first audio.
-        const spoken = streamPart(context.synth, parts[partId]!, voice, {
+        inFlight = streamPart(context.synth, parts[partId]!, voice, {
           takeId,
           requestId,
           partId,
           mode,
-          emit: (frame) => outlet.push(frame),
+          emit: (frame) => {
+            if (!failed) outlet.push(frame);
+          },
           onSamples: (pcm) => {
-            audio.write(pcm);
+            if (failed) return;
+            writer.write(pcm);
             duration += pcm.length;
           },
         });
         if (partId === 0) onStatus(await context.service.advanceTake(takeId, 'started'));
-        await spoken;
+        await inFlight;
+        inFlight = undefined;
         const before = progressAfter(partId, parts.length);
         const after = progressAfter(partId + 1, parts.length);
         if (after && after !== before && partId + 1 < parts.length) {
@@ -206,19 +217,21 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
       if (!defects.has('ws-no-end-marker'))
         outlet.push(endOfTakeFrame(takeId, requestId, parts.length, mode));
       outlet.flush();
-      audio.finish();
+      writer.finish();
       return await context.service.completeTake(takeId, {
         duration,
         audio_rate: SAMPLE_RATE,
         normalized_text: parts,
       });
     } catch (error) {
+      failed = true;
+      await inFlight?.catch(() => undefined);
       outlet.flush();
-      audio.abort();
+      audio?.abort();
       const reason = error instanceof Error ? error.message : String(error);
       context.log?.(`websocket take ${takeId} failed: ${reason}`);
-      const failed = await context.service.failTake(takeId, reason).catch(() => undefined);
-      if (failed) onStatus(failed);
+      const failedTake = await context.service.failTake(takeId, reason).catch(() => undefined);
+      if (failedTake) onStatus(failedTake);
       sendError(`the take failed: ${reason}`, requestId);
       return undefined;
     }
