@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readWavHeader } from '../../reference/audio/wav.ts';
 import { createSynthesizer, type Synthesizer, splitIntoParts } from '../../reference/synth/index.ts';
+import { backgroundSynthesizer } from '../../reference/worker/websocket/index.ts';
 import { createWebsocketSecret } from '../../reference/worker/websocket/secret.ts';
 import { startWebsocketWorker, type WebsocketWorker } from '../../reference/worker/websocket/server.ts';
 import type { Json, TakeToSpeak, WebsocketTakeService } from '../../reference/worker/websocket/service.ts';
@@ -347,5 +348,36 @@ describe('takes', () => {
     const n = got.frames.filter((f) => f.meta.part_id === 0).length;
     expect(sorted).toEqual([...Array.from({ length: n }, (_, i) => `0.${i}`), '1.0']);
     ws.close();
+  });
+});
+
+describe('background synthesizer of the worker hook', () => {
+  it('a start that failed is tried again by the next request, once, instead of failing every later take', async () => {
+    let starts = 0;
+    const spoken: string[] = [];
+    const engine: Synthesizer = {
+      async synthesizePart(text, _voice, onSamples) {
+        spoken.push(text);
+        onSamples(new Int16Array(8));
+        return 8;
+      },
+      async close() {},
+    };
+    const background = backgroundSynthesizer(async () => {
+      starts += 1;
+      if (starts === 1) throw new Error('espeak thread did not answer within 30000 ms');
+      return engine;
+    });
+    const voice = { language: 'en-US', gender: 'female' as const, prosody: null, style: null, seed: 'v' };
+    const results = await Promise.all([
+      background.synthesizePart('One.', voice, () => {}),
+      background.synthesizePart('Two.', voice, () => {}),
+    ]);
+    expect(results).toEqual([8, 8]);
+    expect(spoken.sort()).toEqual(['One.', 'Two.']);
+    expect(starts).toBe(2);
+    await background.synthesizePart('Three.', voice, () => {});
+    expect(starts).toBe(2);
+    await background.close();
   });
 });

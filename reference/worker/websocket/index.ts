@@ -19,14 +19,33 @@ export const LISTENING = 'websocket-listening';
 
 /**
  * A synthesizer that starts in the background: the worker reports ready without waiting ~1 s for a
- * second espeak thread; a request arriving before it is up waits for it.
+ * second espeak thread; a request arriving before it is up waits for it. A start that failed (e.g. the
+ * engine thread did not answer within its bound on a machine busy starting a whole stack) is tried
+ * again by the next request instead of being kept: otherwise every later take of this worker would
+ * fail at once, for valid input.
  */
-function backgroundSynthesizer(create: () => Promise<Synthesizer>): Synthesizer {
-  const starting = create();
-  starting.catch(() => {}); // reported by the first call that needs it
+export function backgroundSynthesizer(create: () => Promise<Synthesizer>): Synthesizer {
+  const begin = () => {
+    const attempt = create();
+    attempt.catch(() => {}); // reported by the first call that needs it
+    return attempt;
+  };
+  let starting = begin();
+  const ready = async (): Promise<Synthesizer> => {
+    const current = starting;
+    try {
+      return await current;
+    } catch {
+      if (starting === current) starting = begin(); // one new start, however many calls saw the failure
+      return starting;
+    }
+  };
   return {
-    synthesizePart: async (text, voice, onSamples) => (await starting).synthesizePart(text, voice, onSamples),
-    close: async () => (await starting).close(),
+    synthesizePart: async (text, voice, onSamples) => (await ready()).synthesizePart(text, voice, onSamples),
+    close: async () => {
+      const synth = await starting.catch(() => undefined);
+      await synth?.close();
+    },
   };
 }
 
