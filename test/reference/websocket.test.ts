@@ -82,11 +82,21 @@ class Client {
 
   static async open(url: string): Promise<Client> {
     const ws = new WebSocket(url); // no Authorization: the secret in the URL is the credential
-    await Promise.race([
-      once(ws, 'open'),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('open timed out')), WAIT_MS)),
-    ]);
-    return new Client(ws);
+    // Listen before 'open': the worker greets at once, and on a busy machine the greeting arrives in
+    // the same read as the upgrade answer, i.e. in the same tick as 'open', before an await resumes.
+    const client = new Client(ws);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        once(ws, 'open'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('open timed out')), WAIT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return client;
   }
 
   send(message: unknown): void {
