@@ -114,6 +114,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
         restarts: 0,
         models: w.models,
         websocket_url: w.websocketUrl,
+        defects: w.defects,
       })),
     ],
     baseUrl: () => baseUrl,

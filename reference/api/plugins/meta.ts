@@ -1,5 +1,6 @@
 /**
- * GET /v1/speak/_meta/workers (bearer): the synthesis workers (id, pid, alive, restarts). Outside the
+ * GET /v1/speak/_meta/workers (bearer): the synthesis workers (id, pid, alive, restarts; standalone workers also their models,
+ * websocket URL and defect switches). Outside the
  * contract's shapes; lets tests and benchmarks see how jobs spread (see also `x-speak-worker`).
  */
 import type { FastifyInstance } from 'fastify';
