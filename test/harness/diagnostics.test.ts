@@ -1,7 +1,8 @@
 /** Each failure mode of a server ends within its bound with a sentence that names it. */
 import { afterEach, describe, expect, test } from 'vitest';
-import { ClientDiagnostic, diagnoseNetworkError } from '../../src/client/diagnostics.ts';
+import { diagnoseNetworkError } from '../../src/client/diagnostics.ts';
 import { closeHttp, expectJson, send } from '../../src/client/http.ts';
+import { failure } from './diagnostic-failure.ts';
 import { type FakeServer, startFakeServer } from './fake-server.ts';
 import { startGarbageServer, startHtmlServer, startHungServer } from './fake-speak.ts';
 
@@ -11,15 +12,6 @@ afterEach(async () => {
   server = undefined;
   await closeHttp();
 });
-
-async function failure(p: Promise<unknown>): Promise<ClientDiagnostic> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ClientDiagnostic);
-  return error as ClientDiagnostic;
-}
 
 describe('diagnostics', () => {
   test('connection refused names the URL', async () => {

@@ -5,22 +5,20 @@
  * Each ends within its bound with a diagnostic that names the problem; nothing is left open (every
  * server and connection is closed here, so vitest exits on its own).
  */
-import { execFile } from 'node:child_process';
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { buildSyntheticStream, tonePcm } from '../../fixtures/ws-streams/synthetic.ts';
 import { Finding } from '../../src/checks/finding.ts';
-import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
 import { closeHttp, expectJson, send } from '../../src/client/http.ts';
 import { HttpSpeakClient } from '../../src/client/speak-client.ts';
 import { SpeakStreamConnection } from '../../src/client/ws-stream.ts';
 import type { SpeakContext } from '../../src/harness/index.ts';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
 import { fetchAudio } from '../../suites/support/audio.ts';
+import { failure } from './diagnostic-failure.ts';
 import { type FakeServer, sendJson, startFakeServer } from './fake-server.ts';
+import { speakcheckRun } from './speakcheck-run.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -49,15 +47,6 @@ async function rawServer(onSocket: (socket: Socket) => void): Promise<string> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function failure(p: Promise<unknown>): Promise<ClientDiagnostic> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ClientDiagnostic);
-  return error as ClientDiagnostic;
 }
 
 async function timed<T>(p: Promise<T>): Promise<{ value: T; ms: number }> {
@@ -101,34 +90,16 @@ describe('redirect loops', () => {
       res.writeHead(307, { location: req.url });
       res.end();
     });
-    const { value: result, ms } = await timed(
-      new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          [
-            join(REPO_ROOT, 'bin', 'speakcheck.js'),
-            'run',
-            '--base-url',
-            server.url,
-            '--email',
-            'a@b.c',
-            '--password',
-            'pw-123456',
-          ],
-          { cwd: REPO_ROOT, timeout: 60_000, env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '' } },
-          (error, stdout, stderr) => {
-            const code = error ? ((error as { code?: number }).code ?? null) : 0;
-            resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
-          },
-        );
-      }),
+    const result = await speakcheckRun(
+      ['--base-url', server.url, '--email', 'a@b.c', '--password', 'pw-123456'],
+      { timeoutMs: 60_000 },
     );
     expect(result.code, result.stderr + result.stdout).toBe(3);
     const lines = result.stderr.trim().split('\n');
     expect(lines, result.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/^speakcheck: could not run: .*307.*\.$/);
     expect(server.requests.length).toBeLessThan(10);
-    expect(ms).toBeLessThan(30_000);
+    expect(result.ms).toBeLessThan(30_000);
   }, 60_000);
 });
 
