@@ -26,6 +26,7 @@ import {
   once,
   prefetch,
   type Take,
+  useSharedVoice,
   type Voice,
   waitUntilDone,
 } from './support/items.ts';
@@ -37,13 +38,11 @@ const TAKE_COUNT = 6;
 const NUM_RUNS = 30;
 const TEXTS = ['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.'];
 
+/** The takes' voice, and the first of the voice list's items: the run's shared voice. */
+const sharedVoice = useSharedVoice(speak);
+
 const fixture = once(async () => {
-  const { voice: created } = await generateVoice(speak, {
-    name: speak.prefix('lists-voice'),
-    gender: speak.model.genders[0] ?? 'female',
-    model: speak.model.name,
-  });
-  const voice = (await waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created })).final;
+  const voice = await sharedVoice();
   const ids: string[] = [];
   // One after another: distinct creation times give the bounds something to cut between.
   for (const text of TEXTS.slice(0, TAKE_COUNT))
@@ -64,7 +63,7 @@ const fixture = once(async () => {
   return { voice, ids, full };
 });
 
-/** The voice list, alike: the fixture's voice and two more, generated one after another (not awaited to ready). */
+/** The voice list, alike: the fixture's voice (generated before this file started) and two more, generated one after another (not awaited to ready). */
 const VOICE_COUNT = 3;
 const voiceFixture = once(async () => {
   const { voice } = await fixture();

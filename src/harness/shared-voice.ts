@@ -2,8 +2,8 @@
  * The run's shared voice: one plain voice (the model's first gender, no prosody, no style) generated
  * by the suites' global setup and handed to every suite file that only needs *a* ready voice to make
  * takes with (suites/support/items.ts, sharedVoice()). A voice is ready only after its example take
- * is synthesized: one example take per run instead of one per suite file. Suites that test voices
- * themselves (voices, models, lists) still generate their own.
+ * is synthesized: one example take per run instead of one per suite file. Suites that test voice
+ * generation itself (voices, models) still generate their own.
  *
  * The global setup only asks for the voice and does not wait for it: the suites wait (bounded, with
  * the ready timeout) and check what came back, so a server that cannot make voices fails the tests
@@ -25,7 +25,7 @@ export interface SharedVoice {
 }
 
 /** The areas whose suites make their takes with the shared voice. */
-export const SHARED_VOICE_AREAS = ['audio', 'errors', 'takes', 'websocket', 'webhooks'];
+export const SHARED_VOICE_AREAS = ['audio', 'errors', 'lists', 'takes', 'websocket', 'webhooks'];
 
 export async function generateSharedVoice(config: RunConfig): Promise<SharedVoice> {
   if (config.only.length > 0 && !config.only.some((area) => SHARED_VOICE_AREAS.includes(area))) {
