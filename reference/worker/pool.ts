@@ -90,8 +90,10 @@ export class WorkerPool extends EventEmitter {
         if (slot.child === child) slot.child = null;
         if (this.closing) return resolve();
         const released = releaseOwnerJobs(this.o.db, `${slot.id}:${pid}`);
+        // Websocket takes live only in the dead process (no job another worker could take over).
+        const failed = failJoblessTakesOf(this.o.db, slot.id);
         this.o.log(
-          `${slot.id} (pid ${pid}) exited (${code ?? signal}); ${released} job(s) re-queued; restarting`,
+          `${slot.id} (pid ${pid}) exited (${code ?? signal}); ${released} job(s) re-queued, ${failed} websocket take(s) ended in error; restarting`,
         );
         slot.restarts += 1;
         const delay = Math.min(5000, 200 * 2 ** Math.min(slot.restarts - 1, 5));

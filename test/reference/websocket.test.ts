@@ -405,3 +405,32 @@ describe('takes over the websocket', () => {
     client.ws.close();
   });
 });
+
+describe('worker failure', () => {
+  it('a worker killed while it speaks a websocket take: the take ends in error over REST, never stays started', async () => {
+    const client = await Client.open(await freshUrl());
+    const text = Array.from({ length: 30 }, (_, i) => `Sentence ${i + 1} keeps the worker busy.`).join(' ');
+    client.send({ command: '/takes/generate', request_id: 'doomed', data: { voice_id: voiceId, text } });
+    await client.wait('started', () => client.itemsOf('doomed').some((d) => d.status === 'started'));
+    const takeId = String(client.itemsOf('doomed')[0]!.take_id);
+    const take = await http('GET', `/v1/speak/takes/${takeId}`);
+    const speaker = take.headers.get('x-speak-worker');
+    const workers = (await http('GET', '/v1/speak/_meta/workers')).json as unknown as {
+      id: string;
+      pid: number;
+    }[];
+    const victim = workers.find((w) => w.id === speaker);
+    expect(
+      victim,
+      `the worker speaking ${takeId} (${speaker}) among ${JSON.stringify(workers)}`,
+    ).toBeDefined();
+    const closed = once(client.ws, 'close');
+    process.kill(victim!.pid, 'SIGKILL');
+    await closed;
+    const ended = await until('the take to end', async () => {
+      const now = await http('GET', `/v1/speak/takes/${takeId}`);
+      return ['ready', 'error', 'timeout'].includes(String(now.json.status)) ? now.json : undefined;
+    });
+    expect(ended.status).toBe('error');
+  });
+});
