@@ -131,9 +131,10 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
     );
   }, 180_000);
 
-  it('a worker stopped with SIGTERM mid-take exits promptly and gives its job back at once (no lease wait)', async () => {
+  /** A take of `sentences` sentences that a worker has started (not yet done), and that worker. */
+  async function longTakeUnderWay(sentences: number): Promise<{ takeId: string; worker: string }> {
     const text = Array.from(
-      { length: 30 },
+      { length: sentences },
       (_, i) => `This is sentence number ${i + 1} of a long take.`,
     ).join(' ');
     const takeId = await generate(text);
@@ -142,9 +143,13 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
       (b, r) => b.status !== 'waiting' && !!r.headers.get('x-speak-worker'),
       60_000,
     );
-    const first = started.reply.headers.get('x-speak-worker')!;
     if (isDone(started.body))
       throw new Error(`the take finished before the worker could be stopped (${started.body.status})`);
+    return { takeId, worker: started.reply.headers.get('x-speak-worker')! };
+  }
+
+  it('a worker stopped with SIGTERM mid-take exits promptly and gives its job back at once (no lease wait)', async () => {
+    const { takeId, worker: first } = await longTakeUnderWay(30);
     const spec = stack.workers.find((w) => w.spec.id === first)!.spec;
     try {
       const signalled = Date.now();
@@ -173,19 +178,7 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
   }, 240_000);
 
   it('a worker stopped mid-take: the take still ends (ready on the other worker, or error), never stuck', async () => {
-    const text = Array.from(
-      { length: 14 },
-      (_, i) => `This is sentence number ${i + 1} of a long take.`,
-    ).join(' ');
-    const takeId = await generate(text);
-    const started = await pollTake(
-      takeId,
-      (b, r) => b.status !== 'waiting' && !!r.headers.get('x-speak-worker'),
-      60_000,
-    );
-    const first = started.reply.headers.get('x-speak-worker')!;
-    if (isDone(started.body))
-      throw new Error(`the take finished before the worker could be stopped (${started.body.status})`);
+    const { takeId, worker: first } = await longTakeUnderWay(14);
     await stack.stopWorker(first, { timeoutS: 0 });
     // Lease 15 s + the rest of the synthesis on the other worker, with room for a loaded machine.
     const end = await pollTake(takeId, isDone, 90_000);
