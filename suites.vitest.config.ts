@@ -1,4 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const EXIT_WITH_RUNNER = fileURLToPath(new URL('./src/harness/exit-with-runner.mjs', import.meta.url));
 
 // The conformance suites, run by `speakcheck run` (which adds its reporters and hands the run config
 // over in SPEAKCHECK_RUN_CONFIG). Usable directly while writing a suite:
@@ -10,6 +13,8 @@ export default defineConfig({
     globalSetup: ['src/harness/global-setup.ts'],
     setupFiles: ['allure-vitest/setup'],
     pool: 'forks',
+    // A worker whose parent died exits instead of spinning (src/harness/exit-with-runner.mjs).
+    poolOptions: { forks: { execArgv: ['--import', EXIT_WITH_RUNNER] } },
     // Two cores shared with the server under test (when embedded): two suite files at a time.
     maxWorkers: 2,
     minWorkers: 1,

@@ -49,7 +49,8 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
   const child = spawn(
     process.execPath,
     [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'serve', '--port', '0', ...(o.extraArgs ?? [])],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } },
+    // The IPC channel is a lifeline: serve stops when it closes, i.e. when this process dies unstopped.
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env } },
   );
   live.add(child);
   const stderrTail: string[] = [];

@@ -1,8 +1,9 @@
 /**
- * The embedded reference stack is a child process that is always stopped: by stop(), and when a
- * run is interrupted with SIGINT.
+ * The embedded reference stack is a child process that is always stopped: by stop(), when a run is
+ * interrupted with SIGINT, and when the run is killed outright (nothing it started outlives it).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,6 +17,31 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The direct children of a process (Linux /proc), with their command lines. */
+function childrenOf(pid: number): { pid: number; command: string }[] {
+  const listed = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return listed
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number)
+    .map((child) => {
+      let command = '';
+      try {
+        command = readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      } catch {}
+      return { pid: child, command };
+    });
+}
+
+/** Resolves when `probe` holds; polls (a process's end is no event here), bounded. */
+async function eventually(what: string, probe: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -81,5 +107,46 @@ describe('embedded stack', () => {
     );
     await closeHttp();
     expect(after).toMatch(/connection refused/);
+  });
+
+  test('a run killed with SIGKILL leaves nothing behind: the stack and the suite workers exit', {
+    timeout: 200_000,
+  }, async () => {
+    const run = spawn(
+      process.execPath,
+      [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', '--only', 'websocket,takes'],
+      {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'ignore', 'ignore'],
+        env: {
+          ...process.env,
+          SPEAKCHECK_RUN_CONFIG: '',
+          SPEAK_REPORT_DIR: join(tmpdir(), 'speakcheck-sigkill-test'),
+        },
+      },
+    );
+    const exited = new Promise<void>((resolve) => run.once('exit', () => resolve()));
+    // Mid-run: the stack is up and both suite workers (vitest forks) run test files.
+    let children: { pid: number; command: string }[] = [];
+    await eventually(
+      'the run to start its stack and two suite workers',
+      () => {
+        children = childrenOf(run.pid!);
+        return (
+          children.some((c) => c.command.includes(' serve ')) &&
+          children.filter((c) => c.command.includes('vitest')).length >= 2
+        );
+      },
+      150_000,
+    );
+    run.kill('SIGKILL');
+    await exited;
+    await eventually(
+      `everything the run started to exit (${children.map((c) => c.command).join('; ')})`,
+      () => children.every((c) => !alive(c.pid)),
+      10_000,
+    ).finally(() => {
+      for (const c of children) if (alive(c.pid)) process.kill(c.pid, 'SIGKILL');
+    });
   });
 });

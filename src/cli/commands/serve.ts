@@ -122,6 +122,9 @@ export function registerServe(program: Command): void {
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
+      // Started by the harness (src/stack/embedded.ts) with an IPC channel: when the harness dies
+      // without stopping the stack (SIGKILL, a crash), the channel closes and the stack goes too.
+      if (process.send) process.once('disconnect', () => stop('the process that started this stack is gone'));
     });
 }
 
