@@ -1,3 +1,4 @@
+export { areasOfRequirements, closestIds, parseRequirementIds } from './requirement-selection.ts';
 export {
   AREAS,
   ConfigError,

@@ -4,7 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { ConfigError } from './errors.ts';
+import { areasOfRequirements, parseRequirementIds } from './requirement-selection.ts';
 import type { ListenAddress, Profile, RunConfig, Target } from './types.ts';
+
+export { ConfigError } from './errors.ts';
 
 /** What commander hands over (all strings, as typed on the command line). */
 export interface RunFlags {
@@ -20,6 +24,8 @@ export interface RunFlags {
   readyTimeout?: string;
   profile?: string;
   only?: string;
+  /** `--requirement`, repeatable; each value comma-separated ids. */
+  requirement?: string[] | string;
   concurrency?: string;
   keep?: boolean;
   reportDir?: string;
@@ -39,10 +45,6 @@ export const AREAS = [
   'websocket',
   'webhooks',
 ] as const;
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 const DEFAULTS = { requestMs: 15_000, readyMs: 60_000, concurrency: 8 };
 
@@ -87,7 +89,9 @@ export function resolveRunConfig(
 
   const webhookRaw = pick(flags.webhookUrl, 'SPEAK_WEBHOOK_URL');
   const profile = parseProfile(pick(flags.profile, 'SPEAK_PROFILE') ?? 'strict');
-  const only = parseAreas(pick(flags.only, 'SPEAK_ONLY'));
+  const explicitAreas = parseAreas(pick(flags.only, 'SPEAK_ONLY'));
+  const requirements = parseRequirementIds(pickRequirements(flags.requirement, env.SPEAK_REQUIREMENTS));
+  const only = areasFor(explicitAreas, requirements);
   const runId = randomBytes(3).toString('hex');
   const stamp = now
     .toISOString()
@@ -111,6 +115,7 @@ export function resolveRunConfig(
     },
     profile,
     only,
+    requirements,
     concurrency: parsePositiveInt(
       pick(flags.concurrency, 'SPEAK_CONCURRENCY'),
       '--concurrency',
@@ -196,6 +201,30 @@ function parseAreas(raw: string | undefined): string[] {
   return [...new Set(areas)];
 }
 
+/** The flag's values when given (flags override the environment), else SPEAK_REQUIREMENTS. */
+function pickRequirements(flag: string[] | string | undefined, env: string | undefined): string[] {
+  const given = (typeof flag === 'string' ? [flag] : (flag ?? [])).filter((v) => v.trim() !== '');
+  if (given.length > 0) return given;
+  return env && env.trim() !== '' ? [env] : [];
+}
+
+/**
+ * The areas to load: --only when given (then every selected requirement must lie in it), else
+ * those of the selected requirements, so only their suite files load; [] (all) when neither.
+ */
+function areasFor(explicit: string[], requirements: string[]): string[] {
+  if (requirements.length === 0) return explicit;
+  const needed = areasOfRequirements(requirements);
+  if (explicit.length === 0) return needed;
+  const outside = requirements.filter((id) => !explicit.includes(areasOfRequirements([id])[0]!));
+  if (outside.length > 0) {
+    throw new ConfigError(
+      `--requirement ${outside.join(', ')} ${outside.length > 1 ? 'are' : 'is'} outside --only ${explicit.join(',')} (area ${areasOfRequirements(outside).join(', ')}): add the area to --only or leave --only out.`,
+    );
+  }
+  return explicit;
+}
+
 /** The config as the workers receive it: the run fills in the embedded stack's address and user. */
 export function encodeRunConfig(config: RunConfig): string {
   return JSON.stringify(config);
@@ -206,5 +235,6 @@ export function decodeRunConfig(json: string): RunConfig {
   if (!parsed || typeof parsed.baseUrl !== 'string' || !parsed.baseUrl) {
     throw new ConfigError('the run configuration handed to the suites has no base url.');
   }
+  parsed.requirements ??= [];
   return parsed;
 }

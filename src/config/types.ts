@@ -35,8 +35,10 @@ export interface RunConfig {
   webhookListen?: ListenAddress;
   timeouts: Timeouts;
   profile: Profile;
-  /** Areas to run (empty: all). */
+  /** Areas to run (empty: all). With a requirement selection and no --only: the selection's areas. */
   only: string[];
+  /** `--requirement`: only tests covering one of these ids run, only these are judged (empty: all). */
+  requirements: string[];
   /** Upper bound of HTTP requests in flight for the whole run. */
   concurrency: number;
   /** Keep what the run creates instead of deleting it at the end. */

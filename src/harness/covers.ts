@@ -3,6 +3,9 @@
  * meta for the reporter; an unknown id fails the test. For a test whose ids are all INFO (the
  * contract is silent, we only report what the server does) a failing assertion becomes an
  * observation and the test passes.
+ *
+ * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
+ * selected is not registered at all: it is not a skipped test, it is not part of this run.
  */
 import { type TestContext, test } from 'vitest';
 import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../client/evidence.ts';
@@ -10,6 +13,7 @@ import { redactText } from '../client/redact.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
 import { labelForAllure } from './allure-labels.ts';
 import './meta.ts';
+import { loadRunConfig } from './run-config.ts';
 
 export interface CoversOptions {
   timeoutMs?: number;
@@ -29,6 +33,8 @@ export function covers(
   fn: (context: TestContext) => Promise<void> | void,
   o: CoversOptions = {},
 ): void {
+  const selection = selectedRequirements();
+  if (selection && !ids.some((id) => selection.has(id))) return;
   const unknown = unknownRequirementIds(ids);
   const infoOnly =
     ids.length > 0 && unknown.length === 0 && ids.every((id) => findRequirement(id)?.level === 'INFO');
@@ -61,6 +67,20 @@ export function covers(
       await labelForAllure(ids, record);
     }
   });
+}
+
+/**
+ * The run's requirement selection, or undefined when every test runs. Without a run config (a
+ * suite loaded outside a run) nothing is selected: registering the test lets it report that.
+ */
+export function selectedRequirements(): ReadonlySet<string> | undefined {
+  let ids: readonly string[] | undefined;
+  try {
+    ids = loadRunConfig().requirements;
+  } catch {
+    return undefined;
+  }
+  return ids && ids.length > 0 ? new Set(ids) : undefined;
 }
 
 /** Records what the server does, for the report (INFO requirements; context for failures). */

@@ -8,5 +8,5 @@ export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/
 export type { RunConfig } from '../config/types.ts';
 export { findRequirement } from '../requirements/index.ts';
 export { type Model, type SpeakContext, useSpeak } from './context.ts';
-export { type CoversOptions, covers, observe } from './covers.ts';
+export { type CoversOptions, covers, observe, selectedRequirements } from './covers.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';

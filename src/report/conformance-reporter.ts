@@ -99,7 +99,11 @@ export class ConformanceReporter implements Reporter {
       for (const test of module.children.allTests()) outcomes.push(this.outcome(test, file));
     }
     const { config } = this.o;
-    const verdicts = computeVerdicts(catalogue, outcomes, { areas: config.only, fileErrors });
+    const verdicts = computeVerdicts(catalogue, outcomes, {
+      areas: config.only,
+      requirements: config.requirements,
+      fileErrors,
+    });
     const exitCode = exitCodeFor(verdicts, config.profile, unhandledErrors.length);
     const finishedAt = new Date();
     const report = buildReport(verdicts, outcomes, {
@@ -108,6 +112,7 @@ export class ConformanceReporter implements Reporter {
       target: config.target,
       profile: config.profile,
       only: config.only,
+      requirements: config.requirements,
       startedAt: this.startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),

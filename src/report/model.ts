@@ -8,6 +8,8 @@ export interface RunInfo {
   target: 'embedded' | 'remote' | 'container';
   profile: 'strict' | 'lenient';
   only: string[];
+  /** `--requirement`: the requirements the run was limited to (absent or empty: all of the areas). */
+  requirements?: string[];
   startedAt: string;
   finishedAt: string;
   durationMs: number;
@@ -40,6 +42,14 @@ export function buildReport(
     problems: verdicts.problems,
     tests: outcomes,
   }) as ConformanceReport;
+}
+
+/** "; areas: a, b; requirements: X, Y" as the renderers state the selection (empty when all ran). */
+export function selectionText(run: Pick<RunInfo, 'only' | 'requirements'>): string {
+  const parts: string[] = [];
+  if (run.only.length) parts.push(`areas: ${run.only.join(', ')}`);
+  if (run.requirements?.length) parts.push(`requirements: ${run.requirements.join(', ')}`);
+  return parts.map((p) => `; ${p}`).join('');
 }
 
 export function safeText(text: string): string {

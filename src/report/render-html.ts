@@ -6,7 +6,7 @@
  */
 import type { EvidenceEntry } from '../client/evidence.ts';
 import type { TestOutcome } from '../requirements/verdict.ts';
-import type { ConformanceReport } from './model.ts';
+import { type ConformanceReport, selectionText } from './model.ts';
 
 export const HTML_MAX_EXCHANGES_PER_TEST = 12;
 export const HTML_MAX_BODY_CHARS = 1_500;
@@ -99,9 +99,9 @@ ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Speak v1 conformance: ${escapeHtml(verdict)}</title><style>${CSS}</style></head><body>
 <h1>Speak v1 conformance report: ${escapeHtml(verdict)}</h1>
-<p>Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)}), profile ${escapeHtml(run.profile)}${
-    run.only.length ? `, areas ${escapeHtml(run.only.join(', '))}` : ''
-  }; run ${escapeHtml(run.runId)} from ${escapeHtml(run.startedAt)} to ${escapeHtml(run.finishedAt)}; exit code ${escapeHtml(
+<p>Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)}), profile ${escapeHtml(run.profile)}${escapeHtml(
+    selectionText(run),
+  )}; run ${escapeHtml(run.runId)} from ${escapeHtml(run.startedAt)} to ${escapeHtml(run.finishedAt)}; exit code ${escapeHtml(
     run.exitCode,
   )}; ${escapeHtml(summary.characters)} characters synthesized.</p>
 <table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>Tests passed / failed / skipped</th></tr>

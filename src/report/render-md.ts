@@ -1,5 +1,5 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
-import type { ConformanceReport } from './model.ts';
+import { type ConformanceReport, selectionText } from './model.ts';
 
 const ICON: Record<string, string> = { passed: '✅', failed: '❌', skipped: '⏭️', info: 'ℹ️' };
 
@@ -15,7 +15,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines: string[] = [];
   lines.push('# Speak v1 conformance report', '');
   lines.push(`- Server: ${mdCell(run.baseUrl)} (${run.target})`);
-  lines.push(`- Profile: ${run.profile}${run.only.length ? `; areas: ${run.only.join(', ')}` : ''}`);
+  lines.push(`- Profile: ${run.profile}${mdCell(selectionText(run))}`);
   lines.push(
     `- Run ${run.runId}: ${run.startedAt} → ${run.finishedAt} (${(run.durationMs / 1000).toFixed(1)} s)`,
   );

@@ -6,6 +6,9 @@
  *   info    when it is INFO and at least one covering test ran;
  *   skipped when no covering test ran (or none exists: then it is also listed as uncovered);
  *   passed  otherwise.
+ * Judged are the requirements of the selected areas, or, with a requirement selection
+ * (`run --requirement`), exactly the selected requirements: the rest of the catalogue is not part
+ * of the run, neither judged nor listed as uncovered.
  */
 import type { EvidenceEntry } from '../client/evidence.ts';
 import type { Profile } from '../config/types.ts';
@@ -69,10 +72,15 @@ export interface Verdicts {
 export function computeVerdicts(
   catalogue: readonly Requirement[],
   outcomes: readonly TestOutcome[],
-  o: { areas?: readonly string[]; fileErrors?: readonly Problem[] } = {},
+  o: { areas?: readonly string[]; requirements?: readonly string[]; fileErrors?: readonly Problem[] } = {},
 ): Verdicts {
+  const { areas, requirements: ids } = o;
   const selected =
-    o.areas && o.areas.length > 0 ? catalogue.filter((r) => o.areas!.includes(r.area)) : [...catalogue];
+    ids && ids.length > 0
+      ? catalogue.filter((r) => ids.includes(r.id))
+      : areas && areas.length > 0
+        ? catalogue.filter((r) => areas.includes(r.area))
+        : [...catalogue];
   const byRequirement = new Map<string, TestOutcome[]>();
   for (const outcome of outcomes) {
     for (const id of outcome.requirements) {

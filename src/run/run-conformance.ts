@@ -93,7 +93,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     out(
       `speakcheck: testing ${config.baseUrl}${stack ? ` (${config.target} reference stack)` : ''}, profile ${config.profile}${
         config.only.length ? `, areas ${config.only.join(', ')}` : ''
-      }, run ${config.runId}`,
+      }${config.requirements.length ? `, requirements ${config.requirements.join(', ')}` : ''}, run ${config.runId}`,
     );
     vitest = await vitestReady;
     process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);

@@ -7,7 +7,13 @@ import { beforeAll, inject } from 'vitest';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
-import { type Exchange, expectJson, expectSchema, type SpeakContext } from '../../src/harness/index.ts';
+import {
+  type Exchange,
+  expectJson,
+  expectSchema,
+  type SpeakContext,
+  selectedRequirements,
+} from '../../src/harness/index.ts';
 import type { ProvidedSharedVoice } from '../../src/harness/shared-voice.ts';
 
 export type Kind = 'voice' | 'take';
@@ -208,8 +214,11 @@ export function assertEqualField(actual: unknown, expected: unknown, where: stri
  * Starts scenarios as soon as the file's login is done, without awaiting them: synthesis of
  * independent items overlaps instead of queueing behind each test. Each test still awaits its
  * scenario and sees its failure; here failures are only kept from being unhandled.
+ * With a requirement selection (`run --requirement`) nothing is started early: most scenarios
+ * would feed tests that are not registered, and each selected test starts what it awaits.
  */
 export function prefetch(...scenarios: Array<() => Promise<unknown>>): void {
+  if (selectedRequirements()) return;
   beforeAll(() => {
     for (const scenario of scenarios) scenario().catch(() => undefined);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { planWebhookSink } from '../../src/client/webhook-sink.ts';
-import { ConfigError, resolveRunConfig } from '../../src/config/resolve.ts';
+import { closestIds } from '../../src/config/requirement-selection.ts';
+import { ConfigError, decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../../src/config/resolve.ts';
 
 const now = new Date('2026-11-21T10:20:30.456Z');
 
@@ -87,5 +88,73 @@ describe('run config', () => {
   ])('rejects %j with a clear message', (flags, message) => {
     expect(() => resolveRunConfig(flags, {}, now)).toThrow(ConfigError);
     expect(() => resolveRunConfig(flags, {}, now)).toThrow(message);
+  });
+});
+
+describe('--requirement', () => {
+  test('absent: no selection, every area', () => {
+    expect(resolveRunConfig({}, {}, now)).toMatchObject({ requirements: [], only: [] });
+  });
+
+  test('comma-separated, repeatable, case and spaces forgiven, duplicates dropped; the areas follow', () => {
+    const c = resolveRunConfig(
+      { requirement: ['auth-refresh-rotates, VERSION-NO-TOKEN', 'AUTH-REFRESH-ROTATES'] },
+      {},
+      now,
+    );
+    expect(c.requirements).toEqual(['AUTH-REFRESH-ROTATES', 'VERSION-NO-TOKEN']);
+    expect(c.only).toEqual(['auth', 'version']);
+  });
+
+  test('the flag overrides SPEAK_REQUIREMENTS; the variable alone is used', () => {
+    const env = { SPEAK_REQUIREMENTS: 'VERSION-NO-TOKEN' };
+    expect(resolveRunConfig({ requirement: ['AUTH-REFRESH-ROTATES'] }, env, now).requirements).toEqual([
+      'AUTH-REFRESH-ROTATES',
+    ]);
+    expect(resolveRunConfig({}, env, now)).toMatchObject({
+      requirements: ['VERSION-NO-TOKEN'],
+      only: ['version'],
+    });
+  });
+
+  test('with --only: the given areas stay, when they hold every selected requirement', () => {
+    const c = resolveRunConfig({ requirement: ['VERSION-NO-TOKEN'], only: 'auth,version' }, {}, now);
+    expect(c).toMatchObject({ requirements: ['VERSION-NO-TOKEN'], only: ['auth', 'version'] });
+  });
+
+  test('an id outside --only is an error naming the id and its area', () => {
+    const resolve = () =>
+      resolveRunConfig({ requirement: ['AUTH-REFRESH-ROTATES'], only: 'models' }, {}, now);
+    expect(resolve).toThrow(ConfigError);
+    expect(resolve).toThrow(/--requirement AUTH-REFRESH-ROTATES is outside --only models \(area auth\)/);
+  });
+
+  test('an unknown id is an error naming it and suggesting the closest known ids', () => {
+    const resolve = () =>
+      resolveRunConfig({ requirement: ['AUTH-REFRESH-ROTATE,VERSION-NO-TOKEN'] }, {}, now);
+    expect(resolve).toThrow(ConfigError);
+    expect(resolve).toThrow(/unknown requirement id AUTH-REFRESH-ROTATE \(did you mean AUTH-REFRESH-ROTATES/);
+    // From the environment too, and nothing suggested when nothing is near.
+    expect(() => resolveRunConfig({}, { SPEAK_REQUIREMENTS: 'QQQQQQQQQQQQQQ-ZZZZ' }, now)).toThrow(
+      /unknown requirement id QQQQQQQQQQQQQQ-ZZZZ\. /,
+    );
+  });
+
+  test('closestIds: containment first, then small edit distances only', () => {
+    expect(closestIds('AUTH-REFRESH-ROTATE')[0]).toBe('AUTH-REFRESH-ROTATES');
+    expect(closestIds('VERSION-NO-TOKN')).toContain('VERSION-NO-TOKEN');
+    expect(closestIds('ZZZZZZZZZZZZZZZZZZZZ')).toEqual([]);
+  });
+
+  test('the selection travels to the suites with the rest of the config', () => {
+    const c = resolveRunConfig(
+      { requirement: ['VERSION-NO-TOKEN'], baseUrl: 'http://127.0.0.1:1', token: 't' },
+      {},
+      now,
+    );
+    expect(decodeRunConfig(encodeRunConfig(c)).requirements).toEqual(['VERSION-NO-TOKEN']);
+    // A config written without the field (an older run) selects nothing.
+    const { requirements: _dropped, ...older } = c;
+    expect(decodeRunConfig(JSON.stringify(older)).requirements).toEqual([]);
   });
 });

@@ -93,6 +93,34 @@ describe('verdicts', () => {
     expect(only.requirements.map((r) => r.id)).toEqual(['MODELS-X']);
   });
 
+  test('--requirement judges exactly the selection: no verdict, no "uncovered" for the rest', () => {
+    // As a selected run reports it: only tests covering a selected id ran.
+    const ran = [outcome('b fails', 'failed', ['AUTH-B']), outcome('x passes', 'passed', ['MODELS-X'])];
+    const selected = computeVerdicts(catalogue, ran, {
+      areas: ['auth', 'models'],
+      requirements: ['AUTH-B', 'MODELS-X', 'AUTH-E'],
+    });
+    expect(selected.requirements.map((r) => [r.id, r.status])).toEqual([
+      ['AUTH-B', 'failed'],
+      ['AUTH-E', 'skipped'],
+      ['MODELS-X', 'passed'],
+    ]);
+    // AUTH-A, C, D are out of the run; AUTH-E was asked for and nothing covers it: that one is said.
+    expect(selected.uncovered).toEqual(['AUTH-E']);
+    expect(selected.summary).toMatchObject({
+      requirements: 3,
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+      uncovered: 1,
+    });
+    expect(exitCodeFor(selected, 'strict')).toBe(EXIT.fails);
+    // An empty selection is no selection: the areas decide.
+    expect(
+      computeVerdicts(catalogue, ran, { areas: ['models'], requirements: [] }).requirements,
+    ).toHaveLength(1);
+  });
+
   test('exit codes: MUST always gates, SHOULD only in strict, problems always', () => {
     expect(exitCodeFor(v, 'lenient')).toBe(EXIT.fails);
     const shouldOnly = computeVerdicts(catalogue, [outcome('c fails', 'failed', ['AUTH-C'])]);

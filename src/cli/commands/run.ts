@@ -38,6 +38,12 @@ export function registerRun(program: Command): void {
       '--only <areas>',
       'comma-separated areas: auth,models,voices,takes,lists,audio,errors,docs,version,websocket,webhooks',
     )
+    .option(
+      '--requirement <ids>',
+      'run only the tests covering these requirement ids, comma-separated, repeatable (env SPEAK_REQUIREMENTS); ' +
+        'only they are judged; without --only, only their areas load',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--concurrency <n>', 'upper bound of requests in flight (default 8)')
     .option('--keep', 'keep what the run creates (default: delete it at the end)')
     .option('--report-dir <dir>', 'where the reports go (default reports/<timestamp>/)')
