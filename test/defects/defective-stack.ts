@@ -1,6 +1,7 @@
 /**
  * Helpers of the defect matrix: a reference stack started as `speakcheck serve --defect NAME` (its
- * own process, stopped by SIGTERM with a bounded wait) and `speakcheck run` against it.
+ * own process, stopped by SIGTERM with a bounded wait) and `speakcheck run --requirement ...`
+ * against it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -86,9 +87,10 @@ export interface HarnessRun {
   reportDir: string;
 }
 
+/** `speakcheck run --requirement <ids>`: only the tests covering those ids, only they judged. */
 export async function runHarness(
   stack: DefectiveStack,
-  areas: string[],
+  requirements: readonly string[],
   env: Record<string, string> = {},
   runArgs: string[] = [],
   timeoutMs = 300_000,
@@ -102,8 +104,8 @@ export async function runHarness(
         'run',
         '--base-url',
         stack.baseUrl,
-        '--only',
-        areas.join(','),
+        '--requirement',
+        requirements.join(','),
         '--report-dir',
         reportDir,
         ...runArgs,
