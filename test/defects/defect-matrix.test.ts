@@ -24,6 +24,11 @@ const chosen: readonly DefectSpec[] =
     ? DEFECTS
     : DEFECTS.filter((defect) => selection.split(',').includes(defect.name));
 const PARALLEL = Number(process.env.SPEAKCHECK_DEFECT_PARALLEL ?? 2);
+/**
+ * Synthesis workers per defective stack: the few tests of one switch's requirements never need two,
+ * and starting a second worker (its own synthesizer) is a good part of each switch's cost.
+ */
+const STACK_WORKERS = ['--workers', '1'];
 
 /**
  * What some switches need to be observable at all, or in reasonable time: the websocket URL expiry
@@ -68,7 +73,7 @@ describe.runIf(chosen.length > 0)('defect matrix', () => {
       let stack: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
       try {
         const setup = SETUP[defect.name];
-        stack = await startDefectiveStack([defect.name], setup?.serve);
+        stack = await startDefectiveStack([defect.name], [...STACK_WORKERS, ...(setup?.serve ?? [])]);
         const run = await runHarness(stack, defect.requirements, setup?.env, setup?.run, setup?.timeoutMs);
         outcomes.set(defect.name, { defect, run, defectsLine: stack.defectsLine, ms: Date.now() - t0 });
       } catch (error) {
