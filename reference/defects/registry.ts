@@ -160,6 +160,12 @@ export const DEFECTS = [
     ['AUDIO-CONTAINER', 'AUDIO-CONTENT-TYPE', 'AUDIO-FORMATS-SAME-AUDIO'],
     'the mp3 URL serves the wav bytes (with an audio/mpeg content type)',
   ),
+  d(
+    'wav-not-before-ready',
+    'audio',
+    ['AUDIO-WAV-BEFORE-READY'],
+    'wav, like the other formats, is refused (409) until the take is ready: no streaming',
+  ),
   // websocket
   // The unit of info.duration is not in the contract (the REST areas only report it), but the
   // websocket stream's sample count must equal it.

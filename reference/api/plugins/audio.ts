@@ -115,7 +115,7 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       if (row.status === 'error' || row.status === 'timeout') {
         throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
       }
-      if (row.status !== 'ready' && format !== 'wav') {
+      if (row.status !== 'ready' && (format !== 'wav' || defects.has('wav-not-before-ready'))) {
         throw new ApiError(
           409,
           `take ${take_id} is not ready (status ${row.status}): only wav is available before ready`,
