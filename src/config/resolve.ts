@@ -6,18 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from './errors.ts';
 import { areasOfRequirements, parseRequirementIds } from './requirement-selection.ts';
-import type { ListenAddress, Profile, RunConfig, Target } from './types.ts';
+import type { ListenAddress, Profile, RunConfig, Target, TargetFlags } from './types.ts';
 
 export { ConfigError } from './errors.ts';
 
 /** What commander hands over (all strings, as typed on the command line). */
-export interface RunFlags {
-  baseUrl?: string;
-  authUrl?: string;
-  email?: string;
-  password?: string;
-  token?: string;
-  model?: string;
+export interface RunFlags extends TargetFlags {
   webhookUrl?: string;
   webhookListen?: string;
   requestTimeout?: string;

@@ -11,6 +11,16 @@ export interface ListenAddress {
   port: number;
 }
 
+/** Where a server is and how to sign in: the options `run`, `load` and `perf` share. */
+export interface TargetFlags {
+  baseUrl?: string;
+  authUrl?: string;
+  email?: string;
+  password?: string;
+  token?: string;
+  model?: string;
+}
+
 export interface Timeouts {
   /** Bound of one HTTP exchange (headers and body together). */
   requestMs: number;

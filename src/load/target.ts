@@ -3,6 +3,8 @@
  * credentials (the embedded reference stack when no base URL is given). A command that cannot have
  * them ends with its distinct exit code and one reason; a stack started here is always stopped.
  */
+
+import type { TargetFlags } from '../config/types.ts';
 import { type EmbeddedStack, startEmbeddedStack } from '../stack/embedded.ts';
 import { ensureK6, K6UnavailableError } from './k6-binary.ts';
 
@@ -11,14 +13,8 @@ export const EXIT_K6_UNAVAILABLE = 3;
 /** The target could not be reached or started. */
 export const EXIT_TARGET_UNAVAILABLE = 4;
 
-export interface TargetCredentials {
-  baseUrl?: string;
-  authUrl?: string;
-  email?: string;
-  password?: string;
-  token?: string;
-  model?: string;
-}
+/** The server and the credentials a load run targets (the CLI's flags, as typed). */
+export type TargetCredentials = TargetFlags;
 
 export interface LoadTarget {
   k6: string;

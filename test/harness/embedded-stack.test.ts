@@ -45,6 +45,15 @@ async function eventually(what: string, probe: () => boolean, timeoutMs: number)
   }
 }
 
+/** `speakcheck run --only <areas>` as a user starts it, reports in a temporary directory. */
+function spawnRun(areas: string, reportDirName: string, output: 'pipe' | 'ignore') {
+  return spawn(process.execPath, [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', '--only', areas], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', output, output],
+    env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '', SPEAK_REPORT_DIR: join(tmpdir(), reportDirName) },
+  });
+}
+
 describe('embedded stack', () => {
   test('starts, answers on loopback, and is gone after stop()', { timeout: 90_000 }, async () => {
     const stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
@@ -66,19 +75,7 @@ describe('embedded stack', () => {
   });
 
   test('SIGINT during a run stops the stack and exits 130', { timeout: 200_000 }, async () => {
-    const run = spawn(
-      process.execPath,
-      [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', '--only', 'version'],
-      {
-        cwd: REPO_ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          ...process.env,
-          SPEAKCHECK_RUN_CONFIG: '',
-          SPEAK_REPORT_DIR: join(tmpdir(), 'speakcheck-sigint-test'),
-        },
-      },
-    );
+    const run = spawnRun('version', 'speakcheck-sigint-test', 'pipe');
     const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
     // The run prints the stack's address once it is up and preflighted.
     const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -86,7 +83,7 @@ describe('embedded stack', () => {
         () => reject(new Error('the run did not start testing within 150 s')),
         150_000,
       );
-      createInterface({ input: run.stdout }).on('line', (line) => {
+      createInterface({ input: run.stdout! }).on('line', (line) => {
         const match = /testing (http:\/\/\S+)/.exec(line);
         if (match) {
           clearTimeout(timer);
@@ -112,19 +109,7 @@ describe('embedded stack', () => {
   test('a run killed with SIGKILL leaves nothing behind: the stack and the suite workers exit', {
     timeout: 200_000,
   }, async () => {
-    const run = spawn(
-      process.execPath,
-      [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', '--only', 'websocket,takes'],
-      {
-        cwd: REPO_ROOT,
-        stdio: ['ignore', 'ignore', 'ignore'],
-        env: {
-          ...process.env,
-          SPEAKCHECK_RUN_CONFIG: '',
-          SPEAK_REPORT_DIR: join(tmpdir(), 'speakcheck-sigkill-test'),
-        },
-      },
-    );
+    const run = spawnRun('websocket,takes', 'speakcheck-sigkill-test', 'ignore');
     const exited = new Promise<void>((resolve) => run.once('exit', () => resolve()));
     // Mid-run: the stack is up and both suite workers (vitest forks) run test files.
     let children: { pid: number; command: string }[] = [];

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { TargetFlags } from '../../config/types.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
 import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, runLoad } from '../../load/run-load.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
@@ -18,13 +19,7 @@ function keyValue(value: string, previous: Record<string, string> = {}): Record<
   return { ...previous, [match[1]!]: match[2]! };
 }
 
-interface LoadFlags {
-  baseUrl?: string;
-  authUrl?: string;
-  email?: string;
-  password?: string;
-  token?: string;
-  model?: string;
+interface LoadFlags extends TargetFlags {
   vus?: number;
   duration?: string;
   target: string;
