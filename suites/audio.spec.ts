@@ -56,12 +56,10 @@ const readyTake = once(async (): Promise<Take> => {
   return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
 });
 
-/** Each format fetched once (307 → signed URL without Authorization → 200), container checked. */
-const fetched = new Map<AudioFormat, Promise<FetchedAudio & { parsed: ParsedAudio }>>();
-function audioOf(format: AudioFormat) {
-  let promise = fetched.get(format);
-  if (!promise) {
-    promise = (async () => {
+const fetched = new Map(
+  AUDIO_FORMATS.map((format) => [
+    format,
+    once(async (): Promise<FetchedAudio & { parsed: ParsedAudio }> => {
       const take = await readyTake();
       const result = await fetchAudio(speak, take.take_id, format);
       const parsed = await assertContainer(
@@ -70,10 +68,12 @@ function audioOf(format: AudioFormat) {
         `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
       );
       return { ...result, parsed };
-    })();
-    fetched.set(format, promise);
-  }
-  return promise;
+    }),
+  ]),
+);
+/** Each format fetched once (307 → signed URL without Authorization → 200), container checked. */
+function audioOf(format: AudioFormat) {
+  return fetched.get(format)!();
 }
 
 // Every format at once: a server that encodes lazily encodes them side by side.

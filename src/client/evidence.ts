@@ -66,6 +66,22 @@ export function recordEvidence(entry: EvidenceEntry): void {
   record.evidence.push(entry);
 }
 
+/**
+ * A shared scenario's record (its exchanges and observations) copied into the test that awaited it,
+ * so each test sharing the scenario shows what it judged. Characters move only once: the first
+ * test to adopt them reports them, the run total stays right.
+ */
+export function adoptScenarioRecord(scenario: TestRecord): void {
+  const record = activeRecord();
+  if (record === pending || record === scenario) return;
+  for (const entry of scenario.evidence) recordEvidence(entry);
+  record.droppedEvidence += scenario.droppedEvidence;
+  for (const message of scenario.observations)
+    if (!record.observations.includes(message)) record.observations.push(message);
+  record.characters += scenario.characters;
+  scenario.characters = 0;
+}
+
 export function recordObservation(message: string): void {
   activeRecord().observations.push(redactText(message));
 }

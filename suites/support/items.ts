@@ -7,6 +7,7 @@ import { beforeAll, inject } from 'vitest';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
+import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import {
   type Exchange,
   expectJson,
@@ -191,12 +192,34 @@ export function assertEpochMs(value: number, where: string): void {
   }
 }
 
-/** Runs `make` once; later callers share its promise (one scenario feeds several tests). */
-export function once<T>(make: () => Promise<T>): () => Promise<T> {
+/**
+ * Runs `make` once; later callers share its promise (one scenario feeds several tests). The
+ * scenario records its exchanges and observations apart, and every test that awaits it receives a
+ * copy as its own evidence, whichever test (or prefetch) started it. `evidence: false` for plumbing
+ * that every test awaits (the shared voice), whose exchanges would only bury the test's own.
+ */
+export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}): () => Promise<T> {
   let promise: Promise<T> | undefined;
+  if (o.evidence === false) {
+    return () => {
+      promise ??= make();
+      return promise;
+    };
+  }
+  const scenario = newTestRecord();
   return () => {
-    promise ??= make();
-    return promise;
+    promise ??= runWithRecord(scenario, make);
+    // The reactions run in the awaiting test's context (AsyncLocalStorage follows `then`).
+    return promise.then(
+      (value) => {
+        adoptScenarioRecord(scenario);
+        return value;
+      },
+      (error: unknown) => {
+        adoptScenarioRecord(scenario);
+        throw error;
+      },
+    );
   };
 }
 
@@ -231,11 +254,14 @@ export function prefetch(...scenarios: Array<() => Promise<unknown>>): void {
  * the global setup deletes it after every file. Call once per file, at the top.
  */
 export function useSharedVoice(s: SpeakContext): () => Promise<Voice> {
-  return once(async () => {
-    const provided = JSON.parse(inject('speakSharedVoice')) as ProvidedSharedVoice;
-    if (!provided.ok) throw new Finding(provided.problem, { where: 'POST /v1/speak/voices/generate' });
-    expectSchema('Voice', provided.created, 'the generated voice');
-    const created = provided.created as Voice;
-    return (await waitUntilDone<Voice>(s, 'voice', provided.voiceId, { first: created })).final;
-  });
+  return once(
+    async () => {
+      const provided = JSON.parse(inject('speakSharedVoice')) as ProvidedSharedVoice;
+      if (!provided.ok) throw new Finding(provided.problem, { where: 'POST /v1/speak/voices/generate' });
+      expectSchema('Voice', provided.created, 'the generated voice');
+      const created = provided.created as Voice;
+      return (await waitUntilDone<Voice>(s, 'voice', provided.voiceId, { first: created })).final;
+    },
+    { evidence: false },
+  );
 }
