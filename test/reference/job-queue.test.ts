@@ -24,6 +24,7 @@ import {
 import { type Database, openDatabase } from '../../reference/store/db.ts';
 import { advanceTake, getTakeRow, insertTake, takeResource } from '../../reference/store/takes.ts';
 import { getVoiceRow, insertVoice } from '../../reference/store/voices.ts';
+import { plainTakeRow } from './take-rows.ts';
 
 let dir: string;
 let db: Database;
@@ -58,21 +59,7 @@ function newVoice(voiceId: string, model: string, exampleTakeId = 'tk_ex'): void
 
 function newTake(takeId: string, exampleOf: string | null = null, voiceId = 'vc_1'): void {
   db.transaction(() => {
-    insertTake(db, {
-      take_id: takeId,
-      user_id: 'us_1',
-      voice_id: voiceId,
-      text: 'Hello.',
-      override_language: null,
-      style: null,
-      prosody: null,
-      rendering: { language: 'en-US', gender: 'female', prosody: null, style: null, seed: voiceId },
-      status_webhook: null,
-      done_webhook: null,
-      user_data: null,
-      timestamp_ms: Date.now(),
-      example_of: exampleOf,
-    });
+    insertTake(db, plainTakeRow({ takeId, voiceId, text: 'Hello.', exampleOf }));
     enqueueJob(db, takeId);
   })();
 }

@@ -15,6 +15,7 @@ import { type Database, openDatabase } from '../../reference/store/db.ts';
 import { insertTake } from '../../reference/store/takes.ts';
 import { insertVoice } from '../../reference/store/voices.ts';
 import { registeredWorkers } from '../../reference/worker/registry.ts';
+import { plainTakeRow } from './take-rows.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/speakcheck.js', import.meta.url));
 const children: ChildProcess[] = [];
@@ -52,21 +53,7 @@ function addVoiceAndTake(db: Database, voiceId: string, model: string, takeId: s
       done_webhook: null,
       timestamp_ms: Date.now(),
     });
-    insertTake(db, {
-      take_id: takeId,
-      user_id: 'us_1',
-      voice_id: voiceId,
-      text,
-      override_language: null,
-      style: null,
-      prosody: null,
-      rendering: { language: 'en-US', gender: 'female', prosody: null, style: null, seed: voiceId },
-      status_webhook: null,
-      done_webhook: null,
-      user_data: null,
-      timestamp_ms: Date.now(),
-      example_of: null,
-    });
+    insertTake(db, plainTakeRow({ takeId, voiceId, text }));
     enqueueJob(db, takeId);
   }).immediate();
 }
