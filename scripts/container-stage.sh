@@ -10,12 +10,20 @@ start=$(date +%s)
 log() { echo "== container stage: $* ($(($(date +%s) - start)) s)"; }
 skip() { echo "== container stage SKIPPED: $*"; exit 0; }
 
-RUNTIME_SCRIPT=../shared/tools/container-runtime.sh
+RUNTIME_SCRIPT=$(cd .. && pwd)/shared/tools/container-runtime.sh
 BASE_SCRIPT=../shared/tools/host-node-image.sh
 if [ -z "${DOCKER_HOST:-}" ] && [ ! -S /var/run/docker.sock ]; then
   # No Docker here: the machine's podman (no registry) through the shared script.
   [ -x "$RUNTIME_SCRIPT" ] || skip "no Docker socket and no $RUNTIME_SCRIPT to set up podman"
-  env_lines=$("$RUNTIME_SCRIPT" 2>/tmp/container-stage-runtime.log) \
+  # A podman API service left by an earlier run keeps that run's working directory; once the
+  # directory is gone (a removed clone) it can no longer start containers ("write child: broken
+  # pipe"). Stop such a service: the runtime script starts a fresh one, from / so this cannot recur.
+  for pid in $(pgrep -f 'podman system service' || true); do
+    case "$(readlink "/proc/$pid/cwd" 2>/dev/null)" in
+      *'(deleted)') echo "container stage: restarting podman's API service (its directory was deleted)"; kill "$pid" ;;
+    esac
+  done
+  env_lines=$(cd / && "$RUNTIME_SCRIPT" 2>/tmp/container-stage-runtime.log) \
     || skip "the container runtime could not be set up: $(tail -n 1 /tmp/container-stage-runtime.log)"
   eval "$env_lines"
   log "runtime ready (podman at $DOCKER_HOST)"
