@@ -16,7 +16,7 @@ const file = JSON.parse(open('../data/takes.json')) as TakeData;
 export const voiceSpec = file.voice;
 
 /** The named text set (env TEXTS overrides the scenario's default). */
-export function textSet(defaultName: string): SharedArray<string> {
+export function textSet(defaultName: string): readonly string[] {
   const name = envString('TEXTS', defaultName);
   const texts = file.texts[name];
   if (!texts || texts.length === 0) {
@@ -28,6 +28,6 @@ export function textSet(defaultName: string): SharedArray<string> {
 }
 
 /** The text for an iteration: rotates through the set so every VU speaks every text. */
-export function pick(texts: SharedArray<string>, n: number): string {
+export function pick(texts: readonly string[], n: number): string {
   return texts[n % texts.length]!;
 }

@@ -4,51 +4,9 @@
  * stay on loopback and work offline.
  */
 import { envString } from './config.ts';
+import { type SummaryData, textTable } from './text-table.ts';
 
-interface MetricSummary {
-  type: string;
-  contains?: string;
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-
-export interface SummaryData {
-  metrics: Record<string, MetricSummary>;
-  [key: string]: unknown;
-}
-
-function fmt(value: number | undefined, time: boolean): string {
-  if (value === undefined) return '-';
-  return time ? `${value.toFixed(2)}ms` : `${Math.round(value * 1000) / 1000}`;
-}
-
-export function textTable(data: SummaryData): string {
-  const lines: string[] = [];
-  for (const name of Object.keys(data.metrics).sort()) {
-    if (!name.startsWith('speak_') && !name.startsWith('iterations') && !name.startsWith('http_req_failed'))
-      continue;
-    const m = data.metrics[name]!;
-    const v = m.values;
-    const time = m.contains === 'time';
-    let row: string;
-    if (m.type === 'trend') {
-      row = `p50=${fmt(v.med, time)} p95=${fmt(v['p(95)'], time)} p99=${fmt(v['p(99)'], time)} max=${fmt(v.max, time)} n=${v.count ?? '-'}`;
-    } else if (m.type === 'rate') {
-      row = `rate=${fmt(v.rate, false)} (${v.passes ?? 0} of ${(v.passes ?? 0) + (v.fails ?? 0)})`;
-    } else if (m.type === 'counter') {
-      row = `count=${fmt(v.count, false)} per_s=${fmt(v.rate, false)}`;
-    } else {
-      row = Object.entries(v)
-        .map(([k, x]) => `${k}=${fmt(x, false)}`)
-        .join(' ');
-    }
-    const failed = Object.entries(m.thresholds ?? {})
-      .filter(([, t]) => !t.ok)
-      .map(([expr]) => expr);
-    lines.push(`${name.padEnd(44)} ${row}${failed.length ? `  THRESHOLD FAILED: ${failed.join(', ')}` : ''}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
+export type { SummaryData };
 
 /** Returns the handleSummary output: SUMMARY_DIR/summary.json (when set) and the text table. */
 export function writeSummary(

@@ -3,7 +3,8 @@
  * another (a connection serialises them anyway) and each is timed from the moment its request frame
  * is sent: first status frame, first audio frame, end of take (wire-facts.md, Websocket protocol).
  */
-import { WebSocket } from 'k6/websockets';
+import { clearTimeout, setTimeout } from 'k6/timers';
+import { type BinaryType, type ErrorEvent, type MessageEvent, WebSocket } from 'k6/websockets';
 import { isEndOfTake, parseAudioFrame } from './framing.ts';
 
 export type StreamMode = 'parts' | 'chunks';
@@ -42,7 +43,8 @@ let requestCounter = 0;
 export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionOptions): void {
   const openedAt = Date.now();
   const ws = new WebSocket(url);
-  ws.binaryType = 'arraybuffer';
+  // The enum is a type only: k6 takes the plain string.
+  ws.binaryType = 'arraybuffer' as BinaryType;
 
   let index = -1;
   let current:
@@ -92,9 +94,9 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     next();
   };
 
-  ws.onmessage = (event: { data: string | ArrayBuffer }) => {
+  ws.onmessage = (event?: MessageEvent) => {
     const now = Date.now();
-    if (!current) return;
+    if (!current || !event) return;
     const r = current.result;
     if (typeof event.data === 'string') {
       const message = JSON.parse(event.data) as {
@@ -121,7 +123,8 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     } else {
       let frame: ReturnType<typeof parseAudioFrame>;
       try {
-        frame = parseAudioFrame(event.data);
+        // binaryType is arraybuffer: binary messages never arrive as a Blob.
+        frame = parseAudioFrame(event.data as ArrayBuffer);
       } catch (e) {
         return finish(String(e));
       }
@@ -159,9 +162,10 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     setTimeout(() => {}, CONNECT_RETRY_PAUSE_MS);
   };
 
-  ws.onerror = (event: { error?: string }) => {
-    if (!opened) return failConnect(`websocket connect failed: ${event.error ?? 'unknown'}`);
-    if (current) finish(`websocket error: ${event.error ?? 'unknown'}`);
+  ws.onerror = (event?: ErrorEvent) => {
+    const why = event?.error || 'unknown';
+    if (!opened) return failConnect(`websocket connect failed: ${why}`);
+    if (current) finish(`websocket error: ${why}`);
   };
   ws.onclose = () => {
     if (!opened) return failConnect('websocket closed before it opened');

@@ -17,6 +17,8 @@ function num(value: number | undefined, digits = 2): string {
 function trendRow(m: MetricFigures): string {
   const v = m.values;
   const unit = m.time ? ' ms' : '';
+  // k6 reports a trend that never got a sample as all zeros, which reads like a 0 ms latency.
+  if (v.count === 0) return `| \`${m.name}\` | – | – | – | – | – | 0 |`;
   return `| \`${m.name}\` | ${num(v.med)}${unit} | ${num(v['p(90)'])}${unit} | ${num(v['p(95)'])}${unit} | ${num(v['p(99)'])}${unit} | ${num(v.max)}${unit} | ${num(v.count, 0)} |`;
 }
 

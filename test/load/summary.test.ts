@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { textTable } from '../../load/lib/text-table.ts';
 import { parseSummary, readSummaryFile, SummaryFormatError, statLabel } from '../../src/load/summary.ts';
 import { renderSummaryMarkdown } from '../../src/load/summary-markdown.ts';
 
@@ -87,6 +88,22 @@ describe('summary.md', () => {
     expect(md).toContain('| `speak_ws_errors` | 0.00 % | 0 |');
     expect(md).toContain('| `speak_ws_ttfc{mode:chunks}` | `med<15` | pass |');
     expect(md).not.toMatch(/\n\n\n/);
+  });
+
+  it('shows a trend that never got a sample as empty, not as a 0 ms latency', () => {
+    const raw = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+    raw.metrics['speak_ws_ttfc{mode:parts}'].values = { count: 0, med: 0, 'p(90)': 0, 'p(95)': 0, max: 0 };
+    const empty = renderSummaryMarkdown(parseSummary(raw), {
+      run: 'r1',
+      scenario: 'ttfc-websocket',
+      baseUrl: 'x',
+      k6Version: 'k6',
+      command: 'c',
+      exitCode: 0,
+    });
+    expect(empty).toContain('| `speak_ws_ttfc{mode:parts}` | – | – | – | – | – | 0 |');
+    expect(textTable(raw)).toMatch(/^speak_ws_ttfc\{mode:parts\} +no samples$/m);
+    expect(textTable(raw)).toMatch(/^speak_ws_ttfc\{mode:chunks\} +p50=[\d.]+ms /m);
   });
 
   it('says when thresholds failed', () => {
