@@ -88,28 +88,28 @@ const voiceFixture = once(async () => {
 
 prefetch(fixture, voiceFixture);
 
-async function answerVoices(query: ListQuery): Promise<ListItem[]> {
-  const voices = await list<Voice>(speak, 'voice', toQueryParams(query, 'voice_id'));
-  return voices.map((v) => ({ id: v.voice_id, timestamp_ms: v.timestamp_ms }));
-}
-
 /**
  * The full list now, restricted to `ids`, in the server's order: fetched again for every oracle
  * check, because a server may move timestamp_ms or the order when an item changes status.
  */
-async function fullNow(kind: 'take' | 'voice', ids: readonly string[]): Promise<ListItem[]> {
+async function fullNow(kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
   const all = await list<Take | Voice>(speak, kind, {});
-  return all
-    .map((item) => ({
-      id: String(kind === 'take' ? (item as Take).take_id : (item as Voice).voice_id),
-      timestamp_ms: item.timestamp_ms,
-    }))
-    .filter((item) => ids.includes(item.id));
+  return all.map((item) => asListItem(kind, item)).filter((item) => ids.includes(item.id));
 }
 
-async function answer(query: ListQuery): Promise<ListItem[]> {
-  const takes = await list<Take>(speak, 'take', toQueryParams(query, 'take_id'));
-  return takes.map((t) => ({ id: t.take_id, timestamp_ms: t.timestamp_ms }));
+type Kind = 'take' | 'voice';
+
+function asListItem(kind: Kind, item: Take | Voice): ListItem {
+  return {
+    id: String(kind === 'take' ? (item as Take).take_id : (item as Voice).voice_id),
+    timestamp_ms: item.timestamp_ms,
+  };
+}
+
+/** The server's answer to `query` on the take or voice list. */
+async function answer(query: ListQuery, kind: Kind = 'take'): Promise<ListItem[]> {
+  const items = await list<Take | Voice>(speak, kind, toQueryParams(query, `${kind}_id`));
+  return items.map((item) => asListItem(kind, item));
 }
 
 /** Which page number holds the first `length` items: 1 (wire facts) or 0. */
@@ -144,26 +144,6 @@ covers(['LIST-ID-FILTER'], 'take_id and voice_id filters return exactly the list
 });
 
 covers(
-  ['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'],
-  'property: id subsets with older/newer bounds between items equal the oracle',
-  async () => {
-    const { ids, full } = await fixture();
-    // Bounds never equal an item's timestamp: the MUST does not depend on inclusive vs exclusive.
-    const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
-      ({ length: _l, page: _p, ...rest }) => rest as ListQuery,
-    );
-    await assertProperty(
-      'lists: filters and bounds',
-      fc.asyncProperty(arb, async (query) => {
-        const now = await fullNow('take', ids);
-        assertListOracle(await answer(query), listOracle(now, query), query, now, 'GET /v1/speak/takes');
-      }),
-      { numRuns: NUM_RUNS },
-    );
-  },
-);
-
-covers(
   ['LIST-LENGTH', 'LIST-PAGES-PARTITION'],
   'pages of every length partition the list without duplicate or gap',
   async () => {
@@ -180,27 +160,6 @@ covers(
       if (pages[pages.length - 1]!.length !== 0)
         throw new Finding(`length=${length}: the page after the last one is not empty`);
     }
-  },
-);
-
-covers(
-  ['LIST-ORACLE'],
-  'property: any combination of filter, bounds and paging equals the wire-facts oracle',
-  async () => {
-    const { ids, full } = await fixture();
-    await assertProperty(
-      'lists: wire-facts oracle',
-      fc.asyncProperty(listQueryArb(full, { allowBoundOnItem: true }), async (query) => {
-        assertListOracle(
-          await answer(query),
-          listOracle(await fullNow('take', ids), query, WIRE_LIST_SEMANTICS),
-          query,
-          full,
-          'GET /v1/speak/takes',
-        );
-      }),
-      { numRuns: NUM_RUNS },
-    );
   },
 );
 
@@ -255,49 +214,54 @@ covers(['LIST-ORDERING'], 'list ordering (reported)', async () => {
   );
 });
 
-covers(
-  ['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'],
-  'property (voices): id subsets with older/newer bounds between items equal the oracle',
-  async () => {
-    const { ids, full } = await voiceFixture();
-    const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
-      ({ length: _l, page: _p, ...rest }) => rest as ListQuery,
-    );
-    await assertProperty(
-      'lists (voices): filters and bounds',
-      fc.asyncProperty(arb, async (query) => {
-        const now = await fullNow('voice', ids);
-        assertListOracle(
-          await answerVoices(query),
-          listOracle(now, query),
-          query,
-          now,
-          'GET /v1/speak/voices',
-        );
-      }),
-      { numRuns: NUM_RUNS / 2 },
-    );
-  },
-);
+/** The lists the properties run on; voices get fewer runs (fewer items, and each generation costs). */
+const PROPERTY_LISTS = [
+  { kind: 'take', label: '', fixture, numRuns: NUM_RUNS },
+  { kind: 'voice', label: ' (voices)', fixture: voiceFixture, numRuns: NUM_RUNS / 2 },
+] as const;
 
-covers(
-  ['LIST-ORACLE'],
-  'property (voices): filter, bounds and paging equal the wire-facts oracle',
-  async () => {
-    const { ids, full } = await voiceFixture();
-    await assertProperty(
-      'lists (voices): wire-facts oracle',
-      fc.asyncProperty(listQueryArb(full, { allowBoundOnItem: true }), async (query) => {
-        const now = await fullNow('voice', ids);
-        assertListOracle(
-          await answerVoices(query),
-          listOracle(now, query),
-          query,
-          now,
-          'GET /v1/speak/voices',
-        );
-      }),
-      { numRuns: NUM_RUNS / 2 },
-    );
-  },
-);
+for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
+  const path = `GET /v1/speak/${kind}s`;
+
+  covers(
+    ['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'],
+    `property${label}: id subsets with older/newer bounds between items equal the oracle`,
+    async () => {
+      const { ids, full } = await listFixture();
+      // Bounds never equal an item's timestamp: the MUST does not depend on inclusive vs exclusive.
+      const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
+        ({ length: _l, page: _p, ...rest }) => rest as ListQuery,
+      );
+      await assertProperty(
+        `lists${label}: filters and bounds`,
+        fc.asyncProperty(arb, async (query) => {
+          const now = await fullNow(kind, ids);
+          assertListOracle(await answer(query, kind), listOracle(now, query), query, now, path);
+        }),
+        { numRuns },
+      );
+    },
+  );
+
+  covers(
+    ['LIST-ORACLE'],
+    `property${label}: any combination of filter, bounds and paging equals the wire-facts oracle`,
+    async () => {
+      const { ids, full } = await listFixture();
+      await assertProperty(
+        `lists${label}: wire-facts oracle`,
+        fc.asyncProperty(listQueryArb(full, { allowBoundOnItem: true }), async (query) => {
+          const now = await fullNow(kind, ids);
+          assertListOracle(
+            await answer(query, kind),
+            listOracle(now, query, WIRE_LIST_SEMANTICS),
+            query,
+            now,
+            path,
+          );
+        }),
+        { numRuns },
+      );
+    },
+  );
+}
