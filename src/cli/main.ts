@@ -6,6 +6,7 @@
  */
 import { register } from 'node:module';
 import { Command } from 'commander';
+import { speakcheckVersion } from '../version.ts';
 
 // Before any command module loads: node_modules' ES modules bypass tsx (see the hook for why).
 register('./plain-node-modules.mjs', import.meta.url);
@@ -48,6 +49,7 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<Regis
 
 const program = new Command('speakcheck')
   .description('Conformance harness, load tester and reference server for the Speak v1 TTS API')
+  .version(speakcheckVersion(), '-V, --version')
   .showHelpAfterError();
 
 // With no subcommand at all, the main job: the whole conformance suite against the embedded stack.

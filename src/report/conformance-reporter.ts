@@ -17,6 +17,7 @@ import {
   type TestOutcome,
   type Verdicts,
 } from '../requirements/verdict.ts';
+import { speakcheckVersion } from '../version.ts';
 import { buildReport, type ConformanceReport } from './model.ts';
 import { writeReport } from './write.ts';
 
@@ -32,6 +33,12 @@ export interface ConformanceReporterOptions {
   startedAt?: Date;
   /** Where progress lines go (default: stdout). */
   log?: (line: string) => void;
+}
+
+/** A /version answer on one short line: any JSON a server sends, cut to 200 characters. */
+export function compactVersion(version: unknown): string {
+  const text = typeof version === 'string' ? version : JSON.stringify(version);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /** `suites/auth.spec.ts` → auth; `suites/websocket/streaming.spec.ts` → websocket. */
@@ -50,6 +57,13 @@ export class ConformanceReporter implements Reporter {
     string,
     { passed: number; failed: number; skipped: number; files: number }
   >();
+
+  private serverVersion: string | undefined;
+
+  /** What the server's /version answered (preflight), for the report's header. */
+  noteServerVersion(version: unknown): void {
+    if (version !== undefined) this.serverVersion = compactVersion(version);
+  }
 
   constructor(private readonly o: ConformanceReporterOptions) {
     this.startedAt = o.startedAt ?? new Date();
@@ -108,7 +122,9 @@ export class ConformanceReporter implements Reporter {
     const finishedAt = new Date();
     const report = buildReport(verdicts, outcomes, {
       runId: config.runId,
+      harness: speakcheckVersion(),
       baseUrl: config.baseUrl,
+      ...(this.serverVersion === undefined ? {} : { serverVersion: this.serverVersion }),
       target: config.target,
       profile: config.profile,
       only: config.only,

@@ -4,7 +4,11 @@ import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '
 
 export interface RunInfo {
   runId: string;
+  /** The speakcheck that ran: package version and commit (src/version.ts). */
+  harness: string;
   baseUrl: string;
+  /** The server's GET /v1/speak/version answer, compact JSON (absent when it gave none). */
+  serverVersion?: string;
   target: 'embedded' | 'remote' | 'container';
   profile: 'strict' | 'lenient';
   only: string[];

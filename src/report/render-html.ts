@@ -99,7 +99,9 @@ ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Speak v1 conformance: ${escapeHtml(verdict)}</title><style>${CSS}</style></head><body>
 <h1>Speak v1 conformance report: ${escapeHtml(verdict)}</h1>
-<p>Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)}), profile ${escapeHtml(run.profile)}${escapeHtml(
+<p>Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)})${
+    run.serverVersion === undefined ? '' : `, /version <code>${escapeHtml(run.serverVersion)}</code>`
+  }; speakcheck ${escapeHtml(run.harness)}; profile ${escapeHtml(run.profile)}${escapeHtml(
     selectionText(run),
   )}; run ${escapeHtml(run.runId)} from ${escapeHtml(run.startedAt)} to ${escapeHtml(run.finishedAt)}; exit code ${escapeHtml(
     run.exitCode,

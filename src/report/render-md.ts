@@ -14,7 +14,10 @@ export function renderMarkdown(report: ConformanceReport): string {
   const { summary, run } = report;
   const lines: string[] = [];
   lines.push('# Speak v1 conformance report', '');
-  lines.push(`- Server: ${mdCell(run.baseUrl)} (${run.target})`);
+  lines.push(
+    `- Server: ${mdCell(run.baseUrl)} (${run.target})${run.serverVersion === undefined ? '' : `, /version ${mdCell(run.serverVersion)}`}`,
+  );
+  lines.push(`- speakcheck ${mdCell(run.harness)}`);
   lines.push(`- Profile: ${run.profile}${mdCell(selectionText(run))}`);
   lines.push(
     `- Run ${run.runId}: ${run.startedAt} → ${run.finishedAt} (${(run.durationMs / 1000).toFixed(1)} s)`,

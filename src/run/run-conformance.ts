@@ -8,9 +8,10 @@ import type { Vitest } from 'vitest/node';
 import { registerSecret } from '../client/redact.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
-import { ConformanceReporter } from '../report/conformance-reporter.ts';
+import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { EXIT } from '../requirements/verdict.ts';
 import { type EmbeddedStack, REPO_ROOT, StackStartError, startEmbeddedStack } from '../stack/embedded.ts';
+import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { summaryTable } from './summary-table.ts';
 
@@ -79,8 +80,9 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       endPhase('stack start');
     }
 
+    let serverVersion: unknown;
     try {
-      await preflight(config);
+      serverVersion = (await preflight(config)).version;
     } catch (e) {
       if (e instanceof PreflightError) {
         err(`speakcheck: could not run: ${e.message}`);
@@ -94,6 +96,10 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       `speakcheck: testing ${config.baseUrl}${stack ? ` (${config.target} reference stack)` : ''}, profile ${config.profile}${
         config.only.length ? `, areas ${config.only.join(', ')}` : ''
       }${config.requirements.length ? `, requirements ${config.requirements.join(', ')}` : ''}, run ${config.runId}`,
+    );
+    reporter.noteServerVersion(serverVersion);
+    out(
+      `speakcheck: version ${speakcheckVersion()}; the server's /version answered ${compactVersion(serverVersion)}`,
     );
     vitest = await vitestReady;
     process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);

@@ -300,6 +300,7 @@ function renderedReport(): ConformanceReport {
   const verdicts = computeVerdicts(catalogue, outcomes);
   return buildReport(verdicts, outcomes, {
     runId: 'page01',
+    harness: '0.1.0 (abc1234)',
     baseUrl: 'http://127.0.0.1:1',
     target: 'remote',
     profile: 'strict',

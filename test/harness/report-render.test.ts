@@ -42,7 +42,9 @@ function report() {
   const verdicts = computeVerdicts([requirement], [outcome]);
   return buildReport(verdicts, [outcome], {
     runId: 'abc123',
+    harness: '0.1.0 (abc1234)',
     baseUrl: 'http://127.0.0.1:1',
+    serverVersion: '{"major":1,"minor":<b>0</b>}',
     target: 'remote',
     profile: 'strict',
     only: [],
@@ -55,6 +57,18 @@ function report() {
 }
 
 describe('report rendering', () => {
+  test('md and html name the speakcheck that ran and the server /version, escaped', () => {
+    const r = report();
+    const md = renderMarkdown(r);
+    expect(md).toContain('- speakcheck 0.1.0 (abc1234)');
+    expect(md).toContain('/version {"major":1,"minor":&lt;b&gt;0&lt;/b&gt;}');
+    const html = renderHtml(r);
+    expect(html).toContain('speakcheck 0.1.0 (abc1234)');
+    expect(html).toContain(
+      '/version <code>{&quot;major&quot;:1,&quot;minor&quot;:&lt;b&gt;0&lt;/b&gt;}</code>',
+    );
+  });
+
   test('json: the summary shape, and secrets redacted even inside messages', () => {
     const r = report();
     expect(r.summary).toMatchObject({ requirements: 1, passed: 0, failed: 1, skipped: 0, info: 0 });
