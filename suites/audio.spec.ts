@@ -23,7 +23,7 @@ import {
   tamperSignature,
 } from '../src/checks/redirect.ts';
 import { distinctRuns } from '../src/checks/status.ts';
-import { covers, observe, useSpeak } from '../src/harness/index.ts';
+import { covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio } from './support/audio.ts';
 import {
   generateTake,
@@ -50,6 +50,9 @@ const LONG_TEXT = [
 
 /** A plain ready voice to make takes with: the run's shared one. */
 const voice = useSharedVoice(speak);
+
+/** Every format the contract serves except wav: none may be delivered before ready. */
+const NOT_BEFORE_READY = AUDIO_FORMATS.filter((format) => format !== 'wav');
 
 const readyTake = once(async (): Promise<Take> => {
   const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text: TEXT });
@@ -193,8 +196,8 @@ covers(
 );
 
 /**
- * One long take: wav and mp3 requested at once, then the take's status. Only when it is still not
- * ready are both requests known to have come before ready; a server fast enough to finish first is
+ * One long take: wav and every other format requested at once, then the take's status. Only when it
+ * is still not ready are all requests known to have come before ready; a server fast enough to finish first is
  * given the same text three, then nine times over (a take ready too soon proves nothing either way).
  * The signed wav URL is read while the take is polled to its end, so the report can tell when the
  * stream ended against when the take became ready.
@@ -205,7 +208,8 @@ const streaming = once(async () => {
     const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text });
     const path = `/v1/speak/takes/${encodeURIComponent(take.take_id)}`;
     const wavRedirect = await speak.api.get(`${path}/wav`);
-    const mp3 = await speak.api.get(`${path}/mp3`);
+    const others: Array<[string, Exchange]> = [];
+    for (const format of NOT_BEFORE_READY) others.push([format, await speak.api.get(`${path}/${format}`)]);
     const afterRequests = await getItem<Take>(speak, 'take', take.take_id);
     if (afterRequests.status === 'ready' && repeat < 9) {
       observe(
@@ -222,8 +226,8 @@ const streaming = once(async () => {
     ]);
     return {
       take,
-      mp3,
-      afterMp3: afterRequests,
+      others,
+      afterOthers: afterRequests,
       wavRedirect,
       statusAtWav: afterRequests.status,
       streamed,
@@ -237,24 +241,33 @@ covers(
   ['AUDIO-ONLY-WAV-BEFORE-READY'],
   'before ready, another format than wav is not delivered',
   async () => {
-    const { mp3, afterMp3 } = await streaming();
-    if (afterMp3.status === 'ready') {
+    const { others, afterOthers } = await streaming();
+    if (afterOthers.status === 'ready') {
       throw new Finding(
-        'even a take of nine times the long text was ready before the harness could ask for mp3: "before ready" could not be observed',
+        'even a take of nine times the long text was ready before the harness could ask for the other formats: "before ready" could not be observed',
       );
     }
-    if (mp3.status === 307) {
-      const body = await speak.api.fetchSigned(mp3.headers.location ?? '');
-      if (body.status === 200 && body.body.length > 0) {
-        throw new Finding(
-          `GET mp3 while the take was ${afterMp3.status} answered 307 and its signed URL delivered ${body.body.length} bytes: only wav may be fetched before ready`,
-        );
+    const delivered: string[] = [];
+    for (const [format, exchange] of others) {
+      if (exchange.status === 307) {
+        const body = await speak.api.fetchSigned(exchange.headers.location ?? '');
+        if (body.status === 200 && body.body.length > 0)
+          delivered.push(`${format}: 307, then its signed URL delivered ${body.body.length} bytes`);
+        else observe(`${format} before ready: 307, but its signed URL answered ${body.status}`);
+        continue;
       }
-      observe(`mp3 before ready: 307, but its signed URL answered ${body.status}`);
-      return;
+      if (exchange.status < 400 || exchange.status >= 500) {
+        delivered.push(`${format}: ${exchange.status} ${show(exchange.text)}`);
+        continue;
+      }
+      observe(`${format} before ready answered ${exchange.status} ${show(exchange.text)}`);
     }
-    assertClientError(mp3, 'mp3 requested before the take is ready');
-    observe(`mp3 before ready answered ${mp3.status} ${show(mp3.text)}`);
+    if (delivered.length > 0) {
+      throw new Finding(
+        `while the take was ${afterOthers.status}, only wav may be fetched, but: ${delivered.join('; ')}`,
+        { expected: 'a 4xx for every format but wav', actual: delivered },
+      );
+    }
   },
 );
 

@@ -117,14 +117,15 @@ async function firstPageNumber(
   ids: readonly string[],
   full: readonly ListItem[],
   length: number,
+  kind: Kind = 'take',
 ): Promise<number> {
   const expected = full.slice(0, length).map((i) => i.id);
   for (const page of [1, 0]) {
-    const got = (await answer({ ids, length, page })).map((i) => i.id);
+    const got = (await answer({ ids, length, page }, kind)).map((i) => i.id);
     if (JSON.stringify(got) === JSON.stringify(expected)) return page;
   }
   throw new Finding(
-    `with length=${length}, neither page 1 nor page 0 holds the first ${length} items of the list`,
+    `GET /v1/speak/${kind}s with length=${length}: neither page 1 nor page 0 holds the first ${length} items of the list`,
     { expected },
   );
 }
@@ -142,26 +143,6 @@ covers(['LIST-ID-FILTER'], 'take_id and voice_id filters return exactly the list
     );
   }
 });
-
-covers(
-  ['LIST-LENGTH', 'LIST-PAGES-PARTITION'],
-  'pages of every length partition the list without duplicate or gap',
-  async () => {
-    const { ids, full } = await fixture();
-    const whole = (await answer({ ids })).map((i) => i.id);
-    for (let length = 1; length <= 4; length++) {
-      const first = await firstPageNumber(ids, full, length);
-      const pages: string[][] = [];
-      // Bounded: one page past the last one that can hold anything.
-      for (let page = first; page <= first + Math.ceil(ids.length / length); page++) {
-        pages.push((await answer({ ids, length, page })).map((i) => i.id));
-      }
-      assertPagesPartition(pages, whole, length, `take_id=<${ids.length} ids>&length=${length}`);
-      if (pages[pages.length - 1]!.length !== 0)
-        throw new Finding(`length=${length}: the page after the last one is not empty`);
-    }
-  },
-);
 
 covers(
   ['LIST-PAGE-BASE'],
@@ -214,7 +195,7 @@ covers(['LIST-ORDERING'], 'list ordering (reported)', async () => {
   );
 });
 
-/** The lists the properties run on; voices get fewer runs (fewer items, and each generation costs). */
+/** Paging and the properties run on both lists; voices get fewer runs (fewer items, and each generation costs). */
 const PROPERTY_LISTS = [
   { kind: 'take', label: '', fixture, numRuns: NUM_RUNS },
   { kind: 'voice', label: ' (voices)', fixture: voiceFixture, numRuns: NUM_RUNS / 2 },
@@ -222,6 +203,26 @@ const PROPERTY_LISTS = [
 
 for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
   const path = `GET /v1/speak/${kind}s`;
+
+  covers(
+    ['LIST-LENGTH', 'LIST-PAGES-PARTITION'],
+    `pages of every length partition the list without duplicate or gap${label}`,
+    async () => {
+      const { ids, full } = await listFixture();
+      const whole = (await answer({ ids }, kind)).map((i) => i.id);
+      for (let length = 1; length <= 4; length++) {
+        const first = await firstPageNumber(ids, full, length, kind);
+        const pages: string[][] = [];
+        // Bounded: one page past the last one that can hold anything.
+        for (let page = first; page <= first + Math.ceil(ids.length / length); page++) {
+          pages.push((await answer({ ids, length, page }, kind)).map((i) => i.id));
+        }
+        assertPagesPartition(pages, whole, length, `${kind}_id=<${ids.length} ids>&length=${length}`);
+        if (pages[pages.length - 1]!.length !== 0)
+          throw new Finding(`${path}, length=${length}: the page after the last one is not empty`);
+      }
+    },
+  );
 
   covers(
     ['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'],

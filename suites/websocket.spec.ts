@@ -441,6 +441,14 @@ for (const mode of ['parts', 'chunks'] as const) {
       observe(
         `${mode} mode statuses: ${statuses.join(' → ')}${repeats.length ? ` (${repeats.length} repeated)` : ''}`,
       );
+      // Every take passes waiting → started on its way to ready (States and transitions: "a status
+      // message is sent"), so a stream without `started` left a status change unannounced.
+      if (!statuses.includes('started')) {
+        throw new Finding(
+          `${mode} mode: the Take messages went ${statuses.join(' → ')}, without \`started\`: a status change was not sent`,
+          { expected: 'a Take message with status started before ready', actual: statuses },
+        );
+      }
       const take = readyTake(r);
       expectSchema('TakeInfo', take.info, 'info of the ready Take');
       // The whole Take: the one this request made, with the text and voice it was asked for.
@@ -456,6 +464,24 @@ for (const mode of ['parts', 'chunks'] as const) {
             },
           );
         }
+      }
+    },
+  );
+
+  covers(
+    ['WS-MULTIPART-PROGRESS'],
+    `${mode} mode: a take of three sentences shows started, then progress_50, before ready`,
+    async () => {
+      const { r } = await scenario[mode]();
+      const statuses = r.takeMessages.map((m) => String(m.data.status));
+      const started = statuses.indexOf('started');
+      const half = statuses.indexOf('progress_50');
+      const ready = statuses.indexOf('ready');
+      if (started < 0 || half < started || ready < half) {
+        throw new Finding(
+          `${mode} mode: a three-sentence take went ${statuses.join(' → ')}; expected started, then progress_50, then ready`,
+          { expected: ['started', 'progress_50', 'ready'], actual: statuses },
+        );
       }
     },
   );

@@ -28,6 +28,12 @@ export const DEFECTS = [
     'refresh answers the used refresh token instead of a new one',
   ),
   d(
+    'refresh-reuses-access',
+    'auth',
+    ['AUTH-REFRESH-ROTATES'],
+    'refresh rotates the refresh token but answers the access token the session already had',
+  ),
+  d(
     'logout-no-revoke',
     'auth',
     ['AUTH-LOGOUT-REVOKES'],
@@ -161,6 +167,12 @@ export const DEFECTS = [
     'the mp3 URL serves the wav bytes (with an audio/mpeg content type)',
   ),
   d(
+    'flac-before-ready',
+    'audio',
+    ['AUDIO-ONLY-WAV-BEFORE-READY'],
+    'flac is streamed like wav before the take is ready (its signed URL delivers the partial audio)',
+  ),
+  d(
     'wav-not-before-ready',
     'audio',
     ['AUDIO-WAV-BEFORE-READY'],
@@ -180,6 +192,12 @@ export const DEFECTS = [
     'websocket',
     ['WS-MODE-CHUNKS', 'WS-FRAME-IDS-COMPLETE'],
     "chunks mode: chunk 0's wav header is sized for one chunk, not the part",
+  ),
+  d(
+    'ws-progress-not-sent',
+    'websocket',
+    ['WS-TEXT-TAKE', 'WS-MULTIPART-PROGRESS'],
+    'the websocket sends the waiting and the ready Take only: no message when the take starts or progresses',
   ),
   d('ws-no-end-marker', 'websocket', ['WS-END-OF-TAKE'], 'no final empty part ends a take'),
   d(

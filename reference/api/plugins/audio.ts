@@ -104,6 +104,12 @@ async function* growingWav(ctx: ApiContext, takeId: string): AsyncGenerator<Buff
   }
 }
 
+/** Whether `format` is offered while the take is still being made (only wav, unless a defect says otherwise). */
+function offeredBeforeReady(format: string): boolean {
+  if (format === 'wav') return !defects.has('wav-not-before-ready');
+  return format === 'flac' && defects.has('flac-before-ready');
+}
+
 export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   // The bearer-protected redirect.
   app.register(async (scoped) => {
@@ -115,7 +121,7 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       if (row.status === 'error' || row.status === 'timeout') {
         throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
       }
-      if (row.status !== 'ready' && (format !== 'wav' || defects.has('wav-not-before-ready'))) {
+      if (row.status !== 'ready' && !offeredBeforeReady(format)) {
         throw new ApiError(
           409,
           `take ${take_id} is not ready (status ${row.status}): only wav is available before ready`,
@@ -183,7 +189,7 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
     }
     if (isDone(row.status))
       throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
-    if (format !== 'wav')
+    if (!offeredBeforeReady(format))
       throw new ApiError(409, `take ${take_id} is not ready: only wav is available before ready`);
     return reply.send(Readable.from(growingWav(ctx, take_id)));
   });

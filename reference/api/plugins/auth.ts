@@ -30,6 +30,12 @@ function stringField(body: Record<string, unknown>, name: string): string | unde
 }
 
 export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  // Defect refresh-reuses-access: each refresh token remembers its session's first access token.
+  const sessionAccess = new Map<string, string>();
+  const rememberSession = (pair: { access_token: string; refresh_token: string }, access: string) => {
+    if (defects.has('refresh-reuses-access')) sessionAccess.set(pair.refresh_token, access);
+  };
+
   app.post('/auth/login', { schema: { body: { $ref: 'LoginRequest.json' } } }, async (request) => {
     const { email, password } = request.body as { email: string; password: string };
     const user = await checkCredentials(ctx.db, email, password);
@@ -37,7 +43,9 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     if (!user && defects.has('login-fail-403')) throw new ApiError(403, 'invalid email or password');
     if (!user) throw unauthorized('invalid email or password');
     ctx.log(`login ${user.user_id}`);
-    return ctx.tokens.issuePair(user.user_id);
+    const pair = await ctx.tokens.issuePair(user.user_id);
+    rememberSession(pair, pair.access_token);
+    return pair;
   });
 
   app.post('/auth/refresh', async (request) => {
@@ -47,6 +55,11 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     const result = await ctx.tokens.rotate(token, stringField(body, 'email'));
     if ('error' in result) throw unauthorized(result.error);
     if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
+    const access = sessionAccess.get(token);
+    if (access !== undefined) {
+      rememberSession(result, access);
+      return { ...result, access_token: access };
+    }
     return result;
   });
 

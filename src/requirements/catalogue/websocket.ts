@@ -137,6 +137,12 @@ export const requirements: Requirement[] = [
     'Text messages carry the whole Take structure (`{"request_id": R, "data": Take}`), sent whenever the take status changes; the last one is the done Take.',
   ),
   r(
+    'WS-MULTIPART-PROGRESS',
+    'States and transitions',
+    'SHOULD',
+    'A take of several parts shows `started`, then `progress_50`, before `ready` in its websocket text messages ("started → progress_50: appears for multi-part text").',
+  ),
+  r(
     'WS-STATUS-ORDER',
     'States and transitions; Events: Websocket stream',
     'MUST',
