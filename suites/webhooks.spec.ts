@@ -306,8 +306,18 @@ webhookTest(
         `done_webhook body is about take ${show(field(call.json, 'take_id'))}, expected ${s.takeId}`,
       );
     }
-    if (statusOf(call.json) === 'ready')
-      expectSchema('TakeInfo', field(call.json, 'info'), 'done_webhook body info');
+    const status = statusOf(call.json);
+    if (!isDone(status)) {
+      throw new Finding(
+        `take ${s.takeId}: the done_webhook body has status ${show(status)}, not a done status`,
+        {
+          where: 'done_webhook body /status',
+          expected: 'ready | error | timeout',
+          actual: status,
+        },
+      );
+    }
+    if (status === 'ready') expectSchema('TakeInfo', field(call.json, 'info'), 'done_webhook body info');
   },
 );
 
