@@ -311,6 +311,21 @@ covers(
   },
 );
 
+covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async () => {
+  const { token } = speak.config;
+  if (token === undefined) {
+    observe('the run logged in with email and password: no permanent token (--token) was given to look at.');
+    return;
+  }
+  const lifetime = jwtLifetimeSeconds(token);
+  observe(
+    lifetime === undefined
+      ? 'the permanent token carries no expiry the harness can read (not a JWT with exp).'
+      : `the permanent token is a JWT with exp, ${lifetime} s after it was issued (${Math.round((jwtSecondsLeft(token) ?? 0) / 86_400)} days left).`,
+  );
+  await assertAccessWorks(token, 'the permanent token (--token)');
+});
+
 covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () => {
   const lifetime = jwtLifetimeSeconds(await accessToken());
   observe(

@@ -37,6 +37,12 @@ export const requirements: Requirement[] = [
     'Access token expired on any request: HTTP 401; an access token works for a limited time.',
   ),
   r(
+    'AUTH-PERMANENT-TOKEN',
+    'Authentication 6',
+    'INFO',
+    'A long-lived token that needs no refresh (a permanent token) exists; how it is requested is not shown. Given one (--token), the harness reports whether it works and whether it carries an expiry.',
+  ),
+  r(
     'AUTH-ACCESS-LIFETIME',
     'Authentication 7; Limits',
     'INFO',
