@@ -236,29 +236,57 @@ covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async 
   });
 });
 
-/** Alters one character in the middle of the URL's longest query value or path segment (the secret). */
-function tamper(raw: string): string {
+/** A query value or a path segment of a URL: where a websocket secret can live. */
+type UrlPart = { query: string } | { segment: number };
+
+function partName(part: UrlPart): string {
+  return 'query' in part ? `query parameter ${part.query}` : `path segment ${part.segment}`;
+}
+
+/** The parts of two freshly issued URLs that differ: the secret (and what it signs) lives there. */
+function changingParts(a: string, b: string): UrlPart[] {
+  const ua = new URL(a);
+  const ub = new URL(b);
+  const parts: UrlPart[] = [];
+  for (const [key, value] of ua.searchParams)
+    if (ub.searchParams.get(key) !== value) parts.push({ query: key });
+  const sa = ua.pathname.split('/');
+  const sb = ub.pathname.split('/');
+  sa.forEach((segment, index) => {
+    if (sb[index] !== segment) parts.push({ segment: index });
+  });
+  return parts;
+}
+
+/** The URL's longest query value or path segment: the secret's likely place when nothing changes. */
+function longestPart(raw: string): UrlPart {
   const url = new URL(raw);
+  const params = [...url.searchParams.entries()].sort((a, b) => b[1].length - a[1].length);
+  const segments = url.pathname.split('/');
+  const longest = segments.reduce((best, s, i) => (s.length > (segments[best]?.length ?? 0) ? i : best), 0);
+  return params[0] && params[0][1].length >= (segments[longest]?.length ?? 0)
+    ? { query: params[0][0] }
+    : { segment: longest };
+}
+
+/** The URL with one alphanumeric character of `part`, at about `at` (0..1) of its length, changed. */
+function tamper(raw: string, part: UrlPart, at: number): string {
   const flip = (s: string) => {
     const chars = [...s];
-    for (let i = Math.floor(chars.length * 0.75); i >= 0; i--) {
-      if (/[A-Za-z0-9]/.test(chars[i]!)) {
+    for (let i = Math.floor(chars.length * at); i >= 0; i--) {
+      if (/[A-Za-z0-9]/.test(chars[i] ?? '')) {
         chars[i] = chars[i] === 'A' ? 'B' : 'A';
         return chars.join('');
       }
     }
     return `${s}A`;
   };
-  const params = [...url.searchParams.entries()].sort((a, b) => b[1].length - a[1].length);
-  const segments = url.pathname.split('/');
-  const longestSegment = segments.reduce(
-    (best, s, i) => (s.length > (segments[best]?.length ?? 0) ? i : best),
-    0,
-  );
-  if (params[0] && params[0][1].length >= (segments[longestSegment]?.length ?? 0)) {
-    url.searchParams.set(params[0][0], flip(params[0][1]));
+  const url = new URL(raw);
+  if ('query' in part) {
+    url.searchParams.set(part.query, flip(url.searchParams.get(part.query) ?? ''));
   } else {
-    segments[longestSegment] = flip(segments[longestSegment] ?? '');
+    const segments = url.pathname.split('/');
+    segments[part.segment] = flip(segments[part.segment] ?? '');
     url.pathname = segments.join('/');
   }
   return url.toString();
@@ -286,10 +314,20 @@ async function expectRefused(url: string, why: string): Promise<number> {
 
 covers(['WS-URL-TAMPERED-REFUSED'], 'a URL whose secret was altered is refused at the upgrade', async () => {
   const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
-  const status = await expectRefused(tamper(url), 'tampered secret');
+  // A second URL shows which parts carry the secret: they change from one issue to the next.
+  const changing = changingParts(url, await fetchWebsocketUrl(speak.api, speak.model.name, 'spec'));
+  const parts = changing.length > 0 ? changing : [longestPart(url)];
+  if (changing.length === 0)
+    observe('two URLs issued one after the other are identical: the longest part is altered');
+  // Early and late in each part: a secret may be claims and a signature side by side.
+  for (const part of parts) {
+    for (const at of [0.25, 0.75]) {
+      const status = await expectRefused(tamper(url, part, at), `${partName(part)} altered at ${at * 100} %`);
+      observe(`${partName(part)} altered at ${at * 100} % of its length: refused with HTTP ${status}`);
+    }
+  }
   const bare = new URL(url);
   bare.search = '';
-  observe(`tampered secret refused with HTTP ${status}`);
   if (bare.toString() !== url)
     observe(
       `URL without its query refused with HTTP ${await expectRefused(bare.toString(), 'URL without its query')}`,

@@ -207,6 +207,12 @@ export const DEFECTS = [
     'chunks mode numbers chunks from 1 (the header chunk is 1)',
   ),
   d(
+    'ws-secret-not-verified',
+    'websocket',
+    ['WS-URL-TAMPERED-REFUSED'],
+    "the worker reads the websocket secret's claims without checking its signature",
+  ),
+  d(
     'ws-expired-url-accepted',
     'websocket',
     ['WS-URL-EXPIRED-REFUSED'],

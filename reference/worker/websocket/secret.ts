@@ -56,7 +56,8 @@ export function verifyWebsocketSecret(
   }
   const expected = sign(key, payload);
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  const signatureOk = given.length === expected.length && timingSafeEqual(given, expected);
+  if (!signatureOk && !defects.has('ws-secret-not-verified')) {
     return { ok: false, reason: 'bad-signature', detail: 'the websocket secret is not valid' };
   }
   let body: { u?: unknown; m?: unknown; e?: unknown };
