@@ -88,19 +88,60 @@ covers(['ERR-INVALID-BODY-CODE'], 'status codes of refused bodies (reported)', (
   for (const [reason, codes] of codesByReason) observe(`${reason}: ${[...codes].join(', ')}`);
 });
 
-// The property above draws its cases at random; this one case always runs.
-covers(['ERR-PROSODY-OUT-OF-RANGE'], 'a take with pace 11 (one past the bound) is refused', async () => {
-  const v = await voice();
-  const exchange = await post({
-    endpoint: '/v1/speak/takes/generate',
-    body: { voice_id: v.voice_id, text: `${marker()} pace.`, prosody: { pace: 11, pitch: 0, expression: 0 } },
-    why: 'take prosody pace 11',
-    requirement: 'ERR-PROSODY-OUT-OF-RANGE',
-  });
-  assertClientError(exchange, 'prosody pace 11, outside -10..10');
-  assertErrorBody(exchange);
-  errorsSeen.push({ label: 'prosody pace 11', exchange });
-});
+// The property above draws its cases at random; these always run: each field one past either bound,
+// and a fraction, on takes and on voices' default prosody.
+const PROSODY_FIELDS = ['pace', 'pitch', 'expression'] as const;
+const OUT_OF_RANGE = [11, -11, 0.5];
+
+covers(
+  ['ERR-PROSODY-OUT-OF-RANGE'],
+  'prosody one past either bound, or not an integer, is refused on takes and voices',
+  async () => {
+    const v = await voice();
+    const accepted: string[] = [];
+    for (const field of PROSODY_FIELDS) {
+      for (const value of OUT_OF_RANGE) {
+        const prosody = { pace: 0, pitch: 0, expression: 0, [field]: value };
+        const label = `${field} ${value}`;
+        const cases: Array<Pick<InvalidCase, 'endpoint' | 'body'>> = [
+          {
+            endpoint: '/v1/speak/takes/generate',
+            body: { voice_id: v.voice_id, text: `${marker()} prosody.`, prosody },
+          },
+          {
+            endpoint: '/v1/speak/voices/generate',
+            body: {
+              name: `${marker()}-prosody`,
+              gender: speak.model.genders[0] ?? 'female',
+              model: speak.model.name,
+              default_prosody: prosody,
+            },
+          },
+        ];
+        for (const c of cases) {
+          const exchange = await post({
+            ...c,
+            why: `prosody ${label}`,
+            requirement: 'ERR-PROSODY-OUT-OF-RANGE',
+          });
+          const where = `${c.endpoint} with prosody ${label}`;
+          if (exchange.status < 400 || exchange.status >= 500) accepted.push(`${where}: ${exchange.status}`);
+          else assertErrorBody(exchange);
+          errorsSeen.push({ label: `prosody ${label}`, exchange });
+        }
+      }
+    }
+    if (accepted.length > 0) {
+      throw new Finding(
+        `prosody outside -10..10 or not an integer was not refused with a 4xx: ${accepted.join('; ')}`,
+        {
+          expected: '4xx with a detail',
+          actual: accepted,
+        },
+      );
+    }
+  },
+);
 
 covers(['ERR-UNKNOWN-STYLE'], 'a take with a style name the model does not offer is refused', async () => {
   const v = await voice();
@@ -117,17 +158,32 @@ covers(['ERR-UNKNOWN-STYLE'], 'a take with a style name the model does not offer
 
 covers(
   ['ERR-MALFORMED-JSON', 'ERR-JSON-DETAIL'],
-  'a body that is not JSON is refused with a 4xx JSON detail',
+  'a body that is not JSON, or not of the JSON content type, is refused with a 4xx JSON detail',
   async () => {
-    for (const body of ['{"text": "unterminated', 'text=hello&voice_id=x']) {
-      const exchange = await speak.api.request('POST', '/v1/speak/takes/generate', {
-        body,
-        headers: { 'content-type': 'application/json' },
-      });
-      await trackAccidental(exchange);
-      assertClientError(exchange, `malformed JSON ${show(body)}`);
-      assertErrorBody(exchange);
-      errorsSeen.push({ label: 'malformed JSON', exchange });
+    const v = await voice();
+    // A valid take body under another content type: a parser that takes any type would create it.
+    const validTake = JSON.stringify({ voice_id: v.voice_id, text: `${marker()} content type.` });
+    const cases = [
+      { body: '{"text": "unterminated', type: 'application/json', why: 'malformed JSON' },
+      { body: 'text=hello&voice_id=x', type: 'application/json', why: 'a form body declared as JSON' },
+      { body: validTake, type: 'text/plain', why: 'a JSON body declared as text/plain' },
+      {
+        body: `voice_id=${encodeURIComponent(v.voice_id)}&text=hello`,
+        type: 'application/x-www-form-urlencoded',
+        why: 'a form body',
+      },
+    ];
+    for (const endpoint of ['/v1/speak/takes/generate', '/v1/speak/voices/generate']) {
+      for (const c of cases) {
+        const exchange = await speak.api.request('POST', endpoint, {
+          body: c.body,
+          headers: { 'content-type': c.type },
+        });
+        await trackAccidental(exchange);
+        assertClientError(exchange, `${endpoint}: ${c.why} (${show(c.body)})`);
+        assertErrorBody(exchange);
+        errorsSeen.push({ label: c.why, exchange });
+      }
     }
   },
 );

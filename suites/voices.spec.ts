@@ -139,11 +139,28 @@ covers(
 );
 
 covers(
-  ['VOICE-READY-BOUND', 'VOICE-GET-OBJECT', 'VOICE-FIELD-TYPES'],
-  'a generated voice becomes ready and GET returns one Voice',
+  [
+    'VOICE-READY-BOUND',
+    'VOICE-GET-OBJECT',
+    'VOICE-FIELD-TYPES',
+    'VOICE-ECHOES-REQUEST',
+    'VOICE-DEFAULT-PROSODY-ECHO',
+  ],
+  'a generated voice becomes ready and GET returns one Voice, still carrying what was asked',
   async () => {
     const polled = await Promise.all([slowReady(), fastReady(), plainReady()]);
-    for (const p of polled) {
+    const generated = await Promise.all([slowVoice(), fastVoice(), plainVoice()]);
+    for (const [i, p] of polled.entries()) {
+      // What GET returns is what is stored: an echo of the request at generation proves less.
+      const { requested } = generated[i]!;
+      const where = `ready voice ${p.final.voice_id.slice(0, 8)} (GET)`;
+      assertEqualField(p.final.name, requested.name, `${where} /name`);
+      assertEqualField(p.final.gender, requested.gender, `${where} /gender`);
+      assertEqualField(
+        p.final.default_prosody,
+        requested.default_prosody ?? null,
+        `${where} /default_prosody`,
+      );
       // Voice transitions are not shown; a voice that went back (ready → waiting) would still be wrong.
       assertStatusOrder(p.statuses, `voice ${p.final.voice_id.slice(0, 8)}`);
       observe(
@@ -155,13 +172,12 @@ covers(
 
 covers(['VOICE-LIST'], 'the voice list holds the generated voices', async () => {
   const ids = (await Promise.all([slowVoice(), fastVoice(), plainVoice()])).map((g) => g.created.voice_id);
-  // The whole list, and the id-filtered one in case a default page size cuts the whole list.
+  // The unfiltered list: no length means no limit (wire facts), and new voices come first anyway.
   const whole = await list<Voice>(speak, 'voice');
-  const voices = [...whole, ...(await list<Voice>(speak, 'voice', { voice_id: ids.join(',') }))];
-  const missing = ids.filter((id) => !voices.some((v) => v.voice_id === id));
+  const missing = ids.filter((id) => !whole.some((v) => v.voice_id === id));
   if (missing.length)
     throw new Finding(
-      `neither GET /v1/speak/voices (${whole.length} voices) nor its voice_id filter holds the generated ${missing.join(', ')}`,
+      `GET /v1/speak/voices (${whole.length} voices) does not hold the generated ${missing.join(', ')}`,
     );
 });
 
@@ -191,6 +207,12 @@ covers(
   async () => {
     const { final } = await plainReady();
     const example = await waitUntilDone<Take>(speak, 'take', final.example_take_id);
+    if (example.final.voice_id !== final.voice_id) {
+      throw new Finding(
+        `example take ${final.example_take_id.slice(0, 8)} was spoken by voice ${show(example.final.voice_id)}, not by the voice ${final.voice_id} that names it`,
+        { where: 'example take /voice_id', expected: final.voice_id, actual: example.final.voice_id },
+      );
+    }
     const { audio } = await fetchAudio(speak, final.example_take_id, 'wav');
     const wav = parseWav(audio.body, 'example take wav');
     observe(

@@ -6,6 +6,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { installDefectHeader } from '../defects/header.ts';
+import { defects } from '../defects/index.ts';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
 import { installErrorHandling } from './errors.ts';
@@ -53,6 +54,13 @@ export async function buildApp(
     if (text.trim() === '') done(null, undefined);
     else defaultJsonParser(request, text, done);
   });
+  if (defects.has('any-content-type-parsed')) {
+    // As a lenient body parser does: any content type is read as JSON (text/plain has its own parser).
+    app.removeContentTypeParser('text/plain');
+    app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) =>
+      defaultJsonParser(request, typeof body === 'string' ? body : body.toString('utf8'), done),
+    );
+  }
   installErrorHandling(app, ctx.log);
   app.addHook('onResponse', async (request, reply) => {
     const url = request.url.replace(REDACTED_QUERY, '$1=REDACTED');

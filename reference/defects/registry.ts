@@ -86,6 +86,12 @@ export const DEFECTS = [
     "a take without prosody is spoken without the voice's default prosody",
   ),
   d(
+    'voice-get-drops-prosody',
+    'voices',
+    ['VOICE-DEFAULT-PROSODY-ECHO'],
+    'GET of one voice shows default_prosody null though generation stored it',
+  ),
+  d(
     'voice-generate-ready',
     'voices',
     ['VOICE-GENERATE-WAITING'],
@@ -133,6 +139,12 @@ export const DEFECTS = [
   // errors
   d('invalid-body-500', 'errors', ['ERR-INVALID-BODY-4XX'], 'a body that breaks the schema answers 500'),
   d('error-without-detail', 'errors', ['ERR-JSON-DETAIL'], 'error bodies are {"error": ...} without detail'),
+  d(
+    'any-content-type-parsed',
+    'errors',
+    ['ERR-MALFORMED-JSON'],
+    'a body of any content type (text/plain, a form) is parsed as JSON',
+  ),
   d(
     'prosody-out-of-range-accepted',
     'errors',

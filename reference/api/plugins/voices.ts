@@ -43,6 +43,7 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
   app.get('/v1/speak/voices/:voice_id', async (request) => {
     const { voice_id } = request.params as { voice_id: string };
     const voice = shown(voiceResource(voiceOf(ctx, request.userId, voice_id)));
+    if (defects.has('voice-get-drops-prosody')) voice.default_prosody = null;
     return defects.has('voice-get-array') ? [voice] : voice;
   });
 
