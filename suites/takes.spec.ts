@@ -16,6 +16,7 @@ import {
   assertEpochMs,
   assertEqualField,
   generateTake,
+  getItem,
   list,
   observedSequences,
   once,
@@ -24,8 +25,13 @@ import {
   useSharedVoice,
   waitUntilDone,
 } from './support/items.ts';
+import { sleep } from './support/wait.ts';
 
 const speak = useSpeak();
+
+/** Reads of a done take, this far apart, that must still show the done status. */
+const READS_AFTER_DONE = 4;
+const READ_AFTER_DONE_GAP_MS = 250;
 
 /** Several sentences: several parts, so intermediate states have a chance to be seen. */
 const MULTI_PART = 'This is the first sentence. Here comes a second one. And a third closes the text.';
@@ -94,7 +100,16 @@ covers(
     const { take } = await generated();
     const polled = await (await generated()).polled;
     const where = `take ${take.take_id.slice(0, 8)}`;
-    assertStatusOrder(polled.statuses, where);
+    // Done is final: a few more reads after ready must all still say ready (polling stops at done).
+    const after: string[] = [];
+    for (let read = 0; read < READS_AFTER_DONE; read++) {
+      await sleep(READ_AFTER_DONE_GAP_MS);
+      after.push((await getItem<Take>(speak, 'take', take.take_id)).status);
+    }
+    assertStatusOrder(
+      [...polled.statuses, ...after],
+      `${where} (then ${after.length} reads after it was done)`,
+    );
     polled.snapshots.forEach((snapshot, i) => {
       if (snapshot.status !== 'ready' && snapshot.info !== null) {
         throw new Finding(

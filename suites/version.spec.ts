@@ -87,12 +87,25 @@ covers(
   async () => {
     const models = await speak.api.get('/v1/speak/models');
     assertStatus(models, 200, 'GET /v1/speak/models');
-    // An unknown user at {auth_url}/auth/login is a 401, which proves the route lives there.
+    const { email, password } = speak.config;
+    if (email !== undefined && password !== undefined) {
+      // A login that works proves the route lives at {auth_url}/auth/login.
+      const login = await speak.anon.post('/auth/login', { email, password });
+      assertStatus(login, 200, 'POST /auth/login (outside the /v1/speak prefix) with the run’s credentials');
+      expectSchema('TokenPair', login.json, 'the login answer');
+      return;
+    }
+    // With a permanent token only: an unknown user's 401 says the route is there, unless every
+    // unknown path answers 401 too (an auth layer in front of everything), which the control shows.
     const login = await speak.anon.post('/auth/login', {
       email: `nobody-${Date.now()}@speakcheck.invalid`,
       password: 'x',
     });
     assertStatus(login, 401, 'POST /auth/login (outside the /v1/speak prefix) with an unknown user');
+    const control = await speak.anon.post('/auth/speakcheck-no-such-route', {});
+    observe(
+      `POST /auth/login with an unknown user answered 401; POST /auth/speakcheck-no-such-route answered ${control.status}${control.status === 401 ? ' too: the 401 alone does not prove where login lives' : ''}.`,
+    );
   },
 );
 

@@ -111,6 +111,12 @@ export const DEFECTS = [
     'info is filled (with a guess) before the take is ready',
   ),
   d(
+    'ready-not-final',
+    'takes',
+    ['TAKE-STATUS-ORDER'],
+    'a ready take shows progress_75 again on every other read (re-queued after it was done)',
+  ),
+  d(
     'status-goes-backwards',
     'takes',
     ['TAKE-STATUS-ORDER', 'TAKE-STATUS-VALUES'],

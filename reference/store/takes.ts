@@ -55,6 +55,19 @@ function defectiveInfo(row: TakeRow, info: TakeInfo | null): TakeInfo | null {
   return info;
 }
 
+/** Defect ready-not-final: reads of a ready take alternate with progress_75, as a re-queued take would show. */
+const readyReads = new Map<string, number>();
+
+function shownStatus(row: TakeRow): string {
+  if (defects.has('status-goes-backwards') && row.status.startsWith('progress_')) return 'waiting';
+  if (defects.has('ready-not-final') && row.status === 'ready') {
+    const reads = (readyReads.get(row.take_id) ?? 0) + 1;
+    readyReads.set(row.take_id, reads);
+    if (reads % 2 === 0) return 'progress_75';
+  }
+  return row.status;
+}
+
 export function takeResource(row: TakeRow): TakeResource {
   return {
     take_id: row.take_id,
@@ -65,8 +78,7 @@ export function takeResource(row: TakeRow): TakeResource {
     prosody: fromJsonColumn(row.prosody),
     status_webhook: fromJsonColumn(row.status_webhook),
     done_webhook: fromJsonColumn(row.done_webhook),
-    status:
-      defects.has('status-goes-backwards') && row.status.startsWith('progress_') ? 'waiting' : row.status,
+    status: shownStatus(row),
     timestamp_ms: row.timestamp_ms,
     info: defectiveInfo(row, fromJsonColumn(row.info)),
     user_data: fromJsonColumn(row.user_data),
