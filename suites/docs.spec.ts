@@ -40,7 +40,12 @@ async function getFollowing(client: SpeakClient, path: string): Promise<Exchange
   return exchange;
 }
 
-async function assertHtml(path: string): Promise<void> {
+/** What a path that cannot exist answers: a page equal to it is a catch-all, not a reference. */
+const catchAll = async (): Promise<string> =>
+  (await getFollowing(speak.api, '/v1/speak/speakcheck-no-such-page')).text;
+
+/** An HTML page that renders the API definition (it names it: a URL to openapi.json, or the document inline). */
+async function assertReferencePage(path: string): Promise<void> {
   const exchange = await getFollowing(speak.api, path);
   const type = exchange.headers['content-type'] ?? '';
   if (exchange.status !== 200 || !/^text\/html/i.test(type) || !/<html|<!doctype html/i.test(exchange.text)) {
@@ -53,6 +58,24 @@ async function assertHtml(path: string): Promise<void> {
       },
     );
   }
+  if (!/openapi/i.test(exchange.text)) {
+    throw new Finding(
+      `GET ${path} is an HTML page that never names the OpenAPI definition it should render`,
+      {
+        where: path,
+        expected: 'a reference to openapi.json (or the document inline)',
+        actual: show(exchange.text, 200),
+      },
+    );
+  }
+  if (exchange.text === (await catchAll())) {
+    throw new Finding(
+      `GET ${path} answers the same page as a path that does not exist: a catch-all, not a reference`,
+      {
+        where: path,
+      },
+    );
+  }
 }
 
 const openapi = async (): Promise<Record<string, unknown>> => {
@@ -62,9 +85,13 @@ const openapi = async (): Promise<Record<string, unknown>> => {
   return expectJson(exchange, 'GET /v1/speak/openapi.json') as Record<string, unknown>;
 };
 
-covers(['DOCS-INTERACTIVE-HTML'], '/v1/speak/docs is an HTML page', () => assertHtml('/v1/speak/docs'));
+covers(['DOCS-INTERACTIVE-HTML'], '/v1/speak/docs is an HTML page rendering the OpenAPI definition', () =>
+  assertReferencePage('/v1/speak/docs'),
+);
 
-covers(['DOCS-REDOC-HTML'], '/v1/speak/redoc is an HTML page', () => assertHtml('/v1/speak/redoc'));
+covers(['DOCS-REDOC-HTML'], '/v1/speak/redoc is an HTML page rendering the OpenAPI definition', () =>
+  assertReferencePage('/v1/speak/redoc'),
+);
 
 covers(['DOCS-OPENAPI-VALID'], '/v1/speak/openapi.json is a valid OpenAPI document', async () => {
   const version = await assertValidOpenApi(await openapi(), 'GET /v1/speak/openapi.json');

@@ -44,17 +44,12 @@ const generated = once(async () => {
   const v = await voice();
   const body = { voice_id: v.voice_id, text: MULTI_PART };
   const { take } = await generateTake(speak, body);
-  // The whole list (length absent = unlimited per the wire facts); a server with a default page
-  // size may cut it, so the id-filtered list counts too.
-  const [whole, filtered] = await Promise.all([
-    list<Take>(speak, 'take'),
-    list<Take>(speak, 'take', { take_id: take.take_id }),
-  ]);
-  const listed = [...whole, ...filtered];
+  // The unfiltered list: length absent is unlimited (wire facts), and the newest take comes first anyway.
+  const whole = await list<Take>(speak, 'take');
   const polled = waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
   // Callers that only need the creation must not leave the polling promise unhandled.
   polled.catch(() => undefined);
-  return { body, take, listed, whole, polled };
+  return { body, take, whole, polled };
 });
 
 covers(
@@ -69,7 +64,7 @@ covers(
   ],
   'take generation returns a waiting Take with info null, listed at once',
   async () => {
-    const { body, take, listed, whole } = await generated();
+    const { body, take, whole } = await generated();
     const where = `generated take ${take.take_id.slice(0, 8)}`;
     assertEqualField(take.status, 'waiting', `${where} /status`);
     assertEqualField(take.info, null, `${where} /info`);
@@ -77,9 +72,9 @@ covers(
     assertEqualField(take.text, body.text, `${where} /text`);
     assertEqualField(take.prosody, null, `${where} /prosody (none given)`);
     assertEpochMs(take.timestamp_ms, `${where} /timestamp_ms`);
-    if (!listed.some((t) => t.take_id === take.take_id)) {
+    if (!whole.some((t) => t.take_id === take.take_id)) {
       throw new Finding(
-        `neither GET /v1/speak/takes (${whole.length} takes) nor GET /v1/speak/takes?take_id=<it> right after generation holds ${take.take_id}`,
+        `GET /v1/speak/takes (${whole.length} takes) right after generation does not hold ${take.take_id}`,
       );
     }
   },
@@ -162,11 +157,19 @@ const BOUNDS = [
 /** Each scenario below is started at once (prefetch): their syntheses overlap. */
 const atBounds = once(async () => {
   const v = await voice();
+  // The first also carries a style, where the model offers any: the echo covers style too.
+  const style = speak.model.styles[0]?.[0];
   return Promise.all(
-    BOUNDS.map(async (prosody) => {
-      const { take } = await generateTake(speak, { voice_id: v.voice_id, text: 'Bounds.', prosody });
+    BOUNDS.map(async (prosody, i) => {
+      const requested = { prosody, style: i === 0 && style !== undefined ? [style] : null };
+      const { take } = await generateTake(speak, {
+        voice_id: v.voice_id,
+        text: 'Bounds.',
+        prosody,
+        ...(requested.style ? { style: requested.style } : {}),
+      });
       assertEqualField(take.prosody, prosody, `take with prosody ${show(prosody)} /prosody`);
-      return waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+      return { requested, polled: await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take }) };
     }),
   );
 });
@@ -238,10 +241,15 @@ covers(
 );
 
 covers(
-  ['TAKE-PROSODY-ACCEPTED'],
-  'a simple prosody at the bounds (-10 and 10) is accepted, returned and synthesized',
+  ['TAKE-PROSODY-ACCEPTED', 'TAKE-ECHOES-REQUEST'],
+  'a simple prosody at the bounds (-10 and 10), and a style, are accepted, kept and synthesized',
   async () => {
-    await atBounds();
+    for (const { requested, polled } of await atBounds()) {
+      // What GET shows once the take is ready: what was stored, not an echo of the request.
+      const where = `ready take ${polled.final.take_id.slice(0, 8)} (GET)`;
+      assertEqualField(polled.final.prosody, requested.prosody, `${where} /prosody`);
+      if (requested.style) assertEqualField(polled.final.style, requested.style, `${where} /style`);
+    }
   },
 );
 

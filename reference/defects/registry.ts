@@ -60,6 +60,12 @@ export const DEFECTS = [
   ),
   // docs
   d(
+    'docs-placeholder',
+    'docs',
+    ['DOCS-INTERACTIVE-HTML'],
+    '/v1/speak/docs is an HTML placeholder page that renders no API definition',
+  ),
+  d(
     'openapi-missing-path',
     'docs',
     ['DOCS-OPENAPI-PATHS'],
@@ -109,6 +115,12 @@ export const DEFECTS = [
     'takes',
     ['TAKE-INFO-NULL-BEFORE-READY', 'TAKE-GENERATE-INFO-NULL'],
     'info is filled (with a guess) before the take is ready',
+  ),
+  d(
+    'take-style-dropped',
+    'takes',
+    ['TAKE-ECHOES-REQUEST'],
+    'a take is synthesized with its style but shows style null',
   ),
   d(
     'ready-not-final',

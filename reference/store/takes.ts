@@ -74,7 +74,7 @@ export function takeResource(row: TakeRow): TakeResource {
     voice_id: row.voice_id,
     text: row.text,
     override_language: row.override_language,
-    style: fromJsonColumn(row.style),
+    style: defects.has('take-style-dropped') ? null : fromJsonColumn(row.style),
     prosody: fromJsonColumn(row.prosody),
     status_webhook: fromJsonColumn(row.status_webhook),
     done_webhook: fromJsonColumn(row.done_webhook),

@@ -59,7 +59,7 @@ function startBrokenServer(): Promise<FakeServer> {
     if (path === '/v1/speak/redoc') {
       res
         .writeHead(200, { 'content-type': 'text/html' })
-        .end('<!doctype html><html><body>redoc</body></html>');
+        .end('<!doctype html><html><body><redoc spec-url="/v1/speak/openapi.json"></redoc></body></html>');
       return;
     }
     if (path === '/v1/speak/openapi.json') {

@@ -46,13 +46,19 @@ const REDOC_HTML = `<!doctype html>
 <body><redoc spec-url="/v1/speak/openapi.json"></redoc>
 <script src="/v1/speak/redoc/redoc.standalone.js"></script></body></html>`;
 
+/** Defect docs-placeholder: the page a docs route serves before anyone wires up the renderer. */
+const PLACEHOLDER_HTML =
+  '<!doctype html><html><body><h1>Speak API</h1><p>Documentation coming soon.</p></body></html>';
+
 export async function docsPlugin(app: FastifyInstance): Promise<void> {
   const document = buildOpenApi();
   if (defects.has('openapi-missing-path'))
     delete (document.paths as Record<string, unknown>)['/v1/speak/takes/{take_id}'];
   app.get('/v1/speak/openapi.json', async () => document);
   app.get('/v1/speak/docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(SWAGGER_HTML),
+    reply
+      .type('text/html; charset=utf-8')
+      .send(defects.has('docs-placeholder') ? PLACEHOLDER_HTML : SWAGGER_HTML),
   );
   app.get('/v1/speak/docs/assets/:file', async (request, reply) => {
     const { file } = request.params as { file: string };
