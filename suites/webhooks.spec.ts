@@ -7,6 +7,7 @@
  * here is skipped with that one-line reason.
  */
 import { afterAll, beforeAll, beforeEach, type TestContext } from 'vitest';
+import { AUDIO_FORMATS, type AudioFormat, assertContainer } from '../src/checks/audio.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, isDone } from '../src/checks/status.ts';
 import {
@@ -36,7 +37,6 @@ const POLL_INTERVAL_MS = 200;
 const DUPLICATE_WINDOW_MS = 2_500;
 const ARRIVAL_BOUND_MS = 10_000;
 const SLOW_SINK_DELAY_MS = 4_000;
-const AUDIO_FORMATS = ['wav', 'mp3', 'm4a', 'flac', 'webm'] as const;
 
 let sink: WebhookSink | undefined;
 let unreachable: string | undefined;
@@ -109,15 +109,29 @@ interface AudioAtDone {
   redirectStatus: number;
   fetchStatus: number | null;
   bytes: number;
+  /** What is wrong with the bytes: not the format's container (a placeholder, the wav, …). */
+  problem?: string;
 }
 
-async function fetchAudio(takeId: string, format: string): Promise<AudioAtDone> {
+async function fetchAudio(takeId: string, format: AudioFormat): Promise<AudioAtDone> {
   const redirect = await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}/${format}`);
   const location = redirect.headers.location;
   if (redirect.status !== 307 || !location)
     return { format, redirectStatus: redirect.status, fetchStatus: null, bytes: 0 };
   const audio = await speak.api.fetchSigned(location);
-  return { format, redirectStatus: redirect.status, fetchStatus: audio.status, bytes: audio.body.length };
+  const fetched = {
+    format,
+    redirectStatus: redirect.status,
+    fetchStatus: audio.status,
+    bytes: audio.body.length,
+  };
+  if (audio.status !== 200 || audio.body.length === 0) return fetched;
+  try {
+    await assertContainer(format, audio.body, `${format} right after the done call`);
+    return fetched;
+  } catch (error) {
+    return { ...fetched, problem: (error as Error).message };
+  }
 }
 
 /**
@@ -343,14 +357,14 @@ webhookTest(
       return;
     }
     const missing = s.audioAtDone.filter(
-      (a) => a.redirectStatus !== 307 || a.fetchStatus !== 200 || a.bytes === 0,
+      (a) => a.redirectStatus !== 307 || a.fetchStatus !== 200 || a.bytes === 0 || a.problem !== undefined,
     );
     if (missing.length > 0) {
       throw new Finding(
         `take ${s.takeId}: right after the done call, audio was not fetchable: ${missing
           .map(
             (a) =>
-              `${a.format} → ${a.redirectStatus}${a.fetchStatus === null ? '' : ` then ${a.fetchStatus}`} (${a.bytes} bytes)`,
+              `${a.format} → ${a.redirectStatus}${a.fetchStatus === null ? '' : ` then ${a.fetchStatus}`} (${a.bytes} bytes)${a.problem ? `: ${a.problem}` : ''}`,
           )
           .join('; ')}`,
         { expected: '307 then 200 with audio for every format', actual: s.audioAtDone },
