@@ -264,25 +264,8 @@ webhookTest(
         { where: `take ${s.takeId} done_webhook`, expected: '1 call', actual: '0 calls' },
       );
     }
-    for (const call of [...calls, ...statusCalls(s)]) {
-      const what = `take ${s.takeId}: ${call.hook}_webhook call ${call.index}`;
-      if (call.method !== 'POST') {
-        throw new Finding(`${what} used ${call.method}, expected POST`, {
-          expected: 'POST',
-          actual: call.method,
-        });
-      }
-      const type = call.headers['content-type'] ?? '';
-      if (!/^application\/json\b/i.test(type) || call.json === undefined) {
-        throw new Finding(
-          `${what}: body is not JSON (content-type ${show(type)}, body ${show(call.text, 80)})`,
-          {
-            expected: 'application/json',
-            actual: type,
-          },
-        );
-      }
-    }
+    for (const call of [...calls, ...statusCalls(s)])
+      assertPostedJson(call, `take ${s.takeId}: ${call.hook}_webhook call ${call.index}`);
     if (finalStatus !== 'ready') observe(`take ${s.takeId} ended ${finalStatus}, not ready`);
   },
 );
@@ -569,8 +552,25 @@ const webhookVoice = once(async () => {
   return { voiceId, startMs, polled, atDone, calls: sinkNow.calls(token) };
 });
 
+/** A webhook call is an HTTP POST with a JSON body (WEBHOOK-POST-JSON). */
+function assertPostedJson(call: WebhookCall, what: string): void {
+  if (call.method !== 'POST') {
+    throw new Finding(`${what} used ${call.method}, expected POST`, {
+      expected: 'POST',
+      actual: call.method,
+    });
+  }
+  const type = call.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type) || call.json === undefined) {
+    throw new Finding(`${what}: body is not JSON (content-type ${show(type)}, body ${show(call.text, 80)})`, {
+      expected: 'application/json',
+      actual: type,
+    });
+  }
+}
+
 webhookTest(
-  ['WEBHOOK-VOICE-DONE'],
+  ['WEBHOOK-VOICE-DONE', 'WEBHOOK-POST-JSON'],
   "a voice's done_webhook is called once with the Voice, after its example take",
   async () => {
     const { voiceId, startMs, polled, atDone, calls } = await webhookVoice();
@@ -589,6 +589,7 @@ webhookTest(
         },
       );
     }
+    assertPostedJson(calls[0]!, `voice ${voiceId}: done_webhook call`);
     const body = calls[0]!.json;
     expectSchema('Voice', body, 'voice done_webhook body');
     if (!isDone(statusOf(body))) {
