@@ -35,6 +35,8 @@ const TEXT = 'The first sentence is short. A second one follows it. And a third 
 const POLL_INTERVAL_MS = 200;
 /** How long after the first done call a second one would surely have arrived. */
 const DUPLICATE_WINDOW_MS = 2_500;
+/** How long after the first done call the last test of the file still looks for a second one. */
+const LATE_DUPLICATE_WINDOW_MS = 8_000;
 const ARRIVAL_BOUND_MS = 10_000;
 const SLOW_SINK_DELAY_MS = 4_000;
 
@@ -759,3 +761,36 @@ webhookTest(['WEBHOOK-SLOW-SINK-NO-DELAY'], 'a slowly answering sink does not de
 // against a baseline take and must not share the machine with the others. The websocket take and
 // the voice with a done_webhook are independent too (their own tokens) and start with them.
 prefetch(mainTake, postUrlTake, retriedTake, websocketTake, webhookVoice);
+
+// Last in the file on purpose: the tests above ran in between, so a late second done call (an
+// at-least-once queue redelivering) had the file's length to arrive, not just the 2.5 s window.
+webhookTest(
+  ['WEBHOOK-DONE-ONCE'],
+  `still one done call ${LATE_DUPLICATE_WINDOW_MS / 1000} s after the first`,
+  async () => {
+    const s = await mainTake();
+    const sinkNow = theSink();
+    const first = s.calls.find((c) => c.hook === 'done');
+    if (!first) throw new Finding(`take ${s.takeId}: no done call to count`);
+    // Usually long past when the file gets here; under --requirement the wait makes up the difference.
+    await sinkNow
+      .waitForCalls(
+        s.token,
+        (calls) => calls.filter((c) => c.hook === 'done').length > 1,
+        Math.max(0, first.receivedMs + LATE_DUPLICATE_WINDOW_MS - Date.now()),
+      )
+      .catch(() => undefined);
+    const done = sinkNow.calls(s.token).filter((c) => c.hook === 'done');
+    observe(
+      `take ${s.takeId}: ${done.length} done call(s) ${Math.round((Date.now() - first.receivedMs) / 1000)} s after the first`,
+    );
+    if (done.length !== 1) {
+      throw new Finding(
+        `take ${s.takeId}: done_webhook was called ${done.length} times by the end of the webhooks tests (${done
+          .map((c) => `+${Math.round((c.receivedMs - first.receivedMs) / 1000)} s`)
+          .join(', ')}); expected exactly once`,
+        { where: `take ${s.takeId} done_webhook`, expected: 1, actual: done.length },
+      );
+    }
+  },
+);

@@ -250,6 +250,12 @@ export const DEFECTS = [
   ),
   // webhooks
   d('webhook-done-twice', 'webhooks', ['WEBHOOK-DONE-ONCE'], 'the done webhook is called twice'),
+  d(
+    'webhook-done-redelivered',
+    'webhooks',
+    ['WEBHOOK-DONE-ONCE'],
+    'the done webhook is called again 4 s after it was answered (a redelivering queue)',
+  ),
   d('webhook-done-never', 'webhooks', ['WEBHOOK-DONE-CALLED'], 'the done webhook is never called'),
   d(
     'webhook-status-missing',

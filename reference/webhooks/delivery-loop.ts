@@ -9,6 +9,9 @@ import type { Delivery, WebhookOutbox } from './outbox-store.ts';
 import { isDelivered, isRetryable, type RetryPolicy, retryDelayMs } from './retry-policy.ts';
 import { sendWebhook } from './send.ts';
 
+/** Defect webhook-done-redelivered: the delay before the done call goes out a second time. */
+const REDELIVERY_DELAY_MS = 4_000;
+
 export interface DeliveryLoopOptions {
   policy: RetryPolicy;
   /** Calls in flight at most. */
@@ -95,6 +98,12 @@ export class DeliveryLoop {
     if (isDelivered(outcome.statusCode)) {
       if (delivery.hook === 'done' && defects.has('webhook-done-twice')) {
         await sendWebhook(delivery.url, delivery.body, policy.callTimeoutMs, this.#stopping.signal);
+      }
+      if (delivery.hook === 'done' && defects.has('webhook-done-redelivered')) {
+        // As an at-least-once queue whose acknowledgement came too late: the call goes out again.
+        setTimeout(() => {
+          void sendWebhook(delivery.url, delivery.body, policy.callTimeoutMs, this.#stopping.signal);
+        }, REDELIVERY_DELAY_MS).unref();
       }
       this.#outbox.recordAttempt(delivery.id, {
         ...base,
