@@ -36,7 +36,7 @@ const POLL_INTERVAL_MS = 200;
 /** How long after the first done call a second one would surely have arrived. */
 const DUPLICATE_WINDOW_MS = 2_500;
 /** How long after the first done call the last test of the file still looks for a second one. */
-const LATE_DUPLICATE_WINDOW_MS = 8_000;
+const LATE_DUPLICATE_WINDOW_MS = 6_000;
 const ARRIVAL_BOUND_MS = 10_000;
 const SLOW_SINK_DELAY_MS = 4_000;
 
