@@ -13,6 +13,7 @@ export function formatValue(f: FigureComparison, value: number | undefined): str
   if (value === undefined) return '–';
   if (f.kind === 'errors') return `${(value * 100).toFixed(2)} %`;
   if (f.kind === 'latency') return `${value.toFixed(2)} ms`;
+  if (f.kind === 'ratio') return `${value.toFixed(2)}×`;
   return `${value.toFixed(3)}/s`;
 }
 

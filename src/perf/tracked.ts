@@ -4,7 +4,7 @@
  */
 import type { MetricType } from '../load/summary.ts';
 
-export type MetricKind = 'latency' | 'throughput' | 'errors';
+export type MetricKind = 'latency' | 'throughput' | 'errors' | 'ratio';
 
 export interface TrackedRule {
   kind: MetricKind;
@@ -15,7 +15,24 @@ export interface TrackedRule {
   better: 'lower' | 'higher';
 }
 
+/** The first rule whose type and pattern match a metric decides how it is judged. */
 export const TRACKED_RULES: TrackedRule[] = [
+  // Real-time factors (audio seconds per wall second): higher is better; the median is judged.
+  {
+    kind: 'ratio',
+    type: 'trend',
+    pattern: /^speak_(ws_rtf|ws_min_cum_rtf|wav_rtf)(\{.*\})?$/,
+    stats: ['med'],
+    better: 'higher',
+  },
+  // Jitter: the gaps between audio frames, tail included.
+  {
+    kind: 'latency',
+    type: 'trend',
+    pattern: /^speak_ws_chunk_gap(\{.*\})?$/,
+    stats: ['med', 'p(95)', 'max'],
+    better: 'lower',
+  },
   { kind: 'latency', type: 'trend', pattern: /^speak_/, stats: ['med', 'p(95)'], better: 'lower' },
   {
     kind: 'throughput',
@@ -24,7 +41,14 @@ export const TRACKED_RULES: TrackedRule[] = [
     stats: ['rate'],
     better: 'higher',
   },
-  { kind: 'errors', type: 'rate', pattern: /^speak_\w*errors(\{.*\})?$/, stats: ['rate'], better: 'lower' },
+  // Error rates, and the share of takes whose playback would stall (underrun).
+  {
+    kind: 'errors',
+    type: 'rate',
+    pattern: /^speak_(\w*errors|ws_underrun)(\{.*\})?$/,
+    stats: ['rate'],
+    better: 'lower',
+  },
 ];
 
 /** Percentiles drawn in the latency chart (p99 is shown, not judged: too few samples in short runs). */
