@@ -55,17 +55,17 @@ export const TRACKED_RULES: TrackedRule[] = [
 export const CHART_LATENCY_STATS = ['med', 'p(95)', 'p(99)'];
 
 export interface Tolerance {
-  /** Relative change allowed before anything counts (0.1 = 10 %). */
+  /** Significance level of the Mann-Whitney U test (0.05). */
+  alpha: number;
+  /** Relative change below which a significant difference is still `~` (0.1 = 10 %). */
   relative: number;
-  /** Multiple of the runs' spread (1.4826 × MAD) that is still noise. */
-  noiseFactor: number;
   /** Latency changes below this many ms never count. */
   minMs: number;
   /** Error-rate changes below this absolute fraction never count (0.005 = 0.5 points). */
   minErrorRate: number;
 }
 
-export const DEFAULT_TOLERANCE: Tolerance = { relative: 0.1, noiseFactor: 3, minMs: 2, minErrorRate: 0.005 };
+export const DEFAULT_TOLERANCE: Tolerance = { alpha: 0.05, relative: 0.1, minMs: 2, minErrorRate: 0.005 };
 
 export function absoluteFloor(kind: MetricKind, t: Tolerance): number {
   return kind === 'latency' ? t.minMs : kind === 'errors' ? t.minErrorRate : 0;
