@@ -101,11 +101,17 @@ export function runK6(
 /**
  * k6's built-in web dashboard, exported as one HTML file at the end of the run (its assets are inside
  * the k6 binary: the file opens offline). Port -1: no HTTP server, so nothing listens and k6 does not
- * wait for a browser before it exits.
+ * wait for a browser before it exits. Period 1 s: the dashboard skips the export when it holds fewer
+ * than two snapshots, which at its default 10 s period drops every short run.
  */
 export function dashboardEnv(exportPath: string | undefined): Record<string, string> {
   if (!exportPath) return {};
-  return { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_EXPORT: exportPath };
+  return {
+    K6_WEB_DASHBOARD: 'true',
+    K6_WEB_DASHBOARD_PORT: '-1',
+    K6_WEB_DASHBOARD_PERIOD: '1s',
+    K6_WEB_DASHBOARD_EXPORT: exportPath,
+  };
 }
 
 /** k6's flags for segment `index` (0-based) of `count` equal execution segments. */
