@@ -10,14 +10,16 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findK6, K6_CACHE_BIN } from '../../src/load/k6-binary.ts';
+import { findK6, K6_CACHE_BIN, K6_VERSION } from '../../src/load/k6-binary.ts';
 import { type LoadOptions, type LoadResult, runLoad } from '../../src/load/run-load.ts';
 import type { LoadSummary } from '../../src/load/summary.ts';
 import { type EmbeddedStack, startEmbeddedStack } from '../../src/stack/embedded.ts';
 
 const k6 = findK6();
 if (!k6)
-  console.warn(`k6 smoke skipped: k6 v1.8.1 is not installed at ${K6_CACHE_BIN} (run load/install-k6.sh)`);
+  console.warn(
+    `k6 smoke skipped: k6 ${K6_VERSION} is not installed at ${K6_CACHE_BIN} (run load/install-k6.sh)`,
+  );
 
 type Scenario = LoadOptions['scenario'];
 
