@@ -2,7 +2,8 @@
  * src/load/merge.ts: two execution segments' raw samples (k6 `--out json` lines, one file gzipped)
  * merged into one summary must give exactly the percentiles of all samples taken at once.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -15,6 +16,7 @@ import {
   parseMetricName,
   summaryValues,
 } from '../../src/load/merge.ts';
+import { dashboardEnv, segmentArgs } from '../../src/load/run-load.ts';
 import { parseSummary } from '../../src/load/summary.ts';
 
 const metricLine = (name: string, type: string, contains = 'default') =>
@@ -151,4 +153,55 @@ describe('merging execution segments', () => {
     expect(evaluateThreshold('count>0', { count: 0 })).toBe(false);
     expect(() => evaluateThreshold('avg<x', { avg: 1 })).toThrow(/stat<op>number/);
   });
+
+  it("gives each k6 process its execution segment, as k6-operator's parallelism does", () => {
+    expect(segmentArgs(0, 2)).toEqual([
+      '--execution-segment',
+      '0:1/2',
+      '--execution-segment-sequence',
+      '0,1/2,1',
+    ]);
+    expect(segmentArgs(2, 3)).toEqual([
+      '--execution-segment',
+      '2/3:1',
+      '--execution-segment-sequence',
+      '0,1/3,2/3,1',
+    ]);
+  });
+
+  it('exports the dashboard without a listening port', () => {
+    expect(dashboardEnv('/r/dashboard.html')).toEqual({
+      K6_WEB_DASHBOARD: 'true',
+      K6_WEB_DASHBOARD_PORT: '-1',
+      K6_WEB_DASHBOARD_PERIOD: '1s',
+      K6_WEB_DASHBOARD_EXPORT: '/r/dashboard.html',
+    });
+    expect(dashboardEnv(undefined)).toEqual({});
+  });
+
+  it('speakcheck load merge DIR: writes summary.json and summary.md, exit 99 when a merged threshold fails', () => {
+    const fast = Array.from({ length: 20 }, (_, i) => ({ ttfc: 5 + i, mode: 'chunks' as const, ok: true }));
+    const slow = Array.from({ length: 20 }, (_, i) => ({ ttfc: 100 + i, mode: 'chunks' as const, ok: true }));
+    const dir = writeRun(fast, slow);
+    const out = spawnSync(process.execPath, ['bin/speakcheck.js', 'load', 'merge', dir], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(out.status, out.stderr).toBe(99);
+    expect(out.stdout).toContain('merged 2 segment(s)');
+    expect(existsSync(join(dir, 'summary.json'))).toBe(true);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(
+      '| `speak_ws_ttfc{mode:chunks}` | `p(95)<50` | **FAIL** |',
+    );
+    const none = spawnSync(
+      process.execPath,
+      ['bin/speakcheck.js', 'load', 'merge', mkdtempSync(join(tmpdir(), 'empty-'))],
+      {
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/no samples\.json\(\.gz\) below .*: nothing to merge/);
+  }, 90_000);
 });

@@ -84,6 +84,13 @@ export function registerLoad(program: Command): void {
         await mergeDirs(dirs, flags.reportDir);
         return;
       }
+      if (dirs.length) {
+        console.error(
+          `speakcheck load ${scenario}: unexpected argument(s) ${dirs.join(' ')} (only merge takes directories)`,
+        );
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
       // --target container: API + worker containers (src/stack/container.ts), stopped at the end,
       // on failure and on SIGINT/SIGTERM.
       let containers: { stop(): Promise<void> } | undefined;
