@@ -73,8 +73,13 @@ export function summaryValues(
       return { rate: values.length ? passes / values.length : 0, passes, fails };
     }
     case 'gauge':
+      // reduce, not Math.min(...values): a long run's gauge can outgrow the argument limit.
       return values.length
-        ? { value: values.at(-1)!, min: Math.min(...values), max: Math.max(...values) }
+        ? {
+            value: values.at(-1)!,
+            min: values.reduce((a, b) => Math.min(a, b)),
+            max: values.reduce((a, b) => Math.max(a, b)),
+          }
         : { value: 0, min: 0, max: 0 };
   }
 }
