@@ -20,6 +20,8 @@ export interface AudioFrame {
   startsWithWav: boolean;
   /** Audio bytes that are samples: all of them, or those after the WAV header's `data` chunk header. */
   sampleBytes: number;
+  /** Bytes per second of audio from the WAV header's `fmt ` chunk (undefined without a header). */
+  byteRate?: number;
 }
 
 const MAGIC = [0x4a, 0x53, 0x4f, 0x4e]; // "JSON"
@@ -79,21 +81,35 @@ export function parseAudioFrame(buffer: ArrayBuffer): AudioFrame {
     bytes[audioStart + 3] === 0x46 && // F
     bytes[audioStart + 8] === 0x57 && // W
     bytes[audioStart + 9] === 0x41; // A
-  const sampleBytes = startsWithWav ? wavSampleBytes(bytes, audioStart) : audioBytes;
-  return { meta, audioBytes, startsWithWav, sampleBytes };
+  if (!startsWithWav) return { meta, audioBytes, startsWithWav, sampleBytes: audioBytes };
+  const wav = readWavHeader(bytes, audioStart);
+  return {
+    meta,
+    audioBytes,
+    startsWithWav,
+    sampleBytes: wav.sampleBytes,
+    ...(wav.byteRate ? { byteRate: wav.byteRate } : {}),
+  };
 }
 
-/** Bytes after the `data` chunk header of a WAV starting at `start` (0 when the header has no data chunk yet). */
-function wavSampleBytes(bytes: Uint8Array, start: number): number {
+/**
+ * Walks the RIFF chunks of a WAV starting at `start`: the byte rate of its `fmt ` chunk (audio
+ * bytes per second, for real-time factors) and the bytes after the `data` chunk header (0 when the
+ * header has no data chunk yet).
+ */
+export function readWavHeader(bytes: Uint8Array, start = 0): { sampleBytes: number; byteRate?: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let byteRate: number | undefined;
   let pos = start + 12;
   while (pos + 8 <= bytes.length) {
     const id = String.fromCharCode(bytes[pos]!, bytes[pos + 1]!, bytes[pos + 2]!, bytes[pos + 3]!);
-    if (id === 'data') return bytes.length - (pos + 8);
+    if (id === 'data') return { sampleBytes: bytes.length - (pos + 8), byteRate };
     const size = view.getUint32(pos + 4, true);
+    // fmt: format u16, channels u16, sample rate u32, byte rate u32 (offset 8 of the chunk body).
+    if (id === 'fmt ' && size >= 12 && pos + 20 <= bytes.length) byteRate = view.getUint32(pos + 16, true);
     pos += 8 + size + (size % 2);
   }
-  return 0;
+  return { sampleBytes: 0, byteRate };
 }
 
 /**

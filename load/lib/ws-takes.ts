@@ -6,6 +6,7 @@
 import { clearTimeout, setTimeout } from 'k6/timers';
 import { type BinaryType, type ErrorEvent, type MessageEvent, WebSocket } from 'k6/websockets';
 import { isEndOfTake, parseAudioFrame } from './framing.ts';
+import { type FrameArrival, type StreamFigures, streamFigures } from './stream-figures.ts';
 
 export type StreamMode = 'parts' | 'chunks';
 
@@ -25,6 +26,8 @@ export interface WsTakeResult {
   firstSamplesMs?: number;
   endMs?: number;
   audioFrames: number;
+  /** What a listener hears (stream-figures.ts): first playable audio, last byte, real-time factors, gaps. */
+  stream?: StreamFigures;
 }
 
 export interface WsSessionOptions {
@@ -48,7 +51,14 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
 
   let index = -1;
   let current:
-    | { id: string; sentAt: number; result: WsTakeResult; ready: boolean; ended: boolean }
+    | {
+        id: string;
+        sentAt: number;
+        result: WsTakeResult;
+        ready: boolean;
+        ended: boolean;
+        frames: FrameArrival[];
+      }
     | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -57,6 +67,7 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     if (!current) return;
     if (timer !== undefined) clearTimeout(timer);
     const result = current.result;
+    result.stream = streamFigures(current.frames);
     if (error) {
       result.ok = false;
       result.error = error;
@@ -83,7 +94,14 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
       stream: { mode: request.mode },
       data: { text: request.text, voice_id: request.voiceId },
     });
-    current = { id, sentAt: Date.now(), result: { ok: true, audioFrames: 0 }, ready: false, ended: false };
+    current = {
+      id,
+      sentAt: Date.now(),
+      result: { ok: true, audioFrames: 0 },
+      ready: false,
+      ended: false,
+      frames: [],
+    };
     ws.send(frame);
     timer = setTimeout(() => finish(`no end of take within ${o.requestTimeoutMs} ms`), o.requestTimeoutMs);
   };
@@ -135,6 +153,15 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
       ) {
         return;
       }
+      current.frames.push({
+        atMs: now - current.sentAt,
+        partId: frame.meta.part_id,
+        chunkId: frame.meta.chunk_id,
+        audioBytes: frame.audioBytes,
+        sampleBytes: frame.sampleBytes,
+        startsWithWav: frame.startsWithWav,
+        ...(frame.byteRate === undefined ? {} : { byteRate: frame.byteRate }),
+      });
       if (isEndOfTake(frame)) {
         current.ended = true;
         r.endMs = now - current.sentAt;

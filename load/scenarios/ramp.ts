@@ -1,6 +1,6 @@
 /**
  * ramp: websocket takes (chunks mode, one per connection) at a stepped arrival rate, STEPS takes per
- * second, each held for STEP_S seconds. Every time-to-first-chunk sample is tagged with the step's
+ * second, each held for STEP_S seconds. Every time-to-first-playable-audio sample is tagged with the step's
  * rate; the summary reports p95 per step and the first rate whose p95 crosses LIMIT_MS
  * (`speakcheck.ramp.crossing_rate`, null when no step crossed).
  * The run fails when p95 already crosses the limit at MIN_SUSTAINED_RATE (default: the first step).
@@ -10,7 +10,7 @@
 import exec from 'k6/execution';
 import { envList, envNumber, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
 import { pick, textSet } from '../lib/data.ts';
-import { rampTtfc, wsErrors } from '../lib/metrics.ts';
+import { addStreamFigures, rampTtfc, streamSummaryThresholds, wsErrors } from '../lib/metrics.ts';
 import { Session } from '../lib/session.ts';
 import { cleanupRun, prepareRun, type RunSetup, warmUp, websocketUrl } from '../lib/speak.ts';
 import { type SummaryData, writeSummary } from '../lib/summary.ts';
@@ -50,7 +50,7 @@ export const options = {
       tags: { mode: 'chunks' },
     },
   },
-  thresholds: { ...stepThresholds(), speak_ws_errors: ['rate<0.05'] },
+  thresholds: { ...stepThresholds(), ...streamSummaryThresholds(['chunks']), speak_ws_errors: ['rate<0.05'] },
 };
 
 const session = new Session(target());
@@ -84,8 +84,12 @@ export default function (data: RunSetup): void {
       },
       onResult: (_request, r) => {
         wsErrors.add(!r.ok, tags);
-        if (r.ok) rampTtfc.add(r.firstAudioMs!, tags);
-        else console.warn(`ramp take failed at ${rate}/s: ${r.error}`);
+        if (!r.ok) {
+          console.warn(`ramp take failed at ${rate}/s: ${r.error}`);
+          return;
+        }
+        if (r.stream?.firstPlayableMs !== undefined) rampTtfc.add(r.stream.firstPlayableMs, tags);
+        addStreamFigures(r, tags);
       },
     },
   );

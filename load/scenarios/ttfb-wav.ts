@@ -1,7 +1,9 @@
 /**
  * ttfb-wav: POST takes/generate → GET takes/{id}/wav (307, signed Location) → GET Location without
  * the Authorization header, reading the wav while it is generated. speak_wav_ttfb runs from the
- * moment the POST is sent to the first byte of the wav body; speak_wav_complete to its last byte.
+ * moment the POST is sent to the first byte of the wav body; speak_wav_complete to its last byte;
+ * speak_wav_download is the signed-URL GET alone (request → last byte) and speak_wav_rtf the wav's
+ * audio seconds per second of that download (the stream's real-time factor: below 1 a player stalls).
  *
  * Env: VUS (2), DURATION (10s), TEXTS (two_parts), WAV_TTFB_P95_MS (1000), WAV_COMPLETE_P95_MS (10000).
  */
@@ -9,7 +11,16 @@ import { check } from 'k6';
 import http from 'k6/http';
 import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
 import { pick, textSet } from '../lib/data.ts';
-import { wavComplete, wavErrors, wavGenerate, wavRedirect, wavTtfb } from '../lib/metrics.ts';
+import { readWavHeader } from '../lib/framing.ts';
+import {
+  wavComplete,
+  wavDownload,
+  wavErrors,
+  wavGenerate,
+  wavRedirect,
+  wavRtf,
+  wavTtfb,
+} from '../lib/metrics.ts';
 import { Session } from '../lib/session.ts';
 import { cleanupRun, prepareRun, type RunSetup } from '../lib/speak.ts';
 import { type SummaryData, writeSummary } from '../lib/summary.ts';
@@ -93,6 +104,9 @@ export default function (data: RunSetup): void {
     beforeAudio - sentAt + t.blocked + t.connecting + t.tls_handshaking + t.sending + t.waiting;
   wavTtfb.add(firstByte, tags);
   wavComplete.add(beforeAudio - sentAt + t.duration + t.blocked + t.connecting + t.tls_handshaking, tags);
+  wavDownload.add(t.duration, tags);
+  const wav = readWavHeader(new Uint8Array(body!));
+  if (wav.byteRate && t.duration > 0) wavRtf.add(wav.sampleBytes / wav.byteRate / (t.duration / 1000), tags);
 }
 
 export function teardown(data: RunSetup): void {

@@ -1,8 +1,11 @@
 /**
  * ttfc-websocket: takes streamed over a worker websocket, parts mode then chunks mode, each for
  * DURATION with VUS connections. Per request, from the moment the request frame is sent:
- * speak_ws_first_status (first status frame), speak_ws_ttfc (first audio frame), speak_ws_first_samples
- * (first frame with samples: differs when a server sends a header-only chunk first), speak_ws_end_of_take.
+ * speak_ws_first_status (first status frame), speak_ws_ttfc (first PLAYABLE audio: part 0's WAV header
+ * and the samples after it), speak_ws_first_frame (first audio frame), speak_ws_first_samples (first
+ * frame with samples), speak_ws_first_part_end, speak_ws_ttlb (last audio byte), speak_ws_end_of_take;
+ * per take the real-time factor, the minimum cumulative real-time factor (underrun when < 1) and the
+ * gaps between audio frames (load/lib/stream-figures.ts).
  *
  *   k6 run -e BASE_URL=http://127.0.0.1:PORT load/scenarios/ttfc-websocket.ts   (+ SPEAK_EMAIL/PASSWORD in the env)
  * Env: VUS (2), DURATION (10s), MODES (parts,chunks), REQUESTS_PER_CONNECTION (5), TEXTS (short),
@@ -12,13 +15,12 @@
 import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
 import { pick, textSet } from '../lib/data.ts';
 import {
+  addStreamFigures,
+  streamSummaryThresholds,
   wsConnect,
-  wsEndOfTake,
   wsErrors,
-  wsFirstAudio,
-  wsFirstSamples,
-  wsFirstStatus,
   wsTakes,
+  wsTtfc,
 } from '../lib/metrics.ts';
 import { Session } from '../lib/session.ts';
 import { cleanupRun, prepareRun, type RunSetup, warmUp, websocketUrl } from '../lib/speak.ts';
@@ -69,10 +71,7 @@ export const options = {
       `p(95)<${envNumber('TTFC_CHUNKS_P95_MS', 50)}`,
     ],
     'speak_ws_ttfc{mode:parts}': [`p(95)<${envNumber('TTFC_PARTS_P95_MS', 1000)}`],
-    'speak_ws_first_status{mode:chunks}': ['p(95)>=0'], // listed so the per-mode figures reach the summary
-    'speak_ws_first_status{mode:parts}': ['p(95)>=0'],
-    'speak_ws_first_samples{mode:chunks}': ['p(95)>=0'],
-    'speak_ws_first_samples{mode:parts}': ['p(95)>=0'],
+    ...streamSummaryThresholds(MODES),
     'speak_ws_end_of_take{mode:chunks}': [`p(95)<${envNumber('END_P95_MS', 5000)}`],
     'speak_ws_end_of_take{mode:parts}': [`p(95)<${envNumber('END_P95_MS', 5000)}`],
     speak_ws_errors: ['rate<0.01'],
@@ -106,10 +105,11 @@ function takes(data: RunSetup, mode: StreamMode): void {
         return;
       }
       wsTakes.add(1, tags);
-      if (r.firstStatusMs !== undefined) wsFirstStatus.add(r.firstStatusMs, tags);
-      wsFirstAudio.add(r.firstAudioMs!, tags);
-      if (r.firstSamplesMs !== undefined) wsFirstSamples.add(r.firstSamplesMs, tags);
-      wsEndOfTake.add(r.endMs!, tags);
+      const playable = r.stream?.firstPlayableMs;
+      if (playable === undefined)
+        console.warn(`${mode} take: no playable audio (part 0 lacks a header or chunk 1)`);
+      else wsTtfc.add(playable, tags);
+      addStreamFigures(r, tags);
     },
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Cross-check of k6's websocket time to first chunk against a Node measurement of the same kind of
+ * Cross-check of k6's websocket time to first frame (speak_ws_first_frame) against a Node measurement of the same kind of
  * requests, against the same server. The two alternate in rounds (Node, k6, Node, k6, ..., Node) so
  * that changing load on a shared machine does not favour either side; k6's raw samples come from its
  * JSON output (`--out json`), so both medians are exact medians over all samples.
@@ -111,7 +111,7 @@ export async function runCrosscheck(o: CrosscheckOptions): Promise<CrosscheckRes
         extraArgs: ['--out', `json=${points}`],
       });
       if (exit !== 0) k6Exit = exit;
-      k6Samples.push(...(await readK6Points(points, 'speak_ws_ttfc', { mode })));
+      k6Samples.push(...(await readK6Points(points, 'speak_ws_first_frame', { mode })));
       k6Failures += (await readK6Points(points, 'speak_ws_errors', { mode })).filter((v) => v !== 0).length;
       await nodeRound();
     }

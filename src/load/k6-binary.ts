@@ -1,15 +1,19 @@
 /**
- * Where k6 comes from: the project's own install script (load/install-k6.sh: `go install
- * go.k6.io/k6@v1.8.1` into .cache/k6/bin). K6_BIN overrides. Never a hand-rolled substitute.
+ * Where k6 comes from: the project's own install script (load/install-k6.sh builds the unmodified
+ * go.k6.io/k6/v2@v2.2.0 into .cache/k6/v2.2.0/bin, one directory per version so a pin change never
+ * overwrites a binary another checkout uses). K6_BIN overrides. Never a hand-rolled substitute.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../stack/embedded.ts';
 
-export const K6_VERSION = 'v1.8.1';
+export const K6_VERSION = 'v2.2.0';
 export const INSTALL_SCRIPT = join(REPO_ROOT, 'load', 'install-k6.sh');
-export const K6_CACHE_BIN = join(process.env.K6_GOBIN ?? join(REPO_ROOT, '.cache', 'k6', 'bin'), 'k6');
+export const K6_CACHE_BIN = join(
+  process.env.K6_GOBIN ?? join(REPO_ROOT, '.cache', 'k6', K6_VERSION, 'bin'),
+  'k6',
+);
 /** The install script's exit code when Go is missing (k6 cannot be built: skipped). */
 export const INSTALL_SKIPPED = 3;
 
@@ -17,7 +21,7 @@ export class K6UnavailableError extends Error {
   override name = 'K6UnavailableError';
 }
 
-/** The k6 version line (`k6 v1.8.1 (go..., linux/amd64)`), or undefined when `bin` does not run. */
+/** The k6 version line (`k6 v2.2.0 (go..., linux/amd64)`), or undefined when `bin` does not run. */
 export function k6Version(bin: string): string | undefined {
   const out = spawnSync(bin, ['version'], { encoding: 'utf8', timeout: 10_000 });
   return out.status === 0 ? out.stdout.trim().split('\n')[0] : undefined;

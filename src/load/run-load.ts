@@ -5,9 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { REPO_ROOT } from '../stack/embedded.ts';
 import { k6Version } from './k6-binary.ts';
+import { MergeError, mergeSegments } from './merge.ts';
 import { type ScenarioName, scenarioScript } from './scenarios.ts';
 import { type LoadSummary, readSummaryFile } from './summary.ts';
 import { renderSummaryMarkdown } from './summary-markdown.ts';
@@ -31,6 +32,11 @@ export interface LoadOptions extends TargetCredentials {
   outDir?: string;
   /** Upper bound on the whole k6 run; it is killed after this. */
   timeoutMs?: number;
+  /**
+   * Split the test over this many k6 processes (k6 execution segments, as k6-operator's
+   * `parallelism`); each writes its raw samples to <run>/segment-<i>/, merged into one exact summary.
+   */
+  segments?: number;
   log?: (line: string) => void;
 }
 
@@ -52,7 +58,14 @@ export function runK6(
   script: string,
   vars: Record<string, string>,
   secrets: Record<string, string>,
-  o: { timeoutMs: number; tag: string; log: (line: string) => void; extraArgs?: string[] },
+  o: {
+    timeoutMs: number;
+    tag: string;
+    log: (line: string) => void;
+    extraArgs?: string[];
+    /** Where k6's web dashboard writes its self-contained HTML report at the end of the run. */
+    dashboardExport?: string;
+  },
 ): Promise<number> {
   const args = ['run', '--quiet', '--no-usage-report', '--tag', `testid=${o.tag}`, ...(o.extraArgs ?? [])];
   for (const [name, value] of Object.entries(vars)) args.push('-e', `${name}=${value}`);
@@ -61,7 +74,7 @@ export function runK6(
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Secrets only in the environment; k6 exposes system env vars to scripts as __ENV.
-    env: { ...process.env, ...secrets, K6_NO_USAGE_REPORT: 'true' },
+    env: { ...process.env, ...secrets, K6_NO_USAGE_REPORT: 'true', ...dashboardEnv(o.dashboardExport) },
   });
   const forward = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) o.log(line);
@@ -85,6 +98,29 @@ export function runK6(
   });
 }
 
+/**
+ * k6's built-in web dashboard, exported as one HTML file at the end of the run (its assets are inside
+ * the k6 binary: the file opens offline). Port -1: no HTTP server, so nothing listens and k6 does not
+ * wait for a browser before it exits. Period 1 s: the dashboard skips the export when it holds fewer
+ * than two snapshots, which at its default 10 s period drops every short run.
+ */
+export function dashboardEnv(exportPath: string | undefined): Record<string, string> {
+  if (!exportPath) return {};
+  return {
+    K6_WEB_DASHBOARD: 'true',
+    K6_WEB_DASHBOARD_PORT: '-1',
+    K6_WEB_DASHBOARD_PERIOD: '1s',
+    K6_WEB_DASHBOARD_EXPORT: exportPath,
+  };
+}
+
+/** k6's flags for segment `index` (0-based) of `count` equal execution segments. */
+export function segmentArgs(index: number, count: number): string[] {
+  const at = (i: number) => (i === 0 ? '0' : i === count ? '1' : `${i}/${count}`);
+  const sequence = Array.from({ length: count + 1 }, (_, i) => at(i)).join(',');
+  return ['--execution-segment', `${at(index)}:${at(index + 1)}`, '--execution-segment-sequence', sequence];
+}
+
 function commandLine(o: LoadOptions, embedded: boolean): string {
   const parts = ['node bin/speakcheck.js load', o.scenario];
   if (!embedded && o.baseUrl) parts.push('--base-url', o.baseUrl);
@@ -92,7 +128,84 @@ function commandLine(o: LoadOptions, embedded: boolean): string {
   if (o.duration) parts.push('--duration', o.duration);
   if (o.model) parts.push('--model', o.model);
   for (const [k, v] of Object.entries(o.env ?? {})) parts.push('--env', `${k}=${v}`);
+  if (o.segments && o.segments > 1) parts.push('--segments', String(o.segments));
   return parts.join(' ');
+}
+
+/**
+ * Runs the segments at the same time, each k6 with its own SUMMARY_DIR, raw samples and dashboard,
+ * then merges them into <run>/summary.json. Exit code: a k6 failure other than failed thresholds
+ * wins; else 99 when a threshold fails on the MERGED figures, else 0.
+ */
+async function runSegments(
+  count: number,
+  c: {
+    k6: string;
+    script: string;
+    vars: Record<string, string>;
+    secrets: Record<string, string>;
+    runDir: string;
+    run: string;
+    timeoutMs: number;
+    log: (line: string) => void;
+  },
+): Promise<number> {
+  const exits = await Promise.all(
+    Array.from({ length: count }, (_, i) => {
+      const dir = join(c.runDir, `segment-${i + 1}`);
+      mkdirSync(dir, { recursive: true });
+      return runK6(c.k6, c.script, { ...c.vars, SUMMARY_DIR: dir }, c.secrets, {
+        timeoutMs: c.timeoutMs,
+        tag: c.run,
+        log: (line) => c.log(`[segment ${i + 1}/${count}] ${line}`),
+        extraArgs: [...segmentArgs(i, count), '--out', `json=${join(dir, 'samples.json.gz')}`],
+        dashboardExport: join(dir, 'dashboard.html'),
+      });
+    }),
+  );
+  const broken = exits.find((code) => code !== 0 && code !== EXIT_THRESHOLDS_FAILED);
+  let merged: Awaited<ReturnType<typeof mergeSegments>>;
+  try {
+    merged = await mergeSegments([c.runDir]);
+  } catch (err) {
+    if (!(err instanceof MergeError)) throw err;
+    c.log(`the segments could not be merged: ${err.message}`);
+    return broken ?? 1;
+  }
+  writeFileSync(join(c.runDir, 'summary.json'), JSON.stringify(merged.data, null, 2));
+  c.log(`merged ${merged.segments.length} segments into ${join(c.runDir, 'summary.json')}`);
+  if (broken !== undefined) return broken;
+  return merged.failedThresholds ? EXIT_THRESHOLDS_FAILED : 0;
+}
+
+export interface MergeRunResult {
+  exitCode: number;
+  summaryPath: string;
+  segments: string[];
+}
+
+/**
+ * `speakcheck load merge DIR...`: the segments below the directories (local `--segments` runs or
+ * k6-operator runners' volume) merged into <outDir>/summary.json and summary.md. Exit 99 when a
+ * threshold fails on the merged figures, as k6 would.
+ */
+export async function mergeRun(dirs: string[], outDir: string): Promise<MergeRunResult> {
+  const merged = await mergeSegments(dirs);
+  mkdirSync(outDir, { recursive: true });
+  const summaryPath = join(outDir, 'summary.json');
+  writeFileSync(summaryPath, JSON.stringify(merged.data, null, 2));
+  const summary = readSummaryFile(summaryPath);
+  const exitCode = merged.failedThresholds ? EXIT_THRESHOLDS_FAILED : 0;
+  const markdown = renderSummaryMarkdown(summary, {
+    run: basename(outDir),
+    scenario: summary.scenario,
+    baseUrl: `merged from ${merged.segments.length} segment(s): ${merged.segments.join(', ')}`,
+    k6Version: 'as run by the segments',
+    command: `node bin/speakcheck.js load merge ${dirs.join(' ')}`,
+    exitCode,
+  });
+  writeFileSync(join(outDir, 'summary.md'), markdown);
+  return { exitCode, summaryPath, segments: merged.segments };
 }
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
@@ -106,11 +219,18 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     const vars: Record<string, string> = { SUMMARY_DIR: runDir, ...(o.env ?? {}), ...targetVars };
     if (o.vus !== undefined) vars.VUS = String(o.vus);
     if (o.duration) vars.DURATION = o.duration;
-    const exitCode = await runK6(k6, script, vars, secrets, {
-      timeoutMs: o.timeoutMs ?? 15 * 60_000,
-      tag: run,
-      log,
-    });
+    const timeoutMs = o.timeoutMs ?? 15 * 60_000;
+    let exitCode: number;
+    if (o.segments && o.segments > 1) {
+      exitCode = await runSegments(o.segments, { k6, script, vars, secrets, runDir, run, timeoutMs, log });
+    } else {
+      exitCode = await runK6(k6, script, vars, secrets, {
+        timeoutMs,
+        tag: run,
+        log,
+        dashboardExport: join(runDir, 'dashboard.html'),
+      });
+    }
     const summaryPath = join(runDir, 'summary.json');
     const result: LoadResult = { exitCode, runDir };
     if (existsSync(summaryPath)) {

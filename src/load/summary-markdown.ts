@@ -18,8 +18,8 @@ function trendRow(m: MetricFigures): string {
   const v = m.values;
   const unit = m.time ? ' ms' : '';
   // k6 reports a trend that never got a sample as all zeros, which reads like a 0 ms latency.
-  if (v.count === 0) return `| \`${m.name}\` | – | – | – | – | – | 0 |`;
-  return `| \`${m.name}\` | ${num(v.med)}${unit} | ${num(v['p(90)'])}${unit} | ${num(v['p(95)'])}${unit} | ${num(v['p(99)'])}${unit} | ${num(v.max)}${unit} | ${num(v.count, 0)} |`;
+  if (v.count === 0) return `| \`${m.name}\` | – | – | – | – | – | – | 0 |`;
+  return `| \`${m.name}\` | ${num(v.min)}${unit} | ${num(v.med)}${unit} | ${num(v['p(90)'])}${unit} | ${num(v['p(95)'])}${unit} | ${num(v['p(99)'])}${unit} | ${num(v.max)}${unit} | ${num(v.count, 0)} |`;
 }
 
 export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): string {
@@ -42,14 +42,24 @@ export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): stri
       : `- Test run duration: ${(summary.testRunDurationMs / 1000).toFixed(1)} s`,
     '',
   ];
-  if (trends.length) {
+  const times = trends.filter((m) => m.time);
+  const ratios = trends.filter((m) => !m.time);
+  const header = [
+    '| metric | min | p50 | p90 | p95 | p99 | max | samples |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  if (times.length) lines.push('## Latencies', '', ...header, ...times.map(trendRow), '');
+  if (ratios.length) {
     lines.push(
-      '## Latencies',
+      '## Real-time factors',
       '',
-      '| metric | p50 | p90 | p95 | p99 | max | samples |',
-      '|---|---|---|---|---|---|---|',
+      'Audio seconds per wall second (below 1 a listener waits): `*_rtf` per take stream, ' +
+        '`speak_ws_min_cum_rtf` the lowest buffered-audio / played-time ratio of a take (load/lib/stream-figures.ts).',
+      '',
+      ...header,
+      ...ratios.map(trendRow),
+      '',
     );
-    lines.push(...trends.map(trendRow), '');
   }
   if (counters.length) {
     lines.push('## Counts', '', '| metric | total | per second |', '|---|---|---|');
@@ -59,7 +69,7 @@ export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): stri
     );
   }
   if (rates.length) {
-    lines.push('## Error rates', '', '| metric | rate | failed | total |', '|---|---|---|---|');
+    lines.push('## Error and underrun rates', '', '| metric | rate | failed | total |', '|---|---|---|---|');
     lines.push(
       ...rates.map(
         (m) =>

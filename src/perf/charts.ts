@@ -23,7 +23,7 @@ function rows(figures: FigureComparison[], scale = 1): BarRow[] {
     label: `${f.scenario} · ${f.metric.replace(/^speak_/, '')} ${statLabel(f.stat)}`,
     baseline: f.baseline === undefined ? undefined : f.baseline * scale,
     current: f.current === undefined ? undefined : f.current * scale,
-    regressed: f.verdict === 'regression',
+    regressed: f.verdict === 'worse',
   }));
 }
 

@@ -1,9 +1,14 @@
 /**
- * The comparison itself, pure: medians of repeated runs per tracked figure, a noise-aware allowance,
- * and a verdict per figure. A figure regresses when it moved in its worse direction by more than
- * max(absolute floor, relative tolerance × baseline, noiseFactor × spread of either side's runs).
+ * The comparison itself, pure, in the manner of benchstat: per tracked figure the median of each
+ * side's runs with a bootstrap 95 % confidence interval, the two-sided Mann-Whitney U p-value of the
+ * two sets of runs, and a verdict: `worse` / `better` only when the difference is significant
+ * (p < alpha) AND larger than the practical floor (relative tolerance × baseline, and an absolute
+ * floor: 2 ms for latencies, 0.5 points for error rates); otherwise `~`. A side with fewer runs than
+ * the test needs to ever reach p < alpha gets a warning (with 1–3 runs a side, nothing can be
+ * significant at 0.05).
  */
 import type { LoadSummary } from '../load/summary.ts';
+import { bootstrapMedianCI, type Interval, mannWhitneyU, median, runsNeeded, smallestP } from './stats.ts';
 import {
   absoluteFloor,
   type MetricKind,
@@ -12,10 +17,13 @@ import {
   type TrackedRule,
 } from './tracked.ts';
 
+export { median };
+
 export type Verdict =
-  | 'regression'
-  | 'improvement'
-  | 'within tolerance'
+  | 'worse'
+  | 'better'
+  /** No significant (or no material) difference. */
+  | '~'
   | 'missing in current'
   | 'new in current'
   | 'charted only';
@@ -32,38 +40,63 @@ export interface FigureComparison {
   current?: number;
   baselineRuns: number[];
   currentRuns: number[];
+  /** Bootstrap confidence intervals of each side's median (undefined with one run). */
+  baselineCI?: Interval;
+  currentCI?: Interval;
+  /** Two-sided Mann-Whitney U p-value of the two sides' runs. */
+  p?: number;
   /** current − baseline (medians). */
   delta?: number;
-  /** The change allowed in the worse direction before it is a regression. */
+  /** The practical floor: smaller changes are `~` whatever their p-value. */
   allowed?: number;
   verdict: Verdict;
 }
 
 export interface Comparison {
   figures: FigureComparison[];
+  /** Figures judged `worse`. */
   regressions: FigureComparison[];
+  /** Figures judged `better`. */
   improvements: FigureComparison[];
   tolerance: Tolerance;
+  /** Sides with too few runs for any difference to be significant, per scenario. */
+  warnings: string[];
 }
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-/** Robust spread of repeated runs: 1.4826 × median absolute deviation (≈ σ for normal noise); 0 for one run. */
-export function spread(values: number[]): number {
-  if (values.length < 2) return 0;
-  const m = median(values);
-  return 1.4826 * median(values.map((v) => Math.abs(v - m)));
-}
-
-interface Key {
+export interface Key {
   scenario: string;
   metric: string;
   stat: string;
   rule: TrackedRule;
+}
+
+export interface FigureValue {
+  /** scenario|metric|stat */
+  id: string;
+  key: Key;
+  value: number;
+}
+
+/** The tracked figures of one run (latency figures also at `chartStats`). */
+export function runFigures(run: LoadSummary, chartStats: string[] = []): FigureValue[] {
+  const out: FigureValue[] = [];
+  for (const m of Object.values(run.metrics)) {
+    const rule = TRACKED_RULES.find((r) => r.type === m.type && r.pattern.test(m.name));
+    if (!rule) continue;
+    // A sub-metric that a threshold names but no sample reached: nothing was measured.
+    if (m.type === 'trend' && !m.values.count) continue;
+    if (m.type === 'rate' && !((m.values.passes ?? 0) + (m.values.fails ?? 0))) continue;
+    for (const stat of new Set([...rule.stats, ...(rule.kind === 'latency' ? chartStats : [])])) {
+      const value = m.values[stat];
+      if (value === undefined || !Number.isFinite(value)) continue;
+      out.push({
+        id: `${run.scenario}|${m.name}|${stat}`,
+        key: { scenario: run.scenario, metric: m.name, stat, rule },
+        value,
+      });
+    }
+  }
+  return out;
 }
 
 /** scenario|metric|stat → values across runs, for every tracked figure. */
@@ -73,23 +106,10 @@ function collect(
 ): Map<string, { key: Key; values: number[] }> {
   const out = new Map<string, { key: Key; values: number[] }>();
   for (const run of runs) {
-    for (const m of Object.values(run.metrics)) {
-      const rule = TRACKED_RULES.find((r) => r.type === m.type && r.pattern.test(m.name));
-      if (!rule) continue;
-      // A sub-metric that a threshold names but no sample reached: nothing was measured.
-      if (m.type === 'trend' && !m.values.count) continue;
-      if (m.type === 'rate' && !((m.values.passes ?? 0) + (m.values.fails ?? 0))) continue;
-      for (const stat of new Set([...rule.stats, ...(rule.kind === 'latency' ? chartStats : [])])) {
-        const value = m.values[stat];
-        if (value === undefined || !Number.isFinite(value)) continue;
-        const id = `${run.scenario}|${m.name}|${stat}`;
-        const entry = out.get(id) ?? {
-          key: { scenario: run.scenario, metric: m.name, stat, rule },
-          values: [],
-        };
-        entry.values.push(value);
-        out.set(id, entry);
-      }
+    for (const f of runFigures(run, chartStats)) {
+      const entry = out.get(f.id) ?? { key: f.key, values: [] };
+      entry.values.push(f.value);
+      out.set(f.id, entry);
     }
   }
   return out;
@@ -118,24 +138,29 @@ export function compareRuns(
       judged,
       baselineRuns,
       currentRuns,
-      verdict: judged ? 'within tolerance' : 'charted only',
+      verdict: judged ? '~' : 'charted only',
     };
     if (baselineRuns.length) figure.baseline = median(baselineRuns);
     if (currentRuns.length) figure.current = median(currentRuns);
+    const seed = hashSeed(id);
+    const baselineCI = bootstrapMedianCI(baselineRuns, { seed });
+    const currentCI = bootstrapMedianCI(currentRuns, { seed: seed + 1 });
+    if (baselineCI) figure.baselineCI = baselineCI;
+    if (currentCI) figure.currentCI = currentCI;
     if (!judged && figure.baseline !== undefined && figure.current !== undefined) {
       figure.delta = figure.current - figure.baseline;
     } else if (figure.baseline === undefined) figure.verdict = 'new in current';
     else if (figure.current === undefined) figure.verdict = 'missing in current';
     else {
       figure.delta = figure.current - figure.baseline;
+      figure.p = mannWhitneyU(baselineRuns, currentRuns).p;
       figure.allowed = Math.max(
         absoluteFloor(key.rule.kind, tolerance),
         tolerance.relative * Math.abs(figure.baseline),
-        tolerance.noiseFactor * Math.max(spread(baselineRuns), spread(currentRuns)),
       );
       const worse = key.rule.better === 'lower' ? figure.delta : -figure.delta;
-      if (worse > figure.allowed) figure.verdict = 'regression';
-      else if (-worse > figure.allowed) figure.verdict = 'improvement';
+      if (figure.p < tolerance.alpha && Math.abs(worse) > figure.allowed)
+        figure.verdict = worse > 0 ? 'worse' : 'better';
     }
     figures.push(figure);
   }
@@ -144,8 +169,39 @@ export function compareRuns(
   );
   return {
     figures,
-    regressions: figures.filter((f) => f.verdict === 'regression'),
-    improvements: figures.filter((f) => f.verdict === 'improvement'),
+    regressions: figures.filter((f) => f.verdict === 'worse'),
+    improvements: figures.filter((f) => f.verdict === 'better'),
     tolerance,
+    warnings: runCountWarnings(baseline, current, tolerance.alpha),
   };
+}
+
+/** A stable seed per figure: the report does not change between invocations. */
+function hashSeed(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+function runCountWarnings(baseline: LoadSummary[], current: LoadSummary[], alpha: number): string[] {
+  const count = (runs: LoadSummary[]) => {
+    const out = new Map<string, number>();
+    for (const r of runs) out.set(r.scenario, (out.get(r.scenario) ?? 0) + 1);
+    return out;
+  };
+  const b = count(baseline);
+  const c = count(current);
+  const needed = runsNeeded(alpha);
+  const warnings: string[] = [];
+  for (const scenario of [...new Set([...b.keys(), ...c.keys()])].sort()) {
+    const m = b.get(scenario) ?? 0;
+    const n = c.get(scenario) ?? 0;
+    if (m && n && smallestP(m, n) >= alpha) {
+      warnings.push(
+        `${scenario}: ${m} baseline and ${n} current run(s): no difference can be significant at p < ${alpha} ` +
+          `(smallest possible p ${smallestP(m, n).toFixed(3)}); use at least ${needed} runs per side`,
+      );
+    }
+  }
+  return warnings;
 }

@@ -5,7 +5,14 @@
 import { statLabel } from '../load/summary.ts';
 import type { ComparisonCharts } from './charts.ts';
 import type { Comparison } from './compare.ts';
-import { changeText, formatValue, type ReportSources, verdictLine } from './report-markdown.ts';
+import {
+  changeText,
+  methodLine,
+  pText,
+  type ReportSources,
+  verdictLine,
+  withInterval,
+} from './report-markdown.ts';
 import { escapeXml as esc } from './svg-chart.ts';
 
 /** Inline SVG inside HTML needs no XML namespace declaration. */
@@ -14,15 +21,14 @@ function inline(svg: string): string {
 }
 
 export function renderComparisonHtml(c: Comparison, charts: ComparisonCharts, s: ReportSources): string {
-  const t = c.tolerance;
   const rows = c.figures
     .filter((f) => f.judged)
     .map(
       (f) =>
-        `<tr class="${f.verdict === 'regression' ? 'bad' : f.verdict === 'improvement' ? 'good' : ''}"><td>${esc(f.scenario)}</td>` +
-        `<td><code>${esc(f.metric)}</code> ${esc(statLabel(f.stat))}</td><td>${esc(formatValue(f, f.baseline))}</td>` +
-        `<td>${esc(formatValue(f, f.current))}</td><td>${esc(changeText(f))}</td>` +
-        `<td>${f.allowed === undefined ? '–' : `±${esc(formatValue(f, f.allowed))}`}</td><td>${esc(f.verdict)}</td></tr>`,
+        `<tr class="${f.verdict === 'worse' ? 'bad' : f.verdict === 'better' ? 'good' : ''}"><td>${esc(f.scenario)}</td>` +
+        `<td><code>${esc(f.metric)}</code> ${esc(statLabel(f.stat))}</td><td>${esc(withInterval(f, f.baseline, f.baselineCI))}</td>` +
+        `<td>${esc(withInterval(f, f.current, f.currentCI))}</td><td>${esc(changeText(f))}</td>` +
+        `<td>${esc(pText(f))}</td><td>${esc(f.verdict)}</td></tr>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -34,6 +40,7 @@ export function renderComparisonHtml(c: Comparison, charts: ComparisonCharts, s:
 body { font-family: sans-serif; margin: 2em; color: #202124; }
 .verdict { font-size: 1.2em; font-weight: bold; }
 .verdict.bad, tr.bad td { color: #d93025; }
+.warning { color: #b06000; font-weight: bold; }
 tr.good td { color: #188038; }
 table { border-collapse: collapse; margin-top: 1em; }
 th, td { border: 1px solid #dadce0; padding: 4px 8px; text-align: left; font-size: 0.9em; }
@@ -43,16 +50,17 @@ figure { margin: 1.5em 0; }
 <body>
 <h1>Performance comparison</h1>
 <p class="verdict ${c.regressions.length ? 'bad' : ''}">${esc(verdictLine(c))}</p>
+${c.warnings.map((w) => `<p class="warning">Warning: ${esc(w)}</p>`).join('\n')}
 <ul>
-<li>Baseline: <code>${esc(s.baseline)}</code> (${s.baselineRuns} run(s); medians)</li>
-<li>Current: <code>${esc(s.current)}</code> (${s.currentRuns} run(s); medians)</li>
-<li>Tolerance: worse by more than max(${(t.relative * 100).toFixed(0)} % of baseline, ${t.noiseFactor} × spread of the runs, ${t.minMs} ms / ${(t.minErrorRate * 100).toFixed(1)} error-rate points)</li>
+<li>Baseline: <code>${esc(s.baseline)}</code> (${s.baselineRuns} run(s))</li>
+<li>Current: <code>${esc(s.current)}</code> (${s.currentRuns} run(s))</li>
+<li>Method: ${esc(methodLine(c))}</li>
 </ul>
 <figure>${inline(charts.latency)}</figure>
 <figure>${inline(charts.throughput)}</figure>
 <figure>${inline(charts.errors)}</figure>
 <table>
-<thead><tr><th>scenario</th><th>figure</th><th>baseline</th><th>current</th><th>change</th><th>allowed</th><th>verdict</th></tr></thead>
+<thead><tr><th>scenario</th><th>figure</th><th>baseline [95 % CI]</th><th>current [95 % CI]</th><th>change</th><th>p</th><th>verdict</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>

@@ -13,6 +13,7 @@ export function formatValue(f: FigureComparison, value: number | undefined): str
   if (value === undefined) return '–';
   if (f.kind === 'errors') return `${(value * 100).toFixed(2)} %`;
   if (f.kind === 'latency') return `${value.toFixed(2)} ms`;
+  if (f.kind === 'ratio') return `${value.toFixed(2)}×`;
   return `${value.toFixed(3)}/s`;
 }
 
@@ -25,35 +26,61 @@ export function changeText(f: FigureComparison): string {
 
 export function verdictLine(c: Comparison): string {
   if (c.regressions.length)
-    return `REGRESSION: ${c.regressions.length} figure(s) worse than the tolerance allows`;
-  return `no regression${c.improvements.length ? ` (${c.improvements.length} improvement(s))` : ''}`;
+    return `REGRESSION: ${c.regressions.length} figure(s) significantly worse (p < ${c.tolerance.alpha})`;
+  return `no regression${c.improvements.length ? ` (${c.improvements.length} figure(s) significantly better)` : ''}`;
+}
+
+/** `12.00 ms [11.00, 13.50]`: the median and its bootstrap 95 % interval. */
+export function withInterval(
+  f: FigureComparison,
+  value: number | undefined,
+  ci: FigureComparison['baselineCI'],
+): string {
+  if (value === undefined) return '–';
+  return ci
+    ? `${formatValue(f, value)} [${formatValue(f, ci.low)}, ${formatValue(f, ci.high)}]`
+    : formatValue(f, value);
+}
+
+export function pText(f: FigureComparison): string {
+  return f.p === undefined ? '–' : f.p < 0.001 ? '<0.001' : f.p.toFixed(3);
+}
+
+/** The explanation of the verdicts, shared by compare.md and compare.html. */
+export function methodLine(c: Comparison): string {
+  const t = c.tolerance;
+  return (
+    `each side: median of its runs [bootstrap 95 % confidence interval]; p: two-sided Mann-Whitney U over the runs; ` +
+    `worse / better when p < ${t.alpha} and the change exceeds max(${(t.relative * 100).toFixed(0)} % of the baseline, ` +
+    `${t.minMs} ms for latencies / ${(t.minErrorRate * 100).toFixed(1)} points for rates); otherwise ~`
+  );
 }
 
 export function renderComparisonMarkdown(c: Comparison, s: ReportSources): string {
-  const t = c.tolerance;
   const judged = c.figures.filter((f) => f.judged);
   const lines = [
     '# Performance comparison',
     '',
     `**${verdictLine(c)}**`,
     '',
-    `- Baseline: \`${s.baseline}\` (${s.baselineRuns} run(s); medians)`,
-    `- Current: \`${s.current}\` (${s.currentRuns} run(s); medians)`,
-    `- Tolerance: a figure regresses when it moves the worse way by more than max(${(t.relative * 100).toFixed(0)} % of the baseline, ` +
-      `${t.noiseFactor} × the runs' spread (1.4826 × MAD), ${t.minMs} ms for latencies / ${(t.minErrorRate * 100).toFixed(1)} points for error rates)`,
+    ...c.warnings.map((w) => `> **Warning**: ${w}`),
+    '',
+    `- Baseline: \`${s.baseline}\` (${s.baselineRuns} run(s))`,
+    `- Current: \`${s.current}\` (${s.currentRuns} run(s))`,
+    `- Method: ${methodLine(c)}`,
     '',
     '![Latency percentiles](latency.svg)',
     '![Throughput](throughput.svg)',
     '![Error rate](errors.svg)',
     '',
-    '| scenario | figure | baseline | current | change | allowed | verdict |',
+    '| scenario | figure | baseline | current | change | p | verdict |',
     '|---|---|---|---|---|---|---|',
     ...judged.map(
       (f) =>
-        `| ${f.scenario} | \`${f.metric}\` ${statLabel(f.stat)} | ${formatValue(f, f.baseline)} | ${formatValue(f, f.current)} | ${changeText(f)} | ` +
-        `${f.allowed === undefined ? '–' : `±${formatValue(f, f.allowed)}`} | ${f.verdict === 'regression' ? '**regression**' : f.verdict} |`,
+        `| ${f.scenario} | \`${f.metric}\` ${statLabel(f.stat)} | ${withInterval(f, f.baseline, f.baselineCI)} | ` +
+        `${withInterval(f, f.current, f.currentCI)} | ${changeText(f)} | ${pText(f)} | ${f.verdict === 'worse' ? '**worse**' : f.verdict} |`,
     ),
     '',
   ];
-  return lines.join('\n');
+  return lines.filter((l, i, all) => !(l === '' && all[i - 1] === '')).join('\n');
 }

@@ -9,18 +9,26 @@ import { type LoadSummary, readSummaryFile } from '../load/summary.ts';
 export interface RunSet {
   path: string;
   runs: LoadSummary[];
+  /** The summary.json each run came from, in the same order. */
+  files: string[];
 }
 
 export class RunSetError extends Error {
   override name = 'RunSetError';
 }
 
-function summaryFiles(dir: string): string[] {
+/**
+ * Every summary.json at or below `dir`, sorted by path (run directories start with an ISO timestamp:
+ * path order is time order). A run split into segments counts once: its merged summary.json, not
+ * the segments' own ones in segment-<i>/.
+ */
+export function summaryFiles(dir: string): string[] {
   const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-    a.name.localeCompare(b.name),
-  )) {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  const merged = entries.some((e) => e.isFile() && e.name === 'summary.json');
+  for (const entry of entries) {
     const path = join(dir, entry.name);
+    if (entry.isDirectory() && merged && /^segment-\d+$/.test(entry.name)) continue;
     if (entry.isDirectory()) out.push(...summaryFiles(path));
     else if (entry.isFile() && entry.name === 'summary.json') out.push(path);
   }
@@ -36,5 +44,5 @@ export function loadRunSet(path: string): RunSet {
   }
   const files = stats.isDirectory() ? summaryFiles(path) : [path];
   if (files.length === 0) throw new RunSetError(`${path}: no summary.json below this directory`);
-  return { path, runs: files.map((file) => readSummaryFile(file)) };
+  return { path, runs: files.map((file) => readSummaryFile(file)), files };
 }

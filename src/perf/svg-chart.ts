@@ -121,3 +121,59 @@ export function renderBarChart(chart: BarChart): string {
   parts.push('</svg>');
   return parts.join('\n');
 }
+
+export interface LineChart {
+  title: string;
+  /** One point per run, in order; undefined where a run lacks the figure. */
+  values: (number | undefined)[];
+  /** Indices of the first run after each change point: drawn as vertical red lines. */
+  changes: number[];
+  format?: (value: number) => string;
+}
+
+/** A trend line over runs (x: run number) with change points marked; self-contained like the bars. */
+export function renderLineChart(c: LineChart): string {
+  const width = 640;
+  const height = 200;
+  const left = 70;
+  const right = 20;
+  const top = 30;
+  const bottom = 30;
+  const fmt = c.format ?? ((v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)));
+  const present = c.values.filter((v): v is number => v !== undefined);
+  const lo = Math.min(...present, 0);
+  const hi = Math.max(...present, lo + 1e-9);
+  const n = Math.max(1, c.values.length - 1);
+  const x = (i: number) => left + (i / n) * (width - left - right);
+  const y = (v: number) => top + (1 - (v - lo) / (hi - lo)) * (height - top - bottom);
+  const points = c.values
+    .map((v, i) => (v === undefined ? undefined : `${x(i).toFixed(1)},${y(v).toFixed(1)}`))
+    .filter((p): p is string => p !== undefined);
+  const changeLines = c.changes
+    .map((i) => {
+      const at = (x(i - 1) + x(i)) / 2;
+      return `<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${top}" y2="${height - bottom}" stroke="${COLORS.regressed}" stroke-dasharray="4 3"/>`;
+    })
+    .join('');
+  const dots = c.values
+    .map((v, i) =>
+      v === undefined
+        ? ''
+        : `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="2.5" fill="${COLORS.current}"/>`,
+    )
+    .join('');
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">` +
+    `<text x="${left}" y="16" font-size="13" fill="${COLORS.text}">${escapeXml(c.title)}</text>` +
+    `<line x1="${left}" x2="${width - right}" y1="${y(lo)}" y2="${y(lo)}" stroke="${COLORS.grid}"/>` +
+    `<line x1="${left}" x2="${width - right}" y1="${y(hi)}" y2="${y(hi)}" stroke="${COLORS.grid}"/>` +
+    `<text x="${left - 6}" y="${y(hi) + 4}" text-anchor="end" fill="${COLORS.text}">${escapeXml(fmt(hi))}</text>` +
+    `<text x="${left - 6}" y="${y(lo) + 4}" text-anchor="end" fill="${COLORS.text}">${escapeXml(fmt(lo))}</text>` +
+    `<text x="${left}" y="${height - 8}" fill="${COLORS.text}">run 1</text>` +
+    `<text x="${width - right}" y="${height - 8}" text-anchor="end" fill="${COLORS.text}">run ${c.values.length}</text>` +
+    changeLines +
+    `<polyline points="${points.join(' ')}" fill="none" stroke="${COLORS.current}" stroke-width="1.5"/>` +
+    dots +
+    '</svg>'
+  );
+}

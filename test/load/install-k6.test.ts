@@ -3,7 +3,7 @@ import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INSTALL_SCRIPT, INSTALL_SKIPPED } from '../../src/load/k6-binary.ts';
+import { INSTALL_SCRIPT, INSTALL_SKIPPED, K6_VERSION } from '../../src/load/k6-binary.ts';
 
 describe('load/install-k6.sh', () => {
   it('without Go: a clear message and the distinct "skipped" exit code, nothing built', () => {
@@ -17,7 +17,7 @@ describe('load/install-k6.sh', () => {
       timeout: 10_000,
     });
     expect(out.status).toBe(INSTALL_SKIPPED);
-    expect(out.stderr).toContain('Go is not installed, so k6 v1.8.1 cannot be built here');
+    expect(out.stderr).toContain(`Go is not installed, so k6 ${K6_VERSION} cannot be built here`);
     expect(out.stdout).not.toContain('k6=');
   });
 });

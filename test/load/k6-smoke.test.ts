@@ -10,14 +10,17 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findK6, K6_CACHE_BIN } from '../../src/load/k6-binary.ts';
+import { findK6, K6_CACHE_BIN, K6_VERSION } from '../../src/load/k6-binary.ts';
+import { k6Percentile, readSamples } from '../../src/load/merge.ts';
 import { type LoadOptions, type LoadResult, runLoad } from '../../src/load/run-load.ts';
-import type { LoadSummary } from '../../src/load/summary.ts';
+import { type LoadSummary, readSummaryFile } from '../../src/load/summary.ts';
 import { type EmbeddedStack, startEmbeddedStack } from '../../src/stack/embedded.ts';
 
 const k6 = findK6();
 if (!k6)
-  console.warn(`k6 smoke skipped: k6 v1.8.1 is not installed at ${K6_CACHE_BIN} (run load/install-k6.sh)`);
+  console.warn(
+    `k6 smoke skipped: k6 ${K6_VERSION} is not installed at ${K6_CACHE_BIN} (run load/install-k6.sh)`,
+  );
 
 type Scenario = LoadOptions['scenario'];
 
@@ -38,6 +41,7 @@ async function smoke(
   expect(result.reason, tail).toBeUndefined();
   expect(result.exitCode, tail).toBe(0);
   expect(existsSync(join(outDir, 'summary.json'))).toBe(true);
+  if (!options.segments) expect(existsSync(join(outDir, 'dashboard.html'))).toBe(true);
   const md = readFileSync(join(outDir, 'summary.md'), 'utf8');
   expect(md).toContain('- Verdict: **thresholds hold**');
   expect(md).not.toMatch(/password|access_token|refresh_token/i);
@@ -79,7 +83,21 @@ describe.skipIf(!k6)('k6 smoke of every scenario against the reference stack', (
       const ttfc = metric(summary, `speak_ws_ttfc{mode:${mode}}`);
       expect(ttfc.count).toBeGreaterThan(0);
       expect(ttfc.med).toBeGreaterThan(0);
+      // What a listener hears: every take contributes a value (gaps: one less per take than frames).
+      for (const name of [
+        'speak_ws_first_frame',
+        'speak_ws_first_part_end',
+        'speak_ws_ttlb',
+        'speak_ws_rtf',
+      ]) {
+        const values = metric(summary, `${name}{mode:${mode}}`);
+        expect(values.count, name).toBe(ttfc.count);
+        expect(values.med, name).toBeGreaterThan(0);
+      }
+      expect(metric(summary, `speak_ws_first_frame{mode:${mode}}`).med).toBeLessThanOrEqual(ttfc.med!);
+      expect(metric(summary, `speak_ws_underrun{mode:${mode}}`).fails).toBe(ttfc.count);
     }
+    expect(metric(summary, 'speak_ws_chunk_gap{mode:chunks}').count).toBeGreaterThan(0);
     expect(metric(summary, 'speak_ws_errors').rate).toBe(0);
   }, 120_000);
 
@@ -93,6 +111,8 @@ describe.skipIf(!k6)('k6 smoke of every scenario against the reference stack', (
     const ttfb = metric(summary, 'speak_wav_ttfb');
     expect(ttfb.count).toBeGreaterThan(0);
     expect(ttfb.med).toBeGreaterThan(0);
+    expect(metric(summary, 'speak_wav_download').count).toBe(ttfb.count);
+    expect(metric(summary, 'speak_wav_rtf').med).toBeGreaterThan(0);
     expect(metric(summary, 'speak_wav_errors').rate).toBe(0);
   }, 120_000);
 
@@ -118,4 +138,33 @@ describe.skipIf(!k6)('k6 smoke of every scenario against the reference stack', (
     expect(ramp, JSON.stringify(summary.extra)).toBeDefined();
     expect(ramp!.crossing_rate === null || ramp!.crossing_rate === 2).toBe(true);
   }, 120_000);
+
+  it('ttfc-websocket --segments 2 (chunks, 2 VUs): both segments take part; the merged summary is exact', async () => {
+    const { result, summary } = await smoke('ttfc-websocket', {
+      ...shared(),
+      vus: 2,
+      duration: '3s',
+      segments: 2,
+      env: { MODES: 'chunks', TTFC_CHUNKS_P50_MS: '1000', TTFC_CHUNKS_P95_MS: '5000', END_P95_MS: '30000' },
+    });
+    const segmentTakes = [1, 2].map((i) => {
+      const own = readSummaryFile(join(result.runDir, `segment-${i}`, 'summary.json'));
+      expect(existsSync(join(result.runDir, `segment-${i}`, 'samples.json.gz'))).toBe(true);
+      return own.metrics.speak_ws_takes?.values.count ?? 0;
+    });
+    expect(
+      segmentTakes.every((n) => n > 0),
+      `takes per segment: ${segmentTakes}`,
+    ).toBe(true);
+    expect(metric(summary, 'speak_ws_takes').count).toBe(segmentTakes[0]! + segmentTakes[1]!);
+    // The merged p95 is the p95 of both segments' raw samples together.
+    const samples = new Map();
+    for (const i of [1, 2])
+      await readSamples(join(result.runDir, `segment-${i}`, 'samples.json.gz'), samples);
+    const all = (samples.get('speak_ws_ttfc').points as { value: number }[])
+      .map((p) => p.value)
+      .sort((a, b) => a - b);
+    expect(metric(summary, 'speak_ws_ttfc{mode:chunks}')['p(95)']).toBeCloseTo(k6Percentile(all, 0.95), 9);
+    expect(summary.extra.merged).toMatchObject({ segments: 2 });
+  }, 150_000);
 });

@@ -11,21 +11,27 @@ import { niceTicks, renderBarChart } from '../../src/perf/svg-chart.ts';
 import { DEFAULT_TOLERANCE } from '../../src/perf/tracked.ts';
 import { counter, errorRate, run, trend } from './helpers.ts';
 
-const baseline = run(
-  'ttfc-websocket',
-  trend('speak_ws_ttfc{mode:chunks}', { med: 8, 'p(95)': 12, 'p(99)': 15 }),
-  trend('speak_ws_ttfc{mode:parts}', { med: 90, 'p(95)': 120, 'p(99)': 140 }),
-  counter('speak_ws_takes', 20),
-  errorRate('speak_ws_errors', 0),
+/** Four runs a side (the fewest with which p < 0.05 is possible), jittered by ±0.1. */
+const JITTER = [-0.1, 0, 0.05, 0.1];
+const baseline = JITTER.map((d) =>
+  run(
+    'ttfc-websocket',
+    trend('speak_ws_ttfc{mode:chunks}', { med: 8, 'p(95)': 12 + d, 'p(99)': 15 }),
+    trend('speak_ws_ttfc{mode:parts}', { med: 90, 'p(95)': 120 + d, 'p(99)': 140 }),
+    counter('speak_ws_takes', 20),
+    errorRate('speak_ws_errors', 0),
+  ),
 );
-const current = run(
-  'ttfc-websocket',
-  trend('speak_ws_ttfc{mode:chunks}', { med: 8, 'p(95)': 30, 'p(99)': 35 }),
-  trend('speak_ws_ttfc{mode:parts}', { med: 85, 'p(95)': 118, 'p(99)': 139 }),
-  counter('speak_ws_takes', 19.5),
-  errorRate('speak_ws_errors', 0.002),
+const current = JITTER.map((d) =>
+  run(
+    'ttfc-websocket',
+    trend('speak_ws_ttfc{mode:chunks}', { med: 8, 'p(95)': 30 + d, 'p(99)': 35 }),
+    trend('speak_ws_ttfc{mode:parts}', { med: 85, 'p(95)': 118 + d, 'p(99)': 139 }),
+    counter('speak_ws_takes', 19.5),
+    errorRate('speak_ws_errors', 0.002),
+  ),
 );
-const sources = { baseline: 'load/baselines/x', current: 'reports/load/y', baselineRuns: 1, currentRuns: 1 };
+const sources = { baseline: 'load/baselines/x', current: 'reports/load/y', baselineRuns: 4, currentRuns: 4 };
 
 /** Anything that would make a browser fetch something, or run code. */
 const EXTERNAL = [
@@ -93,7 +99,7 @@ describe('SVG bar chart', () => {
 });
 
 describe('comparison reports', () => {
-  const comparison = compareRuns([baseline], [current], DEFAULT_TOLERANCE, {
+  const comparison = compareRuns(baseline, current, DEFAULT_TOLERANCE, {
     chartStats: ['med', 'p(95)', 'p(99)'],
   });
 
@@ -118,12 +124,15 @@ describe('comparison reports', () => {
 
   it('Markdown has the verdict, the tolerance used and one row per judged figure', () => {
     const md = renderComparisonMarkdown(comparison, sources);
-    expect(md).toContain('**REGRESSION: 1 figure(s) worse than the tolerance allows**');
-    expect(md).toContain('max(10 % of the baseline, 3 × the runs');
-    expect(md).toContain(
-      '| ttfc-websocket | `speak_ws_ttfc{mode:chunks}` p95 | 12.00 ms | 30.00 ms | +18.00 ms (+150.0 %) | ±2.00 ms | **regression** |',
+    expect(md).toContain('**REGRESSION: 1 figure(s) significantly worse (p < 0.05)**');
+    expect(md).toContain('two-sided Mann-Whitney U over the runs');
+    expect(md).toMatch(
+      /\| ttfc-websocket \| `speak_ws_ttfc\{mode:chunks\}` p95 \| 12\.03 ms \[11\.90 ms, 12\.10 ms\] \| 30\.0[23] ms \[29\.90 ms, 30\.10 ms\] \| \+18\.00 ms \(\+149\.7 %\) \| 0\.029 \| \*\*worse\*\* \|/,
     );
-    expect(md).toContain('| ttfc-websocket | `speak_ws_takes` rate | 20.000/s | 19.500/s |');
+    // Significant (every run lower) but under 10 %: "~".
+    expect(md).toMatch(
+      /\| ttfc-websocket \| `speak_ws_takes` rate \| 20\.000\/s \[20\.000\/s, 20\.000\/s\] \| 19\.500\/s .* \| ~ \|/,
+    );
     expect(md).not.toContain(' p99 |'); // charted, not judged
     expect(md).toContain('![Latency percentiles](latency.svg)');
   });
@@ -154,7 +163,10 @@ describe('comparison reports', () => {
     const p95 = c.figures.find((f) => f.stat === 'p(95)')!;
     expect(p95.baselineRuns).toEqual([10, 11, 12]);
     expect(p95.current).toBe(12);
-    expect(readFileSync(files.markdown, 'utf8')).toContain('(3 run(s); medians)');
+    expect(readFileSync(files.markdown, 'utf8')).toContain('(3 run(s))');
+    expect(readFileSync(files.markdown, 'utf8')).toContain(
+      '**Warning**: ttfc-websocket: 3 baseline and 3 current run(s)',
+    );
     expect(readFileSync(files.html, 'utf8')).toContain('<svg ');
     expect(files.svgs.map((f) => readFileSync(f, 'utf8').slice(0, 4))).toEqual(['<svg', '<svg', '<svg']);
   });

@@ -83,7 +83,7 @@ describe('summary.md', () => {
   it('tabulates latencies, counts, error rates and thresholds', () => {
     const ttfc = summary.metrics['speak_ws_ttfc{mode:chunks}']!.values;
     expect(md).toContain('- Verdict: **thresholds hold**');
-    expect(md).toContain(`| \`speak_ws_ttfc{mode:chunks}\` | ${ttfc.med} ms |`);
+    expect(md).toContain(`| \`speak_ws_ttfc{mode:chunks}\` | ${ttfc.min} ms | ${ttfc.med} ms |`);
     expect(md).toMatch(/\| `speak_ws_takes` \| \d+ \| [\d.]+ \|/);
     expect(md).toContain('| `speak_ws_errors` | 0.00 % | 0 |');
     expect(md).toContain('| `speak_ws_ttfc{mode:chunks}` | `med<15` | pass |');
@@ -101,7 +101,7 @@ describe('summary.md', () => {
       command: 'c',
       exitCode: 0,
     });
-    expect(empty).toContain('| `speak_ws_ttfc{mode:parts}` | – | – | – | – | – | 0 |');
+    expect(empty).toContain('| `speak_ws_ttfc{mode:parts}` | – | – | – | – | – | – | 0 |');
     expect(textTable(raw)).toMatch(/^speak_ws_ttfc\{mode:parts\} +no samples$/m);
     expect(textTable(raw)).toMatch(/^speak_ws_ttfc\{mode:chunks\} +p50=[\d.]+ms /m);
   });

@@ -1,7 +1,8 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { TargetFlags } from '../../config/types.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
-import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, runLoad } from '../../load/run-load.ts';
+import { MergeError } from '../../load/merge.ts';
+import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, mergeRun, runLoad } from '../../load/run-load.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 
 /** Usage errors (unknown scenario, unsupported target). */
@@ -24,7 +25,8 @@ interface LoadFlags extends TargetFlags {
   duration?: string;
   target: string;
   env?: Record<string, string>;
-  out?: string;
+  reportDir?: string;
+  segments?: number;
   requests: number;
   rounds: number;
 }
@@ -33,11 +35,13 @@ export function registerLoad(program: Command): void {
   program
     .command('load')
     .description(
-      `Run a k6 load scenario (${SCENARIOS.join(', ')}) or the k6-vs-Node TTFC cross-check (crosscheck). ` +
+      `Run a k6 load scenario (${SCENARIOS.join(', ')}), the k6-vs-Node TTFC cross-check (crosscheck), ` +
+        'or merge the raw samples of execution segments into one summary (merge DIR...). ' +
         'Without --base-url the reference stack is started and stopped around the run. ' +
         `Exit codes: 0 thresholds hold, ${EXIT_THRESHOLDS_FAILED} thresholds failed, ${EXIT_K6_UNAVAILABLE} k6 unavailable, 4 target unavailable.`,
     )
-    .argument('<scenario>', `${SCENARIOS.join(' | ')} | crosscheck`)
+    .argument('<scenario>', `${SCENARIOS.join(' | ')} | crosscheck | merge`)
+    .argument('[dirs...]', 'merge: run or segment directories (every samples.json(.gz) below them)')
     .option(
       '--base-url <url>',
       'server under test (default: start the embedded reference stack)',
@@ -64,10 +68,29 @@ export function registerLoad(program: Command): void {
       'scenario knob passed to k6 (repeatable), e.g. RATE=8, STEPS=1,2,4',
       keyValue,
     )
-    .option('--out <dir>', 'run directory (default reports/load/<run>)')
+    .option(
+      '--report-dir <dir>',
+      'run directory (default reports/load/<run>); merge: where the merged summary goes (default the first DIR)',
+    )
+    .option(
+      '--segments <n>',
+      'split the run over N k6 processes (execution segments), merged into one exact summary',
+      positiveInt,
+    )
     .option('--requests <n>', 'crosscheck: takes measured per side', positiveInt, 40)
     .option('--rounds <n>', 'crosscheck: k6 runs, alternating with Node runs', positiveInt, 3)
-    .action(async (scenario: string, flags: LoadFlags) => {
+    .action(async (scenario: string, dirs: string[], flags: LoadFlags) => {
+      if (scenario === 'merge') {
+        await mergeDirs(dirs, flags.reportDir);
+        return;
+      }
+      if (dirs.length) {
+        console.error(
+          `speakcheck load ${scenario}: unexpected argument(s) ${dirs.join(' ')} (only merge takes directories)`,
+        );
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
       // --target container: API + worker containers (src/stack/container.ts), stopped at the end,
       // on failure and on SIGINT/SIGTERM.
       let containers: { stop(): Promise<void> } | undefined;
@@ -113,7 +136,7 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
       ...target,
       requests: flags.requests,
       rounds: flags.rounds,
-      outDir: flags.out,
+      outDir: flags.reportDir,
     });
     if (r.reason) console.error(`speakcheck load crosscheck: ${r.reason}`);
     if (r.differenceMs !== undefined) {
@@ -140,11 +163,32 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
     vus: flags.vus,
     duration: flags.duration,
     env: flags.env,
-    outDir: flags.out,
+    outDir: flags.reportDir,
+    segments: flags.segments,
   });
   if (r.reason) console.error(`speakcheck load: ${r.reason}`);
   if (r.summary) console.log(`summary: ${r.runDir}/summary.json, ${r.runDir}/summary.md`);
   if (r.exitCode === EXIT_THRESHOLDS_FAILED)
     console.error('speakcheck load: thresholds failed (see summary.md)');
   process.exitCode = r.exitCode;
+}
+
+async function mergeDirs(dirs: string[], reportDir: string | undefined): Promise<void> {
+  if (dirs.length === 0) {
+    console.error('speakcheck load merge: give the directories to merge (e.g. reports/load/<run>)');
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  try {
+    const r = await mergeRun(dirs, reportDir ?? dirs[0]!);
+    console.log(`merged ${r.segments.length} segment(s): ${r.segments.join(', ')}`);
+    console.log(`summary: ${r.summaryPath}, ${r.summaryPath.replace(/json$/, 'md')}`);
+    if (r.exitCode === EXIT_THRESHOLDS_FAILED)
+      console.error('speakcheck load merge: thresholds failed on the merged figures (see summary.md)');
+    process.exitCode = r.exitCode;
+  } catch (err) {
+    if (!(err instanceof MergeError)) throw err;
+    console.error(`speakcheck load merge: ${err.message}`);
+    process.exitCode = EXIT_USAGE;
+  }
 }

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { SummaryFormatError } from '../../load/summary.ts';
+import { loadHistory, writeHistory } from '../../perf/history.ts';
+import { isTarget, runInterleaved } from '../../perf/interleave.ts';
 import { EXIT_REGRESSION, perfCompare } from '../../perf/perf-compare.ts';
 import { RunSetError } from '../../perf/run-set.ts';
-import { DEFAULT_TOLERANCE } from '../../perf/tracked.ts';
+import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
 
 const EXIT_BAD_INPUT = 2;
@@ -22,12 +25,67 @@ function fraction(value: string): number {
   return n;
 }
 
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('expected NAME=value (NAME in upper case, e.g. RATE=8)');
+  return { ...previous, [match[1]!]: match[2]! };
+}
+
 interface CompareFlags {
+  alpha: number;
   tolerance: number;
-  noiseFactor: number;
   minMs: number;
   minErrorRate: number;
   out?: string;
+  interleave?: number;
+  scenario?: string;
+  vus?: number;
+  duration?: string;
+  env?: Record<string, string>;
+  email?: string;
+  password?: string;
+  token?: string;
+  model?: string;
+}
+
+const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-');
+
+/** With --interleave and two targets: runs the scenario alternately and returns the two run directories. */
+async function interleavedSides(
+  baseline: string,
+  current: string,
+  flags: CompareFlags,
+  outDir: string,
+): Promise<[string, string] | undefined> {
+  if (!isTarget(baseline) || !isTarget(current)) {
+    console.error(
+      'speakcheck perf compare: --interleave needs two targets (a base URL or "embedded") as BASELINE and CURRENT',
+    );
+    return undefined;
+  }
+  if (!flags.scenario || !isScenario(flags.scenario)) {
+    console.error(`speakcheck perf compare: --interleave needs --scenario (${SCENARIOS.join(', ')})`);
+    return undefined;
+  }
+  const r = await runInterleaved({
+    scenario: flags.scenario,
+    rounds: flags.interleave!,
+    baseline,
+    candidate: current,
+    credentials: { email: flags.email, password: flags.password, token: flags.token, model: flags.model },
+    outDir,
+    vus: flags.vus,
+    duration: flags.duration,
+    env: flags.env,
+  });
+  for (const f of r.failures) console.error(`speakcheck perf compare: ${f}`);
+  return [r.baselineDir, r.candidateDir];
 }
 
 export function registerPerf(program: Command): void {
@@ -35,22 +93,19 @@ export function registerPerf(program: Command): void {
   perf
     .command('compare')
     .description(
-      'Compare two load runs (a summary.json, or a directory of repeated runs: medians). Writes compare.md, ' +
-        `compare.html and SVG charts; exits ${EXIT_REGRESSION} when a tracked figure regresses beyond the tolerance.`,
+      'Compare two sets of load runs (a summary.json, or a directory of repeated runs): per figure the median of ' +
+        'each side with a bootstrap 95% confidence interval, the Mann-Whitney U p-value and a verdict (worse, ' +
+        'better, ~). With --interleave N and two targets (base URLs or "embedded") the scenario first runs N times ' +
+        `on each, alternating. Writes compare.md, compare.html and SVG charts; exits ${EXIT_REGRESSION} when a figure is worse.`,
     )
-    .argument('<baseline>', 'summary.json or directory of runs (e.g. load/baselines/<name>)')
-    .argument('<current>', 'summary.json or directory of runs (e.g. reports/load)')
+    .argument('<baseline>', 'summary.json or directory of runs (e.g. load/baselines/<name>), or a target')
+    .argument('<current>', 'summary.json or directory of runs (e.g. reports/load), or a target')
+    .option('--alpha <p>', 'significance level of the Mann-Whitney U test', fraction, DEFAULT_TOLERANCE.alpha)
     .option(
       '--tolerance <fraction>',
-      'relative change allowed (0.1 or 10%)',
+      'smallest relative change that counts even when significant (0.1 or 10%)',
       fraction,
       DEFAULT_TOLERANCE.relative,
-    )
-    .option(
-      '--noise-factor <k>',
-      "multiple of the runs' spread (1.4826 x MAD) treated as noise",
-      nonNegative,
-      DEFAULT_TOLERANCE.noiseFactor,
     )
     .option('--min-ms <ms>', 'latency changes below this never count', nonNegative, DEFAULT_TOLERANCE.minMs)
     .option(
@@ -60,35 +115,96 @@ export function registerPerf(program: Command): void {
       DEFAULT_TOLERANCE.minErrorRate,
     )
     .option('--out <dir>', 'report directory (default reports/perf/<timestamp>)')
-    .action((baseline: string, current: string, flags: CompareFlags) => {
-      const outDir =
-        flags.out ?? join(REPO_ROOT, 'reports', 'perf', new Date().toISOString().replace(/[:.]/g, '-'));
+    .option(
+      '--interleave <n>',
+      'with two targets: runs per side, alternating baseline and candidate',
+      positiveInt,
+    )
+    .option('--scenario <name>', `--interleave: the scenario to run (${SCENARIOS.join(', ')})`)
+    .option('--vus <n>', '--interleave: virtual users per run', positiveInt)
+    .option('--duration <d>', '--interleave: duration per scenario phase, e.g. 10s')
+    .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue)
+    .option(
+      '--email <email>',
+      '--interleave: login email for URL targets (or SPEAK_EMAIL)',
+      process.env.SPEAK_EMAIL,
+    )
+    .option(
+      '--password <password>',
+      '--interleave: login password (prefer SPEAK_PASSWORD)',
+      process.env.SPEAK_PASSWORD,
+    )
+    .option('--token <token>', '--interleave: permanent token (or SPEAK_TOKEN)', process.env.SPEAK_TOKEN)
+    .option('--model <name>', '--interleave: model under test')
+    .action(async (baseline: string, current: string, flags: CompareFlags) => {
+      const outDir = flags.out ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
+      if (flags.interleave) {
+        const sides = await interleavedSides(baseline, current, flags, outDir);
+        if (!sides) {
+          process.exitCode = EXIT_BAD_INPUT;
+          return;
+        }
+        [baseline, current] = sides;
+      }
+      const tolerance: Tolerance = {
+        alpha: flags.alpha,
+        relative: flags.tolerance,
+        minMs: flags.minMs,
+        minErrorRate: flags.minErrorRate,
+      };
       try {
-        const { comparison, files } = perfCompare(
-          baseline,
-          current,
-          {
-            relative: flags.tolerance,
-            noiseFactor: flags.noiseFactor,
-            minMs: flags.minMs,
-            minErrorRate: flags.minErrorRate,
-          },
-          outDir,
-        );
+        const { comparison, files } = perfCompare(baseline, current, tolerance, outDir);
+        for (const w of comparison.warnings) console.error(`warning: ${w}`);
         for (const f of comparison.regressions) {
           console.error(
-            `regression: ${f.scenario} ${f.metric} ${f.stat}: ${f.baseline?.toFixed(3)} -> ${f.current?.toFixed(3)} (allowed ±${f.allowed?.toFixed(3)})`,
+            `worse: ${f.scenario} ${f.metric} ${f.stat}: ${f.baseline?.toFixed(3)} -> ${f.current?.toFixed(3)} (p ${f.p?.toFixed(4)})`,
           );
         }
         console.log(
-          `${comparison.regressions.length} regression(s), ${comparison.improvements.length} improvement(s), ` +
-            `${comparison.figures.filter((f) => f.judged).length} figures judged`,
+          `${comparison.regressions.length} worse, ${comparison.improvements.length} better, ` +
+            `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
         );
         console.log(`report: ${files.markdown}, ${files.html}`);
         process.exitCode = comparison.regressions.length ? EXIT_REGRESSION : 0;
       } catch (err) {
         if (err instanceof RunSetError || err instanceof SummaryFormatError) {
           console.error(`speakcheck perf compare: ${err.message}`);
+          process.exitCode = EXIT_BAD_INPUT;
+          return;
+        }
+        throw err;
+      }
+    });
+  perf
+    .command('history')
+    .description(
+      'Trend chart per tracked figure over stored runs (each DIR a run or a directory of runs, in path = time ' +
+        'order) and the change points E-Divisive finds (permutation test), each named by the run where it happened. ' +
+        'Writes history.md and history.html.',
+    )
+    .argument('<dirs...>', 'run directories or directories of runs (e.g. reports/load)')
+    .option('--alpha <p>', 'significance level of the permutation test', fraction, 0.05)
+    .option('--permutations <n>', 'permutations per test', positiveInt, 199)
+    .option('--out <dir>', 'report directory (default reports/perf/history-<timestamp>)')
+    .action((dirs: string[], flags: { alpha: number; permutations: number; out?: string }) => {
+      const outDir = flags.out ?? join(REPO_ROOT, 'reports', 'perf', `history-${timestamp()}`);
+      try {
+        const history = loadHistory(dirs, { alpha: flags.alpha, permutations: flags.permutations });
+        const files = writeHistory(history, outDir);
+        const changes = history.figures.flatMap((f) => f.changes.map((c) => ({ f, c })));
+        for (const { f, c } of changes) {
+          console.log(
+            `change point: ${f.scenario} ${f.metric} ${f.stat} from run ${c.index + 1} (${c.run}): ` +
+              `${c.before.toFixed(3)} -> ${c.after.toFixed(3)} (p ${c.p.toFixed(3)}, ${c.direction})`,
+          );
+        }
+        console.log(
+          `${history.runs.length} run(s), ${history.figures.length} figure(s), ${changes.length} change point(s)`,
+        );
+        console.log(`report: ${files.markdown}, ${files.html}`);
+      } catch (err) {
+        if (err instanceof RunSetError || err instanceof SummaryFormatError) {
+          console.error(`speakcheck perf history: ${err.message}`);
           process.exitCode = EXIT_BAD_INPUT;
           return;
         }
