@@ -9,7 +9,8 @@ import { installDefectHeader } from '../defects/header.ts';
 import { defects } from '../defects/index.ts';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
-import { installErrorHandling } from './errors.ts';
+import { errorKey, installErrorHandling } from './errors.ts';
+import { answerMethodNotAllowed } from './method-not-allowed.ts';
 import { audioPlugin } from './plugins/audio.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -41,6 +42,7 @@ export async function buildApp(
     },
   });
   installDefectHeader(app);
+  answerMethodNotAllowed(app, errorKey);
   app.setValidatorCompiler(({ schema }) => ctx.ajv.compile(schema));
   // Response schemas are documentation (and `$ref`s into schemas/ that fast-json-stringify cannot
   // resolve): answers are serialized as they are, so a route never fails on its own schema.
@@ -48,7 +50,9 @@ export async function buildApp(
   app.decorateRequest('userId', '');
   // Clients often send `content-type: application/json` on every request, also on a DELETE or a
   // refresh without a body: an empty body is "no body" (the route decides), not a 400.
-  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  // `__proto__` / `constructor.prototype` keys are dropped (no prototype poisoning) rather than
+  // refused: JSON allows any key, and the OpenAPI document allows extra fields where the schema does.
+  const defaultJsonParser = app.getDefaultJsonParser('remove', 'remove');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') done(null, undefined);
