@@ -51,26 +51,39 @@ const BODY_ERRORS = {
   '415': error('Content type other than application/json'),
   ...INVALID,
 };
-const pathParam = (name: string, description: string, schema: Json = { type: 'string', minLength: 1 }) => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema,
-});
+const FIRST_MODEL = MODELS[0]!;
+/** Placeholder ids of the examples: well-formed, unknown to any server (so 404). */
+const EXAMPLE_VOICE_ID = 'vc_00000000000000000000';
+const EXAMPLE_TAKE_ID = 'tk_00000000000000000000';
+const pathParam = (
+  name: string,
+  description: string,
+  example: string,
+  schema: Json = { type: 'string', minLength: 1 },
+) => ({ name, in: 'path', required: true, description, schema, example });
+
+const LIST_EXAMPLES: Record<string, unknown> = {
+  voice_id: EXAMPLE_VOICE_ID,
+  take_id: EXAMPLE_TAKE_ID,
+  length: 10,
+  page: 1,
+  older: 4102444800000,
+  newer: 0,
+};
 
 /** The list query parameters, from schemas/ListQuery.schema.json (what store/list-query.ts enforces). */
 function listParams(idName: 'voice_id' | 'take_id'): Json[] {
   const properties = schemas.ListQuery!.properties as Record<string, Json>;
   return [idName, 'length', 'page', 'older', 'newer'].map((name) => {
     const { description, ...schema } = properties[name]!;
-    return { name, in: 'query', description, schema };
+    return { name, in: 'query', description, schema, example: LIST_EXAMPLES[name] };
   });
 }
 
-const body = (schema: unknown, required = true) => ({
+/** A JSON request body with one example (Schemathesis' examples phase sends it as is). */
+const body = (schema: unknown, example: unknown, required = true) => ({
   required,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, example } },
 });
 const redirect = {
   description: 'Redirect to a signed URL (X-Amz-Signature) serving the audio; no Authorization there.',
@@ -207,8 +220,8 @@ export function buildOpenApi(): Json {
   };
   const noAuth = { security: [] };
   const modelName = { type: 'string', enum: MODEL_NAMES };
-  const takeId = pathParam('take_id', 'The take');
-  const voiceId = pathParam('voice_id', 'The voice');
+  const takeId = pathParam('take_id', 'The take', EXAMPLE_TAKE_ID);
+  const voiceId = pathParam('voice_id', 'The voice', EXAMPLE_VOICE_ID);
   const audioPaths: Json = {};
   for (const format of AUDIO_FORMATS) {
     audioPaths[`/v1/speak/takes/{take_id}/${format}`] = {
@@ -257,7 +270,10 @@ export function buildOpenApi(): Json {
           summary: 'Log in',
           description: 'The access token is the bearer of every other operation (security scheme `bearer`).',
           ...noAuth,
-          requestBody: body(ref('LoginRequest')),
+          requestBody: body(ref('LoginRequest'), {
+            email: 'demo@speakcheck.local',
+            password: 'not-the-password',
+          }),
           responses: {
             '200': withLinks(json(ref('TokenPair')), SESSION_LINKS),
             ...BODY_ERRORS,
@@ -272,7 +288,7 @@ export function buildOpenApi(): Json {
           summary: 'New token pair for a refresh token (the used one stops working)',
           description: 'The refresh token comes from the body or, without one, from `Authorization: Bearer`.',
           ...noAuth,
-          requestBody: body(ref('RefreshRequest'), false),
+          requestBody: body(ref('RefreshRequest'), { refresh_token: 'rt_unknown' }, false),
           responses: {
             '200': withLinks(json(ref('TokenPair')), SESSION_LINKS),
             ...BODY_ERRORS,
@@ -287,7 +303,7 @@ export function buildOpenApi(): Json {
           summary: 'Revoke a refresh token',
           description: 'The refresh token comes from the body or, without one, from `Authorization: Bearer`.',
           ...noAuth,
-          requestBody: body(ref('LogoutRequest'), false),
+          requestBody: body(ref('LogoutRequest'), { refresh_token: 'rt_unknown' }, false),
           responses: {
             '200': json(ref('TrueLiteral')),
             ...BODY_ERRORS,
@@ -317,7 +333,7 @@ export function buildOpenApi(): Json {
           operationId: 'getModel',
           tags: ['models'],
           summary: 'One model (by its name, or by the version name a voice carries)',
-          parameters: [pathParam('name', 'Model name', modelName)],
+          parameters: [pathParam('name', 'Model name', FIRST_MODEL.name, modelName)],
           responses: { '200': json(ref('Model')), ...MALFORMED, ...AUTH, '404': error('Unknown model') },
         },
       },
@@ -336,7 +352,12 @@ export function buildOpenApi(): Json {
           operationId: 'generateVoice',
           tags: ['voices'],
           summary: 'Generate a voice (waiting; ready once its example take is)',
-          requestBody: body(ref('VoiceGenerateForModels')),
+          requestBody: body(ref('VoiceGenerateForModels'), {
+            name: 'Narrator',
+            gender: FIRST_MODEL.genders[0],
+            model: FIRST_MODEL.name,
+            example_take: { text: 'Hello, this is my voice.' },
+          }),
           responses: {
             '200': withLinks(json(ref('Voice')), VOICE_LINKS),
             ...BODY_ERRORS,
@@ -357,7 +378,7 @@ export function buildOpenApi(): Json {
           tags: ['voices'],
           summary: "Update a voice (partial; gender, prosody and style must suit the voice's model)",
           parameters: [voiceId],
-          requestBody: body(ref('VoiceUpdate')),
+          requestBody: body(ref('VoiceUpdate'), { name: 'Renamed' }),
           responses: {
             '200': json(ref('TrueLiteral')),
             ...BODY_ERRORS,
@@ -395,7 +416,10 @@ export function buildOpenApi(): Json {
           summary: 'Generate a take, or a batch (array → array in the same order)',
           description:
             "An unknown voice_id is a 404, prosody, style or override_language the voice's model does not offer a 422, each naming the field.",
-          requestBody: body({ anyOf: [ref('TakeGenerateForModels'), ref('TakeGenerateBatchForModels')] }),
+          requestBody: body(
+            { anyOf: [ref('TakeGenerateForModels'), ref('TakeGenerateBatchForModels')] },
+            { voice_id: EXAMPLE_VOICE_ID, text: 'Hello there.' },
+          ),
           responses: {
             '200': withLinks(json(ref('TakeGenerateResult')), TAKE_LINKS),
             ...BODY_ERRORS,
@@ -426,7 +450,9 @@ export function buildOpenApi(): Json {
           operationId: 'getWebsocketUrl',
           tags: ['meta'],
           summary: 'Address of a worker websocket for a model',
-          parameters: [{ name: 'model', in: 'query', required: true, schema: modelName }],
+          parameters: [
+            { name: 'model', in: 'query', required: true, schema: modelName, example: FIRST_MODEL.name },
+          ],
           responses: {
             '200': json(ref('WebsocketUrl')),
             ...MALFORMED,
@@ -442,7 +468,7 @@ export function buildOpenApi(): Json {
           operationId: 'getWorkerWebsocketUrl',
           tags: ['meta'],
           summary: "Address of a worker websocket for a model (the SDK's form)",
-          parameters: [pathParam('model', 'Model name', modelName)],
+          parameters: [pathParam('model', 'Model name', FIRST_MODEL.name, modelName)],
           responses: {
             '200': json(ref('WorkerWebsocketUrl')),
             ...MALFORMED,
