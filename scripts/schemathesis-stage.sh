@@ -103,15 +103,12 @@ mkdir -p "$REPORT_DIR"
 # The token goes in through the environment (schemathesis.toml reads ${SPEAK_TOKEN}): never on a
 # command line that `ps` shows, and Schemathesis' output sanitizer masks Authorization in reports.
 export SPEAK_TOKEN="$token"
+args=(run "$base_url/v1/speak/openapi.json" --checks all --phases examples,coverage,fuzzing,stateful
+  --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --no-color
+  --report junit,ndjson --report-dir "$REPORT_DIR")
+echo "schemathesis stage: schemathesis --config-file <scripts/schemathesis.toml + this stack's login> ${args[*]}"
 set +e
-"$VENV/bin/schemathesis" --config-file "$config" run "$base_url/v1/speak/openapi.json" \
-  --checks all \
-  --phases examples,coverage,fuzzing,stateful \
-  --seed "$SEED" \
-  --max-examples "$MAX_EXAMPLES" \
-  --workers 1 \
-  --no-color \
-  --report junit,ndjson --report-dir "$REPORT_DIR"
+"$VENV/bin/schemathesis" --config-file "$config" "${args[@]}"
 status=$?
 set -e
 cp "$work/serve.log" "$REPORT_DIR/reference-stack.log"
