@@ -15,6 +15,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { MODELS } from '../models/catalogue.ts';
 import { startReferenceStack } from '../server.ts';
 
 const { values } = parseArgs({
@@ -168,8 +169,8 @@ function hostile(token: string, voiceId: string): Hostile {
         text: 'Hello.',
         voice_id: voiceId,
         name: 'n',
-        gender: 'female',
-        model: 'studio',
+        gender: MODELS[0]!.genders[0],
+        model: MODELS[0]!.name,
       };
       for (let i = 0; i < 1 + Math.floor(random() * 3); i += 1) body[pick(FIELDS)] = pick(BAD_VALUES);
       const payload = random() < 0.2 ? [body, pick(BAD_VALUES)] : body;
@@ -295,7 +296,7 @@ try {
   const voice = await fetch(`${stack.baseUrl}/v1/speak/voices/generate`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench', gender: 'female', model: 'studio' }),
+    body: JSON.stringify({ name: 'Bench', gender: MODELS[0]!.genders[0], model: MODELS[0]!.name }),
   });
   const voiceId = ((await voice.json()) as { voice_id: string }).voice_id;
   const byStatus = new Map<number, number>();
