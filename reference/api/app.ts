@@ -4,12 +4,15 @@
  * Public: /auth/*, /v1/speak/version, the docs and the signed audio URLs; everything else needs a
  * bearer token (api/authenticate.ts).
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { installDefectHeader } from '../defects/header.ts';
 import { defects } from '../defects/index.ts';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
-import { installErrorHandling } from './errors.ts';
+import { errorKey, installErrorHandling } from './errors.ts';
+import { answerMethodNotAllowed } from './method-not-allowed.ts';
 import { audioPlugin } from './plugins/audio.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -21,6 +24,26 @@ import { voicesPlugin } from './plugins/voices.ts';
 
 /** A plugin added by another owner (e.g. websocket-address): registered in the protected scope. */
 export type ProtectedPlugin = (app: FastifyInstance, ctx: ApiContext) => Promise<void>;
+
+/** The status node's own handler would give a parser error (431 for oversized headers, else 400). */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const reason = STATUS_CODES[status] ?? 'Bad Request';
+  const body = JSON.stringify({
+    detail:
+      status === 431
+        ? 'request line or headers larger than 16 KiB (a URL or token that long is not one this server issues)'
+        : `malformed HTTP request (${error.code ?? error.message})`,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 const REDACTED_QUERY = /(X-Amz-Signature|access_token|refresh_token|token|secret)=[^&]*/gi;
 
@@ -39,8 +62,12 @@ export async function buildApp(
         .code(error.statusCode && error.statusCode < 500 ? error.statusCode : 400)
         .send({ detail: error.message });
     },
+    // What node's HTTP parser refuses before fastify sees a request (headers or URL over 16 KiB,
+    // a malformed request line) is answered with {"detail"} too, and the connection closed.
+    clientErrorHandler: answerClientError,
   });
   installDefectHeader(app);
+  answerMethodNotAllowed(app, errorKey);
   app.setValidatorCompiler(({ schema }) => ctx.ajv.compile(schema));
   // Response schemas are documentation (and `$ref`s into schemas/ that fast-json-stringify cannot
   // resolve): answers are serialized as they are, so a route never fails on its own schema.
@@ -48,7 +75,9 @@ export async function buildApp(
   app.decorateRequest('userId', '');
   // Clients often send `content-type: application/json` on every request, also on a DELETE or a
   // refresh without a body: an empty body is "no body" (the route decides), not a 400.
-  const defaultJsonParser = app.getDefaultJsonParser('error', 'error');
+  // `__proto__` / `constructor.prototype` keys are dropped (no prototype poisoning) rather than
+  // refused: JSON allows any key, and the OpenAPI document allows extra fields where the schema does.
+  const defaultJsonParser = app.getDefaultJsonParser('remove', 'remove');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') done(null, undefined);

@@ -3,6 +3,7 @@
  * - schema violations → 422 naming the field (`body/name: must be string`);
  * - malformed JSON, empty JSON body → 400; unsupported media type → 415; too large → 413;
  * - ApiError carries its own status (401, 403, 404, 409, 422 ...);
+ * - a known path asked with a method it lacks → 405 with `Allow` (api/method-not-allowed.ts);
  * - an unknown route → 404 naming method and path;
  * - anything unexpected → 500 with a generic detail (logged; never for bad input).
  */
@@ -10,6 +11,11 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { defects } from '../defects/index.ts';
+
+/** The field of an error body (`detail`; `error` under the error-without-detail defect). */
+export function errorKey(): string {
+  return defects.has('error-without-detail') ? 'error' : 'detail';
+}
 
 export class ApiError extends Error {
   constructor(
@@ -84,8 +90,7 @@ export function installErrorHandling(app: FastifyInstance, log: (line: string) =
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({
-      [defects.has('error-without-detail') ? 'error' : 'detail']:
-        `no such route: ${request.method} ${request.url.split('?')[0]}`,
+      [errorKey()]: `no such route: ${request.method} ${request.url.split('?')[0]}`,
     });
   });
 }

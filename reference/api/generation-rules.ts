@@ -52,6 +52,14 @@ export function checkGender(model: ModelEntry, gender: string, field: string): v
   }
 }
 
+/**
+ * What checkText accepts, as a JSON Schema pattern (ECMA and Python regex alike) for the OpenAPI
+ * document: at least one character that is neither whitespace nor invisible (synth/split.ts drops
+ * those before it looks for parts).
+ */
+export const SPEAKABLE_TEXT_PATTERN =
+  '[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u00a0\\u00ad\\u1680\\u2000-\\u200b\\u2028\\u2029\\u202f\\u205f\\u2060\\u3000\\ufeff]';
+
 export function checkText(text: string, field: string): string[] {
   const parts = splitIntoParts(text);
   if (parts.length === 0) throw new ApiError(422, `${field}: has nothing to speak`);

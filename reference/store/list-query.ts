@@ -6,7 +6,9 @@
  * - `older` / `newer`: inclusive bounds on timestamp_ms.
  * Order (documented, deterministic): timestamp_ms descending (newest first), then id descending.
  */
+import { schemas } from '../../schemas/index.ts';
 import { defects } from '../defects/index.ts';
+
 export interface ListQuery {
   ids: string[] | null;
   length: number | null;
@@ -18,16 +20,35 @@ export interface ListQuery {
 export class ListQueryError extends Error {}
 
 const INTEGER = /^-?\d+$/;
+/** Longest echo of a rejected value in a detail (a hostile query may be megabytes long). */
+const ECHO_CHARS = 40;
 
-function integerParam(query: Record<string, unknown>, name: string, min: number): number | null {
+type IntegerName = 'length' | 'page' | 'older' | 'newer';
+
+/** The bounds of an integer parameter, from schemas/ListQuery.schema.json (what the OpenAPI document says). */
+function bounds(name: IntegerName): { min: number; max: number } {
+  const property = (schemas.ListQuery!.properties as Record<string, { minimum: number; maximum: number }>)[
+    name
+  ]!;
+  return { min: property.minimum, max: property.maximum };
+}
+
+function echo(raw: unknown): string {
+  const text = typeof raw === 'string' ? raw : JSON.stringify(raw);
+  return text.length > ECHO_CHARS ? `${JSON.stringify(text.slice(0, ECHO_CHARS))}…` : JSON.stringify(text);
+}
+
+function integerParam(query: Record<string, unknown>, name: IntegerName): number | null {
   const raw = query[name];
   if (raw === undefined) return null;
+  const { min, max } = bounds(name);
   if (typeof raw !== 'string' || !INTEGER.test(raw.trim())) {
-    throw new ListQueryError(`query parameter ${name} must be an integer (got ${JSON.stringify(raw)})`);
+    const what = Array.isArray(raw) ? 'given once' : 'an integer';
+    throw new ListQueryError(`query/${name}: must be ${what} (got ${echo(raw)})`);
   }
   const value = Number(raw.trim());
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new ListQueryError(`query parameter ${name} must be an integer >= ${min} (got ${raw})`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ListQueryError(`query/${name}: must be an integer from ${min} to ${max} (got ${echo(raw)})`);
   }
   return value;
 }
@@ -37,7 +58,7 @@ export function parseListQuery(query: Record<string, unknown>, idParam: 'voice_i
   const rawIds = query[idParam];
   if (rawIds !== undefined) {
     const joined = Array.isArray(rawIds) ? rawIds.join(',') : rawIds;
-    if (typeof joined !== 'string') throw new ListQueryError(`query parameter ${idParam} must be a string`);
+    if (typeof joined !== 'string') throw new ListQueryError(`query/${idParam}: must be a string`);
     ids = joined
       .split(',')
       .map((s) => s.trim())
@@ -45,10 +66,10 @@ export function parseListQuery(query: Record<string, unknown>, idParam: 'voice_i
   }
   return {
     ids,
-    length: integerParam(query, 'length', 1),
-    page: integerParam(query, 'page', 1) ?? 1,
-    older: integerParam(query, 'older', 0),
-    newer: integerParam(query, 'newer', 0),
+    length: integerParam(query, 'length'),
+    page: integerParam(query, 'page') ?? 1,
+    older: integerParam(query, 'older'),
+    newer: integerParam(query, 'newer'),
   };
 }
 
@@ -77,9 +98,14 @@ export function listSql(
     params.push(q.newer);
   }
   let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, ${idColumn} DESC`;
-  if (q.length !== null) {
+  const offset = q.length === null ? 0 : (defects.has('paging-off-by-one') ? q.page : q.page - 1) * q.length;
+  if (!Number.isSafeInteger(offset)) {
+    // A page that starts past 2^53 items is past the end of any list (and past what SQLite's
+    // 64-bit OFFSET can hold): empty, never an overflow.
+    sql += ' LIMIT 0';
+  } else if (q.length !== null) {
     sql += ' LIMIT ? OFFSET ?';
-    params.push(q.length, (defects.has('paging-off-by-one') ? q.page : q.page - 1) * q.length);
+    params.push(q.length, offset);
   } else if (q.page > 1) {
     sql += ' LIMIT 0';
   }

@@ -230,7 +230,7 @@ describe('two users', () => {
     expectDetail(await b.get(`/v1/speak/takes/${takeId}/wav`), 404);
     expectDetail(await b.delete(`/v1/speak/takes/${takeId}`), 404);
     expect(
-      expectDetail(await b.post('/v1/speak/takes/generate', { voice_id: voiceId, text: 'Hi.' }), 422),
+      expectDetail(await b.post('/v1/speak/takes/generate', { voice_id: voiceId, text: 'Hi.' }), 404),
     ).toContain('voice_id');
     const voices = (await b.get('/v1/speak/voices')).json as { voice_id: string }[];
     expect(voices.map((v) => v.voice_id)).not.toContain(voiceId);

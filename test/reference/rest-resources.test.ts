@@ -225,7 +225,7 @@ describe('takes', () => {
       { voice_id: voiceId, text: 'fine' },
       { voice_id: 'vc_nope', text: 'bad' },
     ]);
-    expect(detail(unknownVoice, 422)).toContain('body/1/voice_id');
+    expect(detail(unknownVoice, 404)).toContain('body/1/voice_id');
     expect(((await api.get('/v1/speak/takes')).json as Json[]).length).toBe(before);
     for (const t of takes) expect((await ready(String(t.take_id))).status).toBe('ready');
   });
@@ -240,12 +240,14 @@ describe('takes', () => {
       [{ text: 'x', user_data: 'u'.repeat(257) }, 'user_data'],
       [{ text: '' }, 'text'],
       [{ text: '   ' }, 'text'],
-      [{ text: 'x', voice_id: 'vc_nope' }, 'voice_id'],
     ];
     for (const [body, field] of cases) {
       const reply = await api.post('/v1/speak/takes/generate', { voice_id: voiceId, ...body });
       expect(detail(reply, 422), JSON.stringify(body)).toContain(field);
     }
+    // A voice that does not exist is a missing resource (as on the worker websocket), not a bad field.
+    const noVoice = await api.post('/v1/speak/takes/generate', { text: 'x', voice_id: 'vc_nope' });
+    expect(detail(noVoice, 404)).toContain('voice_id');
     const ok = await newTake({
       text: 'Cheerful and British.',
       style: ['cheerful'],

@@ -56,8 +56,10 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
     const takes = bodies.map((body, i) => {
       const where = batch ? `body/${i}` : 'body';
       const voice = getUserVoiceRow(ctx.db, request.userId, body.voice_id);
+      // A voice that does not exist (or is another user's) is a missing resource, as on the worker
+      // websocket (worker/websocket/store-service.ts) and for GET /voices/{id}: 404 naming the field.
       if (!voice)
-        throw new ApiError(422, `${where}/voice_id: voice ${JSON.stringify(body.voice_id)} not found`);
+        throw new ApiError(404, `${where}/voice_id: voice ${JSON.stringify(body.voice_id)} not found`);
       return buildTake(request.userId, voiceForTake(voice), body, where, { timestampMs: now });
     });
     const created = ctx.db
