@@ -198,6 +198,12 @@ export const requirements: Requirement[] = [
     'INFO',
     'Chunks mode: chunk 0 (the WAV header) is sent before the other chunks of its part, so a player can start at once (order is not guaranteed; recorded with the time from first audio to first playable audio).',
   ),
+  r(
+    'WS-CHUNK0-BEFORE-PART-END',
+    'Events: Websocket stream',
+    'SHOULD',
+    'Chunks mode ("Latency is lower"): a part\'s chunk 0 (the WAV header) arrives before the part\'s last audio chunk, so a client can start playback before the part is complete.',
+  ),
   r('WS-CHUNK-END-MARKER', 'Events: Websocket stream', 'MUST', 'Chunks mode: an empty chunk ends each part.'),
   r(
     'WS-END-OF-TAKE',
