@@ -846,6 +846,32 @@ covers(
 );
 
 covers(
+  ['WS-COMMAND-SINGULAR'],
+  'the singular command /take/generate (the vendor browser client): accepted or refused',
+  async () => {
+    await withConnection(async (conn) => {
+      const r = await conn.generate(
+        { text: ONE_SENTENCE, voice_id: await voice() },
+        { requestId: 'singular-1', command: '/take/generate', mode: 'chunks', timeouts: timeouts() },
+      );
+      if (r.takeId) speak.track('take', r.takeId);
+      observe(
+        `"/take/generate": ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; ${r.reassembly.parts.length} audio part(s)`,
+      );
+      if (r.outcome !== 'ended') {
+        throw new Finding(
+          `the worker does not accept "/take/generate" (the vendor's browser client's command): ${r.outcome}${r.diagnostic ? `, ${r.diagnostic}` : ''}`,
+          { expected: 'the take streamed as for /takes/generate', actual: r.outcome },
+        );
+      }
+      assertRequestEnded(r);
+      assertStreamClean(r);
+      await stillUsable(conn, 'the singular command');
+    });
+  },
+);
+
+covers(
   ['WS-VOICES-GENERATE'],
   'the /voices/generate command: Voice messages and the example take audio',
   async () => {

@@ -91,6 +91,13 @@ export const requirements: Requirement[] = [
     'wire-facts',
   ),
   r(
+    'WS-COMMAND-SINGULAR',
+    "Facts from the vendor's public example clients",
+    'INFO',
+    'The worker accepts `"command": "/take/generate"` (singular, what the vendor\'s browser client sends) like `/takes/generate`: recorded whether it streams the take or answers an error.',
+    'wire-facts',
+  ),
+  r(
     'WS-REQUEST-FORMAT',
     'Websocket protocol',
     'MUST',
