@@ -38,8 +38,8 @@ export interface WorkerSpec {
 }
 
 export const DEFAULT_WORKERS: WorkerSpec[] = [
-  { id: 'worker-studio', models: ['studio'] },
-  { id: 'worker-polyglot', models: ['polyglot', 'studio'] },
+  { id: 'worker-studio', models: ['english-gb-v2.1'] },
+  { id: 'worker-polyglot', models: ['theatrical-v2', 'english-gb-v2.1'] },
 ];
 
 export interface ContainerStackOptions {

@@ -45,7 +45,7 @@ function curlExample(url: string, token: string, file: string): { httpCode: stri
 
 async function readyTake(api: Session): Promise<Json> {
   const voice = (
-    await api.post('/v1/speak/voices/generate', { name: 'Curl', gender: 'female', model: 'studio' })
+    await api.post('/v1/speak/voices/generate', { name: 'Curl', gender: 'female', model: 'english-gb-v2.1' })
   ).json as Json;
   const created = (
     await api.post('/v1/speak/takes/generate', {

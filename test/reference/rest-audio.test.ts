@@ -27,7 +27,7 @@ beforeAll(async () => {
   api = await stack.login();
   voiceId = String(
     (
-      (await api.post('/v1/speak/voices/generate', { name: 'A', gender: 'male', model: 'studio' }))
+      (await api.post('/v1/speak/voices/generate', { name: 'A', gender: 'male', model: 'english-gb-v2.1' }))
         .json as Json
     ).voice_id,
   );

@@ -42,7 +42,7 @@ describe('speakcheck serve', () => {
     expect(stack.permanentToken).toBeTruthy();
     const api = await stack.login();
     const voice = (
-      await api.post('/v1/speak/voices/generate', { name: 'Bye', gender: 'male', model: 'studio' })
+      await api.post('/v1/speak/voices/generate', { name: 'Bye', gender: 'male', model: 'english-gb-v2.1' })
     ).json as Record<string, unknown>;
     const take = (await api.post('/v1/speak/takes/generate', { voice_id: voice.voice_id, text: 'Goodbye.' }))
       .json as Record<string, unknown>;
