@@ -55,6 +55,11 @@ function createServer(ctx: ApiContext): FastifyInstance {
  */
 export async function buildBlobApp(ctx: ApiContext): Promise<FastifyInstance> {
   const app = createServer(ctx);
+  // As a bucket's CORS rule: a page on the API's origin (the Swagger UI, a player) that follows the
+  // redirect here reads the audio (the signature authorises, no credentials are involved).
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*');
+  });
   await app.register(async (scoped) => signedAudioRoute(scoped, ctx));
   return app;
 }

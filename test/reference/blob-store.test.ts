@@ -78,6 +78,8 @@ describe('blob-store listener (default): signed URLs on their own origin', () =>
     expect(location.origin).toBe(stack.blobUrl);
     expect(location.origin).not.toBe(new URL(stack.baseUrl).origin);
     expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+    // Readable by a page on the API's origin that followed the redirect (a bucket's CORS rule).
+    expect((await stack.request('GET', location.href)).headers.get('access-control-allow-origin')).toBe('*');
     // The API origin no longer serves signed paths; the blob origin serves nothing else.
     expect(
       (await stack.request('GET', `${stack.baseUrl}${location.pathname}${location.search}`)).status,
