@@ -100,7 +100,7 @@ export function blobOrigin(value: string): string {
   }
   if (url.pathname !== '/' || url.search || url.hash) {
     throw new RangeError(
-      `option blobUrl is an origin only, without path or query (got ${JSON.stringify(value)})`,
+      `option blobUrl must be an origin, without path or query (got ${JSON.stringify(value)})`,
     );
   }
   return url.origin;

@@ -29,6 +29,9 @@ describe('speakcheck serve', () => {
       ['--port', 'abc'],
       ['--workers', '-1'], // 0 is valid: API only, standalone `speakcheck worker`s join
       ['--user', 'no-colon'],
+      ['--blob-url', 'ftp://blobs.example'],
+      ['--blob-url', 'http://blobs.example/bucket'],
+      ['--blob-port', '70000'],
     ]) {
       const run = spawnSync(process.execPath, [BIN, 'serve', ...args], { encoding: 'utf8', timeout: 30_000 });
       expect(run.status, args.join(' ')).not.toBe(0);

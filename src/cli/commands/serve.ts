@@ -20,6 +20,12 @@ function integer(min: number) {
   };
 }
 
+function port(value: string): number {
+  const n = integer(0)(value);
+  if (n > 65535) throw new InvalidArgumentError('must be a port 0..65535');
+  return n;
+}
+
 function user(value: string, previous: ExtraUser[] = []): ExtraUser[] {
   const at = value.indexOf(':');
   if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError('must be EMAIL:PASSWORD');
@@ -58,7 +64,7 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('Start the reference Speak v1 stack (REST API, workers, signed audio URLs, docs)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port (0 = any free port)', integer(0), 0)
+    .option('--port <n>', 'port (0 = any free port)', port, 0)
     .option('--data <dir>', 'data directory (SQLite + audio); default: a temp dir removed on exit')
     .option(
       '--workers <n>',
@@ -85,7 +91,7 @@ export function registerServe(program: Command): void {
       "public origin of the blob-store listener that serves signed audio URLs (default: its own http://HOST:PORT); 'same-origin' = no listener, signed URLs on the API origin",
       blobUrl,
     )
-    .option('--blob-port <n>', 'port of the blob-store listener (0 = any free port)', integer(0), 0)
+    .option('--blob-port <n>', 'port of the blob-store listener (0 = any free port)', port, 0)
     .option('--user <email:password>', 'an extra user (repeatable)', user)
     .option('--permanent-token', 'create a never-expiring token for the demo user and print token=...')
     .addOption(
