@@ -19,6 +19,16 @@ export interface StackOptions {
   /** At least 600 (the SDK caches signed URLs for 10 minutes) unless a test asks for less. */
   signedUrlTtlSeconds: number;
   websocketUrlTtlSeconds: number;
+  /**
+   * Where signed audio URLs point: undefined = a blob-store listener of the stack's own on `blobPort`
+   * (another origin, as the real service's object storage: curl and browsers drop Authorization on
+   * the redirect); a URL = that listener's public origin (a proxy, a container's published address);
+   * 'same-origin' = no listener, signed URLs on the API's own origin (a client that keeps
+   * Authorization on a same-origin redirect then meets the 400 "only one auth mechanism").
+   */
+  blobUrl?: string;
+  /** Port of the blob-store listener (0 = any free port); unused with blobUrl 'same-origin'. */
+  blobPort: number;
   /** Websocket audio frames of a request are sent out of order within a window of this many (0 = in order). */
   wsShuffleWindow: number;
   /** Users besides the seeded demo user. */
@@ -40,6 +50,7 @@ export const DEFAULT_OPTIONS: StackOptions = {
   accessTokenTtlSeconds: 900,
   signedUrlTtlSeconds: 900,
   websocketUrlTtlSeconds: 3600,
+  blobPort: 0,
   wsShuffleWindow: 0,
   users: [],
   permanentToken: false,
@@ -59,10 +70,38 @@ export function resolveOptions(given: Partial<StackOptions>): StackOptions {
   positive('signedUrlTtlSeconds', 1);
   positive('websocketUrlTtlSeconds', 1);
   positive('wsShuffleWindow', 0);
-  if (o.port > 65535) throw new RangeError(`option port must be <= 65535 (got ${o.port})`);
+  positive('blobPort', 0);
+  for (const name of ['port', 'blobPort'] as const) {
+    if (o[name] > 65535) throw new RangeError(`option ${name} must be <= 65535 (got ${o[name]})`);
+  }
+  if (o.blobUrl !== undefined && o.blobUrl !== SAME_ORIGIN) o.blobUrl = blobOrigin(o.blobUrl);
   return o;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** blobUrl value: signed audio URLs on the API's own origin (no blob-store listener). */
+export const SAME_ORIGIN = 'same-origin';
+
+/** The origin of a --blob-url (http(s)://host[:port], no path): a RangeError says what is wrong. */
+export function blobOrigin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new RangeError(
+      `option blobUrl must be an http(s) URL or '${SAME_ORIGIN}' (got ${JSON.stringify(value)})`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RangeError(`option blobUrl must be http or https (got ${url.protocol})`);
+  }
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new RangeError(
+      `option blobUrl must be an origin, without path or query (got ${JSON.stringify(value)})`,
+    );
+  }
+  return url.origin;
 }

@@ -7,8 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { createAjv } from '../schemas/index.ts';
-import { buildApp, type ProtectedPlugin } from './api/app.ts';
+import { buildApp, buildBlobApp, type ProtectedPlugin } from './api/app.ts';
 import type { ApiContext } from './api/context.ts';
 import { websocketAddressPlugin } from './api/plugins/websocket-address.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -16,7 +17,7 @@ import { seedDemoUser, upsertUser } from './auth/users.ts';
 import { activateDefects, defects } from './defects/index.ts';
 import { createItemEventTail } from './events/item-events.ts';
 import { recoverAtStartup } from './jobs/job-queue.ts';
-import { resolveOptions, type StackOptions } from './options.ts';
+import { resolveOptions, SAME_ORIGIN, type StackOptions } from './options.ts';
 import { AudioUrlSigner } from './signing/audio-url.ts';
 import { AudioFiles } from './store/audio-files.ts';
 import { openDatabase } from './store/db.ts';
@@ -32,6 +33,8 @@ export interface StackUser {
 
 export interface ReferenceStack {
   baseUrl: string;
+  /** Public origin of the blob-store listener (signed audio URLs); undefined in same-origin mode. */
+  blobUrl?: string;
   dataDir: string;
   /** The demo user first, then the extra users. */
   users: StackUser[];
@@ -94,6 +97,8 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   workersReady.catch(() => {}); // awaited below; a failure before then is reported there
 
   let baseUrl = '';
+  const ownBlobListener = options.blobUrl !== SAME_ORIGIN;
+  let blobUrl: string | undefined;
   const ctx: ApiContext = {
     db,
     dataDir,
@@ -118,12 +123,19 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
       })),
     ],
     baseUrl: () => baseUrl,
+    blobBaseUrl: () => blobUrl,
     log,
   };
   const protectedPlugins: ProtectedPlugin[] = [
     (scoped) => websocketAddressPlugin(scoped, { ctx, workers: pool }),
   ];
-  const app = await buildApp(ctx, { protectedPlugins }).catch(async (error: unknown) => {
+  // Known before the routes are built: the API registers the signed route itself only without a listener.
+  if (ownBlobListener) blobUrl = options.blobUrl ?? 'http://pending';
+  const built = Promise.all([
+    buildApp(ctx, { protectedPlugins }),
+    ownBlobListener ? buildBlobApp(ctx) : undefined,
+  ]);
+  const [app, blobApp] = await built.catch(async (error: unknown) => {
     await pool.close();
     throw error;
   });
@@ -133,6 +145,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     if (closed) return;
     closed = true;
     await app.close().catch(() => {});
+    await blobApp?.close().catch(() => {});
     await pool.close();
     events.close();
     await webhooks.close().catch(() => {});
@@ -142,17 +155,42 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   };
 
   try {
-    await Promise.all([workersReady, app.listen({ host: options.host, port: options.port })]);
+    await Promise.all([
+      workersReady,
+      app.listen({ host: options.host, port: options.port }),
+      blobApp?.listen({ host: options.host, port: options.blobPort }),
+    ]);
   } catch (error) {
     await close();
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  baseUrl = `http://${host}:${port}`;
+  baseUrl = listeningUrl(app, options.host);
+  if (blobApp) blobUrl = options.blobUrl ?? listeningUrl(blobApp, options.host);
   log(
     `listening on ${baseUrl} with ${options.workers} worker process(es)${options.workers === 0 ? ' (standalone workers join through the data dir)' : ''}; data in ${dataDir}`,
   );
-  return { baseUrl, dataDir, users, ...(permanentToken ? { permanentToken } : {}), close };
+  log(
+    blobApp
+      ? `signed audio URLs on the blob-store listener ${blobUrl}${options.blobUrl ? ` (listening on port ${portOf(blobApp)})` : ''}`
+      : 'signed audio URLs on the API origin (--blob-url same-origin)',
+  );
+  return {
+    baseUrl,
+    ...(blobUrl ? { blobUrl } : {}),
+    dataDir,
+    users,
+    ...(permanentToken ? { permanentToken } : {}),
+    close,
+  };
+}
+
+function portOf(app: FastifyInstance): number {
+  const address = app.server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** http://host:port of a listening app (behind a proxy or in a container, pass --blob-url for the public one). */
+function listeningUrl(app: FastifyInstance, listenHost: string): string {
+  const host = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+  return `http://${host}:${portOf(app)}`;
 }

@@ -622,7 +622,7 @@ covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than
     assertRequestEnded(parts);
     assertRequestEnded(chunks);
     observe(
-      `time to first audio, one sentence, one connection: chunks ${ms(chunks.timings.firstAudioMs)}, parts ${ms(parts.timings.firstAudioMs)}`,
+      `one sentence, one connection: time to first audio chunks ${ms(chunks.timings.firstAudioMs)}, parts ${ms(parts.timings.firstAudioMs)}; time to first playable audio (part 0's header, then its first audio bytes) chunks ${ms(chunks.timings.firstPlayableMs)}, parts ${ms(parts.timings.firstPlayableMs)}`,
     );
     if ((chunks.timings.firstAudioMs ?? Infinity) >= (parts.timings.firstAudioMs ?? Infinity)) {
       throw new Finding('chunks mode was not faster to first audio than parts mode', {
@@ -656,6 +656,31 @@ covers(
           expected: 'chunk 0 first',
           actual: late,
         },
+      );
+    }
+  },
+);
+
+covers(
+  ['WS-CHUNK0-BEFORE-PART-END'],
+  "chunks mode: each part's chunk 0 arrives before the part's last audio chunk",
+  async () => {
+    const { r } = await scenario.chunks();
+    const late: string[] = [];
+    for (const part of r.reassembly.parts) {
+      const ofPart = r.frames.filter((f) => f.metadata.part_id === part.partId && f.audio.length > 0);
+      const header = ofPart.find((f) => !f.metadata.chunk_id);
+      const lastAudio = Math.max(...ofPart.filter((f) => f !== header).map((f) => f.seq));
+      if (!header || header.seq > lastAudio)
+        late.push(`part ${part.partId}: chunk 0 ${header ? 'after its last audio chunk' : 'missing'}`);
+    }
+    observe(
+      `${late.length ? late.join('; ') : "every part's chunk 0 came before its last audio chunk"}; first playable audio ${ms(r.timings.firstPlayableMs)}`,
+    );
+    if (late.length > 0) {
+      throw new Finding(
+        `${late.join('; ')}: a client cannot start a part before the part is complete, so chunks mode is not lower latency`,
+        { expected: "chunk 0 before the part's last audio chunk", actual: late },
       );
     }
   },
@@ -816,6 +841,32 @@ covers(
       );
       assertErrorFor(noVoice, 'no-voice', 'an unknown voice');
       await stillUsable(conn, 'invalid take data');
+    });
+  },
+);
+
+covers(
+  ['WS-COMMAND-SINGULAR'],
+  'the singular command /take/generate (the vendor browser client): accepted or refused',
+  async () => {
+    await withConnection(async (conn) => {
+      const r = await conn.generate(
+        { text: ONE_SENTENCE, voice_id: await voice() },
+        { requestId: 'singular-1', command: '/take/generate', mode: 'chunks', timeouts: timeouts() },
+      );
+      if (r.takeId) speak.track('take', r.takeId);
+      observe(
+        `"/take/generate": ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; ${r.reassembly.parts.length} audio part(s)`,
+      );
+      if (r.outcome !== 'ended') {
+        throw new Finding(
+          `the worker does not accept "/take/generate" (the vendor's browser client's command): ${r.outcome}${r.diagnostic ? `, ${r.diagnostic}` : ''}`,
+          { expected: 'the take streamed as for /takes/generate', actual: r.outcome },
+        );
+      }
+      assertRequestEnded(r);
+      assertStreamClean(r);
+      await stillUsable(conn, 'the singular command');
     });
   },
 );

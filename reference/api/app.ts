@@ -1,8 +1,9 @@
 /**
  * The fastify app of the reference stack: one plugin per resource (api/plugins/), request schemas
  * as `$ref`s into schemas/ compiled by the shared Ajv, every error `{"detail": ...}` (api/errors.ts).
- * Public: /auth/*, /v1/speak/version, the docs and the signed audio URLs; everything else needs a
- * bearer token (api/authenticate.ts).
+ * Public: /auth/*, /v1/speak/version, the docs and (same-origin mode only) the signed audio URLs;
+ * everything else needs a bearer token (api/authenticate.ts). The signed audio URLs normally live on
+ * the blob-store listener (buildBlobApp), another origin.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -13,7 +14,7 @@ import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
 import { errorKey, installErrorHandling } from './errors.ts';
 import { answerMethodNotAllowed } from './method-not-allowed.ts';
-import { audioPlugin } from './plugins/audio.ts';
+import { audioPlugin, signedAudioRoute } from './plugins/audio.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { metaPlugin } from './plugins/meta.ts';
@@ -47,10 +48,8 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
 
 const REDACTED_QUERY = /(X-Amz-Signature|access_token|refresh_token|token|secret)=[^&]*/gi;
 
-export async function buildApp(
-  ctx: ApiContext,
-  extra: { protectedPlugins?: ProtectedPlugin[] } = {},
-): Promise<FastifyInstance> {
+/** The fastify instance every listener of the stack shares: JSON errors, defect header, redacted log. */
+function createServer(ctx: ApiContext): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
@@ -68,6 +67,35 @@ export async function buildApp(
   });
   installDefectHeader(app);
   answerMethodNotAllowed(app, errorKey);
+  installErrorHandling(app, ctx.log);
+  app.addHook('onResponse', async (request, reply) => {
+    const url = request.url.replace(REDACTED_QUERY, '$1=REDACTED');
+    ctx.log(`${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+  });
+  return app;
+}
+
+/**
+ * The blob-store listener: signed audio URLs only, on an origin of its own (as the real service's
+ * object storage), so clients that drop Authorization on a cross-origin redirect (curl, browsers)
+ * reach it without the bearer token.
+ */
+export async function buildBlobApp(ctx: ApiContext): Promise<FastifyInstance> {
+  const app = createServer(ctx);
+  // As a bucket's CORS rule: a page on the API's origin (the Swagger UI, a player) that follows the
+  // redirect here reads the audio (the signature authorises, no credentials are involved).
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*');
+  });
+  await app.register(async (scoped) => signedAudioRoute(scoped, ctx));
+  return app;
+}
+
+export async function buildApp(
+  ctx: ApiContext,
+  extra: { protectedPlugins?: ProtectedPlugin[] } = {},
+): Promise<FastifyInstance> {
+  const app = createServer(ctx);
   app.setValidatorCompiler(({ schema }) => ctx.ajv.compile(schema));
   // Response schemas are documentation (and `$ref`s into schemas/ that fast-json-stringify cannot
   // resolve): answers are serialized as they are, so a route never fails on its own schema.
@@ -90,11 +118,6 @@ export async function buildApp(
       defaultJsonParser(request, typeof body === 'string' ? body : body.toString('utf8'), done),
     );
   }
-  installErrorHandling(app, ctx.log);
-  app.addHook('onResponse', async (request, reply) => {
-    const url = request.url.replace(REDACTED_QUERY, '$1=REDACTED');
-    ctx.log(`${request.method} ${url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
-  });
 
   await app.register(async (open) => {
     await authPlugin(open, ctx);

@@ -22,6 +22,8 @@ export interface ApiContext {
   workers(): WorkerInfo[];
   /** http://host:port the stack listens on (for absolute URLs when a request has no Host). */
   baseUrl(): string;
+  /** Public origin of the blob-store listener that serves signed audio URLs; undefined = the API's own origin. */
+  blobBaseUrl(): string | undefined;
   log(line: string): void;
 }
 

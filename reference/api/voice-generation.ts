@@ -48,7 +48,8 @@ export function buildVoice(
   o: { timestampMs: number; connectionModel?: string },
 ): BuiltVoice {
   const model = findModel(body.model);
-  if (!model || model.name !== body.model) {
+  // Any name the catalogue knows (public, version or alias): vendor code passes a voice's `model` back.
+  if (!model) {
     throw new ApiError(
       422,
       `${where}/model: unknown model ${JSON.stringify(body.model)} (known: ${MODELS.map((m) => m.name).join(', ')})`,

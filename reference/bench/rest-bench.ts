@@ -72,7 +72,7 @@ try {
   const voice = (await post('/v1/speak/voices/generate', {
     name: 'Bench',
     gender: 'female',
-    model: 'studio',
+    model: 'english-gb-v2.1',
   })) as Json;
   await untilDone(`/v1/speak/voices/${voice.voice_id}`);
 

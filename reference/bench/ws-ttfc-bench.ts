@@ -1,12 +1,16 @@
 /**
- * Websocket time to first chunk against the running reference stack.
+ * Websocket time to first audio against the running reference stack.
  *   node --import tsx reference/bench/ws-ttfc-bench.ts [--runs 30] [--base-url URL --email E --password P]
  * Without --base-url it starts `speakcheck serve --port 0` as a child process (and stops it).
  * One connection, one-sentence text, requests one after another; per mode (chunks, parts):
- *   TTFC     = send → first binary frame with audio;
- *   playable = send → the part-0 WAV header and at least one chunk of samples are both there
- *              (chunks mode sends the exact-size header when the part is done; see part-stream.ts);
- * beside espeak's own first-samples time (synthesizePart() → first onSamples) in this process.
+ *   first frame = send → first binary frame with audio (in chunks mode that is chunk 0, the header);
+ *   playable = send → time to first PLAYABLE audio: part 0's chunk 0 (the WAV header) and then the
+ *              first audio bytes of part 0 (chunk 1), in order — what a player needs to start; in parts
+ *              mode the part-0 WAV;
+ * beside espeak's own times in this process, same run: first samples (synthesizePart() → first
+ * onSamples) and first-part synthesis (synthesizePart() → resolved, the whole sentence). Chunks mode
+ * synthesizes a part before sending its header (part-stream.ts), so its playable time is bounded below
+ * by the first-part synthesis time; the target is playable p50 ≤ first-part synthesis p50 + 5 ms.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -115,6 +119,8 @@ async function readyVoice(baseUrl: string, token: string, model: string): Promis
 interface Timing {
   ttfc: number;
   playable: number;
+  /** send → the first Take message (waiting): the take is stored. */
+  status: number;
 }
 
 async function measure(
@@ -127,6 +133,7 @@ async function measure(
   let ttfc = -1;
   let header = -1;
   let samples = -1;
+  let status = -1;
   const done = new Promise<void>((resolve, reject) => {
     let ready = false;
     let ended = false;
@@ -140,6 +147,7 @@ async function measure(
         };
         if (message.request_id !== requestId) return;
         if (message.status === 'error') reject(new Error(`request ${requestId}: ${data.toString()}`));
+        if (message.data?.status && status < 0) status = at;
         if (message.data?.status === 'ready') ready = true;
       } else {
         const length = data.readUInt32LE(4);
@@ -152,9 +160,9 @@ async function measure(
         const audio = data.length - 8 - length;
         if (audio > 0 && ttfc < 0) ttfc = at;
         if (meta.part_id === 0 && (meta.chunk_id ?? 0) === 0 && audio > 0 && header < 0) header = at;
+        // The first audio bytes: in the header frame itself (parts mode), else chunk 1.
         if (meta.part_id === 0 && audio > 44 && samples < 0) samples = at;
-        if (meta.part_id === 0 && mode === 'chunks' && (meta.chunk_id ?? 0) > 0 && audio > 0 && samples < 0)
-          samples = at;
+        if (meta.part_id === 0 && meta.chunk_id === 1 && audio > 0 && samples < 0) samples = at;
         if (meta.part_id > 0 && audio === 0 && (meta.chunk_id ?? 0) === 0) ended = true;
       }
       if (ready && ended) {
@@ -173,7 +181,7 @@ async function measure(
     }),
   );
   await withTimeout(done, `request ${requestId}`);
-  return { ttfc, playable: Math.max(header, samples) };
+  return { ttfc, playable: Math.max(header, samples), status };
 }
 
 const own = args['base-url'] ? undefined : await startStack();
@@ -205,31 +213,47 @@ try {
   await withTimeout(once(ws, 'open'), 'websocket open');
   // Warm-up: the worker's first request loads the voice's dictionary.
   for (let i = 0; i < 3; i++) await measure(ws, voiceId, 'chunks', `warm-${i}`);
-  for (const mode of ['chunks', 'parts'] as const) {
-    const timings: Timing[] = [];
-    for (let i = 0; i < RUNS; i++) timings.push(await measure(ws, voiceId, mode, `${mode}-${i}`));
-    console.log(
-      `${mode}: TTFC ${summary(timings.map((t) => t.ttfc))}; first playable ${summary(timings.map((t) => t.playable))}`,
-    );
-  }
-  ws.close();
-
+  // Interleaved, so the three see the same machine load: a chunks request, a parts request, then
+  // espeak speaking the same sentence with the same voice rendering (seed = voice id, as a take's).
   const synth = await createSynthesizer();
+  const rendering = {
+    language: 'en-US',
+    gender: 'female' as const,
+    prosody: null,
+    style: null,
+    seed: voiceId,
+  };
+  const timings: Record<'chunks' | 'parts', Timing[]> = { chunks: [], parts: [] };
   const firsts: number[] = [];
+  const wholes: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    for (const mode of ['chunks', 'parts'] as const)
+      timings[mode].push(await measure(ws, voiceId, mode, `${mode}-${i}`));
     const started = performance.now();
     let first = -1;
-    await synth.synthesizePart(
-      TEXT,
-      { language: 'en-US', gender: 'female', prosody: null, style: null, seed: 'bench' },
-      () => {
-        if (first < 0) first = performance.now() - started;
-      },
-    );
+    await synth.synthesizePart(TEXT, rendering, () => {
+      if (first < 0) first = performance.now() - started;
+    });
+    wholes.push(performance.now() - started);
     firsts.push(first);
   }
+  ws.close();
   await synth.close();
-  console.log(`espeak first samples (this process): ${summary(firsts)}`);
+  for (const mode of ['chunks', 'parts'] as const) {
+    const t = timings[mode];
+    console.log(
+      `${mode}: first frame ${summary(t.map((x) => x.ttfc))}; first playable ${summary(t.map((x) => x.playable))}; first status ${summary(t.map((x) => x.status))}`,
+    );
+  }
+  const playable = { chunks: timings.chunks.map((t) => t.playable) };
+  console.log(`espeak first samples (this process, same voice): ${summary(firsts)}`);
+  console.log(
+    `espeak first-part synthesis (this process, same voice, the whole sentence): ${summary(wholes)}`,
+  );
+  const margin = percentile(playable.chunks!, 50) - percentile(wholes, 50);
+  console.log(
+    `target chunks first playable p50 ≤ first-part synthesis p50 + 5 ms: ${margin <= 5 ? 'met' : 'MISSED'} (${margin >= 0 ? '+' : ''}${margin.toFixed(2)} ms)`,
+  );
 } finally {
   if (own) {
     own.child.kill('SIGTERM');

@@ -224,6 +224,12 @@ export const DEFECTS = [
     "chunks mode: chunk 0's wav header is sized for one chunk, not the part",
   ),
   d(
+    'ws-chunk0-last',
+    'websocket',
+    ['WS-CHUNK0-BEFORE-PART-END'],
+    'chunks mode: the audio chunks go out as espeak makes them and chunk 0 (the header) after them, when the part is done',
+  ),
+  d(
     'ws-progress-not-sent',
     'websocket',
     ['WS-TEXT-TAKE', 'WS-MULTIPART-PROGRESS'],

@@ -5,7 +5,7 @@
  * take ends in `error` instead of being tried forever.
  */
 import type { Database } from 'better-sqlite3';
-import { findModel } from '../models/catalogue.ts';
+import { findModel, modelNames } from '../models/catalogue.ts';
 import { advanceTake } from '../store/takes.ts';
 
 export const MAX_ATTEMPTS = 3;
@@ -26,14 +26,14 @@ export function enqueueJob(db: Database, takeId: string): void {
 
 /**
  * The values a voice's `model` column may hold for these model names: a voice stores the model's
- * version name (studio → studio-2026.11), older rows may hold the public name.
+ * version name, older rows may hold the public name or an alias (studio-2026.11, studio).
  */
 function voiceModelValues(models: readonly string[]): string[] {
   return [
     ...new Set(
       models.flatMap((name) => {
         const model = findModel(name);
-        return model ? [model.name, model.versionName] : [name];
+        return model ? modelNames(model) : [name];
       }),
     ),
   ];
@@ -44,7 +44,7 @@ export interface ClaimOptions {
   queueTimeoutMs?: number;
   onTakeFailed?: () => void;
   /**
-   * The models this worker serves (public names, e.g. ['studio']): it only claims jobs whose take's
+   * The models this worker serves (public names, e.g. ['english-gb-v2.1']): it only claims jobs whose take's
    * voice is of one of them. Absent: every model (the embedded workers). A take whose voice was
    * deleted meanwhile has no model left to match and any worker may take it.
    */

@@ -1,7 +1,11 @@
 /**
- * The models the reference stack offers. `studio` is English with styles and two prosody types; a
- * voice made for it reports the more specific version name (the contract allows it). `polyglot` is
- * multilingual with the simple prosody type only.
+ * The models the reference stack offers, named as the vendor's public examples name theirs (they
+ * pick voices whose model is `english-gb-v2.1` or `theatrical-v2`): `english-gb-v2.1` is English with
+ * styles and two prosody types, `theatrical-v2` multilingual with the simple prosody type only. A
+ * voice reports its model's `versionName` (here the same as the name: the contract would allow a
+ * more specific one). The earlier names `studio` and `polyglot` (and `studio-2026.11`, the version
+ * name voices of older stacks stored) stay accepted as aliases wherever a model is named; they are
+ * never listed.
  *
  * `synthLanguage` maps each model language onto a code the synthesis library understands (it picks
  * an espeak voice by language tag).
@@ -17,13 +21,15 @@ export interface ModelEntry {
   voice_inputs: string[];
   /** What a voice made for this model reports as its `model`. */
   versionName: string;
+  /** Earlier names, still accepted wherever a model is named (never listed). */
+  aliases: string[];
   /** The language used when a take gives no override_language. */
   defaultLanguage: string;
 }
 
 export const MODELS: readonly ModelEntry[] = [
   {
-    name: 'studio',
+    name: 'english-gb-v2.1',
     displayname: 'Studio (English, expressive)',
     flags: ['styles', 'affect'],
     languages: ['en-US', 'en-GB'],
@@ -34,11 +40,12 @@ export const MODELS: readonly ModelEntry[] = [
     ],
     prosody_types: ['simple', 'affect'],
     voice_inputs: ['gender', 'description'],
-    versionName: 'studio-2026.11',
+    versionName: 'english-gb-v2.1',
+    aliases: ['studio', 'studio-2026.11'],
     defaultLanguage: 'en-US',
   },
   {
-    name: 'polyglot',
+    name: 'theatrical-v2',
     displayname: 'Polyglot (multilingual)',
     flags: ['multilingual'],
     languages: ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv'],
@@ -46,14 +53,20 @@ export const MODELS: readonly ModelEntry[] = [
     styles: [],
     prosody_types: ['simple'],
     voice_inputs: ['gender'],
-    versionName: 'polyglot',
+    versionName: 'theatrical-v2',
+    aliases: ['polyglot'],
     defaultLanguage: 'en',
   },
 ];
 
-/** A model by its public name or by a version name a voice carries. */
+/** A model by its public name, a version name a voice carries, or an alias. */
 export function findModel(name: string): ModelEntry | undefined {
-  return MODELS.find((m) => m.name === name || m.versionName === name);
+  return MODELS.find((m) => modelNames(m).includes(name));
+}
+
+/** Every name a model answers to: the public name, the version name, the aliases. */
+export function modelNames(m: ModelEntry): string[] {
+  return [m.name, m.versionName, ...m.aliases];
 }
 
 /** The Model resource as the API returns it. */

@@ -195,7 +195,8 @@ function firstPartPlayable(r: StreamedRequest): boolean {
   if (r.mode === 'parts') return part0.some((f) => f.audio.length > 44);
   const header = part0.find((f) => !f.metadata.chunk_id);
   if (!header) return false;
-  return header.audio.length > 44 || part0.some((f) => (f.metadata.chunk_id ?? 0) >= 1);
+  // Playable in order: the header, then the part's first audio bytes (chunk 1), whichever came last.
+  return header.audio.length > 44 || part0.some((f) => f.metadata.chunk_id === 1);
 }
 
 function requestKey(id: unknown): string {

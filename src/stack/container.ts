@@ -38,8 +38,8 @@ export interface WorkerSpec {
 }
 
 export const DEFAULT_WORKERS: WorkerSpec[] = [
-  { id: 'worker-studio', models: ['studio'] },
-  { id: 'worker-polyglot', models: ['polyglot', 'studio'] },
+  { id: 'worker-studio', models: ['english-gb-v2.1'] },
+  { id: 'worker-polyglot', models: ['theatrical-v2', 'english-gb-v2.1'] },
 ];
 
 export interface ContainerStackOptions {
@@ -166,6 +166,8 @@ export async function startContainerStack(o: ContainerStackOptions = {}): Promis
   );
   const dataDir = mkdtempSync(join(tmpdir(), 'speakcheck-container-data-'));
   const port = await freePort();
+  // The blob-store listener (signed audio URLs) lives in the API container on a port of its own.
+  const blobPort = await freePort();
   let credentials = { email: '', password: '' };
 
   const startApi = async (): Promise<StartedTestContainer> => {
@@ -182,6 +184,10 @@ export async function startContainerStack(o: ContainerStackOptions = {}): Promis
         String(port),
         '--data',
         '/data',
+        '--blob-port',
+        String(blobPort),
+        '--blob-url',
+        `http://127.0.0.1:${blobPort}`,
         ...(o.serveArgs ?? []),
       ])
       .withWaitStrategy(Wait.forLogMessage(/^password=/m))

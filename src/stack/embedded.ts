@@ -83,7 +83,7 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
       );
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
-        const match = /^(base_url|email|password|token)=(.*)$/.exec(line.trim());
+        const match = /^(base_url|blob_url|email|password|token)=(.*)$/.exec(line.trim());
         if (match) {
           values[match[1]!] = match[2]!;
           if (match[1] === 'password' || match[1] === 'token') registerSecret(match[2]);

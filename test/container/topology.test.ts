@@ -61,7 +61,7 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
     const voice = await api('POST', '/v1/speak/voices/generate', {
       name: 'Box',
       gender: 'female',
-      model: 'studio',
+      model: 'english-gb-v2.1',
     });
     expect(voice.status, voice.text).toBeLessThan(300);
     voiceId = String((voice.json as Json).voice_id);
@@ -74,8 +74,8 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
     const reply = await api('GET', '/v1/speak/_meta/workers');
     const workers = reply.json as { id: string; alive: boolean; models: string[] }[];
     expect(workers.filter((w) => w.alive).map((w) => [w.id, w.models])).toEqual([
-      ['worker-polyglot', ['polyglot', 'studio']],
-      ['worker-studio', ['studio']],
+      ['worker-polyglot', ['theatrical-v2', 'english-gb-v2.1']],
+      ['worker-studio', ['english-gb-v2.1']],
     ]);
   });
 
@@ -95,12 +95,12 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
     }[];
     const portOf = (id: string) => new URL(workers.find((w) => w.id === id)!.websocket_url).port;
     for (let i = 0; i < 4; i++) {
-      const polyglot = (await api('GET', '/v1/speak/websocket?model=polyglot')).json as Json;
+      const polyglot = (await api('GET', '/v1/speak/websocket?model=theatrical-v2')).json as Json;
       expect(new URL(String(polyglot.websocket_url)).port).toBe(portOf('worker-polyglot'));
     }
     const studioPorts = new Set<string>();
     for (let i = 0; i < 4; i++) {
-      const studio = (await api('GET', '/v1/speak/websocket?model=studio')).json as Json;
+      const studio = (await api('GET', '/v1/speak/websocket?model=english-gb-v2.1')).json as Json;
       studioPorts.add(new URL(String(studio.websocket_url)).port);
     }
     expect([...studioPorts].sort()).toEqual([portOf('worker-polyglot'), portOf('worker-studio')].sort());
@@ -110,7 +110,7 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
     const voice = await api('POST', '/v1/speak/voices/generate', {
       name: 'Poly',
       gender: 'male',
-      model: 'polyglot',
+      model: 'theatrical-v2',
     });
     expect(voice.status, voice.text).toBeLessThan(300);
     const polyglotVoice = String((voice.json as Json).voice_id);

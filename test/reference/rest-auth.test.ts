@@ -86,7 +86,7 @@ describe('login', () => {
 describe('bearer on protected routes', () => {
   const routes: [string, string][] = [
     ['GET', '/v1/speak/models'],
-    ['GET', '/v1/speak/models/studio'],
+    ['GET', '/v1/speak/models/english-gb-v2.1'],
     ['GET', '/v1/speak/voices'],
     ['GET', '/v1/speak/voices/vc_x'],
     ['POST', '/v1/speak/voices/generate'],
@@ -212,7 +212,7 @@ describe('two users', () => {
     const voice = await a.post('/v1/speak/voices/generate', {
       name: 'Private',
       gender: 'female',
-      model: 'studio',
+      model: 'english-gb-v2.1',
     });
     expect(voice.status).toBe(200);
     voiceId = String((voice.json as Record<string, unknown>).voice_id);

@@ -35,7 +35,11 @@ describe('restart with the same --data', () => {
     const first = await serve(['--data', data]);
     const api = await first.login();
     const voice = (
-      await api.post('/v1/speak/voices/generate', { name: 'Keeper', gender: 'female', model: 'studio' })
+      await api.post('/v1/speak/voices/generate', {
+        name: 'Keeper',
+        gender: 'female',
+        model: 'english-gb-v2.1',
+      })
     ).json as Json;
     const take = (
       await api.post('/v1/speak/takes/generate', { voice_id: voice.voice_id, text: 'I will still be here.' })
@@ -57,15 +61,14 @@ describe('restart with the same --data', () => {
     const second = await serve(['--data', data]);
     expect(second.password).toBe(first.password);
     expect(second.email).toBe(first.email);
-    const port = new URL(second.baseUrl).port;
     // The old access token is still valid (its key is persisted).
     expect((await second.request('GET', '/v1/speak/models', { token: api.access })).status).toBe(200);
     const again = await second.login();
     expect((await again.get(`/v1/speak/takes/${take.take_id}`)).json).toEqual(readyTake);
     expect((await again.get(`/v1/speak/voices/${voice.voice_id}`)).json).toEqual(readyVoice);
-    // A signed URL from before the restart still works when pointed at the new port.
+    // A signed URL from before the restart still works when pointed at the new blob-store listener.
     const moved = new URL(location);
-    moved.port = port;
+    moved.port = new URL(second.blobUrl!).port;
     const replay = await second.request('GET', moved.href);
     expect(replay.status).toBe(200);
     expect(replay.body.equals(wav)).toBe(true);
@@ -89,7 +92,11 @@ describe('worker failure', () => {
     expect(workers).toHaveLength(2);
     expect(workers.every((w) => w.alive && w.pid > 0)).toBe(true);
     const voice = (
-      await api.post('/v1/speak/voices/generate', { name: 'Fragile', gender: 'male', model: 'studio' })
+      await api.post('/v1/speak/voices/generate', {
+        name: 'Fragile',
+        gender: 'male',
+        model: 'english-gb-v2.1',
+      })
     ).json as Json;
     await pollUntil(api, `/v1/speak/voices/${voice.voice_id}`, isDone);
     const take = (

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const voice = await api.post('/v1/speak/voices/generate', {
     name: 'Base',
     gender: 'female',
-    model: 'studio',
+    model: 'english-gb-v2.1',
   });
   voiceId = String((voice.json as Json).voice_id);
 });
@@ -50,7 +50,7 @@ describe('version and models', () => {
 
   it('lists two models, gets each by name, 404 for an unknown one', async () => {
     const models = (await api.get('/v1/speak/models')).json as Json[];
-    expect(models.map((m) => m.name)).toEqual(['studio', 'polyglot']);
+    expect(models.map((m) => m.name)).toEqual(['english-gb-v2.1', 'theatrical-v2']);
     const studio = models[0]!;
     expect(studio.prosody_types).toEqual(['simple', 'affect']);
     expect((studio.styles as string[][]).flat()).toContain('cheerful');
@@ -59,6 +59,21 @@ describe('version and models', () => {
     for (const m of models) expect((await api.get(`/v1/speak/models/${m.name}`)).json).toEqual(m);
     expect(detail(await api.get('/v1/speak/models/nope'), 404)).toContain('nope');
   });
+
+  it("the vendor's names: voices come back as english-gb-v2.1 / theatrical-v2; studio and polyglot stay aliases (not listed)", async () => {
+    for (const [asked, model, voiceModel] of [
+      ['english-gb-v2.1', 'english-gb-v2.1', 'english-gb-v2.1'],
+      ['theatrical-v2', 'theatrical-v2', 'theatrical-v2'],
+      ['studio', 'english-gb-v2.1', 'english-gb-v2.1'],
+      ['polyglot', 'theatrical-v2', 'theatrical-v2'],
+    ] as const) {
+      expect(((await api.get(`/v1/speak/models/${asked}`)).json as Json).name).toBe(model);
+      const voice = (
+        await api.post('/v1/speak/voices/generate', { name: asked, gender: 'male', model: asked })
+      ).json as Json;
+      expect(voice.model, asked).toBe(voiceModel);
+    }
+  });
 });
 
 describe('voices', () => {
@@ -66,7 +81,7 @@ describe('voices', () => {
     const created = await api.post('/v1/speak/voices/generate', {
       name: 'Eve',
       gender: 'nonbinary',
-      model: 'studio',
+      model: 'english-gb-v2.1',
       default_prosody: { pace: 3, pitch: -2, expression: 1 },
       description: 'calm narrator',
       done_webhook: { post_url: 'http://127.0.0.1:9/done' },
@@ -76,7 +91,7 @@ describe('voices', () => {
     expect(voice).toMatchObject({
       name: 'Eve',
       gender: 'nonbinary',
-      model: 'studio-2026.11',
+      model: 'english-gb-v2.1',
       status: 'waiting',
       default_prosody: { pace: 3, pitch: -2, expression: 1 },
       default_style: null,
@@ -98,11 +113,11 @@ describe('voices', () => {
       await api.post('/v1/speak/voices/generate', {
         name: 'Ex',
         gender: 'male',
-        model: 'polyglot',
+        model: 'theatrical-v2',
         example_take: { text: 'Guten Tag.', override_language: 'de' },
       })
     ).json as Json;
-    expect(voice.model).toBe('polyglot');
+    expect(voice.model).toBe('theatrical-v2');
     const take = await ready(String(voice.example_take_id));
     expect(take).toMatchObject({ text: 'Guten Tag.', override_language: 'de', status: 'ready' });
   });
@@ -111,22 +126,28 @@ describe('voices', () => {
     const before = ((await api.get('/v1/speak/voices')).json as Json[]).length;
     const takesBefore = ((await api.get('/v1/speak/takes')).json as Json[]).length;
     const cases: [Json, string][] = [
-      [{ gender: 'female', model: 'studio' }, 'name'],
-      [{ name: 'x', gender: 'robot', model: 'studio' }, 'gender'],
-      [{ name: 'x', gender: 'nonbinary', model: 'polyglot' }, 'gender'],
+      [{ gender: 'female', model: 'english-gb-v2.1' }, 'name'],
+      [{ name: 'x', gender: 'robot', model: 'english-gb-v2.1' }, 'gender'],
+      [{ name: 'x', gender: 'nonbinary', model: 'theatrical-v2' }, 'gender'],
       [{ name: 'x', gender: 'female', model: 'nope' }, 'model'],
-      [{ name: 'x', gender: 'female', model: 'studio', default_prosody: { pace: 11 } }, 'default_prosody'],
-      [{ name: 'x', gender: 'female', model: 'studio', default_prosody: { pace: 1.5 } }, 'default_prosody'],
       [
-        { name: 'x', gender: 'female', model: 'polyglot', default_prosody: { valence: 1 } },
+        { name: 'x', gender: 'female', model: 'english-gb-v2.1', default_prosody: { pace: 11 } },
         'default_prosody',
       ],
-      [{ name: 'x', gender: 'female', model: 'studio', default_style: ['yodel'] }, 'default_style'],
       [
-        { name: 'x', gender: 'female', model: 'studio', example_take: { override_language: 'fr' } },
+        { name: 'x', gender: 'female', model: 'english-gb-v2.1', default_prosody: { pace: 1.5 } },
+        'default_prosody',
+      ],
+      [
+        { name: 'x', gender: 'female', model: 'theatrical-v2', default_prosody: { valence: 1 } },
+        'default_prosody',
+      ],
+      [{ name: 'x', gender: 'female', model: 'english-gb-v2.1', default_style: ['yodel'] }, 'default_style'],
+      [
+        { name: 'x', gender: 'female', model: 'english-gb-v2.1', example_take: { override_language: 'fr' } },
         'override_language',
       ],
-      [{ name: 'x', gender: 'female', model: 'studio', done_webhook: 'not a url' }, 'done_webhook'],
+      [{ name: 'x', gender: 'female', model: 'english-gb-v2.1', done_webhook: 'not a url' }, 'done_webhook'],
     ];
     for (const [body, field] of cases) {
       expect(detail(await api.post('/v1/speak/voices/generate', body), 422), JSON.stringify(body)).toContain(
@@ -159,7 +180,7 @@ describe('voices', () => {
 
   it('delete answers true, removes it from lists; 404 afterwards', async () => {
     const voice = (
-      await api.post('/v1/speak/voices/generate', { name: 'Gone', gender: 'male', model: 'studio' })
+      await api.post('/v1/speak/voices/generate', { name: 'Gone', gender: 'male', model: 'english-gb-v2.1' })
     ).json as Json;
     const removed = await api.delete(`/v1/speak/voices/${voice.voice_id}`);
     expect(removed.status).toBe(200);
@@ -267,7 +288,7 @@ describe('takes', () => {
       await api.post('/v1/speak/voices/generate', {
         name: 'Fast',
         gender: 'male',
-        model: 'studio',
+        model: 'english-gb-v2.1',
         default_prosody: { pace: 10 },
       })
     ).json as Json;

@@ -29,6 +29,9 @@ describe('speakcheck serve', () => {
       ['--port', 'abc'],
       ['--workers', '-1'], // 0 is valid: API only, standalone `speakcheck worker`s join
       ['--user', 'no-colon'],
+      ['--blob-url', 'ftp://blobs.example'],
+      ['--blob-url', 'http://blobs.example/bucket'],
+      ['--blob-port', '70000'],
     ]) {
       const run = spawnSync(process.execPath, [BIN, 'serve', ...args], { encoding: 'utf8', timeout: 30_000 });
       expect(run.status, args.join(' ')).not.toBe(0);
@@ -42,7 +45,7 @@ describe('speakcheck serve', () => {
     expect(stack.permanentToken).toBeTruthy();
     const api = await stack.login();
     const voice = (
-      await api.post('/v1/speak/voices/generate', { name: 'Bye', gender: 'male', model: 'studio' })
+      await api.post('/v1/speak/voices/generate', { name: 'Bye', gender: 'male', model: 'english-gb-v2.1' })
     ).json as Record<string, unknown>;
     const take = (await api.post('/v1/speak/takes/generate', { voice_id: voice.voice_id, text: 'Goodbye.' }))
       .json as Record<string, unknown>;

@@ -30,6 +30,8 @@ export interface RequestOptions {
 
 export interface Stack {
   baseUrl: string;
+  /** blob_url=...: the blob-store listener serving signed audio URLs (absent with --blob-url same-origin). */
+  blobUrl?: string;
   email: string;
   password: string;
   /** token=... when started with --permanent-token. */
@@ -117,7 +119,7 @@ export async function startStack(args: string[] = [], readyTimeoutMs = 60_000): 
       child.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString('utf8');
         for (const line of output.split('\n')) {
-          const match = /^(base_url|email|password|token)=(.+)$/.exec(line.trim());
+          const match = /^(base_url|blob_url|email|password|token)=(.+)$/.exec(line.trim());
           if (match) fields.set(match[1]!, match[2]!);
         }
         const wantsToken = args.includes('--permanent-token');
@@ -141,6 +143,7 @@ export async function startStack(args: string[] = [], readyTimeoutMs = 60_000): 
   const baseUrl = fields.get('base_url')!;
   const stack: Stack = {
     baseUrl,
+    ...(fields.has('blob_url') ? { blobUrl: fields.get('blob_url')! } : {}),
     email: fields.get('email')!,
     password: fields.get('password')!,
     ...(fields.has('token') ? { permanentToken: fields.get('token')! } : {}),

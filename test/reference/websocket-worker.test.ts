@@ -209,7 +209,7 @@ describe('takes', () => {
     ws.close();
   });
 
-  it('chunks mode: header-only chunk 0 sized for the whole part, audio chunks, an empty end chunk', async () => {
+  it('chunks mode: header-only chunk 0 sized for the whole part first, audio chunks, an empty end chunk', async () => {
     const { ws, got, next } = await connect(url());
     const sent = performance.now();
     let firstAudioMs = -1;
@@ -228,9 +228,10 @@ describe('takes', () => {
       }),
     );
     await next(readyOf('c1'));
-    const part0 = got.frames
-      .filter((f) => f.meta.part_id === 0)
-      .sort((a, b) => (a.meta.chunk_id as number) - (b.meta.chunk_id as number));
+    const arrived = got.frames.filter((f) => f.meta.part_id === 0);
+    // On the wire in playing order: chunk 0 (the header) first, then the audio, then the end chunk.
+    expect(arrived.map((f) => f.meta.chunk_id)).toEqual(arrived.map((_, i) => i));
+    const part0 = [...arrived].sort((a, b) => (a.meta.chunk_id as number) - (b.meta.chunk_id as number));
     expect(part0.length).toBeGreaterThan(4);
     expect(part0.map((f) => f.meta.chunk_id)).toEqual(part0.map((_, i) => i));
     const wav = Buffer.concat(part0.map((f) => f.audio));

@@ -50,8 +50,8 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>): Prom
 const freshUrl = async (form: 'spec' | 'sdk' = 'spec') => {
   const reply =
     form === 'spec'
-      ? await http('GET', '/v1/speak/websocket?model=studio')
-      : await http('GET', '/v1/speak/websocket/studio');
+      ? await http('GET', '/v1/speak/websocket?model=english-gb-v2.1')
+      : await http('GET', '/v1/speak/websocket/english-gb-v2.1');
   expect(reply.status).toBe(200);
   return String(reply.json[form === 'spec' ? 'websocket_url' : 'worker_websocket_url']);
 };
@@ -215,7 +215,7 @@ beforeAll(async () => {
   });
   token = String(login.json.access_token);
   const voice = await http('POST', '/v1/speak/voices/generate', {
-    json: { name: 'ws-test', gender: 'female', model: 'studio' },
+    json: { name: 'ws-test', gender: 'female', model: 'english-gb-v2.1' },
   });
   voiceId = String(voice.json.voice_id);
   await until('voice ready', async () =>
@@ -237,8 +237,10 @@ describe('websocket address', () => {
   });
 
   it('needs the bearer token; 422 without a model, 404 for an unknown one, each with detail', async () => {
-    expect((await http('GET', '/v1/speak/websocket?model=studio', { auth: false })).status).toBe(401);
-    expect((await http('GET', '/v1/speak/websocket/studio', { auth: false })).status).toBe(401);
+    expect((await http('GET', '/v1/speak/websocket?model=english-gb-v2.1', { auth: false })).status).toBe(
+      401,
+    );
+    expect((await http('GET', '/v1/speak/websocket/english-gb-v2.1', { auth: false })).status).toBe(401);
     const missing = await http('GET', '/v1/speak/websocket');
     expect(missing.status).toBe(422);
     expect(missing.json.detail).toBeTruthy();
@@ -254,7 +256,7 @@ describe('connection', () => {
   it('connects without Authorization and is greeted with ready and the model', async () => {
     const client = await Client.open(await freshUrl('sdk'));
     await client.wait('greeting', () => client.texts.length > 0);
-    expect(client.texts[0]).toMatchObject({ status: 'ready', model: 'studio' });
+    expect(client.texts[0]).toMatchObject({ status: 'ready', model: 'english-gb-v2.1' });
     client.ws.close();
   });
 
@@ -391,7 +393,7 @@ describe('takes over the websocket', () => {
     client.send({
       command: '/voices/generate',
       request_id: 'v',
-      data: { name: 'made-over-ws', gender: 'male', model: 'studio' },
+      data: { name: 'made-over-ws', gender: 'male', model: 'english-gb-v2.1' },
     });
     await client.wait('voice ready', () => client.itemsOf('v').some((d) => d.status === 'ready'));
     const voices = client.itemsOf('v');

@@ -121,7 +121,7 @@ describe('speakcheck worker', () => {
         60_000,
         'the worker did not register',
       );
-      expect(registered.models).toEqual(['studio']);
+      expect(registered.models).toEqual(['english-gb-v2.1']); // --models studio: an alias, registered by its public name
       expect(registered.defects).toEqual(['ws-chunk-id-from-1']);
       expect(stdout).toMatch(/^defects=ws-chunk-id-from-1$/m);
       expect(stderr).toContain('WARNING: DEFECTIVE STACK (testing only): ws-chunk-id-from-1');

@@ -3,7 +3,9 @@
  * - GET /v1/speak/takes/{id}/{wav|mp3|m4a|flac|webm} (bearer) → 307, Location = absolute signed URL.
  *   Before `ready` only wav is offered (it streams while it is made); another format before ready →
  *   409 with a detail; any format of a take that ended in error/timeout → 409; unknown format → 404.
- * - GET /signed/audio/{id}/{format}?X-Amz-... (no bearer): the audio with its Content-Type.
+ * - GET /signed/audio/{id}/{format}?X-Amz-... (no bearer): the audio with its Content-Type, on the
+ *   blob-store listener's own origin (api/app.ts buildBlobApp; `--blob-url`), or on the API's origin
+ *   with `--blob-url same-origin`.
  *   Tampered or expired → 403; a request that also carries Authorization → 400 ("only one auth
  *   mechanism allowed", as S3 answers).
  *   A finished file honours one `Range: bytes=a-b` (206; unsatisfiable → 416), as browsers seek.
@@ -128,7 +130,7 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
         );
       }
       const host = request.headers.host;
-      const base = host ? `${request.protocol}://${host}` : ctx.baseUrl();
+      const base = ctx.blobBaseUrl() ?? (host ? `${request.protocol}://${host}` : ctx.baseUrl());
       const signed = ctx.signer.sign(base, `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`);
       const location = defects.has('location-unsigned') ? signed.split('?')[0]! : signed;
       return reply
@@ -138,8 +140,12 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
         .send();
     });
   });
+  // Same-origin mode: the signed URLs are served by the API itself.
+  if (ctx.blobBaseUrl() === undefined) await signedAudioRoute(app, ctx);
+}
 
-  // The signed URL itself: no bearer, the signature is the authorisation.
+/** The signed URL itself (blob-store listener, or the API in same-origin mode): no bearer, the signature is the authorisation. */
+export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   app.get(`${SIGNED_AUDIO_PREFIX}/:take_id/:format`, async (request, reply) => {
     if (defects.has('signed-url-needs-bearer')) await authenticate(ctx)(request);
     if (request.headers.authorization !== undefined && !defects.has('signed-url-needs-bearer')) {

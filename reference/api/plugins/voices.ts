@@ -1,7 +1,7 @@
 /**
  * Voices: generate (→ waiting, with an example take queued; the voice is ready when its example take
  * is), list, get, update (POST /voices/{id}, partial, answers true), delete (answers true).
- * A voice's `model` is the model's version name (e.g. studio → studio-2026.11).
+ * A voice's `model` is the model's version name (the same as its name in the default catalogue).
  */
 
 import type { FastifyInstance } from 'fastify';

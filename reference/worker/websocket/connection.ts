@@ -36,7 +36,9 @@ function requestValidator(): ValidateFunction {
   return validateRequest;
 }
 
-const COMMANDS = new Set(['/takes/generate', '/voices/generate']);
+/** `/take/generate` (singular) is what the vendor's browser client sends: an alias of `/takes/generate`. */
+const TAKE_COMMANDS = new Set(['/takes/generate', '/take/generate']);
+const COMMANDS = new Set([...TAKE_COMMANDS, '/voices/generate']);
 /** Requests waiting on one connection beyond this are refused (a client cannot queue without bound). */
 export const MAX_PENDING_REQUESTS = 64;
 
@@ -126,7 +128,7 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
     }
     const request = message as { command: string; stream?: { mode?: StreamMode }; data: unknown };
     const mode: StreamMode = request.stream?.mode ?? 'parts';
-    if (request.command === '/takes/generate') await generateTake(request.data, requestId ?? null, mode);
+    if (TAKE_COMMANDS.has(request.command)) await generateTake(request.data, requestId ?? null, mode);
     else await generateVoice(request.data, requestId ?? null, mode);
   }
 

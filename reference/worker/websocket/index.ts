@@ -7,7 +7,7 @@
  * It announces `{type: 'websocket-listening', url, models}` to the API process (which hands out URLs:
  * api/plugins/websocket-address.ts), again whenever the API asks with `{type: 'websocket-announce'}`.
  */
-import { MODELS } from '../../models/catalogue.ts';
+import { findModel, MODELS } from '../../models/catalogue.ts';
 import type { Synthesizer } from '../../synth/index.ts';
 import type { WorkerHookContext } from '../main.ts';
 import { websocketSecretKey } from './secret.ts';
@@ -52,7 +52,9 @@ export function backgroundSynthesizer(create: () => Promise<Synthesizer>): Synth
 export async function startWorkerWebsocket(c: WorkerHookContext): Promise<{ close(): Promise<void> }> {
   const synth = backgroundSynthesizer(c.createSynthesizer);
   // A standalone worker (`speakcheck worker --models a,b`) holds only the models it was given.
-  const given = Array.isArray(c.options.models) ? c.options.models.map(String) : [];
+  const given = Array.isArray(c.options.models)
+    ? c.options.models.map((m) => findModel(String(m))?.name ?? String(m))
+    : [];
   const models = given.length > 0 ? given : MODELS.map((m) => m.name);
   const wsPort = Number(c.options.wsPort ?? 0);
   const shuffleWindow = Number(c.options.wsShuffleWindow ?? 0);

@@ -5,17 +5,15 @@
  * part is finished.
  *
  * chunks mode: chunk 0 is the WAV header whose sizes cover the WHOLE part, chunks 1..n carry the
- * samples as espeak produces them, and an empty chunk n+1 ends the part. The part's length is only
- * known when espeak has finished it, and the contract wants the header's length to be exact. So the
- * audio chunks go out as they are produced (first audio within a few ms: the latency target) and
- * chunk 0, the 44-byte header alone, follows when the part is done, just before the end chunk. The
- * protocol lets frames arrive in any order and receivers rebuild it from chunk_id, so this keeps both
- * the exact header and the latency. Trade-off: a player that insists on the header before playing
- * cannot start until the part is synthesized (espeak runs ~30x real time, so ~100 ms for a 3 s
- * sentence); one that knows the format (fixed: 22050 Hz mono 16-bit, also in every earlier part's
- * header and in the take's info.audio_rate) can play chunk 1 at once. Rejected alternatives: waiting
- * for the part to end before sending anything (latency = whole part), an unknown-length header
- * (breaks "length covers the whole part"), a guessed length padded with silence (a guess can be short).
+ * samples in espeak's own pieces, and an empty chunk n+1 ends the part — sent in that order. The
+ * part's length is only known when espeak has finished it and the contract wants the header exact,
+ * so the part is synthesized first (espeak makes a sentence in ~10–25 ms here) and then sent header
+ * first. Every real player starts a part at chunk 0 (the vendor SDK's iterator holds everything
+ * until it has it; its browser player never finishes without it), so the old way — audio chunks as
+ * produced and chunk 0 when the part ended — gave a 7 ms first frame nobody could play; time to first
+ * PLAYABLE audio is what a listener hears, and it is the same here (defect switch ws-chunk0-last
+ * keeps that old order to prove the harness catches it). Rejected: an unknown-length header (breaks
+ * "length covers the whole part"), a guessed length padded with silence (a guess can be short).
  */
 
 import { wavHeader } from '../../audio/wav.ts';
@@ -51,17 +49,13 @@ export async function streamPart(
     ...(chunkId === undefined ? {} : { chunk_id: chunkId }),
   });
   const firstChunk = defects.has('ws-chunk-id-from-1') ? 1 : 0;
-  let nextChunk = firstChunk + 1;
+  const chunk0Last = defects.has('ws-chunk0-last');
+  let streamed = firstChunk + 1;
   await synth.synthesizePart(text, voice, (samples) => {
     pcm.push(samples);
-    if (target.mode === 'chunks') {
-      target.emit(
-        encodeAudioFrame(
-          meta(nextChunk++),
-          Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength),
-        ),
-      );
-    }
+    // Defect ws-chunk0-last: the audio chunks go out as produced, the header after them.
+    if (target.mode === 'chunks' && chunk0Last)
+      target.emit(encodeAudioFrame(meta(streamed++), bytesOf(samples)));
     target.onSamples?.(samples);
   });
   const dataBytes = pcm.reduce((n, s) => n + s.byteLength, 0);
@@ -71,13 +65,19 @@ export async function streamPart(
     dataBytes: target.mode === 'chunks' ? headerBytes : dataBytes,
   });
   if (target.mode === 'parts') {
-    const body = Buffer.concat(pcm.map((s) => Buffer.from(s.buffer, s.byteOffset, s.byteLength)));
-    target.emit(encodeAudioFrame(meta(), Buffer.concat([header, body])));
+    target.emit(encodeAudioFrame(meta(), Buffer.concat([header, ...pcm.map(bytesOf)])));
   } else {
     target.emit(encodeAudioFrame(meta(firstChunk), header));
+    let nextChunk = chunk0Last ? streamed : firstChunk + 1;
+    if (!chunk0Last)
+      for (const samples of pcm) target.emit(encodeAudioFrame(meta(nextChunk++), bytesOf(samples)));
     target.emit(encodeAudioFrame(meta(nextChunk)));
   }
   return dataBytes / 2;
+}
+
+function bytesOf(samples: Int16Array): Buffer {
+  return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 }
 
 /** The end of a take's stream: a part one past the last, with no audio (chunk_id 0 in chunks mode). */

@@ -1,11 +1,11 @@
 /**
  * `speakcheck serve`: starts the reference stack and prints, one per line on stdout,
- * `base_url=...`, `email=...`, `password=...` (the seeded demo user; the same password for the same
+ * `base_url=...`, `blob_url=...` (unless --blob-url same-origin), `email=...`, `password=...` (the seeded demo user; the same password for the same
  * --data dir) and `token=...` (with --permanent-token), then logs on stderr (no tokens, no passwords).
  * Stops cleanly (workers too) on SIGINT/SIGTERM.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { ExtraUser } from '../../../reference/options.ts';
+import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
 import { announceDefects, DEFECT_FLAG_DESCRIPTION, defectFlag } from '../defect-flag.ts';
@@ -20,10 +20,25 @@ function integer(min: number) {
   };
 }
 
+function port(value: string): number {
+  const n = integer(0)(value);
+  if (n > 65535) throw new InvalidArgumentError('must be a port 0..65535');
+  return n;
+}
+
 function user(value: string, previous: ExtraUser[] = []): ExtraUser[] {
   const at = value.indexOf(':');
   if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError('must be EMAIL:PASSWORD');
   return [...previous, { email: value.slice(0, at), password: value.slice(at + 1) }];
+}
+
+function blobUrl(value: string): string {
+  if (value === SAME_ORIGIN) return value;
+  try {
+    return blobOrigin(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message.replace('option blobUrl', 'it'));
+  }
 }
 
 interface ServeFlags {
@@ -36,6 +51,8 @@ interface ServeFlags {
   signedUrlTtl: number;
   websocketUrlTtl: number;
   wsShuffleWindow: number;
+  blobUrl?: string;
+  blobPort: number;
   user?: ExtraUser[];
   permanentToken?: boolean;
   webhookAllow?: string;
@@ -47,7 +64,7 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('Start the reference Speak v1 stack (REST API, workers, signed audio URLs, docs)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port (0 = any free port)', integer(0), 0)
+    .option('--port <n>', 'port (0 = any free port)', port, 0)
     .option('--data <dir>', 'data directory (SQLite + audio); default: a temp dir removed on exit')
     .option(
       '--workers <n>',
@@ -69,6 +86,12 @@ export function registerServe(program: Command): void {
       integer(0),
       0,
     )
+    .option(
+      '--blob-url <url|same-origin>',
+      "public origin of the blob-store listener that serves signed audio URLs (default: its own http://HOST:PORT); 'same-origin' = no listener, signed URLs on the API origin",
+      blobUrl,
+    )
+    .option('--blob-port <n>', 'port of the blob-store listener (0 = any free port)', port, 0)
     .option('--user <email:password>', 'an extra user (repeatable)', user)
     .option('--permanent-token', 'create a never-expiring token for the demo user and print token=...')
     .addOption(
@@ -94,6 +117,8 @@ export function registerServe(program: Command): void {
         signedUrlTtlSeconds: flags.signedUrlTtl,
         websocketUrlTtlSeconds: flags.websocketUrlTtl,
         wsShuffleWindow: flags.wsShuffleWindow,
+        blobUrl: flags.blobUrl,
+        blobPort: flags.blobPort,
         users: flags.user ?? [],
         permanentToken: flags.permanentToken === true,
         webhookAllow: flags.webhookAllow,
@@ -101,7 +126,12 @@ export function registerServe(program: Command): void {
         log,
       });
       const demo = stack.users[0]!;
-      const lines = [`base_url=${stack.baseUrl}`, `email=${demo.email}`, `password=${demo.password}`];
+      const lines = [
+        `base_url=${stack.baseUrl}`,
+        ...(stack.blobUrl ? [`blob_url=${stack.blobUrl}`] : []),
+        `email=${demo.email}`,
+        `password=${demo.password}`,
+      ];
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
       // Loud on both streams: a defective stack must never pass for a clean one.
       lines.push(...announceDefects(flags.defect ?? [], log));

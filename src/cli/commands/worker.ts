@@ -11,20 +11,22 @@ import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { activateDefects } from '../../../reference/defects/index.ts';
-import { MODELS } from '../../../reference/models/catalogue.ts';
+import { findModel, MODELS } from '../../../reference/models/catalogue.ts';
 import { announceDefects, DEFECT_FLAG_DESCRIPTION, defectFlag } from '../defect-flag.ts';
 
+/** Model names (aliases such as studio/polyglot too), as the catalogue's public names. */
 function models(value: string): string[] {
   const names = value
     .split(',')
     .map((m) => m.trim())
     .filter(Boolean);
-  const known = MODELS.map((m) => m.name);
-  const unknown = names.filter((n) => !known.includes(n));
+  const unknown = names.filter((n) => !findModel(n));
   if (names.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(`unknown model(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
+    throw new InvalidArgumentError(
+      `unknown model(s) ${unknown.join(', ')}; known: ${MODELS.map((m) => m.name).join(', ')}`,
+    );
   }
-  return names;
+  return [...new Set(names.map((n) => findModel(n)!.name))];
 }
 
 function port(value: string): number {

@@ -91,6 +91,13 @@ export const requirements: Requirement[] = [
     'wire-facts',
   ),
   r(
+    'WS-COMMAND-SINGULAR',
+    "Facts from the vendor's public example clients",
+    'INFO',
+    'The worker accepts `"command": "/take/generate"` (singular, what the vendor\'s browser client sends) like `/takes/generate`: recorded whether it streams the take or answers an error.',
+    'wire-facts',
+  ),
+  r(
     'WS-REQUEST-FORMAT',
     'Websocket protocol',
     'MUST',
@@ -197,6 +204,12 @@ export const requirements: Requirement[] = [
     'Events: Websocket stream',
     'INFO',
     'Chunks mode: chunk 0 (the WAV header) is sent before the other chunks of its part, so a player can start at once (order is not guaranteed; recorded with the time from first audio to first playable audio).',
+  ),
+  r(
+    'WS-CHUNK0-BEFORE-PART-END',
+    'Events: Websocket stream',
+    'SHOULD',
+    'Chunks mode ("Latency is lower"): a part\'s chunk 0 (the WAV header) arrives before the part\'s last audio chunk, so a client can start playback before the part is complete.',
   ),
   r('WS-CHUNK-END-MARKER', 'Events: Websocket stream', 'MUST', 'Chunks mode: an empty chunk ends each part.'),
   r(
