@@ -4,7 +4,15 @@
  */
 import { assertStatus } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { covers, type Exchange, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  check,
+  checkStep,
+  covers,
+  type Exchange,
+  expectSchema,
+  observe,
+  useSpeak,
+} from '../src/harness/index.ts';
 
 const speak = useSpeak();
 
@@ -49,20 +57,25 @@ covers(
   ['VERSION-NO-TOKEN', 'VERSION-MAJOR-MINOR'],
   'the version endpoint answers without a token with major and minor numbers',
   async () => {
-    const exchange = await getVersion();
-    assertJson(exchange);
-    const { major, minor } = versionNumbers(exchange.json);
-    if (!Number.isInteger(major) || !Number.isInteger(minor)) {
-      throw new Finding(
-        `GET ${VERSION_PATH}: expected integer major ("version") and minor numbers, got ${show(exchange.json)}`,
-        {
-          where: VERSION_PATH,
-          expected: '{version: int, minor: int}',
-          actual: exchange.json,
-        },
-      );
-    }
-    observe(`version ${major}.${minor}`);
+    const exchange = await checkStep('VERSION-NO-TOKEN', async () => {
+      const answer = await getVersion();
+      assertJson(answer);
+      return answer;
+    });
+    check('VERSION-MAJOR-MINOR', () => {
+      const { major, minor } = versionNumbers(exchange.json);
+      if (!Number.isInteger(major) || !Number.isInteger(minor)) {
+        throw new Finding(
+          `GET ${VERSION_PATH}: expected integer major ("version") and minor numbers, got ${show(exchange.json)}`,
+          {
+            where: VERSION_PATH,
+            expected: '{version: int, minor: int}',
+            actual: exchange.json,
+          },
+        );
+      }
+      observe(`version ${major}.${minor}`);
+    });
   },
 );
 

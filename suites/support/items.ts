@@ -12,6 +12,7 @@ import {
   type Exchange,
   expectJson,
   expectSchema,
+  markSetupFailure,
   type SpeakContext,
   selectedRequirements,
 } from '../../src/harness/index.ts';
@@ -203,7 +204,10 @@ export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}):
   if (o.evidence === false) {
     return () => {
       promise ??= make();
-      return promise;
+      return promise.catch((error: unknown) => {
+        markSetupFailure(error);
+        throw error;
+      });
     };
   }
   const scenario = newTestRecord();
@@ -217,6 +221,7 @@ export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}):
       },
       (error: unknown) => {
         adoptScenarioRecord(scenario);
+        markSetupFailure(error);
         throw error;
       },
     );
