@@ -74,8 +74,7 @@ export function covers(
       } else {
         const used = Object.keys(tallies).length > 0;
         if (!used && !isSetupFailure(err)) {
-          for (const id of ids)
-            (tallies[id] ??= { passed: 0, failed: [] }).failed.push(redactText(messageOf(err)));
+          for (const id of ids) tallies[id] = { passed: 0, failed: [redactText(messageOf(err))] };
           throw err;
         }
         task.meta.blockedBy = redactText(messageOf(err));
