@@ -18,13 +18,12 @@ import { assertClientError } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import {
   AMZ_SIGNATURE_PARAM,
-  assertSignedRedirect,
   assertTamperedRejected,
   tamperSignature,
 } from '../src/checks/redirect.ts';
 import { distinctRuns } from '../src/checks/status.ts';
-import { covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
-import { type FetchedAudio, fetchAudio } from './support/audio.ts';
+import { check, checkStep, covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
+import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
 import {
   generateTake,
   getItem,
@@ -65,12 +64,17 @@ const fetched = new Map(
     once(async (): Promise<FetchedAudio & { parsed: ParsedAudio }> => {
       const take = await readyTake();
       const result = await fetchAudio(speak, take.take_id, format);
-      const parsed = await assertContainer(
-        format,
-        result.audio.body,
-        `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
-      );
-      return { ...result, parsed };
+      try {
+        const parsed = await assertContainer(
+          format,
+          result.audio.body,
+          `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
+        );
+        return { ...result, parsed };
+      } catch (err) {
+        if (err instanceof Finding) err.facts.requirement = 'AUDIO-CONTAINER';
+        throw err;
+      }
     }),
   ]),
 );
@@ -93,7 +97,18 @@ for (const format of AUDIO_FORMATS) {
     ],
     `${format}: 307 to an absolute signed URL that delivers ${format} without Authorization`,
     async () => {
-      const { audio, parsed } = await audioOf(format);
+      await readyTake();
+      // Each finding of the fetch names its requirement (support/audio.ts); the rest is the format's availability.
+      const { audio, parsed } = await checkStep(
+        [
+          'AUDIO-ALL-FORMATS-READY',
+          'AUDIO-307',
+          'AUDIO-SIGNED-LOCATION',
+          'AUDIO-SIGNED-NO-AUTH',
+          'AUDIO-CONTAINER',
+        ],
+        () => audioOf(format),
+      );
       observe(
         `${format}: ${audio.body.length} bytes, ${parsed.container}/${parsed.codec}, ${parsed.durationSeconds?.toFixed(3)} s, ${parsed.sampleRate} Hz`,
       );
@@ -105,9 +120,13 @@ for (const format of AUDIO_FORMATS) {
     `${format}: Content-Type and the same duration as the wav`,
     async () => {
       const { audio, parsed } = await audioOf(format);
-      assertContentType(format, audio.headers['content-type'], `signed ${format} URL`);
+      check('AUDIO-CONTENT-TYPE', () =>
+        assertContentType(format, audio.headers['content-type'], `signed ${format} URL`),
+      );
       const wav = parseWav((await audioOf('wav')).audio.body, 'wav');
-      assertDurationClose(format, parsed.durationSeconds, wav.samples / wav.sampleRate, `${format} vs wav`);
+      check('AUDIO-FORMATS-SAME-AUDIO', () =>
+        assertDurationClose(format, parsed.durationSeconds, wav.samples / wav.sampleRate, `${format} vs wav`),
+      );
     },
   );
 
@@ -277,25 +296,31 @@ covers(
   async () => {
     const { take, wavRedirect, statusAtWav, streamed } = await streaming();
     if (statusAtWav === 'ready') {
+      // Outside every check: none of the three could be observed before ready (blocked, not failed).
       throw new Finding(
         'even a take of nine times the long text was ready before its wav was requested: "before ready" could not be observed',
       );
     }
-    assertSignedRedirect(wavRedirect);
-    if (streamed?.status !== 200) {
-      throw new Finding(
-        `the signed wav URL of a take in ${statusAtWav} answered ${streamed?.status}: ${show(streamed?.text)}`,
-      );
-    }
-    const streamedWav = parseWav(streamed.body, 'streamed wav');
+    // The redirect's finding names AUDIO-307 or AUDIO-SIGNED-LOCATION (support/audio.ts).
+    await checkStep(['AUDIO-307', 'AUDIO-SIGNED-LOCATION'], () => signedRedirect(wavRedirect));
+    const streamedWav = await checkStep('AUDIO-WAV-BEFORE-READY', () => {
+      if (streamed?.status !== 200) {
+        throw new Finding(
+          `the signed wav URL of a take in ${statusAtWav} answered ${streamed?.status}: ${show(streamed?.text)}`,
+        );
+      }
+      return parseWav(streamed.body, 'streamed wav');
+    });
     const { audio } = await fetchAudio(speak, take.take_id, 'wav');
     const finishedWav = parseWav(audio.body, 'finished wav');
-    if (streamedWav.samples !== finishedWav.samples) {
-      throw new Finding(
-        `the wav streamed before ready holds ${streamedWav.samples} samples, the finished take's wav ${finishedWav.samples}: the stream ended early or differs`,
-        { expected: finishedWav.samples, actual: streamedWav.samples },
-      );
-    }
+    check('AUDIO-WAV-BEFORE-READY', () => {
+      if (streamedWav.samples !== finishedWav.samples) {
+        throw new Finding(
+          `the wav streamed before ready holds ${streamedWav.samples} samples, the finished take's wav ${finishedWav.samples}: the stream ended early or differs`,
+          { expected: finishedWav.samples, actual: streamedWav.samples },
+        );
+      }
+    });
     observe(
       `streamed wav: ${streamedWav.samples} samples (declared data size ${streamedWav.declaredDataBytes})`,
     );

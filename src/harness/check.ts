@@ -43,58 +43,83 @@ export class StepFailed extends Error {
   }
 }
 
-/** Soft: records whether `fn` held for `id`; resolves (never rejects) to whether it held. */
+/**
+ * Soft: records whether `fn` held for `id`; resolves (never rejects) to whether it held. A Finding
+ * that names another requirement the test covers (`facts.requirement`) is recorded against that one.
+ */
 export function check(id: string, fn: () => Promise<unknown>): Promise<boolean>;
 export function check(id: string, fn: () => unknown): boolean;
 export function check(id: string, fn: () => unknown): boolean | Promise<boolean> {
-  const tally = tallyFor(id);
+  const s = scopeFor(id);
   let result: unknown;
   try {
     result = fn();
   } catch (err) {
-    return fail(tally, err);
+    return fail(s, id, err);
   }
   if (result instanceof Promise)
     return result.then(
-      () => pass(tally),
-      (err: unknown) => fail(tally, err),
+      () => pass(s, id),
+      (err: unknown) => fail(s, id, err),
     );
-  return pass(tally);
+  return pass(s, id);
 }
 
-/** A setup step that proves `id`: its value when it holds; when not, its failure fails `id` and stops the test. */
-export async function checkStep<T>(id: string, fn: () => Promise<T> | T): Promise<T> {
-  const tally = tallyFor(id);
+/**
+ * A setup step that proves `id` (or several: the step's success shows each of them, e.g. a generation
+ * whose body is schema-checked proves both the generation and the field types): its value when it
+ * holds; when not, its failure fails the first id (or the one its Finding names) and stops the test.
+ */
+export async function checkStep<T>(id: string | readonly string[], fn: () => Promise<T> | T): Promise<T> {
+  const ids = typeof id === 'string' ? [id] : id;
+  const first = ids[0];
+  if (first === undefined) throw new Error('checkStep() without a requirement id');
+  const s = scopeFor(first);
+  for (const other of ids) scopeFor(other);
   try {
     const value = await fn();
-    pass(tally);
+    for (const held of ids) pass(s, held);
     return value;
   } catch (err) {
-    if (isSkip(err)) throw err;
-    fail(tally, err);
-    throw new StepFailed(id, err);
+    fail(s, first, err);
+    throw new StepFailed(attributed(s, first, err), err);
   }
 }
 
-/** Tallies of the current test; outside covers() a check is a harness bug. */
-function tallyFor(id: string): CheckTally {
+/** The requirement a failure counts against: the one its Finding names, if the test covers it, else `id`. */
+export function attributed(s: Pick<CheckScope, 'ids'>, id: string, err: unknown): string {
+  const named = (err as { facts?: { requirement?: unknown } } | null)?.facts?.requirement;
+  return typeof named === 'string' && s.ids.includes(named) ? named : id;
+}
+
+/** The current test's scope; outside covers(), or for an id the test does not cover, a harness bug. */
+function scopeFor(id: string): CheckScope {
   const s = scope.getStore();
   if (!s) throw new Error(`check('${id}') outside a covers() test: checks belong to a test.`);
   if (!s.ids.includes(id))
     throw new Error(`check('${id}') in a test that does not cover it (covers ${s.ids.join(', ')}).`);
+  return s;
+}
+
+function tally(s: CheckScope, id: string): CheckTally {
   s.tallies[id] ??= { passed: 0, failed: [] };
   return s.tallies[id];
 }
 
-function pass(tally: CheckTally): boolean {
-  tally.passed++;
+function pass(s: CheckScope, id: string): boolean {
+  tally(s, id).passed++;
   return true;
 }
 
-function fail(tally: CheckTally, err: unknown): boolean {
+function fail(s: CheckScope, id: string, err: unknown): boolean {
   // A skip inside a check is still a skip of the whole test.
   if (isSkip(err)) throw err;
-  tally.failed.push(redactText(messageOf(err)));
+  // A step that already failed its own id (checkStep inside a check) is not counted twice.
+  if (err instanceof StepFailed) {
+    tally(s, id);
+    return false;
+  }
+  tally(s, attributed(s, id, err)).failed.push(redactText(messageOf(err)));
   return false;
 }
 

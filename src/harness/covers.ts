@@ -21,7 +21,15 @@ import { drainPending, newTestRecord, recordObservation, runWithRecord } from '.
 import { redactText } from '../client/redact.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
 import { labelForAllure } from './allure-labels.ts';
-import { type CheckTallies, isSetupFailure, isSkip, messageOf, runWithChecks } from './check.ts';
+import {
+  attributed,
+  type CheckTallies,
+  isSetupFailure,
+  isSkip,
+  messageOf,
+  runWithChecks,
+  StepFailed,
+} from './check.ts';
 import './meta.ts';
 import { loadRunConfig } from './run-config.ts';
 
@@ -72,12 +80,18 @@ export function covers(
       if (infoOnly) {
         record.observations.push(`Observed (not judged, INFO): ${redactText(messageOf(err))}`);
       } else {
-        const used = Object.keys(tallies).length > 0;
-        if (!used && !isSetupFailure(err)) {
-          for (const id of ids) tallies[id] = { passed: 0, failed: [redactText(messageOf(err))] };
+        const message = redactText(messageOf(err));
+        const named = err instanceof StepFailed ? '' : attributed({ ids }, '', err);
+        if (named) {
+          // A Finding that names a covered requirement fails it wherever it surfaced.
+          const own = tallies[named];
+          tallies[named] = { passed: own?.passed ?? 0, failed: [...(own?.failed ?? []), message] };
+        } else if (Object.keys(tallies).length === 0 && !isSetupFailure(err)) {
+          for (const id of ids) tallies[id] = { passed: 0, failed: [message] };
           throw err;
         }
-        task.meta.blockedBy = redactText(messageOf(err));
+        if (unconcluded(ids, tallies).length === 0) throw err;
+        task.meta.blockedBy = message;
         throw new Blocked(ids, tallies, err);
       }
     } finally {
@@ -113,6 +127,11 @@ function resultLines(ids: readonly string[], tallies: CheckTallies, blockedBy: s
     if (blockedBy !== undefined && !(t && t.passed > 0)) return `${id}: blocked by: ${blockedBy}`;
     return `${id}: ${t ? `${t.passed} check${t.passed > 1 ? 's' : ''} held` : 'no failure'}`;
   });
+}
+
+/** The ids no check concluded (neither held nor failed) so far. */
+function unconcluded(ids: readonly string[], tallies: CheckTallies): string[] {
+  return ids.filter((id) => !(tallies[id] && (tallies[id].passed > 0 || tallies[id].failed.length > 0)));
 }
 
 /** The test's failure when a step outside every check stopped it: says which ids it left unjudged. */

@@ -69,6 +69,20 @@ export function expectCreated(exchange: Exchange, what: string): unknown {
   return expectJson(exchange, what);
 }
 
+/**
+ * expectSchema for a Voice or Take body: a schema finding is evidence against the kind's field-types
+ * requirement wherever it surfaces (a generation step, a wait), so check() attributes it there.
+ */
+function expectItemSchema(kind: Kind, schema: string, json: unknown, what: string): void {
+  try {
+    expectSchema(schema, json, what);
+  } catch (err) {
+    if (err instanceof Finding)
+      err.facts.requirement = kind === 'take' ? 'TAKE-FIELD-TYPES' : 'VOICE-FIELD-TYPES';
+    throw err;
+  }
+}
+
 export async function generateVoice(
   s: SpeakContext,
   body: Record<string, unknown>,
@@ -77,7 +91,7 @@ export async function generateVoice(
   const json = expectCreated(exchange, 'voice generation');
   const id = (json as { voice_id?: unknown } | null)?.voice_id;
   if (typeof id === 'string' && id) s.track('voice', id);
-  expectSchema('Voice', json, 'the generated voice');
+  expectItemSchema('voice', 'Voice', json, 'the generated voice');
   return { exchange, voice: json as Voice };
 }
 
@@ -89,7 +103,7 @@ export async function generateTake(
   const json = expectCreated(exchange, 'take generation');
   const id = (json as { take_id?: unknown } | null)?.take_id;
   if (typeof id === 'string' && id) s.track('take', id);
-  expectSchema('Take', json, 'the generated take');
+  expectItemSchema('take', 'Take', json, 'the generated take');
   return { exchange, take: json as Take };
 }
 
@@ -103,10 +117,11 @@ export async function getItem<T>(s: SpeakContext, kind: Kind, id: string): Promi
         where: exchange.url,
         expected: 'object',
         actual: 'array',
+        requirement: kind === 'take' ? 'TAKE-GET-OBJECT' : 'VOICE-GET-OBJECT',
       },
     );
   }
-  expectSchema(kind === 'take' ? 'Take' : 'Voice', json, `the ${kind} from GET`);
+  expectItemSchema(kind, kind === 'take' ? 'Take' : 'Voice', json, `the ${kind} from GET`);
   return json as T;
 }
 
@@ -170,7 +185,12 @@ export async function list<T>(
 ): Promise<T[]> {
   const exchange = await s.api.get(`/v1/speak/${kind}s`, { query });
   const json = expectCreated(exchange, `GET /v1/speak/${kind}s ${show(query)}`);
-  expectSchema(kind === 'take' ? 'TakeList' : 'VoiceList', json, `the ${kind} list for ${show(query)}`);
+  expectItemSchema(
+    kind,
+    kind === 'take' ? 'TakeList' : 'VoiceList',
+    json,
+    `the ${kind} list for ${show(query)}`,
+  );
   return json as T[];
 }
 
@@ -228,12 +248,19 @@ export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}):
   };
 }
 
-export function assertEqualField(actual: unknown, expected: unknown, where: string): void {
+/** `requirement`: the id the mismatch is evidence against when it surfaces in a shared scenario (see Finding). */
+export function assertEqualField(
+  actual: unknown,
+  expected: unknown,
+  where: string,
+  requirement?: string,
+): void {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
     throw new Finding(`${where}: expected ${show(expected)}, got ${show(actual)}`, {
       where,
       expected,
       actual,
+      ...(requirement === undefined ? {} : { requirement }),
     });
   }
 }
