@@ -16,13 +16,9 @@ import {
 } from '../src/checks/audio.ts';
 import { assertClientError } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import {
-  AMZ_SIGNATURE_PARAM,
-  assertTamperedRejected,
-  tamperSignature,
-} from '../src/checks/redirect.ts';
+import { AMZ_SIGNATURE_PARAM, assertTamperedRejected, tamperSignature } from '../src/checks/redirect.ts';
 import { distinctRuns } from '../src/checks/status.ts';
-import { check, checkStep, covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
+import { against, check, checkStep, covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
 import {
   generateTake,
@@ -64,17 +60,14 @@ const fetched = new Map(
     once(async (): Promise<FetchedAudio & { parsed: ParsedAudio }> => {
       const take = await readyTake();
       const result = await fetchAudio(speak, take.take_id, format);
-      try {
-        const parsed = await assertContainer(
+      const parsed = await against('AUDIO-CONTAINER', () =>
+        assertContainer(
           format,
           result.audio.body,
           `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
-        );
-        return { ...result, parsed };
-      } catch (err) {
-        if (err instanceof Finding) err.facts.requirement = 'AUDIO-CONTAINER';
-        throw err;
-      }
+        ),
+      );
+      return { ...result, parsed };
     }),
   ]),
 );

@@ -18,7 +18,7 @@ import {
   toQueryParams,
   WIRE_LIST_SEMANTICS,
 } from '../src/checks/lists.ts';
-import { covers, observe, useSpeak } from '../src/harness/index.ts';
+import { against, check, covers, observe, useSpeak } from '../src/harness/index.ts';
 import {
   generateTake,
   generateVoice,
@@ -110,6 +110,32 @@ function asListItem(kind: Kind, item: Take | Voice): ListItem {
 async function answer(query: ListQuery, kind: Kind = 'take'): Promise<ListItem[]> {
   const items = await list<Take | Voice>(speak, kind, toQueryParams(query, `${kind}_id`));
   return items.map((item) => asListItem(kind, item));
+}
+
+/** The answer holds exactly the oracle's ids, in its order. */
+function sameIds(got: readonly ListItem[], expected: readonly string[]): boolean {
+  return got.length === expected.length && got.every((item, i) => item.id === expected[i]);
+}
+
+/**
+ * The requirement a failing filter-and-bounds query is evidence against: LIST-ID-FILTER when the id
+ * filter alone is already wrong, else LIST-OLDER when the filter with `older` alone is, else LIST-NEWER.
+ */
+async function blamedPart(query: ListQuery, now: readonly ListItem[], kind: Kind): Promise<string> {
+  const parts: Array<[string, ListQuery]> = [
+    ...(query.ids ? ([['LIST-ID-FILTER', { ids: query.ids }]] as Array<[string, ListQuery]>) : []),
+    [
+      'LIST-OLDER',
+      {
+        ...(query.ids ? { ids: query.ids } : {}),
+        ...(query.older === undefined ? {} : { older: query.older }),
+      },
+    ],
+  ];
+  for (const [id, part] of parts) {
+    if (!sameIds(await answer(part, kind), listOracle(now, part))) return id;
+  }
+  return query.newer === undefined ? 'LIST-OLDER' : 'LIST-NEWER';
 }
 
 /** Which page number holds the first `length` items: 1 (wire facts) or 0. */
@@ -217,9 +243,20 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
         for (let page = first; page <= first + Math.ceil(ids.length / length); page++) {
           pages.push((await answer({ ids, length, page }, kind)).map((i) => i.id));
         }
-        assertPagesPartition(pages, whole, length, `${kind}_id=<${ids.length} ids>&length=${length}`);
-        if (pages[pages.length - 1]!.length !== 0)
-          throw new Finding(`${path}, length=${length}: the page after the last one is not empty`);
+        const where = `${kind}_id=<${ids.length} ids>&length=${length}`;
+        const bounded = check('LIST-LENGTH', () => {
+          const over = pages.findIndex((page) => page.length > length);
+          if (over >= 0)
+            throw new Finding(
+              `${where}: page ${over} holds ${pages[over]!.length} items, more than length=${length}`,
+            );
+        });
+        if (!bounded) continue;
+        check('LIST-PAGES-PARTITION', () => {
+          assertPagesPartition(pages, whole, length, where);
+          if (pages[pages.length - 1]!.length !== 0)
+            throw new Finding(`${path}, length=${length}: the page after the last one is not empty`);
+        });
       }
     },
   );
@@ -233,13 +270,20 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
       const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
         ({ length: _l, page: _p, ...rest }) => rest as ListQuery,
       );
-      await assertProperty(
-        `lists${label}: filters and bounds`,
-        fc.asyncProperty(arb, async (query) => {
-          const now = await fullNow(kind, ids);
-          assertListOracle(await answer(query, kind), listOracle(now, query), query, now, path);
-        }),
-        { numRuns },
+      await check('LIST-ID-FILTER', () =>
+        assertProperty(
+          `lists${label}: filters and bounds`,
+          fc.asyncProperty(arb, async (query) => {
+            const now = await fullNow(kind, ids);
+            const got = await answer(query, kind);
+            const expected = listOracle(now, query);
+            if (sameIds(got, expected)) return;
+            // Which part of the query the server got wrong: the filter alone, then with each bound.
+            const blame = await blamedPart(query, now, kind);
+            against(blame, () => assertListOracle(got, expected, query, now, path));
+          }),
+          { numRuns },
+        ),
       );
     },
   );

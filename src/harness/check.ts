@@ -11,6 +11,7 @@
  * so what depends on the step is blocked by it, not failed.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Finding } from '../checks/finding.ts';
 import { redactText } from '../client/redact.ts';
 
 import type { CheckTallies } from '../requirements/verdict.ts';
@@ -88,8 +89,33 @@ export async function checkStep<T>(id: string | readonly string[], fn: () => Pro
 
 /** The requirement a failure counts against: the one its Finding names, if the test covers it, else `id`. */
 export function attributed(s: Pick<CheckScope, 'ids'>, id: string, err: unknown): string {
+  // A wrapper (a property's failure) keeps the Finding it wraps as its cause.
+  const named = namedRequirement(err) ?? namedRequirement((err as { cause?: unknown } | null)?.cause);
+  return named !== undefined && s.ids.includes(named) ? named : id;
+}
+
+function namedRequirement(err: unknown): string | undefined {
   const named = (err as { facts?: { requirement?: unknown } } | null)?.facts?.requirement;
-  return typeof named === 'string' && s.ids.includes(named) ? named : id;
+  return typeof named === 'string' ? named : undefined;
+}
+
+/**
+ * Runs `fn`; a Finding it throws names `id` as the requirement it is evidence against (see
+ * Finding's `facts.requirement`), so the check or test around it attributes the failure there.
+ */
+export function against<T>(id: string, fn: () => T): T {
+  const name = (err: unknown) => {
+    if (err instanceof Finding && err.facts.requirement === undefined) err.facts.requirement = id;
+    throw err;
+  };
+  let result: T;
+  try {
+    result = fn();
+  } catch (err) {
+    return name(err);
+  }
+  if (result instanceof Promise) return result.catch(name) as T;
+  return result;
 }
 
 /** The current test's scope; outside covers(), or for an id the test does not cover, a harness bug. */

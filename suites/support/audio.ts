@@ -5,7 +5,7 @@
 import type { AudioFormat } from '../../src/checks/audio.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { assertSignedRedirect, type SignedRedirect } from '../../src/checks/redirect.ts';
-import type { Exchange, SpeakContext } from '../../src/harness/index.ts';
+import { against, type Exchange, type SpeakContext } from '../../src/harness/index.ts';
 
 export interface FetchedAudio {
   redirect: Exchange;
@@ -18,13 +18,9 @@ export interface FetchedAudio {
  * AUDIO-307, a 307 whose Location is not a signed absolute URL is AUDIO-SIGNED-LOCATION.
  */
 export function signedRedirect(exchange: Exchange): SignedRedirect {
-  try {
-    return assertSignedRedirect(exchange);
-  } catch (err) {
-    if (err instanceof Finding)
-      err.facts.requirement = exchange.status === 307 ? 'AUDIO-SIGNED-LOCATION' : 'AUDIO-307';
-    throw err;
-  }
+  return against(exchange.status === 307 ? 'AUDIO-SIGNED-LOCATION' : 'AUDIO-307', () =>
+    assertSignedRedirect(exchange),
+  );
 }
 
 /**

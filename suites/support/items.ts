@@ -9,6 +9,7 @@ import { Finding, show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
 import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import {
+  against,
   type Exchange,
   expectJson,
   expectSchema,
@@ -74,13 +75,7 @@ export function expectCreated(exchange: Exchange, what: string): unknown {
  * requirement wherever it surfaces (a generation step, a wait), so check() attributes it there.
  */
 function expectItemSchema(kind: Kind, schema: string, json: unknown, what: string): void {
-  try {
-    expectSchema(schema, json, what);
-  } catch (err) {
-    if (err instanceof Finding)
-      err.facts.requirement = kind === 'take' ? 'TAKE-FIELD-TYPES' : 'VOICE-FIELD-TYPES';
-    throw err;
-  }
+  against(kind === 'take' ? 'TAKE-FIELD-TYPES' : 'VOICE-FIELD-TYPES', () => expectSchema(schema, json, what));
 }
 
 export async function generateVoice(
