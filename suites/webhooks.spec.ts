@@ -24,7 +24,15 @@ import {
   WebhookSink,
 } from '../src/client/webhook-sink.ts';
 import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
-import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  check,
+  checkStep,
+  covers,
+  expectJson,
+  expectSchema,
+  observe,
+  useSpeak,
+} from '../src/harness/index.ts';
 import { once, prefetch, useSharedVoice } from './support/items.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
@@ -260,14 +268,19 @@ webhookTest(
     observeTimelines(s, 'status+done hooks:');
     const finalStatus = String(field(s.polled.final, 'status'));
     const calls = doneCalls(s);
-    if (calls.length === 0) {
-      throw new Finding(
-        `take ${s.takeId}: done_webhook was never called (take polled ${finalStatus}; waited ${ARRIVAL_BOUND_MS} ms after it was seen done)`,
-        { where: `take ${s.takeId} done_webhook`, expected: '1 call', actual: '0 calls' },
-      );
-    }
-    for (const call of [...calls, ...statusCalls(s)])
-      assertPostedJson(call, `take ${s.takeId}: ${call.hook}_webhook call ${call.index}`);
+    check('WEBHOOK-DONE-CALLED', () => {
+      if (calls.length === 0) {
+        throw new Finding(
+          `take ${s.takeId}: done_webhook was never called (take polled ${finalStatus}; waited ${ARRIVAL_BOUND_MS} ms after it was seen done)`,
+          { where: `take ${s.takeId} done_webhook`, expected: '1 call', actual: '0 calls' },
+        );
+      }
+    });
+    // Every call that came (done and status) is judged as a POST of JSON, even when done never came.
+    check('WEBHOOK-POST-JSON', () => {
+      for (const call of [...calls, ...statusCalls(s)])
+        assertPostedJson(call, `take ${s.takeId}: ${call.hook}_webhook call ${call.index}`);
+    });
     if (finalStatus !== 'ready') observe(`take ${s.takeId} ended ${finalStatus}, not ready`);
   },
 );
@@ -582,31 +595,37 @@ webhookTest(
         calls.map((c) => ({ atMs: c.receivedMs, status: statusOf(c.json) })),
       )}; polled ${formatTimeline(startMs, statusChanges(polled.entries))}`,
     );
-    if (calls.length !== 1) {
-      throw new Finding(
-        `voice ${voiceId}: done_webhook called ${calls.length} times; expected exactly once`,
-        {
-          expected: 1,
-          actual: calls.length,
-        },
-      );
-    }
-    assertPostedJson(calls[0]!, `voice ${voiceId}: done_webhook call`);
+    check('WEBHOOK-POST-JSON', () => {
+      for (const call of calls) assertPostedJson(call, `voice ${voiceId}: done_webhook call ${call.index}`);
+    });
+    await checkStep('WEBHOOK-VOICE-DONE', () => {
+      if (calls.length !== 1) {
+        throw new Finding(
+          `voice ${voiceId}: done_webhook called ${calls.length} times; expected exactly once`,
+          {
+            expected: 1,
+            actual: calls.length,
+          },
+        );
+      }
+    });
     const body = calls[0]!.json;
-    expectSchema('Voice', body, 'voice done_webhook body');
-    if (!isDone(statusOf(body))) {
-      throw new Finding(`voice ${voiceId}: done_webhook called while the voice was ${statusOf(body)}`, {
-        expected: 'ready | error | timeout',
-        actual: statusOf(body),
-      });
-    }
-    assertWebhookBodyMatchesGet(body, atDone.voiceNow, `voice ${voiceId} done_webhook`);
-    if (atDone.example !== undefined && !isDone(statusOf(atDone.example))) {
-      throw new Finding(
-        `voice ${voiceId}: done_webhook arrived while its example take was still ${statusOf(atDone.example)}`,
-        { expected: 'example take done', actual: statusOf(atDone.example) },
-      );
-    }
+    check('WEBHOOK-VOICE-DONE', () => {
+      expectSchema('Voice', body, 'voice done_webhook body');
+      if (!isDone(statusOf(body))) {
+        throw new Finding(`voice ${voiceId}: done_webhook called while the voice was ${statusOf(body)}`, {
+          expected: 'ready | error | timeout',
+          actual: statusOf(body),
+        });
+      }
+      assertWebhookBodyMatchesGet(body, atDone.voiceNow, `voice ${voiceId} done_webhook`);
+      if (atDone.example !== undefined && !isDone(statusOf(atDone.example))) {
+        throw new Finding(
+          `voice ${voiceId}: done_webhook arrived while its example take was still ${statusOf(atDone.example)}`,
+          { expected: 'example take done', actual: statusOf(atDone.example) },
+        );
+      }
+    });
   },
 );
 
