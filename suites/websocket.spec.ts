@@ -40,6 +40,8 @@ import {
   covers,
   expectJson,
   expectSchema,
+  expirySkipReason,
+  maxExpiryWaitS,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
@@ -54,8 +56,6 @@ const THREE_SENTENCES =
 const ONE_SENTENCE = 'Hello from the websocket.';
 /** Waits for a connection-level or error message the server may or may not send. */
 const MESSAGE_WAIT_MS = 2_000;
-/** A URL lifetime this short can be waited out inside a test. */
-const WAITABLE_LIFETIME_MS = 20_000;
 
 function timeouts(): StreamTimeouts {
   return {
@@ -439,41 +439,52 @@ covers(
   ['WS-URL-EXPIRED-REFUSED', 'WS-OPEN-PAST-EXPIRY'],
   'an expired URL is refused at the upgrade; a connection opened before stays usable (when the lifetime can be waited out)',
   async (context) => {
-    const configured = Number(process.env.SPEAKCHECK_WS_URL_LIFETIME_MS ?? '');
+    const { expiry } = speak.config;
     await voice();
     const before = Date.now();
     const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
-    const lifetimeMs =
-      Number.isFinite(configured) && configured > 0
-        ? configured
-        : (visibleExpiryMs(url) ?? Number.POSITIVE_INFINITY) - before;
-    if (!(lifetimeMs <= WAITABLE_LIFETIME_MS)) {
-      // A MUST that cannot be exercised is skipped, never passed unseen.
-      context.skip(
-        `expiry not exercised: the URL lifetime is ${Number.isFinite(lifetimeMs) ? `${Math.round(lifetimeMs / 1000)} s` : 'unknown'} (set SPEAKCHECK_WS_URL_LIFETIME_MS to a server lifetime <= ${WAITABLE_LIFETIME_MS / 1000} s to test it)`,
-      );
-      return;
-    }
+    const configured = expiry.wsUrlLifetimeS;
+    const shown = visibleExpiryMs(url);
+    const lifetimeS = configured ?? (shown === undefined ? undefined : (shown - before) / 1000);
+    const why = expirySkipReason({
+      what: 'websocket URLs',
+      lifetimeS,
+      source:
+        configured !== undefined
+          ? '--ws-url-lifetime'
+          : shown === undefined
+            ? 'the URL shows no expiry'
+            : 'the expiry the URL shows',
+      flag: '--ws-url-lifetime',
+      maxWaitS: expiry.maxWaitS,
+    });
+    // A MUST that cannot be exercised is skipped, never passed unseen.
+    if (why !== undefined || lifetimeS === undefined) return context.skip(why);
+    const lifetimeMs = lifetimeS * 1000;
     const early = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
     try {
       await sleep(Math.max(0, before + lifetimeMs - Date.now()) + 1_000);
-      const status = await expectRefused(url, `URL ${Math.round(lifetimeMs)} ms past issue`);
-      observe(`expired URL refused with HTTP ${status}`);
-      if (!early.open) {
-        // "may stay open" (WS-OPEN-PAST-EXPIRY, INFO): a server that closes it is reported, not failed.
-        observe(
-          `the connection opened before expiry was closed (code ${early.closeInfo?.code}) when the URL expired`,
-        );
-        return;
-      }
-      const r = await streamTake(early, ONE_SENTENCE, 'parts');
-      assertRequestEnded(r);
-      observe('a connection opened before the URL expired still served a take after expiry');
+      await check('WS-URL-EXPIRED-REFUSED', async () => {
+        const status = await expectRefused(url, `URL ${Math.round(lifetimeMs)} ms past issue`);
+        observe(`expired URL refused with HTTP ${status}`);
+      });
+      await check('WS-OPEN-PAST-EXPIRY', async () => {
+        if (!early.open) {
+          // "may stay open" (INFO): a server that closes it is reported, not failed.
+          observe(
+            `the connection opened before expiry was closed (code ${early.closeInfo?.code}) when the URL expired`,
+          );
+          return;
+        }
+        const r = await streamTake(early, ONE_SENTENCE, 'parts');
+        assertRequestEnded(r);
+        observe('a connection opened before the URL expired still served a take after expiry');
+      });
     } finally {
       await early.close();
     }
   },
-  { timeoutMs: WAITABLE_LIFETIME_MS + 30_000 },
+  { timeoutMs: (maxExpiryWaitS() + 30) * 1000 },
 );
 
 covers(['WS-URL-NEW-PER-CONNECTION'], 'whether a URL can open a second connection', async () => {

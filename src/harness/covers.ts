@@ -167,6 +167,34 @@ export function selectedRequirements(): ReadonlySet<string> | undefined {
   return ids && ids.length > 0 ? new Set(ids) : undefined;
 }
 
+/** The run's `--max-expiry-wait` (seconds), for test timeouts set when tests register. */
+export function maxExpiryWaitS(): number {
+  try {
+    return loadRunConfig().expiry?.maxWaitS ?? DEFAULT_MAX_EXPIRY_WAIT_S;
+  } catch {
+    return DEFAULT_MAX_EXPIRY_WAIT_S;
+  }
+}
+const DEFAULT_MAX_EXPIRY_WAIT_S = 20;
+
+/**
+ * The one-line reason an expiry requirement is not exercised, and what would run it. `lifetimeS`
+ * undefined: the lifetime could not be found out.
+ */
+export function expirySkipReason(o: {
+  what: string;
+  lifetimeS: number | undefined;
+  source: string;
+  flag: string;
+  maxWaitS: number;
+}): string | undefined {
+  if (o.lifetimeS === undefined)
+    return `${o.what} lifetime unknown (${o.source}); pass ${o.flag} S (S ≤ ${o.maxWaitS}) to have expiry judged`;
+  if (o.lifetimeS > o.maxWaitS)
+    return `${o.what} live ${Math.round(o.lifetimeS)} s (${o.source}); pass ${o.flag} ≤ ${o.maxWaitS} and run the server with shorter ones, or raise --max-expiry-wait to ${Math.ceil(o.lifetimeS)}`;
+  return undefined;
+}
+
 /** Records what the server does, for the report (INFO requirements; context for failures). */
 export function observe(message: string): void {
   recordObservation(message);
