@@ -72,11 +72,13 @@ export function installErrorHandling(app: FastifyInstance, log: (line: string) =
       });
     }
     const status = error.statusCode ?? 500;
+    const malformedJson = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
+    if (malformedJson && defects.has('malformed-json-500'))
+      return reply.code(500).send({ detail: 'internal server error' });
     if (status >= 400 && status < 500) {
-      const detail =
-        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-          ? `malformed JSON body: ${error.message}`
-          : error.message || `request refused (${status})`;
+      const detail = malformedJson
+        ? `malformed JSON body: ${error.message}`
+        : error.message || `request refused (${status})`;
       return reply.code(status).send({ detail });
     }
     log(`internal error on ${request.method} ${request.url.split('?')[0]}: ${error.stack ?? error.message}`);

@@ -68,12 +68,13 @@ export function listSql(
       params.push(JSON.stringify(q.ids));
     }
   }
+  const exclusive = defects.has('list-bounds-exclusive-when-paged') && q.length !== null;
   if (q.older !== null) {
-    where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
+    where.push(exclusive ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
     params.push(q.older);
   }
   if (q.newer !== null && !defects.has('list-newer-ignored')) {
-    where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms > ?' : 'timestamp_ms >= ?');
+    where.push(exclusive ? 'timestamp_ms > ?' : 'timestamp_ms >= ?');
     params.push(q.newer);
   }
   let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, ${idColumn} DESC`;

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { defects } from '../../defects/index.ts';
 import { ApiError } from '../errors.ts';
-import { buildOpenApi } from '../openapi.ts';
+import { AUDIO_FORMAT_NAMES, buildOpenApi, templateAudioPaths } from '../openapi.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -54,6 +54,11 @@ export async function docsPlugin(app: FastifyInstance): Promise<void> {
   const document = buildOpenApi();
   if (defects.has('openapi-missing-path'))
     delete (document.paths as Record<string, unknown>)['/v1/speak/takes/{take_id}'];
+  if (defects.has('openapi-format-enum-incomplete'))
+    templateAudioPaths(
+      document,
+      AUDIO_FORMAT_NAMES.filter((format) => format !== 'webm'),
+    );
   app.get('/v1/speak/openapi.json', async () => document);
   app.get('/v1/speak/docs', async (_request, reply) =>
     reply
