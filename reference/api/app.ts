@@ -72,7 +72,7 @@ export async function buildApp(
   await app.register(async (open) => {
     await authPlugin(open, ctx);
     await versionPlugin(open);
-    await docsPlugin(open);
+    await docsPlugin(open, ctx);
   });
   await app.register(async (scoped) => audioPlugin(scoped, ctx));
   await app.register(async (scoped) => {

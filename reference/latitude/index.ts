@@ -6,4 +6,11 @@ export {
   latitude,
   UnknownLatitudeError,
 } from './active.ts';
-export { compatible, findLatitude, LATITUDES, type LatitudeName, type LatitudeSpec } from './registry.ts';
+export {
+  compatible,
+  compatibleLatitudes,
+  findLatitude,
+  LATITUDES,
+  type LatitudeName,
+  type LatitudeSpec,
+} from './registry.ts';

@@ -56,23 +56,23 @@ export const LATITUDES = [
     'a prosody object missing some of pace, pitch, expression is stored and returned completed with 0',
   ),
   l(
-    'default-style-null',
+    'default-style-empty',
     'voices',
     'Returned as an empty array or null when not set.',
-    "default_style (and a take's style) is null, not [], when not set",
+    'a voice generated without default_style shows [] instead of null',
   ),
   l(
-    'ids-prefixed',
+    'ids-uuid',
     'takes',
     '| take_id | string | Assigned by the service. |',
-    'ids in another style: voice_… / take_… prefixed UUIDs',
+    'ids in another style: plain UUIDs instead of tk_/vc_ prefixed hex',
   ),
   // takes
   l(
-    'example-takes-listed',
+    'example-takes-hidden',
     'takes',
     "Identifier of an example take of the voice. Its audio is fetched like any take's audio.",
-    "voices' example takes are listed among the user's takes",
+    "voices' example takes are not listed among the user's takes (GET by id still finds them)",
   ),
   l(
     'statuses-as-shown',
@@ -171,12 +171,6 @@ export const LATITUDES = [
     'sentences of fewer than 40 characters are merged with the next into one part',
   ),
   l(
-    'progress-only-multipart',
-    'websocket',
-    '| started | worker progress | same | progress_50 | Appears for multi-part text. |',
-    'no progress_* status for a take of one part',
-  ),
-  l(
     'ready-before-last-frame',
     'websocket',
     'Message order on the wire is not guaranteed.',
@@ -196,10 +190,10 @@ export const LATITUDES = [
     'webhook calls leave 1 s late and a failed call is never retried',
   ),
   l(
-    'status-webhook-waiting',
+    'status-webhook-no-waiting',
     'webhooks',
     "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
-    'the status webhook is also called for waiting',
+    'the status webhook is not called for the creation (waiting), only for later changes',
   ),
 ] as const satisfies readonly LatitudeSpec[];
 
@@ -212,4 +206,11 @@ export function findLatitude(name: string): LatitudeSpec | undefined {
 /** Whether two switches may be on together (an incompatibility declared on either side counts). */
 export function compatible(a: LatitudeSpec, b: LatitudeSpec): boolean {
   return !a.incompatible?.includes(b.name) && !b.incompatible?.includes(a.name);
+}
+
+/** The largest set of switches that may be on together, in registry order (greedy). */
+export function compatibleLatitudes(all: readonly LatitudeSpec[] = LATITUDES): LatitudeSpec[] {
+  const set: LatitudeSpec[] = [];
+  for (const candidate of all) if (set.every((other) => compatible(candidate, other))) set.push(candidate);
+  return set;
 }
