@@ -28,9 +28,13 @@ import {
 
 const speak = useSpeak();
 
-const SLOW = { pace: -10 };
-const FAST = { pace: 10 };
-const NEUTRAL = { pace: 0 };
+// Whole simple prosody objects: the contract defines the three fields and says nothing of partial
+// objects, so what a server does with one is only reported (VOICE-PARTIAL-PROSODY).
+const SLOW = { pace: -10, pitch: 0, expression: 0 };
+const FAST = { pace: 10, pitch: 0, expression: 0 };
+const NEUTRAL = { pace: 0, pitch: 0, expression: 0 };
+/** A partial default_prosody (pace only): echoed, completed or refused, all reported. */
+const PARTIAL = { pace: -5 };
 const TEXT = 'The weather is calm today. We walk along the river.';
 /** pace ±10 against pace 0 must change the duration by at least this factor to count as "clearly". */
 const CLEAR_RATIO = 1.1;
@@ -96,6 +100,19 @@ const prosodyTakes = once(async (): Promise<Take[]> => {
     }),
   );
   return takes;
+});
+
+const partialVoice = once(async () => {
+  const requested = {
+    name: speak.prefix('voice-partial-prosody'),
+    gender: gender(),
+    model: speak.model.name,
+    default_prosody: PARTIAL,
+  };
+  const exchange = await speak.api.post('/v1/speak/voices/generate', requested);
+  const json = exchange.json as Partial<Voice> | undefined;
+  if (typeof json?.voice_id === 'string') speak.track('voice', json.voice_id);
+  return exchange;
 });
 
 prefetch(slowReady, fastReady, plainReady, prosodyTakes);
@@ -274,6 +291,18 @@ covers(
     }
   },
 );
+
+covers(['VOICE-PARTIAL-PROSODY'], 'a partial default_prosody (reported)', async () => {
+  const exchange = await partialVoice();
+  const json = exchange.json as Partial<Voice> | undefined;
+  const outcome =
+    exchange.status >= 200 && exchange.status < 300
+      ? `accepted (${exchange.status}); default_prosody answered ${show(json?.default_prosody)}`
+      : `refused with ${exchange.status} ${show(exchange.text, 200)}`;
+  observe(`voice generation with default_prosody ${show(PARTIAL)}: ${outcome}`);
+  if (exchange.status >= 500)
+    throw new Finding(`a partial default_prosody answered a server error ${exchange.status}`);
+});
 
 covers(
   ['VOICE-UPDATE', 'VOICE-DESCRIPTION'],

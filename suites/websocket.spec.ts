@@ -46,10 +46,12 @@ import {
   useSpeak,
 } from '../src/harness/index.ts';
 import { once, useSharedVoice } from './support/items.ts';
+import { useSkip } from './support/skip.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
 
 const speak = useSpeak();
+const skip = useSkip();
 
 const THREE_SENTENCES =
   'The first sentence is short. A second one follows it. And a third one ends the text.';
@@ -591,16 +593,25 @@ for (const mode of ['parts', 'chunks'] as const) {
 
   covers(
     ['WS-MULTIPART-PROGRESS'],
-    `${mode} mode: a take of three sentences shows started, then progress_50, before ready`,
+    `${mode} mode: a take the server sent in several parts shows started, then progress_50, before ready`,
     async () => {
       const { r } = await scenario[mode]();
       const statuses = r.takeMessages.map((m) => String(m.data.status));
+      // "A part is usually one sentence": a server may merge short sentences, so what makes a take
+      // multi-part is the parts it sent, not the sentences of the text.
+      const parts = r.reassembly.parts.length;
+      if (parts < 2) {
+        observe(
+          `${mode} mode: the three sentences came as ${parts} part: no multi-part take to judge (${statuses.join(' → ')})`,
+        );
+        skip(`the server sent the three-sentence take as ${parts} part: it is not a multi-part take`);
+      }
       const started = statuses.indexOf('started');
       const half = statuses.indexOf('progress_50');
       const ready = statuses.indexOf('ready');
       if (started < 0 || half < started || ready < half) {
         throw new Finding(
-          `${mode} mode: a three-sentence take went ${statuses.join(' → ')}; expected started, then progress_50, then ready`,
+          `${mode} mode: a take sent in ${parts} parts went ${statuses.join(' → ')}; expected started, then progress_50, then ready`,
           { expected: ['started', 'progress_50', 'ready'], actual: statuses },
         );
       }

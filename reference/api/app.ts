@@ -6,7 +6,8 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { installDefectHeader } from '../defects/header.ts';
-import { defects } from '../defects/index.ts';
+import { installLatitudeHeader } from '../latitude/header.ts';
+import { latitude } from '../latitude/index.ts';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
 import { installErrorHandling } from './errors.ts';
@@ -41,6 +42,7 @@ export async function buildApp(
     },
   });
   installDefectHeader(app);
+  installLatitudeHeader(app);
   app.setValidatorCompiler(({ schema }) => ctx.ajv.compile(schema));
   // Response schemas are documentation (and `$ref`s into schemas/ that fast-json-stringify cannot
   // resolve): answers are serialized as they are, so a route never fails on its own schema.
@@ -54,7 +56,7 @@ export async function buildApp(
     if (text.trim() === '') done(null, undefined);
     else defaultJsonParser(request, text, done);
   });
-  if (defects.has('any-content-type-parsed')) {
+  if (latitude.has('any-content-type-parsed')) {
     // As a lenient body parser does: any content type is read as JSON (text/plain has its own parser).
     app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) =>
@@ -70,7 +72,7 @@ export async function buildApp(
   await app.register(async (open) => {
     await authPlugin(open, ctx);
     await versionPlugin(open);
-    await docsPlugin(open);
+    await docsPlugin(open, ctx);
   });
   await app.register(async (scoped) => audioPlugin(scoped, ctx));
   await app.register(async (scoped) => {

@@ -5,7 +5,7 @@
  * take ends in `error` instead of being tried forever.
  */
 import type { Database } from 'better-sqlite3';
-import { findModel } from '../models/catalogue.ts';
+import { findModel, versionNameOf } from '../models/catalogue.ts';
 import { advanceTake } from '../store/takes.ts';
 
 export const MAX_ATTEMPTS = 3;
@@ -33,7 +33,7 @@ function voiceModelValues(models: readonly string[]): string[] {
     ...new Set(
       models.flatMap((name) => {
         const model = findModel(name);
-        return model ? [model.name, model.versionName] : [name];
+        return model ? [model.name, model.versionName, versionNameOf(model)] : [name];
       }),
     ),
   ];

@@ -6,6 +6,7 @@
  * `synthLanguage` maps each model language onto a code the synthesis library understands (it picks
  * an espeak voice by language tag).
  */
+import { latitude } from '../latitude/index.ts';
 export interface ModelEntry {
   name: string;
   displayname: string;
@@ -53,20 +54,32 @@ export const MODELS: readonly ModelEntry[] = [
 
 /** A model by its public name or by a version name a voice carries. */
 export function findModel(name: string): ModelEntry | undefined {
-  return MODELS.find((m) => m.name === name || m.versionName === name);
+  return MODELS.find((m) => m.name === name || m.versionName === name || versionNameOf(m) === name);
 }
 
 /** The Model resource as the API returns it. */
+/**
+ * What a voice made for `m` reports as its model; with latitude model-version-names every model
+ * answers a more specific version name than the one requested (polyglot → polyglot-v1.2).
+ */
+export function versionNameOf(m: ModelEntry): string {
+  return latitude.has('model-version-names') && m.versionName === m.name ? `${m.name}-v1.2` : m.versionName;
+}
+
 export function modelResource(m: ModelEntry): Record<string, unknown> {
+  const extra = latitude.has('model-extra-fields')
+    ? { description: `${m.displayname} (speakcheck reference)`, max_text_length: 5000 }
+    : {};
   return {
     name: m.name,
     displayname: m.displayname,
-    flags: m.flags,
+    flags: latitude.has('model-extra-fields') ? [...m.flags, 'beta', 'streaming'] : m.flags,
     languages: m.languages,
     genders: m.genders,
     styles: m.styles,
     prosody_types: m.prosody_types,
     voice_inputs: m.voice_inputs,
+    ...extra,
   };
 }
 

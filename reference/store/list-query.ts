@@ -7,9 +7,19 @@
  * Order (documented, deterministic): timestamp_ms descending (newest first), then id descending.
  */
 import { defects } from '../defects/index.ts';
+import { latitude } from '../latitude/index.ts';
+
+/** Latitude default-page-length: the page size when `length` is absent. */
+export const DEFAULT_PAGE_LENGTH = 5;
+
+/** The number of the first page: 1, or 0 with latitude pages-from-0. */
+function firstPage(): number {
+  return latitude.has('pages-from-0') ? 0 : 1;
+}
 export interface ListQuery {
   ids: string[] | null;
   length: number | null;
+  /** The page number as asked (counted from firstPage()). */
   page: number;
   older: number | null;
   newer: number | null;
@@ -45,8 +55,9 @@ export function parseListQuery(query: Record<string, unknown>, idParam: 'voice_i
   }
   return {
     ids,
-    length: integerParam(query, 'length', 1),
-    page: integerParam(query, 'page', 1) ?? 1,
+    length:
+      integerParam(query, 'length', 1) ?? (latitude.has('default-page-length') ? DEFAULT_PAGE_LENGTH : null),
+    page: integerParam(query, 'page', firstPage()) ?? firstPage(),
     older: integerParam(query, 'older', 0),
     newer: integerParam(query, 'newer', 0),
   };
@@ -61,6 +72,7 @@ export function listSql(
 ): { sql: string; params: unknown[] } {
   const where = ['user_id = ?'];
   const params: unknown[] = [userId];
+  if (table === 'takes' && latitude.has('example-takes-hidden')) where.push('example_of IS NULL');
   if (q.ids !== null && !(idColumn === 'take_id' && defects.has('take-id-filter-ignored'))) {
     if (q.ids.length === 0) where.push('0');
     else {
@@ -68,19 +80,24 @@ export function listSql(
       params.push(JSON.stringify(q.ids));
     }
   }
+  const exclusive =
+    latitude.has('bounds-exclusive') ||
+    (defects.has('list-bounds-exclusive-when-paged') && q.length !== null);
   if (q.older !== null) {
-    where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
+    where.push(exclusive ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
     params.push(q.older);
   }
   if (q.newer !== null && !defects.has('list-newer-ignored')) {
-    where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms > ?' : 'timestamp_ms >= ?');
+    where.push(exclusive ? 'timestamp_ms > ?' : 'timestamp_ms >= ?');
     params.push(q.newer);
   }
-  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, ${idColumn} DESC`;
+  const direction = latitude.has('oldest-first') ? 'ASC' : 'DESC';
+  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms ${direction}, ${idColumn} ${direction}`;
+  const pageIndex = q.page - firstPage();
   if (q.length !== null) {
     sql += ' LIMIT ? OFFSET ?';
-    params.push(q.length, (defects.has('paging-off-by-one') ? q.page : q.page - 1) * q.length);
-  } else if (q.page > 1) {
+    params.push(q.length, (defects.has('paging-off-by-one') ? pageIndex + 1 : pageIndex) * q.length);
+  } else if (pageIndex > 0) {
     sql += ' LIMIT 0';
   }
   return { sql, params };

@@ -172,8 +172,8 @@ export async function waitUntilDone<T extends { status: string }>(
   return { final, statuses: snapshots.map((x) => x.status), snapshots, ms: Date.now() - started };
 }
 
-/** Lists /{kind}s with a query; the JSON array, schema-checked. */
-export async function list<T>(
+/** One answer of GET /{kind}s for a query; the JSON array, schema-checked. */
+export async function listPage<T>(
   s: SpeakContext,
   kind: Kind,
   query: Record<string, string | number> = {},
@@ -187,6 +187,56 @@ export async function list<T>(
     `the ${kind} list for ${show(query)}`,
   );
   return json as T[];
+}
+
+const idOf = (kind: Kind, item: unknown) => String((item as Record<string, unknown>)[`${kind}_id`]);
+
+/**
+ * The number of the first page ("whether pages are counted from 0 or 1: not shown"): the page that,
+ * with length=1 and an id filter of two listed items, holds the first of them (the filter keeps
+ * items other files create meanwhile out of the probe).
+ */
+async function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promise<number> {
+  for (const page of [1, 0]) {
+    const exchange = await s.api.get(`/v1/speak/${kind}s`, {
+      query: { [`${kind}_id`]: ids.join(','), length: 1, page },
+    });
+    const json = exchange.json;
+    if (exchange.status === 200 && Array.isArray(json) && json.length === 1 && idOf(kind, json[0]) === ids[0])
+      return page;
+  }
+  return 1;
+}
+
+/** The first page number per server and list, probed once per file. */
+const firstPages = new Map<string, Promise<number>>();
+
+/**
+ * Lists /{kind}s with a query. Without `length` this is the whole list: the default page size is
+ * not shown, so when the answer may be one page of several (a server with a default page size), the
+ * following pages of that size are read too, until an empty one.
+ */
+export async function list<T>(
+  s: SpeakContext,
+  kind: Kind,
+  query: Record<string, string | number> = {},
+): Promise<T[]> {
+  const first = await listPage<T>(s, kind, query);
+  if ('length' in query || 'page' in query || first.length < 2) return first;
+  const seen = new Set(first.map((item) => idOf(kind, item)));
+  const all = [...first];
+  const key = `${s.config.baseUrl} ${kind}`;
+  if (!firstPages.has(key)) firstPages.set(key, firstPageOf(s, kind, [...seen].slice(0, 2)));
+  const base = await firstPages.get(key)!;
+  // Bounded: a server that ignores page would otherwise be read forever.
+  for (let page = base + 1; page <= base + 100; page++) {
+    const next = await listPage<T>(s, kind, { ...query, length: first.length, page });
+    const fresh = next.filter((item) => !seen.has(idOf(kind, item)));
+    if (fresh.length === 0) break;
+    for (const item of fresh) seen.add(idOf(kind, item));
+    all.push(...fresh);
+  }
+  return all;
 }
 
 /** A request that must be refused: 4xx (never 5xx, never success). */

@@ -2,6 +2,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { defects } from '../../defects/index.ts';
+import { latitude } from '../../latitude/index.ts';
 import { ApiError } from '../errors.ts';
 
 export const API_VERSION = { version: 1, minor: 0 } as const;
@@ -11,6 +12,9 @@ export async function versionPlugin(app: FastifyInstance): Promise<void> {
     if (defects.has('version-needs-token') && request.headers.authorization === undefined) {
       throw new ApiError(401, 'missing Authorization header');
     }
-    return defects.has('version-string') ? { version: '1.0' } : API_VERSION;
+    if (defects.has('version-string')) return { version: '1.0' };
+    return latitude.has('version-extra-fields')
+      ? { ...API_VERSION, build: '2026.11.24', commit: 'speakcheck-reference' }
+      : API_VERSION;
   });
 }
