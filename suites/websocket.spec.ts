@@ -990,12 +990,14 @@ covers(
             assertStreamClean(r);
             const take = readyTake(r);
             const info = take.info as { duration: number; audio_rate: number };
-            if (r.reassembly.totalSamples !== info.duration || r.reassembly.sampleRate !== info.audio_rate) {
+            // The unit of info.duration is not shown (WS-DURATION-SAMPLES, INFO, judges it apart):
+            // the audio matches info by its sample rate.
+            if (r.reassembly.sampleRate !== info.audio_rate) {
               throw new Finding(
-                `${show(text)} (${mode}): stream has ${r.reassembly.totalSamples} samples at ${r.reassembly.sampleRate} Hz, info ${info.duration} at ${info.audio_rate} Hz`,
+                `${show(text)} (${mode}): stream sampled at ${r.reassembly.sampleRate} Hz, info.audio_rate ${info.audio_rate} Hz`,
                 {
-                  expected: info,
-                  actual: { samples: r.reassembly.totalSamples, rate: r.reassembly.sampleRate },
+                  expected: info.audio_rate,
+                  actual: r.reassembly.sampleRate,
                 },
               );
             }
