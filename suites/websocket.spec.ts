@@ -447,7 +447,7 @@ covers(
     const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
     const configured = expiry.wsUrlLifetimeS;
     const shown = visibleExpiryMs(url);
-    const lifetimeS = configured ?? (shown === undefined ? undefined : (shown - before) / 1000);
+    const lifetimeS = configured ?? (shown === undefined ? undefined : Math.round((shown - before) / 1000));
     const why = expirySkipReason({
       what: 'websocket URLs',
       lifetimeS,
