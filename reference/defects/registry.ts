@@ -222,12 +222,6 @@ export const DEFECTS = [
   // The unit of info.duration is not in the contract (the REST areas only report it), but the
   // websocket stream's sample count must equal it.
   d(
-    'duration-milliseconds',
-    'websocket',
-    ['WS-DURATION-SAMPLES'],
-    'info.duration is in milliseconds instead of samples',
-  ),
-  d(
     'ws-chunk0-sized-for-chunk',
     'websocket',
     ['WS-MODE-CHUNKS', 'WS-FRAME-IDS-COMPLETE'],
@@ -272,12 +266,6 @@ export const DEFECTS = [
     'webhooks',
     ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-STATUS-AGREES-POLLING'],
     'the status webhook is not called for started',
-  ),
-  d(
-    'webhook-last-call-unfilled',
-    'webhooks',
-    ['WEBHOOK-LAST-CALL-RECORD'],
-    'a {"post_url"} hook shows timestamp_ms and status_code null even after its call',
   ),
 ] as const satisfies readonly DefectSpec[];
 
