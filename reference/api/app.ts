@@ -72,8 +72,9 @@ export async function buildApp(
   await app.register(async (open) => {
     await authPlugin(open, ctx);
     await versionPlugin(open);
-    await docsPlugin(open, ctx);
   });
+  // Its own scope: latitude docs-need-token adds a bearer guard to the docs routes only.
+  await app.register(async (docs) => docsPlugin(docs, ctx));
   await app.register(async (scoped) => audioPlugin(scoped, ctx));
   await app.register(async (scoped) => {
     scoped.addHook('onRequest', authenticate(ctx));
