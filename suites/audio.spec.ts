@@ -333,6 +333,15 @@ covers(
         'even a take of nine times the long text was ready before its wav was requested: "before ready" could not be observed',
       );
     }
+    // A wav request before ready that is not redirected is refused: wav could not be fetched
+    // (AUDIO-WAV-BEFORE-READY) and the endpoint did not answer 307 (AUDIO-307), both failed.
+    check('AUDIO-WAV-BEFORE-READY', () => {
+      if (wavRedirect.status !== 307)
+        throw new Finding(
+          `GET wav of a take in ${statusAtWav} answered ${wavRedirect.status} ${show(wavRedirect.text, 200)}: before ready the wav can be fetched`,
+          { expected: 307, actual: wavRedirect.status },
+        );
+    });
     // The redirect's finding names AUDIO-307 or AUDIO-SIGNED-LOCATION (support/audio.ts).
     await checkStep(['AUDIO-307', 'AUDIO-SIGNED-LOCATION'], () => signedRedirect(wavRedirect));
     const streamedWav = await checkStep('AUDIO-WAV-BEFORE-READY', () => {
