@@ -16,7 +16,12 @@ import {
 
 const speak = useSpeak();
 
-const VERSION_PATH = '/v1/speak/version';
+/**
+ * "A `/version` endpoint exists ... Its full path and response shape: not shown": the wire-facts path
+ * first, then the literal one at the base URL; the first that answers 200 without a token is it.
+ */
+const VERSION_PATHS = ['/v1/speak/version', '/version'] as const;
+let VERSION_PATH: string = VERSION_PATHS[0];
 
 /** major and minor from the wire-facts shape, or from `major`/`minor` when a server names them so. */
 function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
@@ -25,7 +30,15 @@ function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
 }
 
 async function getVersion(): Promise<Exchange> {
-  const exchange = await speak.anon.get(VERSION_PATH);
+  let exchange = await speak.anon.get(VERSION_PATH);
+  for (const path of VERSION_PATHS) {
+    if (exchange.status === 200) break;
+    const other = await speak.anon.get(path);
+    if (other.status === 200) {
+      VERSION_PATH = path;
+      exchange = other;
+    }
+  }
   if (exchange.status !== 200) {
     throw new Finding(
       `GET ${VERSION_PATH} without a token answered ${exchange.status}, expected 200: ${show(exchange.text)}`,
@@ -90,6 +103,9 @@ covers(['VERSION-MAJOR-MATCHES-PATH'], 'the reported major version is the path v
 
 covers(['VERSION-WIRE-SHAPE'], 'the version body has the SDK shape {version, minor} (reported)', async () => {
   const json = (await getVersion()).json;
+  observe(`GET ${VERSION_PATH} answered ${show(json)}`);
+  if (VERSION_PATH !== VERSION_PATHS[0])
+    throw new Finding(`the version endpoint is ${VERSION_PATH}, not the SDK's ${VERSION_PATHS[0]}`);
   expectSchema('Version', json, 'the version answer');
   observe(`version body ${show(json)} has the SDK shape`);
 });
@@ -132,7 +148,7 @@ covers(
       await speak.api.get(`/v1/speak/models/${encodeURIComponent(name)}`),
       await speak.api.get('/v1/speak/voices', { query: { length: 1 } }),
       await speak.api.get('/v1/speak/takes', { query: { length: 1 } }),
-      await speak.anon.get(VERSION_PATH),
+      await getVersion(),
       await speak.anon.get('/v1/speak/models'),
     ];
     for (const exchange of exchanges) assertJson(exchange);

@@ -163,6 +163,18 @@ export const LATITUDES = [
     'Its full path and response shape: not shown.',
     '/v1/speak/version also carries build and commit fields',
   ),
+  l(
+    'version-at-root',
+    'version',
+    'A `/version` endpoint exists and needs no access token.',
+    'the version endpoint is {base_url}/version, not /v1/speak/version',
+  ),
+  l(
+    'version-major-minor-names',
+    'version',
+    'The `/version` endpoint reports a major and a minor version number and needs no token.',
+    'the version body is {"major": 1, "minor": 0}',
+  ),
   // websocket
   l(
     'ws-merge-short-sentences',
@@ -196,6 +208,19 @@ export const LATITUDES = [
     'the status webhook is not called for the creation (waiting), only for later changes',
   ),
 ] as const satisfies readonly LatitudeSpec[];
+
+/*
+ * Notes on the examples issue 14 gave:
+ * - None was dropped as forbidden: every run of the matrix says CONFORMS.
+ * - Where an example was already the reference's own default, the switch is its opposite: example
+ *   takes are listed by default (example-takes-hidden), the status webhook is called for waiting by
+ *   default (status-webhook-no-waiting), a one-part take shows no progress_* by default (so "no
+ *   progress_50 for short texts" needs no switch), ids are prefixed by default (ids-uuid),
+ *   default_style is null by default (default-style-empty), detail is a string by default
+ *   (detail-list).
+ * - "duration counted in samples at that rate" is part of sample-rate-44100.
+ * - Signed URLs on the API's own origin are left to the change that moves them to their own origin.
+ */
 
 export type LatitudeName = (typeof LATITUDES)[number]['name'];
 

@@ -58,6 +58,11 @@ export async function docsPlugin(app: FastifyInstance, ctx: ApiContext): Promise
   if (latitude.has('docs-need-token')) app.addHook('onRequest', authenticate(ctx));
   const document = buildOpenApi();
   if (latitude.has('templated-audio-path')) templateAudioPaths(document, AUDIO_FORMAT_NAMES);
+  if (latitude.has('version-at-root')) {
+    const paths = document.paths as Record<string, unknown>;
+    paths['/version'] = paths['/v1/speak/version'];
+    delete paths['/v1/speak/version'];
+  }
   if (defects.has('openapi-missing-path'))
     delete (document.paths as Record<string, unknown>)['/v1/speak/takes/{take_id}'];
   if (defects.has('openapi-format-enum-incomplete'))
