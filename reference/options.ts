@@ -39,6 +39,8 @@ export interface StackOptions {
   webhookAllow?: string;
   /** Defect switches to turn on (reference/defects/registry.ts); off by default. */
   defects?: string[];
+  /** Latitude switches to turn on (reference/latitude/registry.ts); off by default. */
+  latitude?: string[];
   /** Log sink (already redacted by the caller's conventions: never tokens or passwords). */
   log?: (line: string) => void;
 }

@@ -16,15 +16,10 @@ import {
 } from '../src/checks/audio.ts';
 import { assertClientError } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import {
-  AMZ_SIGNATURE_PARAM,
-  assertSignedRedirect,
-  assertTamperedRejected,
-  tamperSignature,
-} from '../src/checks/redirect.ts';
+import { AMZ_SIGNATURE_PARAM, assertTamperedRejected, tamperSignature } from '../src/checks/redirect.ts';
 import { distinctRuns } from '../src/checks/status.ts';
-import { covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
-import { type FetchedAudio, fetchAudio } from './support/audio.ts';
+import { against, check, checkStep, covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
+import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
 import {
   generateTake,
   getItem,
@@ -65,10 +60,12 @@ const fetched = new Map(
     once(async (): Promise<FetchedAudio & { parsed: ParsedAudio }> => {
       const take = await readyTake();
       const result = await fetchAudio(speak, take.take_id, format);
-      const parsed = await assertContainer(
-        format,
-        result.audio.body,
-        `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
+      const parsed = await against('AUDIO-CONTAINER', () =>
+        assertContainer(
+          format,
+          result.audio.body,
+          `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
+        ),
       );
       return { ...result, parsed };
     }),
@@ -93,7 +90,18 @@ for (const format of AUDIO_FORMATS) {
     ],
     `${format}: 307 to an absolute signed URL that delivers ${format} without Authorization`,
     async () => {
-      const { audio, parsed } = await audioOf(format);
+      await readyTake();
+      // Each finding of the fetch names its requirement (support/audio.ts); the rest is the format's availability.
+      const { audio, parsed } = await checkStep(
+        [
+          'AUDIO-ALL-FORMATS-READY',
+          'AUDIO-307',
+          'AUDIO-SIGNED-LOCATION',
+          'AUDIO-SIGNED-NO-AUTH',
+          'AUDIO-CONTAINER',
+        ],
+        () => audioOf(format),
+      );
       observe(
         `${format}: ${audio.body.length} bytes, ${parsed.container}/${parsed.codec}, ${parsed.durationSeconds?.toFixed(3)} s, ${parsed.sampleRate} Hz`,
       );
@@ -105,9 +113,13 @@ for (const format of AUDIO_FORMATS) {
     `${format}: Content-Type and the same duration as the wav`,
     async () => {
       const { audio, parsed } = await audioOf(format);
-      assertContentType(format, audio.headers['content-type'], `signed ${format} URL`);
+      check('AUDIO-CONTENT-TYPE', () =>
+        assertContentType(format, audio.headers['content-type'], `signed ${format} URL`),
+      );
       const wav = parseWav((await audioOf('wav')).audio.body, 'wav');
-      assertDurationClose(format, parsed.durationSeconds, wav.samples / wav.sampleRate, `${format} vs wav`);
+      check('AUDIO-FORMATS-SAME-AUDIO', () =>
+        assertDurationClose(format, parsed.durationSeconds, wav.samples / wav.sampleRate, `${format} vs wav`),
+      );
     },
   );
 
@@ -195,12 +207,49 @@ covers(
   },
 );
 
+/** One request for a format other than wav while the take may still be generated. */
+interface EarlyFetch {
+  format: string;
+  redirect: Exchange;
+  /** The signed URL, followed right away when the answer was a redirect. */
+  signed?: Exchange;
+  /** The take's status read the moment the audio answer's headers arrived (or after a direct answer). */
+  statusAtAnswer: string;
+}
+
+/** The take's status now; `unknown` when it cannot be read (the take tests judge that). */
+async function statusNow(takeId: string): Promise<string> {
+  return getItem<Take>(speak, 'take', takeId).then(
+    (t) => t.status,
+    () => 'unknown',
+  );
+}
+
 /**
- * One long take: wav and every other format requested at once, then the take's status. Only when it
- * is still not ready are all requests known to have come before ready; a server fast enough to finish first is
- * given the same text three, then nine times over (a take ready too soon proves nothing either way).
- * The signed wav URL is read while the take is polled to its end, so the report can tell when the
- * stream ended against when the take became ready.
+ * GET `format` and, on a redirect, its signed URL at once: a server may answer 307 for every format
+ * before ready and refuse at the signed URL until then ("The audio endpoints answer with HTTP 307").
+ * The take's status is read as soon as the answer that could carry audio starts (its headers): audio
+ * is judged by the take's state at the time of that fetch, not by the state at the end of the run.
+ */
+async function fetchEarly(takeId: string, format: string): Promise<EarlyFetch> {
+  const redirect = await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}/${format}`);
+  if (redirect.status !== 307 || !redirect.headers.location)
+    return { format, redirect, statusAtAnswer: await statusNow(takeId) };
+  let statusAtHeaders: Promise<string> | undefined;
+  const signed = await speak.api.fetchSigned(redirect.headers.location, {
+    onHeaders: () => {
+      statusAtHeaders = statusNow(takeId);
+    },
+  });
+  return { format, redirect, signed, statusAtAnswer: await (statusAtHeaders ?? statusNow(takeId)) };
+}
+
+/**
+ * One long take: wav requested first, then every other format, each followed at once; then the
+ * take's status. Only when it is still not ready are all requests known to have come before ready;
+ * a server fast enough to finish first is given the same text three, then nine times over (a take
+ * ready too soon proves nothing either way). The signed wav URL is read while the take is polled to
+ * its end, so the report can tell when the stream ended against when the take became ready.
  */
 const streaming = once(async () => {
   for (const repeat of [1, 3, 9]) {
@@ -208,8 +257,8 @@ const streaming = once(async () => {
     const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text });
     const path = `/v1/speak/takes/${encodeURIComponent(take.take_id)}`;
     const wavRedirect = await speak.api.get(`${path}/wav`);
-    const others: Array<[string, Exchange]> = [];
-    for (const format of NOT_BEFORE_READY) others.push([format, await speak.api.get(`${path}/${format}`)]);
+    const others: EarlyFetch[] = [];
+    for (const format of NOT_BEFORE_READY) others.push(await fetchEarly(take.take_id, format));
     const afterRequests = await getItem<Take>(speak, 'take', take.take_id);
     if (afterRequests.status === 'ready' && repeat < 9) {
       observe(
@@ -241,32 +290,34 @@ covers(
   ['AUDIO-ONLY-WAV-BEFORE-READY'],
   'before ready, another format than wav is not delivered',
   async () => {
-    const { others, afterOthers } = await streaming();
-    if (afterOthers.status === 'ready') {
+    const { others } = await streaming();
+    const early = others.filter((o) => o.statusAtAnswer !== 'ready');
+    if (early.length === 0) {
       throw new Finding(
         'even a take of nine times the long text was ready before the harness could ask for the other formats: "before ready" could not be observed',
       );
     }
     const delivered: string[] = [];
-    for (const [format, exchange] of others) {
-      if (exchange.status === 307) {
-        const body = await speak.api.fetchSigned(exchange.headers.location ?? '');
-        if (body.status === 200 && body.body.length > 0)
-          delivered.push(`${format}: 307, then its signed URL delivered ${body.body.length} bytes`);
-        else observe(`${format} before ready: 307, but its signed URL answered ${body.status}`);
+    for (const { format, redirect, signed, statusAtAnswer } of others) {
+      const when = `while the take was ${statusAtAnswer}`;
+      if (signed) {
+        const gotAudio = signed.status >= 200 && signed.status < 300 && signed.body.length > 0;
+        if (gotAudio && statusAtAnswer !== 'ready')
+          delivered.push(`${format}: 307, then its signed URL delivered ${signed.body.length} bytes ${when}`);
+        else observe(`${format}: 307, then its signed URL answered ${signed.status} ${when}`);
         continue;
       }
-      if (exchange.status < 400 || exchange.status >= 500) {
-        delivered.push(`${format}: ${exchange.status} ${show(exchange.text)}`);
+      if ((redirect.status < 400 || redirect.status >= 500) && statusAtAnswer !== 'ready') {
+        delivered.push(`${format}: ${redirect.status} ${show(redirect.text)} ${when}`);
         continue;
       }
-      observe(`${format} before ready answered ${exchange.status} ${show(exchange.text)}`);
+      observe(`${format} answered ${redirect.status} ${show(redirect.text)} ${when}`);
     }
     if (delivered.length > 0) {
-      throw new Finding(
-        `while the take was ${afterOthers.status}, only wav may be fetched, but: ${delivered.join('; ')}`,
-        { expected: 'a 4xx for every format but wav', actual: delivered },
-      );
+      throw new Finding(`before ready, only wav may be fetched, but: ${delivered.join('; ')}`, {
+        expected: 'no audio but wav before ready',
+        actual: delivered,
+      });
     }
   },
 );
@@ -277,25 +328,40 @@ covers(
   async () => {
     const { take, wavRedirect, statusAtWav, streamed } = await streaming();
     if (statusAtWav === 'ready') {
+      // Outside every check: none of the three could be observed before ready (blocked, not failed).
       throw new Finding(
         'even a take of nine times the long text was ready before its wav was requested: "before ready" could not be observed',
       );
     }
-    assertSignedRedirect(wavRedirect);
-    if (streamed?.status !== 200) {
-      throw new Finding(
-        `the signed wav URL of a take in ${statusAtWav} answered ${streamed?.status}: ${show(streamed?.text)}`,
-      );
-    }
-    const streamedWav = parseWav(streamed.body, 'streamed wav');
+    // A wav request before ready that is not redirected is refused: wav could not be fetched
+    // (AUDIO-WAV-BEFORE-READY) and the endpoint did not answer 307 (AUDIO-307), both failed.
+    check('AUDIO-WAV-BEFORE-READY', () => {
+      if (wavRedirect.status !== 307)
+        throw new Finding(
+          `GET wav of a take in ${statusAtWav} answered ${wavRedirect.status} ${show(wavRedirect.text, 200)}: before ready the wav can be fetched`,
+          { expected: 307, actual: wavRedirect.status },
+        );
+    });
+    // The redirect's finding names AUDIO-307 or AUDIO-SIGNED-LOCATION (support/audio.ts).
+    await checkStep(['AUDIO-307', 'AUDIO-SIGNED-LOCATION'], () => signedRedirect(wavRedirect));
+    const streamedWav = await checkStep('AUDIO-WAV-BEFORE-READY', () => {
+      if (streamed?.status !== 200) {
+        throw new Finding(
+          `the signed wav URL of a take in ${statusAtWav} answered ${streamed?.status}: ${show(streamed?.text)}`,
+        );
+      }
+      return parseWav(streamed.body, 'streamed wav');
+    });
     const { audio } = await fetchAudio(speak, take.take_id, 'wav');
     const finishedWav = parseWav(audio.body, 'finished wav');
-    if (streamedWav.samples !== finishedWav.samples) {
-      throw new Finding(
-        `the wav streamed before ready holds ${streamedWav.samples} samples, the finished take's wav ${finishedWav.samples}: the stream ended early or differs`,
-        { expected: finishedWav.samples, actual: streamedWav.samples },
-      );
-    }
+    check('AUDIO-WAV-BEFORE-READY', () => {
+      if (streamedWav.samples !== finishedWav.samples) {
+        throw new Finding(
+          `the wav streamed before ready holds ${streamedWav.samples} samples, the finished take's wav ${finishedWav.samples}: the stream ended early or differs`,
+          { expected: finishedWav.samples, actual: streamedWav.samples },
+        );
+      }
+    });
     observe(
       `streamed wav: ${streamedWav.samples} samples (declared data size ${streamedWav.declaredDataBytes})`,
     );

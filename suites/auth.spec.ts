@@ -12,15 +12,24 @@ import {
   type TokenPair,
   tamperToken,
 } from '../src/checks/tokens.ts';
-import { covers, type Exchange, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  against,
+  check,
+  checkStep,
+  covers,
+  type Exchange,
+  expectSchema,
+  expirySkipReason,
+  maxExpiryWaitS,
+  observe,
+  useSpeak,
+} from '../src/harness/index.ts';
 import { once } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 
 const speak = useSpeak();
 const skip: (reason: string) => never = useSkip();
 
-/** Waiting out an access token is only worth it when it lives this long at most. */
-const MAX_EXPIRY_WAIT_S = 10;
 const PROBE = 'speakcheck-probe-unknown';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -47,7 +56,12 @@ async function login(): Promise<TokenPair> {
       },
     );
   }
-  return assertTokenPair(exchange.json, 'POST /auth/login');
+  return tokenPair(exchange.json, 'POST /auth/login');
+}
+
+/** assertTokenPair, its finding naming AUTH-TOKEN-PAIR-SHAPE wherever it surfaces (see Finding). */
+function tokenPair(json: unknown, what: string): TokenPair {
+  return against('AUTH-TOKEN-PAIR-SHAPE', () => assertTokenPair(json, what));
 }
 
 function refresh(refreshToken: string, o: { email?: boolean; bearer?: string } = {}): Promise<Exchange> {
@@ -68,7 +82,7 @@ function expectPair(exchange: Exchange, what: string): TokenPair {
       actual: exchange.status,
     });
   }
-  return assertTokenPair(exchange.json, what);
+  return tokenPair(exchange.json, what);
 }
 
 async function assertAccessWorks(access: string, what: string): Promise<void> {
@@ -123,9 +137,18 @@ function protectedRoutes(): Route[] {
   ];
 }
 
-/** Calls every protected route with `authorization` (or none) and collects every answer that is not 401 + detail. */
-async function assertAllRefused(authorization: string | undefined, what: string): Promise<void> {
+/**
+ * Calls every protected route with `authorization` (or none) and collects every answer that is not
+ * 401 + detail. With `ids`, a wrong status counts against `ids.status` and a missing detail against
+ * `ids.detail` (each through check()); without, both against the test's one requirement.
+ */
+async function assertAllRefused(
+  authorization: string | undefined,
+  what: string,
+  ids?: { status: string; detail: string },
+): Promise<void> {
   const problems: string[] = [];
+  const detailProblems: string[] = [];
   for (const route of protectedRoutes()) {
     const exchange = await speak.anon.request(route.method, route.path, {
       ...(route.json !== undefined ? { json: route.json } : {}),
@@ -141,21 +164,28 @@ async function assertAllRefused(authorization: string | undefined, what: string)
     else if (typeof created?.voice_id === 'string') speak.track('voice', created.voice_id);
     try {
       assertStatus(exchange, 401, what);
-      assertErrorBody(exchange);
     } catch (error) {
       problems.push((error as Error).message);
+      continue;
+    }
+    try {
+      assertErrorBody(exchange);
+    } catch (error) {
+      (ids ? detailProblems : problems).push((error as Error).message);
     }
   }
-  if (problems.length) {
-    throw new Finding(
-      `${what}: ${problems.length} protected route(s) did not answer 401 with a JSON detail: ${problems.join(' | ')}`,
-      {
-        where: what,
-        expected: 401,
-        actual: problems,
-      },
-    );
-  }
+  const refuse = (list: string[], expected: string) => () => {
+    if (list.length)
+      throw new Finding(
+        `${what}: ${list.length} protected route(s) did not answer ${expected}: ${list.join(' | ')}`,
+        { where: what, expected, actual: list },
+      );
+  };
+  if (ids) {
+    const statusHeld = check(ids.status, refuse(problems, '401'));
+    const detailHeld = check(ids.detail, refuse(detailProblems, 'a JSON detail with their 401'));
+    if (!statusHeld || !detailHeld) return;
+  } else refuse(problems, '401 with a JSON detail')();
   observe(`${what}: all ${protectedRoutes().length} protected routes answered 401 with a JSON detail.`);
 }
 
@@ -203,9 +233,10 @@ covers(
   ['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-TOKEN-PAIR-SHAPE', 'AUTH-ACCESS-TOKEN-WORKS', 'AUTH-PATHS'],
   'login without a token returns a token pair whose access token works',
   async () => {
-    const pair = await base();
-    expectSchema('TokenPair', pair, 'the login answer');
-    await assertAccessWorks(pair.access_token, 'login');
+    // Made without a token; a body that is not a token pair names AUTH-TOKEN-PAIR-SHAPE.
+    const pair = await checkStep(['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-PATHS'], base);
+    check('AUTH-TOKEN-PAIR-SHAPE', () => expectSchema('TokenPair', pair, 'the login answer'));
+    await check('AUTH-ACCESS-TOKEN-WORKS', () => assertAccessWorks(pair.access_token, 'login'));
     observe(`login at ${speak.config.authUrl}/auth/login answered a token pair.`);
   },
 );
@@ -216,14 +247,14 @@ covers(
   async () => {
     const { email, password } = credentials();
     const wrongPassword = await speak.anon.post('/auth/login', { email, password: `${password}-wrong` });
-    assertStatus(wrongPassword, 401, 'login with a wrong password');
-    assertErrorBody(wrongPassword);
+    check('AUTH-LOGIN-FAIL-401', () => assertStatus(wrongPassword, 401, 'login with a wrong password'));
+    check('AUTH-ERROR-DETAIL', () => assertErrorBody(wrongPassword));
     const unknownUser = await speak.anon.post('/auth/login', {
       email: `nobody-${Date.now()}@speakcheck.invalid`,
       password,
     });
-    assertStatus(unknownUser, 401, 'login with an unknown email');
-    assertErrorBody(unknownUser);
+    check('AUTH-LOGIN-FAIL-401', () => assertStatus(unknownUser, 401, 'login with an unknown email'));
+    check('AUTH-ERROR-DETAIL', () => assertErrorBody(unknownUser));
   },
 );
 
@@ -232,25 +263,30 @@ covers(
   'refresh with refresh_token and email returns a new pair whose access token works',
   async () => {
     const { from, exchange } = await refreshed();
-    const pair = expectPair(exchange, 'POST /auth/refresh');
-    if (pair.refresh_token === from.refresh_token) {
-      throw new Finding(
-        'POST /auth/refresh returned the same refresh_token it was given, expected a new one',
-        {
-          where: 'POST /auth/refresh /refresh_token',
-          expected: 'a new refresh token',
-        },
-      );
-    }
-    if (pair.access_token === from.access_token) {
-      throw new Finding('POST /auth/refresh returned the same access_token as before, expected a new one', {
-        where: 'POST /auth/refresh /access_token',
-        expected: 'a new access token',
-      });
-    }
-    await assertAccessWorks(pair.access_token, 'refresh');
+    // A refusal fails AUTH-REFRESH-PAIR; a body that is not a token pair names AUTH-TOKEN-PAIR-SHAPE.
+    const pair = await checkStep(['AUTH-REFRESH-PAIR', 'AUTH-TOKEN-PAIR-SHAPE'], () =>
+      expectPair(exchange, 'POST /auth/refresh'),
+    );
+    check('AUTH-REFRESH-ROTATES', () => rotated(from, pair));
+    await check('AUTH-REFRESH-PAIR', () => assertAccessWorks(pair.access_token, 'refresh'));
   },
 );
+
+/** The refreshed pair is new: both tokens differ from the ones it replaced. */
+function rotated(from: TokenPair, pair: TokenPair): void {
+  if (pair.refresh_token === from.refresh_token) {
+    throw new Finding('POST /auth/refresh returned the same refresh_token it was given, expected a new one', {
+      where: 'POST /auth/refresh /refresh_token',
+      expected: 'a new refresh token',
+    });
+  }
+  if (pair.access_token === from.access_token) {
+    throw new Finding('POST /auth/refresh returned the same access_token as before, expected a new one', {
+      where: 'POST /auth/refresh /access_token',
+      expected: 'a new access token',
+    });
+  }
+}
 
 covers(['AUTH-REFRESH-WITH-BEARER'], 'refresh also accepts the bearer header', async () => {
   const pair = expectPair(await refreshedWithBearer(), 'POST /auth/refresh with Authorization');
@@ -298,7 +334,10 @@ covers(
   ['AUTH-BEARER-REQUIRED', 'AUTH-ERROR-DETAIL'],
   'every protected route refuses a request without a token with 401',
   async () => {
-    await assertAllRefused(undefined, 'no Authorization header');
+    await assertAllRefused(undefined, 'no Authorization header', {
+      status: 'AUTH-BEARER-REQUIRED',
+      detail: 'AUTH-ERROR-DETAIL',
+    });
   },
 );
 
@@ -339,19 +378,35 @@ covers(
   ['AUTH-EXPIRED-TOKEN-401'],
   'every protected route refuses an expired access token with 401',
   async () => {
-    const token = await accessToken();
-    const lifetime = jwtLifetimeSeconds(token);
-    if (lifetime === undefined) skip('the access token is not a JWT with exp, so when it expires is unknown');
-    if (lifetime > MAX_EXPIRY_WAIT_S) {
-      skip(
-        `the access token lives ${lifetime} s, more than the ${MAX_EXPIRY_WAIT_S} s this run waits for expiry`,
-      );
-    }
-    const left = jwtSecondsLeft(token) ?? lifetime;
+    const { expiry, token: permanent } = speak.config;
+    if (permanent !== undefined)
+      skip('the run uses a permanent token (--token): no access token that expires');
+    // A token of its own, so its issue time is known when the lifetime comes from the flag.
+    const issuedMs = Date.now();
+    const token = (await login()).access_token;
+    const configured = expiry.accessTokenLifetimeS;
+    const lifetime = configured ?? jwtLifetimeSeconds(token);
+    const why = expirySkipReason({
+      what: 'access tokens',
+      lifetimeS: lifetime,
+      source:
+        configured !== undefined
+          ? '--access-token-lifetime'
+          : lifetime === undefined
+            ? 'not a JWT with exp'
+            : 'JWT exp',
+      flag: '--access-token-lifetime',
+      maxWaitS: expiry.maxWaitS,
+    });
+    if (why !== undefined || lifetime === undefined) return skip(why ?? 'access token lifetime unknown');
+    const left =
+      configured !== undefined
+        ? (issuedMs + configured * 1000 - Date.now()) / 1000
+        : (jwtSecondsLeft(token) ?? lifetime);
     await sleep(Math.max(0, left + 1.5) * 1000);
     await assertAllRefused(`Bearer ${token}`, 'an expired access token');
   },
-  { timeoutMs: (MAX_EXPIRY_WAIT_S + 20) * 1000 },
+  { timeoutMs: (maxExpiryWaitS() + 30) * 1000 },
 );
 
 // Last: some servers revoke a whole token family when a rotated refresh token is reused.

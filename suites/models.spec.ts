@@ -7,7 +7,16 @@
 import { prosodyOfType } from '../fixtures/prosody.ts';
 import { phraseFor } from '../fixtures/texts.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { covers, expectJson, expectSchema, type Model, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  check,
+  checkStep,
+  covers,
+  expectJson,
+  expectSchema,
+  type Model,
+  observe,
+  useSpeak,
+} from '../src/harness/index.ts';
 import {
   assertEqualField,
   generateTake,
@@ -75,11 +84,18 @@ covers(
   ['MODELS-LIST', 'MODELS-AT-LEAST-ONE', 'MODEL-FIELD-TYPES'],
   'the model list is a non-empty array of well-typed models',
   async () => {
-    const json = expectJson(await speak.api.get('/v1/speak/models'), 'GET /v1/speak/models');
-    expectSchema('ModelList', json, 'the model list');
-    if ((json as unknown[]).length === 0)
-      throw new Finding('GET /v1/speak/models answered an empty array: the user has no model');
-    observe(`models: ${(json as Model[]).map((m) => m.name).join(', ')}`);
+    const json = await checkStep('MODELS-LIST', async () => {
+      const answer = expectJson(await speak.api.get('/v1/speak/models'), 'GET /v1/speak/models');
+      if (!Array.isArray(answer))
+        throw new Finding(`GET /v1/speak/models answered ${show(answer)}, expected an array`);
+      return answer as Model[];
+    });
+    check('MODEL-FIELD-TYPES', () => expectSchema('ModelList', json, 'the model list'));
+    check('MODELS-AT-LEAST-ONE', () => {
+      if (json.length === 0)
+        throw new Finding('GET /v1/speak/models answered an empty array: the user has no model');
+    });
+    observe(`models: ${json.map((m) => m?.name).join(', ')}`);
   },
 );
 
@@ -89,11 +105,16 @@ covers(
   async () => {
     for (const listed of speak.models) {
       const exchange = await speak.api.get(`/v1/speak/models/${encodeURIComponent(listed.name)}`);
-      const json = expectJson(exchange, `GET /v1/speak/models/${listed.name}`);
-      if (Array.isArray(json))
-        throw new Finding(`GET /v1/speak/models/${listed.name} answered an array, expected one Model`);
-      expectSchema('Model', json, `model ${listed.name}`);
-      assertEqualField(json, listed, `GET /v1/speak/models/${listed.name} vs the list entry`);
+      const got = check('MODELS-GET', () => {
+        const json = expectJson(exchange, `GET /v1/speak/models/${listed.name}`);
+        if (Array.isArray(json))
+          throw new Finding(`GET /v1/speak/models/${listed.name} answered an array, expected one Model`);
+      });
+      if (!got) continue;
+      check('MODEL-FIELD-TYPES', () => expectSchema('Model', exchange.json, `model ${listed.name}`));
+      check('MODELS-LIST-GET-AGREE', () =>
+        assertEqualField(exchange.json, listed, `GET /v1/speak/models/${listed.name} vs the list entry`),
+      );
     }
   },
 );
@@ -196,19 +217,26 @@ covers(
   ['MODEL-SIMPLE-PROSODY', 'MODEL-PROSODY-TYPES-USABLE'],
   'a take is accepted and ready with each prosody type (simple on every model)',
   async () => {
-    const missingSimple = speak.models.filter((m) => !m.prosody_types.includes('simple')).map((m) => m.name);
-    if (missingSimple.length) {
-      throw new Finding(`models whose prosody_types lack "simple": ${missingSimple.join(', ')}`);
-    }
+    check('MODEL-SIMPLE-PROSODY', () => {
+      const missingSimple = speak.models
+        .filter((m) => !m.prosody_types.includes('simple'))
+        .map((m) => m.name);
+      if (missingSimple.length) {
+        throw new Finding(`models whose prosody_types lack "simple": ${missingSimple.join(', ')}`);
+      }
+    });
     const unknown = speak.model.prosody_types.filter((type) => !prosodyOfType(type));
     if (unknown.length) {
       observe(`prosody types with fields the harness does not know (not exercised): ${unknown.join(', ')}`);
     }
     const known = knownProsodyTypes();
-    const takes = await prosodyTypeTakes();
-    takes.forEach((take, i) => {
-      assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`);
-    });
+    await anyVoice(); // the voice is setup: its failure blocks, the takes' failure fails
+    const takes = await checkStep('MODEL-PROSODY-TYPES-USABLE', prosodyTypeTakes);
+    check('MODEL-PROSODY-TYPES-USABLE', () =>
+      takes.forEach((take, i) => {
+        assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`);
+      }),
+    );
     observe(`ready with prosody types ${known.join(', ')}`);
   },
 );

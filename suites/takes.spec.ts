@@ -10,7 +10,15 @@ import { multilingualArb, unicodeArb } from '../fixtures/texts.ts';
 import { assertDurationIsSampleCount, assertInfoConsistent, parseWav } from '../src/checks/audio.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, distinctRuns } from '../src/checks/status.ts';
-import { covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  check,
+  checkStep,
+  covers,
+  expectJson,
+  expectSchema,
+  observe,
+  useSpeak,
+} from '../src/harness/index.ts';
 import { fetchAudio } from './support/audio.ts';
 import {
   assertEpochMs,
@@ -64,19 +72,27 @@ covers(
   ],
   'take generation returns a waiting Take with info null, listed at once',
   async () => {
-    const { body, take, whole } = await generated();
+    // A generation that fails, or a body that breaks the Take schema (TAKE-FIELD-TYPES), stops here.
+    const { body, take, whole } = await checkStep(
+      ['TAKE-GENERATE-RETURNS-TAKE', 'TAKE-FIELD-TYPES'],
+      generated,
+    );
     const where = `generated take ${take.take_id.slice(0, 8)}`;
-    assertEqualField(take.status, 'waiting', `${where} /status`);
-    assertEqualField(take.info, null, `${where} /info`);
-    assertEqualField(take.voice_id, body.voice_id, `${where} /voice_id`);
-    assertEqualField(take.text, body.text, `${where} /text`);
-    assertEqualField(take.prosody, null, `${where} /prosody (none given)`);
-    assertEpochMs(take.timestamp_ms, `${where} /timestamp_ms`);
-    if (!whole.some((t) => t.take_id === take.take_id)) {
-      throw new Finding(
-        `GET /v1/speak/takes (${whole.length} takes) right after generation does not hold ${take.take_id}`,
-      );
-    }
+    check('TAKE-GENERATE-WAITING', () => assertEqualField(take.status, 'waiting', `${where} /status`));
+    check('TAKE-GENERATE-INFO-NULL', () => assertEqualField(take.info, null, `${where} /info`));
+    check('TAKE-ECHOES-REQUEST', () => {
+      assertEqualField(take.voice_id, body.voice_id, `${where} /voice_id`);
+      assertEqualField(take.text, body.text, `${where} /text`);
+      assertEqualField(take.prosody, null, `${where} /prosody (none given)`);
+    });
+    check('TAKE-TIMESTAMP-MS', () => assertEpochMs(take.timestamp_ms, `${where} /timestamp_ms`));
+    check('TAKE-LISTED-AT-ONCE', () => {
+      if (!whole.some((t) => t.take_id === take.take_id)) {
+        throw new Finding(
+          `GET /v1/speak/takes (${whole.length} takes) right after generation does not hold ${take.take_id}`,
+        );
+      }
+    });
   },
 );
 
@@ -93,7 +109,11 @@ covers(
   'statuses move forward to ready; info is null before ready and matches the wav at ready',
   async () => {
     const { take } = await generated();
-    const polled = await (await generated()).polled;
+    // GETs answering an array (TAKE-GET-OBJECT) are attributed wherever the wait meets them.
+    const polled = await checkStep(
+      ['TAKE-READY-BOUND', 'TAKE-GET-OBJECT'],
+      async () => (await generated()).polled,
+    );
     const where = `take ${take.take_id.slice(0, 8)}`;
     // Done is final: a few more reads after ready must all still say ready (polling stops at done).
     const after: string[] = [];
@@ -101,20 +121,36 @@ covers(
       await sleep(READ_AFTER_DONE_GAP_MS);
       after.push((await getItem<Take>(speak, 'take', take.take_id)).status);
     }
-    assertStatusOrder(
-      [...polled.statuses, ...after],
-      `${where} (then ${after.length} reads after it was done)`,
+    check('TAKE-STATUS-ORDER', () =>
+      assertStatusOrder(
+        [...polled.statuses, ...after],
+        `${where} (then ${after.length} reads after it was done)`,
+      ),
     );
-    polled.snapshots.forEach((snapshot, i) => {
-      if (snapshot.status !== 'ready' && snapshot.info !== null) {
-        throw new Finding(
-          `${where}: info is ${show(snapshot.info)} while the status is ${snapshot.status} (observation ${i}); expected null until ready`,
-        );
-      }
+    check('TAKE-INFO-NULL-BEFORE-READY', () =>
+      polled.snapshots.forEach((snapshot, i) => {
+        if (snapshot.status !== 'ready' && snapshot.info !== null) {
+          throw new Finding(
+            `${where}: info is ${show(snapshot.info)} while the status is ${snapshot.status} (observation ${i}); expected null until ready`,
+          );
+        }
+      }),
+    );
+    const info = await checkStep('TAKE-INFO-AT-READY', () => {
+      const filled = polled.final.info;
+      if (!filled) throw new Finding(`${where}: the take is ready but info is ${show(filled ?? null)}`);
+      return filled;
     });
-    expectSchema('TakeInfo', polled.final.info, `${where} info at ready`);
     const { audio } = await fetchAudio(speak, take.take_id, 'wav');
-    assertInfoConsistent(polled.final.info, parseWav(audio.body, `${where} wav`), where);
+    const wav = parseWav(audio.body, `${where} wav`);
+    check('TAKE-INFO-AUDIO-RATE', () =>
+      assertEqualField(info.audio_rate, wav.sampleRate, `${where} /info/audio_rate (the wav's rate)`),
+    );
+    check('TAKE-INFO-FIELDS', () => {
+      expectSchema('TakeInfo', info, `${where} info at ready`);
+      // audio_rate is judged above; here the rest: normalized_text holds the text's parts, the wav samples.
+      assertInfoConsistent({ ...info, audio_rate: wav.sampleRate }, wav, where);
+    });
     observe(
       `${where}: ${distinctRuns(polled.statuses).join(' → ')} in ${polled.ms} ms (${polled.snapshots.length} polls); normalized_text ${show(polled.final.info?.normalized_text)}`,
     );
@@ -168,7 +204,12 @@ const atBounds = once(async () => {
         prosody,
         ...(requested.style ? { style: requested.style } : {}),
       });
-      assertEqualField(take.prosody, prosody, `take with prosody ${show(prosody)} /prosody`);
+      assertEqualField(
+        take.prosody,
+        prosody,
+        `take with prosody ${show(prosody)} /prosody`,
+        'TAKE-ECHOES-REQUEST',
+      );
       return { requested, polled: await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take }) };
     }),
   );
@@ -183,7 +224,7 @@ const withLanguage = once(async () => {
     text: 'Language check.',
     override_language: language,
   });
-  assertEqualField(take.override_language, language, 'take /override_language');
+  assertEqualField(take.override_language, language, 'take /override_language', 'TAKE-ECHOES-REQUEST');
   return waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
 });
 
@@ -194,7 +235,7 @@ const multilingual = once(async () => {
   const [unicode] = fc.sample(unicodeArb, { seed, numRuns: 1 });
   const text = `${mixed} ${unicode}`;
   const { take } = await generateTake(speak, { voice_id: v.voice_id, text, override_language: null });
-  assertEqualField(take.text, text, 'take /text');
+  assertEqualField(take.text, text, 'take /text', 'TAKE-ECHOES-REQUEST');
   return { text, polled: await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take }) };
 });
 
@@ -222,17 +263,21 @@ covers(
       throw new Finding(`only ${takes.length} take sequences were observed; the scenarios did not run`);
     for (const { id, snapshots } of takes) {
       const where = `take ${id.slice(0, 8)}`;
-      assertStatusOrder(
-        snapshots.map((x) => x.status),
-        where,
+      check('TAKE-STATUS-ORDER', () =>
+        assertStatusOrder(
+          snapshots.map((x) => x.status),
+          where,
+        ),
       );
-      for (const snapshot of snapshots as Take[]) {
-        if (snapshot.status !== 'ready' && snapshot.info !== null) {
-          throw new Finding(
-            `${where}: info is ${show(snapshot.info)} while the status is ${snapshot.status}`,
-          );
+      check('TAKE-INFO-NULL-BEFORE-READY', () => {
+        for (const snapshot of snapshots as Take[]) {
+          if (snapshot.status !== 'ready' && snapshot.info !== null) {
+            throw new Finding(
+              `${where}: info is ${show(snapshot.info)} while the status is ${snapshot.status}`,
+            );
+          }
         }
-      }
+      });
     }
     observe(
       `${takes.length} take sequences: ${takes.map((t) => distinctRuns(t.snapshots.map((x) => x.status)).join('→')).join('; ')}`,
@@ -244,11 +289,15 @@ covers(
   ['TAKE-PROSODY-ACCEPTED', 'TAKE-ECHOES-REQUEST'],
   'a simple prosody at the bounds (-10 and 10), and a style, are accepted, kept and synthesized',
   async () => {
-    for (const { requested, polled } of await atBounds()) {
+    // Accepted and synthesized: generation answered a Take and it reached ready.
+    const takes = await checkStep('TAKE-PROSODY-ACCEPTED', atBounds);
+    for (const { requested, polled } of takes) {
       // What GET shows once the take is ready: what was stored, not an echo of the request.
       const where = `ready take ${polled.final.take_id.slice(0, 8)} (GET)`;
-      assertEqualField(polled.final.prosody, requested.prosody, `${where} /prosody`);
-      if (requested.style) assertEqualField(polled.final.style, requested.style, `${where} /style`);
+      check('TAKE-ECHOES-REQUEST', () => {
+        assertEqualField(polled.final.prosody, requested.prosody, `${where} /prosody`);
+        if (requested.style) assertEqualField(polled.final.style, requested.style, `${where} /style`);
+      });
     }
   },
 );
@@ -257,8 +306,10 @@ covers(
   ['TAKE-OVERRIDE-LANGUAGE', 'TAKE-ECHOES-REQUEST'],
   'override_language from the model is accepted and returned',
   async () => {
-    const { final } = await withLanguage();
-    assertEqualField(final.override_language, speak.model.languages[0], 'ready take /override_language');
+    const { final } = await checkStep('TAKE-OVERRIDE-LANGUAGE', withLanguage);
+    check('TAKE-ECHOES-REQUEST', () =>
+      assertEqualField(final.override_language, speak.model.languages[0], 'ready take /override_language'),
+    );
   },
 );
 
@@ -266,8 +317,8 @@ covers(
   ['TAKE-MULTILINGUAL-TEXT', 'TAKE-ECHOES-REQUEST'],
   'a multilingual Unicode text is accepted unchanged and reaches ready',
   async () => {
-    const { text, polled } = await multilingual();
-    assertEqualField(polled.final.text, text, 'ready take /text');
+    const { text, polled } = await checkStep('TAKE-MULTILINGUAL-TEXT', multilingual);
+    check('TAKE-ECHOES-REQUEST', () => assertEqualField(polled.final.text, text, 'ready take /text'));
     observe(`text ${show(text)} → normalized_text ${show(polled.final.info?.normalized_text)}`);
   },
 );

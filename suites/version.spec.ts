@@ -4,11 +4,24 @@
  */
 import { assertStatus } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { covers, type Exchange, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  check,
+  checkStep,
+  covers,
+  type Exchange,
+  expectSchema,
+  observe,
+  useSpeak,
+} from '../src/harness/index.ts';
 
 const speak = useSpeak();
 
-const VERSION_PATH = '/v1/speak/version';
+/**
+ * "A `/version` endpoint exists ... Its full path and response shape: not shown": the wire-facts path
+ * first, then the literal one at the base URL; the first that answers 200 without a token is it.
+ */
+const VERSION_PATHS = ['/v1/speak/version', '/version'] as const;
+let VERSION_PATH: string = VERSION_PATHS[0];
 
 /** major and minor from the wire-facts shape, or from `major`/`minor` when a server names them so. */
 function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
@@ -17,7 +30,15 @@ function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
 }
 
 async function getVersion(): Promise<Exchange> {
-  const exchange = await speak.anon.get(VERSION_PATH);
+  let exchange = await speak.anon.get(VERSION_PATH);
+  for (const path of VERSION_PATHS) {
+    if (exchange.status === 200) break;
+    const other = await speak.anon.get(path);
+    if (other.status === 200) {
+      VERSION_PATH = path;
+      exchange = other;
+    }
+  }
   if (exchange.status !== 200) {
     throw new Finding(
       `GET ${VERSION_PATH} without a token answered ${exchange.status}, expected 200: ${show(exchange.text)}`,
@@ -49,20 +70,25 @@ covers(
   ['VERSION-NO-TOKEN', 'VERSION-MAJOR-MINOR'],
   'the version endpoint answers without a token with major and minor numbers',
   async () => {
-    const exchange = await getVersion();
-    assertJson(exchange);
-    const { major, minor } = versionNumbers(exchange.json);
-    if (!Number.isInteger(major) || !Number.isInteger(minor)) {
-      throw new Finding(
-        `GET ${VERSION_PATH}: expected integer major ("version") and minor numbers, got ${show(exchange.json)}`,
-        {
-          where: VERSION_PATH,
-          expected: '{version: int, minor: int}',
-          actual: exchange.json,
-        },
-      );
-    }
-    observe(`version ${major}.${minor}`);
+    const exchange = await checkStep('VERSION-NO-TOKEN', async () => {
+      const answer = await getVersion();
+      assertJson(answer);
+      return answer;
+    });
+    check('VERSION-MAJOR-MINOR', () => {
+      const { major, minor } = versionNumbers(exchange.json);
+      if (!Number.isInteger(major) || !Number.isInteger(minor)) {
+        throw new Finding(
+          `GET ${VERSION_PATH}: expected integer major ("version") and minor numbers, got ${show(exchange.json)}`,
+          {
+            where: VERSION_PATH,
+            expected: '{version: int, minor: int}',
+            actual: exchange.json,
+          },
+        );
+      }
+      observe(`version ${major}.${minor}`);
+    });
   },
 );
 
@@ -77,6 +103,9 @@ covers(['VERSION-MAJOR-MATCHES-PATH'], 'the reported major version is the path v
 
 covers(['VERSION-WIRE-SHAPE'], 'the version body has the SDK shape {version, minor} (reported)', async () => {
   const json = (await getVersion()).json;
+  observe(`GET ${VERSION_PATH} answered ${show(json)}`);
+  if (VERSION_PATH !== VERSION_PATHS[0])
+    throw new Finding(`the version endpoint is ${VERSION_PATH}, not the SDK's ${VERSION_PATHS[0]}`);
   expectSchema('Version', json, 'the version answer');
   observe(`version body ${show(json)} has the SDK shape`);
 });
@@ -119,7 +148,7 @@ covers(
       await speak.api.get(`/v1/speak/models/${encodeURIComponent(name)}`),
       await speak.api.get('/v1/speak/voices', { query: { length: 1 } }),
       await speak.api.get('/v1/speak/takes', { query: { length: 1 } }),
-      await speak.anon.get(VERSION_PATH),
+      await getVersion(),
       await speak.anon.get('/v1/speak/models'),
     ];
     for (const exchange of exchanges) assertJson(exchange);

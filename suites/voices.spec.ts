@@ -10,7 +10,7 @@ import { seededFaker } from '../fixtures/texts.ts';
 import { parseWav } from '../src/checks/audio.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, distinctRuns } from '../src/checks/status.ts';
-import { covers, expectJson, observe, useSpeak } from '../src/harness/index.ts';
+import { check, checkStep, covers, expectJson, observe, useSpeak } from '../src/harness/index.ts';
 import { fetchAudio } from './support/audio.ts';
 import {
   assertEpochMs,
@@ -28,9 +28,13 @@ import {
 
 const speak = useSpeak();
 
-const SLOW = { pace: -10 };
-const FAST = { pace: 10 };
-const NEUTRAL = { pace: 0 };
+// Whole simple prosody objects: the contract defines the three fields and says nothing of partial
+// objects, so what a server does with one is only reported (VOICE-PARTIAL-PROSODY).
+const SLOW = { pace: -10, pitch: 0, expression: 0 };
+const FAST = { pace: 10, pitch: 0, expression: 0 };
+const NEUTRAL = { pace: 0, pitch: 0, expression: 0 };
+/** A partial default_prosody (pace only): echoed, completed or refused, all reported. */
+const PARTIAL = { pace: -5 };
 const TEXT = 'The weather is calm today. We walk along the river.';
 /** pace ±10 against pace 0 must change the duration by at least this factor to count as "clearly". */
 const CLEAR_RATIO = 1.1;
@@ -98,6 +102,19 @@ const prosodyTakes = once(async (): Promise<Take[]> => {
   return takes;
 });
 
+const partialVoice = once(async () => {
+  const requested = {
+    name: speak.prefix('voice-partial-prosody'),
+    gender: gender(),
+    model: speak.model.name,
+    default_prosody: PARTIAL,
+  };
+  const exchange = await speak.api.post('/v1/speak/voices/generate', requested);
+  const json = exchange.json as Partial<Voice> | undefined;
+  if (typeof json?.voice_id === 'string') speak.track('voice', json.voice_id);
+  return exchange;
+});
+
 prefetch(slowReady, fastReady, plainReady, prosodyTakes);
 
 covers(
@@ -113,27 +130,37 @@ covers(
   'voice generation returns a waiting Voice that carries what was asked',
   async () => {
     for (const generated of [slowVoice, fastVoice, plainVoice]) {
-      const { requested, created } = await generated();
-      const where = `generated voice ${created.voice_id.slice(0, 8)}`;
-      assertEqualField(created.status, 'waiting', `${where} /status`);
-      assertEqualField(created.name, requested.name, `${where} /name`);
-      assertEqualField(created.gender, requested.gender, `${where} /gender`);
-      assertEqualField(
-        created.default_prosody,
-        requested.default_prosody ?? null,
-        `${where} /default_prosody`,
+      // A generation that fails (or a body that breaks the Voice schema: VOICE-FIELD-TYPES) stops here.
+      const { requested, created } = await checkStep(
+        ['VOICE-GENERATE-RETURNS-VOICE', 'VOICE-FIELD-TYPES'],
+        generated,
       );
-      if (
-        !(
-          created.default_style === null ||
-          (Array.isArray(created.default_style) && created.default_style.length === 0)
-        )
-      ) {
-        throw new Finding(
-          `${where}: default_style is ${show(created.default_style)} though none was set; expected [] or null`,
-        );
-      }
-      assertEpochMs(created.timestamp_ms, `${where} /timestamp_ms`);
+      const where = `generated voice ${created.voice_id.slice(0, 8)}`;
+      check('VOICE-GENERATE-WAITING', () => assertEqualField(created.status, 'waiting', `${where} /status`));
+      check('VOICE-ECHOES-REQUEST', () => {
+        assertEqualField(created.name, requested.name, `${where} /name`);
+        assertEqualField(created.gender, requested.gender, `${where} /gender`);
+      });
+      check('VOICE-DEFAULT-PROSODY-ECHO', () =>
+        assertEqualField(
+          created.default_prosody,
+          requested.default_prosody ?? null,
+          `${where} /default_prosody`,
+        ),
+      );
+      check('VOICE-DEFAULT-STYLE-UNSET', () => {
+        if (
+          !(
+            created.default_style === null ||
+            (Array.isArray(created.default_style) && created.default_style.length === 0)
+          )
+        ) {
+          throw new Finding(
+            `${where}: default_style is ${show(created.default_style)} though none was set; expected [] or null`,
+          );
+        }
+      });
+      check('VOICE-TIMESTAMP-MS', () => assertEpochMs(created.timestamp_ms, `${where} /timestamp_ms`));
     }
   },
 );
@@ -148,21 +175,33 @@ covers(
   ],
   'a generated voice becomes ready and GET returns one Voice, still carrying what was asked',
   async () => {
-    const polled = await Promise.all([slowReady(), fastReady(), plainReady()]);
     const generated = await Promise.all([slowVoice(), fastVoice(), plainVoice()]);
+    // Each GET answering an array (VOICE-GET-OBJECT) or breaking the schema (VOICE-FIELD-TYPES) is
+    // attributed to its requirement wherever the wait meets it; the wait itself proves readiness.
+    const polled = await checkStep('VOICE-READY-BOUND', () =>
+      Promise.all([slowReady(), fastReady(), plainReady()]),
+    );
+    check('VOICE-GET-OBJECT', () => undefined);
+    check('VOICE-FIELD-TYPES', () => undefined);
     for (const [i, p] of polled.entries()) {
       // What GET returns is what is stored: an echo of the request at generation proves less.
       const { requested } = generated[i]!;
       const where = `ready voice ${p.final.voice_id.slice(0, 8)} (GET)`;
-      assertEqualField(p.final.name, requested.name, `${where} /name`);
-      assertEqualField(p.final.gender, requested.gender, `${where} /gender`);
-      assertEqualField(
-        p.final.default_prosody,
-        requested.default_prosody ?? null,
-        `${where} /default_prosody`,
+      check('VOICE-ECHOES-REQUEST', () => {
+        assertEqualField(p.final.name, requested.name, `${where} /name`);
+        assertEqualField(p.final.gender, requested.gender, `${where} /gender`);
+      });
+      check('VOICE-DEFAULT-PROSODY-ECHO', () =>
+        assertEqualField(
+          p.final.default_prosody,
+          requested.default_prosody ?? null,
+          `${where} /default_prosody`,
+        ),
       );
       // Voice transitions are not shown; a voice that went back (ready → waiting) would still be wrong.
-      assertStatusOrder(p.statuses, `voice ${p.final.voice_id.slice(0, 8)}`);
+      check('VOICE-READY-BOUND', () =>
+        assertStatusOrder(p.statuses, `voice ${p.final.voice_id.slice(0, 8)}`),
+      );
       observe(
         `voice ${p.final.voice_id.slice(0, 8)}: ${distinctRuns(p.statuses).join(' → ')} in ${p.ms} ms (${p.statuses.length} polls)`,
       );
@@ -252,6 +291,18 @@ covers(
     }
   },
 );
+
+covers(['VOICE-PARTIAL-PROSODY'], 'a partial default_prosody (reported)', async () => {
+  const exchange = await partialVoice();
+  const json = exchange.json as Partial<Voice> | undefined;
+  const outcome =
+    exchange.status >= 200 && exchange.status < 300
+      ? `accepted (${exchange.status}); default_prosody answered ${show(json?.default_prosody)}`
+      : `refused with ${exchange.status} ${show(exchange.text, 200)}`;
+  observe(`voice generation with default_prosody ${show(PARTIAL)}: ${outcome}`);
+  if (exchange.status >= 500)
+    throw new Finding(`a partial default_prosody answered a server error ${exchange.status}`);
+});
 
 covers(
   ['VOICE-UPDATE', 'VOICE-DESCRIPTION'],

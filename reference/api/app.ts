@@ -9,7 +9,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { installDefectHeader } from '../defects/header.ts';
-import { defects } from '../defects/index.ts';
+import { installLatitudeHeader } from '../latitude/header.ts';
+import { latitude } from '../latitude/index.ts';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
 import { errorKey, installErrorHandling } from './errors.ts';
@@ -66,6 +67,7 @@ function createServer(ctx: ApiContext): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
   installDefectHeader(app);
+  installLatitudeHeader(app);
   answerMethodNotAllowed(app, errorKey);
   installErrorHandling(app, ctx.log);
   app.addHook('onResponse', async (request, reply) => {
@@ -111,7 +113,7 @@ export async function buildApp(
     if (text.trim() === '') done(null, undefined);
     else defaultJsonParser(request, text, done);
   });
-  if (defects.has('any-content-type-parsed')) {
+  if (latitude.has('any-content-type-parsed')) {
     // As a lenient body parser does: any content type is read as JSON (text/plain has its own parser).
     app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) =>
@@ -122,8 +124,9 @@ export async function buildApp(
   await app.register(async (open) => {
     await authPlugin(open, ctx);
     await versionPlugin(open);
-    await docsPlugin(open);
   });
+  // Its own scope: latitude docs-need-token adds a bearer guard to the docs routes only.
+  await app.register(async (docs) => docsPlugin(docs, ctx));
   await app.register(async (scoped) => audioPlugin(scoped, ctx));
   await app.register(async (scoped) => {
     scoped.addHook('onRequest', authenticate(ctx));

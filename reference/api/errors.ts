@@ -11,6 +11,29 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { defects } from '../defects/index.ts';
+import { latitude } from '../latitude/index.ts';
+
+/** The status of an invalid body or query: 422, or 400 with latitude status-400. */
+function invalidStatus(): number {
+  return latitude.has('status-400') ? 400 : 422;
+}
+
+/**
+ * The detail of an invalid body or query: one line, or with latitude detail-list FastAPI's list of
+ * error objects (`[{"loc": [...], "msg": ..., "type": ...}]`), one per problem.
+ */
+function invalidDetail(line: string): unknown {
+  if (!latitude.has('detail-list')) return line;
+  return line.split('; ').map((problem) => {
+    const at = problem.indexOf(': ');
+    const where = at > 0 ? problem.slice(0, at) : 'body';
+    return {
+      loc: where.split('/').filter((part) => part !== ''),
+      msg: at > 0 ? problem.slice(at + 2) : problem,
+      type: 'value_error',
+    };
+  });
+}
 
 /** The field of an error body (`detail`; `error` under the error-without-detail defect). */
 export function errorKey(): string {
@@ -69,20 +92,30 @@ export function installErrorHandling(app: FastifyInstance, log: (line: string) =
     if (error instanceof ApiError && error.statusCode === 404 && defects.has('unknown-id-500')) {
       return reply.code(500).send({ detail: 'internal server error' });
     }
+    if (error instanceof ApiError && error.statusCode === 422) {
+      return reply
+        .code(invalidStatus())
+        .headers(error.headers)
+        .send({ detail: invalidDetail(error.detail) });
+    }
     if (error instanceof ApiError) {
       return reply.code(error.statusCode).headers(error.headers).send({ detail: error.detail });
     }
     if (error.validation) {
-      return reply.code(422).send({
-        detail: describeAjvErrors(error.validation as ErrorObject[], error.validationContext ?? 'body'),
+      return reply.code(invalidStatus()).send({
+        detail: invalidDetail(
+          describeAjvErrors(error.validation as ErrorObject[], error.validationContext ?? 'body'),
+        ),
       });
     }
     const status = error.statusCode ?? 500;
+    const malformedJson = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
+    if (malformedJson && defects.has('malformed-json-500'))
+      return reply.code(500).send({ detail: 'internal server error' });
     if (status >= 400 && status < 500) {
-      const detail =
-        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-          ? `malformed JSON body: ${error.message}`
-          : error.message || `request refused (${status})`;
+      const detail = malformedJson
+        ? `malformed JSON body: ${error.message}`
+        : error.message || `request refused (${status})`;
       return reply.code(status).send({ detail });
     }
     log(`internal error on ${request.method} ${request.url.split('?')[0]}: ${error.stack ?? error.message}`);

@@ -492,3 +492,33 @@ export function buildOpenApi(): Json {
     },
   };
 }
+
+export const AUDIO_FORMAT_NAMES = ['wav', 'mp3', 'm4a', 'flac', 'webm'] as const;
+
+/**
+ * The five audio paths declared as one templated `/v1/speak/takes/{take_id}/{format}` whose
+ * `format` enumerates `formats` (valid OpenAPI declaring the same operations; latitude
+ * templated-audio-path uses all five, defect openapi-format-enum-incomplete leaves one out).
+ */
+export function templateAudioPaths(document: Json, formats: readonly string[]): void {
+  const paths = document.paths as Json;
+  const wav = paths['/v1/speak/takes/{take_id}/wav'] as { get: Json };
+  for (const format of AUDIO_FORMAT_NAMES) delete paths[`/v1/speak/takes/{take_id}/${format}`];
+  paths['/v1/speak/takes/{take_id}/{format}'] = {
+    get: {
+      ...wav.get,
+      summary: 'Audio of a take in one format',
+      description: 'wav is available before ready (streamed while generated); the other formats once ready.',
+      parameters: [
+        pathParam('take_id', 'The take', EXAMPLE_TAKE_ID),
+        {
+          name: 'format',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', enum: [...formats] },
+          example: formats[0],
+        },
+      ],
+    },
+  };
+}

@@ -4,11 +4,24 @@
  * override_language or the model's default; the voice's gender; the voice id as seed).
  */
 import { defects } from '../defects/index.ts';
+import { latitude } from '../latitude/index.ts';
 import { findModel } from '../models/catalogue.ts';
 import { newId } from '../store/ids.ts';
 import type { NewTake } from '../store/takes.ts';
 import { ApiError } from './errors.ts';
 import { checkLanguage, checkProsody, checkStyle, checkText } from './generation-rules.ts';
+
+const SIMPLE_FIELDS = ['pace', 'pitch', 'expression'];
+
+/**
+ * Latitude prosody-completed: a simple prosody missing some of its three fields is stored (and
+ * returned) with them set to 0. Other prosody types pass unchanged.
+ */
+export function completedProsody<P extends Record<string, unknown> | null | undefined>(prosody: P): P {
+  if (!latitude.has('prosody-completed') || !prosody) return prosody;
+  if (!Object.keys(prosody).every((key) => SIMPLE_FIELDS.includes(key))) return prosody;
+  return { pace: 0, pitch: 0, expression: 0, ...prosody };
+}
 
 export interface VoiceForTake {
   voice_id: string;
@@ -42,7 +55,7 @@ export function buildTake(
   checkProsody(model, body.prosody, `${where}/prosody`);
   checkStyle(model, body.style, `${where}/style`);
   checkLanguage(model, body.override_language, `${where}/override_language`);
-  const prosody = body.prosody ?? null;
+  const prosody = completedProsody(body.prosody ?? null);
   const style = body.style ?? null;
   const override = body.override_language ?? null;
   return {

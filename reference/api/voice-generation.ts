@@ -6,13 +6,14 @@
  * and only takes voices of its connection's model.
  */
 import type { Database } from 'better-sqlite3';
-import { findModel, MODELS } from '../models/catalogue.ts';
+import { latitude } from '../latitude/index.ts';
+import { findModel, MODELS, versionNameOf } from '../models/catalogue.ts';
 import { newId } from '../store/ids.ts';
 import { insertTake, type NewTake, type TakeResource } from '../store/takes.ts';
 import { insertVoice, type NewVoice, type VoiceResource } from '../store/voices.ts';
 import { ApiError } from './errors.ts';
 import { checkGender, checkLanguage, checkProsody, checkStyle } from './generation-rules.ts';
-import { buildTake, type TakeGenerateBody } from './take-builder.ts';
+import { buildTake, completedProsody, type TakeGenerateBody } from './take-builder.ts';
 
 /** A VoiceGenerate body that passed its schema (schemas/VoiceGenerate.schema.json). */
 export interface VoiceGenerateBody {
@@ -69,10 +70,11 @@ export function buildVoice(
   const voiceId = newId('vc');
   const rendering = {
     voice_id: voiceId,
-    model: model.versionName,
+    model: versionNameOf(model),
     gender: body.gender,
-    default_prosody: body.default_prosody ?? null,
-    default_style: body.default_style ?? null,
+    default_prosody: completedProsody(body.default_prosody ?? null),
+    // Latitude default-style-empty: "Returned as an empty array or null when not set."
+    default_style: body.default_style ?? (latitude.has('default-style-empty') ? [] : null),
   };
   const exampleTake = buildTake(
     userId,

@@ -9,10 +9,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { jwtVerify, SignJWT } from 'jose';
+import { latitude } from '../latitude/index.ts';
 import { persistedSecret } from '../store/db.ts';
 
 const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 const PERMANENT_PREFIX = 'spk_perm_';
+/** Latitude opaque-access-tokens: random strings known only to this API process, living this long. */
+const OPAQUE_PREFIX = 'spk_at_';
+export const OPAQUE_ACCESS_TTL_SECONDS = 20;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -23,6 +27,8 @@ export interface TokenPair {
 
 export class TokenService {
   private readonly key: Uint8Array;
+  /** Opaque access tokens (latitude opaque-access-tokens): hash → user and expiry. */
+  private readonly opaque = new Map<string, { userId: string; expiresMs: number }>();
 
   constructor(
     private readonly db: Database,
@@ -35,19 +41,32 @@ export class TokenService {
   }
 
   async issuePair(userId: string): Promise<TokenPair> {
-    const access_token = await new SignJWT({ typ: 'access' })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(userId)
-      .setIssuedAt()
-      .setJti(randomBytes(9).toString('base64url'))
-      .setExpirationTime(Math.floor(Date.now() / 1000) + this.accessTtlSeconds)
-      .sign(this.key);
+    const access_token = latitude.has('opaque-access-tokens')
+      ? this.issueOpaque(userId)
+      : await this.issueJwt(userId);
     const refresh_token = `spk_rt_${randomBytes(32).toString('base64url')}`;
     const now = Date.now();
     this.db
       .prepare('INSERT INTO refresh_tokens (token_hash, user_id, created_ms, expires_ms) VALUES (?, ?, ?, ?)')
       .run(sha256(refresh_token), userId, now, now + REFRESH_TTL_MS);
     return { access_token, refresh_token };
+  }
+
+  private issueOpaque(userId: string): string {
+    const token = `${OPAQUE_PREFIX}${randomBytes(24).toString('base64url')}`;
+    const lifetime = Math.min(this.accessTtlSeconds, OPAQUE_ACCESS_TTL_SECONDS);
+    this.opaque.set(sha256(token), { userId, expiresMs: Date.now() + lifetime * 1000 });
+    return token;
+  }
+
+  private async issueJwt(userId: string): Promise<string> {
+    return new SignJWT({ typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setJti(randomBytes(9).toString('base64url'))
+      .setExpirationTime(Math.floor(Date.now() / 1000) + this.accessTtlSeconds)
+      .sign(this.key);
   }
 
   /** The user id of a valid access (or permanent) token, else undefined with the reason. */
@@ -57,6 +76,12 @@ export class TokenService {
         .prepare('SELECT user_id FROM permanent_tokens WHERE token_hash = ?')
         .get(sha256(token)) as { user_id: string } | undefined;
       return row ? { userId: row.user_id } : { error: 'unknown permanent token' };
+    }
+    if (token.startsWith(OPAQUE_PREFIX)) {
+      const entry = this.opaque.get(sha256(token));
+      if (!entry) return { error: 'access token invalid' };
+      if (entry.expiresMs <= Date.now()) return { error: 'access token expired' };
+      return { userId: entry.userId };
     }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });

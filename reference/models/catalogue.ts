@@ -10,6 +10,7 @@
  * `synthLanguage` maps each model language onto a code the synthesis library understands (it picks
  * an espeak voice by language tag).
  */
+import { latitude } from '../latitude/index.ts';
 export interface ModelEntry {
   name: string;
   displayname: string;
@@ -64,22 +65,34 @@ export function findModel(name: string): ModelEntry | undefined {
   return MODELS.find((m) => modelNames(m).includes(name));
 }
 
-/** Every name a model answers to: the public name, the version name, the aliases. */
+/** Every name a model answers to: the public name, the version name (as a voice reports it), the aliases. */
 export function modelNames(m: ModelEntry): string[] {
-  return [m.name, m.versionName, ...m.aliases];
+  return [m.name, m.versionName, versionNameOf(m), ...m.aliases];
+}
+
+/**
+ * What a voice made for `m` reports as its model; with latitude model-version-names every model
+ * answers a more specific version name than the one requested (theatrical-v2 → theatrical-v2-v1.2).
+ */
+export function versionNameOf(m: ModelEntry): string {
+  return latitude.has('model-version-names') && m.versionName === m.name ? `${m.name}-v1.2` : m.versionName;
 }
 
 /** The Model resource as the API returns it. */
 export function modelResource(m: ModelEntry): Record<string, unknown> {
+  const extra = latitude.has('model-extra-fields')
+    ? { description: `${m.displayname} (speakcheck reference)`, max_text_length: 5000 }
+    : {};
   return {
     name: m.name,
     displayname: m.displayname,
-    flags: m.flags,
+    flags: latitude.has('model-extra-fields') ? [...m.flags, 'beta', 'streaming'] : m.flags,
     languages: m.languages,
     genders: m.genders,
     styles: m.styles,
     prosody_types: m.prosody_types,
     voice_inputs: m.voice_inputs,
+    ...extra,
   };
 }
 

@@ -8,10 +8,19 @@
  */
 import { schemas } from '../../schemas/index.ts';
 import { defects } from '../defects/index.ts';
+import { latitude } from '../latitude/index.ts';
 
+/** Latitude default-page-length: the page size when `length` is absent. */
+export const DEFAULT_PAGE_LENGTH = 5;
+
+/** The number of the first page: 1, or 0 with latitude pages-from-0. */
+function firstPage(): number {
+  return latitude.has('pages-from-0') ? 0 : 1;
+}
 export interface ListQuery {
   ids: string[] | null;
   length: number | null;
+  /** The page number as asked (counted from firstPage()). */
   page: number;
   older: number | null;
   newer: number | null;
@@ -38,10 +47,12 @@ function echo(raw: unknown): string {
   return text.length > ECHO_CHARS ? `${JSON.stringify(text.slice(0, ECHO_CHARS))}…` : JSON.stringify(text);
 }
 
-function integerParam(query: Record<string, unknown>, name: IntegerName): number | null {
+/** `minimum` overrides the schema's lower bound (latitude pages-from-0 makes 0 a page). */
+function integerParam(query: Record<string, unknown>, name: IntegerName, minimum?: number): number | null {
   const raw = query[name];
   if (raw === undefined) return null;
-  const { min, max } = bounds(name);
+  const { max } = bounds(name);
+  const min = minimum ?? bounds(name).min;
   if (typeof raw !== 'string' || !INTEGER.test(raw.trim())) {
     const what = Array.isArray(raw) ? 'given once' : 'an integer';
     throw new ListQueryError(`query/${name}: must be ${what} (got ${echo(raw)})`);
@@ -66,8 +77,9 @@ export function parseListQuery(query: Record<string, unknown>, idParam: 'voice_i
   }
   return {
     ids,
-    length: integerParam(query, 'length'),
-    page: integerParam(query, 'page') ?? 1,
+    length:
+      integerParam(query, 'length') ?? (latitude.has('default-page-length') ? DEFAULT_PAGE_LENGTH : null),
+    page: integerParam(query, 'page', firstPage()) ?? firstPage(),
     older: integerParam(query, 'older'),
     newer: integerParam(query, 'newer'),
   };
@@ -82,6 +94,7 @@ export function listSql(
 ): { sql: string; params: unknown[] } {
   const where = ['user_id = ?'];
   const params: unknown[] = [userId];
+  if (table === 'takes' && latitude.has('example-takes-hidden')) where.push('example_of IS NULL');
   if (q.ids !== null && !(idColumn === 'take_id' && defects.has('take-id-filter-ignored'))) {
     if (q.ids.length === 0) where.push('0');
     else {
@@ -89,16 +102,22 @@ export function listSql(
       params.push(JSON.stringify(q.ids));
     }
   }
+  const exclusive =
+    latitude.has('bounds-exclusive') ||
+    (defects.has('list-bounds-exclusive-when-paged') && q.length !== null);
   if (q.older !== null) {
-    where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
+    where.push(exclusive ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
     params.push(q.older);
   }
   if (q.newer !== null && !defects.has('list-newer-ignored')) {
-    where.push(defects.has('list-bounds-exclusive') ? 'timestamp_ms > ?' : 'timestamp_ms >= ?');
+    where.push(exclusive ? 'timestamp_ms > ?' : 'timestamp_ms >= ?');
     params.push(q.newer);
   }
-  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms DESC, ${idColumn} DESC`;
-  const offset = q.length === null ? 0 : (defects.has('paging-off-by-one') ? q.page : q.page - 1) * q.length;
+  const direction = latitude.has('oldest-first') ? 'ASC' : 'DESC';
+  let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms ${direction}, ${idColumn} ${direction}`;
+  const pageIndex = q.page - firstPage();
+  const offset =
+    q.length === null ? 0 : (defects.has('paging-off-by-one') ? pageIndex + 1 : pageIndex) * q.length;
   if (!Number.isSafeInteger(offset)) {
     // A page that starts past 2^53 items is past the end of any list (and past what SQLite's
     // 64-bit OFFSET can hold): empty, never an overflow.
@@ -106,7 +125,7 @@ export function listSql(
   } else if (q.length !== null) {
     sql += ' LIMIT ? OFFSET ?';
     params.push(q.length, offset);
-  } else if (q.page > 1) {
+  } else if (pageIndex > 0) {
     sql += ' LIMIT 0';
   }
   return { sql, params };

@@ -49,9 +49,6 @@ function defectiveInfo(row: TakeRow, info: TakeInfo | null): TakeInfo | null {
   if (info === null && row.status !== 'ready' && defects.has('info-before-ready')) {
     return { duration: 0, audio_rate: 22050, normalized_text: [row.text] };
   }
-  if (info !== null && defects.has('duration-milliseconds')) {
-    return { ...info, duration: Math.round((info.duration * 1000) / info.audio_rate) };
-  }
   return info;
 }
 

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
-import { SAMPLE_RATE, type VoiceRendering } from './voice-rendering.ts';
+import { outputSampleRate, SAMPLE_RATE, toOutputRate, type VoiceRendering } from './voice-rendering.ts';
 
 /** Every part ends in this much silence (the contract: "a part ... ends in silence"). */
 export const TRAILING_SILENCE_MS = 150;
@@ -162,7 +162,10 @@ class EspeakSynthesizer implements Synthesizer {
 
   synthesizePart(text: string, voice: VoiceRendering, onSamples: (pcm: Int16Array) => void): Promise<number> {
     if (this.closed) return Promise.reject(new Error('synthesizer is closed'));
-    const run = this.queue.then(() => this.speak(text, voice, onSamples));
+    const factor = outputSampleRate() / SAMPLE_RATE;
+    const run = this.queue
+      .then(() => this.speak(text, voice, (pcm) => onSamples(toOutputRate(pcm))))
+      .then((samples) => samples * factor);
     this.queue = run.catch(() => undefined); // one failed part does not block the next
     return run;
   }

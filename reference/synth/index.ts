@@ -4,4 +4,4 @@
  */
 export { createSynthesizer, type Synthesizer, TRAILING_SILENCE_MS } from './espeak-synthesizer.ts';
 export { splitIntoParts } from './split.ts';
-export { SAMPLE_RATE, type VoiceRendering } from './voice-rendering.ts';
+export { outputSampleRate, SAMPLE_RATE, type VoiceRendering } from './voice-rendering.ts';

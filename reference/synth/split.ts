@@ -10,6 +10,7 @@
  * reasonable unit of streaming. Whitespace (any Unicode space, tabs, line breaks) collapses to one
  * ASCII space; parts are never empty.
  */
+import { latitude } from '../latitude/index.ts';
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
@@ -151,5 +152,23 @@ export function splitIntoParts(text: string): string[] {
       if (part !== '') parts.push(part);
     }
   }
-  return parts;
+  return latitude.has('ws-merge-short-sentences') ? mergeShortParts(parts) : parts;
+}
+
+/** Latitude ws-merge-short-sentences: a part shorter than this is merged with the next one. */
+export const SHORT_PART_CHARS = 40;
+
+/** "A part is usually one sentence": short sentences share a part with the one that follows. */
+function mergeShortParts(parts: readonly string[]): string[] {
+  const merged: string[] = [];
+  let pending = '';
+  for (const part of parts) {
+    pending = pending === '' ? part : `${pending} ${part}`;
+    if (pending.length >= SHORT_PART_CHARS) {
+      merged.push(pending);
+      pending = '';
+    }
+  }
+  if (pending !== '') merged.push(pending);
+  return merged;
 }

@@ -5,6 +5,7 @@
  */
 
 import { defects } from '../defects/index.ts';
+import { latitude } from '../latitude/index.ts';
 import type { Delivery, WebhookOutbox } from './outbox-store.ts';
 import { isDelivered, isRetryable, type RetryPolicy, retryDelayMs } from './retry-policy.ts';
 import { sendWebhook } from './send.ts';
@@ -113,7 +114,9 @@ export class DeliveryLoop {
       return;
     }
     const problem = outcome.error ?? `HTTP ${outcome.statusCode}`;
-    if (isRetryable(outcome.statusCode) && delivery.attempts < policy.maxAttempts) {
+    // Latitude webhooks-late-no-retry: "Delivery details of webhooks (retries, ...): not shown."
+    const retries = !latitude.has('webhooks-late-no-retry');
+    if (retries && isRetryable(outcome.statusCode) && delivery.attempts < policy.maxAttempts) {
       const nextAttemptMs = Date.now() + retryDelayMs(policy, delivery.attempts);
       this.#outbox.recordAttempt(delivery.id, { ...base, state: 'pending', nextAttemptMs });
       log?.(`${what}: ${problem}; retry in ${nextAttemptMs - Date.now()} ms`);

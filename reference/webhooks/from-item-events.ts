@@ -14,6 +14,7 @@
  */
 
 import { defects } from '../defects/index.ts';
+import { latitude } from '../latitude/index.ts';
 import type { HookName, ItemKind, WebhookOutbox } from './outbox-store.ts';
 import { type WebhookAllow, webhookTargetRefusal, webhookTargetUrl } from './target.ts';
 
@@ -55,6 +56,9 @@ export function createItemEventHandler(
         if (url === null) return;
         if (hook === 'done' && defects.has('webhook-done-never')) return;
         if (hook === 'status' && event.status === 'started' && defects.has('webhook-status-missing')) return;
+        // Latitude status-webhook-no-waiting: the creation is no progress change; no call for it.
+        if (hook === 'status' && event.status === 'waiting' && latitude.has('status-webhook-no-waiting'))
+          return;
         const refusal = webhookTargetRefusal(url, options.allow);
         if (refusal !== null) options.log?.(`webhook ${hook} of ${kind} ${itemId} not sent: ${refusal}`);
         const created = outbox.enqueue(

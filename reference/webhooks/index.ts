@@ -7,7 +7,6 @@
  * Retry policy: see retry-policy.ts. Target policy (`--webhook-allow`): see target.ts.
  */
 import type { Database } from 'better-sqlite3';
-import { defects } from '../defects/index.ts';
 import { DeliveryLoop } from './delivery-loop.ts';
 import { createItemEventHandler, type WebhookSourceEvent } from './from-item-events.ts';
 import {
@@ -86,7 +85,7 @@ export function startWebhooks(options: WebhookOptions): Webhooks {
  */
 export function presentWebhook(stored: unknown, lastCall: () => LastCall | null): unknown {
   if (stored === null || typeof stored !== 'object' || !('post_url' in stored)) return stored ?? null;
-  const call = defects.has('webhook-last-call-unfilled') ? null : lastCall();
+  const call = lastCall();
   return {
     post_url: (stored as { post_url: unknown }).post_url,
     timestamp_ms: call?.timestamp_ms ?? null,

@@ -7,6 +7,9 @@
  * due again after the lease, with the interrupted attempt counted.
  */
 import type { Database } from 'better-sqlite3';
+import { latitude } from '../latitude/index.ts';
+/** Latitude webhooks-late-no-retry: how late every webhook call leaves. */
+export const LATE_WEBHOOK_MS = 1_000;
 
 export type HookName = 'status' | 'done';
 export type ItemKind = 'take' | 'voice';
@@ -180,7 +183,8 @@ export class WebhookOutbox {
         d.url,
         d.body,
         refusal === null ? 'pending' : 'refused',
-        d.createdMs,
+        // Latitude webhooks-late-no-retry: every call leaves a little late.
+        d.createdMs + (latitude.has('webhooks-late-no-retry') ? LATE_WEBHOOK_MS : 0),
         d.createdMs,
         refusal,
       );

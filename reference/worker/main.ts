@@ -28,6 +28,7 @@ import {
   releaseJob,
   returnOwnerJobs,
 } from '../jobs/job-queue.ts';
+import { adoptParentLatitude } from '../latitude/index.ts';
 import { type Database, openDatabase } from '../store/db.ts';
 import { createSynthesizer, type Synthesizer } from '../synth/index.ts';
 import { heartbeatWorker, REGISTRY_HEARTBEAT_MS, registerWorker, unregisterWorker } from './registry.ts';
@@ -58,6 +59,7 @@ const STOP_BOUND_MS = 5000;
 // A forked worker takes its parent's switches; a standalone one had them activated by `speakcheck
 // worker --defect` in this very process before this module was imported.
 adoptParentDefects();
+adoptParentLatitude();
 
 // Standalone (`speakcheck worker`, e.g. its own container): no IPC to the API. It registers in the
 // shared database instead (worker/registry.ts), logs to stdout, and the API finds its jobs by polling.

@@ -10,7 +10,7 @@ import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav.ts';
 import { takeAudioDir, takeAudioPath } from '../store/audio-files.ts';
 import { progressAfter } from '../store/status.ts';
 import { advanceTake, getTakeRow } from '../store/takes.ts';
-import { SAMPLE_RATE, type Synthesizer, splitIntoParts, type VoiceRendering } from '../synth/index.ts';
+import { outputSampleRate, type Synthesizer, splitIntoParts, type VoiceRendering } from '../synth/index.ts';
 
 export interface TakeJobContext {
   db: Database;
@@ -44,7 +44,7 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
   // them would hit a closed (or, worse, reused) descriptor.
   let open = true;
   try {
-    writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes: null }));
+    writeSync(fd, wavHeader({ sampleRate: outputSampleRate(), dataBytes: null }));
     for (let i = 0; i < parts.length; i++) {
       if (!ctx.stillOurs() || !getTakeRow(ctx.db, takeId)) return 'gone';
       await ctx.synth.synthesizePart(parts[i]!, rendering, (pcm) => {
@@ -56,14 +56,14 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
       const progress = progressAfter(i + 1, parts.length);
       if (progress) step(progress);
     }
-    writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes }), 0, WAV_HEADER_BYTES, 0);
+    writeSync(fd, wavHeader({ sampleRate: outputSampleRate(), dataBytes }), 0, WAV_HEADER_BYTES, 0);
   } finally {
     open = false;
     closeSync(fd);
   }
   if (!ctx.stillOurs()) return 'gone';
   step('ready', {
-    info: { duration: dataBytes / 2, audio_rate: SAMPLE_RATE, normalized_text: parts },
+    info: { duration: dataBytes / 2, audio_rate: outputSampleRate(), normalized_text: parts },
     worker: ctx.workerId,
   });
   return 'ready';

@@ -8,6 +8,12 @@ export interface FindingFacts {
   where?: string;
   expected?: unknown;
   actual?: unknown;
+  /**
+   * The requirement this finding is evidence against wherever it surfaces (a GET answering an array
+   * is VOICE-GET-OBJECT failing even inside a wait for readiness): check() and covers() attribute it
+   * there when the test covers that id.
+   */
+  requirement?: string;
 }
 
 export class Finding extends Error {

@@ -1,7 +1,8 @@
 /**
  * List queries (voices and takes alike): the server's answer must equal an oracle computed from the
- * full list. Semantics the contract leaves open (first page number, inclusive bounds) come from
- * wire-facts and are parameters, so the MUST properties can avoid depending on them.
+ * full list. Semantics the contract leaves open ("Default page size, ordering, and whether pages are
+ * counted from 0 or 1: not shown"; inclusive bounds) are parameters: the suite adopts what the
+ * server showed and judges that every answer is consistent with it.
  */
 import { Finding, show } from './finding.ts';
 
@@ -20,13 +21,25 @@ export interface ListQuery {
 }
 
 export interface ListSemantics {
-  /** wire-facts: pages count from 1. */
+  /** The number of the first page (wire-facts: 1). */
   firstPage: number;
-  /** wire-facts: older/newer mean "<=" / ">=". */
-  inclusive: boolean;
+  /** older means "<=" (wire-facts) rather than "<". */
+  olderInclusive: boolean;
+  /** newer means ">=" (wire-facts) rather than ">". */
+  newerInclusive: boolean;
+  /** The page size when `length` is absent; undefined: no limit (wire-facts). */
+  defaultLength?: number;
 }
 
-export const WIRE_LIST_SEMANTICS: ListSemantics = { firstPage: 1, inclusive: true };
+export const WIRE_LIST_SEMANTICS: ListSemantics = {
+  firstPage: 1,
+  olderInclusive: true,
+  newerInclusive: true,
+};
+
+export function describeSemantics(semantics: ListSemantics): string {
+  return `pages from ${semantics.firstPage}, older ${semantics.olderInclusive ? '<=' : '<'}, newer ${semantics.newerInclusive ? '>=' : '>'}, ${semantics.defaultLength === undefined ? 'no default page size' : `default page size ${semantics.defaultLength}`}`;
+}
 
 /** The query as request parameters for `idParam` (take_id or voice_id). */
 export function toQueryParams(
@@ -61,21 +74,23 @@ export function listOracle(
     if (ids && !ids.has(item.id)) return false;
     if (
       older !== undefined &&
-      !(semantics.inclusive ? item.timestamp_ms <= older : item.timestamp_ms < older)
+      !(semantics.olderInclusive ? item.timestamp_ms <= older : item.timestamp_ms < older)
     )
       return false;
     if (
       newer !== undefined &&
-      !(semantics.inclusive ? item.timestamp_ms >= newer : item.timestamp_ms > newer)
+      !(semantics.newerInclusive ? item.timestamp_ms >= newer : item.timestamp_ms > newer)
     )
       return false;
     return true;
   });
-  if (query.length === undefined) return matching.map((item) => item.id);
+  const length = query.length ?? semantics.defaultLength;
+  if (length === undefined) return matching.map((item) => item.id);
+  // An omitted page is the first page, whatever number the server gives it.
   const page = query.page ?? semantics.firstPage;
-  const start = (page - semantics.firstPage) * query.length;
+  const start = (page - semantics.firstPage) * length;
   if (start < 0) return [];
-  return matching.slice(start, start + query.length).map((item) => item.id);
+  return matching.slice(start, start + length).map((item) => item.id);
 }
 
 /** Compares the server's ids with the oracle's and names the first kind of difference found. */

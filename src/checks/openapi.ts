@@ -50,22 +50,84 @@ export async function assertValidOpenApi(document: unknown, where: string): Prom
   return validator.version;
 }
 
+type Json = Record<string, unknown>;
+
+/** A local `$ref` (`#/components/...`) resolved in `document`; anything else as it is. */
+function resolveRef(document: Json, value: unknown): unknown {
+  let current = value;
+  for (let hops = 0; hops < 8; hops++) {
+    const ref = (current as { $ref?: unknown } | null)?.$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return current;
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], document);
+  }
+  return current;
+}
+
+/** The values a path parameter's schema allows when it enumerates them (`enum` or `const`). */
+function enumeratedValues(document: Json, parameters: unknown[], name: string): Set<string> | undefined {
+  for (const raw of parameters) {
+    const parameter = resolveRef(document, raw) as Json | undefined;
+    if (parameter?.in !== 'path' || parameter.name !== name) continue;
+    const schema = resolveRef(document, parameter.schema) as Json | undefined;
+    if (Array.isArray(schema?.enum)) return new Set(schema.enum.map(String));
+    if (schema && 'const' in schema) return new Set([String(schema.const)]);
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the declared path template (with its operation's parameters) covers the contract path: a
+ * `{param}` in the contract matches any `{param}` (names do not matter); a literal segment of the
+ * contract (`wav`) matches itself, or a `{param}` whose schema enumerates it (one templated
+ * `/takes/{take_id}/{format}` with an enum of the formats declares the five audio operations). A
+ * parameter without an enum could be anything: it declares no literal operation.
+ */
+function templateCovers(
+  declared: string,
+  expected: string,
+  enumerated: (name: string) => Set<string> | undefined,
+): boolean {
+  const have = declared.replace(/\/+$/, '').split('/');
+  const want = expected.replace(/\/+$/, '').split('/');
+  if (have.length !== want.length) return false;
+  return want.every((segment, i) => {
+    const mine = have[i]!;
+    const param = /^\{([^}]*)\}$/.exec(mine)?.[1];
+    if (/^\{[^}]*\}$/.test(segment)) return param !== undefined;
+    if (param === undefined) return mine === segment;
+    return enumerated(param)?.has(segment) === true;
+  });
+}
+
 /** Operations of `expected` the document does not declare (path + method). */
 export function missingOperations(
   document: { paths?: Record<string, Record<string, unknown>> },
   expected: readonly { method: string; path: string }[],
   basePath = '',
 ): string[] {
-  const declared = new Map<string, Set<string>>();
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    declared.set(
-      normalise(`${basePath}${path}`),
-      new Set(Object.keys(item ?? {}).map((m) => m.toLowerCase())),
-    );
-  }
-  return expected
-    .filter((op) => !declared.get(normalise(op.path))?.has(op.method))
-    .map((op) => `${op.method.toUpperCase()} ${op.path}`);
+  const doc = document as Json;
+  const declared = Object.entries(document.paths ?? {}).map(([path, rawItem]) => {
+    const item = (resolveRef(doc, rawItem) ?? {}) as Record<string, unknown>;
+    const shared = Array.isArray(item.parameters) ? item.parameters : [];
+    return { path: `${basePath}${path}`, item, shared };
+  });
+  const covered = (op: { method: string; path: string }) =>
+    declared.some(({ path, item, shared }) => {
+      const operation = Object.entries(item).find(([m]) => m.toLowerCase() === op.method)?.[1] as
+        | Json
+        | undefined;
+      if (!operation) return false;
+      if (normalise(path) === normalise(op.path)) return true;
+      // Operation parameters override path-item ones of the same name and place.
+      const parameters = [...(Array.isArray(operation.parameters) ? operation.parameters : []), ...shared];
+      return templateCovers(path, op.path, (name) => enumeratedValues(doc, parameters, name));
+    });
+  return expected.filter((op) => !covered(op)).map((op) => `${op.method.toUpperCase()} ${op.path}`);
 }
 
 export function assertDeclaresOperations(

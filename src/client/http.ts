@@ -27,6 +27,8 @@ export interface SendOptions {
   body?: string | Buffer;
   timeoutMs: number;
   maxBytes?: number;
+  /** Called once the status line and headers arrived, before the body is read. */
+  onHeaders?: (status: number) => void;
 }
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -83,6 +85,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
     });
     status = response.statusCode;
     headers = flattenHeaders(response.headers);
+    o.onHeaders?.(status);
     let size = 0;
     for await (const chunk of response.body) {
       const buffer = chunk as Buffer;

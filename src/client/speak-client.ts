@@ -23,6 +23,8 @@ export interface SignedFetchOptions {
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxBytes?: number;
+  /** Called when the signed URL's status and headers arrived (before its body is read). */
+  onHeaders?: (status: number) => void;
 }
 
 export interface SpeakClient {
@@ -161,6 +163,7 @@ export class HttpSpeakClient implements SpeakClient {
       headers,
       timeoutMs: o.timeoutMs ?? this.settings.requestTimeoutMs,
       maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES,
+      ...(o.onHeaders ? { onHeaders: o.onHeaders } : {}),
     });
   }
 

@@ -16,6 +16,9 @@ export interface RunFlags extends TargetFlags {
   webhookListen?: string;
   requestTimeout?: string;
   readyTimeout?: string;
+  accessTokenLifetime?: string;
+  wsUrlLifetime?: string;
+  maxExpiryWait?: string;
   profile?: string;
   only?: string;
   /** `--requirement`, repeatable; each value comma-separated ids. */
@@ -40,7 +43,7 @@ export const AREAS = [
   'webhooks',
 ] as const;
 
-const DEFAULTS = { requestMs: 15_000, readyMs: 60_000, concurrency: 8 };
+const DEFAULTS = { requestMs: 15_000, readyMs: 60_000, concurrency: 8, maxExpiryWaitS: 20 };
 
 export function resolveRunConfig(
   flags: RunFlags,
@@ -107,6 +110,13 @@ export function resolveRunConfig(
         DEFAULTS.readyMs,
       ),
     },
+    expiry: {
+      maxWaitS: parsePositiveInt(
+        pick(flags.maxExpiryWait, 'SPEAK_MAX_EXPIRY_WAIT'),
+        '--max-expiry-wait',
+        DEFAULTS.maxExpiryWaitS,
+      ),
+    },
     profile,
     only,
     requirements,
@@ -127,6 +137,11 @@ export function resolveRunConfig(
   const model = pick(flags.model, 'SPEAK_MODEL');
   if (model) config.model = model;
   if (webhookRaw) config.webhookUrl = parseHttpUrl(webhookRaw, '--webhook-url');
+  const accessLifetime = pick(flags.accessTokenLifetime, 'SPEAK_ACCESS_TOKEN_LIFETIME');
+  if (accessLifetime)
+    config.expiry.accessTokenLifetimeS = parsePositiveInt(accessLifetime, '--access-token-lifetime', 0);
+  const wsLifetime = pick(flags.wsUrlLifetime, 'SPEAK_WS_URL_LIFETIME');
+  if (wsLifetime) config.expiry.wsUrlLifetimeS = parsePositiveInt(wsLifetime, '--ws-url-lifetime', 0);
   const listenRaw = pick(flags.webhookListen, 'SPEAK_WEBHOOK_LISTEN');
   if (listenRaw) config.webhookListen = parseListenAddress(listenRaw, '--webhook-listen');
   return config;

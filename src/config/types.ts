@@ -28,6 +28,16 @@ export interface Timeouts {
   readyMs: number;
 }
 
+/** What the run knows about lifetimes, so the expiry MUSTs can be waited out (or say why not). */
+export interface ExpiryConfig {
+  /** `--access-token-lifetime`: seconds an access token lives (absent: read a JWT's exp, if any). */
+  accessTokenLifetimeS?: number;
+  /** `--ws-url-lifetime`: seconds a websocket URL lives (absent: read the URL's expiry, if shown). */
+  wsUrlLifetimeS?: number;
+  /** `--max-expiry-wait`: the longest lifetime the run waits out; a longer one skips the requirement. */
+  maxWaitS: number;
+}
+
 export interface RunConfig {
   /** Where the server under test lives, without a trailing slash, e.g. `http://127.0.0.1:8080`. */
   baseUrl: string;
@@ -44,6 +54,7 @@ export interface RunConfig {
   /** Where the webhook sink listens (`--webhook-listen HOST:PORT`); see src/client/webhook-sink.ts for the default. */
   webhookListen?: ListenAddress;
   timeouts: Timeouts;
+  expiry: ExpiryConfig;
   profile: Profile;
   /** Areas to run (empty: all). With a requirement selection and no --only: the selection's areas. */
   only: string[];

@@ -7,7 +7,12 @@ import * as allure from 'allure-js-commons';
 import type { TestRecord } from '../client/evidence.ts';
 import { findRequirement } from '../requirements/index.ts';
 
-export async function labelForAllure(ids: readonly string[], record: TestRecord): Promise<void> {
+export async function labelForAllure(
+  ids: readonly string[],
+  record: TestRecord,
+  /** One line per requirement id: its own result in this test (passed, failed: …, blocked by: …). */
+  results: readonly string[] = [],
+): Promise<void> {
   try {
     await allure.epic('Speak v1 conformance');
     const areas = new Set<string>();
@@ -22,6 +27,7 @@ export async function labelForAllure(ids: readonly string[], record: TestRecord)
     }
     for (const area of areas) await allure.feature(area);
     for (const level of levels) await allure.tag(level);
+    if (results.length > 0) await allure.attachment('requirements', results.join('\n'), 'text/plain');
     if (record.observations.length > 0) {
       await allure.attachment('observations', record.observations.join('\n'), 'text/plain');
     }

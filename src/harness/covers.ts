@@ -4,6 +4,15 @@
  * contract is silent, we only report what the server does) a failing assertion becomes an
  * observation and the test passes.
  *
+ * Inside the test, `check(id, fn)` (src/harness/check.ts) attributes assertions to one of the ids:
+ * a failed check fails only its id and the test goes on; the test fails at the end if a judged
+ * check failed. An error thrown outside every check:
+ *   - from a shared scenario (once()) or a checkStep(): the ids not concluded yet are blocked by it;
+ *   - in a test that used no check() at all: it fails every id the test covers (the whole test is
+ *     the check of its ids: a test with one id need not wrap anything);
+ *   - otherwise (a setup step between checks): the ids not concluded yet are blocked by it.
+ * The per-id tallies and the blocking error go into the task meta for the verdicts.
+ *
  * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
  */
@@ -12,6 +21,15 @@ import { drainPending, newTestRecord, recordObservation, runWithRecord } from '.
 import { redactText } from '../client/redact.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
 import { labelForAllure } from './allure-labels.ts';
+import {
+  attributed,
+  type CheckTallies,
+  isSetupFailure,
+  isSkip,
+  messageOf,
+  runWithChecks,
+  StepFailed,
+} from './check.ts';
 import './meta.ts';
 import { loadRunConfig } from './run-config.ts';
 
@@ -53,20 +71,86 @@ export function covers(
     }
     const record = newTestRecord();
     drainPending(record);
+    const tallies: CheckTallies = {};
     try {
-      await runWithRecord(record, () => fn(context));
+      await runWithRecord(record, () => runWithChecks({ ids, tallies }, () => fn(context)));
     } catch (err) {
       // A skip is not an assertion: it must stay a skip even for INFO-only tests.
-      if (!infoOnly || isSkip(err)) throw err;
-      record.observations.push(`Observed (not judged, INFO): ${redactText(errorMessage(err))}`);
+      if (isSkip(err)) throw err;
+      if (infoOnly) {
+        record.observations.push(`Observed (not judged, INFO): ${redactText(messageOf(err))}`);
+      } else {
+        const message = redactText(messageOf(err));
+        const named = err instanceof StepFailed ? '' : attributed({ ids }, '', err);
+        if (named) {
+          // A Finding that names a covered requirement fails it wherever it surfaced.
+          const own = tallies[named];
+          tallies[named] = { passed: own?.passed ?? 0, failed: [...(own?.failed ?? []), message] };
+        } else if (Object.keys(tallies).length === 0 && !isSetupFailure(err)) {
+          for (const id of ids) tallies[id] = { passed: 0, failed: [message] };
+          throw err;
+        }
+        if (unconcluded(ids, tallies).length === 0) throw err;
+        task.meta.blockedBy = message;
+        throw new Blocked(ids, tallies, err);
+      }
     } finally {
+      task.meta.checks = tallies;
       task.meta.evidence = record.evidence;
       task.meta.droppedEvidence = record.droppedEvidence;
       task.meta.observations = record.observations;
       task.meta.characters = record.characters;
-      await labelForAllure(ids, record);
+      await labelForAllure(ids, record, resultLines(ids, tallies, task.meta.blockedBy));
     }
+    concludeChecks(ids, tallies, record.observations);
   });
+}
+
+/** After the body: INFO ids' failed checks become observations; any other failed check fails the test. */
+function concludeChecks(ids: readonly string[], tallies: CheckTallies, observations: string[]): void {
+  const failed: string[] = [];
+  for (const id of ids) {
+    const messages = tallies[id]?.failed ?? [];
+    if (messages.length === 0) continue;
+    if (findRequirement(id)?.level === 'INFO')
+      for (const m of messages) observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
+    else failed.push(`${id}: ${messages.join(' · ')}`);
+  }
+  if (failed.length > 0) throw new ChecksFailed(failed);
+}
+
+/** Each id's own result in this test, for the Allure attachment. */
+function resultLines(ids: readonly string[], tallies: CheckTallies, blockedBy: string | undefined): string[] {
+  return ids.map((id) => {
+    const t = tallies[id];
+    if (t && t.failed.length > 0) return `${id}: failed: ${t.failed.join(' · ')}`;
+    if (blockedBy !== undefined && !(t && t.passed > 0)) return `${id}: blocked by: ${blockedBy}`;
+    return `${id}: ${t ? `${t.passed} check${t.passed > 1 ? 's' : ''} held` : 'no failure'}`;
+  });
+}
+
+/** The ids no check concluded (neither held nor failed) so far. */
+function unconcluded(ids: readonly string[], tallies: CheckTallies): string[] {
+  return ids.filter((id) => !(tallies[id] && (tallies[id].passed > 0 || tallies[id].failed.length > 0)));
+}
+
+/** The test's failure when a step outside every check stopped it: says which ids it left unjudged. */
+class Blocked extends Error {
+  constructor(ids: readonly string[], tallies: CheckTallies, cause: unknown) {
+    const open = ids.filter(
+      (id) => !(tallies[id] && (tallies[id].passed > 0 || tallies[id].failed.length > 0)),
+    );
+    super(`blocked (not judged): ${open.join(', ')}; by: ${messageOf(cause)}`, { cause });
+    this.name = 'Blocked';
+  }
+}
+
+/** The test's own failure when checks failed: every failed requirement on its own line. */
+class ChecksFailed extends Error {
+  constructor(lines: string[]) {
+    super(lines.join('\n'));
+    this.name = 'ChecksFailed';
+  }
 }
 
 /**
@@ -83,16 +167,35 @@ export function selectedRequirements(): ReadonlySet<string> | undefined {
   return ids && ids.length > 0 ? new Set(ids) : undefined;
 }
 
+/** The run's `--max-expiry-wait` (seconds), for test timeouts set when tests register. */
+export function maxExpiryWaitS(): number {
+  try {
+    return loadRunConfig().expiry?.maxWaitS ?? DEFAULT_MAX_EXPIRY_WAIT_S;
+  } catch {
+    return DEFAULT_MAX_EXPIRY_WAIT_S;
+  }
+}
+const DEFAULT_MAX_EXPIRY_WAIT_S = 20;
+
+/**
+ * The one-line reason an expiry requirement is not exercised, and what would run it. `lifetimeS`
+ * undefined: the lifetime could not be found out.
+ */
+export function expirySkipReason(o: {
+  what: string;
+  lifetimeS: number | undefined;
+  source: string;
+  flag: string;
+  maxWaitS: number;
+}): string | undefined {
+  if (o.lifetimeS === undefined)
+    return `${o.what} lifetime unknown (${o.source}); pass ${o.flag} S (S ≤ ${o.maxWaitS}) to have expiry judged`;
+  if (o.lifetimeS > o.maxWaitS)
+    return `${o.what} live ${Math.round(o.lifetimeS)} s (${o.source}); pass ${o.flag} ≤ ${o.maxWaitS} and run the server with shorter ones, or raise --max-expiry-wait to ${Math.ceil(o.lifetimeS)}`;
+  return undefined;
+}
+
 /** Records what the server does, for the report (INFO requirements; context for failures). */
 export function observe(message: string): void {
   recordObservation(message);
-}
-
-function isSkip(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === 'VITEST_PENDING';
-}
-
-function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
 }

@@ -7,6 +7,14 @@ export { type Exchange, expectJson } from '../client/http.ts';
 export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/speak-client.ts';
 export type { RunConfig } from '../config/types.ts';
 export { findRequirement } from '../requirements/index.ts';
+export { against, check, checkStep, markSetupFailure } from './check.ts';
 export { type Model, type SpeakContext, useSpeak } from './context.ts';
-export { type CoversOptions, covers, observe, selectedRequirements } from './covers.ts';
+export {
+  type CoversOptions,
+  covers,
+  expirySkipReason,
+  maxExpiryWaitS,
+  observe,
+  selectedRequirements,
+} from './covers.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';

@@ -1,5 +1,6 @@
 /** What a conformance test leaves in its vitest task meta for the reporter (JSON only). */
 import type { EvidenceEntry } from '../client/evidence.ts';
+import type { CheckTallies } from './check.ts';
 
 export interface SpeakTestMeta {
   /** Requirement ids the test declares through covers(). */
@@ -8,6 +9,10 @@ export interface SpeakTestMeta {
   unknownRequirements?: string[];
   /** True when every id is INFO: assertion failures became observations. */
   infoOnly?: boolean;
+  /** Per requirement id: the check() calls that held and the messages of those that failed. */
+  checks?: CheckTallies;
+  /** The error thrown outside every check: the ids it left unconcluded are blocked by it. */
+  blockedBy?: string;
   evidence?: EvidenceEntry[];
   droppedEvidence?: number;
   observations?: string[];

@@ -164,6 +164,8 @@ export class ConformanceReporter implements Reporter {
       evidence: meta.evidence ?? [],
       droppedEvidence: meta.droppedEvidence ?? 0,
       characters: meta.characters ?? 0,
+      ...(meta.checks === undefined ? {} : { checks: meta.checks }),
+      ...(meta.blockedBy === undefined ? {} : { blockedBy: redactText(meta.blockedBy) }),
     };
   }
 }

@@ -1,7 +1,7 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
 import { type ConformanceReport, selectionText } from './model.ts';
 
-const ICON: Record<string, string> = { passed: '✅', failed: '❌', skipped: '⏭️', info: 'ℹ️' };
+const ICON: Record<string, string> = { passed: '✅', failed: '❌', blocked: '⛔', skipped: '⏭️', info: 'ℹ️' };
 
 /** A table cell: no line breaks, no pipes, no raw HTML (markdown viewers render it). */
 export function mdCell(text: string, max = 400): string {
@@ -26,10 +26,12 @@ export function renderMarkdown(report: ConformanceReport): string {
     `- Verdict: **${run.exitCode === 0 ? 'conforms' : 'does not conform'}** (exit code ${run.exitCode})`,
   );
   lines.push(`- Characters synthesized: ${summary.characters}`, '');
-  lines.push('| Requirements | Passed | Failed | Skipped | Info | Uncovered | MUST failed | SHOULD failed |');
-  lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
   lines.push(
-    `| ${summary.requirements} | ${summary.passed} | ${summary.failed} | ${summary.skipped} | ${summary.info} | ${summary.uncovered} | ${summary.mustFailed} | ${summary.shouldFailed} |`,
+    '| Requirements | Passed | Failed | Blocked | Skipped | Info | Uncovered | MUST failed | SHOULD failed | MUST blocked | SHOULD blocked |',
+  );
+  lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push(
+    `| ${summary.requirements} | ${summary.passed} | ${summary.failed} | ${summary.blocked} | ${summary.skipped} | ${summary.info} | ${summary.uncovered} | ${summary.mustFailed} | ${summary.shouldFailed} | ${summary.mustBlocked} | ${summary.shouldBlocked} |`,
     '',
   );
 
@@ -37,6 +39,18 @@ export function renderMarkdown(report: ConformanceReport): string {
   if (failed.length > 0) {
     lines.push('## Failed', '', '| Id | Level | Section | What went wrong |', '|---|---|---|---|');
     for (const r of failed)
+      lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
+    lines.push('');
+  }
+  const blocked = report.requirements.filter((r) => r.status === 'blocked');
+  if (blocked.length > 0) {
+    lines.push(
+      '## Blocked (not judged: a step before their checks failed; a blocked MUST does not conform)',
+      '',
+      '| Id | Level | Section | Blocked by |',
+      '|---|---|---|---|',
+    );
+    for (const r of blocked)
       lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
     lines.push('');
   }
@@ -50,10 +64,16 @@ export function renderMarkdown(report: ConformanceReport): string {
   const areas = [...new Set(report.requirements.map((r) => r.area))];
   lines.push('## All requirements', '');
   for (const area of areas) {
-    lines.push(`### ${area}`, '', '| | Id | Level | Requirement | Result |', '|---|---|---|---|---|');
+    lines.push(
+      `### ${area}`,
+      '',
+      '| | Id | Level | Requirement | speak-v1.md says | Result |',
+      '|---|---|---|---|---|---|',
+    );
     for (const r of report.requirements.filter((x) => x.area === area)) {
+      const quote = r.quote ? `“${mdCell(r.quote, 300)}”` : '';
       lines.push(
-        `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 200)} | ${mdCell(r.message, 300)} |`,
+        `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 200)} | ${quote} | ${mdCell(r.message, 300)} |`,
       );
     }
     lines.push('');

@@ -6,6 +6,7 @@ import { requirements as audio } from './catalogue/audio.ts';
 import { requirements as auth } from './catalogue/auth.ts';
 import { requirements as docs } from './catalogue/docs.ts';
 import { requirements as errors } from './catalogue/errors.ts';
+import { QUOTES } from './catalogue/grounding.ts';
 import { requirements as lists } from './catalogue/lists.ts';
 import { requirements as models } from './catalogue/models.ts';
 import { requirements as takes } from './catalogue/takes.ts';
@@ -59,7 +60,20 @@ export function mergeCatalogue(areaFiles: Record<string, readonly Requirement[]>
   return merged;
 }
 
-export const catalogue: readonly Requirement[] = Object.freeze(mergeCatalogue(AREA_FILES));
+/** Each MUST and SHOULD with the sentence of speak-v1.md it rests on (catalogue/grounding.ts). */
+export function withQuotes(
+  list: readonly Requirement[],
+  quotes: Readonly<Record<string, string>>,
+): Requirement[] {
+  return list.map((r) => {
+    const quote = r.level === 'INFO' ? undefined : quotes[r.id];
+    return quote === undefined ? r : { ...r, quote };
+  });
+}
+
+export const catalogue: readonly Requirement[] = Object.freeze(
+  withQuotes(mergeCatalogue(AREA_FILES), QUOTES),
+);
 
 const byId = new Map(catalogue.map((r) => [r.id, r]));
 

@@ -24,4 +24,9 @@ export interface Requirement {
   level: RequirementLevel;
   source: 'speak-v1' | 'wire-facts';
   text: string;
+  /**
+   * MUST and SHOULD: the sentence (or table row) of speak-v1.md the requirement rests on, verbatim
+   * (test/harness/grounding.test.ts finds each in the spec). INFO needs none.
+   */
+  quote?: string;
 }

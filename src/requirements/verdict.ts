@@ -1,8 +1,14 @@
 /**
  * From test outcomes to requirement verdicts. Pure: the reporter collects outcomes from vitest, this
- * decides, the renderers print. A requirement is
- *   failed  when any test covering it failed (INFO-only tests never fail: covers() turned their
- *           assertion failures into observations);
+ * decides, the renderers print. Within one test, a requirement's result is its own: the check()es
+ * attributed to it (src/harness/check.ts), or, when the test could not reach them because a step
+ * outside every check failed, "blocked" by that step. A requirement is
+ *   failed  when, in any covering test, a check of it failed (or the test failed and attributes
+ *           nothing: a test without checks judges all its ids by its outcome; INFO-only tests never
+ *           fail: covers() turned their assertion failures into observations);
+ *   blocked when not failed, but a covering test stopped before concluding it (a setup step
+ *           failed): a blocked MUST or SHOULD counts against conformance like a failure, and the
+ *           report names the cause;
  *   info    when it is INFO and at least one covering test ran;
  *   skipped when no covering test ran (or none exists: then it is also listed as uncovered);
  *   passed  otherwise.
@@ -15,7 +21,10 @@ import type { Profile } from '../config/types.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped';
-export type VerdictStatus = 'passed' | 'failed' | 'skipped' | 'info';
+export type VerdictStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'info';
+
+/** Per requirement id within one test: the checks that held and the messages of those that failed. */
+export type CheckTallies = Record<string, { passed: number; failed: string[] }>;
 
 export interface TestOutcome {
   /** Unique within a run: `<file> > <describe> > <name>`. */
@@ -31,6 +40,10 @@ export interface TestOutcome {
   evidence: EvidenceEntry[];
   droppedEvidence: number;
   characters: number;
+  /** The test's check() tallies per id (absent: the test attributes nothing, its outcome is every id's). */
+  checks?: CheckTallies;
+  /** The error of a step outside every check that stopped the test. */
+  blockedBy?: string;
 }
 
 export interface RequirementVerdict extends Requirement {
@@ -52,11 +65,14 @@ export interface VerdictSummary {
   requirements: number;
   passed: number;
   failed: number;
+  blocked: number;
   skipped: number;
   info: number;
   uncovered: number;
   mustFailed: number;
   shouldFailed: number;
+  mustBlocked: number;
+  shouldBlocked: number;
   tests: { passed: number; failed: number; skipped: number };
   characters: number;
 }
@@ -101,19 +117,22 @@ export function computeVerdicts(
     }
   }
   const count = (status: VerdictStatus) => requirements.filter((r) => r.status === status).length;
-  const failedAt = (level: RequirementLevel) =>
-    requirements.filter((r) => r.status === 'failed' && r.level === level).length;
+  const at = (status: VerdictStatus, level: RequirementLevel) =>
+    requirements.filter((r) => r.status === status && r.level === level).length;
   const uncovered = requirements.filter((r) => !r.covered).map((r) => r.id);
   return {
     summary: {
       requirements: requirements.length,
       passed: count('passed'),
       failed: count('failed'),
+      blocked: count('blocked'),
       skipped: count('skipped'),
       info: count('info'),
       uncovered: uncovered.length,
-      mustFailed: failedAt('MUST'),
-      shouldFailed: failedAt('SHOULD'),
+      mustFailed: at('failed', 'MUST'),
+      shouldFailed: at('failed', 'SHOULD'),
+      mustBlocked: at('blocked', 'MUST'),
+      shouldBlocked: at('blocked', 'SHOULD'),
       tests: {
         passed: outcomes.filter((t) => t.state === 'passed').length,
         failed: outcomes.filter((t) => t.state === 'failed').length,
@@ -140,18 +159,49 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
     const why = base.observations.length > 0 ? ` ${base.observations.join(' · ')}` : '';
     return { ...base, status: 'skipped', message: `Every covering test was skipped.${why}` };
   }
-  const failed = ran.filter((t) => t.state === 'failed');
-  if (failed.length > 0) {
+  const results = ran.map((t) => ({ test: t, result: resultIn(t, requirement.id) }));
+  const failed = results.filter((r) => r.result.kind === 'failed');
+  if (failed.length > 0 && requirement.level !== 'INFO') {
     const first = failed[0]!;
     const more =
       failed.length > 1 ? ` (and ${failed.length - 1} more failing test${failed.length > 2 ? 's' : ''})` : '';
-    return { ...base, status: 'failed', message: `${first.name}: ${first.errors[0] ?? 'failed'}${more}` };
+    return { ...base, status: 'failed', message: `${first.test.name}: ${first.result.message}${more}` };
+  }
+  const blocked = results.filter((r) => r.result.kind === 'blocked');
+  if (blocked.length > 0 && requirement.level !== 'INFO') {
+    const first = blocked[0]!;
+    return { ...base, status: 'blocked', message: `${first.test.name}: blocked by: ${first.result.message}` };
   }
   if (requirement.level === 'INFO') {
-    const seen = base.observations.length > 0 ? base.observations.join(' · ') : 'Observed; nothing noted.';
+    const notSeen = blocked.map((b) => `Not observed in "${b.test.name}": blocked by: ${b.result.message}`);
+    // A failure covers() did not already note (a test without checks): an observation, not a verdict.
+    const unnoted = failed
+      .filter((f) => !base.observations.some((o) => o.includes(f.result.message)))
+      .map((f) => `Observed (not judged, INFO): ${f.result.message}`);
+    const notes = [...base.observations, ...unnoted, ...notSeen];
+    const seen = notes.length > 0 ? notes.join(' · ') : 'Observed; nothing noted.';
     return { ...base, status: 'info', message: seen };
   }
   return { ...base, status: 'passed', message: `${ran.length} test${ran.length > 1 ? 's' : ''} passed.` };
+}
+
+interface Result {
+  kind: 'passed' | 'failed' | 'blocked';
+  message: string;
+}
+
+/** One requirement's result within one test that ran. */
+function resultIn(test: TestOutcome, id: string): Result {
+  const own = test.checks?.[id];
+  if (own && own.failed.length > 0) return { kind: 'failed', message: own.failed[0]! };
+  if (test.blockedBy !== undefined)
+    return own && own.passed > 0
+      ? { kind: 'passed', message: '' }
+      : { kind: 'blocked', message: test.blockedBy };
+  // A failed test that attributes nothing (no checks, or outside covers()) fails each of its ids.
+  const attributes = test.checks !== undefined && Object.keys(test.checks).length > 0;
+  if (test.state === 'failed' && !attributes) return { kind: 'failed', message: test.errors[0] ?? 'failed' };
+  return { kind: 'passed', message: '' };
 }
 
 /** Exit codes of `speakcheck run`. */
@@ -167,9 +217,10 @@ export const EXIT = {
 } as const;
 
 export function exitCodeFor(verdicts: Verdicts, profile: Profile, unhandledErrors = 0): number {
-  const { mustFailed, shouldFailed } = verdicts.summary;
-  if (mustFailed > 0) return EXIT.fails;
-  if (profile === 'strict' && shouldFailed > 0) return EXIT.fails;
+  const { mustFailed, shouldFailed, mustBlocked, shouldBlocked } = verdicts.summary;
+  // A blocked requirement was not shown to hold: it counts like a failure, though reported apart.
+  if (mustFailed + mustBlocked > 0) return EXIT.fails;
+  if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.fails;
   if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.fails;
   return EXIT.conforms;
 }

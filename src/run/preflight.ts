@@ -42,13 +42,19 @@ export async function preflight(config: RunConfig): Promise<PreflightResult> {
 }
 
 async function checks(config: RunConfig): Promise<PreflightResult> {
-  const versionUrl = `${config.baseUrl}/v1/speak/version`;
-  const version = await send({
-    method: 'GET',
-    url: versionUrl,
-    headers: { accept: 'application/json' },
-    timeoutMs: PREFLIGHT_REQUEST_TIMEOUT_MS,
-  });
+  const getVersion = (path: string) =>
+    send({
+      method: 'GET',
+      url: `${config.baseUrl}${path}`,
+      headers: { accept: 'application/json' },
+      timeoutMs: PREFLIGHT_REQUEST_TIMEOUT_MS,
+    });
+  // The wire-facts path, else the contract's literal `/version` ("Its full path ...: not shown").
+  let version = await getVersion('/v1/speak/version');
+  if (version.status !== 200) {
+    const atRoot = await getVersion('/version');
+    if (atRoot.status === 200 && atRoot.json !== undefined) version = atRoot;
+  }
   requireJson(version, config, 'GET /v1/speak/version');
 
   const settings = {

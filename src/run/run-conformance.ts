@@ -123,7 +123,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       exitCode = EXIT.fails;
     }
     out(
-      `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}`,
+      `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${blockedText(verdicts.summary)}`,
     );
     out(`characters synthesized: ${verdicts.summary.characters}`);
     out(`timing: ${phases.join(', ')}`);
@@ -181,4 +181,10 @@ function generateAllureHtml(reportDir: string): string {
   return generated.status === 0
     ? `allure HTML: ${target}`
     : `allure HTML: allure generate failed: ${generated.stderr.trim()}`;
+}
+
+/** ", MUST blocked: n, SHOULD blocked: m" when any requirement was blocked (empty otherwise). */
+function blockedText(summary: { mustBlocked: number; shouldBlocked: number }): string {
+  if (summary.mustBlocked + summary.shouldBlocked === 0) return '';
+  return `, MUST blocked: ${summary.mustBlocked}, SHOULD blocked: ${summary.shouldBlocked}`;
 }

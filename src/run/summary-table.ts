@@ -2,7 +2,7 @@
 import type { RequirementVerdict, VerdictSummary } from '../requirements/verdict.ts';
 
 export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
-  const header = ['area', 'reqs', 'passed', 'failed', 'skipped', 'info', 'uncovered'];
+  const header = ['area', 'reqs', 'passed', 'failed', 'blocked', 'skipped', 'info', 'uncovered'];
   const rows: string[][] = [];
   const areas = [...new Set(requirements.map((r) => r.area))];
   for (const area of areas) {
@@ -13,6 +13,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
       String(list.length),
       n('passed'),
       n('failed'),
+      n('blocked'),
       n('skipped'),
       n('info'),
       String(list.filter((r) => !r.covered).length),
@@ -23,6 +24,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     String(summary.requirements),
     String(summary.passed),
     String(summary.failed),
+    String(summary.blocked),
     String(summary.skipped),
     String(summary.info),
     String(summary.uncovered),

@@ -9,9 +9,11 @@ import { Finding, show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
 import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import {
+  against,
   type Exchange,
   expectJson,
   expectSchema,
+  markSetupFailure,
   type SpeakContext,
   selectedRequirements,
 } from '../../src/harness/index.ts';
@@ -68,6 +70,14 @@ export function expectCreated(exchange: Exchange, what: string): unknown {
   return expectJson(exchange, what);
 }
 
+/**
+ * expectSchema for a Voice or Take body: a schema finding is evidence against the kind's field-types
+ * requirement wherever it surfaces (a generation step, a wait), so check() attributes it there.
+ */
+function expectItemSchema(kind: Kind, schema: string, json: unknown, what: string): void {
+  against(kind === 'take' ? 'TAKE-FIELD-TYPES' : 'VOICE-FIELD-TYPES', () => expectSchema(schema, json, what));
+}
+
 export async function generateVoice(
   s: SpeakContext,
   body: Record<string, unknown>,
@@ -76,7 +86,7 @@ export async function generateVoice(
   const json = expectCreated(exchange, 'voice generation');
   const id = (json as { voice_id?: unknown } | null)?.voice_id;
   if (typeof id === 'string' && id) s.track('voice', id);
-  expectSchema('Voice', json, 'the generated voice');
+  expectItemSchema('voice', 'Voice', json, 'the generated voice');
   return { exchange, voice: json as Voice };
 }
 
@@ -88,7 +98,7 @@ export async function generateTake(
   const json = expectCreated(exchange, 'take generation');
   const id = (json as { take_id?: unknown } | null)?.take_id;
   if (typeof id === 'string' && id) s.track('take', id);
-  expectSchema('Take', json, 'the generated take');
+  expectItemSchema('take', 'Take', json, 'the generated take');
   return { exchange, take: json as Take };
 }
 
@@ -102,10 +112,11 @@ export async function getItem<T>(s: SpeakContext, kind: Kind, id: string): Promi
         where: exchange.url,
         expected: 'object',
         actual: 'array',
+        requirement: kind === 'take' ? 'TAKE-GET-OBJECT' : 'VOICE-GET-OBJECT',
       },
     );
   }
-  expectSchema(kind === 'take' ? 'Take' : 'Voice', json, `the ${kind} from GET`);
+  expectItemSchema(kind, kind === 'take' ? 'Take' : 'Voice', json, `the ${kind} from GET`);
   return json as T;
 }
 
@@ -161,16 +172,71 @@ export async function waitUntilDone<T extends { status: string }>(
   return { final, statuses: snapshots.map((x) => x.status), snapshots, ms: Date.now() - started };
 }
 
-/** Lists /{kind}s with a query; the JSON array, schema-checked. */
-export async function list<T>(
+/** One answer of GET /{kind}s for a query; the JSON array, schema-checked. */
+export async function listPage<T>(
   s: SpeakContext,
   kind: Kind,
   query: Record<string, string | number> = {},
 ): Promise<T[]> {
   const exchange = await s.api.get(`/v1/speak/${kind}s`, { query });
   const json = expectCreated(exchange, `GET /v1/speak/${kind}s ${show(query)}`);
-  expectSchema(kind === 'take' ? 'TakeList' : 'VoiceList', json, `the ${kind} list for ${show(query)}`);
+  expectItemSchema(
+    kind,
+    kind === 'take' ? 'TakeList' : 'VoiceList',
+    json,
+    `the ${kind} list for ${show(query)}`,
+  );
   return json as T[];
+}
+
+const idOf = (kind: Kind, item: unknown) => String((item as Record<string, unknown>)[`${kind}_id`]);
+
+/**
+ * The number of the first page ("whether pages are counted from 0 or 1: not shown"): the page that,
+ * with length=1 and an id filter of two listed items, holds the first of them (the filter keeps
+ * items other files create meanwhile out of the probe).
+ */
+async function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promise<number> {
+  for (const page of [1, 0]) {
+    const exchange = await s.api.get(`/v1/speak/${kind}s`, {
+      query: { [`${kind}_id`]: ids.join(','), length: 1, page },
+    });
+    const json = exchange.json;
+    if (exchange.status === 200 && Array.isArray(json) && json.length === 1 && idOf(kind, json[0]) === ids[0])
+      return page;
+  }
+  return 1;
+}
+
+/** The first page number per server and list, probed once per file. */
+const firstPages = new Map<string, Promise<number>>();
+
+/**
+ * Lists /{kind}s with a query. Without `length` this is the whole list: the default page size is
+ * not shown, so when the answer may be one page of several (a server with a default page size), the
+ * following pages of that size are read too, until an empty one.
+ */
+export async function list<T>(
+  s: SpeakContext,
+  kind: Kind,
+  query: Record<string, string | number> = {},
+): Promise<T[]> {
+  const first = await listPage<T>(s, kind, query);
+  if ('length' in query || 'page' in query || first.length < 2) return first;
+  const seen = new Set(first.map((item) => idOf(kind, item)));
+  const all = [...first];
+  const key = `${s.config.baseUrl} ${kind}`;
+  if (!firstPages.has(key)) firstPages.set(key, firstPageOf(s, kind, [...seen].slice(0, 2)));
+  const base = await firstPages.get(key)!;
+  // Bounded: a server that ignores page would otherwise be read forever.
+  for (let page = base + 1; page <= base + 100; page++) {
+    const next = await listPage<T>(s, kind, { ...query, length: first.length, page });
+    const fresh = next.filter((item) => !seen.has(idOf(kind, item)));
+    if (fresh.length === 0) break;
+    for (const item of fresh) seen.add(idOf(kind, item));
+    all.push(...fresh);
+  }
+  return all;
 }
 
 /** A request that must be refused: 4xx (never 5xx, never success). */
@@ -203,7 +269,10 @@ export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}):
   if (o.evidence === false) {
     return () => {
       promise ??= make();
-      return promise;
+      return promise.catch((error: unknown) => {
+        markSetupFailure(error);
+        throw error;
+      });
     };
   }
   const scenario = newTestRecord();
@@ -217,18 +286,26 @@ export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}):
       },
       (error: unknown) => {
         adoptScenarioRecord(scenario);
+        markSetupFailure(error);
         throw error;
       },
     );
   };
 }
 
-export function assertEqualField(actual: unknown, expected: unknown, where: string): void {
+/** `requirement`: the id the mismatch is evidence against when it surfaces in a shared scenario (see Finding). */
+export function assertEqualField(
+  actual: unknown,
+  expected: unknown,
+  where: string,
+  requirement?: string,
+): void {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
     throw new Finding(`${where}: expected ${show(expected)}, got ${show(actual)}`, {
       where,
       expected,
       actual,
+      ...(requirement === undefined ? {} : { requirement }),
     });
   }
 }

@@ -51,11 +51,13 @@ function expectedSummary(report: ConformanceReport): Record<string, string> {
     Requirements: String(s.requirements),
     Passed: String(s.passed),
     Failed: String(s.failed),
+    Blocked: String(s.blocked),
     Skipped: String(s.skipped),
     Info: String(s.info),
     Uncovered: String(s.uncovered),
     'MUST failed': String(s.mustFailed),
     'SHOULD failed': String(s.shouldFailed),
+    'MUST / SHOULD blocked': `${s.mustBlocked} / ${s.shouldBlocked}`,
     'Tests passed / failed / skipped': `${s.tests.passed} / ${s.tests.failed} / ${s.tests.skipped}`,
   };
 }

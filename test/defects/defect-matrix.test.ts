@@ -45,7 +45,7 @@ interface Setup {
 const SETUP: Partial<Record<string, Setup>> = {
   'ws-expired-url-accepted': {
     serve: ['--websocket-url-ttl', '5'],
-    env: { SPEAKCHECK_WS_URL_LIFETIME_MS: '5000' },
+    run: ['--ws-url-lifetime', '5'],
   },
   'ws-no-end-marker': { run: ['--ready-timeout', '15000'] },
 };

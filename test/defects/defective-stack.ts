@@ -1,7 +1,7 @@
 /**
- * Helpers of the defect matrix: a reference stack started as `speakcheck serve --defect NAME` (its
- * own process, stopped by SIGTERM with a bounded wait) and `speakcheck run --requirement ...`
- * against it.
+ * Helpers of the defect matrix (and of the latitude matrix, test/latitude/): a reference stack
+ * started as `speakcheck serve --defect NAME` or `--latitude NAME` (its own process, stopped by
+ * SIGTERM with a bounded wait) and `speakcheck run [--requirement ...]` against it.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ export interface DefectiveStack {
   password: string;
   /** The `defects=` line the stack printed. */
   defectsLine: string;
+  /** The `latitude=` line the stack printed. */
+  latitudeLine: string;
   stop(): Promise<void>;
 }
 
@@ -56,7 +58,12 @@ export async function startDefectiveStack(
           const at = line.indexOf('=');
           if (at > 0) found.set(line.slice(0, at), line.slice(at + 1));
         }
-        if (found.has('password') && (defects.length === 0 || found.has('defects'))) {
+        const wantsLatitude = serveArgs.includes('--latitude');
+        if (
+          found.has('password') &&
+          (defects.length === 0 || found.has('defects')) &&
+          (!wantsLatitude || found.has('latitude'))
+        ) {
           clearTimeout(timer);
           resolve(found);
         }
@@ -71,6 +78,7 @@ export async function startDefectiveStack(
       email: lines.get('email')!,
       password: lines.get('password')!,
       defectsLine: lines.get('defects') ?? '',
+      latitudeLine: lines.get('latitude') ?? '',
       stop,
     };
   } catch (error) {
@@ -87,7 +95,10 @@ export interface HarnessRun {
   reportDir: string;
 }
 
-/** `speakcheck run --requirement <ids>`: only the tests covering those ids, only they judged. */
+/**
+ * `speakcheck run --requirement <ids>`: only the tests covering those ids, only they judged; with no
+ * ids, the whole harness.
+ */
 export async function runHarness(
   stack: DefectiveStack,
   requirements: readonly string[],
@@ -104,8 +115,7 @@ export async function runHarness(
         'run',
         '--base-url',
         stack.baseUrl,
-        '--requirement',
-        requirements.join(','),
+        ...(requirements.length > 0 ? ['--requirement', requirements.join(',')] : []),
         '--report-dir',
         reportDir,
         ...runArgs,

@@ -50,6 +50,30 @@ describe('run config', () => {
     });
   });
 
+  test('expiry: lifetimes from flags over SPEAK_* variables, a 20 s wait bound by default', () => {
+    expect(resolveRunConfig({}, {}, now).expiry).toEqual({ maxWaitS: 20 });
+    const env = {
+      SPEAK_ACCESS_TOKEN_LIFETIME: '900',
+      SPEAK_WS_URL_LIFETIME: '3600',
+      SPEAK_MAX_EXPIRY_WAIT: '30',
+    };
+    expect(resolveRunConfig({}, env, now).expiry).toEqual({
+      accessTokenLifetimeS: 900,
+      wsUrlLifetimeS: 3600,
+      maxWaitS: 30,
+    });
+    const flags = { accessTokenLifetime: '5', wsUrlLifetime: '6', maxExpiryWait: '10' };
+    expect(resolveRunConfig(flags, env, now).expiry).toEqual({
+      accessTokenLifetimeS: 5,
+      wsUrlLifetimeS: 6,
+      maxWaitS: 10,
+    });
+    expect(() => resolveRunConfig({ accessTokenLifetime: '0' }, {}, now)).toThrow(
+      /--access-token-lifetime "0" must be a positive whole number/,
+    );
+    expect(() => resolveRunConfig({ wsUrlLifetime: '1h' }, {}, now)).toThrow(/--ws-url-lifetime "1h"/);
+  });
+
   test('--webhook-listen: HOST:PORT or PORT, the flag over SPEAK_WEBHOOK_LISTEN, absent by default', () => {
     expect(resolveRunConfig({}, {}, now).webhookListen).toBeUndefined();
     const env = { SPEAK_WEBHOOK_LISTEN: '127.0.0.1:9100' };

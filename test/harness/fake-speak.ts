@@ -13,6 +13,8 @@ export const FAKE_PASSWORD = 'correct-horse-battery';
 export interface FakeSpeakOptions {
   /** Reported major version (1 conforms). */
   version?: number;
+  /** Reported minor version (default 0; a string is one bad field: VERSION-MAJOR-MINOR wants an integer). */
+  minor?: number | string;
 }
 
 export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
@@ -20,7 +22,8 @@ export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
   let takes = 0;
   return startFakeServer((req, res) => {
     const path = req.url.split('?')[0];
-    if (path === '/v1/speak/version') return sendJson(res, 200, { version: o.version ?? 1, minor: 0 });
+    if (path === '/v1/speak/version')
+      return sendJson(res, 200, { version: o.version ?? 1, minor: o.minor ?? 0 });
     if (path === '/auth/login') {
       const body = JSON.parse(req.body || '{}') as { email?: string; password?: string };
       if (body.email !== FAKE_EMAIL || body.password !== FAKE_PASSWORD) {

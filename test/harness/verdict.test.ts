@@ -145,4 +145,84 @@ describe('verdicts', () => {
     );
     expect(() => mergeCatalogue({ auth: [req('auth_a', 'MUST')] })).toThrow(/not UPPER-DASH-CASE/);
   });
+
+  describe('per-requirement results within one test (check() tallies, blocked)', () => {
+    const tally = (passed: number, ...failed: string[]) => ({ passed, failed });
+
+    test("a failed check fails only its own id; the test's other ids pass", () => {
+      const t = outcome('three ids', 'failed', ['AUTH-A', 'AUTH-B', 'AUTH-C'], {
+        checks: { 'AUTH-A': tally(2), 'AUTH-B': tally(1, 'prosody differs'), 'AUTH-C': tally(1) },
+      });
+      const r = computeVerdicts(catalogue, [t]);
+      const status = Object.fromEntries(r.requirements.map((x) => [x.id, x.status]));
+      expect(status).toMatchObject({ 'AUTH-A': 'passed', 'AUTH-B': 'failed', 'AUTH-C': 'passed' });
+      expect(r.requirements.find((x) => x.id === 'AUTH-B')!.message).toBe('three ids: prosody differs');
+      expect(r.summary).toMatchObject({ failed: 1, blocked: 0, mustFailed: 1 });
+    });
+
+    test('a step outside every check blocks the ids not concluded; concluded ones keep their result', () => {
+      const t = outcome('setup broke', 'failed', ['AUTH-A', 'AUTH-B', 'AUTH-C', 'AUTH-D'], {
+        checks: { 'AUTH-A': tally(1) },
+        blockedBy: 'take abc never became ready within 30000 ms',
+      });
+      const r = computeVerdicts(catalogue, [t]);
+      const byId = Object.fromEntries(r.requirements.map((x) => [x.id, x]));
+      expect(byId['AUTH-A']!.status).toBe('passed');
+      expect(byId['AUTH-B']!.status).toBe('blocked');
+      expect(byId['AUTH-B']!.message).toBe(
+        'setup broke: blocked by: take abc never became ready within 30000 ms',
+      );
+      expect(byId['AUTH-C']!.status).toBe('blocked');
+      // INFO stays INFO: what could not be observed is said, not judged.
+      expect(byId['AUTH-D']!.status).toBe('info');
+      expect(byId['AUTH-D']!.message).toMatch(/Not observed in "setup broke": blocked by: take abc/);
+      expect(r.summary).toMatchObject({ failed: 0, blocked: 2, mustBlocked: 1, shouldBlocked: 1 });
+    });
+
+    test('a check failed before the blocking step: that id is failed, not blocked', () => {
+      const t = outcome('fail then block', 'failed', ['AUTH-A', 'AUTH-B'], {
+        checks: { 'AUTH-A': tally(0, 'wrong status') },
+        blockedBy: 'generation answered 500',
+      });
+      const status = computeVerdicts(catalogue, [t]).requirements.map((x) => [x.id, x.status]);
+      expect(status).toEqual(
+        expect.arrayContaining([
+          ['AUTH-A', 'failed'],
+          ['AUTH-B', 'blocked'],
+        ]),
+      );
+    });
+
+    test('across tests: failed beats blocked, blocked beats passed', () => {
+      const passes = outcome('passes', 'passed', ['AUTH-A', 'AUTH-B'], { checks: { 'AUTH-A': tally(1) } });
+      const blocks = outcome('blocks', 'failed', ['AUTH-A', 'AUTH-B'], { checks: {}, blockedBy: 'no voice' });
+      const fails = outcome('fails', 'failed', ['AUTH-B'], { checks: { 'AUTH-B': tally(0, 'bad') } });
+      const r = computeVerdicts(catalogue, [passes, blocks, fails]);
+      const byId = Object.fromEntries(r.requirements.map((x) => [x.id, x]));
+      expect(byId['AUTH-A']!.status).toBe('blocked');
+      expect(byId['AUTH-B']!.status).toBe('failed');
+      expect(byId['AUTH-B']!.message).toBe('fails: bad');
+    });
+
+    test('a blocked MUST does not conform; a blocked SHOULD only in strict', () => {
+      const must = computeVerdicts(catalogue, [
+        outcome('m', 'failed', ['AUTH-A'], { checks: {}, blockedBy: 'login failed' }),
+      ]);
+      expect(must.summary.failed).toBe(0);
+      expect(exitCodeFor(must, 'lenient')).toBe(EXIT.fails);
+      const should = computeVerdicts(catalogue, [
+        outcome('s', 'failed', ['AUTH-C'], { checks: {}, blockedBy: 'login failed' }),
+      ]);
+      expect(exitCodeFor(should, 'strict')).toBe(EXIT.fails);
+      expect(exitCodeFor(should, 'lenient')).toBe(EXIT.conforms);
+    });
+
+    test('a failed test without checks fails all its ids (the test is their check)', () => {
+      const r = computeVerdicts(catalogue, [outcome('legacy', 'failed', ['AUTH-A', 'AUTH-B'])]);
+      expect(r.requirements.filter((x) => x.status === 'failed').map((x) => x.id)).toEqual([
+        'AUTH-A',
+        'AUTH-B',
+      ]);
+    });
+  });
 });

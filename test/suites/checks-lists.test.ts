@@ -32,7 +32,9 @@ const offByOnePage: Server = (q) => {
 };
 const ignoresIdFilter: Server = (q) => correct({ ...q, ids: undefined });
 const exclusiveBounds: Server = (q) =>
-  listOracle(FULL, q, { firstPage: 1, inclusive: false }).map((id) => FULL.find((item) => item.id === id)!);
+  listOracle(FULL, q, { firstPage: 1, olderInclusive: false, newerInclusive: false }).map(
+    (id) => FULL.find((item) => item.id === id)!,
+  );
 const swappedBounds: Server = (q) => correct({ ...q, older: q.newer, newer: q.older });
 const ignoresLength: Server = (q) => correct({ ...q, length: undefined, page: undefined });
 

@@ -63,6 +63,43 @@ describe('openapi', () => {
     );
   });
 
+  it('matches operations: a templated {format} counts for the formats its enum lists, and only those', () => {
+    const FORMATS = ['wav', 'mp3', 'm4a', 'flac', 'webm'];
+    const withAudio = (schema: Record<string, unknown>) => {
+      const paths: Record<string, Record<string, unknown>> = {};
+      for (const o of CONTRACT_OPERATIONS.filter((x) => !/\/(wav|mp3|m4a|flac|webm)$/.test(x.path)))
+        paths[o.path] = { ...(paths[o.path] ?? {}), [o.method]: op };
+      paths['/v1/speak/takes/{take_id}/{format}'] = {
+        parameters: [{ $ref: '#/components/parameters/take' }],
+        get: { ...op, parameters: [{ name: 'format', in: 'path', required: true, schema }] },
+      };
+      return {
+        ...minimal(paths),
+        components: {
+          parameters: { take: { name: 'take_id', in: 'path', required: true, schema: { type: 'string' } } },
+        },
+      };
+    };
+    expect(() =>
+      assertDeclaresOperations(
+        withAudio({ type: 'string', enum: FORMATS }),
+        CONTRACT_OPERATIONS,
+        'openapi.json',
+      ),
+    ).not.toThrow();
+    expect(() =>
+      assertDeclaresOperations(
+        withAudio({ type: 'string', enum: FORMATS.slice(0, 4) }),
+        CONTRACT_OPERATIONS,
+        'openapi.json',
+      ),
+    ).toThrow(/does not declare GET \/v1\/speak\/takes\/\{take_id\}\/webm$/);
+    // A parameter that could be anything declares no literal operation.
+    expect(() =>
+      assertDeclaresOperations(withAudio({ type: 'string' }), CONTRACT_OPERATIONS, 'openapi.json'),
+    ).toThrow(/does not declare GET \/v1\/speak\/takes\/\{take_id\}\/wav/);
+  });
+
   it('rejects an invalid document', async () => {
     await expect(assertValidOpenApi({ openapi: '3.1.0', paths: 5 }, 'openapi.json')).rejects.toThrow(
       /not a valid OpenAPI document/,

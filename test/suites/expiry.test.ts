@@ -1,9 +1,12 @@
 /**
  * The expiry MUSTs are skipped against a server whose tokens and URLs live long (access tokens
  * 900 s, websocket URLs 1 h by default): waiting them out is no part of a normal run. This proves the
- * suites really verify them, and pass a correct server, when the lifetimes are short: the reference
- * stack started with short lifetimes, each area run against it as a remote server. (That a server
- * breaking them fails is the defect matrix's job: expired-token-accepted, ws-expired-url-accepted.)
+ * suites really verify them, and pass a correct server, when the lifetimes are short and the run is
+ * told so (`--access-token-lifetime`, `--ws-url-lifetime`, as a vendor with opaque tokens would):
+ * the reference stack started with short lifetimes, each area run against it as a remote server;
+ * and that a lifetime past `--max-expiry-wait` is skipped with a one-line reason saying what would
+ * run it. (That a server breaking them fails is the defect matrix's job: expired-token-accepted,
+ * ws-expired-url-accepted.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,10 @@ interface ExpiryCase {
   env?: Record<string, string>;
   /** Each must pass, with the message (when given) matching. */
   expect: Record<string, RegExp | undefined>;
+  /** Each must be skipped, its message matching. */
+  skipped?: Record<string, RegExp>;
+  /** The run's exit code (default 0: conforms). */
+  exitCode?: number;
 }
 
 const CASES: ExpiryCase[] = [
@@ -29,11 +36,37 @@ const CASES: ExpiryCase[] = [
     expect: { 'AUTH-EXPIRED-TOKEN-401': undefined, 'AUTH-ACCESS-LIFETIME': /living 5 s/ },
   },
   {
+    name: 'told the access token lifetime by the flag (not read from the JWT), it is verified and passes',
+    serve: ['--access-token-ttl', '4'],
+    run: ['--requirement', 'AUTH-EXPIRED-TOKEN-401', '--access-token-lifetime', '4'],
+    expect: { 'AUTH-EXPIRED-TOKEN-401': undefined },
+  },
+  {
     name: 'with 5 s websocket URLs the expired-URL requirement is verified and passes',
     serve: ['--websocket-url-ttl', '5', '--workers', '1'],
-    run: ['--requirement', 'WS-URL-EXPIRED-REFUSED,WS-OPEN-PAST-EXPIRY'],
-    env: { SPEAKCHECK_WS_URL_LIFETIME_MS: '5000' },
+    run: ['--requirement', 'WS-URL-EXPIRED-REFUSED,WS-OPEN-PAST-EXPIRY', '--ws-url-lifetime', '5'],
     expect: { 'WS-URL-EXPIRED-REFUSED': undefined },
+  },
+  {
+    name: 'lifetimes past --max-expiry-wait are skipped, saying in one line why and what would run them',
+    serve: ['--access-token-ttl', '30', '--workers', '1'],
+    run: [
+      '--requirement',
+      'AUTH-EXPIRED-TOKEN-401,WS-URL-EXPIRED-REFUSED',
+      '--max-expiry-wait',
+      '10',
+      '--ws-url-lifetime',
+      '3600',
+    ],
+    expect: {},
+    // Both selected tests skipped: a run that checked nothing does not pass (exit 1), and says so.
+    exitCode: 1,
+    skipped: {
+      'AUTH-EXPIRED-TOKEN-401':
+        /access tokens live 30 s \(JWT exp\); pass --access-token-lifetime ≤ 10 and run the server with shorter ones, or raise --max-expiry-wait to 30$/,
+      'WS-URL-EXPIRED-REFUSED':
+        /websocket URLs live 3600 s \(--ws-url-lifetime\); pass --ws-url-lifetime ≤ 10/,
+    },
   },
 ];
 
@@ -61,12 +94,18 @@ describe.each(CASES)('$name', (c) => {
     if (reportDir) rmSync(reportDir, { recursive: true, force: true });
   });
 
-  test('the run conforms and the expiry requirements passed, not skipped', () => {
-    expect(run.code, run.stderr + run.stdout).toBe(0);
+  test('the expiry requirements passed (or were skipped saying why and what would run them)', () => {
+    expect(run.code, run.stderr + run.stdout).toBe(c.exitCode ?? 0);
     for (const [id, message] of Object.entries(c.expect)) {
       const verdict = verdicts.get(id);
       if (message) expect(verdict?.message, id).toMatch(message);
       else expect(verdict?.status, `${id}: ${verdict?.message}`).toBe('passed');
+    }
+    for (const [id, message] of Object.entries(c.skipped ?? {})) {
+      const verdict = verdicts.get(id);
+      expect(verdict?.status, `${id}: ${verdict?.message}`).toBe('skipped');
+      expect(verdict?.message, id).toMatch(message);
+      expect(verdict?.message, id).not.toContain('\n');
     }
   });
 });

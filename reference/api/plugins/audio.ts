@@ -21,10 +21,11 @@ import type { FastifyInstance } from 'fastify';
 import { AUDIO_FORMATS, type AudioFormat, isAudioFormat } from '../../audio/formats.ts';
 import { WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
 import { defects } from '../../defects/index.ts';
+import { latitude } from '../../latitude/index.ts';
 import { SIGNED_AUDIO_PREFIX } from '../../signing/audio-url.ts';
 import { isDone } from '../../store/status.ts';
 import { getTakeRow } from '../../store/takes.ts';
-import { SAMPLE_RATE } from '../../synth/index.ts';
+import { outputSampleRate } from '../../synth/index.ts';
 import { authenticate } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -69,7 +70,7 @@ export function parseRange(
 
 /** The wav of a take still being synthesized, as it grows. */
 async function* growingWav(ctx: ApiContext, takeId: string): AsyncGenerator<Buffer> {
-  yield wavHeader({ sampleRate: SAMPLE_RATE, dataBytes: null });
+  yield wavHeader({ sampleRate: outputSampleRate(), dataBytes: null });
   const path = ctx.audio.wavPath(takeId);
   const deadline = Date.now() + STREAM_LIMIT_MS;
   let offset = WAV_HEADER_BYTES;
@@ -123,7 +124,8 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       if (row.status === 'error' || row.status === 'timeout') {
         throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
       }
-      if (row.status !== 'ready' && !offeredBeforeReady(format)) {
+      // Latitude redirect-before-ready: every format redirects; the signed URL refuses until ready.
+      if (row.status !== 'ready' && !offeredBeforeReady(format) && !latitude.has('redirect-before-ready')) {
         throw new ApiError(
           409,
           `take ${take_id} is not ready (status ${row.status}): only wav is available before ready`,
@@ -148,7 +150,11 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
 export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   app.get(`${SIGNED_AUDIO_PREFIX}/:take_id/:format`, async (request, reply) => {
     if (defects.has('signed-url-needs-bearer')) await authenticate(ctx)(request);
-    if (request.headers.authorization !== undefined && !defects.has('signed-url-needs-bearer')) {
+    if (
+      request.headers.authorization !== undefined &&
+      !defects.has('signed-url-needs-bearer') &&
+      !latitude.has('signed-url-ignores-auth')
+    ) {
       throw new ApiError(
         400,
         'only one auth mechanism allowed: this is a signed URL, send it without an Authorization header',

@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
 import { defects } from '../../defects/index.ts';
+import { latitude } from '../../latitude/index.ts';
 import { bearerToken, unauthorized } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -63,12 +64,13 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     return result;
   });
 
-  app.post('/auth/logout', async (request) => {
+  app.post('/auth/logout', async (request, reply) => {
     const body = optionalBody(request.body);
     const token = stringField(body, 'refresh_token') ?? bearerToken(request);
     if (!token) throw new ApiError(422, 'body/refresh_token: is required (or send it as a bearer token)');
     if (defects.has('logout-no-revoke')) return true;
     if (!ctx.tokens.revoke(token)) throw unauthorized('refresh token unknown or already revoked');
+    if (latitude.has('logout-204')) return reply.code(204).send();
     return true;
   });
 }

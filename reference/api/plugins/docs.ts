@@ -9,8 +9,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { defects } from '../../defects/index.ts';
+import { latitude } from '../../latitude/index.ts';
+import { authenticate } from '../authenticate.ts';
+import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { buildOpenApi } from '../openapi.ts';
+import { AUDIO_FORMAT_NAMES, buildOpenApi, templateAudioPaths } from '../openapi.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -50,10 +53,23 @@ const REDOC_HTML = `<!doctype html>
 const PLACEHOLDER_HTML =
   '<!doctype html><html><body><h1>Speak API</h1><p>Documentation coming soon.</p></body></html>';
 
-export async function docsPlugin(app: FastifyInstance): Promise<void> {
+export async function docsPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  // Latitude docs-need-token: "Every request needs Authorization ... except the /version endpoint."
+  if (latitude.has('docs-need-token')) app.addHook('onRequest', authenticate(ctx));
   const document = buildOpenApi();
+  if (latitude.has('templated-audio-path')) templateAudioPaths(document, AUDIO_FORMAT_NAMES);
+  if (latitude.has('version-at-root')) {
+    const paths = document.paths as Record<string, unknown>;
+    paths['/version'] = paths['/v1/speak/version'];
+    delete paths['/v1/speak/version'];
+  }
   if (defects.has('openapi-missing-path'))
     delete (document.paths as Record<string, unknown>)['/v1/speak/takes/{take_id}'];
+  if (defects.has('openapi-format-enum-incomplete'))
+    templateAudioPaths(
+      document,
+      AUDIO_FORMAT_NAMES.filter((format) => format !== 'webm'),
+    );
   app.get('/v1/speak/openapi.json', async () => document);
   app.get('/v1/speak/docs', async (_request, reply) =>
     reply

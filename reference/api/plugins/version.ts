@@ -2,15 +2,25 @@
 
 import type { FastifyInstance } from 'fastify';
 import { defects } from '../../defects/index.ts';
+import { latitude } from '../../latitude/index.ts';
 import { ApiError } from '../errors.ts';
 
 export const API_VERSION = { version: 1, minor: 0 } as const;
 
 export async function versionPlugin(app: FastifyInstance): Promise<void> {
-  app.get('/v1/speak/version', { schema: { response: {} } }, async (request) => {
+  // Latitude version-at-root: "A `/version` endpoint exists ... Its full path ...: not shown."
+  const path = latitude.has('version-at-root') ? '/version' : '/v1/speak/version';
+  app.get(path, { schema: { response: {} } }, async (request) => {
     if (defects.has('version-needs-token') && request.headers.authorization === undefined) {
       throw new ApiError(401, 'missing Authorization header');
     }
-    return defects.has('version-string') ? { version: '1.0' } : API_VERSION;
+    if (defects.has('version-string')) return { version: '1.0' };
+    // Latitude version-major-minor-names: the numbers named major and minor ("response shape: not shown").
+    const numbers = latitude.has('version-major-minor-names')
+      ? { major: API_VERSION.version, minor: API_VERSION.minor }
+      : API_VERSION;
+    return latitude.has('version-extra-fields')
+      ? { ...numbers, build: '2026.11.24', commit: 'speakcheck-reference' }
+      : numbers;
   });
 }

@@ -12,6 +12,7 @@
  * which the pool and the app start does not matter.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { latitude } from '../../latitude/index.ts';
 import { findModel } from '../../models/catalogue.ts';
 import { registeredWorkers } from '../../worker/registry.ts';
 import { ANNOUNCE_REQUEST, LISTENING } from '../../worker/websocket/index.ts';
@@ -91,7 +92,9 @@ export async function websocketAddressPlugin(
     // A worker listening on every interface is reached by the name the client used for the API;
     // otherwise by the address it is bound to (as the API's own base_url is).
     if (WILDCARD_HOSTS.has(url.hostname)) url.hostname = request.hostname.replace(/:\d+$/, '') || '127.0.0.1';
-    url.searchParams.set('secret', secret);
+    // Latitude ws-secret-in-path: the secret is the last path segment instead of a query parameter.
+    if (latitude.has('ws-secret-in-path')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/${secret}`;
+    else url.searchParams.set('secret', secret);
     return url.toString();
   }
 

@@ -13,7 +13,8 @@ import type { ValidateFunction } from 'ajv';
 import type { WebSocket } from 'ws';
 import { createAjv } from '../../../schemas/index.ts';
 import { defects } from '../../defects/index.ts';
-import { SAMPLE_RATE, type Synthesizer } from '../../synth/index.ts';
+import { latitude } from '../../latitude/index.ts';
+import { outputSampleRate, type Synthesizer } from '../../synth/index.ts';
 import type { RequestId } from './frames.ts';
 import { endOfTakeFrame, type StreamMode, streamPart } from './part-stream.ts';
 import type { Json, ProgressStatus, TakeAudioWriter, TakeToSpeak, WebsocketTakeService } from './service.ts';
@@ -141,7 +142,8 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
     const item = (take: Json) => sendJson({ request_id: requestId, data: take });
     item(created.value.take);
     const ready = await speakTake(created.value, requestId, mode, item);
-    if (ready) item(ready);
+    // Latitude ready-before-last-frame: speakTake announced it already, before the last frames.
+    if (ready && !latitude.has('ready-before-last-frame')) item(ready);
   }
 
   async function generateVoice(data: unknown, requestId: RequestId, mode: StreamMode): Promise<void> {
@@ -189,6 +191,10 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
     // follow the failure, and a rejection of it would be unhandled (which ends the worker process).
     let inFlight: Promise<number> | undefined;
     let failed = false;
+    // Latitude ready-before-last-frame ("Message order on the wire is not guaranteed"): the last
+    // part's frames and the end marker are held back until the ready Take was sent.
+    const readyFirst = latitude.has('ready-before-last-frame');
+    const held: Parameters<typeof outlet.push>[0][] = [];
     try {
       const writer = context.service.openTakeAudio(takeId);
       audio = writer;
@@ -201,7 +207,9 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
           partId,
           mode,
           emit: (frame) => {
-            if (!failed) outlet.push(frame);
+            if (failed) return;
+            if (readyFirst && partId === parts.length - 1) held.push(frame);
+            else outlet.push(frame);
           },
           onSamples: (pcm) => {
             if (failed) return;
@@ -218,15 +226,24 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
           onProgress(await context.service.advanceTake(takeId, after));
         }
       }
-      if (!defects.has('ws-no-end-marker'))
-        outlet.push(endOfTakeFrame(takeId, requestId, parts.length, mode));
-      outlet.flush();
+      const finishStream = () => {
+        for (const frame of held) outlet.push(frame);
+        if (!defects.has('ws-no-end-marker'))
+          outlet.push(endOfTakeFrame(takeId, requestId, parts.length, mode));
+        outlet.flush();
+      };
+      if (!readyFirst) finishStream();
       writer.finish();
-      return await context.service.completeTake(takeId, {
+      const ready = await context.service.completeTake(takeId, {
         duration,
-        audio_rate: SAMPLE_RATE,
+        audio_rate: outputSampleRate(),
         normalized_text: parts,
       });
+      if (readyFirst) {
+        onStatus(ready);
+        finishStream();
+      }
+      return ready;
     } catch (error) {
       failed = true;
       await inFlight?.catch(() => undefined);

@@ -18,7 +18,7 @@
 
 import { wavHeader } from '../../audio/wav.ts';
 import { defects } from '../../defects/index.ts';
-import { SAMPLE_RATE, type Synthesizer, type VoiceRendering } from '../../synth/index.ts';
+import { outputSampleRate, type Synthesizer, type VoiceRendering } from '../../synth/index.ts';
 import { encodeAudioFrame, type FrameMetadata, type RequestId } from './frames.ts';
 
 export type StreamMode = 'parts' | 'chunks';
@@ -61,7 +61,7 @@ export async function streamPart(
   const dataBytes = pcm.reduce((n, s) => n + s.byteLength, 0);
   const headerBytes = defects.has('ws-chunk0-sized-for-chunk') ? (pcm.at(-1)?.byteLength ?? 0) : dataBytes;
   const header = wavHeader({
-    sampleRate: SAMPLE_RATE,
+    sampleRate: outputSampleRate(),
     dataBytes: target.mode === 'chunks' ? headerBytes : dataBytes,
   });
   if (target.mode === 'parts') {

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { latitude } from '../../latitude/index.ts';
 import type { Synthesizer } from '../../synth/index.ts';
 import { serveConnection } from './connection.ts';
 import { verifyWebsocketSecret } from './secret.ts';
@@ -43,6 +44,17 @@ function refuse(socket: Duplex, status: 401 | 403 | 404, detail: string): void {
   );
 }
 
+/** The endpoint path and the secret: `?secret=`, or (latitude ws-secret-in-path) the last path segment. */
+function secretOf(url: URL): { path: string; secret: string | null } {
+  if (latitude.has('ws-secret-in-path') && url.pathname.startsWith(`${WEBSOCKET_PATH}/`)) {
+    return {
+      path: WEBSOCKET_PATH,
+      secret: decodeURIComponent(url.pathname.slice(WEBSOCKET_PATH.length + 1)),
+    };
+  }
+  return { path: url.pathname, secret: url.searchParams.get('secret') };
+}
+
 export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<WebsocketWorker> {
   const host = o.host ?? '127.0.0.1';
   const server: Server = createServer((_request, response) => {
@@ -55,9 +67,9 @@ export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<W
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const url = new URL(request.url ?? '/', 'http://worker');
-    if (url.pathname !== WEBSOCKET_PATH)
-      return refuse(socket, 404, `no websocket endpoint at ${url.pathname}`);
-    const check = verifyWebsocketSecret(o.secretKey, url.searchParams.get('secret'));
+    const { path, secret } = secretOf(url);
+    if (path !== WEBSOCKET_PATH) return refuse(socket, 404, `no websocket endpoint at ${path}`);
+    const check = verifyWebsocketSecret(o.secretKey, secret);
     if (!check.ok) return refuse(socket, 401, check.detail);
     if (!o.models.includes(check.claims.model)) {
       return refuse(socket, 403, `this worker does not hold model ${check.claims.model}`);

@@ -17,7 +17,7 @@ import { findModel } from '../../models/catalogue.ts';
 import { takeAudioDir, takeAudioPath } from '../../store/audio-files.ts';
 import { advanceTake, getTakeRow, insertTake, type NewTake, takeResource } from '../../store/takes.ts';
 import { getUserVoiceRow, getVoiceRow, voiceResource } from '../../store/voices.ts';
-import { SAMPLE_RATE, splitIntoParts } from '../../synth/index.ts';
+import { outputSampleRate, splitIntoParts } from '../../synth/index.ts';
 import type { Created, Json, TakeToSpeak, WebsocketTakeService } from './service.ts';
 
 export interface StoreServiceContext {
@@ -100,7 +100,7 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
       // they come (the signed wav URL can stream them before ready), then the real sizes.
       mkdirSync(takeAudioDir(ctx.dataDir, takeId), { recursive: true });
       const fd = openSync(takeAudioPath(ctx.dataDir, takeId, 'wav'), 'w');
-      writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes: null }));
+      writeSync(fd, wavHeader({ sampleRate: outputSampleRate(), dataBytes: null }));
       let dataBytes = 0;
       let open = true;
       const close = () => {
@@ -117,7 +117,7 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
         },
         finish() {
           if (!open) return;
-          writeSync(fd, wavHeader({ sampleRate: SAMPLE_RATE, dataBytes }), 0, WAV_HEADER_BYTES, 0);
+          writeSync(fd, wavHeader({ sampleRate: outputSampleRate(), dataBytes }), 0, WAV_HEADER_BYTES, 0);
           close();
         },
         abort: close,

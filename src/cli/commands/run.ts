@@ -33,6 +33,20 @@ export function registerRun(program: Command): void {
     )
     .option('--request-timeout <ms>', 'bound of one HTTP exchange (default 15000)')
     .option('--ready-timeout <ms>', 'bound of waiting for a voice/take to be ready (default 60000)')
+    .option(
+      '--access-token-lifetime <s>',
+      "seconds the server's access tokens live (env SPEAK_ACCESS_TOKEN_LIFETIME; default: read a JWT's exp); " +
+        'with a lifetime up to --max-expiry-wait the run waits one out to judge AUTH-EXPIRED-TOKEN-401',
+    )
+    .option(
+      '--ws-url-lifetime <s>',
+      "seconds the server's websocket URLs live (env SPEAK_WS_URL_LIFETIME; default: read the URL's expiry if it shows one); " +
+        'with a lifetime up to --max-expiry-wait the run waits one out to judge WS-URL-EXPIRED-REFUSED',
+    )
+    .option(
+      '--max-expiry-wait <s>',
+      'the longest lifetime the run waits out (env SPEAK_MAX_EXPIRY_WAIT; default 20); longer: those requirements are skipped, saying why',
+    )
     .option('--profile <profile>', 'strict (MUST and SHOULD gate; default) or lenient (only MUST gates)')
     .option(
       '--only <areas>',

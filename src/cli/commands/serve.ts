@@ -8,7 +8,14 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
-import { announceDefects, DEFECT_FLAG_DESCRIPTION, defectFlag } from '../defect-flag.ts';
+import {
+  announceDefects,
+  announceLatitude,
+  DEFECT_FLAG_DESCRIPTION,
+  defectFlag,
+  LATITUDE_FLAG_DESCRIPTION,
+  latitudeFlag,
+} from '../defect-flag.ts';
 
 function integer(min: number) {
   return (value: string): number => {
@@ -57,6 +64,7 @@ interface ServeFlags {
   permanentToken?: boolean;
   webhookAllow?: string;
   defect?: string[];
+  latitude?: string[];
 }
 
 export function registerServe(program: Command): void {
@@ -100,6 +108,7 @@ export function registerServe(program: Command): void {
       ]),
     )
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
+    .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
     .addOption(
       new Option('--target <kind>', 'in-process stack, or API + 2 worker containers (testcontainers)')
         .choices(['embedded', 'container'])
@@ -123,6 +132,7 @@ export function registerServe(program: Command): void {
         permanentToken: flags.permanentToken === true,
         webhookAllow: flags.webhookAllow,
         defects: flags.defect ?? [],
+        latitude: flags.latitude ?? [],
         log,
       });
       const demo = stack.users[0]!;
@@ -135,6 +145,7 @@ export function registerServe(program: Command): void {
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
       // Loud on both streams: a defective stack must never pass for a clean one.
       lines.push(...announceDefects(flags.defect ?? [], log));
+      lines.push(...announceLatitude(flags.latitude ?? [], log));
       process.stdout.write(`${lines.join('\n')}\n`);
 
       let stopping = false;

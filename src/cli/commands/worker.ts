@@ -11,8 +11,16 @@ import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { activateDefects } from '../../../reference/defects/index.ts';
+import { activateLatitude } from '../../../reference/latitude/index.ts';
 import { findModel, MODELS } from '../../../reference/models/catalogue.ts';
-import { announceDefects, DEFECT_FLAG_DESCRIPTION, defectFlag } from '../defect-flag.ts';
+import {
+  announceDefects,
+  announceLatitude,
+  DEFECT_FLAG_DESCRIPTION,
+  defectFlag,
+  LATITUDE_FLAG_DESCRIPTION,
+  latitudeFlag,
+} from '../defect-flag.ts';
 
 /** Model names (aliases such as studio/polyglot too), as the catalogue's public names. */
 function models(value: string): string[] {
@@ -43,6 +51,7 @@ interface WorkerFlags {
   wsPort: number;
   wsShuffleWindow: number;
   defect?: string[];
+  latitude?: string[];
 }
 
 export function registerWorker(program: Command): void {
@@ -56,11 +65,16 @@ export function registerWorker(program: Command): void {
     .option('--ws-port <n>', 'websocket port (0 = any free port)', port, 0)
     .option('--ws-shuffle-window <n>', 'send websocket audio frames out of order within N', port, 0)
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
+    .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
     .action(async (flags: WorkerFlags) => {
       // Switches live in this process: the worker entry below runs in it and reads them.
       activateDefects(flags.defect ?? []);
+      activateLatitude(flags.latitude ?? []);
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-      const lines = announceDefects(flags.defect ?? [], log);
+      const lines = [
+        ...announceDefects(flags.defect ?? [], log),
+        ...announceLatitude(flags.latitude ?? [], log),
+      ];
       if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
       // Containers on the host network share the hostname and often the pid: add a random suffix.
       process.env.SPEAK_WORKER_ID =

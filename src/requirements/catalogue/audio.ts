@@ -51,8 +51,8 @@ export const requirements: Requirement[] = [
   r(
     'AUDIO-CONTENT-TYPE',
     'Endpoints: Takes',
-    'SHOULD',
-    "The signed URL serves the audio with the format's Content-Type.",
+    'INFO',
+    "The signed URL serves the audio with the format's Content-Type. (INFO: the Content-Type of the audio is HTTP custom: speak-v1.md does not state it.)",
   ),
   r(
     'AUDIO-FORMATS-SAME-AUDIO',

@@ -71,6 +71,12 @@ export const requirements: Requirement[] = [
     'ERR-MALFORMED-JSON',
     'Endpoints; Errors',
     'MUST',
-    'A request body that is not JSON (or not the declared content type) is refused with a 4xx JSON detail, never a 5xx.',
+    'A request body declared `application/json` that is not JSON is refused with a 4xx JSON detail, never a 5xx.',
+  ),
+  r(
+    'ERR-OTHER-CONTENT-TYPE',
+    'Endpoints',
+    'INFO',
+    'Request bodies are JSON with `content-type: application/json`; what a server does with a body under another content type (text/plain, a form) is not shown: reported (a 5xx is reported as a failure).',
   ),
 ];

@@ -52,7 +52,7 @@ export const requirements: Requirement[] = [
     'LIST-ORACLE',
     'Endpoints: Voices (query parameters); Lists',
     'SHOULD',
-    'Any combination of id filter, length/page and older/newer answers exactly what the full list filtered and paged gives (wire-facts semantics: pages from 1, inclusive bounds).',
+    'Any combination of id filter, length/page and older/newer answers exactly what the full list filtered and paged gives, under the semantics the server itself showed where the contract is silent (first page number, bound inclusivity, default page size, order): consistent, whatever the choice.',
   ),
   r(
     'LIST-ORDERING',

@@ -118,4 +118,10 @@ export const requirements: Requirement[] = [
     'VoiceGenerate may carry `description` (returned on the voice).',
     'wire-facts',
   ),
+  r(
+    'VOICE-PARTIAL-PROSODY',
+    'Resources: Prosody (simple type)',
+    'INFO',
+    'A `default_prosody` with only some of pace, pitch and expression: the contract defines the three fields and says nothing of partial objects; whether the server echoes, completes or refuses it is reported.',
+  ),
 ];

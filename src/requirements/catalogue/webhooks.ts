@@ -113,8 +113,8 @@ export const requirements: Requirement[] = [
   r(
     'WEBHOOK-LAST-CALL-RECORD',
     'Webhooks (wire facts)',
-    'SHOULD',
-    'Where the item shows a `{"post_url"}` webhook with `timestamp_ms` and `status_code`, after a delivered call they record it: post_url as given, timestamp_ms an integer (ms since the epoch) not before the item was created, status_code the HTTP status the hook answered.',
+    'INFO',
+    'Where the item shows a `{"post_url"}` webhook with `timestamp_ms` and `status_code`, after a delivered call they record it: post_url as given, timestamp_ms an integer (ms since the epoch) not before the item was created, status_code the HTTP status the hook answered. (INFO: the {post_url, timestamp_ms, status_code} webhook object is only in wire-facts.md.)',
     'wire-facts',
   ),
   r(
@@ -126,7 +126,7 @@ export const requirements: Requirement[] = [
   r(
     'WEBHOOK-SLOW-SINK-NO-DELAY',
     'Events: Webhooks; What the service does',
-    'SHOULD',
-    'A webhook target that answers slowly does not delay the take becoming ready.',
+    'INFO',
+    'A webhook target that answers slowly does not delay the take becoming ready. (INFO: speak-v1.md: "Delivery details of webhooks (retries, signatures, authentication, timeouts): not shown".)',
   ),
 ];

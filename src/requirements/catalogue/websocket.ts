@@ -24,8 +24,8 @@ export const requirements: Requirement[] = [
   r(
     'WS-URL-SDK-FORM',
     'Paths and defaults',
-    'MUST',
-    'GET /v1/speak/websocket/{model} (the SDK form) answers a JSON object with `worker_websocket_url`.',
+    'INFO',
+    'GET /v1/speak/websocket/{model} (the SDK form) answers a JSON object with `worker_websocket_url`. (INFO: the path form /v1/speak/websocket/{model} is only in wire-facts.md.)',
     'wire-facts',
   ),
   r(
@@ -100,15 +100,15 @@ export const requirements: Requirement[] = [
   r(
     'WS-REQUEST-FORMAT',
     'Websocket protocol',
-    'MUST',
-    'The worker accepts `{"command": "/takes/generate", "request_id": R, "stream": {"mode": "parts"|"chunks"}, "data": TakeGenerate}`, R an integer or a string chosen by the client.',
+    'INFO',
+    'The worker accepts `{"command": "/takes/generate", "request_id": R, "stream": {"mode": "parts"|"chunks"}, "data": TakeGenerate}`, R an integer or a string chosen by the client. (INFO: speak-v1.md: "Format of the request message sent to the worker: not shown"; the harness speaks the wire-facts format.)',
     'wire-facts',
   ),
   r(
     'WS-REQUEST-ID-ECHO',
     'Websocket protocol',
-    'MUST',
-    "Every message about a request carries that request's `request_id`, with the JSON type it was sent with.",
+    'INFO',
+    "Every message about a request carries that request's `request_id`, with the JSON type it was sent with. (INFO: request_id exists only in wire-facts.md (the request format is not shown).)",
     'wire-facts',
   ),
   r(
@@ -165,8 +165,8 @@ export const requirements: Requirement[] = [
   r(
     'WS-FRAME-FORMAT',
     'Websocket protocol',
-    'MUST',
-    'A binary message is the 4 bytes `JSON`, a u32 little-endian length L, L bytes of UTF-8 JSON metadata, then the audio bytes.',
+    'INFO',
+    'A binary message is the 4 bytes `JSON`, a u32 little-endian length L, L bytes of UTF-8 JSON metadata, then the audio bytes. (INFO: the binary framing is only in wire-facts.md.)',
     'wire-facts',
   ),
   r(
@@ -246,43 +246,43 @@ export const requirements: Requirement[] = [
   r(
     'WS-DURATION-SAMPLES',
     'Fields and values',
-    'MUST',
-    "The reassembled stream's sample count equals `info.duration`, and its sample rate equals `info.audio_rate`.",
+    'INFO',
+    'The reassembled stream\'s sample count equals `info.duration`, and its sample rate equals `info.audio_rate`. (INFO: speak-v1.md: "Unit of `duration`: not shown".)',
     'wire-facts',
   ),
   // --- Errors ------------------------------------------------------------------------------------
   r(
     'WS-ERROR-SHAPE',
     'Websocket protocol',
-    'SHOULD',
-    'A failed take request is answered by `{"status": "error", "message": "...", "request_id": R}`.',
+    'INFO',
+    'A failed take request is answered by `{"status": "error", "message": "...", "request_id": R}`. (INFO: speak-v1.md: "Shape of a websocket error message for a failed take request: not shown".)',
     'wire-facts',
   ),
   r(
     'WS-ERROR-MALFORMED-JSON',
     'Websocket protocol',
-    'SHOULD',
-    'A text frame that is not JSON is answered by an error message and the connection stays usable.',
+    'INFO',
+    'A text frame that is not JSON is answered by an error message and the connection stays usable. (INFO: websocket error messages are not shown in speak-v1.md (wire facts).)',
     'wire-facts',
   ),
   r(
     'WS-ERROR-UNKNOWN-COMMAND',
     'Websocket protocol',
-    'SHOULD',
-    'An unknown `command` is answered by an error message naming the request_id and the connection stays usable.',
+    'INFO',
+    'An unknown `command` is answered by an error message naming the request_id and the connection stays usable. (INFO: websocket error messages are not shown in speak-v1.md (wire facts).)',
     'wire-facts',
   ),
   r(
     'WS-ERROR-INVALID-DATA',
     'Websocket protocol',
-    'SHOULD',
-    'A `/takes/generate` with invalid data (missing text, unknown voice) is answered by an error message naming the request_id and the connection stays usable.',
+    'INFO',
+    'A `/takes/generate` with invalid data (missing text, unknown voice) is answered by an error message naming the request_id and the connection stays usable. (INFO: websocket error messages are not shown in speak-v1.md (wire facts).)',
     'wire-facts',
   ),
   r(
     'WS-RANDOM-TEXTS',
     'Events: Websocket stream',
     'MUST',
-    "For any valid text, in both modes, the stream reassembles without findings into audio matching the ready take's info.",
+    "For any valid text, in both modes, the stream reassembles without findings into audio at the ready take's `info.audio_rate`.",
   ),
 ];

@@ -1,0 +1,241 @@
+/**
+ * The named latitude switches of the reference stack (`speakcheck serve --latitude NAME`), the dual
+ * of reference/defects/: each makes one choice the contract leaves open the other way from our
+ * default, at the exact spot with `latitude.has('name')`, and quotes verbatim the sentence of
+ * speak-v1.md that leaves it open. They exist to prove the harness is fair
+ * (test/latitude/latitude-matrix.test.ts): the whole harness against a stack with a switch on must
+ * still say CONFORMS. A switch whose run fails is either a harness over-fit (fix the check, keep it
+ * sharp) or a choice the contract forbids (then it is not here: see the notes at the end).
+ */
+export interface LatitudeSpec {
+  name: string;
+  /** The requirement area (src/requirements/catalogue/<area>.ts) whose freedom the switch uses. */
+  area: string;
+  /** The sentence (or table row) of speak-v1.md that leaves the choice open, verbatim. */
+  quote: string;
+  description: string;
+  /** Switches that cannot be on together with this one (declared on one side is enough). */
+  incompatible?: readonly string[];
+}
+
+const l = <N extends string>(
+  name: N,
+  area: string,
+  quote: string,
+  description: string,
+  incompatible: readonly string[] = [],
+) => ({ name, area, quote, description, incompatible }) as const;
+
+export const LATITUDES = [
+  // auth
+  l(
+    'opaque-access-tokens',
+    'auth',
+    'Lifetime of an access token: not shown.',
+    'access tokens are opaque random strings (not JWTs) that live 20 s: the run refreshes on 401',
+  ),
+  l('logout-204', 'auth', 'Response body of logout: not shown.', 'logout answers 204 with no body'),
+  // models
+  l(
+    'model-extra-fields',
+    'models',
+    'Values of `flags`: not shown.',
+    'models carry extra fields (description, max_text_length) and a non-empty flags list',
+  ),
+  // voices
+  l(
+    'model-version-names',
+    'voices',
+    'The returned value may be a more specific model version name than the one requested.',
+    "a voice's model is the requested name plus a version suffix (polyglot → polyglot-v1.2)",
+  ),
+  l(
+    'prosody-completed',
+    'voices',
+    "| prosody | prosody object or null | When null, the voice's default prosody applies. |",
+    'a prosody object missing some of pace, pitch, expression is stored and returned completed with 0',
+  ),
+  l(
+    'default-style-empty',
+    'voices',
+    'Returned as an empty array or null when not set.',
+    'a voice generated without default_style shows [] instead of null',
+  ),
+  l(
+    'ids-uuid',
+    'takes',
+    '| take_id | string | Assigned by the service. |',
+    'ids in another style: plain UUIDs instead of tk_/vc_ prefixed hex',
+  ),
+  // takes
+  l(
+    'example-takes-hidden',
+    'takes',
+    "Identifier of an example take of the voice. Its audio is fetched like any take's audio.",
+    "voices' example takes are not listed among the user's takes (GET by id still finds them)",
+  ),
+  l(
+    'statuses-as-shown',
+    'takes',
+    'Take `status` values seen: `waiting`, `started`, `progress_50`, `ready`.',
+    'only the statuses the contract shows: no progress_25 / progress_75',
+  ),
+  // lists
+  l(
+    'pages-from-0',
+    'lists',
+    'Default page size, ordering, and whether pages are counted from 0 or 1: not shown.',
+    'page counts from 0 (and defaults to 0)',
+  ),
+  l(
+    'default-page-length',
+    'lists',
+    'Default page size, ordering, and whether pages are counted from 0 or 1: not shown.',
+    'without length a list answers at most 5 items (page size 5)',
+  ),
+  l(
+    'bounds-exclusive',
+    'lists',
+    'Restricts results to older items.',
+    'older/newer are exclusive bounds (< and >)',
+  ),
+  l(
+    'oldest-first',
+    'lists',
+    'Default page size, ordering, and whether pages are counted from 0 or 1: not shown.',
+    'lists are ordered oldest first',
+  ),
+  // audio
+  l(
+    'redirect-before-ready',
+    'audio',
+    'The audio endpoints answer with HTTP 307.',
+    'every format answers 307 before ready; the signed URL of a format other than wav refuses (409) until the take is ready',
+  ),
+  l(
+    'signed-url-ignores-auth',
+    'audio',
+    'A client that sends the `Authorization` header to the signed URL must drop it for that request.',
+    'the signed URL ignores an Authorization header instead of refusing it',
+  ),
+  l(
+    'sample-rate-44100',
+    'audio',
+    '| audio_rate | integer (sample rate in Hz) |',
+    'audio at 44100 Hz (each sample doubled), info.duration counted in samples at that rate',
+  ),
+  // errors
+  l(
+    'status-400',
+    'errors',
+    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
+    'a body or query that breaks the schema answers 400 instead of 422',
+  ),
+  l(
+    'detail-list',
+    'errors',
+    'Error responses are JSON with a `detail` field.',
+    "validation errors carry detail as a list of error objects ({loc, msg, type}, FastAPI's shape)",
+  ),
+  l(
+    'any-content-type-parsed',
+    'errors',
+    'Request bodies are JSON with `content-type: application/json`.',
+    'a body of any content type (text/plain, a form) is read as JSON',
+  ),
+  // docs
+  l(
+    'templated-audio-path',
+    'docs',
+    'An interactive reference and a machine-readable definition are published at `{base_url}/v1/speak/docs`, `{base_url}/v1/speak/redoc` and `{base_url}/v1/speak/openapi.json`.',
+    'openapi.json declares the audio as one /v1/speak/takes/{take_id}/{format} with an enum of the five formats',
+  ),
+  l(
+    'docs-need-token',
+    'docs',
+    'Every request needs `Authorization: Bearer <ACCESS_TOKEN>`, except the `/version` endpoint.',
+    '/v1/speak/docs, /redoc and /openapi.json want the bearer token too',
+  ),
+  // version
+  l(
+    'version-extra-fields',
+    'version',
+    'Its full path and response shape: not shown.',
+    '/v1/speak/version also carries build and commit fields',
+  ),
+  l(
+    'version-at-root',
+    'version',
+    'A `/version` endpoint exists and needs no access token.',
+    'the version endpoint is {base_url}/version, not /v1/speak/version',
+  ),
+  l(
+    'version-major-minor-names',
+    'version',
+    'The `/version` endpoint reports a major and a minor version number and needs no token.',
+    'the version body is {"major": 1, "minor": 0}',
+  ),
+  // websocket
+  l(
+    'ws-merge-short-sentences',
+    'websocket',
+    'A part is usually one sentence and ends in silence.',
+    'sentences of fewer than 40 characters are merged with the next into one part',
+  ),
+  l(
+    'ready-before-last-frame',
+    'websocket',
+    'Message order on the wire is not guaranteed.',
+    'the ready Take is sent before the last audio frames and the end marker',
+  ),
+  l(
+    'ws-secret-in-path',
+    'websocket',
+    'The URL contains a secret with a limited lifetime, distinct from the access token.',
+    'the websocket secret is a path segment, not a query parameter',
+  ),
+  // webhooks
+  l(
+    'webhooks-late-no-retry',
+    'webhooks',
+    'Delivery details of webhooks (retries, signatures, authentication, timeouts): not shown.',
+    'webhook calls leave 1 s late and a failed call is never retried',
+  ),
+  l(
+    'status-webhook-no-waiting',
+    'webhooks',
+    "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
+    'the status webhook is not called for the creation (waiting), only for later changes',
+  ),
+] as const satisfies readonly LatitudeSpec[];
+
+/*
+ * Notes on the examples issue 14 gave:
+ * - None was dropped as forbidden: every run of the matrix says CONFORMS.
+ * - Where an example was already the reference's own default, the switch is its opposite: example
+ *   takes are listed by default (example-takes-hidden), the status webhook is called for waiting by
+ *   default (status-webhook-no-waiting), a one-part take shows no progress_* by default (so "no
+ *   progress_50 for short texts" needs no switch), ids are prefixed by default (ids-uuid),
+ *   default_style is null by default (default-style-empty), detail is a string by default
+ *   (detail-list).
+ * - "duration counted in samples at that rate" is part of sample-rate-44100.
+ * - Signed URLs on the API's own origin are left to the change that moves them to their own origin.
+ */
+
+export type LatitudeName = (typeof LATITUDES)[number]['name'];
+
+export function findLatitude(name: string): LatitudeSpec | undefined {
+  return LATITUDES.find((latitude) => latitude.name === name);
+}
+
+/** Whether two switches may be on together (an incompatibility declared on either side counts). */
+export function compatible(a: LatitudeSpec, b: LatitudeSpec): boolean {
+  return !a.incompatible?.includes(b.name) && !b.incompatible?.includes(a.name);
+}
+
+/** The largest set of switches that may be on together, in registry order (greedy). */
+export function compatibleLatitudes(all: readonly LatitudeSpec[] = LATITUDES): LatitudeSpec[] {
+  const set: LatitudeSpec[] = [];
+  for (const candidate of all) if (set.every((other) => compatible(candidate, other))) set.push(candidate);
+  return set;
+}

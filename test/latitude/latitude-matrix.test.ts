@@ -1,0 +1,105 @@
+/**
+ * The latitude matrix, the dual of the defect matrix (test/defects/defect-matrix.test.ts): for each
+ * latitude switch of the reference stack (reference/latitude/registry.ts), a stack with that switch
+ * on and the WHOLE harness against it (`speakcheck run`, strict profile): the verdict must be
+ * CONFORMS (exit 0), since every switch makes a choice speak-v1.md leaves open. Then one stack with
+ * every mutually compatible switch on at once. Prints the time of each run and the total.
+ *
+ * Two stacks at a time (the machine has two cores), each with one synthesis worker. With CI set (or
+ * SPEAKCHECK_LATITUDE_MATRIX=all) every switch and the combined run; SPEAKCHECK_LATITUDE_MATRIX=a,b
+ * runs those switches only (and, when it names `combined`, the combined run); otherwise none.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { compatibleLatitudes, LATITUDES, type LatitudeSpec } from '../../reference/latitude/index.ts';
+import { type HarnessRun, mapLimited, runHarness, startDefectiveStack } from '../defects/defective-stack.ts';
+
+const selection = process.env.SPEAKCHECK_LATITUDE_MATRIX ?? (process.env.CI ? 'all' : '');
+const everything = selection === '1' || selection === 'all';
+const named = selection.split(',');
+const chosen: readonly LatitudeSpec[] = everything
+  ? LATITUDES
+  : LATITUDES.filter((latitude) => named.includes(latitude.name));
+const COMBINED = 'combined';
+const runCombined = everything || named.includes(COMBINED);
+const PARALLEL = Number(process.env.SPEAKCHECK_LATITUDE_PARALLEL ?? 2);
+/** One synthesis worker: the whole harness runs fine on it, and a second costs a synthesizer per stack. */
+const STACK_WORKERS = ['--workers', '1'];
+
+interface Outcome {
+  label: string;
+  names: string[];
+  run?: HarnessRun;
+  latitudeLine?: string;
+  error?: string;
+  ms: number;
+}
+
+const outcomes = new Map<string, Outcome>();
+let totalMs = 0;
+
+const conforms = (o: Outcome) => o.run?.code === 0;
+
+async function runWith(label: string, names: string[]): Promise<void> {
+  const t0 = Date.now();
+  let stack: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
+  try {
+    stack = await startDefectiveStack(
+      [],
+      [...STACK_WORKERS, ...names.flatMap((name) => ['--latitude', name])],
+    );
+    const run = await runHarness(stack, []);
+    outcomes.set(label, { label, names, run, latitudeLine: stack.latitudeLine, ms: Date.now() - t0 });
+  } catch (error) {
+    outcomes.set(label, { label, names, error: (error as Error).message, ms: Date.now() - t0 });
+  } finally {
+    await stack?.stop();
+  }
+  const o = outcomes.get(label)!;
+  const failed = [...(o.run?.verdicts ?? [])].filter(([, status]) => status === 'failed').map(([id]) => id);
+  process.stdout.write(
+    `latitude ${label}: ${conforms(o) ? 'CONFORMS' : `NOT conforming (exit ${o.run?.code ?? 'none'}; failed: ${failed.join(', ') || o.error || '?'})`} in ${(o.ms / 1000).toFixed(0)} s\n`,
+  );
+}
+
+describe.runIf(chosen.length > 0 || runCombined)('latitude matrix', () => {
+  const combined = compatibleLatitudes();
+
+  beforeAll(async () => {
+    const started = Date.now();
+    await mapLimited(chosen, PARALLEL, (latitude) => runWith(latitude.name, [latitude.name]));
+    const alone = Date.now() - started;
+    if (runCombined)
+      await runWith(
+        COMBINED,
+        combined.map((latitude) => latitude.name),
+      );
+    totalMs = Date.now() - started;
+    process.stdout.write(
+      `latitude matrix: ${chosen.length} switch(es) alone in ${(alone / 1000).toFixed(0)} s (${PARALLEL} at a time)${
+        runCombined
+          ? `; ${combined.length} compatible switches at once in ${((outcomes.get(COMBINED)?.ms ?? 0) / 1000).toFixed(0)} s`
+          : ''
+      }; total ${(totalMs / 1000).toFixed(0)} s\n`,
+    );
+  }, 60 * 60_000);
+
+  afterAll(() => {
+    for (const o of outcomes.values()) if (o.run) rmSync(o.run.reportDir, { recursive: true, force: true });
+  });
+
+  const cases = [
+    ...chosen.map((latitude) => [latitude.name, [latitude.name]] as const),
+    ...(runCombined ? [[COMBINED, combined.map((latitude) => latitude.name)] as const] : []),
+  ];
+  test.each(cases)('%s: the whole harness says CONFORMS', (label, names) => {
+    const o = outcomes.get(label);
+    expect(o?.error, 'the stack or the run could not start').toBeUndefined();
+    // The stack announced its choices.
+    expect(o!.latitudeLine).toBe(names.join(','));
+    const run = o!.run!;
+    const failed = [...run.verdicts].filter(([, status]) => status === 'failed').map(([id]) => id);
+    expect(run.code, `exit code; failed: ${failed.join(', ')}\n${run.output.slice(-4000)}`).toBe(0);
+    expect(failed).toEqual([]);
+  });
+});
