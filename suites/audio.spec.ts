@@ -11,9 +11,11 @@ import {
   assertContentType,
   assertDurationClose,
   assertDurationIsSampleCount,
+  assertWavWhole,
   type ParsedAudio,
   parseWav,
 } from '../src/checks/audio.ts';
+import { assertDecodesCompletely, type DecodedAudio, decodeAudio } from '../src/checks/decode.ts';
 import { assertClientError } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import {
@@ -62,15 +64,16 @@ const readyTake = once(async (): Promise<Take> => {
 const fetched = new Map(
   AUDIO_FORMATS.map((format) => [
     format,
-    once(async (): Promise<FetchedAudio & { parsed: ParsedAudio }> => {
+    once(async (): Promise<FetchedAudio & { parsed: ParsedAudio; decoded: DecodedAudio }> => {
       const take = await readyTake();
       const result = await fetchAudio(speak, take.take_id, format);
-      const parsed = await assertContainer(
-        format,
-        result.audio.body,
-        `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
-      );
-      return { ...result, parsed };
+      const where = `signed ${format} URL of take ${take.take_id.slice(0, 8)}`;
+      // Decoded beside the header parse: the header proves the container, the decode the sound.
+      const [parsed, decoded] = await Promise.all([
+        assertContainer(format, result.audio.body, where),
+        decodeAudio(result.audio.body),
+      ]);
+      return { ...result, parsed, decoded };
     }),
   ]),
 );
@@ -93,10 +96,13 @@ for (const format of AUDIO_FORMATS) {
     ],
     `${format}: 307 to an absolute signed URL that delivers ${format} without Authorization`,
     async () => {
-      const { audio, parsed } = await audioOf(format);
+      const { audio, parsed, decoded } = await audioOf(format);
       observe(
-        `${format}: ${audio.body.length} bytes, ${parsed.container}/${parsed.codec}, ${parsed.durationSeconds?.toFixed(3)} s, ${parsed.sampleRate} Hz`,
+        `${format}: ${audio.body.length} bytes, ${parsed.container}/${parsed.codec}, ${parsed.durationSeconds?.toFixed(3)} s, ${parsed.sampleRate} Hz; decodes to ${decoded.durationSeconds.toFixed(3)} s`,
       );
+      const where = `signed ${format} URL`;
+      if (format === 'wav') assertWavWhole(audio.body, parseWav(audio.body, where), where);
+      assertDecodesCompletely(format, decoded, parsed.durationSeconds, audio.body.length, where);
     },
   );
 
@@ -104,10 +110,16 @@ for (const format of AUDIO_FORMATS) {
     ['AUDIO-CONTENT-TYPE', 'AUDIO-FORMATS-SAME-AUDIO'],
     `${format}: Content-Type and the same duration as the wav`,
     async () => {
-      const { audio, parsed } = await audioOf(format);
+      const { audio, decoded } = await audioOf(format);
       assertContentType(format, audio.headers['content-type'], `signed ${format} URL`);
       const wav = parseWav((await audioOf('wav')).audio.body, 'wav');
-      assertDurationClose(format, parsed.durationSeconds, wav.samples / wav.sampleRate, `${format} vs wav`);
+      // The decoded sound, not the header's claim: a cut-short body with an intact header differs here.
+      assertDurationClose(
+        format,
+        decoded.durationSeconds,
+        wav.samples / wav.sampleRate,
+        `${format} (decoded) vs wav`,
+      );
     },
   );
 
@@ -116,18 +128,18 @@ for (const format of AUDIO_FORMATS) {
     `${format}: duration matches info.duration / audio_rate (reported)`,
     async () => {
       const take = await readyTake();
-      const { audio, parsed } = await audioOf(format);
+      const { audio, decoded } = await audioOf(format);
       const info = take.info!;
       if (format === 'wav')
         assertDurationIsSampleCount(info, parseWav(audio.body, 'wav'), `take ${take.take_id.slice(0, 8)}`);
       assertDurationClose(
         format,
-        parsed.durationSeconds,
+        decoded.durationSeconds,
         info.duration / info.audio_rate,
-        `${format} vs info`,
+        `${format} (decoded) vs info`,
       );
       observe(
-        `${format}: ${parsed.durationSeconds?.toFixed(3)} s against info ${(info.duration / info.audio_rate).toFixed(3)} s (${info.duration} samples at ${info.audio_rate} Hz)`,
+        `${format}: decodes to ${decoded.durationSeconds.toFixed(3)} s against info ${(info.duration / info.audio_rate).toFixed(3)} s (${info.duration} samples at ${info.audio_rate} Hz)`,
       );
     },
   );

@@ -53,6 +53,7 @@ function timeouts(): StreamTimeouts {
     firstMessageMs: speak.config.timeouts.requestMs,
     endOfTakeMs: speak.config.timeouts.readyMs,
     settleMs: 1_000,
+    silenceGraceMs: 2_000,
   };
 }
 

@@ -240,3 +240,27 @@ export function assertDurationIsSampleCount(info: TakeInfoLike, wav: WavFacts, w
     );
   }
 }
+
+/**
+ * A finished wav (the take is ready) is whole: its data chunk holds the bytes its header declares
+ * (a download cut short holds fewer) and nothing follows the RIFF chunk (bytes after it are not
+ * audio: garbage a player may play as noise or choke on). Streaming placeholders (0 or
+ * 0xFFFFFFFF) are not accepted here: once ready, the sizes are known.
+ */
+export function assertWavWhole(body: Buffer, wav: WavFacts, where: string): void {
+  if (wav.declaredDataBytes !== wav.dataBytes) {
+    const blockAlign = (wav.channels * wav.bitsPerSample) / 8 || 1;
+    const declaredSeconds = wav.declaredDataBytes / blockAlign / wav.sampleRate;
+    throw new Finding(
+      `${where}: the wav's data chunk declares ${wav.declaredDataBytes} bytes (${declaredSeconds.toFixed(3)} s) but the body holds ${wav.dataBytes} (${(wav.samples / wav.sampleRate).toFixed(3)} s): ${wav.dataBytes < wav.declaredDataBytes ? 'the audio is cut short' : 'the header does not size its data'}`,
+      { where, expected: wav.declaredDataBytes, actual: wav.dataBytes },
+    );
+  }
+  const riffEnd = body.readUInt32LE(4) + 8;
+  if (riffEnd !== body.length) {
+    throw new Finding(
+      `${where}: the RIFF chunk declares ${riffEnd} bytes but the body has ${body.length}: ${body.length > riffEnd ? `${body.length - riffEnd} bytes follow the wav` : 'the file is cut short'}`,
+      { where, expected: riffEnd, actual: body.length },
+    );
+  }
+}
