@@ -5,7 +5,9 @@
  *           assertion failures into observations);
  *   info    when it is INFO and at least one covering test ran;
  *   skipped when no covering test ran (or none exists: then it is also listed as uncovered);
- *   passed  otherwise.
+ *   passed  otherwise;
+ *   not-concluded when the run was stopped (run budget --max-time, Ctrl-C) before a covering test
+ *           finished and none failed: no verdict either way, and the run does not conform.
  * Judged are the requirements of the selected areas, or, with a requirement selection
  * (`run --requirement`), exactly the selected requirements: the rest of the catalogue is not part
  * of the run, neither judged nor listed as uncovered.
@@ -14,8 +16,8 @@ import type { EvidenceEntry } from '../client/evidence.ts';
 import type { Profile } from '../config/types.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
-export type TestState = 'passed' | 'failed' | 'skipped';
-export type VerdictStatus = 'passed' | 'failed' | 'skipped' | 'info';
+export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
+export type VerdictStatus = 'passed' | 'failed' | 'skipped' | 'info' | 'not-concluded';
 
 export interface TestOutcome {
   /** Unique within a run: `<file> > <describe> > <name>`. */
@@ -54,6 +56,8 @@ export interface VerdictSummary {
   failed: number;
   skipped: number;
   info: number;
+  /** Requirements the stopped run could not conclude (0 unless the run was stopped). */
+  notConcluded: number;
   uncovered: number;
   mustFailed: number;
   shouldFailed: number;
@@ -72,7 +76,13 @@ export interface Verdicts {
 export function computeVerdicts(
   catalogue: readonly Requirement[],
   outcomes: readonly TestOutcome[],
-  o: { areas?: readonly string[]; requirements?: readonly string[]; fileErrors?: readonly Problem[] } = {},
+  o: {
+    areas?: readonly string[];
+    requirements?: readonly string[];
+    fileErrors?: readonly Problem[];
+    /** Why the run was stopped early (--max-time, Ctrl-C): what never ran is not concluded. */
+    stopped?: string;
+  } = {},
 ): Verdicts {
   const { areas, requirements: ids } = o;
   const selected =
@@ -91,7 +101,7 @@ export function computeVerdicts(
   }
 
   const requirements = selected.map((requirement) =>
-    judge(requirement, byRequirement.get(requirement.id) ?? []),
+    notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
   );
   const problems: Problem[] = [...(o.fileErrors ?? [])];
   for (const outcome of outcomes) {
@@ -111,6 +121,7 @@ export function computeVerdicts(
       failed: count('failed'),
       skipped: count('skipped'),
       info: count('info'),
+      notConcluded: count('not-concluded'),
       uncovered: uncovered.length,
       mustFailed: failedAt('MUST'),
       shouldFailed: failedAt('SHOULD'),
@@ -127,6 +138,22 @@ export function computeVerdicts(
   };
 }
 
+/**
+ * In a stopped run, a requirement with an unfinished covering test, or with none that ran at all
+ * (its file never started), is not concluded (timeout), unless a covering test already failed.
+ */
+function notConcluded(verdict: RequirementVerdict, stopped: string | undefined): RequirementVerdict {
+  if (!stopped || verdict.status === 'failed' || verdict.status === 'passed' || verdict.status === 'info')
+    return verdict;
+  if (verdict.status === 'skipped' && verdict.covered && verdict.message.startsWith('Every covering'))
+    return verdict;
+  return {
+    ...verdict,
+    status: 'not-concluded',
+    message: `Not concluded (timeout): ${stopped} before ${verdict.covered ? 'its covering tests finished' : 'any covering test ran'}.`,
+  };
+}
+
 function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdict {
   const base = {
     ...requirement,
@@ -135,17 +162,25 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
     observations: tests.flatMap((t) => t.observations),
   };
   if (tests.length === 0) return { ...base, status: 'skipped', message: 'No test covers this requirement.' };
-  const ran = tests.filter((t) => t.state !== 'skipped');
-  if (ran.length === 0) {
-    const why = base.observations.length > 0 ? ` ${base.observations.join(' · ')}` : '';
-    return { ...base, status: 'skipped', message: `Every covering test was skipped.${why}` };
-  }
-  const failed = ran.filter((t) => t.state === 'failed');
+  const failed = tests.filter((t) => t.state === 'failed');
   if (failed.length > 0) {
     const first = failed[0]!;
     const more =
       failed.length > 1 ? ` (and ${failed.length - 1} more failing test${failed.length > 2 ? 's' : ''})` : '';
     return { ...base, status: 'failed', message: `${first.name}: ${first.errors[0] ?? 'failed'}${more}` };
+  }
+  const unfinished = tests.filter((t) => t.state === 'not-concluded');
+  if (unfinished.length > 0) {
+    return {
+      ...base,
+      status: 'not-concluded',
+      message: `Not concluded (timeout): ${unfinished[0]!.name} did not finish.`,
+    };
+  }
+  const ran = tests.filter((t) => t.state !== 'skipped');
+  if (ran.length === 0) {
+    const why = base.observations.length > 0 ? ` ${base.observations.join(' · ')}` : '';
+    return { ...base, status: 'skipped', message: `Every covering test was skipped.${why}` };
   }
   if (requirement.level === 'INFO') {
     const seen = base.observations.length > 0 ? base.observations.join(' · ') : 'Observed; nothing noted.';
@@ -171,5 +206,7 @@ export function exitCodeFor(verdicts: Verdicts, profile: Profile, unhandledError
   if (mustFailed > 0) return EXIT.fails;
   if (profile === 'strict' && shouldFailed > 0) return EXIT.fails;
   if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.fails;
+  // A run that could not conclude a requirement cannot say the server conforms.
+  if (verdicts.summary.notConcluded > 0) return EXIT.fails;
   return EXIT.conforms;
 }
