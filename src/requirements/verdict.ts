@@ -143,14 +143,12 @@ export function computeVerdicts(
  * (its file never started), is not concluded (timeout), unless a covering test already failed.
  */
 function notConcluded(verdict: RequirementVerdict, stopped: string | undefined): RequirementVerdict {
-  if (!stopped || verdict.status === 'failed' || verdict.status === 'passed' || verdict.status === 'info')
-    return verdict;
-  if (verdict.status === 'skipped' && verdict.covered && verdict.message.startsWith('Every covering'))
-    return verdict;
+  if (!stopped || verdict.status !== 'skipped') return verdict;
+  if (verdict.covered) return verdict; // its tests ran and were skipped: a real skip
   return {
     ...verdict,
     status: 'not-concluded',
-    message: `Not concluded (timeout): ${stopped} before ${verdict.covered ? 'its covering tests finished' : 'any covering test ran'}.`,
+    message: `Not concluded (timeout): ${stopped} before any covering test ran.`,
   };
 }
 

@@ -179,10 +179,13 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
     );
     if (o.allureHtml) out(generateAllureHtml(config.reportDir));
+    const notConcluded = verdicts.summary.notConcluded;
     out(
       exitCode === EXIT.conforms
         ? 'verdict: CONFORMS'
-        : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''})`,
+        : notConcluded > 0
+          ? `verdict: NOT CONCLUDED (${notConcluded} requirement(s) not concluded: the run was stopped; exit ${exitCode})`
+          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''})`,
     );
     return exitCode;
   } finally {

@@ -2,7 +2,18 @@
 import type { RequirementVerdict, VerdictSummary } from '../requirements/verdict.ts';
 
 export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
-  const header = ['area', 'reqs', 'passed', 'failed', 'skipped', 'info', 'uncovered'];
+  // The not-concluded column only when the run was stopped (--max-time, Ctrl-C).
+  const stopped = summary.notConcluded > 0;
+  const header = [
+    'area',
+    'reqs',
+    'passed',
+    'failed',
+    'skipped',
+    'info',
+    ...(stopped ? ['not concluded'] : []),
+    'uncovered',
+  ];
   const rows: string[][] = [];
   const areas = [...new Set(requirements.map((r) => r.area))];
   for (const area of areas) {
@@ -15,6 +26,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
       n('failed'),
       n('skipped'),
       n('info'),
+      ...(stopped ? [n('not-concluded')] : []),
       String(list.filter((r) => !r.covered).length),
     ]);
   }
@@ -25,6 +37,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     String(summary.failed),
     String(summary.skipped),
     String(summary.info),
+    ...(stopped ? [String(summary.notConcluded)] : []),
     String(summary.uncovered),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
