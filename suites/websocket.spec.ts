@@ -27,6 +27,7 @@ import {
 } from '../src/checks/websocket.ts';
 import type { StreamMode } from '../src/client/reassembler.ts';
 import {
+  DEFAULT_STREAM_TIMEOUTS,
   fetchWebsocketUrl,
   SpeakStreamConnection,
   type StreamedRequest,
@@ -50,10 +51,9 @@ const WAITABLE_LIFETIME_MS = 20_000;
 
 function timeouts(): StreamTimeouts {
   return {
+    ...DEFAULT_STREAM_TIMEOUTS,
     firstMessageMs: speak.config.timeouts.requestMs,
     endOfTakeMs: speak.config.timeouts.readyMs,
-    settleMs: 1_000,
-    silenceGraceMs: 2_000,
   };
 }
 

@@ -11,8 +11,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { AudioFormat } from './audio.ts';
-import { FORMAT_EXPECTATIONS } from './audio.ts';
+import { type AudioFormat, FORMAT_EXPECTATIONS } from './audio.ts';
 import { Finding } from './finding.ts';
 
 /** Decoded to one channel at this rate: only durations are compared, so one common rate suffices. */

@@ -10,8 +10,9 @@
  * what had and had not arrived.
  *
  * Early conclusion from evidence (so a broken server gets its verdict in seconds, not after every
- * request's full timeout): a request that showed its done status but no end-of-take marker, or its
- * marker but no done status, and then stays silent for `silenceGraceMs`, ends with that finding.
+ * request's full timeout): a request that showed its done status but no end-of-take marker and then
+ * stays silent for `silenceGraceMs` (2 s), or its marker but no done status for `doneAfterMarkerMs`
+ * (5 s), ends with that finding.
  * The finding is remembered for the run (this process: one suite file): a later request that
  * reaches the same state concludes at once, naming the request that first showed it. Requests on one connection are served one after another (spec),
  * so a queued request's clocks (first message, end of take) start when the one before it ends.
@@ -138,10 +139,15 @@ export interface StreamTimeouts {
   /** After done + end marker, how long to wait for frames the marker overtook. */
   settleMs: number;
   /**
-   * After a done status without an end marker (or a marker without a done status), how long the
-   * request may stay silent before it ends with that finding.
+   * After a done status without an end marker, how long the request may stay silent before it ends
+   * with that finding.
    */
   silenceGraceMs: number;
+  /**
+   * After an end marker without a done status, the same. Longer: a server may well store the take
+   * (a database write) between sending the last audio and announcing ready.
+   */
+  doneAfterMarkerMs: number;
 }
 
 export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = {
@@ -149,6 +155,7 @@ export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = {
   endOfTakeMs: 60_000,
   settleMs: 1_000,
   silenceGraceMs: 2_000,
+  doneAfterMarkerMs: 5_000,
 };
 
 /** A half-ended request: which of the two ends it showed. */
@@ -738,7 +745,11 @@ export class SpeakStreamConnection {
           : undefined;
     if (!kind) return;
     const earlier = concludedThisRun.get(kind);
-    const graceMs = earlier ? 0 : p.timeouts.silenceGraceMs;
+    const graceMs = earlier
+      ? 0
+      : kind === 'done-without-end-marker'
+        ? p.timeouts.silenceGraceMs
+        : p.timeouts.doneAfterMarkerMs;
     p.graceTimer = setTimeout(() => {
       const silence = earlier
         ? ' (concluded at once: an earlier request of this run already showed it)'

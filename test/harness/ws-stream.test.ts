@@ -240,7 +240,7 @@ describe('websocket stream client', () => {
 });
 
 describe('early conclusion of half-ended requests (no full timeout for a broken stream)', () => {
-  const fast = { firstMessageMs: 2000, endOfTakeMs: 30_000, silenceGraceMs: 300 };
+  const fast = { firstMessageMs: 2000, endOfTakeMs: 30_000, silenceGraceMs: 300, doneAfterMarkerMs: 400 };
 
   it('done status, then silence without the end marker: ends after the grace, and at once the next time', async () => {
     resetEarlyConclusions();
@@ -282,7 +282,7 @@ describe('early conclusion of half-ended requests (no full timeout for a broken 
       const r = await conn.generate({}, { requestId: 'e3', mode: 'chunks', timeouts: fast });
       expect(r.outcome).toBe('ended');
       expect(r.diagnostic).toMatch(
-        /sent its end-of-take marker, then nothing for 300 ms: no done Take status/,
+        /sent its end-of-take marker, then nothing for 400 ms: no done Take status/,
       );
       expect(r.takeMessages).toEqual([]);
       expect(r.timings.endMs).toBeLessThan(5_000);
