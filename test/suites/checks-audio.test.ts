@@ -172,3 +172,11 @@ describe('full decoding (src/checks/decode.ts)', () => {
     expect(() => assertWavWhole(tailed, parseWav(tailed), 'wav')).toThrow(/100 bytes follow the wav/);
   });
 });
+
+describe('a wav with streaming placeholder sizes', () => {
+  it('claims no length, so it is not held to one', async () => {
+    const { assertWavWhole } = await import('../../src/checks/audio.ts');
+    const streamed = wav(22050, 22050, 0xffffffff);
+    expect(() => assertWavWhole(streamed, parseWav(streamed), 'wav')).not.toThrow();
+  });
+});
