@@ -69,6 +69,8 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       stopping = true;
       err(`speakcheck: ${signal}: stopping the suites and writing the reports (again to stop at once).`);
       requestStop(`${signal} (interrupted)`);
+      // The next signal takes the path below: stop the stack and exit at once.
+      process.once(signal, onSignal);
       return;
     }
     err(`speakcheck: ${signal}: stopping.`);
