@@ -181,13 +181,15 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
     );
     if (o.allureHtml) out(generateAllureHtml(config.reportDir));
-    const notConcluded = verdicts.summary.notConcluded;
+    const { notConcluded, mustFailed, shouldFailed } = verdicts.summary;
+    const stoppedNote =
+      notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
     out(
       exitCode === EXIT.conforms
         ? 'verdict: CONFORMS'
-        : notConcluded > 0
-          ? `verdict: NOT CONCLUDED (${notConcluded} requirement(s) not concluded: the run was stopped; exit ${exitCode})`
-          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''})`,
+        : notConcluded > 0 && mustFailed + shouldFailed === 0
+          ? `verdict: NOT CONCLUDED (exit ${exitCode}${stoppedNote})`
+          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''}${stoppedNote})`,
     );
     return exitCode;
   } finally {
