@@ -11,9 +11,11 @@ import {
   assertContentType,
   assertDurationClose,
   assertDurationIsSampleCount,
+  assertWavWhole,
   type ParsedAudio,
   parseWav,
 } from '../src/checks/audio.ts';
+import { assertDecodesCompletely, type DecodedAudio, decodeAudio } from '../src/checks/decode.ts';
 import { assertClientError } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { AMZ_SIGNATURE_PARAM, assertTamperedRejected, tamperSignature } from '../src/checks/redirect.ts';
@@ -57,17 +59,16 @@ const readyTake = once(async (): Promise<Take> => {
 const fetched = new Map(
   AUDIO_FORMATS.map((format) => [
     format,
-    once(async (): Promise<FetchedAudio & { parsed: ParsedAudio }> => {
+    once(async (): Promise<FetchedAudio & { parsed: ParsedAudio; decoded: DecodedAudio }> => {
       const take = await readyTake();
       const result = await fetchAudio(speak, take.take_id, format);
-      const parsed = await against('AUDIO-CONTAINER', () =>
-        assertContainer(
-          format,
-          result.audio.body,
-          `signed ${format} URL of take ${take.take_id.slice(0, 8)}`,
-        ),
-      );
-      return { ...result, parsed };
+      const where = `signed ${format} URL of take ${take.take_id.slice(0, 8)}`;
+      // Decoded beside the header parse: the header proves the container, the decode the sound.
+      const [parsed, decoded] = await Promise.all([
+        against('AUDIO-CONTAINER', () => assertContainer(format, result.audio.body, where)),
+        against('AUDIO-CONTAINER', () => decodeAudio(result.audio.body)),
+      ]);
+      return { ...result, parsed, decoded };
     }),
   ]),
 );
@@ -92,7 +93,7 @@ for (const format of AUDIO_FORMATS) {
     async () => {
       await readyTake();
       // Each finding of the fetch names its requirement (support/audio.ts); the rest is the format's availability.
-      const { audio, parsed } = await checkStep(
+      const { audio, parsed, decoded } = await checkStep(
         [
           'AUDIO-ALL-FORMATS-READY',
           'AUDIO-307',
@@ -103,8 +104,14 @@ for (const format of AUDIO_FORMATS) {
         () => audioOf(format),
       );
       observe(
-        `${format}: ${audio.body.length} bytes, ${parsed.container}/${parsed.codec}, ${parsed.durationSeconds?.toFixed(3)} s, ${parsed.sampleRate} Hz`,
+        `${format}: ${audio.body.length} bytes, ${parsed.container}/${parsed.codec}, ${parsed.durationSeconds?.toFixed(3)} s, ${parsed.sampleRate} Hz; decodes to ${decoded.durationSeconds.toFixed(3)} s`,
       );
+      const where = `signed ${format} URL`;
+      // The header proves the container, the full decode the sound: a body cut short fails here.
+      check('AUDIO-CONTAINER', () => {
+        if (format === 'wav') assertWavWhole(audio.body, parseWav(audio.body, where), where);
+        assertDecodesCompletely(format, decoded, parsed.durationSeconds, audio.body.length, where);
+      });
     },
   );
 
@@ -112,13 +119,19 @@ for (const format of AUDIO_FORMATS) {
     ['AUDIO-CONTENT-TYPE', 'AUDIO-FORMATS-SAME-AUDIO'],
     `${format}: Content-Type and the same duration as the wav`,
     async () => {
-      const { audio, parsed } = await audioOf(format);
+      const { audio, decoded } = await audioOf(format);
       check('AUDIO-CONTENT-TYPE', () =>
         assertContentType(format, audio.headers['content-type'], `signed ${format} URL`),
       );
       const wav = parseWav((await audioOf('wav')).audio.body, 'wav');
+      // The decoded sound, not the header's claim: a cut-short body with an intact header differs here.
       check('AUDIO-FORMATS-SAME-AUDIO', () =>
-        assertDurationClose(format, parsed.durationSeconds, wav.samples / wav.sampleRate, `${format} vs wav`),
+        assertDurationClose(
+          format,
+          decoded.durationSeconds,
+          wav.samples / wav.sampleRate,
+          `${format} (decoded) vs wav`,
+        ),
       );
     },
   );
@@ -128,18 +141,18 @@ for (const format of AUDIO_FORMATS) {
     `${format}: duration matches info.duration / audio_rate (reported)`,
     async () => {
       const take = await readyTake();
-      const { audio, parsed } = await audioOf(format);
+      const { audio, decoded } = await audioOf(format);
       const info = take.info!;
       if (format === 'wav')
         assertDurationIsSampleCount(info, parseWav(audio.body, 'wav'), `take ${take.take_id.slice(0, 8)}`);
       assertDurationClose(
         format,
-        parsed.durationSeconds,
+        decoded.durationSeconds,
         info.duration / info.audio_rate,
-        `${format} vs info`,
+        `${format} (decoded) vs info`,
       );
       observe(
-        `${format}: ${parsed.durationSeconds?.toFixed(3)} s against info ${(info.duration / info.audio_rate).toFixed(3)} s (${info.duration} samples at ${info.audio_rate} Hz)`,
+        `${format}: decodes to ${decoded.durationSeconds.toFixed(3)} s against info ${(info.duration / info.audio_rate).toFixed(3)} s (${info.duration} samples at ${info.audio_rate} Hz)`,
       );
     },
   );

@@ -27,6 +27,7 @@ import {
 } from '../src/checks/websocket.ts';
 import type { StreamFinding, StreamFindingKind, StreamMode } from '../src/client/reassembler.ts';
 import {
+  DEFAULT_STREAM_TIMEOUTS,
   fetchWebsocketUrl,
   SpeakStreamConnection,
   type StreamedRequest,
@@ -61,9 +62,9 @@ const MESSAGE_WAIT_MS = 2_000;
 
 function timeouts(): StreamTimeouts {
   return {
+    ...DEFAULT_STREAM_TIMEOUTS,
     firstMessageMs: speak.config.timeouts.requestMs,
     endOfTakeMs: speak.config.timeouts.readyMs,
-    settleMs: 1_000,
   };
 }
 

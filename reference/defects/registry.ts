@@ -218,6 +218,20 @@ export const DEFECTS = [
     ['AUDIO-WAV-BEFORE-READY'],
     'wav, like the other formats, is refused (409) until the take is ready: no streaming',
   ),
+  ...(['wav', 'mp3', 'm4a', 'flac', 'webm'] as const).map((format) =>
+    d(
+      `audio-truncated-${format}` as const,
+      'audio',
+      ['AUDIO-CONTAINER', 'AUDIO-FORMATS-SAME-AUDIO'],
+      `the signed ${format} URL of a ready take delivers only the first half of the file (Content-Length matching): a download cut short`,
+    ),
+  ),
+  d(
+    'audio-trailing-garbage',
+    'audio',
+    ['AUDIO-CONTAINER'],
+    'every format of a ready take is served with 8000 bytes of noise after the audio',
+  ),
   // websocket
   // The unit of info.duration is not in the contract (the REST areas only report it), but the
   // websocket stream's sample count must equal it.
@@ -245,6 +259,18 @@ export const DEFECTS = [
     'websocket',
     ['WS-MODE-CHUNKS', 'WS-FRAME-IDS-COMPLETE', 'WS-CHUNK0-SENT-FIRST'],
     'chunks mode numbers chunks from 1 (the header chunk is 1)',
+  ),
+  d(
+    'ws-no-take-messages',
+    'websocket',
+    ['WS-TEXT-TAKE'],
+    'the websocket sends no Take text message for a take: only its audio frames and end marker',
+  ),
+  d(
+    'ws-ready-take-not-sent',
+    'websocket',
+    ['WS-TEXT-TAKE'],
+    'the websocket sends the waiting, started and progress Takes and the end marker, but never the ready Take',
   ),
   d(
     'ws-secret-not-verified',

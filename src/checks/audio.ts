@@ -240,3 +240,31 @@ export function assertDurationIsSampleCount(info: TakeInfoLike, wav: WavFacts, w
     );
   }
 }
+
+/** 0 and 0xFFFFFFFF: the sizes a streaming writer puts in a header before the length is known. */
+const isPlaceholderSize = (size: number) => size === 0 || size === 0xffffffff;
+
+/**
+ * A finished wav (the take is ready) is whole: its data chunk holds the bytes its header declares
+ * (a download cut short holds fewer) and nothing follows the RIFF chunk (bytes after it are not
+ * audio: garbage a player may play as noise or choke on). A header with streaming placeholder
+ * sizes (0 or 0xFFFFFFFF) claims no length, so it is not held to one here (the comparisons with
+ * the other formats and with info still measure what it holds).
+ */
+export function assertWavWhole(body: Buffer, wav: WavFacts, where: string): void {
+  if (!isPlaceholderSize(wav.declaredDataBytes) && wav.declaredDataBytes !== wav.dataBytes) {
+    const blockAlign = (wav.channels * wav.bitsPerSample) / 8 || 1;
+    const declaredSeconds = wav.declaredDataBytes / blockAlign / wav.sampleRate;
+    throw new Finding(
+      `${where}: the wav's data chunk declares ${wav.declaredDataBytes} bytes (${declaredSeconds.toFixed(3)} s) but the body holds ${wav.dataBytes} (${(wav.samples / wav.sampleRate).toFixed(3)} s): ${wav.dataBytes < wav.declaredDataBytes ? 'the audio is cut short' : 'the header does not size its data'}`,
+      { where, expected: wav.declaredDataBytes, actual: wav.dataBytes },
+    );
+  }
+  const riffSize = body.readUInt32LE(4);
+  if (!isPlaceholderSize(riffSize) && riffSize + 8 !== body.length) {
+    throw new Finding(
+      `${where}: the RIFF chunk declares ${riffSize + 8} bytes but the body has ${body.length}: ${body.length > riffSize + 8 ? `${body.length - riffSize - 8} bytes follow the wav` : 'the file is cut short'}`,
+      { where, expected: riffSize + 8, actual: body.length },
+    );
+  }
+}

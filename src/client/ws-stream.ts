@@ -7,7 +7,14 @@
  * frame before the marker is there (frames may arrive out of order, so the marker can overtake
  * audio); after done + marker it waits at most `settleMs` for stragglers. A failure status or an
  * error message for the request ends it at once. Every wait is bounded and a timeout says exactly
- * what had and had not arrived. Requests on one connection are served one after another (spec),
+ * what had and had not arrived.
+ *
+ * Early conclusion from evidence (so a broken server gets its verdict in seconds, not after every
+ * request's full timeout): a request that showed its done status but no end-of-take marker and then
+ * stays silent for `silenceGraceMs` (2 s), or its marker but no done status for `doneAfterMarkerMs`
+ * (5 s), ends with that finding.
+ * The finding is remembered for the run (this process: one suite file): a later request that
+ * reaches the same state concludes at once, naming the request that first showed it. Requests on one connection are served one after another (spec),
  * so a queued request's clocks (first message, end of take) start when the one before it ends.
  */
 import { performance } from 'node:perf_hooks';
@@ -131,13 +138,44 @@ export interface StreamTimeouts {
   endOfTakeMs: number;
   /** After done + end marker, how long to wait for frames the marker overtook. */
   settleMs: number;
+  /**
+   * After a done status without an end marker, how long the request may stay silent before it ends
+   * with that finding.
+   */
+  silenceGraceMs: number;
+  /**
+   * After an end marker without a done status, the same. Longer: a server may well store the take
+   * (a database write) between sending the last audio and announcing ready.
+   */
+  doneAfterMarkerMs: number;
 }
 
 export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = {
   firstMessageMs: 10_000,
   endOfTakeMs: 60_000,
   settleMs: 1_000,
+  silenceGraceMs: 2_000,
+  doneAfterMarkerMs: 5_000,
 };
+
+/** A half-ended request: which of the two ends it showed. */
+export type EarlyConclusion = 'done-without-end-marker' | 'end-marker-without-done';
+
+/**
+ * Early conclusions of this run (this process), by kind, with the sentence that concluded the first
+ * one: later requests in the same state conclude without waiting their grace again.
+ */
+const concludedThisRun = new Map<EarlyConclusion, string>();
+
+/** What the run has concluded early so far (for reports and tests). */
+export function earlyConclusions(): ReadonlyMap<EarlyConclusion, string> {
+  return concludedThisRun;
+}
+
+/** Forgets the run's early conclusions (tests that start a new "run" in one process). */
+export function resetEarlyConclusions(): void {
+  concludedThisRun.clear();
+}
 
 export interface TakeRequestOptions {
   requestId: RequestId;
@@ -209,6 +247,7 @@ interface Pending {
   resolve: (r: StreamedRequest) => void;
   timer?: NodeJS.Timeout;
   settleTimer?: NodeJS.Timeout;
+  graceTimer?: NodeJS.Timeout;
   doneSeen: boolean;
   markerSeen: boolean;
   anyMessage: boolean;
@@ -665,6 +704,7 @@ export class SpeakStreamConnection {
   }
 
   private maybeEnd(p: Pending, seq: number): void {
+    this.armSilenceGrace(p);
     if (!p.doneSeen || !p.markerSeen) return;
     const r = p.request;
     const take = reassemble(
@@ -690,12 +730,48 @@ export class SpeakStreamConnection {
     );
   }
 
+  /**
+   * Half-ended (done without marker, or marker without done): every message of the request re-arms
+   * the grace; when it runs out in silence, the request ends with what is missing. Once the run has
+   * seen this state conclude, the grace is not waited again.
+   */
+  private armSilenceGrace(p: Pending): void {
+    clearTimeout(p.graceTimer);
+    p.graceTimer = undefined;
+    const kind: EarlyConclusion | undefined =
+      p.doneSeen && !p.markerSeen
+        ? 'done-without-end-marker'
+        : p.markerSeen && !p.doneSeen
+          ? 'end-marker-without-done'
+          : undefined;
+    if (!kind) return;
+    const earlier = concludedThisRun.get(kind);
+    const graceMs = earlier
+      ? 0
+      : kind === 'done-without-end-marker'
+        ? p.timeouts.silenceGraceMs
+        : p.timeouts.doneAfterMarkerMs;
+    p.graceTimer = setTimeout(() => {
+      const silence = earlier
+        ? ' (concluded at once: an earlier request of this run already showed it)'
+        : `, then nothing for ${graceMs} ms`;
+      const what =
+        kind === 'done-without-end-marker'
+          ? `showed its done status${silence}: no end-of-take marker (an audio message without audio, part_id one past the last part) arrived`
+          : `sent its end-of-take marker${silence}: no done Take status (ready) arrived`;
+      const diagnostic = this.missingSummary(p, what);
+      if (!earlier) concludedThisRun.set(kind, diagnostic);
+      this.finish(p, 'ended', diagnostic);
+    }, graceMs);
+  }
+
   private finish(p: Pending, outcome: RequestOutcome, diagnostic?: string, seq?: number): void {
     const r = p.request;
     const key = requestKey(r.requestId);
     if (!this.pending.has(key)) return;
     clearTimeout(p.timer);
     clearTimeout(p.settleTimer);
+    clearTimeout(p.graceTimer);
     this.pending.delete(key);
     this.finished.set(key, r);
     r.outcome = outcome;

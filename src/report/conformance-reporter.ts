@@ -59,6 +59,10 @@ export class ConformanceReporter implements Reporter {
   >();
 
   private serverVersion: string | undefined;
+  /** Every test file vitest queued, by id: what a stopped run concludes from. */
+  private readonly modules = new Map<string, TestModule>();
+  /** Why the run was stopped before vitest finished (--max-time, Ctrl-C). */
+  private stopReason: string | undefined;
 
   /** What the server's /version answered (preflight), for the report's header. */
   noteServerVersion(version: unknown): void {
@@ -72,6 +76,24 @@ export class ConformanceReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.root = vitest.config.root;
+  }
+
+  onTestModuleQueued(testModule: TestModule): void {
+    this.modules.set(testModule.moduleId, testModule);
+  }
+
+  onTestModuleCollected(testModule: TestModule): void {
+    this.modules.set(testModule.moduleId, testModule);
+  }
+
+  /**
+   * The run was stopped before the suites ended: conclude from what has finished so far. Tests
+   * still running and files not started are "not concluded (timeout)"; every report is written.
+   */
+  async concludeStopped(reason: string): Promise<void> {
+    if (this.result) return;
+    this.stopReason = reason;
+    await this.conclude([...this.modules.values()], []);
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -104,6 +126,15 @@ export class ConformanceReporter implements Reporter {
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
   ): Promise<void> {
+    // A stopped run was concluded already; vitest ending later changes nothing.
+    if (this.result) return;
+    await this.conclude(testModules, unhandledErrors);
+  }
+
+  private async conclude(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+  ): Promise<void> {
     const outcomes: TestOutcome[] = [];
     const fileErrors: Problem[] = [];
     for (const module of testModules) {
@@ -117,6 +148,7 @@ export class ConformanceReporter implements Reporter {
       areas: config.only,
       requirements: config.requirements,
       fileErrors,
+      ...(this.stopReason ? { stopped: this.stopReason } : {}),
     });
     const exitCode = exitCodeFor(verdicts, config.profile, unhandledErrors.length);
     const finishedAt = new Date();
@@ -133,7 +165,10 @@ export class ConformanceReporter implements Reporter {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       exitCode,
-      errors: unhandledErrors.map((e) => redactText(errorText(e))),
+      errors: [
+        ...(this.stopReason ? [`The run was stopped: ${this.stopReason}.`] : []),
+        ...unhandledErrors.map((e) => redactText(errorText(e))),
+      ],
     });
     const files = await writeReport(config.reportDir, report);
     this.result = { verdicts, report, files, exitCode };
@@ -146,7 +181,7 @@ export class ConformanceReporter implements Reporter {
   private outcome(test: TestCase, file: string): TestOutcome {
     const meta = test.meta();
     const result = test.result();
-    const state = result.state === 'pending' ? 'skipped' : result.state;
+    const state = result.state === 'pending' ? (this.stopReason ? 'not-concluded' : 'skipped') : result.state;
     const errors = result.state === 'failed' || result.state === 'passed' ? (result.errors ?? []) : [];
     return {
       key: `${file} > ${test.fullName}`,

@@ -1,7 +1,14 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
 import { type ConformanceReport, selectionText } from './model.ts';
 
-const ICON: Record<string, string> = { passed: '✅', failed: '❌', blocked: '⛔', skipped: '⏭️', info: 'ℹ️' };
+const ICON: Record<string, string> = {
+  passed: '✅',
+  failed: '❌',
+  blocked: '⛔',
+  skipped: '⏭️',
+  info: 'ℹ️',
+  'not-concluded': '⏳',
+};
 
 /** A table cell: no line breaks, no pipes, no raw HTML (markdown viewers render it). */
 export function mdCell(text: string, max = 400): string {
@@ -25,6 +32,8 @@ export function renderMarkdown(report: ConformanceReport): string {
   lines.push(
     `- Verdict: **${run.exitCode === 0 ? 'conforms' : 'does not conform'}** (exit code ${run.exitCode})`,
   );
+  if (summary.notConcluded > 0)
+    lines.push(`- Not concluded (timeout): ${summary.notConcluded} requirement(s): the run was stopped`);
   lines.push(`- Characters synthesized: ${summary.characters}`, '');
   lines.push(
     '| Requirements | Passed | Failed | Blocked | Skipped | Info | Uncovered | MUST failed | SHOULD failed | MUST blocked | SHOULD blocked |',

@@ -11,7 +11,9 @@
  *           report names the cause;
  *   info    when it is INFO and at least one covering test ran;
  *   skipped when no covering test ran (or none exists: then it is also listed as uncovered);
- *   passed  otherwise.
+ *   passed  otherwise;
+ *   not-concluded when the run was stopped (run budget --max-time, Ctrl-C) before a covering test
+ *           finished and none failed: no verdict either way, and the run does not conform.
  * Judged are the requirements of the selected areas, or, with a requirement selection
  * (`run --requirement`), exactly the selected requirements: the rest of the catalogue is not part
  * of the run, neither judged nor listed as uncovered.
@@ -20,8 +22,8 @@ import type { EvidenceEntry } from '../client/evidence.ts';
 import type { Profile } from '../config/types.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
-export type TestState = 'passed' | 'failed' | 'skipped';
-export type VerdictStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'info';
+export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
+export type VerdictStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'info' | 'not-concluded';
 
 /** Per requirement id within one test: the checks that held and the messages of those that failed. */
 export type CheckTallies = Record<string, { passed: number; failed: string[] }>;
@@ -68,6 +70,8 @@ export interface VerdictSummary {
   blocked: number;
   skipped: number;
   info: number;
+  /** Requirements the stopped run could not conclude (0 unless the run was stopped). */
+  notConcluded: number;
   uncovered: number;
   mustFailed: number;
   shouldFailed: number;
@@ -88,7 +92,13 @@ export interface Verdicts {
 export function computeVerdicts(
   catalogue: readonly Requirement[],
   outcomes: readonly TestOutcome[],
-  o: { areas?: readonly string[]; requirements?: readonly string[]; fileErrors?: readonly Problem[] } = {},
+  o: {
+    areas?: readonly string[];
+    requirements?: readonly string[];
+    fileErrors?: readonly Problem[];
+    /** Why the run was stopped early (--max-time, Ctrl-C): what never ran is not concluded. */
+    stopped?: string;
+  } = {},
 ): Verdicts {
   const { areas, requirements: ids } = o;
   const selected =
@@ -107,7 +117,7 @@ export function computeVerdicts(
   }
 
   const requirements = selected.map((requirement) =>
-    judge(requirement, byRequirement.get(requirement.id) ?? []),
+    notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
   );
   const problems: Problem[] = [...(o.fileErrors ?? [])];
   for (const outcome of outcomes) {
@@ -128,6 +138,7 @@ export function computeVerdicts(
       blocked: count('blocked'),
       skipped: count('skipped'),
       info: count('info'),
+      notConcluded: count('not-concluded'),
       uncovered: uncovered.length,
       mustFailed: at('failed', 'MUST'),
       shouldFailed: at('failed', 'SHOULD'),
@@ -146,6 +157,20 @@ export function computeVerdicts(
   };
 }
 
+/**
+ * In a stopped run, a requirement with an unfinished covering test, or with none that ran at all
+ * (its file never started), is not concluded (timeout), unless a covering test already failed.
+ */
+function notConcluded(verdict: RequirementVerdict, stopped: string | undefined): RequirementVerdict {
+  if (!stopped || verdict.status !== 'skipped') return verdict;
+  if (verdict.covered) return verdict; // its tests ran and were skipped: a real skip
+  return {
+    ...verdict,
+    status: 'not-concluded',
+    message: `Not concluded (timeout): ${stopped} before any covering test ran.`,
+  };
+}
+
 function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdict {
   const base = {
     ...requirement,
@@ -154,12 +179,9 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
     observations: tests.flatMap((t) => t.observations),
   };
   if (tests.length === 0) return { ...base, status: 'skipped', message: 'No test covers this requirement.' };
-  const ran = tests.filter((t) => t.state !== 'skipped');
-  if (ran.length === 0) {
-    const why = base.observations.length > 0 ? ` ${base.observations.join(' · ')}` : '';
-    return { ...base, status: 'skipped', message: `Every covering test was skipped.${why}` };
-  }
-  const results = ran.map((t) => ({ test: t, result: resultIn(t, requirement.id) }));
+  // A test the stopped run did not let finish concluded nothing, for or against.
+  const concluded = tests.filter((t) => t.state !== 'skipped' && t.state !== 'not-concluded');
+  const results = concluded.map((t) => ({ test: t, result: resultIn(t, requirement.id) }));
   const failed = results.filter((r) => r.result.kind === 'failed');
   if (failed.length > 0 && requirement.level !== 'INFO') {
     const first = failed[0]!;
@@ -171,6 +193,19 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
   if (blocked.length > 0 && requirement.level !== 'INFO') {
     const first = blocked[0]!;
     return { ...base, status: 'blocked', message: `${first.test.name}: blocked by: ${first.result.message}` };
+  }
+  const unfinished = tests.filter((t) => t.state === 'not-concluded');
+  if (unfinished.length > 0) {
+    return {
+      ...base,
+      status: 'not-concluded',
+      message: `Not concluded (timeout): ${unfinished[0]!.name} did not finish.`,
+    };
+  }
+  const ran = concluded;
+  if (ran.length === 0) {
+    const why = base.observations.length > 0 ? ` ${base.observations.join(' · ')}` : '';
+    return { ...base, status: 'skipped', message: `Every covering test was skipped.${why}` };
   }
   if (requirement.level === 'INFO') {
     const notSeen = blocked.map((b) => `Not observed in "${b.test.name}": blocked by: ${b.result.message}`);
@@ -222,5 +257,7 @@ export function exitCodeFor(verdicts: Verdicts, profile: Profile, unhandledError
   if (mustFailed + mustBlocked > 0) return EXIT.fails;
   if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.fails;
   if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.fails;
+  // A run that could not conclude a requirement cannot say the server conforms.
+  if (verdicts.summary.notConcluded > 0) return EXIT.fails;
   return EXIT.conforms;
 }

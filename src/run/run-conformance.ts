@@ -1,9 +1,16 @@
 /**
  * `speakcheck run`: config → embedded stack (when no base url) → preflight → the suites under vitest
  * with the conformance reporter, JUnit and Allure → summary → exit code. The stack is always stopped.
+ *
+ * The run has a budget (`--max-time`, counted from the start): every single wait of the suites is
+ * bounded, but their sum against a server that hangs everything is not. When the budget runs out,
+ * or on the first Ctrl-C (SIGINT) / SIGTERM while the suites run, the run stops waiting: what has
+ * not finished is "not concluded (timeout)", every report is still written, and the exit code is 1.
+ * A second signal stops at once (exit 130).
  */
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
 import { registerSecret } from '../client/redact.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
@@ -15,8 +22,15 @@ import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { summaryTable } from './summary-table.ts';
 
+/** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
+export const DEFAULT_MAX_TIME_MS = 300_000;
+/** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
+const CLOSE_BOUND_MS = 5_000;
+
 export interface RunOptions {
   allureHtml?: boolean;
+  /** The run's budget (default DEFAULT_MAX_TIME_MS), from the start of the run. */
+  maxTimeMs?: number;
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
@@ -37,7 +51,28 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     phases.push(`${name} ${((now - phaseStart) / 1000).toFixed(1)} s`);
     phaseStart = now;
   };
+  const maxTimeMs = o.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
+  // Resolved with the reason when the run must stop waiting (budget or signal during the suites).
+  let requestStop: (reason: string) => void = () => undefined;
+  const stopRequested = new Promise<string>((resolve) => {
+    requestStop = resolve;
+  });
+  let suitesRunning = false;
+  let stopping = false;
+  const budget = setTimeout(
+    () => requestStop(`the run budget of ${(maxTimeMs / 1000).toFixed(0)} s (--max-time) ran out`),
+    maxTimeMs,
+  );
+  budget.unref();
   const onSignal = (signal: NodeJS.Signals) => {
+    if (suitesRunning && !stopping) {
+      stopping = true;
+      err(`speakcheck: ${signal}: stopping the suites and writing the reports (again to stop at once).`);
+      requestStop(`${signal} (interrupted)`);
+      // The next signal takes the path below: stop the stack and exit at once.
+      process.once(signal, onSignal);
+      return;
+    }
     err(`speakcheck: ${signal}: stopping.`);
     // stopAllContainers covers an interrupt while the container stack is still starting.
     const containers =
@@ -49,6 +84,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const reporter = new ConformanceReporter({ config, startedAt, log: out });
+  const ownSignalListeners = new Set([...process.rawListeners('SIGINT'), ...process.rawListeners('SIGTERM')]);
   // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
   // the workers only fork at start(), after the config is complete.
   const vitestReady = createSuitesVitest(config, reporter);
@@ -102,8 +138,22 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       `speakcheck: version ${speakcheckVersion()}; the server's /version answered ${compactVersion(serverVersion)}`,
     );
     vitest = await vitestReady;
+    // Vitest's logger exits the process on SIGINT/SIGTERM; here a signal stops the suites and the
+    // reports are still written (onSignal), so its listeners go (its cleanup still runs at close).
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      for (const listener of process.rawListeners(signal))
+        if (!ownSignalListeners.has(listener)) process.off(signal, listener as (...a: unknown[]) => void);
     process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);
-    await vitest.start(config.only.map((area) => `suites/${area}`));
+    suitesRunning = true;
+    const suites = vitest.start(config.only.map((area) => `suites/${area}`));
+    suites.catch(() => undefined); // a stopped run does not wait for it
+    const stopped = await Promise.race([suites.then(() => undefined), stopRequested]);
+    suitesRunning = false;
+    if (stopped) {
+      stopping = true;
+      err(`speakcheck: ${stopped}: not waiting any longer; what has not finished is not concluded.`);
+      await reporter.concludeStopped(stopped);
+    }
     endPhase('suites');
     const result = reporter.result;
     if (!result) {
@@ -131,18 +181,28 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
     );
     if (o.allureHtml) out(generateAllureHtml(config.reportDir));
+    const { notConcluded, mustFailed, shouldFailed } = verdicts.summary;
+    const stoppedNote =
+      notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
     out(
       exitCode === EXIT.conforms
         ? 'verdict: CONFORMS'
-        : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''})`,
+        : notConcluded > 0 && mustFailed + shouldFailed === 0
+          ? `verdict: NOT CONCLUDED (exit ${exitCode}${stoppedNote})`
+          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''}${stoppedNote})`,
     );
     return exitCode;
   } finally {
+    clearTimeout(budget);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     // When the run never started, the half-made vitest is not waited for: the CLI exits right after,
-    // and "could not run" must be said at once.
-    await vitest?.close();
+    // and "could not run" must be said at once. A stopped run bounds the close: a worker stuck in a
+    // hung request is left to the process exit.
+    if (vitest) {
+      const closing = vitest.close();
+      await (stopping ? Promise.race([closing, sleep(CLOSE_BOUND_MS)]) : closing);
+    }
     await stack?.stop();
   }
 }

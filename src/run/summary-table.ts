@@ -2,7 +2,19 @@
 import type { RequirementVerdict, VerdictSummary } from '../requirements/verdict.ts';
 
 export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
-  const header = ['area', 'reqs', 'passed', 'failed', 'blocked', 'skipped', 'info', 'uncovered'];
+  // The not-concluded column only when the run was stopped (--max-time, Ctrl-C).
+  const stopped = summary.notConcluded > 0;
+  const header = [
+    'area',
+    'reqs',
+    'passed',
+    'failed',
+    'blocked',
+    'skipped',
+    'info',
+    ...(stopped ? ['not concluded'] : []),
+    'uncovered',
+  ];
   const rows: string[][] = [];
   const areas = [...new Set(requirements.map((r) => r.area))];
   for (const area of areas) {
@@ -16,6 +28,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
       n('blocked'),
       n('skipped'),
       n('info'),
+      ...(stopped ? [n('not-concluded')] : []),
       String(list.filter((r) => !r.covered).length),
     ]);
   }
@@ -27,6 +40,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     String(summary.blocked),
     String(summary.skipped),
     String(summary.info),
+    ...(stopped ? [String(summary.notConcluded)] : []),
     String(summary.uncovered),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

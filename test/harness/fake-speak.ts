@@ -15,13 +15,27 @@ export interface FakeSpeakOptions {
   version?: number;
   /** Reported minor version (default 0; a string is one bad field: VERSION-MAJOR-MINOR wants an integer). */
   minor?: number | string;
+  /**
+   * Answers what the preflight asks (version, auth, models) and then nothing else: every other
+   * request is read and never answered (a server that hangs everything the suites do).
+   */
+  hangAfterPreflight?: boolean;
 }
+
+const PREFLIGHT_PATHS = new Set([
+  '/v1/speak/version',
+  '/auth/login',
+  '/auth/refresh',
+  '/auth/logout',
+  '/v1/speak/models',
+]);
 
 export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
   let issued = 0;
   let takes = 0;
   return startFakeServer((req, res) => {
     const path = req.url.split('?')[0];
+    if (o.hangAfterPreflight && !PREFLIGHT_PATHS.has(path ?? '')) return;
     if (path === '/v1/speak/version')
       return sendJson(res, 200, { version: o.version ?? 1, minor: o.minor ?? 0 });
     if (path === '/auth/login') {

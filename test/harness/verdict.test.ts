@@ -226,3 +226,37 @@ describe('verdicts', () => {
     });
   });
 });
+
+describe('a stopped run (--max-time, Ctrl-C)', () => {
+  const outcomes = [
+    outcome('a passes', 'passed', ['AUTH-A']),
+    outcome('b unfinished', 'not-concluded', ['AUTH-B']),
+    outcome('c fails, its other test unfinished', 'failed', ['AUTH-C']),
+    outcome('c unfinished', 'not-concluded', ['AUTH-C']),
+    outcome('d skipped', 'skipped', ['AUTH-D']),
+  ];
+  const v = computeVerdicts(catalogue, outcomes, { stopped: 'the run budget of 20 s ran out' });
+  const byId = Object.fromEntries(v.requirements.map((r) => [r.id, r]));
+
+  test('unfinished or never-run requirements are not concluded; a failure stays a failure', () => {
+    expect(byId['AUTH-A']!.status).toBe('passed');
+    expect(byId['AUTH-B']!.status).toBe('not-concluded');
+    expect(byId['AUTH-B']!.message).toMatch(/^Not concluded \(timeout\): b unfinished did not finish/);
+    expect(byId['AUTH-C']!.status).toBe('failed');
+    expect(byId['AUTH-D']!.status).toBe('skipped');
+    // No test of it ran before the stop: its file never started.
+    expect(byId['AUTH-E']!.status).toBe('not-concluded');
+    expect(byId['AUTH-E']!.message).toMatch(/before any covering test ran/);
+    expect(v.summary.notConcluded).toBe(3);
+  });
+
+  test('a run that could not conclude does not conform', () => {
+    const passing = computeVerdicts(
+      [req('AUTH-A', 'MUST'), req('AUTH-B', 'INFO')],
+      [outcome('a passes', 'passed', ['AUTH-A']), outcome('b unfinished', 'not-concluded', ['AUTH-B'])],
+      { stopped: 'SIGINT (interrupted)' },
+    );
+    expect(passing.summary.notConcluded).toBe(1);
+    expect(exitCodeFor(passing, 'lenient')).toBe(EXIT.fails);
+  });
+});

@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { buildSyntheticStream, tonePcm } from '../../fixtures/ws-streams/synthetic.ts';
-import { SpeakStreamConnection, WsClientError } from '../../src/client/ws-stream.ts';
+import {
+  earlyConclusions,
+  resetEarlyConclusions,
+  SpeakStreamConnection,
+  WsClientError,
+} from '../../src/client/ws-stream.ts';
 
 type Script = (
   socket: WebSocket,
@@ -231,5 +236,78 @@ describe('websocket stream client', () => {
     expect(r.outcome).toBe('closed');
     expect(r.diagnostic).toContain('code 1011');
     expect(conn.frameFailures.map((f) => f.error.kind)).toEqual(['bad-magic']);
+  });
+});
+
+describe('early conclusion of half-ended requests (no full timeout for a broken stream)', () => {
+  const fast = { firstMessageMs: 2000, endOfTakeMs: 30_000, silenceGraceMs: 300, doneAfterMarkerMs: 400 };
+
+  it('done status, then silence without the end marker: ends after the grace, and at once the next time', async () => {
+    resetEarlyConclusions();
+    script = (socket, req) => {
+      socket.send(JSON.stringify({ request_id: req.request_id, data: take('waiting') }));
+      for (const f of frames('parts', req.request_id).slice(0, -1)) socket.send(f);
+      socket.send(JSON.stringify({ request_id: req.request_id, data: take('ready') }));
+    };
+    const conn = await connect();
+    try {
+      const first = await conn.generate({}, { requestId: 'e1', mode: 'parts', timeouts: fast });
+      expect(first.outcome).toBe('ended');
+      expect(first.diagnostic).toMatch(
+        /showed its done status, then nothing for 300 ms: no end-of-take marker/,
+      );
+      expect(first.timings.endMs).toBeLessThan(5_000);
+      expect(earlyConclusions().has('done-without-end-marker')).toBe(true);
+      const second = await conn.generate(
+        {},
+        { requestId: 'e2', mode: 'parts', timeouts: { ...fast, silenceGraceMs: 20_000 } },
+      );
+      expect(second.diagnostic).toMatch(
+        /concluded at once: an earlier request of this run already showed it/,
+      );
+      expect(second.timings.endMs).toBeLessThan(5_000);
+    } finally {
+      await conn.close();
+      resetEarlyConclusions();
+    }
+  });
+
+  it('audio and end marker without any Take message: ends after the grace, saying no done status came', async () => {
+    resetEarlyConclusions();
+    script = (socket, req) => {
+      for (const f of frames('chunks', req.request_id)) socket.send(f);
+    };
+    const conn = await connect();
+    try {
+      const r = await conn.generate({}, { requestId: 'e3', mode: 'chunks', timeouts: fast });
+      expect(r.outcome).toBe('ended');
+      expect(r.diagnostic).toMatch(
+        /sent its end-of-take marker, then nothing for 400 ms: no done Take status/,
+      );
+      expect(r.takeMessages).toEqual([]);
+      expect(r.timings.endMs).toBeLessThan(5_000);
+    } finally {
+      await conn.close();
+      resetEarlyConclusions();
+    }
+  });
+
+  it('a done status followed by the marker within the grace ends cleanly', async () => {
+    resetEarlyConclusions();
+    script = (socket, req) => {
+      const all = frames('parts', req.request_id);
+      for (const f of all.slice(0, -1)) socket.send(f);
+      socket.send(JSON.stringify({ request_id: req.request_id, data: take('ready') }));
+      setTimeout(() => socket.send(all.at(-1)!), 100);
+    };
+    const conn = await connect();
+    try {
+      const r = await conn.generate({}, { requestId: 'e4', mode: 'parts', timeouts: fast });
+      expect(r.outcome).toBe('ended');
+      expect(r.diagnostic).toBeUndefined();
+      expect(earlyConclusions().size).toBe(0);
+    } finally {
+      await conn.close();
+    }
   });
 });

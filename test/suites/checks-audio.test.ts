@@ -106,3 +106,77 @@ describe('containers', () => {
     expect(() => assertDurationClose('mp3', undefined, 1.0, 'x')).toThrow(/no readable duration/);
   });
 });
+
+describe('full decoding (src/checks/decode.ts)', () => {
+  /**
+   * `wav(...)` encoded to flac by the shipped ffmpeg, into a file (a pipe leaves STREAMINFO's sample
+   * count unset): a real file whose header sizes it.
+   */
+  async function flacOf(body: Buffer): Promise<Buffer> {
+    const { spawnSync } = await import('node:child_process');
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { harnessFfmpegPath } = await import('../../src/checks/decode.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'speakcheck-flac-'));
+    try {
+      writeFileSync(join(dir, 'in.wav'), body);
+      const r = spawnSync(harnessFfmpegPath(), [
+        '-v',
+        'error',
+        '-i',
+        join(dir, 'in.wav'),
+        join(dir, 'out.flac'),
+      ]);
+      if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr}`);
+      return readFileSync(join(dir, 'out.flac'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('a whole flac decodes cleanly to its declared duration', async () => {
+    const { assertDecodesCompletely, decodeAudio } = await import('../../src/checks/decode.ts');
+    const flac = await flacOf(wav(44100));
+    const parsed = await assertContainer('flac', flac, 'flac');
+    const decoded = await decodeAudio(flac);
+    expect(decoded.errors).toEqual([]);
+    expect(decoded.durationSeconds).toBeCloseTo(2, 2);
+    expect(() =>
+      assertDecodesCompletely('flac', decoded, parsed.durationSeconds, flac.length, 'flac'),
+    ).not.toThrow();
+  });
+
+  it('a flac cut in half: the header still reads 2 s, the decode says what is there', async () => {
+    const { assertDecodesCompletely, decodeAudio } = await import('../../src/checks/decode.ts');
+    const flac = await flacOf(wav(44100));
+    const cut = flac.subarray(0, Math.floor(flac.length / 2));
+    const parsed = await assertContainer('flac', cut, 'flac');
+    expect(parsed.durationSeconds).toBeCloseTo(2, 2); // header-level parsing is fooled
+    const decoded = await decodeAudio(cut);
+    expect(decoded.durationSeconds).toBeLessThan(1.5);
+    expect(() =>
+      assertDecodesCompletely('flac', decoded, parsed.durationSeconds, cut.length, 'flac'),
+    ).toThrow(/does not decode cleanly|the audio is cut short/);
+  });
+
+  it('a wav cut short or followed by garbage is not whole', async () => {
+    const { assertWavWhole } = await import('../../src/checks/audio.ts');
+    const whole = wav(22050);
+    expect(() => assertWavWhole(whole, parseWav(whole), 'wav')).not.toThrow();
+    const cut = whole.subarray(0, 20_000);
+    expect(() => assertWavWhole(cut, parseWav(cut), 'wav')).toThrow(
+      /declares 44100 bytes .* holds 19956.*cut short/,
+    );
+    const tailed = Buffer.concat([whole, Buffer.alloc(100, 7)]);
+    expect(() => assertWavWhole(tailed, parseWav(tailed), 'wav')).toThrow(/100 bytes follow the wav/);
+  });
+});
+
+describe('a wav with streaming placeholder sizes', () => {
+  it('claims no length, so it is not held to one', async () => {
+    const { assertWavWhole } = await import('../../src/checks/audio.ts');
+    const streamed = wav(22050, 22050, 0xffffffff);
+    expect(() => assertWavWhole(streamed, parseWav(streamed), 'wav')).not.toThrow();
+  });
+});

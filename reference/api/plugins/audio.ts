@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { AUDIO_FORMATS, type AudioFormat, isAudioFormat } from '../../audio/formats.ts';
 import { WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
+import { defectiveAudioBody } from '../../defects/audio-body.ts';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
 import { SIGNED_AUDIO_PREFIX } from '../../signing/audio-url.ts';
@@ -181,6 +182,8 @@ export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): P
         ctx.log(`encoding ${take_id} to ${format} failed: ${(error as Error).message}`);
         throw new ApiError(503, `encoding to ${format} failed; try again`);
       }
+      const altered = await defectiveAudioBody(format, path);
+      if (altered) return reply.header('content-length', String(altered.length)).send(altered);
       const { size } = await stat(path);
       reply.header('accept-ranges', 'bytes');
       const range = parseRange(request.headers.range, size);

@@ -139,11 +139,16 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
       sendError(created.message, requestId);
       return;
     }
-    const item = (take: Json) => sendJson({ request_id: requestId, data: take });
+    // Defect ws-no-take-messages: no Take text message at all, only the audio.
+    const item = defects.has('ws-no-take-messages')
+      ? () => undefined
+      : (take: Json) => sendJson({ request_id: requestId, data: take });
     item(created.value.take);
     const ready = await speakTake(created.value, requestId, mode, item);
     // Latitude ready-before-last-frame: speakTake announced it already, before the last frames.
-    if (ready && !latitude.has('ready-before-last-frame')) item(ready);
+    // Defect ws-ready-take-not-sent: the take is stored as ready, but the ready Take is never sent.
+    if (ready && !latitude.has('ready-before-last-frame') && !defects.has('ws-ready-take-not-sent'))
+      item(ready);
   }
 
   async function generateVoice(data: unknown, requestId: RequestId, mode: StreamMode): Promise<void> {

@@ -2,7 +2,16 @@
 import type { Command } from 'commander';
 import { ConfigError, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
 import { EXIT } from '../../requirements/verdict.ts';
-import { runConformance } from '../../run/run-conformance.ts';
+import { DEFAULT_MAX_TIME_MS, runConformance } from '../../run/run-conformance.ts';
+
+/** `--max-time` in seconds (fractions allowed) → ms; undefined when not given. */
+function parseMaxTime(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new ConfigError(`--max-time "${raw}" is not a positive number of seconds (e.g. 300).`);
+  return Math.round(seconds * 1000);
+}
 
 export function registerRun(program: Command): void {
   program
@@ -66,11 +75,19 @@ export function registerRun(program: Command): void {
       'embedded | container (API + worker containers) | remote (default: remote when a base url is given)',
     )
     .option('--allure-html', 'also generate the Allure HTML report (needs the allure CLI)')
-    .action(async (flags: RunFlags & { allureHtml?: boolean }) => {
+    .option(
+      '--max-time <s>',
+      `budget of the whole run in seconds (env SPEAK_MAX_TIME; default ${DEFAULT_MAX_TIME_MS / 1000}): then, as on Ctrl-C, what has not finished is "not concluded (timeout)", the reports are written and the exit code is 1`,
+    )
+    .action(async (flags: RunFlags & { allureHtml?: boolean; maxTime?: string }) => {
       let code: number;
       try {
         const config = resolveRunConfig(flags);
-        code = await runConformance(config, { allureHtml: flags.allureHtml === true });
+        const maxTimeMs = parseMaxTime(flags.maxTime ?? process.env.SPEAK_MAX_TIME);
+        code = await runConformance(config, {
+          allureHtml: flags.allureHtml === true,
+          ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
+        });
       } catch (err) {
         if (err instanceof ConfigError) {
           process.stderr.write(`speakcheck run: ${err.message}\n`);
