@@ -162,6 +162,9 @@ export const QUOTES: Readonly<Record<string, string>> = {
     '| parts (default) | Each part is one binary message holding a complete wav file with its header. |',
   'WS-MODE-CHUNKS':
     '| chunks | Each part is sent as small chunks. Only the first chunk of a part has the wav header, whose length covers the whole part. The chunks are concatenated on reception. Latency is lower. |',
+  // Lower latency only holds when a player can start a part before it is complete: chunk 0 first.
+  'WS-CHUNK0-BEFORE-PART-END':
+    'Only the first chunk of a part has the wav header, whose length covers the whole part. The chunks are concatenated on reception. Latency is lower.',
   'WS-CHUNK-END-MARKER': 'In chunks mode an empty chunk ends each part.',
   'WS-END-OF-TAKE': 'The end of the stream for a take is an audio message with no audio data.',
   'WS-TAKE-IN-REST': 'A **take** is one text-to-speech job made with a voice.',
