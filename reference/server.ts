@@ -100,7 +100,8 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   workersReady.catch(() => {}); // awaited below; a failure before then is reported there
 
   let baseUrl = '';
-  const ownBlobListener = options.blobUrl !== SAME_ORIGIN;
+  // Latitude signed-url-same-origin: the contract does not say where the signed URL points.
+  const ownBlobListener = options.blobUrl !== SAME_ORIGIN && !latitude.has('signed-url-same-origin');
   let blobUrl: string | undefined;
   const ctx: ApiContext = {
     db,

@@ -113,6 +113,12 @@ export const LATITUDES = [
     'every format answers 307 before ready; the signed URL of a format other than wav refuses (409) until the take is ready',
   ),
   l(
+    'signed-url-same-origin',
+    'audio',
+    'The `Location` header holds a time-limited signed URL from which the audio is streamed or stored.',
+    'signed audio URLs on the API\'s own origin (no blob-store listener; as `serve --blob-url same-origin`): the client must drop Authorization itself',
+  ),
+  l(
     'signed-url-ignores-auth',
     'audio',
     'A client that sends the `Authorization` header to the signed URL must drop it for that request.',
