@@ -116,7 +116,7 @@ export const LATITUDES = [
     'signed-url-same-origin',
     'audio',
     'The `Location` header holds a time-limited signed URL from which the audio is streamed or stored.',
-    'signed audio URLs on the API\'s own origin (no blob-store listener; as `serve --blob-url same-origin`): the client must drop Authorization itself',
+    "signed audio URLs on the API's own origin (no blob-store listener; as `serve --blob-url same-origin`): the client must drop Authorization itself",
   ),
   l(
     'signed-url-ignores-auth',
