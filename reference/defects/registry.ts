@@ -269,7 +269,7 @@ export const DEFECTS = [
   d(
     'ws-ready-take-not-sent',
     'websocket',
-    ['WS-TEXT-TAKE'],
+    ['WS-READY-INFO', 'WS-TEXT-TAKE'],
     'the websocket sends the waiting, started and progress Takes and the end marker, but never the ready Take',
   ),
   d(
