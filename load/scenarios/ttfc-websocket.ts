@@ -66,9 +66,12 @@ export const options = {
   summaryTrendStats: SUMMARY_TREND_STATS,
   scenarios: scenarios(),
   thresholds: {
+    // Time to first PLAYABLE audio: chunk 0 carries a header sized for the whole part, so a part is
+    // synthesized before it is sent (one sentence takes ~20-25 ms here). The old 15 ms target was
+    // met by a header-less first frame no player could use (speak_ws_first_frame keeps that figure).
     'speak_ws_ttfc{mode:chunks}': [
-      `med<=${envNumber('TTFC_CHUNKS_P50_MS', 15)}`,
-      `p(95)<${envNumber('TTFC_CHUNKS_P95_MS', 50)}`,
+      `med<=${envNumber('TTFC_CHUNKS_P50_MS', 40)}`,
+      `p(95)<${envNumber('TTFC_CHUNKS_P95_MS', 100)}`,
     ],
     'speak_ws_ttfc{mode:parts}': [`p(95)<${envNumber('TTFC_PARTS_P95_MS', 1000)}`],
     ...streamSummaryThresholds(MODES),
