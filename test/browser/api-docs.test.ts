@@ -15,6 +15,7 @@ interface Operation {
   method: string;
   path: string;
   summary: string;
+  operationId?: string;
 }
 
 let stack: EmbeddedStack | undefined;
@@ -32,13 +33,18 @@ beforeAll(async () => {
   expect(response.status).toBe(200);
   const document = (await response.json()) as {
     info: { title: string };
-    paths: Record<string, Record<string, { summary?: string }>>;
+    paths: Record<string, Record<string, { summary?: string; operationId?: string }>>;
   };
   title = document.info.title;
   operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => METHODS.includes(method))
-      .map(([method, op]) => ({ method: method.toUpperCase(), path, summary: op.summary ?? '' })),
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        summary: op.summary ?? '',
+        operationId: op.operationId,
+      })),
   );
   // The contract has auth, models, voices, takes, audio, version and websocket operations.
   expect(operations.length).toBeGreaterThan(10);
@@ -79,24 +85,31 @@ describe('API documentation pages', () => {
     await withPage(`${pageBase}/v1/speak/redoc`, async (s) => {
       const sidebar = s.page.locator('.menu-content');
       await sidebar.waitFor({ state: 'visible' });
-      // Sidebar entries of operations: "<method badge><summary>", keyed by path and method.
-      const entries = await s.page.$$eval('.menu-content li[data-item-id*="/paths/"]', (items) =>
-        items.map((li) => ({
-          id: li.getAttribute('data-item-id') ?? '',
-          text: li.firstElementChild?.textContent ?? '',
-        })),
+      // Sidebar entries of operations: "<method badge><summary>", keyed by operationId where the
+      // document gives one (`tag/<tag>/operation/<id>`), else by path and method.
+      const entries = await s.page.$$eval(
+        '.menu-content li[data-item-id*="/paths/"], .menu-content li[data-item-id*="/operation/"]',
+        (items) =>
+          items.map((li) => ({
+            id: li.getAttribute('data-item-id') ?? '',
+            text: li.firstElementChild?.textContent ?? '',
+          })),
       );
       const pointer = (path: string) => path.replace(/~/g, '~0').replace(/\//g, '~1');
       for (const op of operations) {
         const entry = entries.find((e) =>
-          e.id.endsWith(`/paths/${pointer(op.path)}/${op.method.toLowerCase()}`),
+          op.operationId
+            ? e.id.endsWith(`/operation/${op.operationId}`)
+            : e.id.endsWith(`/paths/${pointer(op.path)}/${op.method.toLowerCase()}`),
         );
         expect(entry, `sidebar entry for ${key(op)}`).toBeDefined();
         expect(entry!.text).toContain(op.summary);
       }
       expect(entries).toHaveLength(operations.length);
       // A person sees the tag groups; opening one shows its operations.
-      const firstTag = sidebar.locator('li[data-item-id^="tag/"]:not([data-item-id*="/paths/"])').first();
+      const firstTag = sidebar
+        .locator('li[data-item-id^="tag/"]:not([data-item-id*="/paths/"]):not([data-item-id*="/operation/"])')
+        .first();
       await expect(firstTag.isVisible()).resolves.toBe(true);
       await firstTag.click();
       const firstOperation = operations[0]!;

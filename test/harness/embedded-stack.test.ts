@@ -74,7 +74,9 @@ describe('embedded stack', () => {
     expect(alive(stack.pid)).toBe(false);
   });
 
-  test('SIGINT during a run stops the stack and exits 130', { timeout: 200_000 }, async () => {
+  test('SIGINT during a run stops the stack (exit 130 before the suites start, 1 after)', {
+    timeout: 200_000,
+  }, async () => {
     const run = spawnRun('version', 'speakcheck-sigint-test', 'pipe');
     const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
     // The run prints the stack's address once it is up and preflighted.
@@ -97,7 +99,10 @@ describe('embedded stack', () => {
       new Promise<'hung'>((r) => setTimeout(() => r('hung'), 15_000)),
     ]);
     if (code === 'hung') run.kill('SIGKILL');
-    expect(code).toBe(130);
+    // 130 when the signal lands before the suites start (vitest still loading), 1 once they run
+    // (the run stops waiting, concludes and writes its reports: test/harness/run-budget.test.ts).
+    // Either way the stack must be gone, which is what this test is about.
+    expect([1, 130]).toContain(code);
     const after = await send({ method: 'GET', url: `${baseUrl}/v1/speak/version`, timeoutMs: 2_000 }).then(
       () => 'answered',
       (e: Error) => e.message,
