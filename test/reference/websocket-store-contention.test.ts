@@ -101,14 +101,14 @@ function startContention(): { stop(): Promise<number> } {
 beforeAll(async () => {
   synth = await createSynthesizer();
   const service = createStoreService({ db, dataDir, workerId: 'worker-contention', notifyEvents: () => {} });
-  const voice = await service.createVoice(USER, 'studio', {
+  const voice = await service.createVoice(USER, 'english-gb-v2.1', {
     name: 'contention',
     gender: 'female',
-    model: 'studio',
+    model: 'english-gb-v2.1',
   });
   if (!voice.ok) throw new Error(`voice: ${voice.message}`);
   voiceId = String(voice.value.voice.voice_id);
-  worker = await startWebsocketWorker({ secretKey: KEY, models: ['studio'], service, synth });
+  worker = await startWebsocketWorker({ secretKey: KEY, models: ['english-gb-v2.1'], service, synth });
 });
 
 afterAll(async () => {
@@ -127,7 +127,7 @@ interface Outcome {
 
 /** Sends `texts` pipelined on one connection; resolves when each request has a done status or an error. */
 async function speakAll(prefix: string, texts: string[]): Promise<Outcome[]> {
-  const { secret } = createWebsocketSecret(KEY, { userId: USER, model: 'studio' });
+  const { secret } = createWebsocketSecret(KEY, { userId: USER, model: 'english-gb-v2.1' });
   const ws = new WebSocket(`${worker.baseUrl}?secret=${secret}`);
   const outcomes = new Map<string, Outcome>(
     texts.map((_, i) => [`${prefix}-${i}`, { requestId: `${prefix}-${i}`, statuses: [], errors: [] }]),
