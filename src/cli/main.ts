@@ -21,6 +21,11 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<Regis
     load: async () => (await import('./commands/run.ts')).registerRun,
   },
   {
+    name: 'expect',
+    summary: "write an expect file (expected failures) from a run's report",
+    load: async () => (await import('./commands/expect.ts')).registerExpect,
+  },
+  {
     name: 'serve',
     summary: 'start the reference stack',
     load: async () => (await import('./commands/serve.ts')).registerServe,

@@ -23,7 +23,15 @@ import type { Profile } from '../config/types.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
-export type VerdictStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'info' | 'not-concluded';
+export type VerdictStatus =
+  | 'passed'
+  | 'failed'
+  | 'blocked'
+  | 'skipped'
+  | 'info'
+  | 'not-concluded'
+  /** A failure (or block) the expect file lists (src/requirements/expectations.ts): does not gate. */
+  | 'expected-failure';
 
 /** Per requirement id within one test: the checks that held and the messages of those that failed. */
 export type CheckTallies = Record<string, { passed: number; failed: string[] }>;
@@ -72,6 +80,8 @@ export interface VerdictSummary {
   info: number;
   /** Requirements the stopped run could not conclude (0 unless the run was stopped). */
   notConcluded: number;
+  /** Failures the expect file (`run --expect`) lists: reported apart, not counted as failed. */
+  expectedFailures: number;
   uncovered: number;
   mustFailed: number;
   shouldFailed: number;
@@ -139,6 +149,7 @@ export function computeVerdicts(
       skipped: count('skipped'),
       info: count('info'),
       notConcluded: count('not-concluded'),
+      expectedFailures: count('expected-failure'),
       uncovered: uncovered.length,
       mustFailed: at('failed', 'MUST'),
       shouldFailed: at('failed', 'SHOULD'),
@@ -251,12 +262,19 @@ export const EXIT = {
   couldNotRun: 3,
 } as const;
 
-export function exitCodeFor(verdicts: Verdicts, profile: Profile, unhandledErrors = 0): number {
+export function exitCodeFor(
+  verdicts: Verdicts,
+  profile: Profile,
+  unhandledErrors = 0,
+  /** Entries of the expect file past their expiry date: each fails the run. */
+  expiredExpectations = 0,
+): number {
   const { mustFailed, shouldFailed, mustBlocked, shouldBlocked } = verdicts.summary;
   // A blocked requirement was not shown to hold: it counts like a failure, though reported apart.
   if (mustFailed + mustBlocked > 0) return EXIT.fails;
   if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.fails;
   if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.fails;
+  if (expiredExpectations > 0) return EXIT.fails;
   // A run that could not conclude a requirement cannot say the server conforms.
   if (verdicts.summary.notConcluded > 0) return EXIT.fails;
   return EXIT.conforms;

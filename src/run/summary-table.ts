@@ -4,12 +4,15 @@ import type { RequirementVerdict, VerdictSummary } from '../requirements/verdict
 export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
   // The not-concluded column only when the run was stopped (--max-time, Ctrl-C).
   const stopped = summary.notConcluded > 0;
+  // The expected-failures column only with an expect file that matched something.
+  const expected = (summary.expectedFailures ?? 0) > 0;
   const header = [
     'area',
     'reqs',
     'passed',
     'failed',
     'blocked',
+    ...(expected ? ['expected'] : []),
     'skipped',
     'info',
     ...(stopped ? ['not concluded'] : []),
@@ -26,6 +29,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
       n('passed'),
       n('failed'),
       n('blocked'),
+      ...(expected ? [n('expected-failure')] : []),
       n('skipped'),
       n('info'),
       ...(stopped ? [n('not-concluded')] : []),
@@ -38,6 +42,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     String(summary.passed),
     String(summary.failed),
     String(summary.blocked),
+    ...(expected ? [String(summary.expectedFailures)] : []),
     String(summary.skipped),
     String(summary.info),
     ...(stopped ? [String(summary.notConcluded)] : []),

@@ -67,6 +67,11 @@ export function registerRun(program: Command): void {
         'only they are judged; without --only, only their areas load',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--expect <file>',
+      'expected failures, YAML or JSON list of {requirement, reason, link?, expires?} (env SPEAK_EXPECT; default: ./speakcheck.expect.yaml when present): ' +
+        'listed failures do not fail the run; an unexpected pass is reported (exit unchanged); an expired entry fails the run',
+    )
     .option('--concurrency <n>', 'upper bound of requests in flight (default 8)')
     .option('--keep', 'keep what the run creates (default: delete it at the end)')
     .option('--report-dir <dir>', 'where the reports go (default reports/<timestamp>/)')
