@@ -151,6 +151,7 @@ export class ConformanceReporter implements Reporter {
       areas: config.only,
       requirements: config.requirements,
       fileErrors,
+      profile: config.profile,
       ...(this.stopReason ? { stopped: this.stopReason } : {}),
     });
     const expected = config.expect
@@ -214,6 +215,7 @@ export class ConformanceReporter implements Reporter {
       characters: meta.characters ?? 0,
       ...(meta.checks === undefined ? {} : { checks: meta.checks }),
       ...(meta.blockedBy === undefined ? {} : { blockedBy: redactText(meta.blockedBy) }),
+      ...(meta.harnessErrors === undefined ? {} : { harnessErrors: meta.harnessErrors }),
     };
   }
 }

@@ -63,7 +63,7 @@ h1{font-size:1.5rem}table.sum{border-collapse:collapse}table.sum td,table.sum th
 details.req{border:1px solid #dde;border-radius:6px;margin:.35rem 0;padding:.3rem .6rem}
 details.req>summary{cursor:pointer}details.req[hidden]{display:none}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3rem;font-size:.8rem;color:#fff}
-.passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#6e7781}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}
+.passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#6e7781}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#bf8700}.not-applicable{background:#8c959f}.harness-error{background:#24292f}
 .lvl{font-size:.75rem;border:1px solid #999;border-radius:3px;padding:0 .25rem}.msg{color:#444}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.4rem;border-radius:4px;max-height:24rem;overflow:auto}
 pre.err,.err{color:#a40e26}.file,.ms{color:#777;font-size:.8rem}.ex{margin:.2rem 0 .2rem 1rem}.spec{background:#fffbe6;padding:.4rem}`;
@@ -117,7 +117,7 @@ ${problems}${expectHtml(run.expect)}
     .map((a) => `<option>${escapeHtml(a)}</option>`)
     .join(
       '',
-    )}</select> Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>blocked</option><option>expected-failure</option><option>passed</option><option>info</option><option>skipped</option><option>not-concluded</option></select>
+    )}</select> Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>blocked</option><option>expected-failure</option><option>non-strict</option><option>not-applicable</option><option>harness-error</option><option>passed</option><option>info</option><option>skipped</option><option>not-concluded</option></select>
 Search <input id="f-text" type="search"> <span id="f-count"></span></div>
 ${rows}
 <script>${JS}</script>

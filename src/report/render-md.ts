@@ -9,6 +9,9 @@ const ICON: Record<string, string> = {
   info: 'ℹ️',
   'not-concluded': '⏳',
   'expected-failure': '🔶',
+  'non-strict': '⚠️',
+  'not-applicable': '➖',
+  'harness-error': '🐞',
 };
 
 /** A table cell: no line breaks, no pipes, no raw HTML (markdown viewers render it). */
@@ -65,6 +68,17 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('');
   }
   lines.push(...expectMarkdown(report));
+  const harness = report.requirements.filter((r) => r.status === 'harness-error');
+  if (harness.length > 0) {
+    lines.push(
+      '## Harness errors (a bug of speakcheck, not of the server: please report it; exit 3)',
+      '',
+      '| Id | Level | What broke |',
+      '|---|---|---|',
+    );
+    for (const r of harness) lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.message)} |`);
+    lines.push('');
+  }
   if (report.problems.length > 0 || run.errors.length > 0) {
     lines.push('## Problems of the run itself', '');
     for (const p of report.problems) lines.push(`- ${mdCell(p.where)}: ${mdCell(p.message)}`);

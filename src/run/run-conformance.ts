@@ -173,6 +173,10 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       if (expectSummary) out(expectSummary);
       for (const line of alerts) err(line);
     }
+    if (verdicts.summary.harnessErrors > 0)
+      err(
+        `speakcheck: the harness itself broke on ${verdicts.summary.harnessErrors} requirement(s) (status harness-error; not a verdict on the server): please file a bug report for speakcheck with conformance.json (its message names the line that broke)`,
+      );
     const { tests } = verdicts.summary;
     let exitCode = result.exitCode;
     if (tests.passed + tests.failed === 0) {

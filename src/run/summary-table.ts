@@ -6,6 +6,19 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
   const stopped = summary.notConcluded > 0;
   // The expected-failures column only with an expect file that matched something.
   const expected = (summary.expectedFailures ?? 0) > 0;
+  // The columns of the rarer verdicts only when the run has one.
+  const rare = (
+    [
+      ['non-strict', summary.nonStrict],
+      ['n/a', summary.notApplicable],
+      ['harness error', summary.harnessErrors],
+    ] as const
+  ).filter(([, n]) => (n ?? 0) > 0);
+  const rareStatus: Record<string, string> = {
+    'non-strict': 'non-strict',
+    'n/a': 'not-applicable',
+    'harness error': 'harness-error',
+  };
   const header = [
     'area',
     'reqs',
@@ -16,6 +29,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     'skipped',
     'info',
     ...(stopped ? ['not concluded'] : []),
+    ...rare.map(([name]) => name),
     'uncovered',
   ];
   const rows: string[][] = [];
@@ -33,6 +47,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
       n('skipped'),
       n('info'),
       ...(stopped ? [n('not-concluded')] : []),
+      ...rare.map(([name]) => n(rareStatus[name]!)),
       String(list.filter((r) => !r.covered).length),
     ]);
   }
@@ -46,6 +61,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     String(summary.skipped),
     String(summary.info),
     ...(stopped ? [String(summary.notConcluded)] : []),
+    ...rare.map(([, count]) => String(count)),
     String(summary.uncovered),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
