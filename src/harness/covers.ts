@@ -59,7 +59,9 @@ export function covers(
   const infoOnly =
     ids.length > 0 && unknown.length === 0 && ids.every((id) => findRequirement(id)?.level === 'INFO');
   const timeout = o.timeoutMs ?? defaultTimeoutMs;
-  test(name, timeout !== undefined ? { timeout } : {}, async (context) => {
+  // The ids are in the meta from collection on, so `run --list` shows them without running anything.
+  const options = { ...(timeout !== undefined ? { timeout } : {}), meta: { requirements: [...ids] } };
+  test(name, options, async (context) => {
     const { task } = context;
     task.meta.requirements = [...ids];
     task.meta.infoOnly = infoOnly;

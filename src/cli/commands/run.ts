@@ -1,6 +1,7 @@
 /** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: see EXIT. */
 import type { Command } from 'commander';
 import { ConfigError, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
+import type { RunConfig } from '../../config/types.ts';
 import { EXIT } from '../../requirements/verdict.ts';
 import { DEFAULT_MAX_TIME_MS, runConformance } from '../../run/run-conformance.ts';
 
@@ -13,7 +14,7 @@ function parseMaxTime(raw: string | undefined): number | undefined {
   return Math.round(seconds * 1000);
 }
 
-export type RunCommandFlags = RunFlags & { allureHtml?: boolean; maxTime?: string };
+export type RunCommandFlags = RunFlags & { allureHtml?: boolean; maxTime?: string; list?: boolean };
 
 export const EXIT_CODES_HELP =
   'Exit codes: 0 conforms, 1 does not conform (a MUST failed; strict: or a SHOULD; or an expect entry expired), 2 invalid options, 3 could not run or the harness broke (harness-error).';
@@ -82,6 +83,10 @@ export function addRunOptions(command: Command): Command {
       'expected failures, YAML or JSON list of {requirement, reason, link?, expires?} (env SPEAK_EXPECT; default: ./speakcheck.expect.yaml when present): ' +
         'listed failures do not fail the run; an unexpected pass is reported (exit unchanged); an expired entry fails the run',
     )
+    .option(
+      '--list',
+      'print the areas, tests and requirement ids this selection (--only, --requirement) would run, and exit: contacts no server, starts no stack',
+    )
     .option('--concurrency <n>', 'upper bound of requests in flight (default 8)')
     .option('--keep', 'keep what the run creates (default: delete it at the end)')
     .option('--report-dir <dir>', 'where the reports go (default reports/<timestamp>/)')
@@ -101,6 +106,7 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
   let code: number;
   try {
     const config = resolveRunConfig(flags);
+    if (flags.list) process.exit(await listAction(config));
     const maxTimeMs = parseMaxTime(flags.maxTime ?? process.env.SPEAK_MAX_TIME);
     code = await runConformance(config, {
       allureHtml: flags.allureHtml === true,
@@ -119,4 +125,13 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
   }
   // Vitest and undici may keep handles open; the verdict is final here.
   process.exit(code);
+}
+
+/** `run --list`: collect, print, exit 0 (1 when a suite file does not load). */
+async function listAction(config: RunConfig): Promise<number> {
+  const { collectTests, formatList } = await import('../../run/list-tests.ts');
+  const { files, errors } = await collectTests(config);
+  process.stdout.write(`${formatList(files, config)}\n`);
+  for (const e of errors) process.stderr.write(`speakcheck run --list: ${e}\n`);
+  return errors.length > 0 ? EXIT.fails : EXIT.conforms;
 }
