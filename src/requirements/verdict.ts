@@ -225,12 +225,19 @@ function nonStrict(verdict: RequirementVerdict, profile: Profile | undefined): R
 }
 
 /** A failed or blocked result whose every cause is a bug of the harness: that requirement is not judged. */
-function harnessErrorOf(results: Array<{ test: TestOutcome; result: Result }>): string | undefined {
-  const bugs = results.map(({ test, result }) =>
-    test.harnessErrors?.find((h) => result.message.startsWith(h.message)),
+function harnessErrorOf(
+  id: string,
+  results: Array<{ test: TestOutcome; result: Result }>,
+): string | undefined {
+  // Every failure message of the requirement (all its failed checks, not only the first) must be a bug.
+  const messages = results.flatMap(({ test, result }) =>
+    (result.kind === 'failed' && test.checks?.[id]?.failed.length
+      ? test.checks[id]!.failed
+      : [result.message]
+    ).map((message) => test.harnessErrors?.find((h) => message.startsWith(h.message))),
   );
-  if (bugs.length === 0 || bugs.some((b) => b === undefined)) return undefined;
-  return bugs[0]!.bug;
+  if (messages.length === 0 || messages.some((b) => b === undefined)) return undefined;
+  return messages[0]!.bug;
 }
 
 function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdict {
@@ -246,7 +253,10 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
   const results = concluded.map((t) => ({ test: t, result: resultIn(t, requirement.id) }));
   const failed = results.filter((r) => r.result.kind === 'failed');
   const blocked = results.filter((r) => r.result.kind === 'blocked');
-  const bug = requirement.level === 'INFO' ? undefined : harnessErrorOf(failed.length > 0 ? failed : blocked);
+  const bug =
+    requirement.level === 'INFO'
+      ? undefined
+      : harnessErrorOf(requirement.id, failed.length > 0 ? failed : blocked);
   if (bug !== undefined) {
     return {
       ...base,

@@ -336,6 +336,14 @@ describe('verdicts a vendor can act on', () => {
     expect(byId['AUTH-B']!.status).toBe('failed');
     expect(byId['AUTH-C']!.status).toBe('harness-error');
     expect(v.summary).toMatchObject({ harnessErrors: 2, mustFailed: 1 });
+    // A bug and a real failure of the same requirement: the real failure is the verdict.
+    const mixed = computeVerdicts(catalogue, [
+      outcome('a mixed', 'failed', ['AUTH-A'], {
+        checks: { 'AUTH-A': { passed: 0, failed: ['x.y is not a function', 'expected 401, got 200'] } },
+        harnessErrors: [{ message: 'x.y is not a function', bug }],
+      }),
+    ]);
+    expect(mixed.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
     expect(exitCodeFor(v, 'strict')).toBe(EXIT.couldNotRun);
   });
 });
