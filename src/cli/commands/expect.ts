@@ -44,7 +44,7 @@ export function registerExpect(program: Command): void {
       "Write an expect file (for run --expect) from a run's failed and blocked MUST/SHOULD requirements: the day-one baseline.",
     )
     .requiredOption('--from <report_dir>', 'the report directory of a run (with conformance.json)')
-    .option('--out <file>', `where to write (default ${DEFAULT_EXPECT_FILE})`, DEFAULT_EXPECT_FILE)
+    .option('--out <file>', 'where to write', DEFAULT_EXPECT_FILE)
     .option('--force', 'overwrite an existing file')
     .action((flags: { from: string; out: string; force?: boolean }) => {
       try {
