@@ -21,6 +21,16 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<Regis
     load: async () => (await import('./commands/run.ts')).registerRun,
   },
   {
+    name: 'rerun',
+    summary: 'rerun only the requirements that did not pass in a run (from its report directory)',
+    load: async () => (await import('./commands/rerun.ts')).registerRerun,
+  },
+  {
+    name: 'expect',
+    summary: "write an expect file (expected failures) from a run's report",
+    load: async () => (await import('./commands/expect.ts')).registerExpect,
+  },
+  {
     name: 'serve',
     summary: 'start the reference stack',
     load: async () => (await import('./commands/serve.ts')).registerServe,

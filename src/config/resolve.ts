@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ConfigError } from './errors.ts';
+import { expectFilePath, loadExpectFile } from './expect-file.ts';
 import { areasOfRequirements, parseRequirementIds } from './requirement-selection.ts';
 import type { ListenAddress, Profile, RunConfig, Target, TargetFlags } from './types.ts';
 
@@ -27,6 +28,8 @@ export interface RunFlags extends TargetFlags {
   keep?: boolean;
   reportDir?: string;
   target?: string;
+  /** `--expect FILE`: the expected failures (default: speakcheck.expect.yaml when present). */
+  expect?: string;
 }
 
 export const AREAS = [
@@ -128,6 +131,7 @@ export function resolveRunConfig(
     keep: flags.keep ?? env.SPEAK_KEEP === '1',
     reportDir: pick(flags.reportDir, 'SPEAK_REPORT_DIR') ?? join('reports', stamp),
     target,
+    ...expectFor(pick(flags.expect, 'SPEAK_EXPECT')),
     runId,
     namePrefix: `speakcheck-${runId}-`,
   };
@@ -246,4 +250,10 @@ export function decodeRunConfig(json: string): RunConfig {
   }
   parsed.requirements ??= [];
   return parsed;
+}
+
+/** The expect file, read and checked now (a bad one is exit 2 before anything starts). */
+function expectFor(flag: string | undefined): Pick<RunConfig, 'expect'> {
+  const file = expectFilePath(flag);
+  return file === undefined ? {} : { expect: { file, entries: loadExpectFile(file) } };
 }

@@ -1,6 +1,8 @@
 /** The one typed configuration of a conformance run: what `speakcheck run` resolves from flags and
  *  environment, and what every suite sees through `useSpeak().config`. */
 
+import type { Expectation } from '../requirements/expectations.ts';
+
 export type Profile = 'strict' | 'lenient';
 /** embedded: `serve` as a child process; container: API + worker containers (src/stack/container.ts). */
 export type Target = 'embedded' | 'remote' | 'container';
@@ -70,6 +72,8 @@ export interface RunConfig {
   runId: string;
   /** `speakcheck-<runId>-`: the prefix of every name the run creates. */
   namePrefix: string;
+  /** `--expect FILE` (or `speakcheck.expect.yaml` when present): the failures already known. */
+  expect?: { file: string; entries: Expectation[] };
 }
 
 /** The environment variable that carries the resolved RunConfig (JSON) to the vitest workers. */

@@ -13,8 +13,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Finding } from '../checks/finding.ts';
 import { redactText } from '../client/redact.ts';
-
-import type { CheckTallies } from '../requirements/verdict.ts';
+import type { CheckTallies, HarnessErrorNote } from '../requirements/verdict.ts';
+import { harnessBug } from './harness-error.ts';
 
 export type { CheckTallies };
 
@@ -25,6 +25,8 @@ export interface CheckScope {
   /** The ids the test covers: a check for another id is a harness bug. */
   ids: readonly string[];
   tallies: CheckTallies;
+  /** Bugs of the harness itself caught in a check (src/harness/harness-error.ts): never the server's fault. */
+  harnessErrors?: HarnessErrorNote[];
 }
 
 const scope = new AsyncLocalStorage<CheckScope>();
@@ -145,7 +147,10 @@ function fail(s: CheckScope, id: string, err: unknown): boolean {
     tally(s, id);
     return false;
   }
-  tally(s, attributed(s, id, err)).failed.push(redactText(messageOf(err)));
+  const message = redactText(messageOf(err));
+  tally(s, attributed(s, id, err)).failed.push(message);
+  const bug = harnessBug(err);
+  if (bug !== undefined) s.harnessErrors?.push({ message, bug: redactText(bug) });
   return false;
 }
 

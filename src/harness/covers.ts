@@ -20,6 +20,7 @@ import { type TestContext, test } from 'vitest';
 import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../client/evidence.ts';
 import { redactText } from '../client/redact.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
+import type { HarnessErrorNote } from '../requirements/verdict.ts';
 import { labelForAllure } from './allure-labels.ts';
 import {
   attributed,
@@ -30,6 +31,7 @@ import {
   runWithChecks,
   StepFailed,
 } from './check.ts';
+import { harnessBug } from './harness-error.ts';
 import './meta.ts';
 import { loadRunConfig } from './run-config.ts';
 
@@ -57,7 +59,9 @@ export function covers(
   const infoOnly =
     ids.length > 0 && unknown.length === 0 && ids.every((id) => findRequirement(id)?.level === 'INFO');
   const timeout = o.timeoutMs ?? defaultTimeoutMs;
-  test(name, timeout !== undefined ? { timeout } : {}, async (context) => {
+  // The ids are in the meta from collection on, so `run --list` shows them without running anything.
+  const options = { ...(timeout !== undefined ? { timeout } : {}), meta: { requirements: [...ids] } };
+  test(name, options, async (context) => {
     const { task } = context;
     task.meta.requirements = [...ids];
     task.meta.infoOnly = infoOnly;
@@ -72,11 +76,15 @@ export function covers(
     const record = newTestRecord();
     drainPending(record);
     const tallies: CheckTallies = {};
+    const harnessErrors: HarnessErrorNote[] = [];
     try {
-      await runWithRecord(record, () => runWithChecks({ ids, tallies }, () => fn(context)));
+      await runWithRecord(record, () => runWithChecks({ ids, tallies, harnessErrors }, () => fn(context)));
     } catch (err) {
       // A skip is not an assertion: it must stay a skip even for INFO-only tests.
       if (isSkip(err)) throw err;
+      const bug = harnessBug(err);
+      if (bug !== undefined)
+        harnessErrors.push({ message: redactText(messageOf(err)), bug: redactText(bug) });
       if (infoOnly) {
         record.observations.push(`Observed (not judged, INFO): ${redactText(messageOf(err))}`);
       } else {
@@ -96,6 +104,7 @@ export function covers(
       }
     } finally {
       task.meta.checks = tallies;
+      if (harnessErrors.length > 0) task.meta.harnessErrors = harnessErrors;
       task.meta.evidence = record.evidence;
       task.meta.droppedEvidence = record.droppedEvidence;
       task.meta.observations = record.observations;

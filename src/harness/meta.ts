@@ -1,5 +1,6 @@
 /** What a conformance test leaves in its vitest task meta for the reporter (JSON only). */
 import type { EvidenceEntry } from '../client/evidence.ts';
+import type { HarnessErrorNote } from '../requirements/verdict.ts';
 import type { CheckTallies } from './check.ts';
 
 export interface SpeakTestMeta {
@@ -13,6 +14,8 @@ export interface SpeakTestMeta {
   checks?: CheckTallies;
   /** The error thrown outside every check: the ids it left unconcluded are blocked by it. */
   blockedBy?: string;
+  /** Bugs of the harness itself this test ran into (src/harness/harness-error.ts). */
+  harnessErrors?: HarnessErrorNote[];
   evidence?: EvidenceEntry[];
   droppedEvidence?: number;
   observations?: string[];

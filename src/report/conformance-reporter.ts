@@ -9,6 +9,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { redactText } from '../client/redact.ts';
 import type { RunConfig } from '../config/types.ts';
 import '../harness/meta.ts';
+import { applyExpectations, type ExpectOutcome } from '../requirements/expectations.ts';
 import { catalogue } from '../requirements/index.ts';
 import {
   computeVerdicts,
@@ -26,6 +27,8 @@ export interface ReporterResult {
   report: ConformanceReport;
   files: string[];
   exitCode: number;
+  /** What the expect file did in this run (absent: no expect file). */
+  expect?: ExpectOutcome;
 }
 
 export interface ConformanceReporterOptions {
@@ -144,13 +147,23 @@ export class ConformanceReporter implements Reporter {
       for (const test of module.children.allTests()) outcomes.push(this.outcome(test, file));
     }
     const { config } = this.o;
-    const verdicts = computeVerdicts(catalogue, outcomes, {
+    const computed = computeVerdicts(catalogue, outcomes, {
       areas: config.only,
       requirements: config.requirements,
       fileErrors,
+      profile: config.profile,
       ...(this.stopReason ? { stopped: this.stopReason } : {}),
     });
-    const exitCode = exitCodeFor(verdicts, config.profile, unhandledErrors.length);
+    const expected = config.expect
+      ? applyExpectations(computed, config.expect.entries, config.expect.file)
+      : undefined;
+    const verdicts = expected?.verdicts ?? computed;
+    const exitCode = exitCodeFor(
+      verdicts,
+      config.profile,
+      unhandledErrors.length,
+      expected?.outcome.expired.length ?? 0,
+    );
     const finishedAt = new Date();
     const report = buildReport(verdicts, outcomes, {
       runId: config.runId,
@@ -165,13 +178,14 @@ export class ConformanceReporter implements Reporter {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       exitCode,
+      ...(expected ? { expect: expected.outcome } : {}),
       errors: [
         ...(this.stopReason ? [`The run was stopped: ${this.stopReason}.`] : []),
         ...unhandledErrors.map((e) => redactText(errorText(e))),
       ],
     });
     const files = await writeReport(config.reportDir, report);
-    this.result = { verdicts, report, files, exitCode };
+    this.result = { verdicts, report, files, exitCode, ...(expected ? { expect: expected.outcome } : {}) };
   }
 
   private file(module: TestModule): string {
@@ -201,6 +215,7 @@ export class ConformanceReporter implements Reporter {
       characters: meta.characters ?? 0,
       ...(meta.checks === undefined ? {} : { checks: meta.checks }),
       ...(meta.blockedBy === undefined ? {} : { blockedBy: redactText(meta.blockedBy) }),
+      ...(meta.harnessErrors === undefined ? {} : { harnessErrors: meta.harnessErrors }),
     };
   }
 }

@@ -1,5 +1,6 @@
 /** The conformance report as written to conformance.json; md and html are renderings of it. */
 import { redactJson, redactText } from '../client/redact.ts';
+import type { ExpectOutcome } from '../requirements/expectations.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../requirements/verdict.ts';
 
 export interface RunInfo {
@@ -18,6 +19,8 @@ export interface RunInfo {
   finishedAt: string;
   durationMs: number;
   exitCode: number;
+  /** The expect file's effect (`run --expect`): expected, unexpected passes, expired entries. */
+  expect?: ExpectOutcome;
   /** Why the run broke down as a whole (unhandled errors), if it did. */
   errors: string[];
 }

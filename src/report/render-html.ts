@@ -63,7 +63,7 @@ h1{font-size:1.5rem}table.sum{border-collapse:collapse}table.sum td,table.sum th
 details.req{border:1px solid #dde;border-radius:6px;margin:.35rem 0;padding:.3rem .6rem}
 details.req>summary{cursor:pointer}details.req[hidden]{display:none}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3rem;font-size:.8rem;color:#fff}
-.passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#6e7781}.info{background:#0969da}.not-concluded{background:#8250df}
+.passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#6e7781}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#bf8700}.not-applicable{background:#8c959f}.harness-error{background:#24292f}
 .lvl{font-size:.75rem;border:1px solid #999;border-radius:3px;padding:0 .25rem}.msg{color:#444}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.4rem;border-radius:4px;max-height:24rem;overflow:auto}
 pre.err,.err{color:#a40e26}.file,.ms{color:#777;font-size:.8rem}.ex{margin:.2rem 0 .2rem 1rem}.spec{background:#fffbe6;padding:.4rem}`;
@@ -88,7 +88,7 @@ export function renderHtml(report: ConformanceReport): string {
           ? `<br><q class="quote">${escapeHtml(r.quote)}</q> <span class="file">(speak-v1.md)</span>`
           : ''
       }</p>
-<p>${r.status === 'blocked' ? '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ' : ''}${escapeHtml(cut(r.message, 4_000))}</p>
+<p>${r.status === 'blocked' ? '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ' : r.status === 'expected-failure' ? '<b>Expected failure</b> (listed in the expect file; does not gate the run): ' : ''}${escapeHtml(cut(r.message, 4_000))}</p>
 ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}
 </details>`,
     )
@@ -110,17 +110,33 @@ ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('
   )}; run ${escapeHtml(run.runId)} from ${escapeHtml(run.startedAt)} to ${escapeHtml(run.finishedAt)}; exit code ${escapeHtml(
     run.exitCode,
   )}; ${escapeHtml(summary.characters)} characters synthesized.</p>
-<table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Blocked</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>MUST / SHOULD blocked</th><th>Tests passed / failed / skipped</th></tr>
-<tr><td>${summary.requirements}</td><td>${summary.passed}</td><td>${summary.failed}</td><td>${summary.blocked}</td><td>${summary.skipped}</td><td>${summary.info}</td><td>${summary.uncovered}</td><td>${summary.mustFailed}</td><td>${summary.shouldFailed}</td><td>${summary.mustBlocked} / ${summary.shouldBlocked}</td><td>${summary.tests.passed} / ${summary.tests.failed} / ${summary.tests.skipped}</td></tr></table>
-${problems}
+<table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Blocked</th><th>Expected failures</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>MUST / SHOULD blocked</th><th>Tests passed / failed / skipped</th></tr>
+<tr><td>${summary.requirements}</td><td>${summary.passed}</td><td>${summary.failed}</td><td>${summary.blocked}</td><td>${summary.expectedFailures ?? 0}</td><td>${summary.skipped}</td><td>${summary.info}</td><td>${summary.uncovered}</td><td>${summary.mustFailed}</td><td>${summary.shouldFailed}</td><td>${summary.mustBlocked} / ${summary.shouldBlocked}</td><td>${summary.tests.passed} / ${summary.tests.failed} / ${summary.tests.skipped}</td></tr></table>
+${problems}${expectHtml(run.expect)}
 <div class="bar">Area <select id="f-area"><option value="">all</option>${areas
     .map((a) => `<option>${escapeHtml(a)}</option>`)
     .join(
       '',
-    )}</select> Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>blocked</option><option>passed</option><option>info</option><option>skipped</option><option>not-concluded</option></select>
+    )}</select> Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>blocked</option><option>expected-failure</option><option>non-strict</option><option>not-applicable</option><option>harness-error</option><option>passed</option><option>info</option><option>skipped</option><option>not-concluded</option></select>
 Search <input id="f-text" type="search"> <span id="f-count"></span></div>
 ${rows}
 <script>${JS}</script>
 </body></html>
 `;
+}
+
+/** The expect file's effect: unexpected passes and expired entries, prominently (empty without one). */
+function expectHtml(expect: ConformanceReport['run']['expect']): string {
+  if (!expect) return '';
+  const items = [
+    ...expect.unexpectedPasses.map(
+      (e) =>
+        `<li><b>Unexpected pass: ${escapeHtml(e.requirement)}</b> passed: remove it from ${escapeHtml(expect.file)}</li>`,
+    ),
+    ...expect.expired.map(
+      (e) =>
+        `<li><b>Expired: ${escapeHtml(e.requirement)}</b> expired on ${escapeHtml(e.expires)} (the run fails): fix it, or renew or remove the entry</li>`,
+    ),
+  ];
+  return `<h2>Expected failures (${escapeHtml(expect.file)}): ${expect.expected.length}</h2>${items.length ? `<ul>${items.join('')}</ul>` : ''}`;
 }

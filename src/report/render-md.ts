@@ -8,6 +8,10 @@ const ICON: Record<string, string> = {
   skipped: '⏭️',
   info: 'ℹ️',
   'not-concluded': '⏳',
+  'expected-failure': '🔶',
+  'non-strict': '⚠️',
+  'not-applicable': '➖',
+  'harness-error': '🐞',
 };
 
 /** A table cell: no line breaks, no pipes, no raw HTML (markdown viewers render it). */
@@ -36,11 +40,11 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push(`- Not concluded (timeout): ${summary.notConcluded} requirement(s): the run was stopped`);
   lines.push(`- Characters synthesized: ${summary.characters}`, '');
   lines.push(
-    '| Requirements | Passed | Failed | Blocked | Skipped | Info | Uncovered | MUST failed | SHOULD failed | MUST blocked | SHOULD blocked |',
+    '| Requirements | Passed | Failed | Blocked | Expected failures | Skipped | Info | Uncovered | MUST failed | SHOULD failed | MUST blocked | SHOULD blocked |',
   );
-  lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   lines.push(
-    `| ${summary.requirements} | ${summary.passed} | ${summary.failed} | ${summary.blocked} | ${summary.skipped} | ${summary.info} | ${summary.uncovered} | ${summary.mustFailed} | ${summary.shouldFailed} | ${summary.mustBlocked} | ${summary.shouldBlocked} |`,
+    `| ${summary.requirements} | ${summary.passed} | ${summary.failed} | ${summary.blocked} | ${summary.expectedFailures ?? 0} | ${summary.skipped} | ${summary.info} | ${summary.uncovered} | ${summary.mustFailed} | ${summary.shouldFailed} | ${summary.mustBlocked} | ${summary.shouldBlocked} |`,
     '',
   );
 
@@ -61,6 +65,18 @@ export function renderMarkdown(report: ConformanceReport): string {
     );
     for (const r of blocked)
       lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
+    lines.push('');
+  }
+  lines.push(...expectMarkdown(report));
+  const harness = report.requirements.filter((r) => r.status === 'harness-error');
+  if (harness.length > 0) {
+    lines.push(
+      '## Harness errors (a bug of speakcheck, not of the server: please report it; exit 3)',
+      '',
+      '| Id | Level | What broke |',
+      '|---|---|---|',
+    );
+    for (const r of harness) lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.message)} |`);
     lines.push('');
   }
   if (report.problems.length > 0 || run.errors.length > 0) {
@@ -91,4 +107,26 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('## Not covered by any test', '', report.uncovered.map((id) => `\`${id}\``).join(', '), '');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Expected failures apart (with their original failure), unexpected passes and expired entries. */
+function expectMarkdown(report: ConformanceReport): string[] {
+  const { expect } = report.run;
+  if (!expect) return [];
+  const lines = [`## Expected failures (${mdCell(expect.file)})`, ''];
+  for (const e of expect.unexpectedPasses)
+    lines.push(`- **Unexpected pass: ${e.requirement}** passed: remove it from ${mdCell(expect.file)}`);
+  for (const e of expect.expired)
+    lines.push(
+      `- **Expired: ${e.requirement}** expired on ${e.expires ?? ''} (the run fails): fix it, or renew or remove the entry`,
+    );
+  if (expect.unexpectedPasses.length + expect.expired.length > 0) lines.push('');
+  const expected = report.requirements.filter((r) => r.status === 'expected-failure');
+  if (expected.length > 0) {
+    lines.push('| Id | Level | Section | Expected; what went wrong |', '|---|---|---|---|');
+    for (const r of expected)
+      lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
+  } else lines.push("None of this run's failures is listed.");
+  lines.push('');
+  return lines;
 }

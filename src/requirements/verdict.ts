@@ -23,7 +23,24 @@ import type { Profile } from '../config/types.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
-export type VerdictStatus = 'passed' | 'failed' | 'blocked' | 'skipped' | 'info' | 'not-concluded';
+export type VerdictStatus =
+  | 'passed'
+  | 'failed'
+  | 'blocked'
+  | 'skipped'
+  | 'info'
+  | 'not-concluded'
+  /** A failure (or block) the expect file lists (src/requirements/expectations.ts): does not gate. */
+  | 'expected-failure'
+  /** A SHOULD that failed in the lenient profile: does not gate there, still something to fix. */
+  | 'non-strict'
+  /** Every covering test was skipped because the server does not offer an optional feature. */
+  | 'not-applicable'
+  /** The harness itself broke while judging it (src/harness/harness-error.ts): not the server's fault. */
+  | 'harness-error';
+
+/** A skip reason that starts with this says the server does not offer the feature: not applicable. */
+export const NOT_APPLICABLE = 'not applicable: ';
 
 /** Per requirement id within one test: the checks that held and the messages of those that failed. */
 export type CheckTallies = Record<string, { passed: number; failed: string[] }>;
@@ -46,6 +63,15 @@ export interface TestOutcome {
   checks?: CheckTallies;
   /** The error of a step outside every check that stopped the test. */
   blockedBy?: string;
+  /** Bugs of the harness this test ran into: each the failure message it left and the bug's line. */
+  harnessErrors?: HarnessErrorNote[];
+}
+
+export interface HarnessErrorNote {
+  /** The failure message the error left (a check's, the blocking step's or the test's). */
+  message: string;
+  /** "TypeError: … (at src/x.ts:12)". */
+  bug: string;
 }
 
 export interface RequirementVerdict extends Requirement {
@@ -72,6 +98,14 @@ export interface VerdictSummary {
   info: number;
   /** Requirements the stopped run could not conclude (0 unless the run was stopped). */
   notConcluded: number;
+  /** Failures the expect file (`run --expect`) lists: reported apart, not counted as failed. */
+  expectedFailures: number;
+  /** SHOULDs failed in the lenient profile. */
+  nonStrict: number;
+  /** Optional features the server does not offer. */
+  notApplicable: number;
+  /** Requirements the harness could not judge because it broke itself (exit 3). */
+  harnessErrors: number;
   uncovered: number;
   mustFailed: number;
   shouldFailed: number;
@@ -98,6 +132,8 @@ export function computeVerdicts(
     fileErrors?: readonly Problem[];
     /** Why the run was stopped early (--max-time, Ctrl-C): what never ran is not concluded. */
     stopped?: string;
+    /** lenient: a failed SHOULD is `non-strict` (it does not gate there). */
+    profile?: Profile;
   } = {},
 ): Verdicts {
   const { areas, requirements: ids } = o;
@@ -117,7 +153,10 @@ export function computeVerdicts(
   }
 
   const requirements = selected.map((requirement) =>
-    notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
+    nonStrict(
+      notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
+      o.profile,
+    ),
   );
   const problems: Problem[] = [...(o.fileErrors ?? [])];
   for (const outcome of outcomes) {
@@ -139,6 +178,10 @@ export function computeVerdicts(
       skipped: count('skipped'),
       info: count('info'),
       notConcluded: count('not-concluded'),
+      expectedFailures: count('expected-failure'),
+      nonStrict: count('non-strict'),
+      notApplicable: count('not-applicable'),
+      harnessErrors: count('harness-error'),
       uncovered: uncovered.length,
       mustFailed: at('failed', 'MUST'),
       shouldFailed: at('failed', 'SHOULD'),
@@ -171,6 +214,32 @@ function notConcluded(verdict: RequirementVerdict, stopped: string | undefined):
   };
 }
 
+/** In the lenient profile a failed SHOULD does not gate: it is non-strict, with its failure kept. */
+function nonStrict(verdict: RequirementVerdict, profile: Profile | undefined): RequirementVerdict {
+  if (profile !== 'lenient' || verdict.status !== 'failed' || verdict.level !== 'SHOULD') return verdict;
+  return {
+    ...verdict,
+    status: 'non-strict',
+    message: `Non-strict (a SHOULD, lenient profile): ${verdict.message}`,
+  };
+}
+
+/** A failed or blocked result whose every cause is a bug of the harness: that requirement is not judged. */
+function harnessErrorOf(
+  id: string,
+  results: Array<{ test: TestOutcome; result: Result }>,
+): string | undefined {
+  // Every failure message of the requirement (all its failed checks, not only the first) must be a bug.
+  const messages = results.flatMap(({ test, result }) =>
+    (result.kind === 'failed' && test.checks?.[id]?.failed.length
+      ? test.checks[id]!.failed
+      : [result.message]
+    ).map((message) => test.harnessErrors?.find((h) => message.startsWith(h.message))),
+  );
+  if (messages.length === 0 || messages.some((b) => b === undefined)) return undefined;
+  return messages[0]!.bug;
+}
+
 function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdict {
   const base = {
     ...requirement,
@@ -183,13 +252,24 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
   const concluded = tests.filter((t) => t.state !== 'skipped' && t.state !== 'not-concluded');
   const results = concluded.map((t) => ({ test: t, result: resultIn(t, requirement.id) }));
   const failed = results.filter((r) => r.result.kind === 'failed');
+  const blocked = results.filter((r) => r.result.kind === 'blocked');
+  const bug =
+    requirement.level === 'INFO'
+      ? undefined
+      : harnessErrorOf(requirement.id, failed.length > 0 ? failed : blocked);
+  if (bug !== undefined) {
+    return {
+      ...base,
+      status: 'harness-error',
+      message: `Harness error (a bug of speakcheck, not a verdict on the server; please report it): ${bug}`,
+    };
+  }
   if (failed.length > 0 && requirement.level !== 'INFO') {
     const first = failed[0]!;
     const more =
       failed.length > 1 ? ` (and ${failed.length - 1} more failing test${failed.length > 2 ? 's' : ''})` : '';
     return { ...base, status: 'failed', message: `${first.test.name}: ${first.result.message}${more}` };
   }
-  const blocked = results.filter((r) => r.result.kind === 'blocked');
   if (blocked.length > 0 && requirement.level !== 'INFO') {
     const first = blocked[0]!;
     return { ...base, status: 'blocked', message: `${first.test.name}: blocked by: ${first.result.message}` };
@@ -203,6 +283,14 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
     };
   }
   const ran = concluded;
+  const skipNotes = tests.map((t) => t.observations.find((o) => o.startsWith(`Skipped: ${NOT_APPLICABLE}`)));
+  if (ran.length === 0 && skipNotes.every((n) => n !== undefined)) {
+    return {
+      ...base,
+      status: 'not-applicable',
+      message: `Not applicable: ${skipNotes[0]!.slice(`Skipped: ${NOT_APPLICABLE}`.length)}`,
+    };
+  }
   if (ran.length === 0) {
     const why = base.observations.length > 0 ? ` ${base.observations.join(' · ')}` : '';
     return { ...base, status: 'skipped', message: `Every covering test was skipped.${why}` };
@@ -247,16 +335,25 @@ export const EXIT = {
   fails: 1,
   /** Invalid options. */
   usage: 2,
-  /** Could not run: unreachable, bad credentials, not the API. */
+  /** Could not run: unreachable, bad credentials, not the API; or the harness itself broke (a bug of ours). */
   couldNotRun: 3,
 } as const;
 
-export function exitCodeFor(verdicts: Verdicts, profile: Profile, unhandledErrors = 0): number {
+export function exitCodeFor(
+  verdicts: Verdicts,
+  profile: Profile,
+  unhandledErrors = 0,
+  /** Entries of the expect file past their expiry date: each fails the run. */
+  expiredExpectations = 0,
+): number {
+  // The harness broke: whatever else happened, the run cannot vouch for its verdicts.
+  if (verdicts.summary.harnessErrors > 0) return EXIT.couldNotRun;
   const { mustFailed, shouldFailed, mustBlocked, shouldBlocked } = verdicts.summary;
   // A blocked requirement was not shown to hold: it counts like a failure, though reported apart.
   if (mustFailed + mustBlocked > 0) return EXIT.fails;
   if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.fails;
   if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.fails;
+  if (expiredExpectations > 0) return EXIT.fails;
   // A run that could not conclude a requirement cannot say the server conforms.
   if (verdicts.summary.notConcluded > 0) return EXIT.fails;
   return EXIT.conforms;

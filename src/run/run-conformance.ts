@@ -16,6 +16,7 @@ import { registerSecret } from '../client/redact.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
+import { expectLines } from '../requirements/expectations.ts';
 import { EXIT } from '../requirements/verdict.ts';
 import { type EmbeddedStack, REPO_ROOT, StackStartError, startEmbeddedStack } from '../stack/embedded.ts';
 import { speakcheckVersion } from '../version.ts';
@@ -166,6 +167,16 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     out('');
     for (const problem of verdicts.problems.slice(0, 10))
       err(`  problem: ${problem.where}: ${problem.message.split('\n')[0]}`);
+    // Unexpected passes and expired entries stand out on stderr; the count of expected ones is a plain line.
+    if (result.expect) {
+      const { summary: expectSummary, alerts } = expectLines(result.expect);
+      if (expectSummary) out(expectSummary);
+      for (const line of alerts) err(line);
+    }
+    if (verdicts.summary.harnessErrors > 0)
+      err(
+        `speakcheck: the harness itself broke on ${verdicts.summary.harnessErrors} requirement(s) (status harness-error; not a verdict on the server): please file a bug report for speakcheck with conformance.json (its message names the line that broke)`,
+      );
     const { tests } = verdicts.summary;
     let exitCode = result.exitCode;
     if (tests.passed + tests.failed === 0) {

@@ -4,15 +4,32 @@ import type { RequirementVerdict, VerdictSummary } from '../requirements/verdict
 export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
   // The not-concluded column only when the run was stopped (--max-time, Ctrl-C).
   const stopped = summary.notConcluded > 0;
+  // The expected-failures column only with an expect file that matched something.
+  const expected = (summary.expectedFailures ?? 0) > 0;
+  // The columns of the rarer verdicts only when the run has one.
+  const rare = (
+    [
+      ['non-strict', summary.nonStrict],
+      ['n/a', summary.notApplicable],
+      ['harness error', summary.harnessErrors],
+    ] as const
+  ).filter(([, n]) => (n ?? 0) > 0);
+  const rareStatus: Record<string, string> = {
+    'non-strict': 'non-strict',
+    'n/a': 'not-applicable',
+    'harness error': 'harness-error',
+  };
   const header = [
     'area',
     'reqs',
     'passed',
     'failed',
     'blocked',
+    ...(expected ? ['expected'] : []),
     'skipped',
     'info',
     ...(stopped ? ['not concluded'] : []),
+    ...rare.map(([name]) => name),
     'uncovered',
   ];
   const rows: string[][] = [];
@@ -26,9 +43,11 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
       n('passed'),
       n('failed'),
       n('blocked'),
+      ...(expected ? [n('expected-failure')] : []),
       n('skipped'),
       n('info'),
       ...(stopped ? [n('not-concluded')] : []),
+      ...rare.map(([name]) => n(rareStatus[name]!)),
       String(list.filter((r) => !r.covered).length),
     ]);
   }
@@ -38,9 +57,11 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     String(summary.passed),
     String(summary.failed),
     String(summary.blocked),
+    ...(expected ? [String(summary.expectedFailures)] : []),
     String(summary.skipped),
     String(summary.info),
     ...(stopped ? [String(summary.notConcluded)] : []),
+    ...rare.map(([, count]) => String(count)),
     String(summary.uncovered),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -52,6 +52,7 @@ function expectedSummary(report: ConformanceReport): Record<string, string> {
     Passed: String(s.passed),
     Failed: String(s.failed),
     Blocked: String(s.blocked),
+    'Expected failures': String(s.expectedFailures ?? 0),
     Skipped: String(s.skipped),
     Info: String(s.info),
     Uncovered: String(s.uncovered),

@@ -9,6 +9,7 @@ import {
   runWithChecks,
   StepFailed,
 } from '../../src/harness/check.ts';
+import type { HarnessErrorNote } from '../../src/requirements/verdict.ts';
 
 const inTest = <T>(ids: string[], fn: () => T) => {
   const tallies: CheckTallies = {};
@@ -69,5 +70,26 @@ describe('check', () => {
     expect(isSetupFailure(err)).toBe(false);
     markSetupFailure(err);
     expect(isSetupFailure(err)).toBe(true);
+  });
+});
+
+describe('harness errors', () => {
+  test('a programming error from our own code inside a check is noted beside its failure', () => {
+    const tallies: CheckTallies = {};
+    const harnessErrors: HarnessErrorNote[] = [];
+    runWithChecks({ ids: ['A'], tallies, harnessErrors }, () => {
+      check('A', () => {
+        const bug = new TypeError('items is undefined');
+        bug.stack = 'TypeError: items is undefined\n    at list (/repo/src/checks/lists.ts:40:7)';
+        throw bug;
+      });
+      check('A', () => {
+        throw new Error('expected 200, got 500');
+      });
+    });
+    expect(tallies).toEqual({ A: { passed: 0, failed: ['items is undefined', 'expected 200, got 500'] } });
+    expect(harnessErrors).toEqual([
+      { message: 'items is undefined', bug: 'TypeError: items is undefined (at src/checks/lists.ts:40)' },
+    ]);
   });
 });

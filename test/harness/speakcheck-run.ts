@@ -18,13 +18,13 @@ export interface RunResult {
 
 export function speakcheckRun(
   args: string[],
-  o: { env?: Record<string, string>; timeoutMs?: number } = {},
+  o: { env?: Record<string, string>; timeoutMs?: number; command?: 'run' | 'rerun' } = {},
 ): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', ...args],
+      [join(REPO_ROOT, 'bin', 'speakcheck.js'), o.command ?? 'run', ...args],
       {
         cwd: REPO_ROOT,
         timeout: o.timeoutMs ?? 150_000,

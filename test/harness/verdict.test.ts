@@ -1,7 +1,15 @@
 import { describe, expect, test } from 'vitest';
+import { Finding } from '../../src/checks/finding.ts';
+import { harnessBug } from '../../src/harness/harness-error.ts';
 import { CatalogueError, mergeCatalogue } from '../../src/requirements/index.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import { computeVerdicts, EXIT, exitCodeFor, type TestOutcome } from '../../src/requirements/verdict.ts';
+import {
+  computeVerdicts,
+  EXIT,
+  exitCodeFor,
+  NOT_APPLICABLE,
+  type TestOutcome,
+} from '../../src/requirements/verdict.ts';
 
 const req = (id: string, level: Requirement['level'], area: Requirement['area'] = 'auth'): Requirement => ({
   id,
@@ -258,5 +266,120 @@ describe('a stopped run (--max-time, Ctrl-C)', () => {
     );
     expect(passing.summary.notConcluded).toBe(1);
     expect(exitCodeFor(passing, 'lenient')).toBe(EXIT.fails);
+  });
+});
+
+describe('verdicts a vendor can act on', () => {
+  test('non-strict: a SHOULD failed in the lenient profile (strict: still failed)', () => {
+    const outcomes = [outcome('c fails', 'failed', ['AUTH-C']), outcome('a passes', 'passed', ['AUTH-A'])];
+    const lenient = computeVerdicts(catalogue, outcomes, { profile: 'lenient' });
+    const c = lenient.requirements.find((r) => r.id === 'AUTH-C')!;
+    expect(c.status).toBe('non-strict');
+    expect(c.message).toBe('Non-strict (a SHOULD, lenient profile): c fails: c fails broke');
+    expect(lenient.summary).toMatchObject({ nonStrict: 1, shouldFailed: 0 });
+    expect(exitCodeFor(lenient, 'lenient')).toBe(EXIT.conforms);
+    const strict = computeVerdicts(catalogue, outcomes, { profile: 'strict' });
+    expect(strict.requirements.find((r) => r.id === 'AUTH-C')!.status).toBe('failed');
+    expect(exitCodeFor(strict, 'strict')).toBe(EXIT.fails);
+    // A MUST never becomes non-strict.
+    const must = computeVerdicts(catalogue, [outcome('a fails', 'failed', ['AUTH-A'])], {
+      profile: 'lenient',
+    });
+    expect(must.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
+  });
+
+  test('not-applicable: every covering test skipped because the feature is not offered', () => {
+    const v = computeVerdicts(catalogue, [
+      outcome('hook 1', 'skipped', ['AUTH-A'], {
+        observations: [`Skipped: ${NOT_APPLICABLE}webhooks: the server cannot reach the sink`],
+      }),
+      outcome('hook 2', 'skipped', ['AUTH-B'], {
+        observations: [`Skipped: ${NOT_APPLICABLE}webhooks: the server cannot reach the sink`],
+      }),
+      // One covering test skipped for another reason: a plain skip, not "not applicable".
+      outcome('b other', 'skipped', ['AUTH-B'], { observations: ['Skipped: token lives 15 minutes'] }),
+      // One covering test ran: judged as usual.
+      outcome('hook 3', 'skipped', ['AUTH-E'], { observations: [`Skipped: ${NOT_APPLICABLE}x`] }),
+      outcome('e fails', 'failed', ['AUTH-E']),
+    ]);
+    const byId = Object.fromEntries(v.requirements.map((r) => [r.id, r]));
+    expect(byId['AUTH-A']).toMatchObject({
+      status: 'not-applicable',
+      message: 'Not applicable: webhooks: the server cannot reach the sink',
+    });
+    expect(byId['AUTH-B']!.status).toBe('skipped');
+    expect(byId['AUTH-E']!.status).toBe('failed');
+    expect(v.summary.notApplicable).toBe(1);
+  });
+
+  test('harness-error: a failure whose cause is our own bug, exit 3; a Finding beside it still fails', () => {
+    const bug = 'TypeError: x.y is not a function (at suites/auth.spec.ts:12)';
+    const v = computeVerdicts(catalogue, [
+      outcome('a breaks', 'failed', ['AUTH-A', 'AUTH-B'], {
+        checks: {
+          'AUTH-A': { passed: 0, failed: ['x.y is not a function'] },
+          'AUTH-B': { passed: 0, failed: ['expected 401, got 200'] },
+        },
+        harnessErrors: [{ message: 'x.y is not a function', bug }],
+      }),
+      outcome('c blocked by a bug', 'failed', ['AUTH-C'], {
+        checks: {},
+        blockedBy: 'x.y is not a function',
+        harnessErrors: [{ message: 'x.y is not a function', bug }],
+      }),
+    ]);
+    const byId = Object.fromEntries(v.requirements.map((r) => [r.id, r]));
+    expect(byId['AUTH-A']!.status).toBe('harness-error');
+    expect(byId['AUTH-A']!.message).toBe(
+      `Harness error (a bug of speakcheck, not a verdict on the server; please report it): ${bug}`,
+    );
+    expect(byId['AUTH-B']!.status).toBe('failed');
+    expect(byId['AUTH-C']!.status).toBe('harness-error');
+    expect(v.summary).toMatchObject({ harnessErrors: 2, mustFailed: 1 });
+    // A bug and a real failure of the same requirement: the real failure is the verdict.
+    const mixed = computeVerdicts(catalogue, [
+      outcome('a mixed', 'failed', ['AUTH-A'], {
+        checks: { 'AUTH-A': { passed: 0, failed: ['x.y is not a function', 'expected 401, got 200'] } },
+        harnessErrors: [{ message: 'x.y is not a function', bug }],
+      }),
+    ]);
+    expect(mixed.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.couldNotRun);
+  });
+});
+
+describe('harnessBug: only what is provably ours', () => {
+  const withFrame = (err: Error, frame: string) => {
+    err.stack = `${err.name}: ${err.message}\n    at ${frame}\n    at next (/x/y.js:1:1)`;
+    return err;
+  };
+
+  test('a TypeError thrown in src/ or suites/ is ours', () => {
+    expect(
+      harnessBug(withFrame(new TypeError('a is undefined'), 'f (/work/main/suites/auth.spec.ts:12:3)')),
+    ).toBe('TypeError: a is undefined (at suites/auth.spec.ts:12)');
+    expect(
+      harnessBug(withFrame(new ReferenceError('q is not defined'), 'file:///r/src/client/http.ts:4:1')),
+    ).toBe('ReferenceError: q is not defined (at src/client/http.ts:4)');
+  });
+
+  test('Findings, assertions, library and Node errors are not', () => {
+    expect(
+      harnessBug(withFrame(new Finding('the server said 500'), 'f (/r/suites/a.spec.ts:1:1)')),
+    ).toBeUndefined();
+    expect(
+      harnessBug(withFrame(new Error('expected 1 to be 2'), 'f (/r/suites/a.spec.ts:1:1)')),
+    ).toBeUndefined();
+    expect(
+      harnessBug(withFrame(new TypeError('fetch failed'), 'fetch (/r/node_modules/undici/index.js:1:1)')),
+    ).toBeUndefined();
+    expect(
+      harnessBug(withFrame(new TypeError('fetch failed'), 'f (/r/node_modules/x/src/a.ts:1:1)')),
+    ).toBeUndefined();
+    expect(
+      harnessBug(withFrame(new SyntaxError('Unexpected token <'), 'JSON.parse (<anonymous>)')),
+    ).toBeUndefined();
+    expect(harnessBug(withFrame(new TypeError('x'), 'node:internal/url:1:1'))).toBeUndefined();
+    expect(harnessBug('a string')).toBeUndefined();
   });
 });

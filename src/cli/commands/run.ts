@@ -1,6 +1,7 @@
 /** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: see EXIT. */
 import type { Command } from 'commander';
 import { ConfigError, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
+import type { RunConfig } from '../../config/types.ts';
 import { EXIT } from '../../requirements/verdict.ts';
 import { DEFAULT_MAX_TIME_MS, runConformance } from '../../run/run-conformance.ts';
 
@@ -13,13 +14,23 @@ function parseMaxTime(raw: string | undefined): number | undefined {
   return Math.round(seconds * 1000);
 }
 
+export type RunCommandFlags = RunFlags & { allureHtml?: boolean; maxTime?: string; list?: boolean };
+
+export const EXIT_CODES_HELP =
+  'Exit codes: 0 conforms, 1 does not conform (a MUST failed; strict: or a SHOULD; or an expect entry expired), 2 invalid options, 3 could not run or the harness broke (harness-error).';
+
 export function registerRun(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description(
-      'Run the Speak v1 conformance suites against a server (default: the embedded reference stack).\n' +
-        'Exit codes: 0 conforms, 1 does not conform (a MUST failed; strict: or a SHOULD), 2 invalid options, 3 could not run.',
-    )
+      `Run the Speak v1 conformance suites against a server (default: the embedded reference stack).\n${EXIT_CODES_HELP}`,
+    );
+  addRunOptions(command).action(runAction);
+}
+
+/** The options of `run`, shared by `rerun` (the same names, the same meaning). */
+export function addRunOptions(command: Command): Command {
+  return command
     .option(
       '--base-url <url>',
       'server under test (env SPEAK_BASE_URL); absent: start the embedded reference stack',
@@ -67,6 +78,15 @@ export function registerRun(program: Command): void {
         'only they are judged; without --only, only their areas load',
       (value: string, previous: string[] = []) => [...previous, value],
     )
+    .option(
+      '--expect <file>',
+      'expected failures, YAML or JSON list of {requirement, reason, link?, expires?} (env SPEAK_EXPECT; default: ./speakcheck.expect.yaml when present): ' +
+        'listed failures do not fail the run; an unexpected pass is reported (exit unchanged); an expired entry fails the run',
+    )
+    .option(
+      '--list',
+      'print the areas, tests and requirement ids this selection (--only, --requirement) would run, and exit: contacts no server, starts no stack',
+    )
     .option('--concurrency <n>', 'upper bound of requests in flight (default 8)')
     .option('--keep', 'keep what the run creates (default: delete it at the end)')
     .option('--report-dir <dir>', 'where the reports go (default reports/<timestamp>/)')
@@ -78,28 +98,40 @@ export function registerRun(program: Command): void {
     .option(
       '--max-time <s>',
       `budget of the whole run in seconds (env SPEAK_MAX_TIME; default ${DEFAULT_MAX_TIME_MS / 1000}): then, as on Ctrl-C, what has not finished is "not concluded (timeout)", the reports are written and the exit code is 1`,
-    )
-    .action(async (flags: RunFlags & { allureHtml?: boolean; maxTime?: string }) => {
-      let code: number;
-      try {
-        const config = resolveRunConfig(flags);
-        const maxTimeMs = parseMaxTime(flags.maxTime ?? process.env.SPEAK_MAX_TIME);
-        code = await runConformance(config, {
-          allureHtml: flags.allureHtml === true,
-          ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
-        });
-      } catch (err) {
-        if (err instanceof ConfigError) {
-          process.stderr.write(`speakcheck run: ${err.message}\n`);
-          code = EXIT.usage;
-        } else {
-          process.stderr.write(
-            `speakcheck run: could not run: ${err instanceof Error ? err.message : String(err)}\n`,
-          );
-          code = EXIT.couldNotRun;
-        }
-      }
-      // Vitest and undici may keep handles open; the verdict is final here.
-      process.exit(code);
+    );
+}
+
+/** Resolve the config and run; exits the process with the run's code. */
+export async function runAction(flags: RunCommandFlags): Promise<never> {
+  let code: number;
+  try {
+    const config = resolveRunConfig(flags);
+    if (flags.list) process.exit(await listAction(config));
+    const maxTimeMs = parseMaxTime(flags.maxTime ?? process.env.SPEAK_MAX_TIME);
+    code = await runConformance(config, {
+      allureHtml: flags.allureHtml === true,
+      ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
     });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`speakcheck run: ${err.message}\n`);
+      code = EXIT.usage;
+    } else {
+      process.stderr.write(
+        `speakcheck run: could not run: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+      code = EXIT.couldNotRun;
+    }
+  }
+  // Vitest and undici may keep handles open; the verdict is final here.
+  process.exit(code);
+}
+
+/** `run --list`: collect, print, exit 0 (1 when a suite file does not load). */
+async function listAction(config: RunConfig): Promise<number> {
+  const { collectTests, formatList } = await import('../../run/list-tests.ts');
+  const { files, errors } = await collectTests(config);
+  process.stdout.write(`${formatList(files, config)}\n`);
+  for (const e of errors) process.stderr.write(`speakcheck run --list: ${e}\n`);
+  return errors.length > 0 ? EXIT.fails : EXIT.conforms;
 }

@@ -1,0 +1,75 @@
+/**
+ * `speakcheck rerun REPORT_DIR`: run again only what did not pass in that run (failed, blocked,
+ * non-strict, harness-error, not-concluded and expected-failure MUST/SHOULD requirements), through
+ * the `--requirement` selection, against the same server: the report's `run.baseUrl` for a remote
+ * run, the same kind of reference stack for an embedded or container run (its port is gone), or
+ * `--base-url`. Credentials come from the flags and environment as for `run`: a report never holds them.
+ */
+import type { Command } from 'commander';
+import type { ConformanceReport } from '../../report/model.ts';
+import type { VerdictStatus } from '../../requirements/verdict.ts';
+import { readReport } from './expect.ts';
+import { addRunOptions, EXIT_CODES_HELP, type RunCommandFlags, runAction } from './run.ts';
+
+const RERUN: ReadonlySet<VerdictStatus> = new Set([
+  'failed',
+  'blocked',
+  'non-strict',
+  'harness-error',
+  'not-concluded',
+  'expected-failure',
+]);
+
+/** The MUST/SHOULD requirements of a report that did not pass (INFO never gates). */
+export function rerunIds(report: ConformanceReport): string[] {
+  return report.requirements.filter((r) => RERUN.has(r.status) && r.level !== 'INFO').map((r) => r.id);
+}
+
+/** The run flags of the rerun: the selection and, unless given, the server and profile of the report. */
+export function rerunFlags(
+  report: ConformanceReport,
+  flags: RunCommandFlags,
+  ids: string[],
+): RunCommandFlags {
+  const { run } = report;
+  const sameServer =
+    flags.baseUrl !== undefined || process.env.SPEAK_BASE_URL
+      ? {}
+      : run.target === 'remote'
+        ? { baseUrl: run.baseUrl }
+        : { target: flags.target ?? run.target };
+  return {
+    ...flags,
+    ...sameServer,
+    profile: flags.profile ?? run.profile,
+    requirement: ids.join(','),
+  };
+}
+
+export function registerRerun(program: Command): void {
+  const command = program
+    .command('rerun')
+    .argument('<report_dir>', 'the report directory of a run (with conformance.json)')
+    .description(
+      'Rerun only the requirements that did not pass in a run (failed, blocked, …), against the same server ' +
+        `(its run.baseUrl; an embedded run: a fresh embedded stack) unless --base-url is given. Credentials: flags/env as for run.\n${EXIT_CODES_HELP}`,
+    );
+  addRunOptions(command).action(async (dir: string, flags: RunCommandFlags) => {
+    let report: ConformanceReport;
+    try {
+      report = readReport(dir);
+    } catch (e) {
+      process.stderr.write(`speakcheck rerun: ${(e as Error).message}\n`);
+      process.exit(2);
+    }
+    const ids = rerunIds(report);
+    if (ids.length === 0) {
+      process.stdout.write(
+        `speakcheck rerun: every MUST/SHOULD requirement of ${dir} passed: nothing to rerun.\n`,
+      );
+      process.exit(0);
+    }
+    process.stdout.write(`speakcheck rerun: ${ids.length} requirement(s) of ${dir}: ${ids.join(', ')}\n`);
+    await runAction(rerunFlags(report, flags, ids));
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * `speakcheck run --list`: the areas, tests and requirement ids a run with this selection would
+ * run, collected by vitest without running anything: no global setup (no stack, no shared voice),
+ * no hooks, no test bodies, so no server is contacted. covers() puts each test's ids in its meta
+ * at collection.
+ */
+import { join, relative } from 'node:path';
+import type { TestModule } from 'vitest/node';
+import { encodeRunConfig } from '../config/resolve.ts';
+import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { REPO_ROOT } from '../stack/embedded.ts';
+
+export interface ListedTest {
+  name: string;
+  requirements: string[];
+}
+
+export interface ListedFile {
+  file: string;
+  tests: ListedTest[];
+}
+
+export async function collectTests(config: RunConfig): Promise<{ files: ListedFile[]; errors: string[] }> {
+  // The suites read the config at import (useSpeak); nothing in it is contacted at collection.
+  // The embedded stack is not started, so it has no URL yet: a placeholder that cannot resolve (.invalid).
+  const baseUrl = config.baseUrl || 'http://embedded-stack-not-started.invalid';
+  process.env[RUN_CONFIG_ENV] = encodeRunConfig({ ...config, baseUrl, authUrl: config.authUrl || baseUrl });
+  const { createVitest } = await import('vitest/node');
+  const vitest = await createVitest('test', {
+    root: REPO_ROOT,
+    config: join(REPO_ROOT, 'suites.vitest.config.ts'),
+    watch: false,
+    passWithNoTests: true,
+    globalSetup: [],
+    reporters: [],
+    ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
+  });
+  try {
+    const { testModules, unhandledErrors } = await vitest.collect(
+      config.only.map((area) => `suites/${area}`),
+    );
+    const files = testModules
+      .map((m) => listedFile(m))
+      .filter((f) => f.tests.length > 0)
+      .sort((a, b) => a.file.localeCompare(b.file));
+    const errors = [
+      ...testModules.flatMap((m) => m.errors().map((e) => `${relativePath(m)}: ${e.message}`)),
+      ...unhandledErrors.map((e) => String((e as { message?: string }).message ?? e)),
+    ];
+    return { files, errors };
+  } finally {
+    await vitest.close();
+  }
+}
+
+function listedFile(module: TestModule): ListedFile {
+  return {
+    file: relativePath(module),
+    tests: [...module.children.allTests()].map((t) => ({
+      name: t.fullName,
+      requirements: t.meta().requirements ?? [],
+    })),
+  };
+}
+
+/** The listing: per file its tests and their ids, then the totals and every id once. */
+export function formatList(
+  files: readonly ListedFile[],
+  config: Pick<RunConfig, 'only' | 'requirements'>,
+): string {
+  const lines: string[] = [];
+  for (const f of files) {
+    lines.push(`${f.file}`);
+    for (const t of f.tests) lines.push(`  ${t.name}  [${t.requirements.join(', ')}]`);
+  }
+  const selected = new Set(config.requirements);
+  const ids = [...new Set(files.flatMap((f) => f.tests.flatMap((t) => t.requirements)))]
+    .filter((id) => selected.size === 0 || selected.has(id))
+    .sort();
+  const tests = files.reduce((n, f) => n + f.tests.length, 0);
+  lines.push(
+    '',
+    `${files.length} file(s), ${tests} test(s), ${ids.length} requirement(s)${config.only.length ? ` (areas ${config.only.join(', ')})` : ''}:`,
+    ids.join(', '),
+  );
+  return lines.join('\n');
+}
+
+function relativePath(module: TestModule): string {
+  return relative(REPO_ROOT, module.moduleId).replace(/\\/g, '/');
+}

@@ -1,0 +1,225 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { baselineEntries } from '../../src/cli/commands/expect.ts';
+import { ConfigError } from '../../src/config/errors.ts';
+import { expectFilePath, loadExpectFile, parseExpectations } from '../../src/config/expect-file.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { applyExpectations, expectLines } from '../../src/requirements/expectations.ts';
+import type { Requirement } from '../../src/requirements/types.ts';
+import { computeVerdicts, EXIT, exitCodeFor, type TestOutcome } from '../../src/requirements/verdict.ts';
+
+const req = (id: string, level: Requirement['level']): Requirement => ({
+  id,
+  area: 'auth',
+  section: 'Authentication 1',
+  level,
+  source: 'speak-v1',
+  text: `text of ${id}`,
+});
+
+const outcome = (name: string, state: TestOutcome['state'], requirements: string[]): TestOutcome => ({
+  key: `suites/auth.spec.ts > ${name}`,
+  file: 'suites/auth.spec.ts',
+  name,
+  state,
+  durationMs: 1,
+  errors: state === 'failed' ? [`${name}: expected 401, got 200`] : [],
+  requirements,
+  unknownRequirements: [],
+  observations: [],
+  evidence: [],
+  droppedEvidence: 0,
+  characters: 0,
+});
+
+const catalogue = [req('AUTH-A', 'MUST'), req('AUTH-B', 'MUST'), req('AUTH-C', 'SHOULD')];
+const verdicts = computeVerdicts(catalogue, [
+  outcome('a fails', 'failed', ['AUTH-A']),
+  outcome('b passes', 'passed', ['AUTH-B']),
+  outcome('c fails', 'failed', ['AUTH-C']),
+]);
+const now = new Date('2026-11-24T12:00:00Z');
+
+describe('applyExpectations', () => {
+  test('without an expect file the failures fail the run', () => {
+    expect(exitCodeFor(verdicts, 'strict')).toBe(EXIT.fails);
+  });
+
+  test('every failure expected: exit 0, status expected-failure keeping the original message', () => {
+    const { verdicts: v, outcome: o } = applyExpectations(
+      verdicts,
+      [
+        { requirement: 'AUTH-A', reason: 'known bug', link: 'https://tracker/1' },
+        { requirement: 'AUTH-C', reason: 'later', expires: '2026-11-24' },
+      ],
+      'x.yaml',
+      now,
+    );
+    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.conforms);
+    const a = v.requirements.find((r) => r.id === 'AUTH-A')!;
+    expect(a.status).toBe('expected-failure');
+    expect(a.message).toBe(
+      'Expected (known bug, https://tracker/1): a fails: a fails: expected 401, got 200',
+    );
+    expect(v.summary).toMatchObject({ failed: 0, expectedFailures: 2, mustFailed: 0, shouldFailed: 0 });
+    expect(o.expected).toEqual(['AUTH-A', 'AUTH-C']);
+    expect(o.unexpectedPasses).toEqual([]);
+  });
+
+  test('a failure not listed still fails the run', () => {
+    const { verdicts: v } = applyExpectations(
+      verdicts,
+      [{ requirement: 'AUTH-C', reason: 'r' }],
+      'x.yaml',
+      now,
+    );
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.fails);
+    expect(v.summary.mustFailed).toBe(1);
+  });
+
+  test('an expected failure that passes is an unexpected pass, reported, exit unchanged', () => {
+    const { verdicts: v, outcome: o } = applyExpectations(
+      verdicts,
+      [
+        { requirement: 'AUTH-A', reason: 'r' },
+        { requirement: 'AUTH-B', reason: 'was broken' },
+        { requirement: 'AUTH-C', reason: 'r' },
+      ],
+      'x.yaml',
+      now,
+    );
+    expect(o.unexpectedPasses.map((e) => e.requirement)).toEqual(['AUTH-B']);
+    expect(v.requirements.find((r) => r.id === 'AUTH-B')!.status).toBe('passed');
+    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.conforms);
+    expect(expectLines(o).alerts).toEqual(['*** unexpected pass: AUTH-B passed: remove it from x.yaml ***']);
+  });
+
+  test('an expired entry is not applied and fails the run, saying which', () => {
+    const { verdicts: v, outcome: o } = applyExpectations(
+      verdicts,
+      [
+        { requirement: 'AUTH-A', reason: 'r', expires: '2026-11-23' },
+        { requirement: 'AUTH-C', reason: 'r' },
+      ],
+      'x.yaml',
+      now,
+    );
+    expect(v.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
+    expect(o.expired.map((e) => e.requirement)).toEqual(['AUTH-A']);
+    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.fails);
+    expect(expectLines(o).alerts[0]).toMatch(
+      /expired: the expected failure AUTH-A in x\.yaml expired on 2026-11-23/,
+    );
+  });
+
+  test('an expired entry whose requirement passes still fails the run', () => {
+    const { verdicts: v, outcome: o } = applyExpectations(
+      verdicts,
+      [
+        { requirement: 'AUTH-A', reason: 'r' },
+        { requirement: 'AUTH-C', reason: 'r' },
+        { requirement: 'AUTH-B', reason: 'r', expires: '2020-01-01' },
+      ],
+      'x.yaml',
+      now,
+    );
+    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.fails);
+  });
+
+  test('a blocked requirement can be expected too', () => {
+    const blocked = computeVerdicts(catalogue, [
+      { ...outcome('a blocked', 'failed', ['AUTH-A']), checks: {}, blockedBy: 'login failed' },
+      outcome('b passes', 'passed', ['AUTH-B', 'AUTH-C']),
+    ]);
+    expect(blocked.requirements[0]!.status).toBe('blocked');
+    const { verdicts: v } = applyExpectations(
+      blocked,
+      [{ requirement: 'AUTH-A', reason: 'r' }],
+      'x.yaml',
+      now,
+    );
+    expect(v.requirements[0]!.status).toBe('expected-failure');
+    expect(v.requirements[0]!.message).toContain('blocked: ');
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.conforms);
+  });
+});
+
+describe('the expect file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'speakcheck-expect-'));
+
+  test('YAML and JSON read alike; dates as YAML timestamps or strings', () => {
+    const yaml = join(dir, 'a.yaml');
+    writeFileSync(
+      yaml,
+      '- requirement: auth-bearer-required\n  reason: known\n  expires: 2027-01-31\n- requirement: AUTH-INVALID-TOKEN-401\n  reason: also\n  link: https://x/2\n',
+    );
+    const json = join(dir, 'a.json');
+    writeFileSync(
+      json,
+      JSON.stringify([
+        { requirement: 'AUTH-BEARER-REQUIRED', reason: 'known', expires: '2027-01-31' },
+        { requirement: 'AUTH-INVALID-TOKEN-401', reason: 'also', link: 'https://x/2' },
+      ]),
+    );
+    const expected = [
+      { requirement: 'AUTH-BEARER-REQUIRED', reason: 'known', expires: '2027-01-31' },
+      { requirement: 'AUTH-INVALID-TOKEN-401', reason: 'also', link: 'https://x/2' },
+    ];
+    expect(loadExpectFile(yaml)).toEqual(expected);
+    expect(loadExpectFile(json)).toEqual(expected);
+  });
+
+  test('an unknown id is an invalid option naming the closest known ids', () => {
+    expect(() => parseExpectations([{ requirement: 'AUTH-BEARER-REQUIRD', reason: 'r' }], 'f.yaml')).toThrow(
+      /unknown requirement id AUTH-BEARER-REQUIRD \(did you mean AUTH-BEARER-REQUIRED/,
+    );
+    expect(() => parseExpectations([{ requirement: 'X', reason: 'r' }], 'f.yaml')).toThrow(ConfigError);
+  });
+
+  test('malformed entries say what is wrong', () => {
+    expect(() => parseExpectations({ a: 1 }, 'f')).toThrow(/must be a list/);
+    expect(() => parseExpectations([{ requirement: 'AUTH-BEARER-REQUIRED' }], 'f')).toThrow(/"reason"/);
+    expect(() =>
+      parseExpectations([{ requirement: 'AUTH-BEARER-REQUIRED', reason: 'r', expires: 'soon' }], 'f'),
+    ).toThrow(/"expires" must be a date/);
+    expect(() =>
+      parseExpectations([{ requirement: 'AUTH-BEARER-REQUIRED', reason: 'r', why: 1 }], 'f'),
+    ).toThrow(/unknown field why/);
+    expect(() =>
+      parseExpectations(
+        [
+          { requirement: 'AUTH-BEARER-REQUIRED', reason: 'r' },
+          { requirement: 'AUTH-BEARER-REQUIRED', reason: 'r' },
+        ],
+        'f',
+      ),
+    ).toThrow(/listed twice/);
+  });
+
+  test('speakcheck.expect.yaml in the working directory is found by default', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'speakcheck-expect-cwd-'));
+    expect(expectFilePath(undefined, cwd)).toBeUndefined();
+    writeFileSync(join(cwd, 'speakcheck.expect.yaml'), '[]\n');
+    expect(expectFilePath(undefined, cwd)).toBe(join(cwd, 'speakcheck.expect.yaml'));
+    expect(expectFilePath('other.json', cwd)).toBe(join(cwd, 'other.json'));
+  });
+});
+
+describe('speakcheck expect --from', () => {
+  test('the baseline lists failed and blocked MUST/SHOULD requirements, not INFO', () => {
+    const report = {
+      run: { runId: 'r1', startedAt: '2026-11-24T00:00:00Z' },
+      requirements: [
+        { id: 'AUTH-A', level: 'MUST', status: 'failed' },
+        { id: 'AUTH-B', level: 'SHOULD', status: 'blocked' },
+        { id: 'AUTH-C', level: 'MUST', status: 'passed' },
+        { id: 'AUTH-D', level: 'INFO', status: 'failed' },
+      ],
+    } as unknown as ConformanceReport;
+    const entries = baselineEntries(report);
+    expect(entries.map((e) => e.requirement)).toEqual(['AUTH-A', 'AUTH-B']);
+    expect(entries[0]!.reason).toMatch(/^generated by speakcheck expect from run r1/);
+  });
+});
