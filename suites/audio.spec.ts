@@ -250,6 +250,9 @@ async function fetchEarly(takeId: string, format: string): Promise<EarlyFetch> {
     return { format, redirect, statusAtAnswer: await statusNow(takeId) };
   let statusAtHeaders: Promise<string> | undefined;
   const signed = await speak.api.fetchSigned(redirect.headers.location, {
+    // A server that (wrongly) streams this format like wav keeps the body open until the take is
+    // done: read it as long as a take may take, or the defect shows up as a timeout of our own.
+    timeoutMs: speak.config.timeouts.readyMs,
     onHeaders: () => {
       statusAtHeaders = statusNow(takeId);
     },
