@@ -51,6 +51,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
     lines.push('');
   }
+  lines.push(...reproductionSection(report));
   const blocked = report.requirements.filter((r) => r.status === 'blocked');
   if (blocked.length > 0) {
     lines.push(
@@ -91,4 +92,34 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('## Not covered by any test', '', report.uncovered.map((id) => `\`${id}\``).join(', '), '');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** "Reading a failure": per failed requirement the commands that show the failure again. */
+function reproductionSection(report: ConformanceReport): string[] {
+  const failed = report.requirements.filter((r) => r.reproduction);
+  if (failed.length === 0) return [];
+  const lines = [
+    '## Reproduction',
+    '',
+    'Set `SPEAK_TOKEN` (or `SPEAK_PASSWORD` / `SPEAK_REFRESH_TOKEN` where a command uses them) first; secrets are never written here.',
+    '',
+  ];
+  for (const r of failed) {
+    const repro = r.reproduction!;
+    lines.push(`### ${r.id}`, '');
+    if (repro.curl.length > 0) lines.push('```sh', ...repro.curl, '```', '');
+    if (repro.websocket.length > 0)
+      lines.push(
+        `Websocket requests sent (replay: \`SPEAK_WS_URL=… node repro/${r.id}.mjs\`):`,
+        '',
+        '```json',
+        ...repro.websocket,
+        '```',
+        '',
+      );
+    if (repro.curl.length === 0 && repro.websocket.length === 0) lines.push('No exchange was recorded.', '');
+    for (const note of repro.notes) lines.push(`- ${mdCell(note)}`);
+    if (repro.notes.length > 0) lines.push('');
+  }
+  return lines;
 }
