@@ -1,6 +1,9 @@
 /** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: see EXIT. */
 import type { Command } from 'commander';
+import { REDACTED } from '../../client/redact.ts';
+import { loadConfigFile } from '../../config/config-file.ts';
 import { ConfigError, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
+import type { RunConfig } from '../../config/types.ts';
 import { EXIT } from '../../requirements/verdict.ts';
 import { DEFAULT_MAX_TIME_MS, runConformance } from '../../run/run-conformance.ts';
 
@@ -11,6 +14,16 @@ function parseMaxTime(raw: string | undefined): number | undefined {
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new ConfigError(`--max-time "${raw}" is not a positive number of seconds (e.g. 300).`);
   return Math.round(seconds * 1000);
+}
+
+/** The resolved config as `--print-config` shows it: secrets replaced, where the file was. */
+export function printableConfig(
+  config: RunConfig,
+  extra: { configFile: string | undefined; maxTimeMs: number },
+): Record<string, unknown> {
+  const shown: Record<string, unknown> = { ...config };
+  for (const secret of ['password', 'token'] as const) if (config[secret]) shown[secret] = REDACTED;
+  return { configFile: extra.configFile ?? null, ...shown, maxTimeMs: extra.maxTimeMs };
 }
 
 export function registerRun(program: Command): void {
@@ -79,27 +92,51 @@ export function registerRun(program: Command): void {
       '--max-time <s>',
       `budget of the whole run in seconds (env SPEAK_MAX_TIME; default ${DEFAULT_MAX_TIME_MS / 1000}): then, as on Ctrl-C, what has not finished is "not concluded (timeout)", the reports are written and the exit code is 1`,
     )
-    .action(async (flags: RunFlags & { allureHtml?: boolean; maxTime?: string }) => {
-      let code: number;
-      try {
-        const config = resolveRunConfig(flags);
-        const maxTimeMs = parseMaxTime(flags.maxTime ?? process.env.SPEAK_MAX_TIME);
-        code = await runConformance(config, {
-          allureHtml: flags.allureHtml === true,
-          ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
-        });
-      } catch (err) {
-        if (err instanceof ConfigError) {
-          process.stderr.write(`speakcheck run: ${err.message}\n`);
-          code = EXIT.usage;
-        } else {
-          process.stderr.write(
-            `speakcheck run: could not run: ${err instanceof Error ? err.message : String(err)}\n`,
+    .option(
+      '--config <file>',
+      'options from a JSON or YAML file (default: speakcheck.config.json|yaml|yml in the working directory); ' +
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the help shows the file's own syntax
+        'keys as the flags in camelCase (baseUrl, reportDir, …), ${NAME} replaced from the environment; flags > env > file',
+    )
+    .option('--print-config', 'print the resolved options (secrets redacted) and exit 0, contacting nothing')
+    .action(
+      async (
+        flags: RunFlags & { allureHtml?: boolean; maxTime?: string; config?: string; printConfig?: boolean },
+      ) => {
+        let code: number;
+        try {
+          const file = loadConfigFile(flags.config);
+          const config = resolveRunConfig(flags, process.env, new Date(), file?.values);
+          const maxTimeMs = parseMaxTime(
+            [flags.maxTime, process.env.SPEAK_MAX_TIME, file?.values.maxTime].find(
+              (v) => v !== undefined && v !== '',
+            ),
           );
-          code = EXIT.couldNotRun;
+          if (flags.printConfig) {
+            const shown = printableConfig(config, {
+              configFile: file?.path,
+              maxTimeMs: maxTimeMs ?? DEFAULT_MAX_TIME_MS,
+            });
+            process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+            process.exit(EXIT.conforms);
+          }
+          code = await runConformance(config, {
+            allureHtml: flags.allureHtml === true,
+            ...(maxTimeMs === undefined ? {} : { maxTimeMs }),
+          });
+        } catch (err) {
+          if (err instanceof ConfigError) {
+            process.stderr.write(`speakcheck run: ${err.message}\n`);
+            code = EXIT.usage;
+          } else {
+            process.stderr.write(
+              `speakcheck run: could not run: ${err instanceof Error ? err.message : String(err)}\n`,
+            );
+            code = EXIT.couldNotRun;
+          }
         }
-      }
-      // Vitest and undici may keep handles open; the verdict is final here.
-      process.exit(code);
-    });
+        // Vitest and undici may keep handles open; the verdict is final here.
+        process.exit(code);
+      },
+    );
 }
