@@ -61,7 +61,7 @@ function renderReproduction(r: ReportedRequirement): string {
   const repro = r.reproduction;
   if (!repro) return '';
   const ws = repro.websocket.length
-    ? `<p>Websocket requests sent (replay: <code>SPEAK_WS_URL=… node repro/${escapeHtml(r.id)}.mjs</code>):</p><pre class="repro">${escapeHtml(repro.websocket.join('\n'))}</pre>`
+    ? `<p>Websocket requests sent (replay: <code>SPEAK_WS_URL=… node repro/${escapeHtml(r.id)}.mjs</code>):</p><pre class="repro">${escapeHtml(repro.websocket.join('\n'))}</pre><p>Transcript:</p><pre class="repro">${escapeHtml(repro.transcript.join('\n'))}</pre>`
     : '';
   const curl = repro.curl.length ? `<pre class="repro">${escapeHtml(repro.curl.join('\n'))}</pre>` : '';
   const notes = repro.notes.length

@@ -116,6 +116,10 @@ function reproductionSection(report: ConformanceReport): string[] {
         ...repro.websocket,
         '```',
         '',
+        'Transcript:',
+        '',
+        ...repro.transcript.map((line) => `- ${mdCell(line, 600)}`),
+        '',
       );
     if (repro.curl.length === 0 && repro.websocket.length === 0) lines.push('No exchange was recorded.', '');
     for (const note of repro.notes) lines.push(`- ${mdCell(note)}`);

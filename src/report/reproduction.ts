@@ -14,6 +14,8 @@ export interface Reproduction {
   curl: string[];
   /** The websocket requests the failing tests sent (redacted JSON), in order. */
   websocket: string[];
+  /** The websocket exchanges as they went: upgrade answers, each request's outcome, statuses, frames, timings. */
+  transcript: string[];
   /** What the reproduction cannot show exactly (cut or binary bodies, redacted signatures). */
   notes: string[];
 }
@@ -89,17 +91,25 @@ export function curlFor(e: EvidenceEntry): { command: string; notes: string[] } 
 export function reproductionOf(evidence: readonly EvidenceEntry[]): Reproduction {
   const kept =
     evidence.length > MAX_REPRODUCED_EXCHANGES ? evidence.slice(-MAX_REPRODUCED_EXCHANGES) : evidence;
-  const out: Reproduction = { curl: [], websocket: [], notes: [] };
+  const out: Reproduction = { curl: [], websocket: [], transcript: [], notes: [] };
   if (kept.length < evidence.length)
     out.notes.push(`Only the last ${kept.length} of ${evidence.length} exchanges are reproduced.`);
   for (const e of kept) {
     if (e.method.startsWith('WS ') && e.requestBody) out.websocket.push(e.requestBody);
+    if (isWebsocketEntry(e)) out.transcript.push(transcriptLine(e));
     const curl = curlFor(e);
     if (!curl) continue;
     out.curl.push(curl.command);
     out.notes.push(...curl.notes);
   }
   return out;
+}
+
+function transcriptLine(e: EvidenceEntry): string {
+  const answer = e.method.startsWith('WS ')
+    ? e.body
+    : `HTTP ${e.status ?? 'no answer'}${e.body ? ` ${e.body}` : ''}`;
+  return `${e.method} ${e.url}: ${answer}${e.error ? ` (${e.error})` : ''}`;
 }
 
 /**

@@ -91,7 +91,17 @@ describe('curl reproduction', () => {
 
   test('websocket requests: listed, no curl, and a replay script that parses', () => {
     const repro = reproductionOf([
-      exchange({ method: 'WS take', url: 'ws://127.0.0.1:9/‹redacted›', requestBody: '{"command":"take"}' }),
+      exchange({ method: 'GET (websocket upgrade)', url: 'ws://127.0.0.1:9/‹redacted›', status: 101 }),
+      exchange({
+        method: 'WS take',
+        url: 'ws://127.0.0.1:9/‹redacted›',
+        requestBody: '{"command":"take"}',
+        body: 'outcome closed; statuses waiting → error',
+      }),
+    ]);
+    expect(repro.transcript).toEqual([
+      'GET (websocket upgrade) ws://127.0.0.1:9/‹redacted›: HTTP 101',
+      'WS take ws://127.0.0.1:9/‹redacted›: outcome closed; statuses waiting → error',
     ]);
     expect(repro.curl).toEqual([]);
     expect(repro.websocket).toEqual(['{"command":"take"}']);
