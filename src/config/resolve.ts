@@ -48,18 +48,23 @@ export const AREAS = [
 
 const DEFAULTS = { requestMs: 15_000, readyMs: 60_000, concurrency: 8, maxExpiryWaitS: 20 };
 
+/**
+ * Flags > environment > config file (`file`, see config-file.ts) > defaults: each option takes the
+ * first layer that gives it a non-empty value.
+ */
 export function resolveRunConfig(
   flags: RunFlags,
   env: Record<string, string | undefined> = process.env,
   now: Date = new Date(),
+  file: RunFlags = {},
 ): RunConfig {
-  const pick = (flag: string | undefined, envName: string): string | undefined => {
-    const value = flag ?? env[envName];
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const given = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+  type StringKey = Exclude<keyof RunFlags, 'requirement' | 'keep'>;
+  const pick = (key: StringKey, envName: string): string | undefined =>
+    given(flags[key]) ?? given(env[envName]) ?? given(file[key]);
 
-  const rawBase = pick(flags.baseUrl, 'SPEAK_BASE_URL');
-  const target = parseTarget(flags.target ?? (rawBase ? 'remote' : 'embedded'));
+  const rawBase = pick('baseUrl', 'SPEAK_BASE_URL');
+  const target = parseTarget(flags.target ?? file.target ?? (rawBase ? 'remote' : 'embedded'));
   if (target !== 'remote' && rawBase) {
     throw new ConfigError(
       `--target ${target} starts its own server: do not also give --base-url/SPEAK_BASE_URL.`,
@@ -69,12 +74,12 @@ export function resolveRunConfig(
     throw new ConfigError('--target remote needs --base-url (or SPEAK_BASE_URL).');
   }
   const baseUrl = rawBase ? parseHttpUrl(rawBase, '--base-url') : '';
-  const rawAuth = pick(flags.authUrl, 'SPEAK_AUTH_URL');
+  const rawAuth = pick('authUrl', 'SPEAK_AUTH_URL');
   const authUrl = rawAuth ? parseHttpUrl(rawAuth, '--auth-url') : baseUrl;
 
-  const email = pick(flags.email, 'SPEAK_EMAIL');
-  const password = pick(flags.password, 'SPEAK_PASSWORD');
-  const token = pick(flags.token, 'SPEAK_TOKEN');
+  const email = pick('email', 'SPEAK_EMAIL');
+  const password = pick('password', 'SPEAK_PASSWORD');
+  const token = pick('token', 'SPEAK_TOKEN');
   if (token && (email || password)) {
     throw new ConfigError('give either --token or --email/--password, not both.');
   }
@@ -87,10 +92,12 @@ export function resolveRunConfig(
     throw new ConfigError('a remote server needs credentials: --email and --password, or --token.');
   }
 
-  const webhookRaw = pick(flags.webhookUrl, 'SPEAK_WEBHOOK_URL');
-  const profile = parseProfile(pick(flags.profile, 'SPEAK_PROFILE') ?? 'strict');
-  const explicitAreas = parseAreas(pick(flags.only, 'SPEAK_ONLY'));
-  const requirements = parseRequirementIds(pickRequirements(flags.requirement, env.SPEAK_REQUIREMENTS));
+  const webhookRaw = pick('webhookUrl', 'SPEAK_WEBHOOK_URL');
+  const profile = parseProfile(pick('profile', 'SPEAK_PROFILE') ?? 'strict');
+  const explicitAreas = parseAreas(pick('only', 'SPEAK_ONLY'));
+  const requirements = parseRequirementIds(
+    pickRequirements(flags.requirement, env.SPEAK_REQUIREMENTS, file.requirement),
+  );
   const only = areasFor(explicitAreas, requirements);
   const runId = randomBytes(3).toString('hex');
   const stamp = now
@@ -103,19 +110,19 @@ export function resolveRunConfig(
     authUrl,
     timeouts: {
       requestMs: parsePositiveInt(
-        pick(flags.requestTimeout, 'SPEAK_REQUEST_TIMEOUT_MS'),
+        pick('requestTimeout', 'SPEAK_REQUEST_TIMEOUT_MS'),
         '--request-timeout',
         DEFAULTS.requestMs,
       ),
       readyMs: parsePositiveInt(
-        pick(flags.readyTimeout, 'SPEAK_READY_TIMEOUT_MS'),
+        pick('readyTimeout', 'SPEAK_READY_TIMEOUT_MS'),
         '--ready-timeout',
         DEFAULTS.readyMs,
       ),
     },
     expiry: {
       maxWaitS: parsePositiveInt(
-        pick(flags.maxExpiryWait, 'SPEAK_MAX_EXPIRY_WAIT'),
+        pick('maxExpiryWait', 'SPEAK_MAX_EXPIRY_WAIT'),
         '--max-expiry-wait',
         DEFAULTS.maxExpiryWaitS,
       ),
@@ -124,29 +131,29 @@ export function resolveRunConfig(
     only,
     requirements,
     concurrency: parsePositiveInt(
-      pick(flags.concurrency, 'SPEAK_CONCURRENCY'),
+      pick('concurrency', 'SPEAK_CONCURRENCY'),
       '--concurrency',
       DEFAULTS.concurrency,
     ),
-    keep: flags.keep ?? env.SPEAK_KEEP === '1',
-    reportDir: pick(flags.reportDir, 'SPEAK_REPORT_DIR') ?? join('reports', stamp),
+    keep: flags.keep ?? (given(env.SPEAK_KEEP) === undefined ? (file.keep ?? false) : env.SPEAK_KEEP === '1'),
+    reportDir: pick('reportDir', 'SPEAK_REPORT_DIR') ?? join('reports', stamp),
     target,
-    ...expectFor(pick(flags.expect, 'SPEAK_EXPECT')),
+    ...expectFor(pick('expect', 'SPEAK_EXPECT')),
     runId,
     namePrefix: `speakcheck-${runId}-`,
   };
   if (email) config.email = email;
   if (password) config.password = password;
   if (token) config.token = token;
-  const model = pick(flags.model, 'SPEAK_MODEL');
+  const model = pick('model', 'SPEAK_MODEL');
   if (model) config.model = model;
   if (webhookRaw) config.webhookUrl = parseHttpUrl(webhookRaw, '--webhook-url');
-  const accessLifetime = pick(flags.accessTokenLifetime, 'SPEAK_ACCESS_TOKEN_LIFETIME');
+  const accessLifetime = pick('accessTokenLifetime', 'SPEAK_ACCESS_TOKEN_LIFETIME');
   if (accessLifetime)
     config.expiry.accessTokenLifetimeS = parsePositiveInt(accessLifetime, '--access-token-lifetime', 0);
-  const wsLifetime = pick(flags.wsUrlLifetime, 'SPEAK_WS_URL_LIFETIME');
+  const wsLifetime = pick('wsUrlLifetime', 'SPEAK_WS_URL_LIFETIME');
   if (wsLifetime) config.expiry.wsUrlLifetimeS = parsePositiveInt(wsLifetime, '--ws-url-lifetime', 0);
-  const listenRaw = pick(flags.webhookListen, 'SPEAK_WEBHOOK_LISTEN');
+  const listenRaw = pick('webhookListen', 'SPEAK_WEBHOOK_LISTEN');
   if (listenRaw) config.webhookListen = parseListenAddress(listenRaw, '--webhook-listen');
   return config;
 }
@@ -214,11 +221,18 @@ function parseAreas(raw: string | undefined): string[] {
   return [...new Set(areas)];
 }
 
-/** The flag's values when given (flags override the environment), else SPEAK_REQUIREMENTS. */
-function pickRequirements(flag: string[] | string | undefined, env: string | undefined): string[] {
-  const given = (typeof flag === 'string' ? [flag] : (flag ?? [])).filter((v) => v.trim() !== '');
-  if (given.length > 0) return given;
-  return env && env.trim() !== '' ? [env] : [];
+/** The flag's values when given (flags override the environment), else SPEAK_REQUIREMENTS, else the file's. */
+function pickRequirements(
+  flag: string[] | string | undefined,
+  env: string | undefined,
+  file: string[] | string | undefined,
+): string[] {
+  const listed = (value: string[] | string | undefined) =>
+    (typeof value === 'string' ? [value] : (value ?? [])).filter((v) => v.trim() !== '');
+  const fromFlag = listed(flag);
+  if (fromFlag.length > 0) return fromFlag;
+  if (env && env.trim() !== '') return [env];
+  return listed(file);
 }
 
 /**

@@ -2,6 +2,7 @@
 import { redactJson, redactText } from '../client/redact.ts';
 import type { ExpectOutcome } from '../requirements/expectations.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../requirements/verdict.ts';
+import { type Reproduction, reproductionOf } from './reproduction.ts';
 
 export interface RunInfo {
   runId: string;
@@ -25,10 +26,13 @@ export interface RunInfo {
   errors: string[];
 }
 
+/** A requirement's verdict as reported; a failed one carries how to reproduce it. */
+export type ReportedRequirement = RequirementVerdict & { reproduction?: Reproduction };
+
 export interface ConformanceReport {
   summary: VerdictSummary;
   run: RunInfo;
-  requirements: RequirementVerdict[];
+  requirements: ReportedRequirement[];
   uncovered: string[];
   problems: Verdicts['problems'];
   /** Every test once, with its evidence; requirements refer to them by key. */
@@ -44,11 +48,25 @@ export function buildReport(
   return redactJson({
     summary: verdicts.summary,
     run,
-    requirements: verdicts.requirements,
+    requirements: withReproductions(verdicts.requirements, outcomes),
     uncovered: verdicts.uncovered,
     problems: verdicts.problems,
     tests: outcomes,
   }) as ConformanceReport;
+}
+
+/** Every failed requirement gets the reproduction of its tests' exchanges (src/report/reproduction.ts). */
+function withReproductions(
+  requirements: readonly RequirementVerdict[],
+  outcomes: readonly TestOutcome[],
+): ReportedRequirement[] {
+  const byKey = new Map(outcomes.map((t) => [t.key, t]));
+  return requirements.map((r) => {
+    if (r.status !== 'failed') return r;
+    const failing = r.tests.map((k) => byKey.get(k)).filter((t) => t?.state === 'failed');
+    const tests = failing.length > 0 ? failing : r.tests.map((k) => byKey.get(k));
+    return { ...r, reproduction: reproductionOf(tests.flatMap((t) => t?.evidence ?? [])) };
+  });
 }
 
 /** "; areas: a, b; requirements: X, Y" as the renderers state the selection (empty when all ran). */

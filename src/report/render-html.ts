@@ -6,7 +6,7 @@
  */
 import type { EvidenceEntry } from '../client/evidence.ts';
 import type { TestOutcome } from '../requirements/verdict.ts';
-import { type ConformanceReport, selectionText } from './model.ts';
+import { type ConformanceReport, type ReportedRequirement, selectionText } from './model.ts';
 
 export const HTML_MAX_EXCHANGES_PER_TEST = 12;
 export const HTML_MAX_BODY_CHARS = 1_500;
@@ -56,6 +56,20 @@ ${head.map(renderExchange).join('\n')}${hidden > 0 ? `<p class="more">${hidden} 
   .join('\n')}</li>`;
 }
 
+/** The commands that show a failure again (src/report/reproduction.ts); secrets as shell variables. */
+function renderReproduction(r: ReportedRequirement): string {
+  const repro = r.reproduction;
+  if (!repro) return '';
+  const ws = repro.websocket.length
+    ? `<p>Websocket requests sent (replay: <code>SPEAK_WS_URL=… node repro/${escapeHtml(r.id)}.mjs</code>):</p><pre class="repro">${escapeHtml(repro.websocket.join('\n'))}</pre><p>Transcript:</p><pre class="repro">${escapeHtml(repro.transcript.join('\n'))}</pre>`
+    : '';
+  const curl = repro.curl.length ? `<pre class="repro">${escapeHtml(repro.curl.join('\n'))}</pre>` : '';
+  const notes = repro.notes.length
+    ? `<ul>${repro.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`
+    : '';
+  return `<div class="repro"><b>Reproduction</b> (set <code>SPEAK_TOKEN</code> first)${curl}${ws}${notes}</div>`;
+}
+
 // overflow-wrap: a server's unbroken tokens (URLs, bodies, messages) wrap instead of widening the page.
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem 2rem;color:#1b1f24;overflow-wrap:anywhere}
 h1{font-size:1.5rem}table.sum{border-collapse:collapse}table.sum td,table.sum th{border:1px solid #ccd;padding:.3rem .7rem;text-align:right}
@@ -89,6 +103,7 @@ export function renderHtml(report: ConformanceReport): string {
           : ''
       }</p>
 <p>${r.status === 'blocked' ? '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ' : r.status === 'expected-failure' ? '<b>Expected failure</b> (listed in the expect file; does not gate the run): ' : ''}${escapeHtml(cut(r.message, 4_000))}</p>
+${renderReproduction(r)}
 ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}
 </details>`,
     )

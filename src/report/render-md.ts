@@ -55,6 +55,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
     lines.push('');
   }
+  lines.push(...reproductionSection(report));
   const blocked = report.requirements.filter((r) => r.status === 'blocked');
   if (blocked.length > 0) {
     lines.push(
@@ -128,5 +129,39 @@ function expectMarkdown(report: ConformanceReport): string[] {
       lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
   } else lines.push("None of this run's failures is listed.");
   lines.push('');
+  return lines;
+}
+
+/** "Reading a failure": per failed requirement the commands that show the failure again. */
+function reproductionSection(report: ConformanceReport): string[] {
+  const failed = report.requirements.filter((r) => r.reproduction);
+  if (failed.length === 0) return [];
+  const lines = [
+    '## Reproduction',
+    '',
+    'Set `SPEAK_TOKEN` (or `SPEAK_PASSWORD` / `SPEAK_REFRESH_TOKEN` where a command uses them) first; secrets are never written here.',
+    '',
+  ];
+  for (const r of failed) {
+    const repro = r.reproduction!;
+    lines.push(`### ${r.id}`, '');
+    if (repro.curl.length > 0) lines.push('```sh', ...repro.curl, '```', '');
+    if (repro.websocket.length > 0)
+      lines.push(
+        `Websocket requests sent (replay: \`SPEAK_WS_URL=… node repro/${r.id}.mjs\`):`,
+        '',
+        '```json',
+        ...repro.websocket,
+        '```',
+        '',
+        'Transcript:',
+        '',
+        ...repro.transcript.map((line) => `- ${mdCell(line, 600)}`),
+        '',
+      );
+    if (repro.curl.length === 0 && repro.websocket.length === 0) lines.push('No exchange was recorded.', '');
+    for (const note of repro.notes) lines.push(`- ${mdCell(note)}`);
+    if (repro.notes.length > 0) lines.push('');
+  }
   return lines;
 }

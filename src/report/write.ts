@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ConformanceReport } from './model.ts';
 import { renderHtml } from './render-html.ts';
 import { renderMarkdown } from './render-md.ts';
+import { websocketScript } from './reproduction.ts';
 
 export async function writeReport(dir: string, report: ConformanceReport): Promise<string[]> {
   await mkdir(dir, { recursive: true });
@@ -13,5 +14,20 @@ export async function writeReport(dir: string, report: ConformanceReport): Promi
     'conformance.html': renderHtml(report),
   };
   for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
-  return Object.keys(files).map((name) => join(dir, name));
+  const written = Object.keys(files).map((name) => join(dir, name));
+  return [...written, ...(await writeWebsocketReplays(dir, report))];
+}
+
+/** repro/<requirement>.mjs beside the reports, for every failed requirement that sent websocket requests. */
+async function writeWebsocketReplays(dir: string, report: ConformanceReport): Promise<string[]> {
+  const withWs = report.requirements.filter((r) => (r.reproduction?.websocket.length ?? 0) > 0);
+  if (withWs.length === 0) return [];
+  await mkdir(join(dir, 'repro'), { recursive: true });
+  const files: string[] = [];
+  for (const r of withWs) {
+    const file = join(dir, 'repro', `${r.id}.mjs`);
+    await writeFile(file, websocketScript(r.id, r.reproduction!.websocket));
+    files.push(file);
+  }
+  return files;
 }

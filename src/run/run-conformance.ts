@@ -19,6 +19,7 @@ import { ConformanceReporter, compactVersion } from '../report/conformance-repor
 import { expectLines } from '../requirements/expectations.ts';
 import { EXIT } from '../requirements/verdict.ts';
 import { type EmbeddedStack, REPO_ROOT, StackStartError, startEmbeddedStack } from '../stack/embedded.ts';
+import { loadContainerLauncher } from '../stack/load-container-launcher.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { summaryTable } from './summary-table.ts';
@@ -77,9 +78,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     err(`speakcheck: ${signal}: stopping.`);
     // stopAllContainers covers an interrupt while the container stack is still starting.
     const containers =
-      config.target === 'container'
-        ? import('../stack/container.ts').then((m) => m.stopAllContainers())
-        : undefined;
+      config.target === 'container' ? loadContainerLauncher().then((m) => m.stopAllContainers()) : undefined;
     void Promise.all([stack?.stop(), containers]).finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
@@ -99,7 +98,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
         stack =
           config.target === 'container'
             ? // Loaded only for this target: testcontainers is heavy and needs a runtime.
-              await (await import('../stack/container.ts')).startContainerStack({
+              await (await loadContainerLauncher()).startContainerStack({
                 onLog: (line) => out(`speakcheck: ${line}`),
               })
             : await startEmbeddedStack({ readyTimeoutMs: 60_000 });

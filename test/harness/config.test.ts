@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { printableConfig } from '../../src/cli/commands/run.ts';
 import { planWebhookSink } from '../../src/client/webhook-sink.ts';
+import { interpolate, loadConfigFile, parseConfigText } from '../../src/config/config-file.ts';
 import { closestIds } from '../../src/config/requirement-selection.ts';
 import { ConfigError, decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../../src/config/resolve.ts';
 
@@ -180,5 +185,95 @@ describe('--requirement', () => {
     // A config written without the field (an older run) selects nothing.
     const { requirements: _dropped, ...older } = c;
     expect(decodeRunConfig(JSON.stringify(older)).requirements).toEqual([]);
+  });
+});
+
+describe('config file', () => {
+  const remote = { baseUrl: 'http://file.example:1', email: 'file@x.y', password: 'filepw' };
+
+  test('precedence: flags > environment > file > defaults, option by option', () => {
+    const file = { ...remote, profile: 'lenient', concurrency: '3', reportDir: 'from-file', keep: true };
+    const env = { SPEAK_CONCURRENCY: '5', SPEAK_PROFILE: 'strict', SPEAK_KEEP: '0' };
+    const c = resolveRunConfig({ concurrency: '7' }, env, now, file);
+    expect(c.concurrency).toBe(7); // flag over env over file
+    expect(c.profile).toBe('strict'); // env over file
+    expect(c.keep).toBe(false); // env SPEAK_KEEP=0 over the file's true
+    expect(c.reportDir).toBe('from-file'); // file over the default
+    expect(c.baseUrl).toBe('http://file.example:1');
+    expect(c.target).toBe('remote');
+    expect(c.timeouts.requestMs).toBe(15_000); // the default where no layer says
+    expect(resolveRunConfig({}, {}, now, file).keep).toBe(true);
+    expect(resolveRunConfig({}, {}, now, { ...remote, requirement: ['AUTH-LOGIN-OK'] }).requirements).toEqual(
+      ['AUTH-LOGIN-OK'],
+    );
+  });
+
+  test('credentials from the environment override the file; mixing token and password is still refused', () => {
+    const c = resolveRunConfig({}, { SPEAK_PASSWORD: 'envpw' }, now, remote);
+    expect(c.password).toBe('envpw');
+    expect(() => resolveRunConfig({}, { SPEAK_TOKEN: 'tok-123456' }, now, remote)).toThrow(
+      'either --token or --email/--password',
+    );
+  });
+
+  /** `${NAME}` as written in a config file. */
+  const ref = (name: string) => `\${${name}}`;
+
+  test('an env reference comes from the environment; an unset one is a precise error', () => {
+    expect(interpolate(`Bearer ${ref('TOK')}-x`, 'f: token', { TOK: 'abc' })).toBe('Bearer abc-x');
+    expect(() => interpolate(ref('MISSING'), 'f.yaml: password', {})).toThrow(
+      `f.yaml: password uses ${ref('MISSING')}, which is not set in the environment.`,
+    );
+    const values = parseConfigText(
+      `baseUrl: http://127.0.0.1:9\npassword: ${ref('PW')}\nonly: [auth, version]\nrequestTimeout: 5000\nkeep: true\n`,
+      'c.yaml',
+      { PW: 's3cret' },
+    );
+    expect(values).toEqual({
+      baseUrl: 'http://127.0.0.1:9',
+      password: 's3cret',
+      only: 'auth,version',
+      requestTimeout: '5000',
+      keep: true,
+    });
+  });
+
+  test('unknown keys, wrong types and bad syntax name the file and the key', () => {
+    expect(() => parseConfigText('{"base_url": "x"}', 'c.json', {})).toThrow(
+      /c\.json: unknown key "base_url"/,
+    );
+    expect(() => parseConfigText('{"keep": "yes"}', 'c.json', {})).toThrow(
+      'c.json: keep must be true or false.',
+    );
+    expect(() => parseConfigText('{"profile": ["a"]}', 'c.json', {})).toThrow('must be a single value');
+    expect(() => parseConfigText('{nope', 'c.json', {})).toThrow(/c\.json does not parse/);
+    expect(() => parseConfigText('[1]', 'c.yaml', {})).toThrow(ConfigError);
+  });
+
+  test('found in the working directory (json before yaml); --config names one; a missing one is an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'speakcheck-config-'));
+    try {
+      expect(loadConfigFile(undefined, {}, dir)).toBeUndefined();
+      writeFileSync(join(dir, 'speakcheck.config.yaml'), 'profile: lenient\n');
+      expect(loadConfigFile(undefined, {}, dir)?.values).toEqual({ profile: 'lenient' });
+      writeFileSync(join(dir, 'speakcheck.config.json'), '{"profile": "strict"}');
+      expect(loadConfigFile(undefined, {}, dir)?.values).toEqual({ profile: 'strict' });
+      writeFileSync(join(dir, 'other.json'), '{"concurrency": 2}');
+      expect(loadConfigFile('other.json', {}, dir)?.values).toEqual({ concurrency: '2' });
+      expect(() => loadConfigFile('absent.yaml', {}, dir)).toThrow('--config absent.yaml: no such file.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('--print-config shows no secret', () => {
+    const c = resolveRunConfig({}, {}, now, remote);
+    const shown = JSON.stringify(printableConfig(c, { configFile: 'x.yaml', maxTimeMs: 1 }));
+    expect(shown).not.toContain('filepw');
+    expect(shown).toContain('"email":"file@x.y"');
+    const withToken = resolveRunConfig({ baseUrl: 'http://a:1', token: 'tok-secret-1' }, {}, now);
+    expect(JSON.stringify(printableConfig(withToken, { configFile: undefined, maxTimeMs: 1 }))).not.toContain(
+      'tok-secret-1',
+    );
   });
 });

@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildReport } from '../../src/report/model.ts';
 import { escapeHtml, HTML_MAX_BODY_CHARS, renderHtml } from '../../src/report/render-html.ts';
 import { mdCell, renderMarkdown } from '../../src/report/render-md.ts';
+import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { computeVerdicts, type TestOutcome } from '../../src/requirements/verdict.ts';
 
@@ -101,5 +105,48 @@ describe('report rendering', () => {
     expect(md).toContain('| AUTH-HOSTILE | MUST |');
     expect(md).not.toContain('<script>');
     expect(md).toMatch(/Verdict: \*\*does not conform\*\* \(exit code 1\)/);
+  });
+});
+
+describe('reproduction in the reports', () => {
+  test('a failed requirement carries curl lines in json, md and html; the token is a variable', async () => {
+    const r = report();
+    const failed = r.requirements.find((x) => x.id === 'AUTH-HOSTILE');
+    const curl = failed?.reproduction?.curl ?? [];
+    expect(curl).toHaveLength(12);
+    expect(curl[0]).toBe(
+      `curl -sS -i -H "Authorization: Bearer $SPEAK_TOKEN" 'http://127.0.0.1:1/x?i=18&X-Amz-Signature=‹redacted›'`,
+    );
+    expect(failed?.reproduction?.notes[0]).toBe('Only the last 12 of 30 exchanges are reproduced.');
+    expect(renderMarkdown(r)).toContain(`## Reproduction\n`);
+    expect(renderMarkdown(r)).toContain(curl[11]!);
+    expect(renderHtml(r)).toContain(escapeHtml(curl[11]!));
+  });
+
+  test('websocket requests of a failure become repro/<id>.mjs beside the reports', async () => {
+    const wsOutcome: TestOutcome = {
+      ...outcome,
+      evidence: [
+        {
+          method: 'WS take',
+          url: 'ws://127.0.0.1:1/‹redacted›',
+          requestHeaders: {},
+          requestBody: '{"command":"take","text":"hi"}',
+          status: null,
+          headers: {},
+          body: 'outcome closed',
+          ms: 1,
+        },
+      ],
+    };
+    const r = buildReport(computeVerdicts([requirement], [wsOutcome]), [wsOutcome], report().run);
+    const dir = mkdtempSync(join(tmpdir(), 'speakcheck-ws-repro-'));
+    try {
+      const files = await writeReport(dir, r);
+      expect(files).toContain(join(dir, 'repro', 'AUTH-HOSTILE.mjs'));
+      expect(readFileSync(join(dir, 'repro', 'AUTH-HOSTILE.mjs'), 'utf8')).toContain('"text": "hi"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { runCrosscheck } from '../../load/crosscheck.ts';
 import { MergeError } from '../../load/merge.ts';
 import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, mergeRun, runLoad } from '../../load/run-load.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
+import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
 
 /** Usage errors (unknown scenario, unsupported target). */
 const EXIT_USAGE = 2;
@@ -95,7 +96,7 @@ export function registerLoad(program: Command): void {
       // on failure and on SIGINT/SIGTERM.
       let containers: { stop(): Promise<void> } | undefined;
       if (flags.target === 'container' && !flags.baseUrl) {
-        const launcher = await import('../../stack/container.ts');
+        const launcher = await loadContainerLauncher();
         const onSignal = () => {
           void launcher.stopAllContainers().finally(() => process.exit(130));
         };

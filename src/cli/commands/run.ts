@@ -1,5 +1,7 @@
 /** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: see EXIT. */
 import type { Command } from 'commander';
+import { REDACTED } from '../../client/redact.ts';
+import { loadConfigFile } from '../../config/config-file.ts';
 import { ConfigError, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
 import type { RunConfig } from '../../config/types.ts';
 import { EXIT } from '../../requirements/verdict.ts';
@@ -14,10 +16,26 @@ function parseMaxTime(raw: string | undefined): number | undefined {
   return Math.round(seconds * 1000);
 }
 
-export type RunCommandFlags = RunFlags & { allureHtml?: boolean; maxTime?: string; list?: boolean };
+export type RunCommandFlags = RunFlags & {
+  allureHtml?: boolean;
+  maxTime?: string;
+  list?: boolean;
+  config?: string;
+  printConfig?: boolean;
+};
 
 export const EXIT_CODES_HELP =
   'Exit codes: 0 conforms, 1 does not conform (a MUST failed; strict: or a SHOULD; or an expect entry expired), 2 invalid options, 3 could not run or the harness broke (harness-error).';
+
+/** The resolved config as `--print-config` shows it: secrets replaced, where the file was. */
+export function printableConfig(
+  config: RunConfig,
+  extra: { configFile: string | undefined; maxTimeMs: number },
+): Record<string, unknown> {
+  const shown: Record<string, unknown> = { ...config };
+  for (const secret of ['password', 'token'] as const) if (config[secret]) shown[secret] = REDACTED;
+  return { configFile: extra.configFile ?? null, ...shown, maxTimeMs: extra.maxTimeMs };
+}
 
 export function registerRun(program: Command): void {
   const command = program
@@ -98,16 +116,36 @@ export function addRunOptions(command: Command): Command {
     .option(
       '--max-time <s>',
       `budget of the whole run in seconds (env SPEAK_MAX_TIME; default ${DEFAULT_MAX_TIME_MS / 1000}): then, as on Ctrl-C, what has not finished is "not concluded (timeout)", the reports are written and the exit code is 1`,
-    );
+    )
+    .option(
+      '--config <file>',
+      'options from a JSON or YAML file (default: speakcheck.config.json|yaml|yml in the working directory); ' +
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the help shows the file's own syntax
+        'keys as the flags in camelCase (baseUrl, reportDir, …), ${NAME} replaced from the environment; flags > env > file',
+    )
+    .option('--print-config', 'print the resolved options (secrets redacted) and exit 0, contacting nothing');
 }
 
 /** Resolve the config and run; exits the process with the run's code. */
 export async function runAction(flags: RunCommandFlags): Promise<never> {
   let code: number;
   try {
-    const config = resolveRunConfig(flags);
+    const file = loadConfigFile(flags.config);
+    const config = resolveRunConfig(flags, process.env, new Date(), file?.values);
+    const maxTimeMs = parseMaxTime(
+      [flags.maxTime, process.env.SPEAK_MAX_TIME, file?.values.maxTime].find(
+        (v) => v !== undefined && v !== '',
+      ),
+    );
+    if (flags.printConfig) {
+      const shown = printableConfig(config, {
+        configFile: file?.path,
+        maxTimeMs: maxTimeMs ?? DEFAULT_MAX_TIME_MS,
+      });
+      process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+      process.exit(EXIT.conforms);
+    }
     if (flags.list) process.exit(await listAction(config));
-    const maxTimeMs = parseMaxTime(flags.maxTime ?? process.env.SPEAK_MAX_TIME);
     code = await runConformance(config, {
       allureHtml: flags.allureHtml === true,
       ...(maxTimeMs === undefined ? {} : { maxTimeMs }),

@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
+import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
 import {
   announceDefects,
   announceLatitude,
@@ -171,7 +172,7 @@ export function registerServe(program: Command): void {
 
 /** `serve --target container`: the container stack (its own port and data dir) until SIGINT/SIGTERM. */
 async function serveContainers(log: (line: string) => void): Promise<void> {
-  const launcher = await import('../../stack/container.ts');
+  const launcher = await loadContainerLauncher();
   const stop = (signal: string) => {
     log(`${signal}: stopping the containers`);
     void launcher.stopAllContainers().finally(() => process.exit(0));
