@@ -7,6 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav.ts';
+import { defects } from '../defects/index.ts';
 import { takeAudioDir, takeAudioPath } from '../store/audio-files.ts';
 import { progressAfter } from '../store/status.ts';
 import { advanceTake, getTakeRow } from '../store/takes.ts';
@@ -34,6 +35,7 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
     if (advanceTake(ctx.db, takeId, status, extra)) ctx.notifyEvents();
   };
   step('started', { worker: ctx.workerId });
+  await dwellForDefect();
   // Deleted meanwhile: nothing to write (and no audio directory to leave behind).
   if (!getTakeRow(ctx.db, takeId)) return 'gone';
 
@@ -54,7 +56,10 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
         dataBytes += bytes.length;
       });
       const progress = progressAfter(i + 1, parts.length);
-      if (progress) step(progress);
+      if (progress) {
+        step(progress);
+        await dwellForDefect();
+      }
     }
     writeSync(fd, wavHeader({ sampleRate: outputSampleRate(), dataBytes }), 0, WAV_HEADER_BYTES, 0);
   } finally {
@@ -67,4 +72,14 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
     worker: ctx.workerId,
   });
   return 'ready';
+}
+
+/**
+ * Defect status-goes-backwards shows progress_* as waiting (reference/store/takes.ts). A take of a
+ * few sentences passes its intermediate states in milliseconds, so whether a poller saw one was
+ * chance: with the switch on, the worker stays 400 ms in each (a slow worker), longer than the
+ * harness's longest poll interval, so the backward step is there to be seen on every run.
+ */
+async function dwellForDefect(): Promise<void> {
+  if (defects.has('status-goes-backwards')) await new Promise((resolve) => setTimeout(resolve, 400));
 }
