@@ -5,21 +5,10 @@ import { MergeError } from '../../load/merge.ts';
 import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, mergeRun, runLoad } from '../../load/run-load.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
+import { keyValue, positiveInt } from '../option-parsers.ts';
 
 /** Usage errors (unknown scenario, unsupported target). */
 const EXIT_USAGE = 2;
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
-  const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(value);
-  if (!match) throw new InvalidArgumentError('expected NAME=value (NAME in upper case, e.g. RATE=8)');
-  return { ...previous, [match[1]!]: match[2]! };
-}
 
 interface LoadFlags extends TargetFlags {
   vus?: number;

@@ -8,6 +8,7 @@ import { EXIT_REGRESSION, perfCompare } from '../../perf/perf-compare.ts';
 import { RunSetError } from '../../perf/run-set.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
+import { keyValue, positiveInt } from '../option-parsers.ts';
 
 const EXIT_BAD_INPUT = 2;
 
@@ -23,18 +24,6 @@ function fraction(value: string): number {
   if (!Number.isFinite(n) || n < 0)
     throw new InvalidArgumentError('expected a fraction like 0.1 or a percentage like 10%');
   return n;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-function keyValue(value: string, previous: Record<string, string> = {}): Record<string, string> {
-  const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(value);
-  if (!match) throw new InvalidArgumentError('expected NAME=value (NAME in upper case, e.g. RATE=8)');
-  return { ...previous, [match[1]!]: match[2]! };
 }
 
 interface CompareFlags {
