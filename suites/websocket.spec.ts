@@ -734,17 +734,23 @@ covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than
   });
 });
 
+/** A chunks-mode request's audio frames per reassembled part, and the part's chunk 0 (its header). */
+function framesByPart(r: Awaited<ReturnType<typeof scenario.chunks>>['r']) {
+  return r.reassembly.parts.map((part) => {
+    const audioFrames = r.frames.filter((f) => f.metadata.part_id === part.partId && f.audio.length > 0);
+    return { partId: part.partId, audioFrames, header: audioFrames.find((f) => !f.metadata.chunk_id) };
+  });
+}
+
 covers(
   ['WS-CHUNK0-SENT-FIRST'],
   'chunks mode: is chunk 0 (the header) sent before the rest of its part?',
   async () => {
     const { r } = await scenario.chunks();
     const late: string[] = [];
-    for (const part of r.reassembly.parts) {
-      const ofPart = r.frames.filter((f) => f.metadata.part_id === part.partId && f.audio.length > 0);
-      const header = ofPart.find((f) => !f.metadata.chunk_id);
-      const before = header ? ofPart.filter((f) => f.seq < header.seq).length : 0;
-      if (before > 0) late.push(`part ${part.partId}: ${before} audio chunk(s) before chunk 0`);
+    for (const { partId, audioFrames, header } of framesByPart(r)) {
+      const before = header ? audioFrames.filter((f) => f.seq < header.seq).length : 0;
+      if (before > 0) late.push(`part ${partId}: ${before} audio chunk(s) before chunk 0`);
     }
     const gap = (r.timings.firstPlayableMs ?? Number.NaN) - (r.timings.firstAudioMs ?? Number.NaN);
     observe(
@@ -768,12 +774,10 @@ covers(
   async () => {
     const { r } = await scenario.chunks();
     const late: string[] = [];
-    for (const part of r.reassembly.parts) {
-      const ofPart = r.frames.filter((f) => f.metadata.part_id === part.partId && f.audio.length > 0);
-      const header = ofPart.find((f) => !f.metadata.chunk_id);
-      const lastAudio = Math.max(...ofPart.filter((f) => f !== header).map((f) => f.seq));
+    for (const { partId, audioFrames, header } of framesByPart(r)) {
+      const lastAudio = Math.max(...audioFrames.filter((f) => f !== header).map((f) => f.seq));
       if (!header || header.seq > lastAudio)
-        late.push(`part ${part.partId}: chunk 0 ${header ? 'after its last audio chunk' : 'missing'}`);
+        late.push(`part ${partId}: chunk 0 ${header ? 'after its last audio chunk' : 'missing'}`);
     }
     observe(
       `${late.length ? late.join('; ') : "every part's chunk 0 came before its last audio chunk"}; first playable audio ${ms(r.timings.firstPlayableMs)}`,
