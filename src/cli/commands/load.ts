@@ -85,13 +85,14 @@ export function registerLoad(program: Command): void {
       // on failure and on SIGINT/SIGTERM.
       let containers: { stop(): Promise<void> } | undefined;
       if (flags.target === 'container' && !flags.baseUrl) {
-        const launcher = await loadContainerLauncher();
-        const onSignal = () => {
-          void launcher.stopAllContainers().finally(() => process.exit(130));
-        };
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
         try {
+          // Inside the try: without testcontainers installed this says so in one sentence.
+          const launcher = await loadContainerLauncher();
+          const onSignal = () => {
+            void launcher.stopAllContainers().finally(() => process.exit(130));
+          };
+          process.once('SIGINT', onSignal);
+          process.once('SIGTERM', onSignal);
           const stack = await launcher.startContainerStack({ onLog: (line) => console.error(line) });
           containers = stack;
           flags.baseUrl = stack.baseUrl;

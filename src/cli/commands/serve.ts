@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
+import { StackStartError } from '../../stack/embedded.ts';
 import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
 import {
   announceDefects,
@@ -172,13 +173,20 @@ export function registerServe(program: Command): void {
 
 /** `serve --target container`: the container stack (its own port and data dir) until SIGINT/SIGTERM. */
 async function serveContainers(log: (line: string) => void): Promise<void> {
-  const launcher = await loadContainerLauncher();
-  const stop = (signal: string) => {
-    log(`${signal}: stopping the containers`);
-    void launcher.stopAllContainers().finally(() => process.exit(0));
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  const stack = await launcher.startContainerStack({ onLog: log });
-  process.stdout.write(`base_url=${stack.baseUrl}\nemail=${stack.email}\npassword=${stack.password}\n`);
+  try {
+    const launcher = await loadContainerLauncher();
+    const stop = (signal: string) => {
+      log(`${signal}: stopping the containers`);
+      void launcher.stopAllContainers().finally(() => process.exit(0));
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    const stack = await launcher.startContainerStack({ onLog: log });
+    process.stdout.write(`base_url=${stack.baseUrl}\nemail=${stack.email}\npassword=${stack.password}\n`);
+  } catch (error) {
+    // Not installed (testcontainers), no runtime, the stack did not come up: one sentence, exit 1.
+    if (!(error instanceof StackStartError)) throw error;
+    process.stderr.write(`speakcheck serve: could not start: ${error.message}.\n`);
+    process.exitCode = 1;
+  }
 }
