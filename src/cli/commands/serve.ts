@@ -183,6 +183,9 @@ async function serveContainers(log: (line: string) => void): Promise<void> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     const stack = await launcher.startContainerStack({ onLog: log });
     process.stdout.write(`base_url=${stack.baseUrl}\nemail=${stack.email}\npassword=${stack.password}\n`);
+    // The containers hold no handle in this process: without a timer it would end here, and its
+    // exit hook would stop the stack it just announced. It runs until SIGINT/SIGTERM.
+    setInterval(() => {}, 2 ** 31 - 1);
   } catch (error) {
     // Not installed (testcontainers), no runtime, the stack did not come up: one sentence, exit 1.
     if (!(error instanceof StackStartError)) throw error;
