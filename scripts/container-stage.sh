@@ -33,7 +33,11 @@ if [ -z "${DOCKER_HOST:-}" ] && [ ! -S /var/run/docker.sock ]; then
   log "runtime ready (podman at $DOCKER_HOST)"
   if [ -z "${SPEAKCHECK_IMAGE_BASE:-}" ]; then
     # No registry: a base image with this machine's node, and the installed node_modules (same glibc).
-    "$BASE_SCRIPT" localhost/node-host:latest >/dev/null || { echo "base image build failed"; exit 1; }
+    # EXTRA_BINS: the installed native modules, for the shared libraries they link (rollup's, which
+    # the harness image's vitest loads, needs librt; node itself does not). The .node files also
+    # land in the base at their host paths (4 MB), where nothing uses them.
+    EXTRA_BINS="$(find "$PWD/node_modules/" -name '*.node' -type f | tr '\n' ' ')" \
+      "$BASE_SCRIPT" localhost/node-host:latest >/dev/null || { echo "base image build failed"; exit 1; }
     export SPEAKCHECK_IMAGE_BASE=localhost/node-host:latest SPEAKCHECK_IMAGE_DEPS=context
     log "base image localhost/node-host:latest built"
   fi
