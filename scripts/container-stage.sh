@@ -36,8 +36,10 @@ if [ -z "${DOCKER_HOST:-}" ] && [ ! -S /var/run/docker.sock ]; then
     # EXTRA_BINS: the installed native modules, for the shared libraries they link (rollup's, which
     # the harness image's vitest loads, needs librt; node itself does not). The .node files also
     # land in the base at their host paths (4 MB), where nothing uses them.
-    EXTRA_BINS="$(find "$PWD/node_modules/" -name '*.node' -type f | tr '\n' ' ')" \
-      "$BASE_SCRIPT" localhost/node-host:latest >/dev/null || { echo "base image build failed"; exit 1; }
+    native=$(find "$PWD/node_modules/" -name '*.node' -type f | while read -r f; do
+      if ldd "$f" 2>/dev/null | grep -q '=> /'; then printf '%s ' "$f"; fi
+    done)  # (one that links no library would stop host-node-image.sh: its ldd | grep finds nothing)
+    EXTRA_BINS=$native "$BASE_SCRIPT" localhost/node-host:latest >/dev/null || { echo "base image build failed"; exit 1; }
     export SPEAKCHECK_IMAGE_BASE=localhost/node-host:latest SPEAKCHECK_IMAGE_DEPS=context
     log "base image localhost/node-host:latest built"
   fi
