@@ -21,6 +21,7 @@ export const INTEGRATION = [
   'test/harness/diagnostics.test.ts',
   'test/harness/embedded-stack.test.ts',
   'test/harness/hostile-server.test.ts',
+  'test/harness/import-boundaries.test.ts',
   'test/harness/per-requirement.test.ts',
   'test/harness/reproduction-defect.test.ts',
   'test/harness/reproduction.test.ts',
