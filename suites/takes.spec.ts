@@ -258,7 +258,7 @@ covers(
       multilingual(),
       toDelete(),
     ]);
-    const takes = observedSequences.filter((s) => s.kind === 'take');
+    const takes = observedSequences(speak).filter((sequence) => sequence.kind === 'take');
     if (takes.length < 5)
       throw new Finding(`only ${takes.length} take sequences were observed; the scenarios did not run`);
     for (const { id, snapshots } of takes) {

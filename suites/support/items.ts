@@ -129,14 +129,44 @@ export interface Polled<T> {
   ms: number;
 }
 
+export interface ObservedSequence {
+  kind: Kind;
+  id: string;
+  snapshots: Array<{ status: string }>;
+}
+
+/**
+ * State kept per file, keyed by the file's SpeakContext (useSpeak() makes one per file): suites run
+ * with `isolate: false`, so module-level state would be shared by every file a worker runs.
+ */
+interface FileState {
+  /** Every body sequence waitUntilDone observed in this file. */
+  sequences: ObservedSequence[];
+  /** The first page number per list, probed once per file. */
+  firstPages: Map<Kind, Promise<number>>;
+}
+
+const fileStates = new WeakMap<SpeakContext, FileState>();
+
+function fileState(s: SpeakContext): FileState {
+  let state = fileStates.get(s);
+  if (!state) {
+    state = { sequences: [], firstPages: new Map() };
+    fileStates.set(s, state);
+  }
+  return state;
+}
+
+/** Every body sequence waitUntilDone observed in this file (this SpeakContext), for checks over all of them. */
+export function observedSequences(s: SpeakContext): readonly ObservedSequence[] {
+  return fileState(s).sequences;
+}
+
 /**
  * Polls GET /{kind}s/{id} until a done state (ready | error | timeout), bounded by the run's
  * ready timeout. Throws a Finding when the bound passes or the final state is not `ready`
  * (unless `acceptFailure`).
  */
-/** Every body sequence waitUntilDone observed in this file, for checks over all of them. */
-export const observedSequences: Array<{ kind: Kind; id: string; snapshots: Array<{ status: string }> }> = [];
-
 export async function waitUntilDone<T extends { status: string }>(
   s: SpeakContext,
   kind: Kind,
@@ -146,7 +176,7 @@ export async function waitUntilDone<T extends { status: string }>(
   const bound = o.boundMs ?? s.config.timeouts.readyMs;
   const started = Date.now();
   const snapshots: T[] = o.first ? [o.first] : [];
-  observedSequences.push({ kind, id, snapshots });
+  fileState(s).sequences.push({ kind, id, snapshots });
   let interval = POLL_START_MS;
   for (;;) {
     const item = await getItem<T>(s, kind, id);
@@ -208,9 +238,6 @@ async function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]):
   return 1;
 }
 
-/** The first page number per server and list, probed once per file. */
-const firstPages = new Map<string, Promise<number>>();
-
 /**
  * Lists /{kind}s with a query. Without `length` this is the whole list: the default page size is
  * not shown, so when the answer may be one page of several (a server with a default page size), the
@@ -225,9 +252,9 @@ export async function list<T>(
   if ('length' in query || 'page' in query || first.length < 2) return first;
   const seen = new Set(first.map((item) => idOf(kind, item)));
   const all = [...first];
-  const key = `${s.config.baseUrl} ${kind}`;
-  if (!firstPages.has(key)) firstPages.set(key, firstPageOf(s, kind, [...seen].slice(0, 2)));
-  const base = await firstPages.get(key)!;
+  const { firstPages } = fileState(s);
+  if (!firstPages.has(kind)) firstPages.set(kind, firstPageOf(s, kind, [...seen].slice(0, 2)));
+  const base = await firstPages.get(kind)!;
   // Bounded: a server that ignores page would otherwise be read forever.
   for (let page = base + 1; page <= base + 100; page++) {
     const next = await listPage<T>(s, kind, { ...query, length: first.length, page });
