@@ -4,6 +4,7 @@
  * status sequence and each observed body for the ordering and info checks.
  */
 import { beforeAll, inject } from 'vitest';
+import type { Take, Voice } from '../../schemas/types.ts';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
@@ -21,38 +22,8 @@ import type { ProvidedSharedVoice } from '../../src/harness/shared-voice.ts';
 
 export type Kind = 'voice' | 'take';
 
-export interface Voice {
-  voice_id: string;
-  name: string;
-  model: string;
-  gender: string;
-  default_style: string[] | null;
-  default_prosody: Record<string, number> | null;
-  example_take_id: string;
-  example_take: unknown;
-  status: string;
-  timestamp_ms: number;
-  [field: string]: unknown;
-}
-
-export interface TakeInfo {
-  duration: number;
-  audio_rate: number;
-  normalized_text: string[];
-}
-
-export interface Take {
-  take_id: string;
-  voice_id: string;
-  text: string;
-  override_language: string | null;
-  style: string[] | null;
-  prosody: Record<string, number> | null;
-  status: string;
-  timestamp_ms: number;
-  info: TakeInfo | null;
-  [field: string]: unknown;
-}
+/** The shapes of schemas/ (generated types): what the contract says a voice and a take are. */
+export type { Take, TakeInfo, Voice } from '../../schemas/types.ts';
 
 const POLL_START_MS = 60;
 const POLL_MAX_MS = 300;
