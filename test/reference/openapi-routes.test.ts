@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../reference/api/app.ts';
 import type { ApiContext } from '../../reference/api/context.ts';
 import { websocketAddressPlugin } from '../../reference/api/plugins/websocket-address.ts';
+import { upsertUser } from '../../reference/auth/users.ts';
 import { openDatabase } from '../../reference/store/db.ts';
 import { createAjv } from '../../schemas/index.ts';
 
@@ -49,8 +50,10 @@ let document: Document;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'speakcheck-openapi-'));
   const db = openDatabase(dir);
-  // Only what building the app and answering before authentication needs.
+  const userId = await upsertUser(db, 'openapi@speakcheck.local', 'not-the-password');
+  // Only what building the app and answering the requests below needs; every token is the user's.
   const ctx = {
+    tokens: { verifyAccess: async () => ({ userId }) },
     db,
     dataDir: dir,
     ajv: createAjv(),
@@ -121,5 +124,52 @@ describe('OpenAPI document generated from the routes', () => {
     const none = await app.inject({ method: 'POST', url: '/auth/logout' });
     expect(none.statusCode).toBe(422);
     expect(none.json()).toEqual({ detail: 'body/refresh_token: is required (or send it as a bearer token)' });
+  });
+
+  const authorized = { authorization: 'Bearer any' };
+
+  it('validates a take or a batch of takes against its own schema, naming the item', async () => {
+    const one = await app.inject({
+      method: 'POST',
+      url: '/v1/speak/takes/generate',
+      headers: authorized,
+      payload: { voice_id: 'vc_1' },
+    });
+    expect(one.statusCode).toBe(422);
+    expect(one.json()).toEqual({ detail: 'body/text: is required' });
+    const batch = await app.inject({
+      method: 'POST',
+      url: '/v1/speak/takes/generate',
+      headers: authorized,
+      payload: [
+        { voice_id: 'vc_1', text: 'Hello.' },
+        { voice_id: 'vc_1', text: 5 },
+      ],
+    });
+    expect(batch.statusCode).toBe(422);
+    expect(batch.json()).toEqual({ detail: 'body/1/text: must be string' });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/v1/speak/takes/generate',
+      headers: authorized,
+      payload: { voice_id: 'vc_unknown', text: 'Hello.' },
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('validates list queries with the list parser and ids with the params schema', async () => {
+    const list = await app.inject({ method: 'GET', url: '/v1/speak/takes?length=0', headers: authorized });
+    expect(list.statusCode).toBe(422);
+    expect((list.json() as { detail: string }).detail).toMatch(/^query\/length: /);
+    const ok = await app.inject({
+      method: 'GET',
+      url: '/v1/speak/voices?page=1&length=2',
+      headers: authorized,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual([]);
+    const empty = await app.inject({ method: 'GET', url: '/v1/speak/voices/', headers: authorized });
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json()).toEqual({ detail: 'params/voice_id: must NOT have fewer than 1 characters' });
   });
 });
