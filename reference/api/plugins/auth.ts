@@ -9,7 +9,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import type { LoginRequest, RefreshRequest } from '../../../schemas/types.ts';
+import type { LoginRequest } from '../../../schemas/types.ts';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
@@ -30,7 +30,8 @@ function optionalTokenBody(fields: readonly string[]) {
   };
 }
 
-type OptionalTokenBody = { [K in keyof RefreshRequest]?: string | null } | null | undefined;
+/** What optionalTokenBody lets through (absent: undefined). */
+type OptionalTokenBody = { refresh_token?: string | null; email?: string | null } | null | undefined;
 
 const TOKEN_FROM = 'The refresh token comes from the body or, without one, from `Authorization: Bearer`.';
 
