@@ -56,6 +56,17 @@ function readProcs(): ProcInfo[] {
   return out;
 }
 
+/** Proportional set size: the process's private pages plus its share of pages it shares. */
+function pssKb(pid: number): number {
+  try {
+    return Number(
+      /^Pss:\s+(\d+) kB/m.exec(readFileSync(join('/proc', String(pid), 'smaps_rollup'), 'utf8'))?.[1] ?? 0,
+    );
+  } catch {
+    return 0; // ended, or no smaps_rollup (kernel < 4.14)
+  }
+}
+
 /** CPU seconds of this process's children that have ended (and of theirs, recursively). */
 function childrenCpuSeconds(): number {
   const fields = statFields('self');
@@ -82,6 +93,8 @@ export interface BenchResult {
   /** CPU seconds (user + system) of the whole tree. */
   cpuS: number;
   peakTreeMb: number;
+  /** The tree's peak PSS: what it takes from the machine (shared pages such as Node's binary once). */
+  peakTreePssMb: number;
   peakSingleMb: number;
   peakProcesses: number;
   /** The run's own phases (`timing:` line): stack start, preflight, suites. */
@@ -143,6 +156,7 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
     output += d;
   });
   let peakTreeKb = 0;
+  let peakTreePssKb = 0;
   let peakSingleKb = 0;
   let peakProcesses = 0;
   let atPeak: BenchResult['atPeak'] = [];
@@ -157,6 +171,10 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
       }));
     }
     peakTreeKb = Math.max(peakTreeKb, total);
+    peakTreePssKb = Math.max(
+      peakTreePssKb,
+      members.reduce((n, p) => n + pssKb(p.pid), 0),
+    );
     peakSingleKb = Math.max(peakSingleKb, ...members.map((p) => p.rssKb), 0);
     peakProcesses = Math.max(peakProcesses, members.length);
   };
@@ -174,6 +192,7 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
     wallS,
     cpuS: childrenCpuSeconds() - cpuBefore,
     peakTreeMb: peakTreeKb / 1024,
+    peakTreePssMb: peakTreePssKb / 1024,
     peakSingleMb: peakSingleKb / 1024,
     peakProcesses,
     phases: parsePhases(output),
@@ -220,6 +239,8 @@ export interface SynthesisRates {
   oneThread: number;
   twoThreads: number;
   scaling: number;
+  /** CPU cores the synthesis process got during its best two-thread round. */
+  twoThreadsCores: number;
 }
 
 /** Audio seconds per wall second of one and of two espeak threads (reference/bench/synth-bench.ts). */
@@ -262,7 +283,7 @@ export function runLines(r: BenchResult): string[] {
     .map(([area, s]) => `${area} ${seconds(s)}`)
     .join(', ');
   return [
-    `exit ${r.exitCode}; wall ${seconds(r.wallS)}, CPU ${seconds(r.cpuS)}; peak RSS tree ${r.peakTreeMb.toFixed(0)} MB (${r.peakProcesses} processes at most), largest process ${r.peakSingleMb.toFixed(0)} MB`,
+    `exit ${r.exitCode}; wall ${seconds(r.wallS)}, CPU ${seconds(r.cpuS)}; peak RSS tree ${r.peakTreeMb.toFixed(0)} MB (${r.peakProcesses} processes at most; PSS ${r.peakTreePssMb.toFixed(0)} MB), largest process ${r.peakSingleMb.toFixed(0)} MB`,
     `phases: ${Object.entries(r.phases)
       .map(([phase, s]) => `${phase} ${seconds(s)}`)
       .join(', ')}`,
