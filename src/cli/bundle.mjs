@@ -26,6 +26,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIST = join(ROOT, 'dist');
 const MANIFEST = join(DIST, 'manifest.json');
+const SELF = 'src/cli/bundle.mjs';
 /** Entry name in dist/<hash>/ → source. */
 export const ENTRIES = {
   cli: 'src/cli/main.ts',
@@ -90,11 +91,15 @@ export async function build() {
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
+    // Stack traces name the sources with NODE_OPTIONS=--enable-source-maps (or run SPEAKCHECK_TSX=1).
+    sourcemap: 'linked',
     plugins: [sourceUrlPlugin()],
   });
-  const inputs = Object.keys(result.metafile.inputs)
-    .filter((file) => !file.includes('node_modules/'))
-    .sort();
+  // This file too: a change of how the bundle is made makes a new one.
+  const inputs = [
+    ...Object.keys(result.metafile.inputs).filter((file) => !file.includes('node_modules/')),
+    SELF,
+  ].sort();
   // A source edited while esbuild read it: use this bundle once, but do not record it as current.
   const settled = inputs.every((file) => statSync(join(ROOT, file)).mtimeMs < started);
   const hash = hashSources(inputs);
