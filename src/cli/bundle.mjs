@@ -35,8 +35,9 @@ export const ENTRIES = {
 };
 /** The one module whose import.meta.url stays the bundle's own. */
 const KEEPS_OWN_URL = 'reference/entry-points.ts';
-/** A bundle directory no longer current is removed after this long (a running process may use it). */
-const STALE_AFTER_MS = 30 * 60_000;
+/** A bundle directory no longer current is removed after this long: a stack still running from it
+ *  forks its workers and espeak threads from there (a restarted worker too). ~1.6 MB each. */
+const STALE_AFTER_MS = 24 * 3600_000;
 
 /** URL of the bundled CLI, built when the sources changed; undefined: run the sources through tsx. */
 export async function bundledCli() {
