@@ -13,8 +13,10 @@ export default defineConfig({
     globalSetup: ['src/harness/global-setup.ts'],
     setupFiles: ['allure-vitest/setup'],
     pool: 'forks',
-    // A worker whose parent died exits instead of spinning (src/harness/exit-with-runner.mjs).
-    poolOptions: { forks: { execArgv: ['--import', EXIT_WITH_RUNNER] } },
+    // A worker whose parent died exits instead of spinning (src/harness/exit-with-runner.mjs). 1 MB
+    // semi-spaces (V8's young generation, default up to 16 MB): a lower peak RSS of the run's tree at
+    // no CPU cost (`speakcheck bench`, as the reference stack's processes: reference/entry-points.ts).
+    poolOptions: { forks: { execArgv: ['--max-semi-space-size=1', '--import', EXIT_WITH_RUNNER] } },
     // Two cores shared with the server under test (when embedded): two suite files at a time.
     maxWorkers: 2,
     minWorkers: 1,
