@@ -12,12 +12,12 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
+import { EXIT } from '../cli/exit-codes.ts';
 import { registerSecret } from '../client/redact.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { expectLines } from '../requirements/expectations.ts';
-import { EXIT } from '../requirements/verdict.ts';
 import { type EmbeddedStack, REPO_ROOT, StackStartError, startEmbeddedStack } from '../stack/embedded.ts';
 import { loadContainerLauncher } from '../stack/load-container-launcher.ts';
 import { speakcheckVersion } from '../version.ts';
@@ -79,7 +79,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     // stopAllContainers covers an interrupt while the container stack is still starting.
     const containers =
       config.target === 'container' ? loadContainerLauncher().then((m) => m.stopAllContainers()) : undefined;
-    void Promise.all([stack?.stop(), containers]).finally(() => process.exit(130));
+    void Promise.all([stack?.stop(), containers]).finally(() => process.exit(EXIT.interrupted));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -105,7 +105,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       } catch (e) {
         if (e instanceof StackStartError) {
           err(`speakcheck: could not run: ${e.message}.`);
-          return EXIT.couldNotRun;
+          return EXIT.targetUnavailable;
         }
         throw e;
       }
@@ -122,7 +122,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     } catch (e) {
       if (e instanceof PreflightError) {
         err(`speakcheck: could not run: ${e.message}`);
-        return EXIT.couldNotRun;
+        return EXIT.targetUnavailable;
       }
       throw e;
     }
@@ -158,7 +158,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     const result = reporter.result;
     if (!result) {
       err('speakcheck: the suites ended without a result (see the errors above).');
-      return EXIT.fails;
+      return EXIT.failed;
     }
     const { verdicts } = result;
     out('');
@@ -180,7 +180,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     let exitCode = result.exitCode;
     if (tests.passed + tests.failed === 0) {
       err('speakcheck: no test ran: a run that checks nothing cannot pass.');
-      exitCode = EXIT.fails;
+      exitCode = EXIT.failed;
     }
     out(
       `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${blockedText(verdicts.summary)}`,
@@ -195,7 +195,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     const stoppedNote =
       notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
     out(
-      exitCode === EXIT.conforms
+      exitCode === EXIT.ok
         ? 'verdict: CONFORMS'
         : notConcluded > 0 && mustFailed + shouldFailed === 0
           ? `verdict: NOT CONCLUDED (exit ${exitCode}${stoppedNote})`

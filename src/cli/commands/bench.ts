@@ -1,6 +1,7 @@
 /** `speakcheck bench`: wall time and peak memory of a full conformance run (src/bench/run-bench.ts). */
 import type { Command } from 'commander';
 import { runBench, TARGET_RSS_MB, TARGET_WALL_S } from '../../bench/run-bench.ts';
+import { EXIT } from '../exit-codes.ts';
 
 export function registerBench(program: Command): void {
   program
@@ -20,6 +21,6 @@ export function registerBench(program: Command): void {
       console.log(`peak RSS (largest process): ${r.peakSingleMb.toFixed(0)} MB`);
       console.log('at the peak:');
       for (const p of r.atPeak) console.log(`  ${String(p.rssMb).padStart(5)} MB  ${p.command}`);
-      process.exitCode = r.wallS <= TARGET_WALL_S && r.peakTreeMb <= TARGET_RSS_MB ? 0 : 1;
+      process.exitCode = r.wallS <= TARGET_WALL_S && r.peakTreeMb <= TARGET_RSS_MB ? EXIT.ok : EXIT.failed;
     });
 }

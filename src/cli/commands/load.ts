@@ -1,14 +1,12 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import type { TargetFlags } from '../../config/types.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
 import { MergeError } from '../../load/merge.ts';
-import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, mergeRun, runLoad } from '../../load/run-load.ts';
+import { mergeRun, runLoad } from '../../load/run-load.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
+import { EXIT, exitCodesHelp } from '../exit-codes.ts';
 import { keyValue, positiveInt } from '../option-parsers.ts';
-
-/** Usage errors (unknown scenario, unsupported target). */
-const EXIT_USAGE = 2;
 
 interface LoadFlags extends TargetFlags {
   vus?: number;
@@ -28,7 +26,7 @@ export function registerLoad(program: Command): void {
       `Run a k6 load scenario (${SCENARIOS.join(', ')}), the k6-vs-Node TTFC cross-check (crosscheck), ` +
         'or merge the raw samples of execution segments into one summary (merge DIR...). ' +
         'Without --base-url the reference stack is started and stopped around the run. ' +
-        `Exit codes: 0 thresholds hold, ${EXIT_THRESHOLDS_FAILED} thresholds failed, ${EXIT_K6_UNAVAILABLE} k6 unavailable, 4 target unavailable.`,
+        exitCodesHelp(['ok', 'usage', 'targetUnavailable', 'toolMissing', 'thresholdsFailed', 'interrupted']),
     )
     .argument('<scenario>', `${SCENARIOS.join(' | ')} | crosscheck | merge`)
     .argument('[dirs...]', 'merge: run or segment directories (every samples.json(.gz) below them)')
@@ -78,7 +76,7 @@ export function registerLoad(program: Command): void {
         console.error(
           `speakcheck load ${scenario}: unexpected argument(s) ${dirs.join(' ')} (only merge takes directories)`,
         );
-        process.exitCode = EXIT_USAGE;
+        process.exitCode = EXIT.usage;
         return;
       }
       // --target container: API + worker containers (src/stack/container.ts), stopped at the end,
@@ -87,7 +85,7 @@ export function registerLoad(program: Command): void {
       if (flags.target === 'container' && !flags.baseUrl) {
         const launcher = await loadContainerLauncher();
         const onSignal = () => {
-          void launcher.stopAllContainers().finally(() => process.exit(130));
+          void launcher.stopAllContainers().finally(() => process.exit(EXIT.interrupted));
         };
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);
@@ -100,7 +98,7 @@ export function registerLoad(program: Command): void {
           flags.token = undefined;
         } catch (error) {
           console.error(`speakcheck load: the container stack did not start: ${(error as Error).message}`);
-          process.exitCode = 4;
+          process.exitCode = EXIT.targetUnavailable;
           return;
         }
       }
@@ -144,7 +142,7 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
     console.error(
       `speakcheck load: unknown scenario "${scenario}" (have: ${SCENARIOS.join(', ')}, crosscheck)`,
     );
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
     return;
   }
   const r = await runLoad({
@@ -158,7 +156,7 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
   });
   if (r.reason) console.error(`speakcheck load: ${r.reason}`);
   if (r.summary) console.log(`summary: ${r.runDir}/summary.json, ${r.runDir}/summary.md`);
-  if (r.exitCode === EXIT_THRESHOLDS_FAILED)
+  if (r.exitCode === EXIT.thresholdsFailed)
     console.error('speakcheck load: thresholds failed (see summary.md)');
   process.exitCode = r.exitCode;
 }
@@ -166,19 +164,19 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
 async function mergeDirs(dirs: string[], reportDir: string | undefined): Promise<void> {
   if (dirs.length === 0) {
     console.error('speakcheck load merge: give the directories to merge (e.g. reports/load/<run>)');
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
     return;
   }
   try {
     const r = await mergeRun(dirs, reportDir ?? dirs[0]!);
     console.log(`merged ${r.segments.length} segment(s): ${r.segments.join(', ')}`);
     console.log(`summary: ${r.summaryPath}, ${r.summaryPath.replace(/json$/, 'md')}`);
-    if (r.exitCode === EXIT_THRESHOLDS_FAILED)
+    if (r.exitCode === EXIT.thresholdsFailed)
       console.error('speakcheck load merge: thresholds failed on the merged figures (see summary.md)');
     process.exitCode = r.exitCode;
   } catch (err) {
     if (!(err instanceof MergeError)) throw err;
     console.error(`speakcheck load merge: ${err.message}`);
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
   }
 }

@@ -4,13 +4,12 @@ import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { SummaryFormatError } from '../../load/summary.ts';
 import { loadHistory, writeHistory } from '../../perf/history.ts';
 import { isTarget, runInterleaved } from '../../perf/interleave.ts';
-import { EXIT_REGRESSION, perfCompare } from '../../perf/perf-compare.ts';
+import { perfCompare } from '../../perf/perf-compare.ts';
 import { RunSetError } from '../../perf/run-set.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
+import { EXIT } from '../exit-codes.ts';
 import { keyValue, positiveInt } from '../option-parsers.ts';
-
-const EXIT_BAD_INPUT = 2;
 
 function nonNegative(value: string): number {
   const n = Number(value);
@@ -85,7 +84,7 @@ export function registerPerf(program: Command): void {
       'Compare two sets of load runs (a summary.json, or a directory of repeated runs): per figure the median of ' +
         'each side with a bootstrap 95% confidence interval, the Mann-Whitney U p-value and a verdict (worse, ' +
         'better, ~). With --interleave N and two targets (base URLs or "embedded") the scenario first runs N times ' +
-        `on each, alternating. Writes compare.md, compare.html and SVG charts; exits ${EXIT_REGRESSION} when a figure is worse.`,
+        `on each, alternating. Writes compare.md, compare.html and SVG charts; exits ${EXIT.failed} when a figure is worse.`,
     )
     .argument('<baseline>', 'summary.json or directory of runs (e.g. load/baselines/<name>), or a target')
     .argument('<current>', 'summary.json or directory of runs (e.g. reports/load), or a target')
@@ -130,7 +129,7 @@ export function registerPerf(program: Command): void {
       if (flags.interleave) {
         const sides = await interleavedSides(baseline, current, flags, outDir);
         if (!sides) {
-          process.exitCode = EXIT_BAD_INPUT;
+          process.exitCode = EXIT.usage;
           return;
         }
         [baseline, current] = sides;
@@ -154,11 +153,11 @@ export function registerPerf(program: Command): void {
             `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
         );
         console.log(`report: ${files.markdown}, ${files.html}`);
-        process.exitCode = comparison.regressions.length ? EXIT_REGRESSION : 0;
+        process.exitCode = comparison.regressions.length ? EXIT.failed : EXIT.ok;
       } catch (err) {
         if (err instanceof RunSetError || err instanceof SummaryFormatError) {
           console.error(`speakcheck perf compare: ${err.message}`);
-          process.exitCode = EXIT_BAD_INPUT;
+          process.exitCode = EXIT.usage;
           return;
         }
         throw err;
@@ -194,7 +193,7 @@ export function registerPerf(program: Command): void {
       } catch (err) {
         if (err instanceof RunSetError || err instanceof SummaryFormatError) {
           console.error(`speakcheck perf history: ${err.message}`);
-          process.exitCode = EXIT_BAD_INPUT;
+          process.exitCode = EXIT.usage;
           return;
         }
         throw err;
