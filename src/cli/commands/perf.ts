@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { ConfigError, resolveCommandTarget } from '../../config/resolve.ts';
+import type { TargetFlags } from '../../config/types.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { SummaryFormatError } from '../../load/summary.ts';
 import { loadHistory, writeHistory } from '../../perf/history.ts';
@@ -9,7 +11,7 @@ import { RunSetError } from '../../perf/run-set.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
 import { EXIT } from '../exit-codes.ts';
-import { keyValue, positiveInt } from '../option-parsers.ts';
+import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
 
 function nonNegative(value: string): number {
   const n = Number(value);
@@ -30,6 +32,7 @@ interface CompareFlags {
   tolerance: number;
   minMs: number;
   minErrorRate: number;
+  reportDir?: string;
   out?: string;
   interleave?: number;
   scenario?: string;
@@ -40,6 +43,13 @@ interface CompareFlags {
   password?: string;
   token?: string;
   model?: string;
+  config?: string;
+}
+
+/** --interleave's credentials: flags > SPEAK_* environment > config file, as every command (src/config/resolve.ts). */
+function credentialsOf(flags: CompareFlags): TargetFlags {
+  const { email, password, token, model } = resolveCommandTarget(flags).target;
+  return { email, password, token, model };
 }
 
 const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-');
@@ -61,12 +71,20 @@ async function interleavedSides(
     console.error(`speakcheck perf compare: --interleave needs --scenario (${SCENARIOS.join(', ')})`);
     return undefined;
   }
+  let credentials: TargetFlags;
+  try {
+    credentials = credentialsOf(flags);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`speakcheck perf compare: ${err.message}`);
+    return undefined;
+  }
   const r = await runInterleaved({
     scenario: flags.scenario,
     rounds: flags.interleave!,
     baseline,
     candidate: current,
-    credentials: { email: flags.email, password: flags.password, token: flags.token, model: flags.model },
+    credentials,
     outDir,
     vus: flags.vus,
     duration: flags.duration,
@@ -78,7 +96,7 @@ async function interleavedSides(
 
 export function registerPerf(program: Command): void {
   const perf = program.command('perf').description('Performance tracking over load-run summaries');
-  perf
+  const compare = perf
     .command('compare')
     .description(
       'Compare two sets of load runs (a summary.json, or a directory of repeated runs): per figure the median of ' +
@@ -101,8 +119,9 @@ export function registerPerf(program: Command): void {
       'error-rate changes below this never count',
       fraction,
       DEFAULT_TOLERANCE.minErrorRate,
-    )
-    .option('--out <dir>', 'report directory (default reports/perf/<timestamp>)')
+    );
+  addReportDirOption(compare, 'report directory (default reports/perf/<timestamp>)');
+  compare
     .option(
       '--interleave <n>',
       'with two targets: runs per side, alternating baseline and candidate',
@@ -112,20 +131,13 @@ export function registerPerf(program: Command): void {
     .option('--vus <n>', '--interleave: virtual users per run', positiveInt)
     .option('--duration <d>', '--interleave: duration per scenario phase, e.g. 10s')
     .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue)
-    .option(
-      '--email <email>',
-      '--interleave: login email for URL targets (or SPEAK_EMAIL)',
-      process.env.SPEAK_EMAIL,
-    )
-    .option(
-      '--password <password>',
-      '--interleave: login password (prefer SPEAK_PASSWORD)',
-      process.env.SPEAK_PASSWORD,
-    )
-    .option('--token <token>', '--interleave: permanent token (or SPEAK_TOKEN)', process.env.SPEAK_TOKEN)
-    .option('--model <name>', '--interleave: model under test')
+    .option('--email <email>', '--interleave: login email for URL targets (env SPEAK_EMAIL)')
+    .option('--password <password>', '--interleave: login password (env SPEAK_PASSWORD; prefer it)')
+    .option('--token <token>', '--interleave: permanent token (env SPEAK_TOKEN)')
+    .option('--model <name>', '--interleave: model under test (env SPEAK_MODEL)')
+    .option('--config <file>', '--interleave: credentials from a JSON or YAML file, as for run and load')
     .action(async (baseline: string, current: string, flags: CompareFlags) => {
-      const outDir = flags.out ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
+      const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
       if (flags.interleave) {
         const sides = await interleavedSides(baseline, current, flags, outDir);
         if (!sides) {
@@ -163,7 +175,7 @@ export function registerPerf(program: Command): void {
         throw err;
       }
     });
-  perf
+  const history = perf
     .command('history')
     .description(
       'Trend chart per tracked figure over stored runs (each DIR a run or a directory of runs, in path = time ' +
@@ -172,10 +184,12 @@ export function registerPerf(program: Command): void {
     )
     .argument('<dirs...>', 'run directories or directories of runs (e.g. reports/load)')
     .option('--alpha <p>', 'significance level of the permutation test', fraction, 0.05)
-    .option('--permutations <n>', 'permutations per test', positiveInt, 199)
-    .option('--out <dir>', 'report directory (default reports/perf/history-<timestamp>)')
-    .action((dirs: string[], flags: { alpha: number; permutations: number; out?: string }) => {
-      const outDir = flags.out ?? join(REPO_ROOT, 'reports', 'perf', `history-${timestamp()}`);
+    .option('--permutations <n>', 'permutations per test', positiveInt, 199);
+  addReportDirOption(history, 'report directory (default reports/perf/history-<timestamp>)');
+  history.action(
+    (dirs: string[], flags: { alpha: number; permutations: number; reportDir?: string; out?: string }) => {
+      const outDir =
+        reportDirOf(flags, 'perf history') ?? join(REPO_ROOT, 'reports', 'perf', `history-${timestamp()}`);
       try {
         const history = loadHistory(dirs, { alpha: flags.alpha, permutations: flags.permutations });
         const files = writeHistory(history, outDir);
@@ -198,5 +212,6 @@ export function registerPerf(program: Command): void {
         }
         throw err;
       }
-    });
+    },
+  );
 }

@@ -1,8 +1,7 @@
 /** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: src/cli/exit-codes.ts. */
 import type { Command } from 'commander';
-import { REDACTED } from '../../client/redact.ts';
 import { loadConfigFile } from '../../config/config-file.ts';
-import { ConfigError, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
+import { ConfigError, printableOptions, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
 import type { RunConfig } from '../../config/types.ts';
 import { DEFAULT_MAX_TIME_MS, runConformance } from '../../run/run-conformance.ts';
 import { EXIT, exitCodesHelp } from '../exit-codes.ts';
@@ -38,9 +37,7 @@ export function printableConfig(
   config: RunConfig,
   extra: { configFile: string | undefined; maxTimeMs: number },
 ): Record<string, unknown> {
-  const shown: Record<string, unknown> = { ...config };
-  for (const secret of ['password', 'token'] as const) if (config[secret]) shown[secret] = REDACTED;
-  return { configFile: extra.configFile ?? null, ...shown, maxTimeMs: extra.maxTimeMs };
+  return { ...printableOptions(config, extra.configFile), maxTimeMs: extra.maxTimeMs };
 }
 
 export function registerRun(program: Command): void {
