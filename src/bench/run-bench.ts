@@ -6,54 +6,14 @@
  *
  *   node --import tsx src/bench/run-bench.ts [-- extra speakcheck run options]
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../stack/embedded.ts';
+import { REPO_ROOT, SPEAKCHECK_BIN } from '../stack/embedded.ts';
+import { launch } from '../stack/launcher.ts';
+import { readProcs, tree } from '../stack/process-tree.ts';
 
 export const TARGET_WALL_S = 20;
 export const TARGET_RSS_MB = 300;
-const PAGE_KB = 4;
-
-interface ProcInfo {
-  pid: number;
-  ppid: number;
-  rssKb: number;
-  name: string;
-}
-
-function readProcs(): ProcInfo[] {
-  const out: ProcInfo[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(join('/proc', entry, 'stat'), 'utf8');
-      // The name is in parentheses and may contain spaces: split after the last ')'.
-      const close = stat.lastIndexOf(')');
-      const name = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      out.push({ pid: Number(entry), ppid: Number(fields[1]), rssKb: Number(fields[21]) * PAGE_KB, name });
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
-}
-
-/** The process and all its descendants. */
-function tree(root: number, procs: ProcInfo[]): ProcInfo[] {
-  const children = new Map<number, ProcInfo[]>();
-  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const result: ProcInfo[] = [];
-  const stack = procs.filter((p) => p.pid === root);
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    result.push(p);
-    stack.push(...(children.get(p.pid) ?? []));
-  }
-  return result;
-}
-
 export interface BenchResult {
   exitCode: number | null;
   wallS: number;
@@ -81,24 +41,17 @@ function commandOf(pid: number): string {
 
 export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'run', ...extraArgs], {
+  const child = await launch({
+    args: [SPEAKCHECK_BIN, 'run', ...extraArgs],
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '' },
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    output += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    output += d;
   });
   let peakTreeKb = 0;
   let peakSingleKb = 0;
   let peakProcesses = 0;
   let atPeak: BenchResult['atPeak'] = [];
   const sample = () => {
-    const members = tree(child.pid!, readProcs());
+    const members = tree(child.pid, readProcs());
     const total = members.reduce((n, p) => n + p.rssKb, 0);
     if (total > peakTreeKb) {
       atPeak = members.map((p) => ({
@@ -112,7 +65,8 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
     peakProcesses = Math.max(peakProcesses, members.length);
   };
   const timer = setInterval(sample, 100);
-  const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const { code: exitCode } = await child.exited;
+  const output = child.output();
   clearInterval(timer);
   const wallS = (performance.now() - started) / 1000;
   const summaryLines = output
