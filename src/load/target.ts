@@ -6,7 +6,7 @@
 
 import { EXIT } from '../cli/exit-codes.ts';
 import type { TargetFlags } from '../config/types.ts';
-import { type EmbeddedStack, startEmbeddedStack } from '../stack/embedded.ts';
+import { type StartedTarget, startTarget } from '../stack/target.ts';
 import { ensureK6, K6UnavailableError } from './k6-binary.ts';
 
 /** The server and the credentials a load run targets (the CLI's flags, as typed). */
@@ -16,7 +16,7 @@ export interface LoadTarget {
   k6: string;
   target: TargetCredentials & { baseUrl: string };
   /** Set when the target is the embedded reference stack started for this run. */
-  stack?: EmbeddedStack;
+  stack?: StartedTarget;
   /** SPEAK_EMAIL / SPEAK_PASSWORD / SPEAK_TOKEN for k6's environment, never its argv. */
   secrets: Record<string, string>;
   /** BASE_URL, plus AUTH_URL and MODEL when given, for k6's -e. */
@@ -42,13 +42,13 @@ export async function withLoadTarget<R>(
     if (err instanceof K6UnavailableError) return { exitCode: EXIT.toolMissing, runDir, reason: err.message };
     throw err;
   }
-  let stack: EmbeddedStack | undefined;
+  let stack: StartedTarget | undefined;
   try {
     let target = { ...o };
     if (!o.baseUrl) {
       log('no --base-url: starting the reference stack (speakcheck serve --port 0)');
       try {
-        stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
+        stack = await startTarget('embedded');
       } catch (err) {
         return { exitCode: EXIT.targetUnavailable, runDir, reason: (err as Error).message };
       }

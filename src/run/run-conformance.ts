@@ -18,8 +18,8 @@ import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { expectLines } from '../requirements/expectations.ts';
-import { type EmbeddedStack, REPO_ROOT, StackStartError, startEmbeddedStack } from '../stack/embedded.ts';
-import { loadContainerLauncher } from '../stack/load-container-launcher.ts';
+import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
+import { type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { summaryTable } from './summary-table.ts';
@@ -45,7 +45,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   registerSecret(config.token);
   config.reportDir = resolve(config.reportDir);
 
-  let stack: Pick<EmbeddedStack, 'baseUrl' | 'email' | 'password' | 'stop'> | undefined;
+  let stack: StartedTarget | undefined;
   const phases: string[] = [];
   let phaseStart = performance.now();
   const endPhase = (name: string) => {
@@ -76,10 +76,8 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       return;
     }
     err(`speakcheck: ${signal}: stopping.`);
-    // stopAllContainers covers an interrupt while the container stack is still starting.
-    const containers =
-      config.target === 'container' ? loadContainerLauncher().then((m) => m.stopAllContainers()) : undefined;
-    void Promise.all([stack?.stop(), containers]).finally(() => process.exit(EXIT.interrupted));
+    // stopAllTargets covers an interrupt while the container stack is still starting.
+    void stopAllTargets().finally(() => process.exit(EXIT.interrupted));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -94,14 +92,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     if (config.target === 'embedded' || config.target === 'container') {
       out(`speakcheck: starting the ${config.target} reference stack ...`);
       try {
-        // Generous: on a loaded 2-core machine the stack (with its synthesis workers) can take 20 s to come up.
-        stack =
-          config.target === 'container'
-            ? // Loaded only for this target: testcontainers is heavy and needs a runtime.
-              await (await loadContainerLauncher()).startContainerStack({
-                onLog: (line) => out(`speakcheck: ${line}`),
-              })
-            : await startEmbeddedStack({ readyTimeoutMs: 60_000 });
+        stack = await startTarget(config.target, { onLog: (line) => out(`speakcheck: ${line}`) });
       } catch (e) {
         if (e instanceof StackStartError) {
           err(`speakcheck: could not run: ${e.message}.`);

@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import { runBench, TARGET_RSS_MB, TARGET_WALL_S } from '../../bench/run-bench.ts';
-import { StackStartError, startEmbeddedStack } from '../../stack/embedded.ts';
+import { StackStartError } from '../../stack/embedded.ts';
+import { type StartedTarget, startTarget } from '../../stack/target.ts';
 import { EXIT } from '../exit-codes.ts';
 import { positiveInt } from '../option-parsers.ts';
 
@@ -44,9 +45,9 @@ export function registerBench(program: Command): void {
 async function wsTtfc(runs: number): Promise<void> {
   // Not in the published package (package.json files: !reference/bench/): a checkout only.
   const { wsTtfcBench } = await import('../../../reference/bench/ws-ttfc-bench.ts');
-  let stack: Awaited<ReturnType<typeof startEmbeddedStack>>;
+  let stack: StartedTarget;
   try {
-    stack = await startEmbeddedStack();
+    stack = await startTarget('embedded');
   } catch (err) {
     if (!(err instanceof StackStartError)) throw err;
     console.error(`speakcheck bench: could not run: ${err.message}`);

@@ -5,7 +5,8 @@ import { runCrosscheck } from '../../load/crosscheck.ts';
 import { MergeError } from '../../load/merge.ts';
 import { mergeRun, runLoad } from '../../load/run-load.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
-import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
+import { StackStartError } from '../../stack/embedded.ts';
+import { type StartedTarget, startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
 import { EXIT, exitCodesHelp } from '../exit-codes.ts';
 import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
 
@@ -102,28 +103,23 @@ export function registerLoad(program: Command): void {
       process.exitCode = EXIT.usage;
       return;
     }
-    // --target container: API + worker containers (src/stack/container.ts), stopped at the end,
+    // --target container: API + worker containers (src/stack/target.ts), stopped at the end,
     // on failure and on SIGINT/SIGTERM.
-    let containers: { stop(): Promise<void> } | undefined;
+    let containers: StartedTarget | undefined;
     if (flags.target === 'container' && !flags.baseUrl) {
-      const launcher = await loadContainerLauncher();
-      const onSignal = () => {
-        void launcher.stopAllContainers().finally(() => process.exit(EXIT.interrupted));
-      };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      stopTargetsOnSignal();
       try {
-        const stack = await launcher.startContainerStack({ onLog: (line) => console.error(line) });
-        containers = stack;
-        flags.baseUrl = stack.baseUrl;
-        flags.email = stack.email;
-        flags.password = stack.password;
-        flags.token = undefined;
+        containers = await startTarget('container', { onLog: (line) => console.error(line) });
       } catch (error) {
-        console.error(`speakcheck load: the container stack did not start: ${(error as Error).message}`);
+        if (!(error instanceof StackStartError)) throw error;
+        console.error(`speakcheck load: ${error.message}`);
         process.exitCode = EXIT.targetUnavailable;
         return;
       }
+      flags.baseUrl = containers.baseUrl;
+      flags.email = containers.email;
+      flags.password = containers.password;
+      flags.token = undefined;
     }
     try {
       await runScenario(scenario, flags);
