@@ -1,9 +1,7 @@
 /**
  * Websocket time to first audio against the running reference stack.
- *   node bin/speakcheck.js bench --ws-ttfc [--runs 30]   (starts and stops the reference stack)
- *   node --import tsx reference/bench/ws-ttfc-bench.ts --base-url URL --email E --password P [--runs 30]
- * The stack is started by the CLI (src/cli/commands/bench.ts, through the one launcher in
- * src/stack/launcher.ts): reference/ does not import the harness, so this file only measures.
+ *   node --import tsx reference/bench/ws-ttfc-bench.ts [--runs 30] [--base-url URL --email E --password P]
+ * Without --base-url it starts `speakcheck serve --port 0` as a child process (and stops it).
  * One connection, one-sentence text, requests one after another; per mode (chunks, parts):
  *   first frame = send → first binary frame with audio (in chunks mode that is chunk 0, the header);
  *   playable = send → time to first PLAYABLE audio: part 0's chunk 0 (the WAV header) and then the
@@ -14,13 +12,24 @@
  * synthesizes a part before sending its header (part-stream.ts), so its playable time is bounded below
  * by the first-part synthesis time; the target is playable p50 ≤ first-part synthesis p50 + 5 ms.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { createSynthesizer } from '../synth/index.ts';
 
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '30' },
+    'base-url': { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+  },
+});
+const RUNS = Number(args.runs);
 const TEXT = 'The quick brown fox jumps over the lazy dog near the river bank.';
 const STEP_TIMEOUT_MS = 30_000;
 
@@ -39,6 +48,40 @@ function withTimeout<T>(promise: Promise<T>, what: string, ms = STEP_TIMEOUT_MS)
       timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
+}
+
+async function startStack(): Promise<{
+  baseUrl: string;
+  email: string;
+  password: string;
+  child: ChildProcess;
+}> {
+  const bin = fileURLToPath(new URL('../../bin/speakcheck.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const fields: Record<string, string> = {};
+  const lines = createInterface({ input: child.stdout! });
+  await withTimeout(
+    new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`serve exited (${code}) before it was ready`)));
+      lines.on('line', (line) => {
+        const m = /^(base_url|email|password)=(.+)$/.exec(line.trim());
+        if (m) fields[m[1]!] = m[2]!;
+        if (fields.base_url && fields.email && fields.password) resolve();
+      });
+    }),
+    'speakcheck serve',
+    60_000,
+  );
+  lines.close();
+  child.stdout!.resume();
+  return {
+    baseUrl: fields.base_url!.replace(/\/+$/, ''),
+    email: fields.email!,
+    password: fields.password!,
+    child,
+  };
 }
 
 async function api(baseUrl: string, token: string | undefined, method: string, path: string, body?: unknown) {
@@ -141,21 +184,11 @@ async function measure(
   return { ttfc, playable: Math.max(header, samples), status };
 }
 
-export interface WsTtfcTarget {
-  baseUrl: string;
-  email: string;
-  password: string;
-  /** Requests per mode (default 30). */
-  runs?: number;
-}
-
-/** Measures against a running stack and prints the figures (machine, inputs, per-mode percentiles). */
-export async function wsTtfcBench({
-  baseUrl,
-  email,
-  password,
-  runs: RUNS = 30,
-}: WsTtfcTarget): Promise<void> {
+const own = args['base-url'] ? undefined : await startStack();
+const baseUrl = args['base-url'] ?? own!.baseUrl;
+const email = args.email ?? own?.email;
+const password = args.password ?? own?.password;
+try {
   const cpu = cpus();
   console.log(`machine: ${cpu[0]?.model ?? 'unknown cpu'}, ${cpu.length} cores, node ${process.version}`);
   console.log(`inputs: ${RUNS} requests per mode, one connection, text ${JSON.stringify(TEXT)}`);
@@ -221,28 +254,11 @@ export async function wsTtfcBench({
   console.log(
     `target chunks first playable p50 ≤ first-part synthesis p50 + 5 ms: ${margin <= 5 ? 'met' : 'MISSED'} (${margin >= 0 ? '+' : ''}${margin.toFixed(2)} ms)`,
   );
-}
-
-// Run directly: against the stack given (the CLI's `bench --ws-ttfc` starts one).
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values: args } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '30' },
-      'base-url': { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-    },
-  });
-  if (!args['base-url'] || !args.email || !args.password) {
-    console.error(
-      'ws-ttfc-bench: give --base-url, --email and --password, or run `node bin/speakcheck.js bench --ws-ttfc` (it starts the stack)',
+} finally {
+  if (own) {
+    own.child.kill('SIGTERM');
+    await withTimeout(once(own.child, 'exit'), 'serve shutdown', 10_000).catch(() =>
+      own.child.kill('SIGKILL'),
     );
-    process.exit(2);
   }
-  await wsTtfcBench({
-    baseUrl: args['base-url'].replace(/\/+$/, ''),
-    email: args.email,
-    password: args.password,
-    runs: Number(args.runs),
-  });
 }

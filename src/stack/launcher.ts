@@ -11,9 +11,9 @@
  * the same way. Children stay in this process's group (not detached): a Ctrl-C at the terminal
  * still reaches them as before.
  *
- * Lives in src/stack/ (harness side): commands, bench and test helpers import it; reference/ may not
- * (architecture rule), so reference/bench takes a running stack from the CLI instead
- * (`speakcheck bench ws-ttfc` starts one here and hands over its address).
+ * Lives in src/stack/ (harness side): commands, the benches under src/bench/ and the test helpers
+ * import it; reference/ may not (architecture rule), so a bench that needs a running stack lives
+ * under src/bench/ (or takes --base-url).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
