@@ -10,50 +10,25 @@
  *
  *   node bin/speakcheck.js bench [--runs 5] [-- extra speakcheck run options]
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { REPO_ROOT } from '../stack/embedded.ts';
+import { REPO_ROOT, SPEAKCHECK_BIN } from '../stack/embedded.ts';
+import { launch, runToEnd, serveReady } from '../stack/launcher.ts';
+import { readProcs, tree } from '../stack/process-tree.ts';
 
 export const TARGET_WALL_S = 12;
 export const TARGET_RSS_MB = 600;
 export const TARGET_SYNTH_SCALING = 1.7;
-const PAGE_KB = 4;
 /** USER_HZ: /proc times are in clock ticks of 1/100 s on Linux. */
 const TICKS_PER_S = 100;
-const SPEAKCHECK = join(REPO_ROOT, 'bin', 'speakcheck.js');
 const SYNTH_BENCH = join(REPO_ROOT, 'reference', 'bench', 'synth-bench.ts');
 
-interface ProcInfo {
-  pid: number;
-  ppid: number;
-  rssKb: number;
-  name: string;
-}
-
-/** Fields of /proc/PID/stat after the command name (field 3 of proc(5) is index 0). */
-function statFields(pid: number | 'self'): string[] {
-  const stat = readFileSync(join('/proc', String(pid), 'stat'), 'utf8');
+/** Fields of /proc/self/stat after the command name (field 3 of proc(5) is index 0). */
+function selfStatFields(): string[] {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
   // The name is in parentheses and may contain spaces: split after the last ')'.
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-function readProcs(): ProcInfo[] {
-  const out: ProcInfo[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(join('/proc', entry, 'stat'), 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = statFields(Number(entry));
-      out.push({ pid: Number(entry), ppid: Number(fields[1]), rssKb: Number(fields[21]) * PAGE_KB, name });
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return out;
 }
 
 /** Proportional set size: the process's private pages plus its share of pages it shares. */
@@ -69,23 +44,10 @@ function pssKb(pid: number): number {
 
 /** CPU seconds of this process's children that have ended (and of theirs, recursively). */
 function childrenCpuSeconds(): number {
-  const fields = statFields('self');
+  const fields = selfStatFields();
   return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_S;
 }
 
-/** The process and all its descendants. */
-function tree(root: number, procs: ProcInfo[]): ProcInfo[] {
-  const children = new Map<number, ProcInfo[]>();
-  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const result: ProcInfo[] = [];
-  const stack = procs.filter((p) => p.pid === root);
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    result.push(p);
-    stack.push(...(children.get(p.pid) ?? []));
-  }
-  return result;
-}
 
 export interface BenchResult {
   exitCode: number | null;
@@ -143,17 +105,10 @@ function parseAreas(output: string): Record<string, number> {
 export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
   const started = performance.now();
   const cpuBefore = childrenCpuSeconds();
-  const child = spawn(process.execPath, [SPEAKCHECK, 'run', ...extraArgs], {
+  const child = await launch({
+    args: [SPEAKCHECK_BIN, 'run', ...extraArgs],
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '' },
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    output += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    output += d;
   });
   let peakTreeKb = 0;
   let peakTreePssKb = 0;
@@ -161,7 +116,7 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
   let peakProcesses = 0;
   let atPeak: BenchResult['atPeak'] = [];
   const sample = () => {
-    const members = tree(child.pid!, readProcs());
+    const members = tree(child.pid, readProcs());
     const total = members.reduce((n, p) => n + p.rssKb, 0);
     if (total > peakTreeKb) {
       atPeak = members.map((p) => ({
@@ -179,7 +134,8 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
     peakProcesses = Math.max(peakProcesses, members.length);
   };
   const timer = setInterval(sample, 100);
-  const exitCode = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const { code: exitCode } = await child.exited;
+  const output = child.output();
   clearInterval(timer);
   const wallS = (performance.now() - started) / 1000;
   const summaryLines = output
@@ -212,26 +168,21 @@ export interface StackStartResult {
 /** Starts the embedded stack alone once (`speakcheck serve --port 0`), then stops it. */
 export async function stackStart(): Promise<StackStartResult> {
   const started = performance.now();
-  const child = spawn(process.execPath, [SPEAKCHECK, 'serve', '--port', '0'], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   const steps: string[] = [];
-  createInterface({ input: child.stderr }).on('line', (line) => {
+  const stack = await launch({
+    args: [SPEAKCHECK_BIN, 'serve', '--port', '0'],
+    cwd: REPO_ROOT,
+    what: 'the reference stack',
+    ready: serveReady(),
+  });
+  const readyS = (performance.now() - started) / 1000;
+  // The start-up lines come just before the ready lines: let stderr catch up, then stop.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await stack.stop();
+  for (const line of stack.stderr().split('\n')) {
     const step = /(\[?worker-\d+\]? ready in .*|startup: .*)$/.exec(line)?.[1];
     if (step) steps.push(step);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const readyS = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.startsWith('password=')) resolve((performance.now() - started) / 1000);
-    });
-    child.once('exit', (code) => reject(new Error(`speakcheck serve exited (${code}) before it was ready`)));
-  });
-  // The start-up line comes just before the ready lines: let stderr catch up, then stop.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  child.kill('SIGTERM');
-  await exited;
+  }
   return { readyS, steps };
 }
 
@@ -246,15 +197,12 @@ export interface SynthesisRates {
 /** Audio seconds per wall second of one and of two espeak threads (reference/bench/synth-bench.ts). */
 export async function synthesisRates(): Promise<SynthesisRates | string> {
   if (!existsSync(SYNTH_BENCH)) return 'reference/bench/ is not shipped in the package: skipped';
-  const child = spawn(process.execPath, ['--import', 'tsx', SYNTH_BENCH, '--speed-json'], {
+  const { code, stdout: output } = await runToEnd({
+    args: ['--import', 'tsx', SYNTH_BENCH, '--speed-json'],
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stderr: 'inherit',
+    timeoutMs: 10 * 60_000,
   });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    output += d;
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const json = output.split('\n').find((l) => l.startsWith('{'));
   if (code !== 0 || !json) return `synth-bench failed (exit ${code})`;
   return JSON.parse(json) as SynthesisRates;

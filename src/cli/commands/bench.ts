@@ -11,6 +11,7 @@ import {
   TARGET_SYNTH_SCALING,
   TARGET_WALL_S,
 } from '../../bench/run-bench.ts';
+import { EXIT } from '../exit-codes.ts';
 
 function runs(value: string): number {
   const n = Number(value);
@@ -61,6 +62,6 @@ export function registerBench(program: Command): void {
         }
       }
       const conforms = results.every((r) => r.exitCode === 0);
-      process.exitCode = conforms && wall <= TARGET_WALL_S && tree <= TARGET_RSS_MB && scalingOk ? 0 : 1;
+      process.exitCode = conforms && wall <= TARGET_WALL_S && tree <= TARGET_RSS_MB && scalingOk ? EXIT.ok : EXIT.failed;
     });
 }

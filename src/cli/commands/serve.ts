@@ -8,7 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
-import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
+import { startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
 import {
   announceDefects,
   announceLatitude,
@@ -17,6 +17,7 @@ import {
   LATITUDE_FLAG_DESCRIPTION,
   latitudeFlag,
 } from '../defect-flag.ts';
+import { EXIT } from '../exit-codes.ts';
 
 function integer(min: number) {
   return (value: string): number => {
@@ -172,13 +173,7 @@ export function registerServe(program: Command): void {
 
 /** `serve --target container`: the container stack (its own port and data dir) until SIGINT/SIGTERM. */
 async function serveContainers(log: (line: string) => void): Promise<void> {
-  const launcher = await loadContainerLauncher();
-  const stop = (signal: string) => {
-    log(`${signal}: stopping the containers`);
-    void launcher.stopAllContainers().finally(() => process.exit(0));
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  const stack = await launcher.startContainerStack({ onLog: log });
+  stopTargetsOnSignal(EXIT.ok, (line) => log(`${line} the containers`));
+  const stack = await startTarget('container', { onLog: log });
   process.stdout.write(`base_url=${stack.baseUrl}\nemail=${stack.email}\npassword=${stack.password}\n`);
 }

@@ -1,0 +1,35 @@
+/**
+ * One exit-code table for every command: each number means one thing, and README's table (the one
+ * place it is documented) lists exactly these numbers.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { EXIT, exitCodesHelp } from '../../src/cli/exit-codes.ts';
+import { REPO_ROOT } from '../../src/stack/embedded.ts';
+
+describe('exit codes', () => {
+  test('each code has one meaning', () => {
+    const codes = Object.values(EXIT);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+
+  test("README's table lists every code, and no other", () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('<a id="exit-codes"></a>'));
+    const rows = table
+      .split('\n')
+      .slice(2)
+      .filter((line) => /^\| \d+ \|/.test(line));
+    const documented = rows.map((line) => Number(/^\| (\d+) \|/.exec(line)![1]));
+    expect(documented.sort((a, b) => a - b)).toEqual(Object.values(EXIT).sort((a, b) => a - b));
+  });
+
+  test('unavailable target and missing tool no longer share a number (run 3 vs load 3 before)', () => {
+    expect(EXIT.targetUnavailable).not.toBe(EXIT.toolMissing);
+    expect(EXIT.harnessError).not.toBe(EXIT.targetUnavailable);
+    expect(exitCodesHelp(['ok', 'toolMissing'])).toBe(
+      'Exit codes: 0 ok, 4 tool missing (k6) (README "Exit codes").',
+    );
+  });
+});
