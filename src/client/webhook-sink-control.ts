@@ -59,7 +59,8 @@ export interface SettleEntry {
 /** What the global setup hands to the workers (JSON through provide/inject). */
 export type ProvidedWebhookSink =
   | { ok: true; controlUrl: string; publicUrl: string }
-  | { ok: false; reason: string };
+  /** `broken`: the sink could not be started (a harness or setup fault, not "not applicable"). */
+  | { ok: false; reason: string; broken?: boolean };
 
 /** How long one long-poll of the control API waits at most before answering what it has. */
 const LONG_POLL_MS = 5_000;

@@ -26,7 +26,14 @@ export async function startRunSink(config: RunConfig, files: readonly string[]):
   }
   const plan = planWebhookSink(config);
   if (!plan.reachable) return { provided: { ok: false, reason: plan.reason }, stop: async () => {} };
-  const sink = await WebhookSink.start(plan.options);
+  let sink: WebhookSink;
+  try {
+    sink = await WebhookSink.start(plan.options);
+  } catch (error) {
+    // E.g. --webhook-listen on a port in use: the webhook files fail with this, the others run.
+    const reason = `could not start the webhook sink on ${plan.options.host}:${plan.options.port}: ${error instanceof Error ? error.message : String(error)}`;
+    return { provided: { ok: false, reason, broken: true }, stop: async () => {} };
+  }
   const producers = files.filter((file) => SETTLING_FILE.test(file)).length;
   const control = await SinkControl.start(sink, producers);
   return {

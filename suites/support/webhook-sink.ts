@@ -8,10 +8,15 @@ import '../../src/harness/meta.ts';
 
 export type RunSinkAccess = { sink: RemoteWebhookSink } | { unreachable: string };
 
-/** The sink, or why the server under test cannot call it (the webhook tests are then skipped). */
+/**
+ * The sink, or why the server under test cannot call it (the webhook tests are then skipped);
+ * throws when the sink could not be started.
+ */
 export function runWebhookSink(): RunSinkAccess {
   const provided = JSON.parse(inject('speakWebhookSink') ?? 'null') as ProvidedWebhookSink | null;
   if (!provided) return { unreachable: 'the global setup started no webhook sink' };
+  // A sink that could not start fails the webhook files (their beforeAll), as it did when they started it.
+  if (!provided.ok && provided.broken) throw new Error(provided.reason);
   if (!provided.ok) return { unreachable: provided.reason };
   return { sink: new RemoteWebhookSink(provided.controlUrl, provided.publicUrl) };
 }
