@@ -35,7 +35,7 @@ export async function setup(project: TestProject): Promise<void> {
   }
   project.provide('speakRunConfig', given ?? encodeRunConfig(config));
   // The run's files (collected before the global setup runs): which use the sink, which file entries.
-  const files = project.vitest.state.getFilepaths();
+  const files = project.vitest.state.getPaths();
   [sharedVoice, sink] = await Promise.all([generateSharedVoice(config), startRunSink(config, files)]);
   project.provide('speakSharedVoice', JSON.stringify(sharedVoice.provided));
   project.provide('speakWebhookSink', JSON.stringify(sink.provided));
