@@ -879,7 +879,7 @@ prefetch(mainTake, postUrlTake, retriedTake, websocketTake, webhookVoice);
 
 webhookTest(
   ['WEBHOOK-RETRY-AFTER-5XX'],
-  'a done call answered with 500 is retried (the first call here, the retry judged at the end of the run)',
+  'a done call answered with 500 (its retry is judged at the end of the run)',
   async () => {
     const s = await retriedTake();
     const first = doneCalls(s)[0];
