@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SuiteSequencer } from './src/harness/sequencer.ts';
 
 const EXIT_WITH_RUNNER = fileURLToPath(new URL('./src/harness/exit-with-runner.mjs', import.meta.url));
 
@@ -22,6 +23,8 @@ export default defineConfig({
     minWorkers: 1,
     fileParallelism: true,
     isolate: false,
+    // Webhook windows open first and are judged last (src/harness/sequencer.ts).
+    sequence: { sequencer: SuiteSequencer },
     // A take must become ready inside a test; covers() raises this from --ready-timeout.
     testTimeout: 90_000,
     hookTimeout: 30_000,

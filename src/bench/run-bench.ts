@@ -48,7 +48,6 @@ function childrenCpuSeconds(): number {
   return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_S;
 }
 
-
 export interface BenchResult {
   exitCode: number | null;
   wallS: number;

@@ -97,6 +97,8 @@ export interface Polled<T> {
   statuses: string[];
   /** Every body observed, in order. */
   snapshots: T[];
+  /** When each snapshot was observed (ms since the epoch): the first one passed in, when polling began. */
+  times: number[];
   ms: number;
 }
 
@@ -147,11 +149,13 @@ export async function waitUntilDone<T extends { status: string }>(
   const bound = o.boundMs ?? s.config.timeouts.readyMs;
   const started = Date.now();
   const snapshots: T[] = o.first ? [o.first] : [];
+  const times: number[] = o.first ? [started] : [];
   fileState(s).sequences.push({ kind, id, snapshots });
   let interval = POLL_START_MS;
   for (;;) {
     const item = await getItem<T>(s, kind, id);
     snapshots.push(item);
+    times.push(Date.now());
     if (isDone(item.status)) break;
     if (Date.now() - started > bound) {
       throw new Finding(
@@ -170,7 +174,7 @@ export async function waitUntilDone<T extends { status: string }>(
       actual: final.status,
     });
   }
-  return { final, statuses: snapshots.map((x) => x.status), snapshots, ms: Date.now() - started };
+  return { final, statuses: snapshots.map((x) => x.status), snapshots, times, ms: Date.now() - started };
 }
 
 /** One answer of GET /{kind}s for a query; the JSON array, schema-checked. */

@@ -62,6 +62,7 @@ export function registerBench(program: Command): void {
         }
       }
       const conforms = results.every((r) => r.exitCode === 0);
-      process.exitCode = conforms && wall <= TARGET_WALL_S && tree <= TARGET_RSS_MB && scalingOk ? EXIT.ok : EXIT.failed;
+      process.exitCode =
+        conforms && wall <= TARGET_WALL_S && tree <= TARGET_RSS_MB && scalingOk ? EXIT.ok : EXIT.failed;
     });
 }
