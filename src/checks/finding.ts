@@ -3,6 +3,8 @@
  * where, plus the same facts as data for the report. Suites never throw bare Errors for contract
  * violations, so the report can tell "the server is wrong" (Finding) from "the harness broke".
  */
+import { SpeakcheckError } from '../errors.ts';
+
 export interface FindingFacts {
   /** Where it was seen: a request line, a JSON pointer, a list query ... */
   where?: string;
@@ -16,7 +18,8 @@ export interface FindingFacts {
   requirement?: string;
 }
 
-export class Finding extends Error {
+export class Finding extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_FINDING';
   override readonly name = 'Finding';
   readonly facts: FindingFacts;
 

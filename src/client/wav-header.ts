@@ -7,6 +7,7 @@
  * checker needs exactly that difference (declared size vs. bytes received) and must also read a
  * header whose data has not arrived yet. The format is small; this reader is strict about it.
  */
+import { SpeakcheckError } from '../errors.ts';
 
 export interface WavHeaderFacts {
   /** The RIFF chunk size field: total file bytes - 8. */
@@ -24,7 +25,8 @@ export interface WavHeaderFacts {
   dataSize: number;
 }
 
-export class WavHeaderError extends Error {
+export class WavHeaderError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_WAV_HEADER';
   override readonly name = 'WavHeaderError';
   constructor(
     readonly kind: 'not-riff' | 'not-wave' | 'truncated' | 'no-fmt' | 'bad-fmt',

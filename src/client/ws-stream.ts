@@ -19,6 +19,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { SpeakcheckError } from '../errors.ts';
 import { type EvidenceEntry, recordCharacters, recordEvidence } from './evidence.ts';
 import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
 import { describeWebsocketUrl, REDACTED, redactText, registerSecret } from './redact.ts';
@@ -43,7 +44,8 @@ export type WsClientErrorKind =
   | 'wait-timeout'
   | 'closed';
 
-export class WsClientError extends Error {
+export class WsClientError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_WS_CLIENT';
   override readonly name = 'WsClientError';
   constructor(
     readonly kind: WsClientErrorKind,
