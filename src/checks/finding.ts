@@ -18,9 +18,17 @@ export interface FindingFacts {
   requirement?: string;
 }
 
+/**
+ * What sort of violation, as Schemathesis names its failed check: `schema` when a body broke a schema
+ * of schemas/ (SchemaFinding, src/harness/schema.ts), `contract` for every other sentence of the
+ * contract a check found broken (a status, an order, a header, audio bytes ...).
+ */
+export type FindingKind = 'contract' | 'schema';
+
 export class Finding extends SpeakcheckError {
   readonly code = 'SPEAKCHECK_FINDING';
   override readonly name = 'Finding';
+  readonly kind: FindingKind = 'contract';
   readonly facts: FindingFacts;
 
   constructor(message: string, facts: FindingFacts = {}) {

@@ -9,6 +9,7 @@ import { ConfigError } from '../../src/config/errors.ts';
 import { isSpeakcheckError, SPEAKCHECK_ERROR_CODES, type SpeakcheckError } from '../../src/errors.ts';
 import { StepFailed } from '../../src/harness/check.ts';
 import { Blocked, ChecksFailed } from '../../src/harness/covers.ts';
+import { SchemaFinding } from '../../src/harness/schema.ts';
 import { K6UnavailableError } from '../../src/load/k6-binary.ts';
 import { MergeError } from '../../src/load/merge.ts';
 import { SummaryFormatError } from '../../src/load/summary.ts';
@@ -62,6 +63,13 @@ describe('SpeakcheckError: one base, a stable code per error', () => {
     expect(error.name).toBe('ConfigError');
     expect(error.message).toBe('--concurrency must be a positive integer');
     expect(String(new Finding('expected 200, got 500'))).toBe('Finding: expected 200, got 500');
+  });
+
+  it('a Finding says its kind: schema for a schema violation, contract otherwise', () => {
+    expect(new Finding('m').kind).toBe('contract');
+    expect(
+      new SchemaFinding('Take', 'the take', [{ pointer: '/status', expected: 'string', actual: '1' }]).kind,
+    ).toBe('schema');
   });
 
   it('a plain Error is not one', () => {
