@@ -1,6 +1,7 @@
 /**
  * Reads the facts of a RIFF/WAVE header from the first bytes of a WAV file: enough to tell where
- * the samples start and how many bytes the header promises.
+ * the samples start and how many bytes the header promises. The harness's one RIFF parser: the
+ * stream reassembler reads part headers with it, and src/checks/audio.ts's parseWav whole files.
  *
  * Hand-written on purpose: the wav libraries on npm (wavefile, the last release years old) parse
  * whole files and quietly clamp a data chunk that is shorter than its header says, while a stream
