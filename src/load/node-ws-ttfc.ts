@@ -265,10 +265,3 @@ export async function measureNodeTtfc(o: NodeTtfcOptions): Promise<NodeTtfcResul
     await session.close();
   }
 }
-
-export function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
