@@ -103,7 +103,7 @@ export interface TakeTiming {
    * a player needs to start); in parts mode the part-0 WAV itself.
    */
   playableMs: number;
-  /** The first Take message (the take is stored). */
+  /** The first Take message (the take is stored); NaN when none came. */
   statusMs: number;
 }
 
@@ -157,10 +157,14 @@ export function timeOneTake(
       ws.off('message', onMessage);
       ws.off('close', onClose);
       if (err) reject(err);
-      else if (firstAudio === undefined || header === undefined || samples === undefined)
-        reject(new Error('the take ended without audio'));
+      else if (firstAudio === undefined) reject(new Error('the take ended without audio'));
       else
-        resolve({ firstAudioMs: firstAudio, playableMs: Math.max(header, samples), statusMs: status ?? -1 });
+        resolve({
+          firstAudioMs: firstAudio,
+          // NaN when part 0 never became playable (no header, or no audio after it).
+          playableMs: header === undefined || samples === undefined ? Number.NaN : Math.max(header, samples),
+          statusMs: status ?? Number.NaN,
+        });
     };
     ws.on('message', onMessage);
     ws.once('close', onClose);
