@@ -7,6 +7,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registerSecret } from '../client/redact.ts';
+import { SpeakcheckError } from '../errors.ts';
 import { LaunchError, launch, serveReady } from './launcher.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -21,7 +22,8 @@ export interface EmbeddedStack {
   stop(): Promise<void>;
 }
 
-export class StackStartError extends Error {
+export class StackStartError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_STACK_START';
   override name = 'StackStartError';
 }
 

@@ -19,13 +19,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SpeakcheckError } from '../errors.ts';
 import { readProcs, tree } from './process-tree.ts';
 
 /** How long a stopped child may take to exit before it is killed with its process tree. */
 export const STOP_GRACE_MS = 10_000;
 
-export class LaunchError extends Error {
+export class LaunchError extends SpeakcheckError {
   override name = 'LaunchError';
+  readonly code = 'SPEAKCHECK_LAUNCH';
   /** What the child printed (stdout and stderr) before it failed to get ready. */
   output = '';
 }
