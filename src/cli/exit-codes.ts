@@ -1,6 +1,9 @@
 /**
  * The exit codes of every speakcheck command: one table, one meaning per number (README "Exit
  * codes"). A command uses the rows that apply to it; no command gives a number another meaning.
+ * 3 is "no verdict on the server": the target could not be judged (unavailable) or speakcheck
+ * itself broke (harness error); the one sentence printed says which (issue 19 asked harness errors
+ * to be exit 3, beside the unreachable server).
  * A leaf module (no imports) so the library functions that compute a command's code (the verdict,
  * the load target, perf compare) can return these names without depending on the CLI.
  */
@@ -15,8 +18,8 @@ export const EXIT = {
   targetUnavailable: 3,
   /** A tool the command needs is missing and cannot be installed (k6, which needs Go). */
   toolMissing: 4,
-  /** speakcheck itself broke (a harness-error): not a verdict on the server; please file a bug. */
-  harnessError: 5,
+  /** speakcheck itself broke (a harness-error): no verdict on the server either, so the same 3; please file a bug. */
+  harnessError: 3,
   /** `load`: k6's thresholds failed (k6's own exit code, passed through). */
   thresholdsFailed: 99,
   /** Stopped at once by a second Ctrl-C (SIGINT/SIGTERM). */
@@ -33,7 +36,7 @@ export function exitCodesHelp(only: readonly (keyof typeof EXIT)[]): string {
     usage: 'invalid options or input',
     targetUnavailable: 'target unavailable',
     toolMissing: 'tool missing (k6)',
-    harnessError: 'harness error (a bug of speakcheck)',
+    harnessError: 'no verdict: harness error (a bug of speakcheck)',
     thresholdsFailed: 'k6 thresholds failed',
     interrupted: 'interrupted',
   };

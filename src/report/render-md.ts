@@ -72,7 +72,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const harness = report.requirements.filter((r) => r.status === 'harness-error');
   if (harness.length > 0) {
     lines.push(
-      '## Harness errors (a bug of speakcheck, not of the server: please report it; exit 5)',
+      '## Harness errors (a bug of speakcheck, not of the server: please report it; exit 3)',
       '',
       '| Id | Level | What broke |',
       '|---|---|---|',

@@ -106,7 +106,7 @@ export interface VerdictSummary {
   nonStrict: number;
   /** Optional features the server does not offer. */
   notApplicable: number;
-  /** Requirements the harness could not judge because it broke itself (exit 5, EXIT.harnessError). */
+  /** Requirements the harness could not judge because it broke itself (exit 3, EXIT.harnessError: no verdict on the server). */
   harnessErrors: number;
   uncovered: number;
   mustFailed: number;
