@@ -46,6 +46,8 @@ export interface ReferenceStack {
 export async function startReferenceStack(given: Partial<StackOptions> = {}): Promise<ReferenceStack> {
   const options = resolveOptions(given);
   const log = options.log ?? (() => {});
+  // Seconds since the process started: where start-up goes (`speakcheck bench` reads the line).
+  const startup = { modules: process.uptime(), api: 0, ready: 0 };
   activateDefects(options.defects ?? []);
   if (defects.list().length > 0) log(`DEFECTIVE STACK: defect switches on: ${defects.list().join(', ')}`);
   activateLatitude(options.latitude ?? []);
@@ -143,6 +145,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     await pool.close();
     throw error;
   });
+  startup.api = process.uptime();
 
   let closed = false;
   const close = async () => {
@@ -169,10 +172,14 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     await close();
     throw error;
   }
+  startup.ready = process.uptime();
   baseUrl = listeningUrl(app, options.host);
   if (blobApp) blobUrl = options.blobUrl ?? listeningUrl(blobApp, options.host);
   log(
     `listening on ${baseUrl} with ${options.workers} worker process(es)${options.workers === 0 ? ' (standalone workers join through the data dir)' : ''}; data in ${dataDir}`,
+  );
+  log(
+    `startup: ${startup.ready.toFixed(2)} s since the process started (modules ${startup.modules.toFixed(2)} s, API built +${(startup.api - startup.modules).toFixed(2)} s, workers ready and listening +${(startup.ready - startup.api).toFixed(2)} s)`,
   );
   log(
     blobApp

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { type InvalidCase, invalidBodyArb, oneOfEveryKind } from '../fixtures/invalid-bodies.ts';
 import { assertProperty } from '../fixtures/property.ts';
+import type { Gender } from '../schemas/types.ts';
 import { assertClientError, assertErrorBody } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { against, check, covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
@@ -39,7 +40,7 @@ async function trackAccidental(exchange: Exchange): Promise<void> {
 
 /** A gender of VoiceGenerate's table (or a model's list) that the model under test does not list. */
 function unlistedGender(): { unlistedGender?: string } {
-  const known = new Set(['female', 'male', ...speak.models.flatMap((m) => m.genders)]);
+  const known = new Set<Gender>(['female', 'male', ...speak.models.flatMap((m) => m.genders)]);
   const unlisted = [...known].find((g) => !speak.model.genders.includes(g));
   return unlisted === undefined ? {} : { unlistedGender: unlisted };
 }

@@ -115,6 +115,9 @@ covers(
       async () => (await generated()).polled,
     );
     const where = `take ${take.take_id.slice(0, 8)}`;
+    // The wav is fetched while the reads below wait out their gaps.
+    const wavFetch = fetchAudio(speak, take.take_id, 'wav');
+    wavFetch.catch(() => undefined); // awaited below; not unhandled if a step fails first
     // Done is final: a few more reads after ready must all still say ready (polling stops at done).
     const after: string[] = [];
     for (let read = 0; read < READS_AFTER_DONE; read++) {
@@ -141,7 +144,7 @@ covers(
       if (!filled) throw new Finding(`${where}: the take is ready but info is ${show(filled ?? null)}`);
       return filled;
     });
-    const { audio } = await fetchAudio(speak, take.take_id, 'wav');
+    const { audio } = await wavFetch;
     const wav = parseWav(audio.body, `${where} wav`);
     check('TAKE-INFO-AUDIO-RATE', () =>
       assertEqualField(info.audio_rate, wav.sampleRate, `${where} /info/audio_rate (the wav's rate)`),
@@ -258,7 +261,7 @@ covers(
       multilingual(),
       toDelete(),
     ]);
-    const takes = observedSequences.filter((s) => s.kind === 'take');
+    const takes = observedSequences(speak).filter((sequence) => sequence.kind === 'take');
     if (takes.length < 5)
       throw new Finding(`only ${takes.length} take sequences were observed; the scenarios did not run`);
     for (const { id, snapshots } of takes) {

@@ -46,7 +46,7 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
-import { once, useSharedVoice } from './support/items.ts';
+import { once, prefetch, useSharedVoice } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
@@ -124,6 +124,10 @@ const scenario: Record<StreamMode, () => Promise<{ conn: SpeakStreamConnection; 
     withConnection(async (conn) => ({ conn, r: await streamTake(conn, THREE_SENTENCES, 'chunks') })),
   ),
 };
+
+// Both start once the file's login is done: their syntheses overlap each other and the address and
+// secret tests below instead of starting at the first test that awaits them.
+prefetch(scenario.parts, scenario.chunks);
 
 function readyTake(r: StreamedRequest): Record<string, unknown> {
   const take = r.lastTake;

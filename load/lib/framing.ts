@@ -5,12 +5,9 @@
  * what the k6 scenarios run.
  */
 
-export interface AudioFrameMetadata {
-  take_id: string;
-  request_id: string | number | null;
-  part_id: number;
-  chunk_id?: number | null;
-}
+import type { AudioFrameMetadata } from '../../schemas/types.ts';
+
+export type { AudioFrameMetadata };
 
 export interface AudioFrame {
   meta: AudioFrameMetadata;

@@ -4,12 +4,8 @@
  * the request once. A permanent token (SPEAK_TOKEN) is used as is.
  */
 import http, { type RefinedParams, type RefinedResponse, type ResponseType } from 'k6/http';
+import type { TokenPair } from '../../schemas/types.ts';
 import type { Target } from './config.ts';
-
-interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-}
 
 type Body = string | null;
 

@@ -3,6 +3,8 @@
  * delete it at the end), ask for a websocket address.
  */
 import { sleep } from 'k6';
+// Type-only: erased when k6 strips the types, so the scripts load nothing from schemas/ at run time.
+import type { Model, Voice } from '../../schemas/types.ts';
 import { envNumber, type Target, target } from './config.ts';
 import { voiceSpec } from './data.ts';
 import { Session } from './session.ts';
@@ -11,15 +13,6 @@ import { runWsTakes } from './ws-takes.ts';
 export interface RunSetup {
   model: string;
   voiceId: string;
-}
-
-interface Model {
-  name: string;
-}
-
-interface Voice {
-  voice_id: string;
-  status: string;
 }
 
 const VOICE_READY_TIMEOUT_S = 120;

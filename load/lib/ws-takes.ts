@@ -5,6 +5,7 @@
  */
 import { clearTimeout, setTimeout } from 'k6/timers';
 import { type BinaryType, type ErrorEvent, type MessageEvent, WebSocket } from 'k6/websockets';
+import type { WsRequest } from '../../schemas/types.ts';
 import { isEndOfTake, parseAudioFrame } from './framing.ts';
 import { type FrameArrival, type StreamFigures, streamFigures } from './stream-figures.ts';
 
@@ -88,12 +89,13 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     }
     requestCounter += 1;
     const id = `k6-${__VU}-${requestCounter}`;
-    const frame = JSON.stringify({
+    const message: WsRequest = {
       command: '/takes/generate',
       request_id: id,
       stream: { mode: request.mode },
       data: { text: request.text, voice_id: request.voiceId },
-    });
+    };
+    const frame = JSON.stringify(message);
     current = {
       id,
       sentAt: Date.now(),

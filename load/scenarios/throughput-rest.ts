@@ -10,6 +10,7 @@
  *      TAKE_TIMEOUT_MS (60000), MIN_AUDIO_S_PER_S (0: off), ERROR_RATE_MAX (0.01).
  */
 import { sleep } from 'k6';
+import type { Take } from '../../schemas/types.ts';
 import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
 import { pick, textSet } from '../lib/data.ts';
 import {
@@ -55,12 +56,6 @@ export const options = {
 };
 
 const session = new Session(target());
-
-interface Take {
-  take_id: string;
-  status: string;
-  info: { duration: number; audio_rate: number } | null;
-}
 
 export function setup(): RunSetup {
   return prepareRun();

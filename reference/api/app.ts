@@ -15,6 +15,7 @@ import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
 import { errorKey, installErrorHandling } from './errors.ts';
 import { answerMethodNotAllowed } from './method-not-allowed.ts';
+import { collectDocumentedRoutes } from './openapi.ts';
 import { audioPlugin, signedAudioRoute } from './plugins/audio.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -23,6 +24,7 @@ import { modelsPlugin } from './plugins/models.ts';
 import { takesPlugin } from './plugins/takes.ts';
 import { versionPlugin } from './plugins/version.ts';
 import { voicesPlugin } from './plugins/voices.ts';
+import { routeValidatorCompiler } from './validate.ts';
 
 /** A plugin added by another owner (e.g. websocket-address): registered in the protected scope. */
 export type ProtectedPlugin = (app: FastifyInstance, ctx: ApiContext) => Promise<void>;
@@ -98,7 +100,9 @@ export async function buildApp(
   extra: { protectedPlugins?: ProtectedPlugin[] } = {},
 ): Promise<FastifyInstance> {
   const app = createServer(ctx);
-  app.setValidatorCompiler(({ schema }) => ctx.ajv.compile(schema));
+  app.setValidatorCompiler(routeValidatorCompiler(ctx.ajv));
+  // The OpenAPI document is generated from the routes that declare an operation (api/openapi.ts).
+  const documented = collectDocumentedRoutes(app);
   // Response schemas are documentation (and `$ref`s into schemas/ that fast-json-stringify cannot
   // resolve): answers are serialized as they are, so a route never fails on its own schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -126,7 +130,7 @@ export async function buildApp(
     await versionPlugin(open);
   });
   // Its own scope: latitude docs-need-token adds a bearer guard to the docs routes only.
-  await app.register(async (docs) => docsPlugin(docs, ctx));
+  await app.register(async (docs) => docsPlugin(docs, ctx, documented));
   await app.register(async (scoped) => audioPlugin(scoped, ctx));
   await app.register(async (scoped) => {
     scoped.addHook('onRequest', authenticate(ctx));

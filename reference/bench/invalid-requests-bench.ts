@@ -15,6 +15,8 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { MODELS } from '../models/catalogue.ts';
 import { startReferenceStack } from '../server.ts';
 
@@ -37,19 +39,9 @@ interface Hostile {
   body?: string;
 }
 
-/** mulberry32: a small seeded PRNG, so a run can be repeated exactly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = prng(SEED);
+/** pure-rand's seeded xoroshiro128+, so a run can be repeated exactly. */
+const rng = xoroshiro128plus(SEED);
+const random = (): number => uniformFloat64(rng);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const randomString = (length: number) =>
   Array.from({ length }, () => String.fromCharCode(Math.floor(random() * 0xd7ff))).join('');

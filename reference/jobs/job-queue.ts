@@ -186,9 +186,3 @@ export function recoverAtStartup(db: Database): { requeued: number; failed: numb
     })
     .immediate();
 }
-
-export function pendingJobCount(db: Database): number {
-  return (
-    db.prepare("SELECT COUNT(*) AS n FROM jobs WHERE state IN ('queued', 'leased')").get() as { n: number }
-  ).n;
-}

@@ -4,39 +4,24 @@
  * stack hands the list to the worker processes it forks through LATITUDE_ENV, and a worker adopts it
  * only because it is a child of such a stack (process.send exists).
  */
+import { createSwitchSet } from '../switch-set.ts';
 import { findLatitude, LATITUDES, type LatitudeName } from './registry.ts';
 
 export const LATITUDE_ENV = 'SPEAKCHECK_REFERENCE_LATITUDE';
 
-const active = new Set<LatitudeName>();
-
-export const latitude = {
-  has(name: LatitudeName): boolean {
-    return active.has(name);
-  },
-  list(): LatitudeName[] {
-    return [...active];
-  },
-};
-
 export class UnknownLatitudeError extends Error {}
 
-/** Turns on `names` (replacing what was on); an unknown name throws, listing the known ones. */
-export function activateLatitude(names: readonly string[]): void {
-  const unknown = names.filter((name) => !findLatitude(name));
-  if (unknown.length > 0) {
-    throw new UnknownLatitudeError(
-      `unknown latitude ${unknown.join(', ')}; known latitude switches: ${LATITUDES.map((x) => x.name).join(', ')}`,
-    );
-  }
-  active.clear();
-  for (const name of names) active.add(name as LatitudeName);
-  if (active.size > 0) process.env[LATITUDE_ENV] = [...active].join(',');
-  else delete process.env[LATITUDE_ENV];
-}
+const switches = createSwitchSet<LatitudeName>({
+  env: LATITUDE_ENV,
+  isKnown: (name) => findLatitude(name) !== undefined,
+  unknown: (names) =>
+    new UnknownLatitudeError(
+      `unknown latitude ${names.join(', ')}; known latitude switches: ${LATITUDES.map((x) => x.name).join(', ')}`,
+    ),
+});
 
+export const latitude = switches.view;
+/** Turns on `names` (replacing what was on); an unknown name throws, listing the known ones. */
+export const activateLatitude = switches.activate;
 /** In a worker process forked by a stack with latitude switches: the parent's switches. */
-export function adoptParentLatitude(): void {
-  const given = process.send ? process.env[LATITUDE_ENV] : undefined;
-  if (given) activateLatitude(given.split(','));
-}
+export const adoptParentLatitude = switches.adoptParent;

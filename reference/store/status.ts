@@ -12,7 +12,7 @@ export const STATUS_RANK: Record<string, number> = {
   timeout: 5,
 };
 
-export const DONE_STATUSES: ReadonlySet<string> = new Set(['ready', 'error', 'timeout']);
+const DONE_STATUSES: ReadonlySet<string> = new Set(['ready', 'error', 'timeout']);
 
 export function isDone(status: string): boolean {
   return DONE_STATUSES.has(status);

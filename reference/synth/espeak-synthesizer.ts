@@ -9,9 +9,12 @@
  * - Bounded: a part that takes longer than its timeout (60 s by default) kills the thread; the next
  *   part starts a new one.
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { ESPEAK_THREAD } from '../entry-points.ts';
 import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
 import { outputSampleRate, SAMPLE_RATE, toOutputRate, type VoiceRendering } from './voice-rendering.ts';
@@ -36,6 +39,54 @@ interface PendingCall {
   onFailure(error: Error): void;
 }
 
+/**
+ * A worker thread running espeak-thread: from the compiled CLI, its bundled JavaScript, by plain Node.
+ * From the sources it is TypeScript, so the thread registers tsx itself (a worker does not inherit the
+ * loader that bin/speakcheck.js or vitest set up); execArgv [] keeps a parent's `--import tsx` from
+ * registering it twice. The espeak-ng module (840 KB of JavaScript: espeak-ng compiled by Emscripten to asm.js-style
+ * JavaScript, its asm2js output) is then
+ * imported natively BEFORE tsx registers: loaded through tsx it costs ~100 MB more RSS per thread
+ * (measured: 222 vs 118 MB for a thread that speaks one sentence); espeak-thread.ts's own import of it
+ * gets the already evaluated module from the thread's module cache.
+ */
+const require = createRequire(import.meta.url);
+
+function startThread(): Worker {
+  const options = { execArgv: [], workerData: { espeakData: espeakData() } };
+  if (!ESPEAK_THREAD.needsTsx) return new Worker(ESPEAK_THREAD.path, options);
+  const espeakUrl = JSON.stringify(pathToFileURL(require.resolve('@echogarden/espeak-ng-emscripten')).href);
+  const threadUrl = JSON.stringify(pathToFileURL(ESPEAK_THREAD.path).href);
+  // tsx's ESM api sits beside the CommonJS one that require.resolve finds.
+  const tsxApi = JSON.stringify(pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href);
+  const bootstrap = `import(${espeakUrl}).then(() => import(${tsxApi})).then((tsx) => { tsx.register(); return import(${threadUrl}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+let sharedData: SharedArrayBuffer | undefined;
+
+/**
+ * espeak-ng.data, read once per process into shared memory that every espeak thread of the process
+ * maps as its file system (each thread used to read its own 24 MB copy: a worker process has two).
+ */
+function espeakData(): SharedArrayBuffer {
+  if (sharedData) return sharedData;
+  const path = join(dirname(require.resolve('@echogarden/espeak-ng-emscripten')), 'espeak-ng.data');
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = new SharedArrayBuffer(fstatSync(fd).size);
+    const bytes = new Uint8Array(buffer);
+    for (let at = 0; at < bytes.length; ) {
+      const read = readSync(fd, bytes, at, bytes.length - at, at);
+      if (read === 0) throw new Error(`${path}: ended after ${at} of ${bytes.length} bytes`);
+      at += read;
+    }
+    sharedData = buffer;
+    return buffer;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** One worker thread running espeak-thread.ts; correlates replies to requests by id. */
 class EspeakThread {
   private readonly worker: Worker;
@@ -45,19 +96,7 @@ class EspeakThread {
   catalogue: EspeakVoiceEntry[] = [];
 
   private constructor() {
-    // The thread runs TypeScript, so it registers tsx itself (a worker does not inherit the loader
-    // that bin/speakcheck.js or vitest set up); execArgv [] keeps a parent's `--import tsx` from
-    // registering it twice. tsx's ESM api sits beside the CommonJS one that require.resolve finds.
-    // The espeak-ng module (840 KB of JavaScript with the WASM inlined) is imported natively BEFORE
-    // tsx registers: loaded through tsx it costs ~100 MB more RSS per thread (measured: 222 vs 118 MB
-    // for a thread that speaks one sentence). espeak-thread.ts's own import of it then resolves to
-    // the same URL and gets the already evaluated module from the thread's module cache.
-    const require = createRequire(import.meta.url);
-    const tsxApi = pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-    const espeakUrl = pathToFileURL(require.resolve('@echogarden/espeak-ng-emscripten')).href;
-    const threadUrl = new URL('./espeak-thread.ts', import.meta.url).href;
-    const bootstrap = `import(${JSON.stringify(espeakUrl)}).then(() => import(${JSON.stringify(tsxApi)})).then((tsx) => { tsx.register(); return import(${JSON.stringify(threadUrl)}); });`;
-    this.worker = new Worker(bootstrap, { eval: true, execArgv: [] });
+    this.worker = startThread();
     this.worker.on('message', (reply: ThreadReply) => {
       const id = 'id' in reply ? reply.id : 0;
       this.calls.get(id)?.onReply(reply);

@@ -6,7 +6,7 @@
  * heartbeats) and lets each buffer reach the owner the moment espeak produces it: postMessage from
  * inside the callback is delivered while synthesis goes on.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import createEspeakModule from '@echogarden/espeak-ng-emscripten';
 import type { EspeakSettings, EspeakVoiceEntry } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
@@ -33,9 +33,16 @@ interface EspeakModule {
 const port = parentPort;
 if (!port) throw new Error('espeak-thread.ts must run in a worker thread');
 
-// The factory finds espeak-ng.data beside espeak-ng.js itself (its pre.js locateFile uses
-// import.meta.url), and in Node reads it with fs: nothing to download or configure.
-const espeakModule = (await createEspeakModule()) as EspeakModule;
+// espeak-ng.data (24 MB: dictionaries, phonemes, voices) comes from the owning process, read once
+// into shared memory for all its espeak threads (espeak-synthesizer.ts). Without it the factory reads
+// its own copy beside espeak-ng.js (its pre.js locateFile uses import.meta.url). The package's loader
+// takes only an ArrayBuffer (it asserts the constructor's name); a shared buffer reads the same
+// through the Uint8Array views it makes, so it is passed as one.
+const data = (workerData as { espeakData?: SharedArrayBuffer } | undefined)?.espeakData;
+if (data) Object.defineProperty(data, 'constructor', { value: ArrayBuffer });
+const espeakModule = (await createEspeakModule(
+  data ? { getPreloadedPackage: () => data } : {},
+)) as EspeakModule;
 const engine = new espeakModule.eSpeakNGWorker();
 
 const catalogue: EspeakVoiceEntry[] = engine.list_voices().map((v) => ({

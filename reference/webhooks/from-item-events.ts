@@ -15,6 +15,7 @@
 
 import { defects } from '../defects/index.ts';
 import { latitude } from '../latitude/index.ts';
+import { isDone } from '../store/status.ts';
 import type { HookName, ItemKind, WebhookOutbox } from './outbox-store.ts';
 import { type WebhookAllow, webhookTargetRefusal, webhookTargetUrl } from './target.ts';
 
@@ -27,8 +28,6 @@ export interface WebhookSourceEvent {
   body: unknown;
   createdMs: number;
 }
-
-export const DONE_STATUSES: ReadonlySet<string> = new Set(['ready', 'error', 'timeout']);
 
 export interface EventHandlerOptions {
   allow: WebhookAllow;
@@ -71,11 +70,11 @@ export function createItemEventHandler(
       if (body !== null) {
         const json = JSON.stringify(body);
         enqueue('status', body.status_webhook, json);
-        if (DONE_STATUSES.has(event.status)) {
+        if (isDone(event.status)) {
           const exampleTake = event.kind === 'voice' ? asRecord(body.example_take) : null;
           const exampleTakeId = typeof exampleTake?.take_id === 'string' ? exampleTake.take_id : null;
           const doneUrl = webhookTargetUrl(body.done_webhook);
-          if (exampleTake && exampleTakeId && !DONE_STATUSES.has(String(exampleTake.status)) && doneUrl) {
+          if (exampleTake && exampleTakeId && !isDone(String(exampleTake.status)) && doneUrl) {
             outbox.waitForExampleTake({
               voiceId: event.itemId,
               exampleTakeId,
@@ -89,7 +88,7 @@ export function createItemEventHandler(
         }
       }
 
-      if (event.kind === 'take' && DONE_STATUSES.has(event.status)) {
+      if (event.kind === 'take' && isDone(event.status)) {
         for (const voice of outbox.releaseVoicesWaitingFor(event.itemId)) {
           const voiceBody = {
             ...(JSON.parse(voice.voiceBody) as Record<string, unknown>),

@@ -1,5 +1,5 @@
 /**
- * A synthesis worker process (forked by worker/pool.ts with `--import tsx`). It shares the stack's
+ * A synthesis worker process (forked by worker/pool.ts). It shares the stack's
  * SQLite database, claims REST jobs with a lease, synthesizes them (worker/synthesize-take.ts) and
  * tells the API over IPC when it wrote item events. The API wakes it over IPC when a job is queued;
  * a 1 s poll covers a missed wake.
@@ -12,13 +12,10 @@
  * at the next part, gives the jobs it holds back to the queue at once (no lease wait), deregisters and
  * exits; STOP_BOUND_MS after the signal it exits even if a part is still being spoken.
  *
- * Websocket hook (owner: websocket): when `./websocket/index.ts` exists and exports
- * `startWorkerWebsocket(context: WorkerHookContext)`, it is started here after the synthesizer; it may
- * return `{ close(): Promise<void> }`. It can talk to the API with `context.send(message)` (the API
+ * Websocket hook: `startWorkerWebsocket(context: WorkerHookContext)` of `./websocket/index.ts` is
+ * started here after the synthesizer. It can talk to the API with `context.send(message)` (the API
  * pool re-emits every message whose `type` it does not know as a 'message' event).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { adoptParentDefects, defects } from '../defects/index.ts';
 import {
   claimJob,
@@ -86,8 +83,11 @@ const notifyEvents = () => send({ type: 'events' });
 // Without the API there is nothing to work for.
 process.on('disconnect', () => process.exit(0));
 
+/** Start-up phases, as seconds since the process started (logged by the pool: worker/pool.ts). */
+const startup = { modules: process.uptime(), synthesizer: 0, websocket: 0 };
 const db = openDatabase(dataDir);
 const synth = await createSynthesizer();
+startup.synthesizer = process.uptime();
 
 let closing = false;
 let wakeUp: (() => void) | undefined;
@@ -102,32 +102,22 @@ const waitForWork = (ms: number) =>
     wakeUp = done;
   });
 
-let hook: { close(): Promise<void> } | undefined;
-const hookEntry = fileURLToPath(new URL('./websocket/index.ts', import.meta.url));
-if (existsSync(hookEntry)) {
-  const mod = (await import(hookEntry)) as { startWorkerWebsocket?: (c: WorkerHookContext) => unknown };
-  if (typeof mod.startWorkerWebsocket === 'function') {
-    const started = await mod.startWorkerWebsocket({
-      workerId,
-      dataDir,
-      db,
-      synthesizer: synth,
-      createSynthesizer,
-      options,
-      send,
-      notifyEvents,
-      log,
-    });
-    if (started && typeof (started as { close?: unknown }).close === 'function') {
-      hook = started as { close(): Promise<void> };
-    }
-  }
-}
+// The websocket endpoint of this worker (./websocket/index.ts), after the synthesizer.
+const { startWorkerWebsocket } = await import('./websocket/index.ts');
+const hook: { close(): Promise<void> } = await startWorkerWebsocket({
+  workerId,
+  dataDir,
+  db,
+  synthesizer: synth,
+  createSynthesizer,
+  options,
+  send,
+  notifyEvents,
+  log,
+});
 
 if (standalone) {
-  // The websocket hook registered this worker with its models and URL; without a hook, register here.
-  if (!hook)
-    registerWorker(db, { id: workerId, pid: process.pid, models: models ?? [], defects: defects.list() });
+  // The websocket hook registered this worker with its models and URL (send above).
   const beat = setInterval(() => heartbeatWorker(db, workerId), REGISTRY_HEARTBEAT_MS);
   beat.unref();
 }
@@ -163,7 +153,8 @@ process.on('message', (message: { type?: string }) => {
   if (message?.type === 'shutdown') stop('shutdown');
 });
 
-send({ type: 'ready', pid: process.pid });
+startup.websocket = process.uptime();
+send({ type: 'ready', pid: process.pid, startup });
 
 async function runJob(job: { jobId: number; takeId: string }): Promise<void> {
   let ours = true;
@@ -195,7 +186,7 @@ while (!closing) {
 const returned = returnOwnerJobs(db, owner);
 if (returned > 0) log(`${returned} job(s) given back to the queue`);
 await Promise.race([
-  Promise.all([hook?.close(), synth.close()]),
+  Promise.all([hook.close(), synth.close()]),
   new Promise((resolve) => setTimeout(resolve, 3000)),
 ]);
 exitNow(0);

@@ -4,6 +4,7 @@
  * tolerance.
  */
 import { parseBuffer } from 'music-metadata';
+import { parseWavHeader, WavHeaderError, type WavHeaderFacts } from '../client/wav-header.ts';
 import { Finding, show } from './finding.ts';
 
 export const AUDIO_FORMATS = ['wav', 'mp3', 'm4a', 'flac', 'webm'] as const;
@@ -117,8 +118,8 @@ export function assertDurationClose(
 }
 
 // ---------------------------------------------------------------------------------------------
-// WAV: read the RIFF chunks ourselves so a streamed wav (data size unknown: 0 or 0xFFFFFFFF) still
-// yields the exact number of samples it holds.
+// WAV: the RIFF chunks are read by the one header parser (src/client/wav-header.ts), so a streamed wav
+// (data size unknown: 0 or 0xFFFFFFFF) still yields the exact number of samples it holds.
 
 export interface WavFacts {
   sampleRate: number;
@@ -133,51 +134,37 @@ export interface WavFacts {
 }
 
 export function parseWav(body: Buffer, where = 'wav'): WavFacts {
-  if (
-    body.length < 12 ||
-    body.toString('latin1', 0, 4) !== 'RIFF' ||
-    body.toString('latin1', 8, 12) !== 'WAVE'
-  ) {
-    throw new Finding(
-      `${where}: not a RIFF/WAVE file (starts ${show(body.subarray(0, 12).toString('latin1'))})`,
-      {
-        where,
-        expected: 'RIFF....WAVE',
-        actual: body.subarray(0, 12).toString('hex'),
-      },
-    );
-  }
-  let offset = 12;
-  let fmt: { channels: number; sampleRate: number; bitsPerSample: number; blockAlign: number } | undefined;
-  while (offset + 8 <= body.length) {
-    const id = body.toString('latin1', offset, offset + 4);
-    const size = body.readUInt32LE(offset + 4);
-    const start = offset + 8;
-    if (id === 'fmt ') {
-      if (start + 16 > body.length) break;
-      fmt = {
-        channels: body.readUInt16LE(start + 2),
-        sampleRate: body.readUInt32LE(start + 4),
-        blockAlign: body.readUInt16LE(start + 12),
-        bitsPerSample: body.readUInt16LE(start + 14),
-      };
-    } else if (id === 'data') {
-      if (!fmt) throw new Finding(`${where}: data chunk before fmt chunk`, { where });
-      const available = body.length - start;
-      const dataBytes = size === 0 || size > available ? available : size;
-      const blockAlign = fmt.blockAlign || (fmt.channels * fmt.bitsPerSample) / 8;
-      return {
-        sampleRate: fmt.sampleRate,
-        channels: fmt.channels,
-        bitsPerSample: fmt.bitsPerSample,
-        dataBytes,
-        samples: Math.floor(dataBytes / blockAlign),
-        declaredDataBytes: size,
-      };
+  const header = wavHeaderOf(body, where);
+  const available = body.length - header.dataOffset;
+  const size = header.dataSize;
+  const dataBytes = size === 0 || size > available ? available : size;
+  return {
+    sampleRate: header.sampleRate,
+    channels: header.channels,
+    bitsPerSample: header.bitsPerSample,
+    dataBytes,
+    samples: Math.floor(dataBytes / header.blockAlign),
+    declaredDataBytes: size,
+  };
+}
+
+/** The header's facts, or a Finding that says in the audio checks' words what is wrong with it. */
+function wavHeaderOf(body: Buffer, where: string): WavHeaderFacts {
+  try {
+    return parseWavHeader(body);
+  } catch (error) {
+    if (!(error instanceof WavHeaderError)) throw error;
+    if (error.kind === 'not-riff' || error.kind === 'not-wave' || body.length < 12) {
+      throw new Finding(
+        `${where}: not a RIFF/WAVE file (starts ${show(body.subarray(0, 12).toString('latin1'))})`,
+        { where, expected: 'RIFF....WAVE', actual: body.subarray(0, 12).toString('hex') },
+      );
     }
-    offset = start + size + (size % 2);
+    if (error.kind === 'no-fmt') throw new Finding(`${where}: data chunk before fmt chunk`, { where });
+    if (error.kind === 'truncated')
+      throw new Finding(`${where}: no data chunk in ${body.length} bytes`, { where, expected: 'data chunk' });
+    throw new Finding(`${where}: ${error.message}`, { where });
   }
-  throw new Finding(`${where}: no data chunk in ${body.length} bytes`, { where, expected: 'data chunk' });
 }
 
 export interface TakeInfoLike {

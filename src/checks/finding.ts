@@ -3,6 +3,8 @@
  * where, plus the same facts as data for the report. Suites never throw bare Errors for contract
  * violations, so the report can tell "the server is wrong" (Finding) from "the harness broke".
  */
+import { SpeakcheckError } from '../errors.ts';
+
 export interface FindingFacts {
   /** Where it was seen: a request line, a JSON pointer, a list query ... */
   where?: string;
@@ -16,8 +18,17 @@ export interface FindingFacts {
   requirement?: string;
 }
 
-export class Finding extends Error {
+/**
+ * What sort of violation, as Schemathesis names its failed check: `schema` when a body broke a schema
+ * of schemas/ (SchemaFinding, src/harness/schema.ts), `contract` for every other sentence of the
+ * contract a check found broken (a status, an order, a header, audio bytes ...).
+ */
+export type FindingKind = 'contract' | 'schema';
+
+export class Finding extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_FINDING';
   override readonly name = 'Finding';
+  readonly kind: FindingKind = 'contract';
   readonly facts: FindingFacts;
 
   constructor(message: string, facts: FindingFacts = {}) {

@@ -3,12 +3,10 @@
  * Tokens never appear in a finding's message: only their shape.
  */
 import { decodeJwt } from 'jose';
+import type { TokenPair } from '../../schemas/types.ts';
 import { Finding, show } from './finding.ts';
 
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-}
+export type { TokenPair };
 
 /** Object with non-empty string access_token and refresh_token (Resources: Token pair). */
 export function assertTokenPair(value: unknown, where: string): TokenPair {

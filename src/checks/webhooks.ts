@@ -73,3 +73,28 @@ export function formatTimeline(startMs: number, entries: readonly TimelineEntry[
 export function statusChanges(entries: readonly TimelineEntry[]): TimelineEntry[] {
   return entries.filter((e, i) => i === 0 || e.status !== entries[i - 1]!.status);
 }
+
+/** What assertPostedJson needs of a call the sink received. */
+interface ReceivedCall {
+  method: string;
+  headers: Record<string, string>;
+  text: string;
+  json: unknown;
+}
+
+/** A webhook call is an HTTP POST with a JSON body (WEBHOOK-POST-JSON). */
+export function assertPostedJson(call: ReceivedCall, what: string): void {
+  if (call.method !== 'POST') {
+    throw new Finding(`${what} used ${call.method}, expected POST`, {
+      expected: 'POST',
+      actual: call.method,
+    });
+  }
+  const type = call.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type) || call.json === undefined) {
+    throw new Finding(`${what}: body is not JSON (content-type ${show(type)}, body ${show(call.text, 80)})`, {
+      expected: 'application/json',
+      actual: type,
+    });
+  }
+}

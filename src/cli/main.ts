@@ -4,12 +4,8 @@
  * imported only when that command runs: `speakcheck run` never loads the reference server, k6,
  * perf or bench code, and `serve` (the embedded stack's API process) never loads the harness.
  */
-import { register } from 'node:module';
 import { Command } from 'commander';
 import { speakcheckVersion } from '../version.ts';
-
-// Before any command module loads: node_modules' ES modules bypass tsx (see the hook for why).
-register('./plain-node-modules.mjs', import.meta.url);
 
 type Registrar = (program: Command) => void;
 

@@ -1,5 +1,5 @@
-/** Commander option parsers shared by the commands (`load`, `perf`): one wording for each usage error. */
-import { InvalidArgumentError } from 'commander';
+/** Commander options and parsers shared by the commands: one wording for each usage error, one name for each option. */
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -12,4 +12,26 @@ export function keyValue(value: string, previous: Record<string, string> = {}): 
   const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(value);
   if (!match) throw new InvalidArgumentError('expected NAME=value (NAME in upper case, e.g. RATE=8)');
   return { ...previous, [match[1]!]: match[2]! };
+}
+
+/**
+ * `--report-dir DIR`: the one name of "where this command writes its reports" (run, rerun, load,
+ * perf compare, perf history). `--out DIR`, perf's name for it before, stays as a hidden alias that
+ * warns; read the value with reportDirOf.
+ */
+export function addReportDirOption(command: Command, description: string): Command {
+  return command
+    .option('--report-dir <dir>', description)
+    .addOption(new Option('--out <dir>', 'deprecated: use --report-dir').hideHelp());
+}
+
+/** The report directory given (`--report-dir`, else the deprecated `--out`, with a warning). */
+export function reportDirOf(
+  flags: { reportDir?: string; out?: string },
+  command: string,
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): string | undefined {
+  if (flags.out === undefined) return flags.reportDir;
+  warn(`speakcheck ${command}: --out is deprecated, use --report-dir (same meaning)`);
+  return flags.reportDir ?? flags.out;
 }

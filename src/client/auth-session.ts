@@ -3,6 +3,8 @@
  * at once cause one refresh), logout. A permanent token is used as is and never refreshed.
  * Every token learnt is registered as a secret so it is redacted from all evidence.
  */
+
+import { SpeakcheckError } from '../errors.ts';
 import { ClientDiagnostic } from './diagnostics.ts';
 import type { Exchange, SendOptions } from './http.ts';
 import { registerSecret } from './redact.ts';
@@ -12,7 +14,8 @@ export interface TokenPair {
   refresh: string;
 }
 
-export class AuthError extends Error {
+export class AuthError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_AUTH';
   override name = 'AuthError';
   constructor(
     message: string,

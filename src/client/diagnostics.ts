@@ -3,6 +3,8 @@
  * "connection refused at http://127.0.0.1:9/v1/speak/version", never "fetch failed".
  */
 
+import { SpeakcheckError, type SpeakcheckErrorCode } from '../errors.ts';
+
 export type DiagnosticKind =
   | 'unreachable' // refused, reset, DNS, TLS: no HTTP conversation happened
   | 'timeout' // the whole exchange did not finish in time
@@ -11,14 +13,25 @@ export type DiagnosticKind =
   | 'too-large' // body exceeded the cap
   | 'not-json'; // HTTP came back, but not the JSON that was expected
 
-export class ClientDiagnostic extends Error {
+const DIAGNOSTIC_CODES = {
+  unreachable: 'SPEAKCHECK_UNREACHABLE',
+  timeout: 'SPEAKCHECK_TIMEOUT',
+  hung: 'SPEAKCHECK_HUNG',
+  garbage: 'SPEAKCHECK_GARBAGE',
+  'too-large': 'SPEAKCHECK_TOO_LARGE',
+  'not-json': 'SPEAKCHECK_NOT_JSON',
+} as const satisfies Record<DiagnosticKind, SpeakcheckErrorCode>;
+
+export class ClientDiagnostic extends SpeakcheckError {
   override name = 'ClientDiagnostic';
+  readonly code: (typeof DIAGNOSTIC_CODES)[DiagnosticKind];
   constructor(
     readonly kind: DiagnosticKind,
     message: string,
     readonly url: string,
   ) {
     super(message);
+    this.code = DIAGNOSTIC_CODES[kind];
   }
 }
 

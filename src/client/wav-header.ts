@@ -1,12 +1,14 @@
 /**
  * Reads the facts of a RIFF/WAVE header from the first bytes of a WAV file: enough to tell where
- * the samples start and how many bytes the header promises.
+ * the samples start and how many bytes the header promises. The harness's one RIFF parser: the
+ * stream reassembler reads part headers with it, and src/checks/audio.ts's parseWav whole files.
  *
  * Hand-written on purpose: the wav libraries on npm (wavefile, the last release years old) parse
  * whole files and quietly clamp a data chunk that is shorter than its header says, while a stream
  * checker needs exactly that difference (declared size vs. bytes received) and must also read a
  * header whose data has not arrived yet. The format is small; this reader is strict about it.
  */
+import { SpeakcheckError } from '../errors.ts';
 
 export interface WavHeaderFacts {
   /** The RIFF chunk size field: total file bytes - 8. */
@@ -24,7 +26,8 @@ export interface WavHeaderFacts {
   dataSize: number;
 }
 
-export class WavHeaderError extends Error {
+export class WavHeaderError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_WAV_HEADER';
   override readonly name = 'WavHeaderError';
   constructor(
     readonly kind: 'not-riff' | 'not-wave' | 'truncated' | 'no-fmt' | 'bad-fmt',

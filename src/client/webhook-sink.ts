@@ -125,6 +125,11 @@ export class WebhookSink {
     return hook === undefined ? [...all] : all.filter((c) => c.hook === hook);
   }
 
+  /** Calls `listener` with the token of every call that arrives (the control API's long polls). */
+  onCall(listener: (token: string) => void): void {
+    this.#arrivals.on('call', listener);
+  }
+
   /** Calls to paths that carried no known token. */
   strays(): { path: string; receivedMs: number }[] {
     return [...this.#strays];

@@ -8,6 +8,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../../schemas/index.ts';
+import { SpeakcheckError } from '../errors.ts';
 
 export const FRAME_MAGIC = Buffer.from('JSON', 'ascii');
 /** Magic (4 bytes) + metadata length (u32le, 4 bytes). */
@@ -37,7 +38,8 @@ export type FrameErrorKind =
   | 'metadata-not-json'
   | 'metadata-schema';
 
-export class FrameError extends Error {
+export class FrameError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_WS_FRAME';
   override readonly name = 'FrameError';
   constructor(
     readonly kind: FrameErrorKind,

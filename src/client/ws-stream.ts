@@ -1,7 +1,10 @@
 /**
- * The websocket stream client: asks the REST API for a worker URL, connects to it WITHOUT any
- * Authorization (the secret in the URL is the credential: Authentication 9), submits take requests
- * and collects everything the worker sends, stamped with arrival order and time.
+ * The websocket stream client: asks the REST API for a worker URL (ws-url.ts), connects to it WITHOUT
+ * any Authorization (ws-connect.ts: the secret in the URL is the credential, Authentication 9), submits
+ * take requests and collects everything the worker sends, stamped with arrival order and time. The
+ * request's data, timeouts and early conclusions live in ws-request.ts; this module is the connection:
+ * routing each message to its request, the queue, and the clocks that end a request. It re-exports the
+ * public pieces of the other three, so callers import from here alone.
  *
  * A request ends when its take reached a done status AND its end-of-take marker arrived AND every
  * frame before the marker is there (frames may arrive out of order, so the marker can overtake
@@ -14,244 +17,51 @@
  * stays silent for `silenceGraceMs` (2 s), or its marker but no done status for `doneAfterMarkerMs`
  * (5 s), ends with that finding.
  * The finding is remembered for the run (this process: one suite file): a later request that
- * reaches the same state concludes at once, naming the request that first showed it. Requests on one connection are served one after another (spec),
- * so a queued request's clocks (first message, end of take) start when the one before it ends.
+ * reaches the same state concludes at once, naming the request that first showed it.
+ * Requests on one connection are served one after another (spec), so a queued request's clocks (first message, end of take) start when the one before it ends.
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { type EvidenceEntry, recordCharacters, recordEvidence } from './evidence.ts';
-import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
-import { describeWebsocketUrl, REDACTED, redactText, registerSecret } from './redact.ts';
-import { decodeAudioFrame, FrameError, type RequestId } from './ws-frame.ts';
+import { recordCharacters, recordEvidence } from './evidence.ts';
+import { type ReassembledTake, reassemble } from './reassembler.ts';
+import { WsClientError } from './ws-client-error.ts';
+import { openWebsocket } from './ws-connect.ts';
+import { decodeAudioFrame, FrameError } from './ws-frame.ts';
+import {
+  DEFAULT_STREAM_TIMEOUTS,
+  DONE,
+  type EarlyConclusion,
+  earlierConclusion,
+  type FrameFailure,
+  firstPartPlayable,
+  missingSummary,
+  type Pending,
+  type ReceivedFrame,
+  type ReceivedText,
+  type RequestOutcome,
+  rememberConclusion,
+  requestEvidence,
+  requestKey,
+  type StreamedRequest,
+  type TakeRequestOptions,
+} from './ws-request.ts';
 
-export type WebsocketUrlForm = 'spec' | 'sdk';
-
-/** The part of the kit's SpeakClient this module needs (kept structural so it stays a leaf). */
-export interface UrlSource {
-  get(
-    path: string,
-    o?: { query?: Record<string, string | number>; timeoutMs?: number },
-  ): Promise<{ status: number; json: unknown; text: string }>;
-}
-
-export type WsClientErrorKind =
-  | 'url-endpoint'
-  | 'upgrade-refused'
-  | 'connect-timeout'
-  | 'connect-error'
-  | 'send-failed'
-  | 'wait-timeout'
-  | 'closed';
-
-export class WsClientError extends Error {
-  override readonly name = 'WsClientError';
-  constructor(
-    readonly kind: WsClientErrorKind,
-    message: string,
-    /** The HTTP status of a refused upgrade. */
-    readonly status?: number,
-    readonly body?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The URL is a credential: make sure no part of it reaches a report. */
-function registerUrlSecrets(url: string): void {
-  registerSecret(url);
-  try {
-    const u = new URL(url);
-    for (const value of u.searchParams.values()) registerSecret(value);
-    for (const segment of u.pathname.split('/')) if (segment.length >= 16) registerSecret(segment);
-  } catch {
-    // Not a URL: the whole string is registered above.
-  }
-}
-
-export const WEBSOCKET_URL_PATHS: Record<
-  WebsocketUrlForm,
-  (model: string) => { path: string; field: string }
-> = {
-  // speak-v1.md, Endpoints: Websocket address.
-  spec: () => ({ path: '/v1/speak/websocket', field: 'websocket_url' }),
-  // wire-facts.md: the vendor SDK's form.
-  sdk: (model) => ({
-    path: `/v1/speak/websocket/${encodeURIComponent(model)}`,
-    field: 'worker_websocket_url',
-  }),
-};
-
-/** GET the worker URL for `model` in either form; throws a WsClientError saying what came back. */
-export async function fetchWebsocketUrl(
-  api: UrlSource,
-  model: string,
-  form: WebsocketUrlForm = 'spec',
-  o: { timeoutMs?: number } = {},
-): Promise<string> {
-  const { path, field } = WEBSOCKET_URL_PATHS[form](model);
-  const exchange = await api.get(path, {
-    ...(form === 'spec' ? { query: { model } } : {}),
-    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
-  });
-  const where = `GET ${path}${form === 'spec' ? `?model=${model}` : ''}`;
-  if (exchange.status !== 200) {
-    throw new WsClientError(
-      'url-endpoint',
-      `${where} answered ${exchange.status}, expected 200 with {"${field}": ...}: ${exchange.text.slice(0, 200)}`,
-      exchange.status,
-    );
-  }
-  const value = (exchange.json as Record<string, unknown> | undefined)?.[field];
-  if (typeof value !== 'string' || value === '') {
-    throw new WsClientError(
-      'url-endpoint',
-      `${where} answered 200 but "${field}" is ${value === undefined ? 'missing' : JSON.stringify(value)}`,
-    );
-  }
-  registerUrlSecrets(value);
-  return value;
-}
-
-export interface ReceivedText {
-  seq: number;
-  atMs: number;
-  /** Parsed JSON, or undefined when the text was not JSON (then `text` says what came). */
-  json: unknown;
-  text: string;
-}
-
-export interface ReceivedFrame extends ArrivedFrame {
-  atMs: number;
-}
-
-export interface FrameFailure {
-  seq: number;
-  atMs: number;
-  bytes: number;
-  error: FrameError;
-}
-
-export interface StreamTimeouts {
-  /** From when the request is first in line (sent, and every earlier request ended). */
-  firstMessageMs: number;
-  /** From when the request is first in line until it ends. */
-  endOfTakeMs: number;
-  /** After done + end marker, how long to wait for frames the marker overtook. */
-  settleMs: number;
-  /**
-   * After a done status without an end marker, how long the request may stay silent before it ends
-   * with that finding.
-   */
-  silenceGraceMs: number;
-  /**
-   * After an end marker without a done status, the same. Longer: a server may well store the take
-   * (a database write) between sending the last audio and announcing ready.
-   */
-  doneAfterMarkerMs: number;
-}
-
-export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = {
-  firstMessageMs: 10_000,
-  endOfTakeMs: 60_000,
-  settleMs: 1_000,
-  silenceGraceMs: 2_000,
-  doneAfterMarkerMs: 5_000,
-};
-
-/** A half-ended request: which of the two ends it showed. */
-export type EarlyConclusion = 'done-without-end-marker' | 'end-marker-without-done';
-
-/**
- * Early conclusions of this run (this process), by kind, with the sentence that concluded the first
- * one: later requests in the same state conclude without waiting their grace again.
- */
-const concludedThisRun = new Map<EarlyConclusion, string>();
-
-/** What the run has concluded early so far (for reports and tests). */
-export function earlyConclusions(): ReadonlyMap<EarlyConclusion, string> {
-  return concludedThisRun;
-}
-
-/** Forgets the run's early conclusions (tests that start a new "run" in one process). */
-export function resetEarlyConclusions(): void {
-  concludedThisRun.clear();
-}
-
-export interface TakeRequestOptions {
-  requestId: RequestId;
-  /** Undefined: no `stream` member at all (the worker's default, parts mode). */
-  mode?: StreamMode;
-  /** Sent as `command`; `/takes/generate` unless a test says otherwise. */
-  command?: string;
-  timeouts?: Partial<StreamTimeouts>;
-}
-
-export type RequestOutcome = 'ended' | 'take-failed' | 'error-message' | 'timeout' | 'closed';
-
-export interface TakeMessage {
-  seq: number;
-  atMs: number;
-  /** The `data` member: a Take (status, take_id, info ...). */
-  data: Record<string, unknown>;
-  raw: unknown;
-}
-
-export interface StreamedRequest {
-  requestId: RequestId;
-  mode: StreamMode;
-  /** performance.now() when the request was sent / first in line / ended. */
-  sentAt: number;
-  inLineAt: number;
-  endedAt?: number;
-  outcome: RequestOutcome;
-  /** Why it ended other than 'ended', or what was still missing. */
-  diagnostic?: string;
-  takeMessages: TakeMessage[];
-  /** `{status, message, request_id}` messages naming this request. */
-  statusMessages: ReceivedText[];
-  frames: ReceivedFrame[];
-  takeId?: string;
-  /** The last Take seen (its info, once ready). */
-  lastTake?: Record<string, unknown>;
-  /** Arrival number of the message that ended the request. */
-  endedAtSeq?: number;
-  /**
-   * Milliseconds from sending: first text message; first non-empty audio frame (time to first
-   * chunk); first playable audio (part 0's WAV header AND samples after it arrived: a player that
-   * needs the header can start then); end of the request.
-   */
-  timings: { firstStatusMs?: number; firstAudioMs?: number; firstPlayableMs?: number; endMs?: number };
-  /** The reassembled take, with findings, computed when the request ended. */
-  reassembly: ReassembledTake;
-}
-
-const DONE = new Set(['ready', 'error', 'timeout']);
-
-/** Part 0's header and some of its samples are here (in either mode). */
-function firstPartPlayable(r: StreamedRequest): boolean {
-  const part0 = r.frames.filter((f) => f.metadata.part_id === 0 && f.audio.length > 0);
-  if (r.mode === 'parts') return part0.some((f) => f.audio.length > 44);
-  const header = part0.find((f) => !f.metadata.chunk_id);
-  if (!header) return false;
-  // Playable in order: the header, then the part's first audio bytes (chunk 1), whichever came last.
-  return header.audio.length > 44 || part0.some((f) => f.metadata.chunk_id === 1);
-}
-
-function requestKey(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
-}
-
-interface Pending {
-  request: StreamedRequest;
-  timeouts: StreamTimeouts;
-  resolve: (r: StreamedRequest) => void;
-  timer?: NodeJS.Timeout;
-  settleTimer?: NodeJS.Timeout;
-  graceTimer?: NodeJS.Timeout;
-  doneSeen: boolean;
-  markerSeen: boolean;
-  anyMessage: boolean;
-}
+export { WsClientError, type WsClientErrorKind } from './ws-client-error.ts';
+export {
+  DEFAULT_STREAM_TIMEOUTS,
+  type EarlyConclusion,
+  earlyConclusions,
+  type FrameFailure,
+  type ReceivedFrame,
+  type ReceivedText,
+  type RequestOutcome,
+  resetEarlyConclusions,
+  type StreamedRequest,
+  type StreamTimeouts,
+  type TakeMessage,
+  type TakeRequestOptions,
+} from './ws-request.ts';
+export { fetchWebsocketUrl, type UrlSource, WEBSOCKET_URL_PATHS, type WebsocketUrlForm } from './ws-url.ts';
 
 export class SpeakStreamConnection {
   /** Every message in arrival order (text and binary), for the serialization and ordering checks. */
@@ -303,96 +113,7 @@ export class SpeakStreamConnection {
     url: string,
     o: { timeoutMs: number; headers?: Record<string, string>; keepRaw?: boolean },
   ): Promise<SpeakStreamConnection> {
-    registerUrlSecrets(url);
-    const where = describeWebsocketUrl(url);
-    const started = performance.now();
-    const evidence = (status: number | null, headers: Record<string, string>, body: string, error?: string) =>
-      recordEvidence({
-        method: 'GET (websocket upgrade)',
-        url: where,
-        requestHeaders: Object.fromEntries(
-          Object.entries(o.headers ?? {}).map(([k, v]) => [k, /authorization/i.test(k) ? REDACTED : v]),
-        ),
-        status,
-        headers,
-        body,
-        ms: Math.round(performance.now() - started),
-        ...(error ? { error } : {}),
-      } satisfies EvidenceEntry);
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, {
-        handshakeTimeout: o.timeoutMs,
-        headers: o.headers ?? {},
-        followRedirects: false,
-      });
-      let settled = false;
-      const fail = (error: WsClientError) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(guard);
-        evidence(error.status ?? null, {}, error.body ?? '', error.message);
-        socket.removeAllListeners();
-        socket.on('error', () => undefined);
-        socket.terminate();
-        reject(error);
-      };
-      // ws's handshakeTimeout covers the HTTP upgrade; this guard also covers a stalled TCP connect.
-      const guard = setTimeout(
-        () =>
-          fail(
-            new WsClientError(
-              'connect-timeout',
-              `no websocket upgrade from ${where} within ${o.timeoutMs} ms`,
-            ),
-          ),
-        o.timeoutMs + 100,
-      );
-      socket.once('unexpected-response', (_req, res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < 4096) chunks.push(c);
-          size += c.length;
-        });
-        const finish = () => {
-          const body = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
-          fail(
-            new WsClientError(
-              'upgrade-refused',
-              `${where} refused the websocket upgrade with HTTP ${res.statusCode}${body ? `: ${body}` : ''}`,
-              res.statusCode,
-              body,
-            ),
-          );
-        };
-        res.once('end', finish);
-        res.once('error', finish);
-        // A body that never ends must not hold the connect past its bound.
-        setTimeout(finish, 1000).unref();
-      });
-      socket.once('error', (err: Error) => {
-        const timedOut = /timed out|timeout/i.test(err.message);
-        fail(
-          new WsClientError(
-            timedOut ? 'connect-timeout' : 'connect-error',
-            timedOut
-              ? `no websocket upgrade from ${where} within ${o.timeoutMs} ms`
-              : `cannot connect to ${where}: ${err.message}`,
-          ),
-        );
-      });
-      socket.once('upgrade', (res) => {
-        evidence(101, Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)])), '');
-      });
-      socket.once('open', () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(guard);
-        socket.removeAllListeners('error');
-        socket.removeAllListeners('unexpected-response');
-        resolve(new SpeakStreamConnection(socket, where, o.keepRaw));
-      });
-    });
+    return openWebsocket(url, o, (socket, where) => new SpeakStreamConnection(socket, where, o.keepRaw));
   }
 
   get open(): boolean {
@@ -465,32 +186,8 @@ export class SpeakStreamConnection {
       if (this.queue[0] === p) this.startClocks(p);
     });
     // After the await: back in the caller's context, so the evidence goes to the test that asked.
-    recordEvidence(this.requestEvidence(message, ended));
+    recordEvidence(requestEvidence(this.where, message, ended));
     return ended;
-  }
-
-  /** The request as an evidence entry: what was sent, how it ended, and its timings. */
-  private requestEvidence(message: unknown, r: StreamedRequest): EvidenceEntry {
-    const t = r.timings;
-    const fmt = (v: number | undefined) => (v === undefined ? 'never' : `${v.toFixed(1)} ms`);
-    const statuses = r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none';
-    const summary = [
-      `outcome ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}`,
-      `statuses ${statuses}`,
-      `${r.frames.length} audio frame(s), ${r.reassembly.parts.length} part(s), ${r.reassembly.totalSamples} samples`,
-      `first status ${fmt(t.firstStatusMs)}, first audio ${fmt(t.firstAudioMs)}, first playable ${fmt(t.firstPlayableMs)}, end ${fmt(t.endMs)}`,
-      ...r.reassembly.findings.slice(0, 5).map((f) => `[${f.kind}] ${f.message}`),
-    ].join('; ');
-    return {
-      method: `WS ${String((message as { command?: unknown }).command)}`,
-      url: this.where,
-      requestHeaders: {},
-      requestBody: redactText(JSON.stringify(message)).slice(0, 2000),
-      status: null,
-      headers: {},
-      body: redactText(summary).slice(0, 2000),
-      ms: Math.round(t.endMs ?? 0),
-    };
   }
 
   /** Waits for a text message matching `test` (e.g. the error answer to a malformed request). */
@@ -555,7 +252,7 @@ export class SpeakStreamConnection {
         );
       } else {
         p.timer = setTimeout(
-          () => this.finish(p, 'timeout', this.missingSummary(p, `did not end within ${endOfTakeMs} ms`)),
+          () => this.finish(p, 'timeout', missingSummary(p, `did not end within ${endOfTakeMs} ms`)),
           Math.max(0, endOfTakeMs - firstMessageMs),
         );
       }
@@ -574,20 +271,6 @@ export class SpeakStreamConnection {
     return lookalikes.length
       ? `; ${lookalikes.length} message(s) named request_id ${id} with another JSON type (sent ${typeof p.request.requestId})`
       : `; connection-level messages: ${this.connectionMessages.length}, frames for no known request: ${this.strayFrames.length}, malformed frames: ${this.frameFailures.length}`;
-  }
-
-  private missingSummary(p: Pending, head: string): string {
-    const r = p.request;
-    const statuses = r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none';
-    const take = reassemble(
-      [{ requestId: r.requestId, mode: r.mode, ...(r.takeId ? { takeId: r.takeId } : {}) }],
-      r.frames,
-    ).takes[0];
-    const problems = take?.findings
-      .map((f) => f.message)
-      .slice(0, 3)
-      .join('; ');
-    return `request ${String(r.requestId)} ${head}: statuses ${statuses}${p.doneSeen ? '' : ' (no done status)'}; ${r.frames.length} audio frame(s)${p.markerSeen ? ', end-of-take marker seen' : ', no end-of-take marker'}${problems ? `; ${problems}` : ''}`;
   }
 
   private onMessage(data: Buffer | Buffer[] | ArrayBuffer, isBinary: boolean): void {
@@ -720,7 +403,7 @@ export class SpeakStreamConnection {
         this.finish(
           p,
           'ended',
-          this.missingSummary(
+          missingSummary(
             p,
             `still incomplete ${p.timeouts.settleMs} ms after its done status and end marker`,
           ),
@@ -745,7 +428,7 @@ export class SpeakStreamConnection {
           ? 'end-marker-without-done'
           : undefined;
     if (!kind) return;
-    const earlier = concludedThisRun.get(kind);
+    const earlier = earlierConclusion(kind);
     const graceMs = earlier
       ? 0
       : kind === 'done-without-end-marker'
@@ -759,8 +442,8 @@ export class SpeakStreamConnection {
         kind === 'done-without-end-marker'
           ? `showed its done status${silence}: no end-of-take marker (an audio message without audio, part_id one past the last part) arrived`
           : `sent its end-of-take marker${silence}: no done Take status (ready) arrived`;
-      const diagnostic = this.missingSummary(p, what);
-      if (!earlier) concludedThisRun.set(kind, diagnostic);
+      const diagnostic = missingSummary(p, what);
+      if (!earlier) rememberConclusion(kind, diagnostic);
       this.finish(p, 'ended', diagnostic);
     }, graceMs);
   }
@@ -808,7 +491,7 @@ export class SpeakStreamConnection {
       this.finish(
         p,
         'closed',
-        this.missingSummary(
+        missingSummary(
           p,
           `was cut: the connection closed (code ${code}${reason ? `, "${reason}"` : ''}) while it was pending`,
         ),

@@ -1,9 +1,15 @@
 /**
- * Flags override environment; the result is one validated RunConfig. Every problem is reported
- * as a ConfigError whose message names the flag and says what is wrong with its value.
+ * The one config resolution of every command: flags > environment > config file > defaults, option
+ * by option. `resolveTargetFlags` layers the options every command that talks to a server shares
+ * (run, rerun, load, perf --interleave: base URL, auth URL, credentials, model) under the same
+ * environment variables (TARGET_ENV); `resolveRunConfig` adds run's own options on top. Every
+ * problem is reported as a ConfigError whose message names the flag and says what is wrong with
+ * its value.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { REDACTED } from '../client/redact.ts';
+import { type LoadedConfigFile, loadConfigFile } from './config-file.ts';
 import { ConfigError } from './errors.ts';
 import { expectFilePath, loadExpectFile } from './expect-file.ts';
 import { areasOfRequirements, parseRequirementIds } from './requirement-selection.ts';
@@ -46,6 +52,61 @@ export const AREAS = [
   'webhooks',
 ] as const;
 
+/** The environment variable of each target option: the same for every command. */
+export const TARGET_ENV = {
+  baseUrl: 'SPEAK_BASE_URL',
+  authUrl: 'SPEAK_AUTH_URL',
+  email: 'SPEAK_EMAIL',
+  password: 'SPEAK_PASSWORD',
+  token: 'SPEAK_TOKEN',
+  model: 'SPEAK_MODEL',
+} as const satisfies Record<keyof TargetFlags, string>;
+
+const given = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+
+/**
+ * Where the server is and how to sign in, each option from the first layer that gives it (flags >
+ * TARGET_ENV > file); URLs checked and without a trailing slash. No defaults: each command decides
+ * what an absent base URL means (run and load start the embedded stack).
+ */
+export function resolveTargetFlags(
+  flags: TargetFlags,
+  env: Record<string, string | undefined> = process.env,
+  file: TargetFlags = {},
+): TargetFlags {
+  const out: TargetFlags = {};
+  for (const key of Object.keys(TARGET_ENV) as (keyof TargetFlags)[]) {
+    const value = given(flags[key]) ?? given(env[TARGET_ENV[key]]) ?? given(file[key]);
+    if (value !== undefined) out[key] = value;
+  }
+  if (out.baseUrl) out.baseUrl = parseHttpUrl(out.baseUrl, '--base-url');
+  if (out.authUrl) out.authUrl = parseHttpUrl(out.authUrl, '--auth-url');
+  return out;
+}
+
+/**
+ * For the commands besides run (load, perf --interleave): the config file (`--config`, else
+ * speakcheck.config.* in the working directory) read as run reads it, then resolveTargetFlags.
+ */
+export function resolveCommandTarget(
+  flags: TargetFlags & { config?: string },
+  env: Record<string, string | undefined> = process.env,
+  cwd: string = process.cwd(),
+): { target: TargetFlags; file: LoadedConfigFile | undefined } {
+  const file = loadConfigFile(flags.config, env, cwd);
+  return { target: resolveTargetFlags(flags, env, file?.values), file };
+}
+
+/** Resolved options as `--print-config` shows them (every command): password and token redacted, the file read. */
+export function printableOptions(
+  options: { password?: string | undefined; token?: string | undefined },
+  configFile: string | undefined,
+): Record<string, unknown> {
+  const shown: Record<string, unknown> = { ...options };
+  for (const secret of ['password', 'token'] as const) if (options[secret]) shown[secret] = REDACTED;
+  return { configFile: configFile ?? null, ...shown };
+}
+
 const DEFAULTS = { requestMs: 15_000, readyMs: 60_000, concurrency: 8, maxExpiryWaitS: 20 };
 
 /**
@@ -58,12 +119,12 @@ export function resolveRunConfig(
   now: Date = new Date(),
   file: RunFlags = {},
 ): RunConfig {
-  const given = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
   type StringKey = Exclude<keyof RunFlags, 'requirement' | 'keep'>;
   const pick = (key: StringKey, envName: string): string | undefined =>
     given(flags[key]) ?? given(env[envName]) ?? given(file[key]);
 
-  const rawBase = pick('baseUrl', 'SPEAK_BASE_URL');
+  const server = resolveTargetFlags(flags, env, file);
+  const rawBase = server.baseUrl;
   const target = parseTarget(flags.target ?? file.target ?? (rawBase ? 'remote' : 'embedded'));
   if (target !== 'remote' && rawBase) {
     throw new ConfigError(
@@ -73,13 +134,9 @@ export function resolveRunConfig(
   if (target === 'remote' && !rawBase) {
     throw new ConfigError('--target remote needs --base-url (or SPEAK_BASE_URL).');
   }
-  const baseUrl = rawBase ? parseHttpUrl(rawBase, '--base-url') : '';
-  const rawAuth = pick('authUrl', 'SPEAK_AUTH_URL');
-  const authUrl = rawAuth ? parseHttpUrl(rawAuth, '--auth-url') : baseUrl;
-
-  const email = pick('email', 'SPEAK_EMAIL');
-  const password = pick('password', 'SPEAK_PASSWORD');
-  const token = pick('token', 'SPEAK_TOKEN');
+  const baseUrl = rawBase ?? '';
+  const authUrl = server.authUrl ?? baseUrl;
+  const { email, password, token } = server;
   if (token && (email || password)) {
     throw new ConfigError('give either --token or --email/--password, not both.');
   }
@@ -145,8 +202,7 @@ export function resolveRunConfig(
   if (email) config.email = email;
   if (password) config.password = password;
   if (token) config.token = token;
-  const model = pick('model', 'SPEAK_MODEL');
-  if (model) config.model = model;
+  if (server.model) config.model = server.model;
   if (webhookRaw) config.webhookUrl = parseHttpUrl(webhookRaw, '--webhook-url');
   const accessLifetime = pick('accessTokenLifetime', 'SPEAK_ACCESS_TOKEN_LIFETIME');
   if (accessLifetime)

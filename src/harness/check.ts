@@ -13,6 +13,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Finding } from '../checks/finding.ts';
 import { redactText } from '../client/redact.ts';
+import { SpeakcheckError } from '../errors.ts';
 import type { CheckTallies, HarnessErrorNote } from '../requirements/verdict.ts';
 import { harnessBug } from './harness-error.ts';
 
@@ -36,7 +37,8 @@ export function runWithChecks<T>(s: CheckScope, fn: () => T): T {
 }
 
 /** Thrown by checkStep() after recording the failure: the rest of the test is blocked by it. */
-export class StepFailed extends Error {
+export class StepFailed extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_STEP_FAILED';
   constructor(
     readonly requirement: string,
     override readonly cause: unknown,

@@ -3,6 +3,7 @@
  * the models, tracks what the file creates and deletes it at the end (afterAll) unless --keep.
  */
 import { afterAll, beforeAll } from 'vitest';
+import type { Model } from '../../schemas/types.ts';
 import { closeHttp, expectJson } from '../client/http.ts';
 import { Limiter } from '../client/limiter.ts';
 import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
@@ -11,17 +12,8 @@ import { setDefaultTestTimeout } from './covers.ts';
 import { loadRunConfig } from './run-config.ts';
 import { expectSchema } from './schema.ts';
 
-export interface Model {
-  name: string;
-  displayname: string;
-  flags: string[];
-  languages: string[];
-  genders: string[];
-  styles: string[][];
-  prosody_types: string[];
-  voice_inputs?: string[];
-  [extra: string]: unknown;
-}
+/** A model as GET /v1/speak/models lists it (schemas/Model.schema.json). */
+export type { Model } from '../../schemas/types.ts';
 
 export interface SpeakContext {
   readonly config: RunConfig;

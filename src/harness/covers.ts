@@ -33,6 +33,7 @@ import {
 } from './check.ts';
 import { harnessBug } from './harness-error.ts';
 import './meta.ts';
+import { SpeakcheckError } from '../errors.ts';
 import { loadRunConfig } from './run-config.ts';
 
 export interface CoversOptions {
@@ -144,7 +145,8 @@ function unconcluded(ids: readonly string[], tallies: CheckTallies): string[] {
 }
 
 /** The test's failure when a step outside every check stopped it: says which ids it left unjudged. */
-class Blocked extends Error {
+export class Blocked extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_BLOCKED';
   constructor(ids: readonly string[], tallies: CheckTallies, cause: unknown) {
     const open = ids.filter(
       (id) => !(tallies[id] && (tallies[id].passed > 0 || tallies[id].failed.length > 0)),
@@ -155,7 +157,8 @@ class Blocked extends Error {
 }
 
 /** The test's own failure when checks failed: every failed requirement on its own line. */
-class ChecksFailed extends Error {
+export class ChecksFailed extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_CHECKS_FAILED';
   constructor(lines: string[]) {
     super(lines.join('\n'));
     this.name = 'ChecksFailed';

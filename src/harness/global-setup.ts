@@ -3,17 +3,20 @@
  * started the stack) and passes it in SPEAKCHECK_RUN_CONFIG. Run directly
  * (`npx vitest run --config suites.vitest.config.ts suites/auth.spec.ts`, while writing a suite), the
  * config comes from SPEAK_* variables and the embedded stack is started when no base url is set.
- * Either way the run's shared voice is asked for here (./shared-voice.ts) and deleted at the end.
+ * Either way the run's shared voice is asked for here (./shared-voice.ts) and deleted at the end,
+ * and the run's webhook sink (./run-sink.ts) lives here, from the first suite file to the last.
  */
 import type { TestProject } from 'vitest/node';
 import { decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { type EmbeddedStack, startEmbeddedStack } from '../stack/embedded.ts';
+import { type RunSink, startRunSink } from './run-sink.ts';
 import { generateSharedVoice, type SharedVoice } from './shared-voice.ts';
 import './meta.ts';
 
 let stack: EmbeddedStack | undefined;
 let sharedVoice: SharedVoice | undefined;
+let sink: RunSink | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const given = process.env[RUN_CONFIG_ENV];
@@ -31,11 +34,16 @@ export async function setup(project: TestProject): Promise<void> {
     }
   }
   project.provide('speakRunConfig', given ?? encodeRunConfig(config));
-  sharedVoice = await generateSharedVoice(config);
+  // The run's files (collected before the global setup runs): which use the sink, which file entries.
+  const files = project.vitest.state.getPaths();
+  [sharedVoice, sink] = await Promise.all([generateSharedVoice(config), startRunSink(config, files)]);
   project.provide('speakSharedVoice', JSON.stringify(sharedVoice.provided));
+  project.provide('speakWebhookSink', JSON.stringify(sink.provided));
 }
 
 export async function teardown(): Promise<void> {
+  await sink?.stop();
+  sink = undefined;
   // After every suite file: their takes of the shared voice are deleted by then.
   await sharedVoice?.remove();
   sharedVoice = undefined;

@@ -29,5 +29,7 @@ declare module 'vitest' {
     speakRunConfig: string;
     /** The run's shared voice (JSON of ProvidedSharedVoice, src/harness/shared-voice.ts). */
     speakSharedVoice: string;
+    /** The run's webhook sink (JSON of ProvidedWebhookSink, src/client/webhook-sink-control.ts). */
+    speakWebhookSink: string;
   }
 }

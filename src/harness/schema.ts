@@ -15,6 +15,7 @@ export interface SchemaProblem {
 
 /** A Finding (src/checks/finding.ts) whose facts are the first problem; all problems are listed. */
 export class SchemaFinding extends Finding {
+  override readonly kind = 'schema';
   constructor(
     readonly schema: string,
     readonly what: string,

@@ -7,8 +7,9 @@
 import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { median } from '../perf/stats.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
-import { measureNodeTtfc, median } from './node-ws-ttfc.ts';
+import { measureNodeTtfc } from './node-ws-ttfc.ts';
 import { runId, runK6 } from './run-load.ts';
 import { scenarioScript } from './scenarios.ts';
 import { type TargetCredentials, withLoadTarget } from './target.ts';

@@ -6,6 +6,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { SpeakcheckError } from '../errors.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 
 export const K6_VERSION = 'v2.2.0';
@@ -17,7 +18,8 @@ export const K6_CACHE_BIN = join(
 /** The install script's exit code when Go is missing (k6 cannot be built: skipped). */
 export const INSTALL_SKIPPED = 3;
 
-export class K6UnavailableError extends Error {
+export class K6UnavailableError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_K6_UNAVAILABLE';
   override name = 'K6UnavailableError';
 }
 

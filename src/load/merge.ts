@@ -14,6 +14,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { SpeakcheckError } from '../errors.ts';
 import type { MetricType } from './summary.ts';
 
 export const SAMPLE_FILES = ['samples.json.gz', 'samples.json'];
@@ -21,7 +22,8 @@ export const SAMPLE_FILES = ['samples.json.gz', 'samples.json'];
 /** The Trend statistics every scenario reports (load/lib/config.ts SUMMARY_TREND_STATS). */
 const TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
 
-export class MergeError extends Error {
+export class MergeError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_LOAD_MERGE';
   override name = 'MergeError';
 }
 

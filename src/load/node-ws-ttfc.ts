@@ -15,12 +15,16 @@ import { decodeAudioFrame } from '../client/ws-frame.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 import type { TargetCredentials } from './target.ts';
 
-export interface NodeTtfcOptions extends TargetCredentials {
+/** Where and how to reach the server (the CLI's target flags, with a base URL). */
+export interface TtfcTarget extends TargetCredentials {
   baseUrl: string;
+  requestTimeoutMs?: number;
+}
+
+export interface NodeTtfcOptions extends TtfcTarget {
   requests: number;
   mode?: 'parts' | 'chunks';
   textSet?: string;
-  requestTimeoutMs?: number;
   /** Unmeasured takes first (default 2), as the k6 scenario's setup does. */
   warmUp?: number;
 }
@@ -35,7 +39,7 @@ export function loadTakeData(): TakeData {
 }
 
 async function api(
-  o: NodeTtfcOptions,
+  o: TtfcTarget,
   bearer: string | undefined,
   method: string,
   path: string,
@@ -62,19 +66,14 @@ async function api(
   return { status: res.status, json };
 }
 
-async function accessToken(o: NodeTtfcOptions): Promise<string> {
+async function accessToken(o: TtfcTarget): Promise<string> {
   if (o.token) return o.token;
   const res = await api(o, undefined, 'POST', '/auth/login', { email: o.email, password: o.password });
   if (res.status !== 200) throw new Error(`login failed: HTTP ${res.status}`);
   return (res.json as { access_token: string }).access_token;
 }
 
-async function readyVoice(
-  o: NodeTtfcOptions,
-  bearer: string,
-  model: string,
-  data: TakeData,
-): Promise<string> {
+async function readyVoice(o: TtfcTarget, bearer: string, model: string, data: TakeData): Promise<string> {
   const created = await api(o, bearer, 'POST', '/v1/speak/voices/generate', {
     name: `${data.voice.name}-node-${Date.now()}`,
     gender: data.voice.gender,
@@ -95,22 +94,38 @@ async function readyVoice(
   }
 }
 
-/** One take over an open socket; resolves with the time to its first audio frame in ms. */
-function timeOneTake(
+/** Milliseconds from sending a take request over an open socket. */
+export interface TakeTiming {
+  /** The first audio frame with audio in it (in chunks mode, chunk 0: the WAV header). */
+  firstAudioMs: number;
+  /**
+   * The first PLAYABLE audio: part 0's WAV header and then part 0's first audio bytes, in order (what
+   * a player needs to start); in parts mode the part-0 WAV itself.
+   */
+  playableMs: number;
+  /** The first Take message (the take is stored); NaN when none came. */
+  statusMs: number;
+}
+
+/** One take over an open socket; resolves with its timings once it is ready and its end marker came. */
+export function timeOneTake(
   ws: WebSocket,
   requestId: string,
   text: string,
   voiceId: string,
   mode: string,
   timeoutMs: number,
-): Promise<number> {
+): Promise<TakeTiming> {
   return new Promise((resolve, reject) => {
     let firstAudio: number | undefined;
+    let header: number | undefined;
+    let samples: number | undefined;
+    let status: number | undefined;
     let ended = false;
     let ready = false;
     const timer = setTimeout(() => done(new Error(`no end of take within ${timeoutMs} ms`)), timeoutMs);
     const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
-      const now = performance.now();
+      const at = performance.now() - sentAt;
       if (!isBinary) {
         const message = JSON.parse(data.toString()) as {
           request_id?: unknown;
@@ -118,15 +133,21 @@ function timeOneTake(
           data?: { status?: string };
         };
         if (message.request_id !== undefined && message.request_id !== requestId) return;
-        const status = message.data?.status ?? (message.status === 'error' ? 'error' : undefined);
-        if (status === 'error' || status === 'timeout') return done(new Error(`take ended in ${status}`));
-        if (status === 'ready') ready = true;
+        if (message.data?.status) status ??= at;
+        const takeStatus = message.data?.status ?? (message.status === 'error' ? 'error' : undefined);
+        if (takeStatus === 'error' || takeStatus === 'timeout')
+          return done(new Error(`take ended in ${takeStatus}: ${data.toString().slice(0, 200)}`));
+        if (takeStatus === 'ready') ready = true;
       } else {
         const frame = decodeAudioFrame(Buffer.isBuffer(data) ? data : Buffer.concat(data as Buffer[]));
-        if (frame.metadata.request_id !== null && frame.metadata.request_id !== requestId) return;
-        const chunk = frame.metadata.chunk_id;
-        if (frame.audio.length === 0 && (chunk === undefined || chunk === null || chunk === 0)) ended = true;
-        else if (frame.audio.length > 0 && firstAudio === undefined) firstAudio = now - sentAt;
+        const { request_id, part_id, chunk_id } = frame.metadata;
+        if (request_id !== null && request_id !== requestId) return;
+        const bytes = frame.audio.length;
+        if (bytes === 0 && !chunk_id) ended = true;
+        else if (bytes > 0) firstAudio ??= at;
+        if (part_id === 0 && !chunk_id && bytes > 0) header ??= at;
+        // Part 0's first audio bytes: in the header frame itself (parts mode), else chunk 1.
+        if (part_id === 0 && (bytes > 44 || (chunk_id === 1 && bytes > 0))) samples ??= at;
       }
       if (ended && ready) done();
     };
@@ -137,7 +158,13 @@ function timeOneTake(
       ws.off('close', onClose);
       if (err) reject(err);
       else if (firstAudio === undefined) reject(new Error('the take ended without audio'));
-      else resolve(firstAudio);
+      else
+        resolve({
+          firstAudioMs: firstAudio,
+          // NaN when part 0 never became playable (no header, or no audio after it).
+          playableMs: header === undefined || samples === undefined ? Number.NaN : Math.max(header, samples),
+          statusMs: status ?? Number.NaN,
+        });
     };
     ws.on('message', onMessage);
     ws.once('close', onClose);
@@ -177,16 +204,18 @@ function openSocket(url: string): Promise<WebSocket> {
   });
 }
 
-/**
- * Sends warm-up takes, then `requests` takes one after another over one connection (a new one when
- * the worker dropped it) and times each; failed takes are counted, not measured. Deletes its voice.
- */
-export async function measureNodeTtfc(o: NodeTtfcOptions): Promise<NodeTtfcResult> {
+/** A ready voice and an open connection on a server, for timing takes one after another. */
+export interface TtfcSession {
+  voiceId: string;
+  /** Times one take; reconnects first when the worker dropped the connection. */
+  take(requestId: string, text: string, mode: string, timeoutMs?: number): Promise<TakeTiming>;
+  /** Closes the connection and deletes the voice. */
+  close(): Promise<void>;
+}
+
+/** Logs in (or uses the token), makes a voice and waits until it is ready, opens a websocket. */
+export async function openTtfcSession(o: TtfcTarget): Promise<TtfcSession> {
   const data = loadTakeData();
-  const texts = data.texts[o.textSet ?? 'short'];
-  if (!texts?.length) throw new Error(`load/data/takes.json has no text set ${o.textSet}`);
-  const mode = o.mode ?? 'chunks';
-  const timeoutMs = o.requestTimeoutMs ?? 30_000;
   const bearer = await accessToken(o);
   const models = (await api(o, bearer, 'GET', '/v1/speak/models')).json as { name: string }[];
   const model = o.model ?? models[0]?.name;
@@ -199,30 +228,44 @@ export async function measureNodeTtfc(o: NodeTtfcOptions): Promise<NodeTtfcResul
     return openSocket(url);
   };
   let ws = await connect();
+  return {
+    voiceId,
+    async take(requestId, text, mode, timeoutMs = o.requestTimeoutMs ?? 30_000) {
+      if (ws.readyState !== WebSocket.OPEN) ws = await connect();
+      return timeOneTake(ws, requestId, text, voiceId, mode, timeoutMs);
+    },
+    async close() {
+      ws.close();
+      await api(o, bearer, 'DELETE', `/v1/speak/voices/${voiceId}`).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Sends warm-up takes, then `requests` takes one after another over one connection (a new one when
+ * the worker dropped it) and times each to its first audio frame; failed takes are counted, not
+ * measured. Deletes its voice.
+ */
+export async function measureNodeTtfc(o: NodeTtfcOptions): Promise<NodeTtfcResult> {
+  const texts = loadTakeData().texts[o.textSet ?? 'short'];
+  if (!texts?.length) throw new Error(`load/data/takes.json has no text set ${o.textSet}`);
+  const mode = o.mode ?? 'chunks';
+  const session = await openTtfcSession(o);
   const result: NodeTtfcResult = { samples: [], failures: [] };
   try {
     const warmUp = o.warmUp ?? 2;
     for (let i = 0; i < warmUp + o.requests; i++) {
-      if (ws.readyState !== WebSocket.OPEN) ws = await connect();
       const measured = i >= warmUp;
       const text = measured ? texts[(i - warmUp) % texts.length]! : 'Warming up.';
       try {
-        const ms = await timeOneTake(ws, `node-${i}`, text, voiceId, mode, timeoutMs);
-        if (measured) result.samples.push(ms);
+        const timing = await session.take(`node-${i}`, text, mode);
+        if (measured) result.samples.push(timing.firstAudioMs);
       } catch (err) {
         if (measured) result.failures.push(`take ${i - warmUp}: ${(err as Error).message}`);
       }
     }
     return result;
   } finally {
-    ws.close();
-    await api(o, bearer, 'DELETE', `/v1/speak/voices/${voiceId}`).catch(() => undefined);
+    await session.close();
   }
-}
-
-export function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

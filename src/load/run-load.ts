@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { EXIT } from '../cli/exit-codes.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 import { k6Version } from './k6-binary.ts';
 import { MergeError, mergeSegments } from './merge.ts';
@@ -14,14 +15,7 @@ import { type LoadSummary, readSummaryFile } from './summary.ts';
 import { renderSummaryMarkdown } from './summary-markdown.ts';
 import { type TargetCredentials, withLoadTarget } from './target.ts';
 
-export {
-  EXIT_K6_UNAVAILABLE,
-  EXIT_TARGET_UNAVAILABLE,
-  type TargetCredentials,
-} from './target.ts';
-
-/** k6's own exit code when a threshold failed. */
-export const EXIT_THRESHOLDS_FAILED = 99;
+export type { TargetCredentials } from './target.ts';
 export interface LoadOptions extends TargetCredentials {
   scenario: ScenarioName;
   vus?: number;
@@ -163,7 +157,7 @@ async function runSegments(
       });
     }),
   );
-  const broken = exits.find((code) => code !== 0 && code !== EXIT_THRESHOLDS_FAILED);
+  const broken = exits.find((code) => code !== 0 && code !== EXIT.thresholdsFailed);
   let merged: Awaited<ReturnType<typeof mergeSegments>>;
   try {
     merged = await mergeSegments([c.runDir]);
@@ -175,7 +169,7 @@ async function runSegments(
   writeFileSync(join(c.runDir, 'summary.json'), JSON.stringify(merged.data, null, 2));
   c.log(`merged ${merged.segments.length} segments into ${join(c.runDir, 'summary.json')}`);
   if (broken !== undefined) return broken;
-  return merged.failedThresholds ? EXIT_THRESHOLDS_FAILED : 0;
+  return merged.failedThresholds ? EXIT.thresholdsFailed : 0;
 }
 
 export interface MergeRunResult {
@@ -195,7 +189,7 @@ export async function mergeRun(dirs: string[], outDir: string): Promise<MergeRun
   const summaryPath = join(outDir, 'summary.json');
   writeFileSync(summaryPath, JSON.stringify(merged.data, null, 2));
   const summary = readSummaryFile(summaryPath);
-  const exitCode = merged.failedThresholds ? EXIT_THRESHOLDS_FAILED : 0;
+  const exitCode = merged.failedThresholds ? EXIT.thresholdsFailed : 0;
   const markdown = renderSummaryMarkdown(summary, {
     run: basename(outDir),
     scenario: summary.scenario,

@@ -3,6 +3,7 @@
  * `speakcheck` block) into plain figures that the Markdown summary and `perf compare` share.
  */
 import { readFileSync } from 'node:fs';
+import { SpeakcheckError } from '../errors.ts';
 
 export type MetricType = 'trend' | 'counter' | 'rate' | 'gauge';
 
@@ -30,7 +31,8 @@ export interface LoadSummary {
   testRunDurationMs: number | undefined;
 }
 
-export class SummaryFormatError extends Error {
+export class SummaryFormatError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_LOAD_SUMMARY';
   override name = 'SummaryFormatError';
 }
 

@@ -4,14 +4,10 @@
  * them ends with its distinct exit code and one reason; a stack started here is always stopped.
  */
 
+import { EXIT } from '../cli/exit-codes.ts';
 import type { TargetFlags } from '../config/types.ts';
-import { type EmbeddedStack, startEmbeddedStack } from '../stack/embedded.ts';
+import { type StartedTarget, startTarget } from '../stack/target.ts';
 import { ensureK6, K6UnavailableError } from './k6-binary.ts';
-
-/** k6 is not installed and cannot be (Go missing): the run did not happen. */
-export const EXIT_K6_UNAVAILABLE = 3;
-/** The target could not be reached or started. */
-export const EXIT_TARGET_UNAVAILABLE = 4;
 
 /** The server and the credentials a load run targets (the CLI's flags, as typed). */
 export type TargetCredentials = TargetFlags;
@@ -20,7 +16,7 @@ export interface LoadTarget {
   k6: string;
   target: TargetCredentials & { baseUrl: string };
   /** Set when the target is the embedded reference stack started for this run. */
-  stack?: EmbeddedStack;
+  stack?: StartedTarget;
   /** SPEAK_EMAIL / SPEAK_PASSWORD / SPEAK_TOKEN for k6's environment, never its argv. */
   secrets: Record<string, string>;
   /** BASE_URL, plus AUTH_URL and MODEL when given, for k6's -e. */
@@ -43,19 +39,18 @@ export async function withLoadTarget<R>(
   try {
     k6 = await ensureK6(log);
   } catch (err) {
-    if (err instanceof K6UnavailableError)
-      return { exitCode: EXIT_K6_UNAVAILABLE, runDir, reason: err.message };
+    if (err instanceof K6UnavailableError) return { exitCode: EXIT.toolMissing, runDir, reason: err.message };
     throw err;
   }
-  let stack: EmbeddedStack | undefined;
+  let stack: StartedTarget | undefined;
   try {
     let target = { ...o };
     if (!o.baseUrl) {
       log('no --base-url: starting the reference stack (speakcheck serve --port 0)');
       try {
-        stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
+        stack = await startTarget('embedded');
       } catch (err) {
-        return { exitCode: EXIT_TARGET_UNAVAILABLE, runDir, reason: (err as Error).message };
+        return { exitCode: EXIT.targetUnavailable, runDir, reason: (err as Error).message };
       }
       target = { ...o, baseUrl: stack.baseUrl, email: stack.email, password: stack.password };
       log(`reference stack at ${stack.baseUrl}`);
@@ -64,7 +59,7 @@ export async function withLoadTarget<R>(
     if (!baseUrl) throw new Error('unreachable: a base URL is given or the stack provides one');
     if (!target.token && !(target.email && target.password)) {
       return {
-        exitCode: EXIT_TARGET_UNAVAILABLE,
+        exitCode: EXIT.targetUnavailable,
         runDir,
         reason: 'no credentials: give --email and --password, or --token',
       };

@@ -10,7 +10,7 @@ import { statLabel } from '../load/summary.ts';
 import { type ChangePoint, type EDivisiveOptions, eDivisive } from './change-points.ts';
 import { runFigures } from './compare.ts';
 import { loadRunSet } from './run-set.ts';
-import { escapeXml as esc, renderLineChart } from './svg-chart.ts';
+import { escapeXml as esc, inlineSvg, perfPage, renderLineChart } from './svg-chart.ts';
 import type { MetricKind } from './tracked.ts';
 
 export interface HistoryRun {
@@ -142,35 +142,25 @@ export function renderHistoryHtml(h: History): string {
         values: f.values,
         changes: f.changes.map((c) => c.index),
         format: (v) => fmt(f.kind, v),
-      }).replace(' xmlns="http://www.w3.org/2000/svg"', '');
+      });
       const notes = f.changes
         .map(
           (c) =>
             `<li class="${c.direction}">from run ${c.index + 1} (<code>${esc(c.run)}</code>): ${esc(fmt(f.kind, c.before))} → ${esc(fmt(f.kind, c.after))}, p ${c.p.toFixed(3)}, ${c.direction}</li>`,
         )
         .join('');
-      return `<section><figure>${svg}</figure>${notes ? `<ul>${notes}</ul>` : ''}</section>`;
+      return `<section><figure>${inlineSvg(svg)}</figure>${notes ? `<ul>${notes}</ul>` : ''}</section>`;
     })
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>speakcheck performance history</title>
-<style>
-body { font-family: sans-serif; margin: 2em; color: #202124; }
-li.worse { color: #d93025; }
-li.better { color: #188038; }
-</style>
-</head>
-<body>
-<h1>Performance history</h1>
+  return perfPage(
+    'speakcheck performance history',
+    `li.worse { color: #d93025; }
+li.better { color: #188038; }`,
+    `<h1>Performance history</h1>
 <p>${h.runs.length} run(s); dashed red lines: change points (E-Divisive, permutation test p &lt; 0.05).</p>
 <ol>${h.runs.map((r) => `<li><code>${esc(r.label)}</code></li>`).join('')}</ol>
-${sections}
-</body>
-</html>
-`;
+${sections}`,
+  );
 }
 
 export function writeHistory(h: History, outDir: string): { markdown: string; html: string } {

@@ -8,8 +8,6 @@ import { renderComparisonMarkdown } from './report-markdown.ts';
 import { loadRunSet } from './run-set.ts';
 import { CHART_LATENCY_STATS, type Tolerance } from './tracked.ts';
 
-export const EXIT_REGRESSION = 1;
-
 export interface PerfCompareResult {
   comparison: Comparison;
   files: { markdown: string; html: string; svgs: string[] };

@@ -13,12 +13,7 @@ import {
   verdictLine,
   withInterval,
 } from './report-markdown.ts';
-import { escapeXml as esc } from './svg-chart.ts';
-
-/** Inline SVG inside HTML needs no XML namespace declaration. */
-function inline(svg: string): string {
-  return svg.replace(' xmlns="http://www.w3.org/2000/svg"', '');
-}
+import { escapeXml as esc, inlineSvg, perfPage } from './svg-chart.ts';
 
 export function renderComparisonHtml(c: Comparison, charts: ComparisonCharts, s: ReportSources): string {
   const rows = c.figures
@@ -31,24 +26,16 @@ export function renderComparisonHtml(c: Comparison, charts: ComparisonCharts, s:
         `<td>${esc(pText(f))}</td><td>${esc(f.verdict)}</td></tr>`,
     )
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>speakcheck performance comparison</title>
-<style>
-body { font-family: sans-serif; margin: 2em; color: #202124; }
-.verdict { font-size: 1.2em; font-weight: bold; }
+  return perfPage(
+    'speakcheck performance comparison',
+    `.verdict { font-size: 1.2em; font-weight: bold; }
 .verdict.bad, tr.bad td { color: #d93025; }
 .warning { color: #b06000; font-weight: bold; }
 tr.good td { color: #188038; }
 table { border-collapse: collapse; margin-top: 1em; }
 th, td { border: 1px solid #dadce0; padding: 4px 8px; text-align: left; font-size: 0.9em; }
-figure { margin: 1.5em 0; }
-</style>
-</head>
-<body>
-<h1>Performance comparison</h1>
+figure { margin: 1.5em 0; }`,
+    `<h1>Performance comparison</h1>
 <p class="verdict ${c.regressions.length ? 'bad' : ''}">${esc(verdictLine(c))}</p>
 ${c.warnings.map((w) => `<p class="warning">Warning: ${esc(w)}</p>`).join('\n')}
 <ul>
@@ -56,16 +43,14 @@ ${c.warnings.map((w) => `<p class="warning">Warning: ${esc(w)}</p>`).join('\n')}
 <li>Current: <code>${esc(s.current)}</code> (${s.currentRuns} run(s))</li>
 <li>Method: ${esc(methodLine(c))}</li>
 </ul>
-<figure>${inline(charts.latency)}</figure>
-<figure>${inline(charts.throughput)}</figure>
-<figure>${inline(charts.errors)}</figure>
+<figure>${inlineSvg(charts.latency)}</figure>
+<figure>${inlineSvg(charts.throughput)}</figure>
+<figure>${inlineSvg(charts.errors)}</figure>
 <table>
 <thead><tr><th>scenario</th><th>figure</th><th>baseline [95 % CI]</th><th>current [95 % CI]</th><th>change</th><th>p</th><th>verdict</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
-</table>
-</body>
-</html>
-`;
+</table>`,
+  );
 }

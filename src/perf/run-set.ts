@@ -4,6 +4,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SpeakcheckError } from '../errors.ts';
 import { type LoadSummary, readSummaryFile } from '../load/summary.ts';
 
 export interface RunSet {
@@ -13,7 +14,8 @@ export interface RunSet {
   files: string[];
 }
 
-export class RunSetError extends Error {
+export class RunSetError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_PERF_RUN_SET';
   override name = 'RunSetError';
 }
 

@@ -5,16 +5,13 @@
  * randomness comes from a seeded generator, so a report is the same every time it is made.
  */
 
-/** mulberry32: a small, well-known 32-bit PRNG; deterministic for a seed. */
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+
+/** A seeded generator of floats in [0, 1) (pure-rand's xoroshiro128+): the same seed, the same report. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = xoroshiro128plus(seed);
+  return () => uniformFloat64(rng);
 }
 
 export function median(values: number[]): number {

@@ -177,3 +177,27 @@ export function renderLineChart(c: LineChart): string {
     '</svg>'
   );
 }
+
+/** An SVG chart for embedding in an HTML page (no xmlns attribute: HTML5 knows svg). */
+export function inlineSvg(svg: string): string {
+  return svg.replace(' xmlns="http://www.w3.org/2000/svg"', '');
+}
+
+/** The page both perf reports share (compare, history): title, the base style plus `style`, body. */
+export function perfPage(title: string, style: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${escapeXml(title)}</title>
+<style>
+body { font-family: sans-serif; margin: 2em; color: #202124; }
+${style.trim()}
+</style>
+</head>
+<body>
+${body.trim()}
+</body>
+</html>
+`;
+}

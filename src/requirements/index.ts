@@ -2,6 +2,8 @@
  * The whole requirement catalogue: every area file merged, duplicate ids rejected at load time so a
  * copy-paste mistake cannot silently make two tests judge different statements under one id.
  */
+
+import { SpeakcheckError } from '../errors.ts';
 import { requirements as audio } from './catalogue/audio.ts';
 import { requirements as auth } from './catalogue/auth.ts';
 import { requirements as docs } from './catalogue/docs.ts';
@@ -32,7 +34,8 @@ const AREA_FILES: Record<string, readonly Requirement[]> = {
   webhooks,
 };
 
-export class CatalogueError extends Error {
+export class CatalogueError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_CATALOGUE';
   override name = 'CatalogueError';
 }
 

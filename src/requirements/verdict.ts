@@ -18,6 +18,8 @@
  * (`run --requirement`), exactly the selected requirements: the rest of the catalogue is not part
  * of the run, neither judged nor listed as uncovered.
  */
+
+import { EXIT } from '../cli/exit-codes.ts';
 import type { EvidenceEntry } from '../client/evidence.ts';
 import type { Profile } from '../config/types.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
@@ -104,7 +106,7 @@ export interface VerdictSummary {
   nonStrict: number;
   /** Optional features the server does not offer. */
   notApplicable: number;
-  /** Requirements the harness could not judge because it broke itself (exit 3). */
+  /** Requirements the harness could not judge because it broke itself (exit 3, EXIT.harnessError: no verdict on the server). */
   harnessErrors: number;
   uncovered: number;
   mustFailed: number;
@@ -327,18 +329,6 @@ function resultIn(test: TestOutcome, id: string): Result {
   return { kind: 'passed', message: '' };
 }
 
-/** Exit codes of `speakcheck run`. */
-export const EXIT = {
-  /** Every judged requirement the profile cares about passed. */
-  conforms: 0,
-  /** A MUST failed (strict: or a SHOULD), or the suites themselves broke. */
-  fails: 1,
-  /** Invalid options. */
-  usage: 2,
-  /** Could not run: unreachable, bad credentials, not the API; or the harness itself broke (a bug of ours). */
-  couldNotRun: 3,
-} as const;
-
 export function exitCodeFor(
   verdicts: Verdicts,
   profile: Profile,
@@ -347,14 +337,14 @@ export function exitCodeFor(
   expiredExpectations = 0,
 ): number {
   // The harness broke: whatever else happened, the run cannot vouch for its verdicts.
-  if (verdicts.summary.harnessErrors > 0) return EXIT.couldNotRun;
+  if (verdicts.summary.harnessErrors > 0) return EXIT.harnessError;
   const { mustFailed, shouldFailed, mustBlocked, shouldBlocked } = verdicts.summary;
   // A blocked requirement was not shown to hold: it counts like a failure, though reported apart.
-  if (mustFailed + mustBlocked > 0) return EXIT.fails;
-  if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.fails;
-  if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.fails;
-  if (expiredExpectations > 0) return EXIT.fails;
+  if (mustFailed + mustBlocked > 0) return EXIT.failed;
+  if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.failed;
+  if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.failed;
+  if (expiredExpectations > 0) return EXIT.failed;
   // A run that could not conclude a requirement cannot say the server conforms.
-  if (verdicts.summary.notConcluded > 0) return EXIT.fails;
-  return EXIT.conforms;
+  if (verdicts.summary.notConcluded > 0) return EXIT.failed;
+  return EXIT.ok;
 }

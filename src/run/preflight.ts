@@ -7,8 +7,10 @@ import { ClientDiagnostic, describeBody } from '../client/diagnostics.ts';
 import { type Exchange, send } from '../client/http.ts';
 import { HttpSpeakClient } from '../client/speak-client.ts';
 import type { RunConfig } from '../config/types.ts';
+import { SpeakcheckError } from '../errors.ts';
 
-export class PreflightError extends Error {
+export class PreflightError extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_PREFLIGHT';
   override name = 'PreflightError';
 }
 

@@ -12,14 +12,14 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
+import { EXIT } from '../cli/exit-codes.ts';
 import { registerSecret } from '../client/redact.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { expectLines } from '../requirements/expectations.ts';
-import { EXIT } from '../requirements/verdict.ts';
-import { type EmbeddedStack, REPO_ROOT, StackStartError, startEmbeddedStack } from '../stack/embedded.ts';
-import { loadContainerLauncher } from '../stack/load-container-launcher.ts';
+import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
+import { type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { summaryTable } from './summary-table.ts';
@@ -45,7 +45,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   registerSecret(config.token);
   config.reportDir = resolve(config.reportDir);
 
-  let stack: Pick<EmbeddedStack, 'baseUrl' | 'email' | 'password' | 'stop'> | undefined;
+  let stack: StartedTarget | undefined;
   const phases: string[] = [];
   let phaseStart = performance.now();
   const endPhase = (name: string) => {
@@ -76,10 +76,8 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       return;
     }
     err(`speakcheck: ${signal}: stopping.`);
-    // stopAllContainers covers an interrupt while the container stack is still starting.
-    const containers =
-      config.target === 'container' ? loadContainerLauncher().then((m) => m.stopAllContainers()) : undefined;
-    void Promise.all([stack?.stop(), containers]).finally(() => process.exit(130));
+    // stopAllTargets covers an interrupt while the container stack is still starting.
+    void stopAllTargets().finally(() => process.exit(EXIT.interrupted));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -94,18 +92,11 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     if (config.target === 'embedded' || config.target === 'container') {
       out(`speakcheck: starting the ${config.target} reference stack ...`);
       try {
-        // Generous: on a loaded 2-core machine the stack (with its synthesis workers) can take 20 s to come up.
-        stack =
-          config.target === 'container'
-            ? // Loaded only for this target: testcontainers is heavy and needs a runtime.
-              await (await loadContainerLauncher()).startContainerStack({
-                onLog: (line) => out(`speakcheck: ${line}`),
-              })
-            : await startEmbeddedStack({ readyTimeoutMs: 60_000 });
+        stack = await startTarget(config.target, { onLog: (line) => out(`speakcheck: ${line}`) });
       } catch (e) {
         if (e instanceof StackStartError) {
           err(`speakcheck: could not run: ${e.message}.`);
-          return EXIT.couldNotRun;
+          return EXIT.targetUnavailable;
         }
         throw e;
       }
@@ -122,7 +113,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     } catch (e) {
       if (e instanceof PreflightError) {
         err(`speakcheck: could not run: ${e.message}`);
-        return EXIT.couldNotRun;
+        return EXIT.targetUnavailable;
       }
       throw e;
     }
@@ -158,7 +149,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     const result = reporter.result;
     if (!result) {
       err('speakcheck: the suites ended without a result (see the errors above).');
-      return EXIT.fails;
+      return EXIT.failed;
     }
     const { verdicts } = result;
     out('');
@@ -180,7 +171,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     let exitCode = result.exitCode;
     if (tests.passed + tests.failed === 0) {
       err('speakcheck: no test ran: a run that checks nothing cannot pass.');
-      exitCode = EXIT.fails;
+      exitCode = EXIT.failed;
     }
     out(
       `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${blockedText(verdicts.summary)}`,
@@ -195,7 +186,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     const stoppedNote =
       notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
     out(
-      exitCode === EXIT.conforms
+      exitCode === EXIT.ok
         ? 'verdict: CONFORMS'
         : notConcluded > 0 && mustFailed + shouldFailed === 0
           ? `verdict: NOT CONCLUDED (exit ${exitCode}${stoppedNote})`

@@ -25,6 +25,7 @@ import {
   Wait,
 } from 'testcontainers';
 import { registerSecret } from '../client/redact.ts';
+import { SpeakcheckError } from '../errors.ts';
 import { REPO_ROOT, StackStartError } from './embedded.ts';
 import { hashImageInputs } from './image-inputs.ts';
 
@@ -74,7 +75,8 @@ export interface ContainerStack {
   stop(): Promise<void>;
 }
 
-export class ContainerRuntimeUnavailable extends Error {
+export class ContainerRuntimeUnavailable extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_NO_CONTAINER_RUNTIME';
   override name = 'ContainerRuntimeUnavailable';
 }
 

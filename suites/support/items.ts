@@ -4,6 +4,7 @@
  * status sequence and each observed body for the ordering and info checks.
  */
 import { beforeAll, inject } from 'vitest';
+import type { Take, Voice } from '../../schemas/types.ts';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
@@ -21,38 +22,8 @@ import type { ProvidedSharedVoice } from '../../src/harness/shared-voice.ts';
 
 export type Kind = 'voice' | 'take';
 
-export interface Voice {
-  voice_id: string;
-  name: string;
-  model: string;
-  gender: string;
-  default_style: string[] | null;
-  default_prosody: Record<string, number> | null;
-  example_take_id: string;
-  example_take: unknown;
-  status: string;
-  timestamp_ms: number;
-  [field: string]: unknown;
-}
-
-export interface TakeInfo {
-  duration: number;
-  audio_rate: number;
-  normalized_text: string[];
-}
-
-export interface Take {
-  take_id: string;
-  voice_id: string;
-  text: string;
-  override_language: string | null;
-  style: string[] | null;
-  prosody: Record<string, number> | null;
-  status: string;
-  timestamp_ms: number;
-  info: TakeInfo | null;
-  [field: string]: unknown;
-}
+/** The shapes of schemas/ (generated types): what the contract says a voice and a take are. */
+export type { Take, TakeInfo, Voice } from '../../schemas/types.ts';
 
 const POLL_START_MS = 60;
 const POLL_MAX_MS = 300;
@@ -126,7 +97,42 @@ export interface Polled<T> {
   statuses: string[];
   /** Every body observed, in order. */
   snapshots: T[];
+  /** When each snapshot was observed (ms since the epoch): the first one passed in, when polling began. */
+  times: number[];
   ms: number;
+}
+
+export interface ObservedSequence {
+  kind: Kind;
+  id: string;
+  snapshots: Array<{ status: string }>;
+}
+
+/**
+ * State kept per file, keyed by the file's SpeakContext (useSpeak() makes one per file): suites run
+ * with `isolate: false`, so module-level state would be shared by every file a worker runs.
+ */
+interface FileState {
+  /** Every body sequence waitUntilDone observed in this file. */
+  sequences: ObservedSequence[];
+  /** The first page number per list, probed once per file. */
+  firstPages: Map<Kind, Promise<number>>;
+}
+
+const fileStates = new WeakMap<SpeakContext, FileState>();
+
+function fileState(s: SpeakContext): FileState {
+  let state = fileStates.get(s);
+  if (!state) {
+    state = { sequences: [], firstPages: new Map() };
+    fileStates.set(s, state);
+  }
+  return state;
+}
+
+/** Every body sequence waitUntilDone observed in this file (this SpeakContext), for checks over all of them. */
+export function observedSequences(s: SpeakContext): readonly ObservedSequence[] {
+  return fileState(s).sequences;
 }
 
 /**
@@ -134,9 +140,6 @@ export interface Polled<T> {
  * ready timeout. Throws a Finding when the bound passes or the final state is not `ready`
  * (unless `acceptFailure`).
  */
-/** Every body sequence waitUntilDone observed in this file, for checks over all of them. */
-export const observedSequences: Array<{ kind: Kind; id: string; snapshots: Array<{ status: string }> }> = [];
-
 export async function waitUntilDone<T extends { status: string }>(
   s: SpeakContext,
   kind: Kind,
@@ -146,11 +149,13 @@ export async function waitUntilDone<T extends { status: string }>(
   const bound = o.boundMs ?? s.config.timeouts.readyMs;
   const started = Date.now();
   const snapshots: T[] = o.first ? [o.first] : [];
-  observedSequences.push({ kind, id, snapshots });
+  const times: number[] = o.first ? [started] : [];
+  fileState(s).sequences.push({ kind, id, snapshots });
   let interval = POLL_START_MS;
   for (;;) {
     const item = await getItem<T>(s, kind, id);
     snapshots.push(item);
+    times.push(Date.now());
     if (isDone(item.status)) break;
     if (Date.now() - started > bound) {
       throw new Finding(
@@ -169,7 +174,7 @@ export async function waitUntilDone<T extends { status: string }>(
       actual: final.status,
     });
   }
-  return { final, statuses: snapshots.map((x) => x.status), snapshots, ms: Date.now() - started };
+  return { final, statuses: snapshots.map((x) => x.status), snapshots, times, ms: Date.now() - started };
 }
 
 /** One answer of GET /{kind}s for a query; the JSON array, schema-checked. */
@@ -208,9 +213,6 @@ async function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]):
   return 1;
 }
 
-/** The first page number per server and list, probed once per file. */
-const firstPages = new Map<string, Promise<number>>();
-
 /**
  * Lists /{kind}s with a query. Without `length` this is the whole list: the default page size is
  * not shown, so when the answer may be one page of several (a server with a default page size), the
@@ -225,9 +227,9 @@ export async function list<T>(
   if ('length' in query || 'page' in query || first.length < 2) return first;
   const seen = new Set(first.map((item) => idOf(kind, item)));
   const all = [...first];
-  const key = `${s.config.baseUrl} ${kind}`;
-  if (!firstPages.has(key)) firstPages.set(key, firstPageOf(s, kind, [...seen].slice(0, 2)));
-  const base = await firstPages.get(key)!;
+  const { firstPages } = fileState(s);
+  if (!firstPages.has(kind)) firstPages.set(kind, firstPageOf(s, kind, [...seen].slice(0, 2)));
+  const base = await firstPages.get(kind)!;
   // Bounded: a server that ignores page would otherwise be read forever.
   for (let page = base + 1; page <= base + 100; page++) {
     const next = await listPage<T>(s, kind, { ...query, length: first.length, page });

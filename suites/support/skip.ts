@@ -1,8 +1,9 @@
 /**
  * Honest skipping from inside a covers() test: when the server makes a MUST unverifiable (e.g. an
  * access token that lives 15 minutes), the test is reported as skipped with its reason rather than
- * passed. covers() does not hand the vitest context to the test, so a beforeEach keeps the current
- * test's `skip` (tests of one file run one after another).
+ * passed. A test body can call its own `context.skip` (covers() hands it the vitest context); this is
+ * for the helpers it calls (credentials(), a shared wait) that have no context: a beforeEach keeps the
+ * current test's `skip` (tests of one file run one after another).
  */
 import { beforeEach, type TestContext } from 'vitest';
 

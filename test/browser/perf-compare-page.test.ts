@@ -103,7 +103,7 @@ afterAll(() => {
 
 describe('perf compare report page', () => {
   test('compare.html shows three drawn charts with labelled axes and the regression verdict', async () => {
-    expect(exitCode, output).toBe(1); // EXIT_REGRESSION
+    expect(exitCode, output).toBe(1); // EXIT.failed
     const url = pathToFileURL(join(dir, 'out', 'compare.html')).href;
     await withPage(url, async (s) => {
       const verdict = s.page.locator('.verdict');

@@ -1,12 +1,10 @@
 /**
  * Runs `node bin/speakcheck.js ...` as a child process, as a person would, without blocking the
- * test worker (a synchronous child starves vitest's RPC during a minute-long run). Bounded: the
- * child is sent SIGTERM at the deadline, SIGKILL 5 s later, and always awaited.
+ * test worker, through the one launcher (src/stack/launcher.ts). Bounded: at the deadline the child
+ * is stopped (SIGTERM, then its process tree killed after the grace) and always awaited.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { join } from 'node:path';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import { REPO_ROOT, SPEAKCHECK_BIN } from '../../src/stack/embedded.ts';
+import { runToEnd } from '../../src/stack/launcher.ts';
 
 export interface CliResult {
   /** Exit code, or the signal's name when the child was killed. */
@@ -15,30 +13,14 @@ export interface CliResult {
 }
 
 export async function runSpeakcheck(args: string[], timeoutMs: number): Promise<CliResult> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'speakcheck.js'), ...args], {
+  const r = await runToEnd({
+    args: [SPEAKCHECK_BIN, ...args],
     cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    timeoutMs,
     env: { ...process.env, NO_COLOR: '1' },
   });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  const exited = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
-  let killTimer: NodeJS.Timeout | undefined;
-  const deadline = setTimeout(() => {
-    output += `\n[speakcheck ${args[0]} did not finish within ${timeoutMs} ms: stopped]`;
-    child.kill('SIGTERM');
-    killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  }, timeoutMs);
-  try {
-    const [code, signal] = await exited;
-    return { code: code ?? signal ?? 'unknown', output };
-  } finally {
-    clearTimeout(deadline);
-    clearTimeout(killTimer);
-  }
+  const stopped = r.timedOut
+    ? `\n[speakcheck ${args[0]} did not finish within ${timeoutMs} ms: stopped]`
+    : '';
+  return { code: r.code ?? r.signal ?? 'unknown', output: r.output + stopped };
 }

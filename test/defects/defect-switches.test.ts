@@ -3,24 +3,17 @@
  * announces itself (`defects=` line, `x-speak-defects` on every answer) and its switch really acts,
  * here at the HTTP level without the harness; a clean stack carries neither.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFECTS } from '../../reference/defects/index.ts';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import { REPO_ROOT, SPEAKCHECK_BIN } from '../../src/stack/embedded.ts';
+import { runToEnd } from '../../src/stack/launcher.ts';
 import { type DefectiveStack, startDefectiveStack } from './defective-stack.ts';
 
 test('an unknown defect is refused, listing the known ones, and nothing starts', async () => {
-  const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'serve', '--port', '0', '--defect', 'no-such-defect'],
-      { cwd: REPO_ROOT, timeout: 60_000 },
-      (error, _stdout, stderr) => {
-        const code = error ? ((error as { code?: unknown }).code ?? null) : 0;
-        resolve({ code: typeof code === 'number' ? code : null, stderr });
-      },
-    );
+  const result = await runToEnd({
+    args: [SPEAKCHECK_BIN, 'serve', '--port', '0', '--defect', 'no-such-defect'],
+    cwd: REPO_ROOT,
+    timeoutMs: 60_000,
   });
   expect(result.code).not.toBe(0);
   expect(result.stderr).toContain('unknown defect "no-such-defect"');

@@ -1,15 +1,13 @@
 /**
  * Helpers of the defect matrix (and of the latitude matrix, test/latitude/): a reference stack
- * started as `speakcheck serve --defect NAME` or `--latitude NAME` (its own process, stopped by
- * SIGTERM with a bounded wait) and `speakcheck run [--requirement ...]` against it.
+ * started as `speakcheck serve --defect NAME` or `--latitude NAME` and `speakcheck run
+ * [--requirement ...]` against it, both through the one launcher (src/stack/launcher.ts).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
-
-const CLI = join(REPO_ROOT, 'bin', 'speakcheck.js');
+import { SPEAKCHECK_BIN as CLI, REPO_ROOT } from '../../src/stack/embedded.ts';
+import { LaunchError, launch, runToEnd, serveReady } from '../../src/stack/launcher.ts';
 
 export interface DefectiveStack {
   baseUrl: string;
@@ -27,62 +25,31 @@ export async function startDefectiveStack(
   serveArgs: string[] = [],
   startMs = 120_000,
 ): Promise<DefectiveStack> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [CLI, 'serve', '--port', '0', ...serveArgs, ...defects.flatMap((name) => ['--defect', name])],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderrTail = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killed = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(killed);
-  };
+  const wantsLatitude = serveArgs.includes('--latitude');
   try {
-    const lines = await new Promise<Map<string, string>>((resolve, reject) => {
-      const found = new Map<string, string>();
-      let buffered = '';
-      const timer = setTimeout(
-        () => reject(new Error(`stack with ${defects.join(',')} not ready in ${startMs} ms: ${stderrTail}`)),
-        startMs,
-      );
-      child.stdout?.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString('utf8');
-        for (const line of buffered.split('\n').slice(0, -1)) {
-          const at = line.indexOf('=');
-          if (at > 0) found.set(line.slice(0, at), line.slice(at + 1));
-        }
-        const wantsLatitude = serveArgs.includes('--latitude');
-        if (
-          found.has('password') &&
-          (defects.length === 0 || found.has('defects')) &&
-          (!wantsLatitude || found.has('latitude'))
-        ) {
-          clearTimeout(timer);
-          resolve(found);
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`stack with ${defects.join(',')} exited (${code}) before ready: ${stderrTail}`));
-      });
+    const launched = await launch({
+      args: [CLI, 'serve', '--port', '0', ...serveArgs, ...defects.flatMap((name) => ['--defect', name])],
+      cwd: REPO_ROOT,
+      what: `stack with ${defects.join(',')}`,
+      ready: serveReady({
+        also: [...(defects.length > 0 ? ['defects'] : []), ...(wantsLatitude ? ['latitude'] : [])],
+      }),
+      readyTimeoutMs: startMs,
+      outputLimit: 2000,
     });
+    const lines = launched.fields;
     return {
       baseUrl: lines.get('base_url')!,
       email: lines.get('email')!,
       password: lines.get('password')!,
       defectsLine: lines.get('defects') ?? '',
       latitudeLine: lines.get('latitude') ?? '',
-      stop,
+      stop: async () => {
+        await launched.stop();
+      },
     };
   } catch (error) {
-    await stop();
+    if (error instanceof LaunchError) throw new Error(`${error.message}: ${error.output.slice(-2000)}`);
     throw error;
   }
 }
@@ -107,41 +74,31 @@ export async function runHarness(
   timeoutMs = 300_000,
 ): Promise<HarnessRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-defect-'));
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [
-        CLI,
-        'run',
-        '--base-url',
-        stack.baseUrl,
-        ...(requirements.length > 0 ? ['--requirement', requirements.join(',')] : []),
-        '--report-dir',
-        reportDir,
-        ...runArgs,
-      ],
-      {
-        cwd: REPO_ROOT,
-        timeout: timeoutMs,
-        maxBuffer: 16 * 1024 * 1024,
-        env: {
-          ...process.env,
-          SPEAKCHECK_RUN_CONFIG: '',
-          SPEAK_EMAIL: stack.email,
-          SPEAK_PASSWORD: stack.password,
-          SPEAKCHECK_SEED: '1',
-          ...env,
-        },
-      },
-      (error, stdout, stderr) => {
-        const exit = error ? (error as { code?: unknown }).code : 0;
-        const killed = (error as { killed?: boolean } | null)?.killed
-          ? `\n(speakcheck run killed: still running after ${timeoutMs} ms)`
-          : '';
-        resolve({ code: typeof exit === 'number' ? exit : null, output: `${stdout}\n${stderr}${killed}` });
-      },
-    );
+  const run = await runToEnd({
+    args: [
+      CLI,
+      'run',
+      '--base-url',
+      stack.baseUrl,
+      ...(requirements.length > 0 ? ['--requirement', requirements.join(',')] : []),
+      '--report-dir',
+      reportDir,
+      ...runArgs,
+    ],
+    cwd: REPO_ROOT,
+    timeoutMs,
+    env: {
+      ...process.env,
+      SPEAKCHECK_RUN_CONFIG: '',
+      SPEAK_EMAIL: stack.email,
+      SPEAK_PASSWORD: stack.password,
+      SPEAKCHECK_SEED: '1',
+      ...env,
+    },
   });
+  const killed = run.timedOut ? `\n(speakcheck run killed: still running after ${timeoutMs} ms)` : '';
+  const code = run.timedOut ? null : run.code;
+  const output = `${run.stdout}\n${run.stderr}${killed}`;
   let verdicts = new Map<string, string>();
   try {
     const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as {

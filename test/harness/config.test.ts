@@ -6,7 +6,15 @@ import { printableConfig } from '../../src/cli/commands/run.ts';
 import { planWebhookSink } from '../../src/client/webhook-sink.ts';
 import { interpolate, loadConfigFile, parseConfigText } from '../../src/config/config-file.ts';
 import { closestIds } from '../../src/config/requirement-selection.ts';
-import { ConfigError, decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../../src/config/resolve.ts';
+import {
+  ConfigError,
+  decodeRunConfig,
+  encodeRunConfig,
+  resolveCommandTarget,
+  resolveRunConfig,
+  resolveTargetFlags,
+  TARGET_ENV,
+} from '../../src/config/resolve.ts';
 
 const now = new Date('2026-11-21T10:20:30.456Z');
 
@@ -275,5 +283,46 @@ describe('config file', () => {
     expect(JSON.stringify(printableConfig(withToken, { configFile: undefined, maxTimeMs: 1 }))).not.toContain(
       'tok-secret-1',
     );
+  });
+});
+
+describe('one resolution for every command (run, load, perf --interleave)', () => {
+  test('the same SPEAK_* variables: load reads SPEAK_AUTH_URL (it read SPEAKCHECK_AUTH_URL before)', () => {
+    expect(TARGET_ENV.authUrl).toBe('SPEAK_AUTH_URL');
+    const env = { SPEAK_AUTH_URL: 'http://auth.example:2/', SPEAKCHECK_AUTH_URL: 'http://wrong.example:3' };
+    expect(resolveTargetFlags({}, env).authUrl).toBe('http://auth.example:2');
+    expect(resolveRunConfig({ baseUrl: 'http://a:1', token: 't' }, env, now).authUrl).toBe(
+      'http://auth.example:2',
+    );
+  });
+
+  test('flags > environment > file, option by option; URLs checked; nothing invented', () => {
+    const file = { baseUrl: 'http://file.example:1', email: 'file@x.y', password: 'filepw', model: 'm-file' };
+    const resolved = resolveTargetFlags({ email: 'flag@x.y' }, { SPEAK_PASSWORD: 'envpw' }, file);
+    expect(resolved).toEqual({
+      baseUrl: 'http://file.example:1',
+      email: 'flag@x.y',
+      password: 'envpw',
+      model: 'm-file',
+    });
+    expect(resolveTargetFlags({}, {})).toEqual({});
+    expect(() => resolveTargetFlags({ authUrl: 'ftp://x' }, {})).toThrow(
+      '--auth-url "ftp://x" must be an http',
+    );
+  });
+
+  test('the config file is found as run finds it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'speakcheck-config-'));
+    try {
+      writeFileSync(
+        join(dir, 'speakcheck.config.yaml'),
+        'baseUrl: http://file.example:1\nprofile: lenient\n',
+      );
+      const { target, file } = resolveCommandTarget({}, { SPEAK_TOKEN: 'tok' }, dir);
+      expect(target).toEqual({ baseUrl: 'http://file.example:1', token: 'tok' });
+      expect(file?.path).toBe(join(dir, 'speakcheck.config.yaml'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

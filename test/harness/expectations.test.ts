@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { baselineEntries } from '../../src/cli/commands/expect.ts';
+import { EXIT } from '../../src/cli/exit-codes.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { expectFilePath, loadExpectFile, parseExpectations } from '../../src/config/expect-file.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { applyExpectations, expectLines } from '../../src/requirements/expectations.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import { computeVerdicts, EXIT, exitCodeFor, type TestOutcome } from '../../src/requirements/verdict.ts';
+import { computeVerdicts, exitCodeFor, type TestOutcome } from '../../src/requirements/verdict.ts';
 
 const req = (id: string, level: Requirement['level']): Requirement => ({
   id,
@@ -44,7 +45,7 @@ const now = new Date('2026-11-24T12:00:00Z');
 
 describe('applyExpectations', () => {
   test('without an expect file the failures fail the run', () => {
-    expect(exitCodeFor(verdicts, 'strict')).toBe(EXIT.fails);
+    expect(exitCodeFor(verdicts, 'strict')).toBe(EXIT.failed);
   });
 
   test('every failure expected: exit 0, status expected-failure keeping the original message', () => {
@@ -57,7 +58,7 @@ describe('applyExpectations', () => {
       'x.yaml',
       now,
     );
-    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.conforms);
+    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.ok);
     const a = v.requirements.find((r) => r.id === 'AUTH-A')!;
     expect(a.status).toBe('expected-failure');
     expect(a.message).toBe(
@@ -75,7 +76,7 @@ describe('applyExpectations', () => {
       'x.yaml',
       now,
     );
-    expect(exitCodeFor(v, 'strict')).toBe(EXIT.fails);
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.failed);
     expect(v.summary.mustFailed).toBe(1);
   });
 
@@ -92,7 +93,7 @@ describe('applyExpectations', () => {
     );
     expect(o.unexpectedPasses.map((e) => e.requirement)).toEqual(['AUTH-B']);
     expect(v.requirements.find((r) => r.id === 'AUTH-B')!.status).toBe('passed');
-    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.conforms);
+    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.ok);
     expect(expectLines(o).alerts).toEqual(['*** unexpected pass: AUTH-B passed: remove it from x.yaml ***']);
   });
 
@@ -108,7 +109,7 @@ describe('applyExpectations', () => {
     );
     expect(v.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
     expect(o.expired.map((e) => e.requirement)).toEqual(['AUTH-A']);
-    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.fails);
+    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.failed);
     expect(expectLines(o).alerts[0]).toMatch(
       /expired: the expected failure AUTH-A in x\.yaml expired on 2026-11-23/,
     );
@@ -125,7 +126,7 @@ describe('applyExpectations', () => {
       'x.yaml',
       now,
     );
-    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.fails);
+    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.failed);
   });
 
   test('a blocked requirement can be expected too', () => {
@@ -142,7 +143,7 @@ describe('applyExpectations', () => {
     );
     expect(v.requirements[0]!.status).toBe('expected-failure');
     expect(v.requirements[0]!.message).toContain('blocked: ');
-    expect(exitCodeFor(v, 'strict')).toBe(EXIT.conforms);
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.ok);
   });
 });
 

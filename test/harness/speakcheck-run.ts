@@ -1,12 +1,12 @@
 /**
  * `node bin/speakcheck.js run ...` as a user runs it, for the tests that judge a whole run by its exit
- * code, its output and its conformance.json. Bounded: the child is killed at `timeoutMs` (code null).
+ * code, its output and its conformance.json. Bounded: the child is stopped at `timeoutMs` (code null; src/stack/launcher.ts).
  * The machine's run-config file is ignored (SPEAKCHECK_RUN_CONFIG empty) unless `env` sets one.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import { REPO_ROOT, SPEAKCHECK_BIN } from '../../src/stack/embedded.ts';
+import { runToEnd } from '../../src/stack/launcher.ts';
 
 export interface RunResult {
   /** The exit code; null when the child was killed (its bound) or ended by a signal. */
@@ -16,26 +16,17 @@ export interface RunResult {
   ms: number;
 }
 
-export function speakcheckRun(
+export async function speakcheckRun(
   args: string[],
   o: { env?: Record<string, string>; timeoutMs?: number; command?: 'run' | 'rerun' } = {},
 ): Promise<RunResult> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(REPO_ROOT, 'bin', 'speakcheck.js'), o.command ?? 'run', ...args],
-      {
-        cwd: REPO_ROOT,
-        timeout: o.timeoutMs ?? 150_000,
-        env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '', ...o.env },
-      },
-      (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: number }).code ?? null) : 0;
-        resolve({ code: typeof code === 'number' ? code : null, stdout, stderr, ms: Date.now() - started });
-      },
-    );
+  const r = await runToEnd({
+    args: [SPEAKCHECK_BIN, o.command ?? 'run', ...args],
+    cwd: REPO_ROOT,
+    timeoutMs: o.timeoutMs ?? 150_000,
+    env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '', ...o.env },
   });
+  return { code: r.timedOut ? null : r.code, stdout: r.stdout, stderr: r.stderr, ms: r.ms };
 }
 
 export interface Verdict {

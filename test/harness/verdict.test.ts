@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { Finding } from '../../src/checks/finding.ts';
+import { EXIT } from '../../src/cli/exit-codes.ts';
 import { harnessBug } from '../../src/harness/harness-error.ts';
 import { CatalogueError, mergeCatalogue } from '../../src/requirements/index.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import {
   computeVerdicts,
-  EXIT,
   exitCodeFor,
   NOT_APPLICABLE,
   type TestOutcome,
@@ -122,7 +122,7 @@ describe('verdicts', () => {
       skipped: 1,
       uncovered: 1,
     });
-    expect(exitCodeFor(selected, 'strict')).toBe(EXIT.fails);
+    expect(exitCodeFor(selected, 'strict')).toBe(EXIT.failed);
     // An empty selection is no selection: the areas decide.
     expect(
       computeVerdicts(catalogue, ran, { areas: ['models'], requirements: [] }).requirements,
@@ -130,18 +130,18 @@ describe('verdicts', () => {
   });
 
   test('exit codes: MUST always gates, SHOULD only in strict, problems always', () => {
-    expect(exitCodeFor(v, 'lenient')).toBe(EXIT.fails);
+    expect(exitCodeFor(v, 'lenient')).toBe(EXIT.failed);
     const shouldOnly = computeVerdicts(catalogue, [outcome('c fails', 'failed', ['AUTH-C'])]);
-    expect(exitCodeFor(shouldOnly, 'strict')).toBe(EXIT.fails);
-    expect(exitCodeFor(shouldOnly, 'lenient')).toBe(EXIT.conforms);
+    expect(exitCodeFor(shouldOnly, 'strict')).toBe(EXIT.failed);
+    expect(exitCodeFor(shouldOnly, 'lenient')).toBe(EXIT.ok);
     const clean = computeVerdicts(catalogue, [outcome('a', 'passed', ['AUTH-A'])]);
-    expect(exitCodeFor(clean, 'strict')).toBe(EXIT.conforms);
-    expect(exitCodeFor(clean, 'strict', 1)).toBe(EXIT.fails);
+    expect(exitCodeFor(clean, 'strict')).toBe(EXIT.ok);
+    expect(exitCodeFor(clean, 'strict', 1)).toBe(EXIT.failed);
     const unknown = computeVerdicts(catalogue, [
       outcome('u', 'failed', ['AUTH-ZZZ'], { unknownRequirements: ['AUTH-ZZZ'] }),
     ]);
     expect(unknown.problems).toHaveLength(1);
-    expect(exitCodeFor(unknown, 'lenient')).toBe(EXIT.fails);
+    expect(exitCodeFor(unknown, 'lenient')).toBe(EXIT.failed);
   });
 
   test('the catalogue rejects duplicate and malformed ids', () => {
@@ -217,12 +217,12 @@ describe('verdicts', () => {
         outcome('m', 'failed', ['AUTH-A'], { checks: {}, blockedBy: 'login failed' }),
       ]);
       expect(must.summary.failed).toBe(0);
-      expect(exitCodeFor(must, 'lenient')).toBe(EXIT.fails);
+      expect(exitCodeFor(must, 'lenient')).toBe(EXIT.failed);
       const should = computeVerdicts(catalogue, [
         outcome('s', 'failed', ['AUTH-C'], { checks: {}, blockedBy: 'login failed' }),
       ]);
-      expect(exitCodeFor(should, 'strict')).toBe(EXIT.fails);
-      expect(exitCodeFor(should, 'lenient')).toBe(EXIT.conforms);
+      expect(exitCodeFor(should, 'strict')).toBe(EXIT.failed);
+      expect(exitCodeFor(should, 'lenient')).toBe(EXIT.ok);
     });
 
     test('a failed test without checks fails all its ids (the test is their check)', () => {
@@ -265,7 +265,7 @@ describe('a stopped run (--max-time, Ctrl-C)', () => {
       { stopped: 'SIGINT (interrupted)' },
     );
     expect(passing.summary.notConcluded).toBe(1);
-    expect(exitCodeFor(passing, 'lenient')).toBe(EXIT.fails);
+    expect(exitCodeFor(passing, 'lenient')).toBe(EXIT.failed);
   });
 });
 
@@ -277,10 +277,10 @@ describe('verdicts a vendor can act on', () => {
     expect(c.status).toBe('non-strict');
     expect(c.message).toBe('Non-strict (a SHOULD, lenient profile): c fails: c fails broke');
     expect(lenient.summary).toMatchObject({ nonStrict: 1, shouldFailed: 0 });
-    expect(exitCodeFor(lenient, 'lenient')).toBe(EXIT.conforms);
+    expect(exitCodeFor(lenient, 'lenient')).toBe(EXIT.ok);
     const strict = computeVerdicts(catalogue, outcomes, { profile: 'strict' });
     expect(strict.requirements.find((r) => r.id === 'AUTH-C')!.status).toBe('failed');
-    expect(exitCodeFor(strict, 'strict')).toBe(EXIT.fails);
+    expect(exitCodeFor(strict, 'strict')).toBe(EXIT.failed);
     // A MUST never becomes non-strict.
     const must = computeVerdicts(catalogue, [outcome('a fails', 'failed', ['AUTH-A'])], {
       profile: 'lenient',
@@ -344,7 +344,7 @@ describe('verdicts a vendor can act on', () => {
       }),
     ]);
     expect(mixed.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
-    expect(exitCodeFor(v, 'strict')).toBe(EXIT.couldNotRun);
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.harnessError);
   });
 });
 

@@ -4,13 +4,13 @@
  * unknown name listing the known ones, and a stack with a switch announces it (`latitude=` line,
  * `x-speak-latitude` on every answer) while a clean one does not.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compatibleLatitudes, findLatitude, LATITUDES } from '../../reference/latitude/index.ts';
 import { catalogue } from '../../src/requirements/index.ts';
-import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import { REPO_ROOT, SPEAKCHECK_BIN } from '../../src/stack/embedded.ts';
+import { runToEnd } from '../../src/stack/launcher.ts';
 import { type DefectiveStack, startDefectiveStack } from '../defects/defective-stack.ts';
 
 const SPEC = readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'speak-v1.md'), 'utf8');
@@ -41,16 +41,10 @@ test('the combined run holds every switch not declared incompatible', () => {
 });
 
 test('an unknown latitude is refused, listing the known ones, and nothing starts', async () => {
-  const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [join(REPO_ROOT, 'bin', 'speakcheck.js'), 'serve', '--port', '0', '--latitude', 'no-such-choice'],
-      { cwd: REPO_ROOT, timeout: 60_000 },
-      (error, _stdout, stderr) => {
-        const code = error ? ((error as { code?: unknown }).code ?? null) : 0;
-        resolve({ code: typeof code === 'number' ? code : null, stderr });
-      },
-    );
+  const result = await runToEnd({
+    args: [SPEAKCHECK_BIN, 'serve', '--port', '0', '--latitude', 'no-such-choice'],
+    cwd: REPO_ROOT,
+    timeoutMs: 60_000,
   });
   expect(result.code).not.toBe(0);
   expect(result.stderr).toContain('unknown latitude "no-such-choice"');

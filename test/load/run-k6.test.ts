@@ -8,14 +8,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { EXIT } from '../../src/cli/exit-codes.ts';
 import { readK6Points, runCrosscheck } from '../../src/load/crosscheck.ts';
-import {
-  EXIT_K6_UNAVAILABLE,
-  EXIT_TARGET_UNAVAILABLE,
-  EXIT_THRESHOLDS_FAILED,
-  runK6,
-  runLoad,
-} from '../../src/load/run-load.ts';
+import { runK6, runLoad } from '../../src/load/run-load.ts';
 
 function standIn(exitCode: number): { bin: string; record: string } {
   const dir = mkdtempSync(join(tmpdir(), 'k6-stand-in-'));
@@ -61,7 +56,7 @@ describe('runK6', () => {
   });
 
   it("returns k6's exit code unchanged (99: thresholds failed)", async () => {
-    const { bin } = standIn(EXIT_THRESHOLDS_FAILED);
+    const { bin } = standIn(EXIT.thresholdsFailed);
     const code = await runK6(bin, 's.ts', {}, {}, { timeoutMs: 10_000, tag: 't', log: () => {} });
     expect(code).toBe(99);
   });
@@ -90,7 +85,7 @@ describe('runLoad without k6', () => {
   it('reports k6 as unavailable with its distinct exit code and starts no stack', async () => {
     process.env.K6_BIN = join(tmpdir(), 'definitely-not-k6');
     const r = await runLoad({ scenario: 'ttfb-wav', log: () => {} });
-    expect(r.exitCode).toBe(EXIT_K6_UNAVAILABLE);
+    expect(r.exitCode).toBe(EXIT.toolMissing);
     expect(r.reason).toMatch(/definitely-not-k6 does not exist/);
   });
 });
@@ -118,7 +113,7 @@ describe('the target of a load command (k6 stand-in, given base URL: no stack)',
       outDir: outDir('load-out-'),
       log: () => {},
     });
-    expect(r.exitCode).toBe(EXIT_TARGET_UNAVAILABLE);
+    expect(r.exitCode).toBe(EXIT.targetUnavailable);
     expect(r.reason).toMatch(/no credentials: give --email and --password, or --token/);
     expect(existsSync(record)).toBe(false);
   });
@@ -132,13 +127,13 @@ describe('the target of a load command (k6 stand-in, given base URL: no stack)',
       outDir: outDir('crosscheck-out-'),
       log: () => {},
     });
-    expect(r.exitCode).toBe(EXIT_TARGET_UNAVAILABLE);
+    expect(r.exitCode).toBe(EXIT.targetUnavailable);
     expect(r.reason).toMatch(/no credentials/);
     expect(existsSync(record)).toBe(false);
   });
 
   it('runLoad hands k6 the target as -e knobs and the secrets only in its environment', async () => {
-    const { bin, record } = standIn(EXIT_THRESHOLDS_FAILED);
+    const { bin, record } = standIn(EXIT.thresholdsFailed);
     process.env.K6_BIN = bin;
     const out = outDir('load-out-');
     const r = await runLoad({
@@ -153,8 +148,8 @@ describe('the target of a load command (k6 stand-in, given base URL: no stack)',
       outDir: out,
       log: () => {},
     });
-    expect(r.exitCode).toBe(EXIT_THRESHOLDS_FAILED);
-    expect(r.reason).toBe(`k6 exited with ${EXIT_THRESHOLDS_FAILED} and wrote no summary.json`);
+    expect(r.exitCode).toBe(EXIT.thresholdsFailed);
+    expect(r.reason).toBe(`k6 exited with ${EXIT.thresholdsFailed} and wrote no summary.json`);
     const seen = readFileSync(record, 'utf8').split('\n');
     const knobs = seen.filter((_, i) => seen[i - 1] === '-e');
     expect(knobs.sort()).toEqual(

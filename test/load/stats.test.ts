@@ -1,7 +1,7 @@
 /** src/perf/stats.ts and change-points.ts on inputs whose answers are known. */
 import { describe, expect, it } from 'vitest';
 import { eDivisive } from '../../src/perf/change-points.ts';
-import { buildHistory } from '../../src/perf/history.ts';
+import { buildHistory, renderHistoryHtml } from '../../src/perf/history.ts';
 import {
   bootstrapMedianCI,
   mannWhitneyU,
@@ -89,5 +89,9 @@ describe('E-Divisive change points', () => {
     ]);
     const p95 = h.figures.find((f) => f.metric === 'speak_ws_ttfc{mode:chunks}' && f.stat === 'p(95)')!;
     expect(p95.changes).toEqual([]);
+    const html = renderHistoryHtml(h);
+    expect(html).toMatch(/^<!doctype html>\n[\s\S]*<title>speakcheck performance history<\/title>/);
+    expect(html).toContain('<li class="worse">from run 10 (<code>2026-11-10-ttfc-websocket</code>)');
+    expect(html).not.toContain('xmlns=');
   });
 });

@@ -1,17 +1,11 @@
 /**
  * Test helper: starts the reference stack as `node bin/speakcheck.js serve --port 0 ...` in a child
- * process (as a stranger would), parses the ready lines, logs in, and always stops it (SIGTERM, then
- * SIGKILL after a bound). Requests go over HTTP with fetch; redirects are never followed.
+ * process (as a stranger would) through the one launcher (src/stack/launcher.ts: ready lines, stop
+ * policy, tree kill), logs in, and always stops it. Requests go over HTTP with fetch; redirects are
+ * never followed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-
-const BIN = fileURLToPath(new URL('../../bin/speakcheck.js', import.meta.url));
-const live = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-});
+import { SPEAKCHECK_BIN } from '../../src/stack/embedded.ts';
+import { type Exit, LaunchError, launch, serveReady } from '../../src/stack/launcher.ts';
 
 export interface Reply {
   status: number;
@@ -39,7 +33,7 @@ export interface Stack {
   pid: number;
   output(): string;
   /** Resolves when the process has exited. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  exited: Promise<Exit>;
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** A request relative to baseUrl (or an absolute URL); `token` defaults to none. */
   request(method: string, path: string, o?: RequestOptions): Promise<Reply>;
@@ -90,56 +84,23 @@ export async function request(
 }
 
 export async function startStack(args: string[] = [], readyTimeoutMs = 60_000): Promise<Stack> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  live.add(child);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  let output = '';
-  const fields = new Map<string, string>();
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit');
-      child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    live.delete(child);
-  };
+  let launched: Awaited<ReturnType<typeof launch>>;
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`serve printed no ready lines within ${readyTimeoutMs} ms:\n${output}`)),
-        readyTimeoutMs,
-      );
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        for (const line of output.split('\n')) {
-          const match = /^(base_url|blob_url|email|password|token)=(.+)$/.exec(line.trim());
-          if (match) fields.set(match[1]!, match[2]!);
-        }
-        const wantsToken = args.includes('--permanent-token');
-        if (fields.has('base_url') && fields.has('password') && (!wantsToken || fields.has('token'))) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.stderr!.on('data', (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-      });
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`serve exited (${code ?? signal}) before it was ready:\n${output}`));
-      });
+    launched = await launch({
+      args: [SPEAKCHECK_BIN, 'serve', '--port', '0', ...args],
+      env: { ...process.env, NO_COLOR: '1' },
+      what: 'serve',
+      ready: serveReady({ token: args.includes('--permanent-token') }),
+      readyTimeoutMs,
     });
   } catch (error) {
-    await stop('SIGKILL');
-    throw error;
+    if (!(error instanceof LaunchError)) throw error;
+    throw new Error(`${error.message}:\n${error.output}`);
   }
+  const { fields, output, exited } = launched;
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    await launched.stop(signal);
+  };
   const baseUrl = fields.get('base_url')!;
   const stack: Stack = {
     baseUrl,
@@ -147,8 +108,8 @@ export async function startStack(args: string[] = [], readyTimeoutMs = 60_000): 
     email: fields.get('email')!,
     password: fields.get('password')!,
     ...(fields.has('token') ? { permanentToken: fields.get('token')! } : {}),
-    pid: child.pid!,
-    output: () => output,
+    pid: launched.pid,
+    output,
     exited,
     stop,
     request: (method, path, o) => request(baseUrl, method, path, o),

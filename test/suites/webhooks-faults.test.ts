@@ -198,7 +198,7 @@ function runWebhooksSuite(): Promise<RunResult> {
       '--report-dir',
       reportDir,
     ],
-    { env: { SPEAK_PASSWORD: PASSWORD, SPEAKCHECK_SUITES: 'suites/webhooks.spec.ts' } },
+    { env: { SPEAK_PASSWORD: PASSWORD, SPEAKCHECK_SUITES: 'suites/webhooks*.spec.ts' } },
   );
 }
 

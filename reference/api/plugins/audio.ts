@@ -30,7 +30,52 @@ import { outputSampleRate } from '../../synth/index.ts';
 import { authenticate } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { takeOf } from './takes.ts';
+import { AUDIO_FORMAT_NAMES, AUTH, error, MALFORMED, redirect } from '../openapi-parts.ts';
+import type { TakeIdParams } from '../route-schema.ts';
+import { TAKE_ID, TAKE_ID_EXAMPLE, takeOf } from './takes.ts';
+
+type AudioParams = TakeIdParams & { format: string };
+
+/**
+ * The redirect route's operation. The format is validated by the handler (an unknown one is a 404
+ * naming the formats); the document declares one operation per format on its own path.
+ */
+const AUDIO_OPERATION = {
+  operationId: 'getTakeAudio',
+  tags: ['audio'],
+  summary: 'Audio of a take in one format',
+  description: 'wav is available before ready (streamed while generated); the other formats once ready.',
+  params: {
+    ...TAKE_ID,
+    required: ['take_id', 'format'],
+    properties: { ...(TAKE_ID.properties as object), format: { type: 'string', minLength: 1 } },
+  },
+  documented: {
+    parameters: {
+      ...TAKE_ID_EXAMPLE,
+      format: { schema: { type: 'string', enum: [...AUDIO_FORMAT_NAMES] }, example: AUDIO_FORMAT_NAMES[0] },
+    },
+    expand: {
+      parameter: 'format',
+      values: AUDIO_FORMAT_NAMES,
+      operation: (format: string) => ({
+        operationId: `getTakeAudio${format}`,
+        summary: `Audio of a take as ${format}`,
+        description:
+          format === 'wav'
+            ? 'Available before ready: the signed URL streams the wav while it is generated.'
+            : 'Only when the take is ready; before that 409.',
+      }),
+    },
+  },
+  responses: {
+    '307': redirect,
+    ...MALFORMED,
+    ...AUTH,
+    '404': error('Unknown take'),
+    '409': error('Not available yet, or the take ended in error/timeout'),
+  },
+};
 
 const STREAM_LIMIT_MS = 5 * 60 * 1000;
 const STREAM_POLL_MS = 15;
@@ -118,30 +163,34 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   // The bearer-protected redirect.
   app.register(async (scoped) => {
     scoped.addHook('onRequest', authenticate(ctx));
-    scoped.get('/v1/speak/takes/:take_id/:format', async (request, reply) => {
-      const { take_id, format: rawFormat } = request.params as { take_id: string; format: string };
-      const format = formatOf(rawFormat);
-      const row = takeOf(ctx, request.userId, take_id);
-      if (row.status === 'error' || row.status === 'timeout') {
-        throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
-      }
-      // Latitude redirect-before-ready: every format redirects; the signed URL refuses until ready.
-      if (row.status !== 'ready' && !offeredBeforeReady(format) && !latitude.has('redirect-before-ready')) {
-        throw new ApiError(
-          409,
-          `take ${take_id} is not ready (status ${row.status}): only wav is available before ready`,
-        );
-      }
-      const host = request.headers.host;
-      const base = ctx.blobBaseUrl() ?? (host ? `${request.protocol}://${host}` : ctx.baseUrl());
-      const signed = ctx.signer.sign(base, `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`);
-      const location = defects.has('location-unsigned') ? signed.split('?')[0]! : signed;
-      return reply
-        .code(defects.has('audio-302') ? 302 : 307)
-        .header('location', location)
-        .header('cache-control', 'no-store')
-        .send();
-    });
+    scoped.get<{ Params: AudioParams }>(
+      '/v1/speak/takes/:take_id/:format',
+      { schema: AUDIO_OPERATION },
+      async (request, reply) => {
+        const { take_id, format: rawFormat } = request.params;
+        const format = formatOf(rawFormat);
+        const row = takeOf(ctx, request.userId, take_id);
+        if (row.status === 'error' || row.status === 'timeout') {
+          throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
+        }
+        // Latitude redirect-before-ready: every format redirects; the signed URL refuses until ready.
+        if (row.status !== 'ready' && !offeredBeforeReady(format) && !latitude.has('redirect-before-ready')) {
+          throw new ApiError(
+            409,
+            `take ${take_id} is not ready (status ${row.status}): only wav is available before ready`,
+          );
+        }
+        const host = request.headers.host;
+        const base = ctx.blobBaseUrl() ?? (host ? `${request.protocol}://${host}` : ctx.baseUrl());
+        const signed = ctx.signer.sign(base, `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`);
+        const location = defects.has('location-unsigned') ? signed.split('?')[0]! : signed;
+        return reply
+          .code(defects.has('audio-302') ? 302 : 307)
+          .header('location', location)
+          .header('cache-control', 'no-store')
+          .send();
+      },
+    );
   });
   // Same-origin mode: the signed URLs are served by the API itself.
   if (ctx.blobBaseUrl() === undefined) await signedAudioRoute(app, ctx);
@@ -149,63 +198,66 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
 
 /** The signed URL itself (blob-store listener, or the API in same-origin mode): no bearer, the signature is the authorisation. */
 export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): Promise<void> {
-  app.get(`${SIGNED_AUDIO_PREFIX}/:take_id/:format`, async (request, reply) => {
-    if (defects.has('signed-url-needs-bearer')) await authenticate(ctx)(request);
-    if (
-      request.headers.authorization !== undefined &&
-      !defects.has('signed-url-needs-bearer') &&
-      !latitude.has('signed-url-ignores-auth')
-    ) {
-      throw new ApiError(
-        400,
-        'only one auth mechanism allowed: this is a signed URL, send it without an Authorization header',
-      );
-    }
-    const { take_id, format: rawFormat } = request.params as { take_id: string; format: string };
-    const check = ctx.signer.verify(request.url.split('?')[0]!, request.query as Record<string, unknown>);
-    const lax = defects.has('signature-not-checked') || defects.has('location-unsigned');
-    if (!check.ok && !lax) throw new ApiError(403, check.detail);
-    const format = formatOf(rawFormat);
-    const row = getTakeRow(ctx.db, take_id);
-    if (!row) throw new ApiError(404, `take ${take_id} not found`);
-    reply
-      .header('content-type', AUDIO_FORMATS[format].contentType)
-      .header('cache-control', 'private, max-age=600');
-    if (row.status === 'ready') {
-      let path: string;
-      try {
-        path = await ctx.audio.ensure(
-          take_id,
-          defects.has('mp3-serves-wav') && format === 'mp3' ? 'wav' : format,
+  app.get<{ Params: AudioParams; Querystring: Record<string, unknown> }>(
+    `${SIGNED_AUDIO_PREFIX}/:take_id/:format`,
+    async (request, reply) => {
+      if (defects.has('signed-url-needs-bearer')) await authenticate(ctx)(request);
+      if (
+        request.headers.authorization !== undefined &&
+        !defects.has('signed-url-needs-bearer') &&
+        !latitude.has('signed-url-ignores-auth')
+      ) {
+        throw new ApiError(
+          400,
+          'only one auth mechanism allowed: this is a signed URL, send it without an Authorization header',
         );
-      } catch (error) {
-        ctx.log(`encoding ${take_id} to ${format} failed: ${(error as Error).message}`);
-        throw new ApiError(503, `encoding to ${format} failed; try again`);
       }
-      const altered = await defectiveAudioBody(format, path);
-      if (altered) return reply.header('content-length', String(altered.length)).send(altered);
-      const { size } = await stat(path);
-      reply.header('accept-ranges', 'bytes');
-      const range = parseRange(request.headers.range, size);
-      if (range === 'unsatisfiable') {
-        throw new ApiError(416, `range ${request.headers.range} is outside the ${size} bytes of the file`, {
-          'content-range': `bytes */${size}`,
-        });
+      const { take_id, format: rawFormat } = request.params;
+      const check = ctx.signer.verify(request.url.split('?')[0]!, request.query);
+      const lax = defects.has('signature-not-checked') || defects.has('location-unsigned');
+      if (!check.ok && !lax) throw new ApiError(403, check.detail);
+      const format = formatOf(rawFormat);
+      const row = getTakeRow(ctx.db, take_id);
+      if (!row) throw new ApiError(404, `take ${take_id} not found`);
+      reply
+        .header('content-type', AUDIO_FORMATS[format].contentType)
+        .header('cache-control', 'private, max-age=600');
+      if (row.status === 'ready') {
+        let path: string;
+        try {
+          path = await ctx.audio.ensure(
+            take_id,
+            defects.has('mp3-serves-wav') && format === 'mp3' ? 'wav' : format,
+          );
+        } catch (error) {
+          ctx.log(`encoding ${take_id} to ${format} failed: ${(error as Error).message}`);
+          throw new ApiError(503, `encoding to ${format} failed; try again`);
+        }
+        const altered = await defectiveAudioBody(format, path);
+        if (altered) return reply.header('content-length', String(altered.length)).send(altered);
+        const { size } = await stat(path);
+        reply.header('accept-ranges', 'bytes');
+        const range = parseRange(request.headers.range, size);
+        if (range === 'unsatisfiable') {
+          throw new ApiError(416, `range ${request.headers.range} is outside the ${size} bytes of the file`, {
+            'content-range': `bytes */${size}`,
+          });
+        }
+        if (range) {
+          reply
+            .code(206)
+            .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+            .header('content-length', String(range.end - range.start + 1));
+          return reply.send(createReadStream(path, range));
+        }
+        reply.header('content-length', String(size));
+        return reply.send(createReadStream(path));
       }
-      if (range) {
-        reply
-          .code(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-          .header('content-length', String(range.end - range.start + 1));
-        return reply.send(createReadStream(path, range));
-      }
-      reply.header('content-length', String(size));
-      return reply.send(createReadStream(path));
-    }
-    if (isDone(row.status))
-      throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
-    if (!offeredBeforeReady(format))
-      throw new ApiError(409, `take ${take_id} is not ready: only wav is available before ready`);
-    return reply.send(Readable.from(growingWav(ctx, take_id)));
-  });
+      if (isDone(row.status))
+        throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
+      if (!offeredBeforeReady(format))
+        throw new ApiError(409, `take ${take_id} is not ready: only wav is available before ready`);
+      return reply.send(Readable.from(growingWav(ctx, take_id)));
+    },
+  );
 }

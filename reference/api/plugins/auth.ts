@@ -9,26 +9,31 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import type { LoginRequest } from '../../../schemas/types.ts';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
 import { bearerToken, unauthorized } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { BODY_ERRORS, error, json, NO_AUTH, ref, SESSION_LINKS, withLinks } from '../openapi-parts.ts';
 
-function optionalBody(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(422, 'body: must be a JSON object');
-  return body as Record<string, unknown>;
+/**
+ * The body refresh and logout validate: optional (the token may come as a bearer token instead),
+ * and a token field may be null (then the bearer header is used). The document shows the full
+ * RefreshRequest / LogoutRequest, marked optional.
+ */
+function optionalTokenBody(fields: readonly string[]) {
+  return {
+    type: ['object', 'null'],
+    properties: Object.fromEntries(fields.map((name) => [name, { type: ['string', 'null'], minLength: 1 }])),
+  };
 }
 
-function stringField(body: Record<string, unknown>, name: string): string | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value === '')
-    throw new ApiError(422, `body/${name}: must be a non-empty string`);
-  return value;
-}
+/** What optionalTokenBody lets through (absent: undefined). */
+type OptionalTokenBody = { refresh_token?: string | null; email?: string | null } | null | undefined;
+
+const TOKEN_FROM = 'The refresh token comes from the body or, without one, from `Authorization: Bearer`.';
 
 export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   // Defect refresh-reuses-access: each refresh token remembers its session's first access token.
@@ -37,8 +42,22 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     if (defects.has('refresh-reuses-access')) sessionAccess.set(pair.refresh_token, access);
   };
 
-  app.post('/auth/login', { schema: { body: { $ref: 'LoginRequest.json' } } }, async (request) => {
-    const { email, password } = request.body as { email: string; password: string };
+  const login = {
+    operationId: 'login',
+    tags: ['auth'],
+    summary: 'Log in',
+    description: 'The access token is the bearer of every other operation (security scheme `bearer`).',
+    security: NO_AUTH,
+    body: { $ref: 'LoginRequest.json' },
+    documented: { bodyExample: { email: 'demo@speakcheck.local', password: 'not-the-password' } },
+    responses: {
+      '200': withLinks(json(ref('TokenPair')), SESSION_LINKS),
+      ...BODY_ERRORS,
+      '401': error('Bad credentials'),
+    },
+  };
+  app.post<{ Body: LoginRequest }>('/auth/login', { schema: login }, async (request) => {
+    const { email, password } = request.body;
     const user = await checkCredentials(ctx.db, email, password);
     if (!user && defects.has('login-fail-200')) return { access_token: '', refresh_token: '' };
     if (!user && defects.has('login-fail-403')) throw new ApiError(403, 'invalid email or password');
@@ -49,11 +68,28 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     return pair;
   });
 
-  app.post('/auth/refresh', async (request) => {
-    const body = optionalBody(request.body);
-    const token = stringField(body, 'refresh_token') ?? bearerToken(request);
+  const refresh = {
+    operationId: 'refresh',
+    tags: ['auth'],
+    summary: 'New token pair for a refresh token (the used one stops working)',
+    description: TOKEN_FROM,
+    security: NO_AUTH,
+    body: optionalTokenBody(['refresh_token', 'email']),
+    documented: {
+      body: ref('RefreshRequest'),
+      bodyRequired: false,
+      bodyExample: { refresh_token: 'rt_unknown' },
+    },
+    responses: {
+      '200': withLinks(json(ref('TokenPair')), SESSION_LINKS),
+      ...BODY_ERRORS,
+      '401': error('Unknown, revoked or used refresh token'),
+    },
+  };
+  app.post<{ Body: OptionalTokenBody }>('/auth/refresh', { schema: refresh }, async (request) => {
+    const token = request.body?.refresh_token ?? bearerToken(request);
     if (!token) throw new ApiError(422, 'body/refresh_token: is required (or send it as a bearer token)');
-    const result = await ctx.tokens.rotate(token, stringField(body, 'email'));
+    const result = await ctx.tokens.rotate(token, request.body?.email ?? undefined);
     if ('error' in result) throw unauthorized(result.error);
     if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
     const access = sessionAccess.get(token);
@@ -64,9 +100,26 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     return result;
   });
 
-  app.post('/auth/logout', async (request, reply) => {
-    const body = optionalBody(request.body);
-    const token = stringField(body, 'refresh_token') ?? bearerToken(request);
+  const logout = {
+    operationId: 'logout',
+    tags: ['auth'],
+    summary: 'Revoke a refresh token',
+    description: TOKEN_FROM,
+    security: NO_AUTH,
+    body: optionalTokenBody(['refresh_token']),
+    documented: {
+      body: ref('LogoutRequest'),
+      bodyRequired: false,
+      bodyExample: { refresh_token: 'rt_unknown' },
+    },
+    responses: {
+      '200': json(ref('TrueLiteral')),
+      ...BODY_ERRORS,
+      '401': error('Unknown or revoked refresh token'),
+    },
+  };
+  app.post<{ Body: OptionalTokenBody }>('/auth/logout', { schema: logout }, async (request, reply) => {
+    const token = request.body?.refresh_token ?? bearerToken(request);
     if (!token) throw new ApiError(422, 'body/refresh_token: is required (or send it as a bearer token)');
     if (defects.has('logout-no-revoke')) return true;
     if (!ctx.tokens.revoke(token)) throw unauthorized('refresh token unknown or already revoked');

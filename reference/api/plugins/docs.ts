@@ -13,7 +13,7 @@ import { latitude } from '../../latitude/index.ts';
 import { authenticate } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { AUDIO_FORMAT_NAMES, buildOpenApi, templateAudioPaths } from '../openapi.ts';
+import { buildOpenApi, type DocumentedRoute, type DocumentOptions } from '../openapi.ts';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -53,31 +53,43 @@ const REDOC_HTML = `<!doctype html>
 const PLACEHOLDER_HTML =
   '<!doctype html><html><body><h1>Speak API</h1><p>Documentation coming soon.</p></body></html>';
 
-export async function docsPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
-  // Latitude docs-need-token: "Every request needs Authorization ... except the /version endpoint."
-  if (latitude.has('docs-need-token')) app.addHook('onRequest', authenticate(ctx));
-  const document = buildOpenApi();
-  if (latitude.has('templated-audio-path')) templateAudioPaths(document, AUDIO_FORMAT_NAMES);
-  if (latitude.has('version-at-root')) {
-    const paths = document.paths as Record<string, unknown>;
-    paths['/version'] = paths['/v1/speak/version'];
-    delete paths['/v1/speak/version'];
-  }
+/**
+ * The document's form: the audio paths templated (`{format}` with an enum) under latitude
+ * templated-audio-path, and without webm under defect openapi-format-enum-incomplete.
+ */
+function documentOptions(): DocumentOptions {
+  if (defects.has('openapi-format-enum-incomplete')) return { templated: true, omitValues: ['webm'] };
+  return { templated: latitude.has('templated-audio-path') };
+}
+
+/** The document of `routes` (the API's routes, complete once the app is ready), with the defects that alter it. */
+function documentOf(routes: readonly DocumentedRoute[]): Record<string, unknown> {
+  const document = buildOpenApi(routes, documentOptions());
   if (defects.has('openapi-missing-path'))
     delete (document.paths as Record<string, unknown>)['/v1/speak/takes/{take_id}'];
-  if (defects.has('openapi-format-enum-incomplete'))
-    templateAudioPaths(
-      document,
-      AUDIO_FORMAT_NAMES.filter((format) => format !== 'webm'),
-    );
-  app.get('/v1/speak/openapi.json', async () => document);
+  return document;
+}
+
+export async function docsPlugin(
+  app: FastifyInstance,
+  ctx: ApiContext,
+  routes: readonly DocumentedRoute[],
+): Promise<void> {
+  // Latitude docs-need-token: "Every request needs Authorization ... except the /version endpoint."
+  if (latitude.has('docs-need-token')) app.addHook('onRequest', authenticate(ctx));
+  // Built at the first request: every plugin has registered its routes by then.
+  let document: Record<string, unknown> | undefined;
+  app.get('/v1/speak/openapi.json', async () => {
+    document ??= documentOf(routes);
+    return document;
+  });
   app.get('/v1/speak/docs', async (_request, reply) =>
     reply
       .type('text/html; charset=utf-8')
       .send(defects.has('docs-placeholder') ? PLACEHOLDER_HTML : SWAGGER_HTML),
   );
-  app.get('/v1/speak/docs/assets/:file', async (request, reply) => {
-    const { file } = request.params as { file: string };
+  app.get<{ Params: { file: string } }>('/v1/speak/docs/assets/:file', async (request, reply) => {
+    const { file } = request.params;
     const type = SWAGGER_ASSETS[file];
     if (!type) throw new ApiError(404, `no such asset: ${file}`);
     return reply

@@ -4,11 +4,27 @@ import type { FastifyInstance } from 'fastify';
 import { defects } from '../../defects/index.ts';
 import { findModel, MODELS, modelResource } from '../../models/catalogue.ts';
 import { ApiError } from '../errors.ts';
+import { AUTH, error, json, MALFORMED, MODEL_NAME_PARAMETER, ref } from '../openapi-parts.ts';
+import { stringParams } from '../route-schema.ts';
 
 export async function modelsPlugin(app: FastifyInstance): Promise<void> {
-  app.get('/v1/speak/models', async () => MODELS.map(modelResource));
-  app.get('/v1/speak/models/:name', async (request) => {
-    const { name } = request.params as { name: string };
+  const list = {
+    operationId: 'listModels',
+    tags: ['models'],
+    summary: 'List models',
+    responses: { '200': json(ref('ModelList')), ...MALFORMED, ...AUTH },
+  };
+  app.get('/v1/speak/models', { schema: list }, async () => MODELS.map(modelResource));
+  const one = {
+    operationId: 'getModel',
+    tags: ['models'],
+    summary: 'One model (by its name, or by the version name a voice carries)',
+    params: stringParams({ name: 'Model name' }),
+    documented: { parameters: { name: MODEL_NAME_PARAMETER } },
+    responses: { '200': json(ref('Model')), ...MALFORMED, ...AUTH, '404': error('Unknown model') },
+  };
+  app.get<{ Params: { name: string } }>('/v1/speak/models/:name', { schema: one }, async (request) => {
+    const { name } = request.params;
     const model = findModel(name);
     if (!model) throw new ApiError(404, `model ${JSON.stringify(name)} not found`);
     return defects.has('model-get-array') ? [modelResource(model)] : modelResource(model);

@@ -19,10 +19,37 @@ import { getUserVoiceRow } from '../../store/voices.ts';
 import { withLastWebhookCalls } from '../../webhooks/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { listRows } from '../lists.ts';
+import { listQuerySchema, listQueryValidator, listRows } from '../lists.ts';
+import {
+  AUTH,
+  BODY_ERRORS,
+  EXAMPLE_TAKE_ID,
+  EXAMPLE_VOICE_ID,
+  error,
+  INVALID,
+  json,
+  LIST_EXAMPLES,
+  LIST_ORDER,
+  MALFORMED,
+  ref,
+  TAKE_LINKS,
+  withLinks,
+} from '../openapi-parts.ts';
+import { type ParsedListQuery, stringParams, type TakeIdParams } from '../route-schema.ts';
 import { buildTake, type TakeGenerateBody } from '../take-builder.ts';
-import { validateWith } from '../validate.ts';
 import { voiceForTake } from './voices.ts';
+
+export const TAKE_ID = stringParams({ take_id: 'The take' });
+export const TAKE_ID_EXAMPLE = { take_id: { example: EXAMPLE_TAKE_ID } };
+const UNKNOWN_TAKE = { '404': error('Unknown take') };
+/** One TakeGenerate, or a batch of them (an array), each validated against its schema. */
+const TAKE_GENERATE_BODY = {
+  if: { type: 'array' },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else (errors name the right form's fields); never awaited.
+  then: { $ref: 'TakeGenerateBatch.json' },
+  else: { $ref: 'TakeGenerate.json' },
+};
+type TakeGenerateOne = TakeGenerateBody & { voice_id: string };
 
 export function takeOf(ctx: ApiContext, userId: string, takeId: string): TakeRow {
   const row = getUserTakeRow(ctx.db, userId, takeId);
@@ -34,51 +61,100 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   // Every answer shows an SDK-form hook (`{"post_url"}`) as `{post_url, timestamp_ms, status_code}`
   // of its last call (null before any, wire-facts.md); a URL string stays as given.
   const shown = (take: TakeResource) => withLastWebhookCalls(ctx.db, 'take', take);
-  app.get('/v1/speak/takes', async (request) =>
-    listRows<TakeRow>(ctx.db, 'takes', 'take_id', request.userId, request.query).map((row) =>
-      shown(takeResource(row)),
-    ),
+  const list = {
+    operationId: 'listTakes',
+    tags: ['takes'],
+    summary: 'List takes',
+    description: LIST_ORDER,
+    querystring: listQuerySchema('take_id'),
+    documented: { parameters: LIST_EXAMPLES },
+    responses: { '200': json(ref('TakeList')), ...MALFORMED, ...AUTH, ...INVALID },
+  };
+  app.get<{ Querystring: ParsedListQuery }>(
+    '/v1/speak/takes',
+    { schema: list, validatorCompiler: listQueryValidator('take_id') },
+    async (request) =>
+      listRows<TakeRow>(ctx.db, 'takes', 'take_id', request.userId, request.query).map((row) =>
+        shown(takeResource(row)),
+      ),
   );
 
-  app.get('/v1/speak/takes/:take_id', async (request, reply) => {
-    const { take_id } = request.params as { take_id: string };
+  const one = {
+    operationId: 'getTake',
+    tags: ['takes'],
+    summary: 'One take',
+    params: TAKE_ID,
+    documented: { parameters: TAKE_ID_EXAMPLE },
+    responses: { '200': json(ref('Take')), ...MALFORMED, ...AUTH, ...UNKNOWN_TAKE },
+  };
+  app.get<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: one }, async (request, reply) => {
+    const { take_id } = request.params;
     const row = takeOf(ctx, request.userId, take_id);
     if (row.worker) reply.header('x-speak-worker', row.worker);
     const take = shown(takeResource(row));
     return defects.has('take-get-array') ? [take] : take;
   });
 
-  app.post('/v1/speak/takes/generate', async (request) => {
-    const batch = Array.isArray(request.body);
-    validateWith(ctx.ajv, batch ? 'TakeGenerateBatch' : 'TakeGenerate', request.body);
-    const bodies = (batch ? request.body : [request.body]) as (TakeGenerateBody & { voice_id: string })[];
-    const now = Date.now();
-    const takes = bodies.map((body, i) => {
-      const where = batch ? `body/${i}` : 'body';
-      const voice = getUserVoiceRow(ctx.db, request.userId, body.voice_id);
-      // A voice that does not exist (or is another user's) is a missing resource, as on the worker
-      // websocket (worker/websocket/store-service.ts) and for GET /voices/{id}: 404 naming the field.
-      if (!voice)
-        throw new ApiError(404, `${where}/voice_id: voice ${JSON.stringify(body.voice_id)} not found`);
-      return buildTake(request.userId, voiceForTake(voice), body, where, { timestampMs: now });
-    });
-    const created = ctx.db
-      .transaction(() =>
-        takes.map((take) => {
-          const item = insertTake(ctx.db, take);
-          enqueueJob(ctx.db, take.take_id);
-          return item;
-        }),
-      )
-      .immediate();
-    ctx.wakeWorkers();
-    ctx.wakeEvents();
-    const answered = created.map(shown);
-    return batch ? answered : answered[0];
-  });
+  const generate = {
+    operationId: 'generateTake',
+    tags: ['takes'],
+    summary: 'Generate a take, or a batch (array → array in the same order)',
+    description:
+      "An unknown voice_id is a 404, prosody, style or override_language the voice's model does not offer a 422, each naming the field.",
+    body: TAKE_GENERATE_BODY,
+    documented: {
+      body: { anyOf: [ref('TakeGenerateForModels'), ref('TakeGenerateBatchForModels')] },
+      bodyExample: { voice_id: EXAMPLE_VOICE_ID, text: 'Hello there.' },
+    },
+    responses: {
+      '200': withLinks(json(ref('TakeGenerateResult')), TAKE_LINKS),
+      ...BODY_ERRORS,
+      ...AUTH,
+      '404': error('Unknown voice_id (the detail names the field)'),
+    },
+  };
+  app.post<{ Body: TakeGenerateOne | TakeGenerateOne[] }>(
+    '/v1/speak/takes/generate',
+    { schema: generate },
+    async (request) => {
+      const batch = Array.isArray(request.body);
+      const bodies = Array.isArray(request.body) ? request.body : [request.body];
+      const now = Date.now();
+      const takes = bodies.map((body, i) => {
+        const where = batch ? `body/${i}` : 'body';
+        const voice = getUserVoiceRow(ctx.db, request.userId, body.voice_id);
+        // A voice that does not exist (or is another user's) is a missing resource, as on the worker
+        // websocket (worker/websocket/store-service.ts) and for GET /voices/{id}: 404 naming the field.
+        if (!voice)
+          throw new ApiError(404, `${where}/voice_id: voice ${JSON.stringify(body.voice_id)} not found`);
+        return buildTake(request.userId, voiceForTake(voice), body, where, { timestampMs: now });
+      });
+      const created = ctx.db
+        .transaction(() =>
+          takes.map((take) => {
+            const item = insertTake(ctx.db, take);
+            enqueueJob(ctx.db, take.take_id);
+            return item;
+          }),
+        )
+        .immediate();
+      ctx.wakeWorkers();
+      ctx.wakeEvents();
+      const answered = created.map(shown);
+      return batch ? answered : answered[0];
+    },
+  );
 
-  app.delete('/v1/speak/takes/:take_id', async (request) => {
-    const { take_id } = request.params as { take_id: string };
+  const remove = {
+    operationId: 'deleteTake',
+    tags: ['takes'],
+    summary: 'Delete a take',
+    params: TAKE_ID,
+    documented: { parameters: TAKE_ID_EXAMPLE },
+    responses: { '200': json(ref('TrueLiteral')), ...MALFORMED, ...AUTH, ...UNKNOWN_TAKE },
+  };
+  app.delete<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: remove }, async (request) => {
+    const { take_id } = request.params;
     if (!deleteTakeRow(ctx.db, request.userId, take_id)) {
       throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
     }

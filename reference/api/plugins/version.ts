@@ -4,13 +4,21 @@ import type { FastifyInstance } from 'fastify';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
 import { ApiError } from '../errors.ts';
+import { json, MALFORMED, NO_AUTH, ref } from '../openapi-parts.ts';
 
 export const API_VERSION = { version: 1, minor: 0 } as const;
 
 export async function versionPlugin(app: FastifyInstance): Promise<void> {
   // Latitude version-at-root: "A `/version` endpoint exists ... Its full path ...: not shown."
   const path = latitude.has('version-at-root') ? '/version' : '/v1/speak/version';
-  app.get(path, { schema: { response: {} } }, async (request) => {
+  const schema = {
+    operationId: 'getVersion',
+    tags: ['meta'],
+    summary: 'Interface version',
+    security: NO_AUTH,
+    responses: { '200': json(ref('Version')), ...MALFORMED },
+  };
+  app.get(path, { schema }, async (request) => {
     if (defects.has('version-needs-token') && request.headers.authorization === undefined) {
       throw new ApiError(401, 'missing Authorization header');
     }

@@ -22,8 +22,28 @@ import { withLastWebhookCalls } from '../../webhooks/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkGender, checkProsody, checkStyle } from '../generation-rules.ts';
-import { listRows } from '../lists.ts';
+import { listQuerySchema, listQueryValidator, listRows } from '../lists.ts';
+import {
+  AUTH,
+  BODY_ERRORS,
+  EXAMPLE_VOICE_ID,
+  error,
+  FIRST_MODEL,
+  INVALID,
+  json,
+  LIST_EXAMPLES,
+  LIST_ORDER,
+  MALFORMED,
+  ref,
+  VOICE_LINKS,
+  withLinks,
+} from '../openapi-parts.ts';
+import { type ParsedListQuery, stringParams, type VoiceIdParams } from '../route-schema.ts';
 import { buildVoice, insertVoiceWithExample, type VoiceGenerateBody } from '../voice-generation.ts';
+
+const VOICE_ID = stringParams({ voice_id: 'The voice' });
+const VOICE_ID_EXAMPLE = { parameters: { voice_id: { example: EXAMPLE_VOICE_ID } } };
+const UNKNOWN_VOICE = { '404': error('Unknown voice') };
 
 function voiceOf(ctx: ApiContext, userId: string, voiceId: string): VoiceRow {
   const row = getUserVoiceRow(ctx.db, userId, voiceId);
@@ -34,24 +54,61 @@ function voiceOf(ctx: ApiContext, userId: string, voiceId: string): VoiceRow {
 export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   // SDK-form hooks with their last call, as for takes (takes.ts).
   const shown = (voice: VoiceResource) => withLastWebhookCalls(ctx.db, 'voice', voice);
-  app.get('/v1/speak/voices', async (request) =>
-    listRows<VoiceRow>(ctx.db, 'voices', 'voice_id', request.userId, request.query).map((row) =>
-      shown(voiceResource(row)),
-    ),
+  const list = {
+    operationId: 'listVoices',
+    tags: ['voices'],
+    summary: 'List voices',
+    description: LIST_ORDER,
+    querystring: listQuerySchema('voice_id'),
+    documented: { parameters: LIST_EXAMPLES },
+    responses: { '200': json(ref('VoiceList')), ...MALFORMED, ...AUTH, ...INVALID },
+  };
+  app.get<{ Querystring: ParsedListQuery }>(
+    '/v1/speak/voices',
+    { schema: list, validatorCompiler: listQueryValidator('voice_id') },
+    async (request) =>
+      listRows<VoiceRow>(ctx.db, 'voices', 'voice_id', request.userId, request.query).map((row) =>
+        shown(voiceResource(row)),
+      ),
   );
 
-  app.get('/v1/speak/voices/:voice_id', async (request) => {
-    const { voice_id } = request.params as { voice_id: string };
+  const one = {
+    operationId: 'getVoice',
+    tags: ['voices'],
+    summary: 'One voice',
+    params: VOICE_ID,
+    documented: VOICE_ID_EXAMPLE,
+    responses: { '200': json(ref('Voice')), ...MALFORMED, ...AUTH, ...UNKNOWN_VOICE },
+  };
+  app.get<{ Params: VoiceIdParams }>('/v1/speak/voices/:voice_id', { schema: one }, async (request) => {
+    const { voice_id } = request.params;
     const voice = shown(voiceResource(voiceOf(ctx, request.userId, voice_id)));
     if (defects.has('voice-get-drops-prosody')) voice.default_prosody = null;
     return defects.has('voice-get-array') ? [voice] : voice;
   });
 
-  app.post(
+  const generate = {
+    operationId: 'generateVoice',
+    tags: ['voices'],
+    summary: 'Generate a voice (waiting; ready once its example take is)',
+    body: { $ref: 'VoiceGenerate.json' },
+    documented: {
+      // The model rules (genders, styles, prosody types, languages per model) are checked in code.
+      body: ref('VoiceGenerateForModels'),
+      bodyExample: {
+        name: 'Narrator',
+        gender: FIRST_MODEL.genders[0],
+        model: FIRST_MODEL.name,
+        example_take: { text: 'Hello, this is my voice.' },
+      },
+    },
+    responses: { '200': withLinks(json(ref('Voice')), VOICE_LINKS), ...BODY_ERRORS, ...AUTH },
+  };
+  app.post<{ Body: VoiceGenerateBody }>(
     '/v1/speak/voices/generate',
-    { schema: { body: { $ref: 'VoiceGenerate.json' } } },
+    { schema: generate },
     async (request) => {
-      const built = buildVoice(request.userId, request.body as VoiceGenerateBody, 'body', {
+      const built = buildVoice(request.userId, request.body, 'body', {
         timestampMs: Date.now(),
       });
       const created = insertVoiceWithExample(ctx.db, built, (take) => enqueueJob(ctx.db, take.take_id)).voice;
@@ -62,13 +119,22 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
     },
   );
 
-  app.post(
+  const update = {
+    operationId: 'updateVoice',
+    tags: ['voices'],
+    summary: "Update a voice (partial; gender, prosody and style must suit the voice's model)",
+    params: VOICE_ID,
+    body: { $ref: 'VoiceUpdate.json' },
+    documented: { ...VOICE_ID_EXAMPLE, bodyExample: { name: 'Renamed' } },
+    responses: { '200': json(ref('TrueLiteral')), ...BODY_ERRORS, ...AUTH, ...UNKNOWN_VOICE },
+  };
+  app.post<{ Params: VoiceIdParams; Body: VoiceChanges }>(
     '/v1/speak/voices/:voice_id',
-    { schema: { body: { $ref: 'VoiceUpdate.json' } } },
+    { schema: update },
     async (request) => {
-      const { voice_id } = request.params as { voice_id: string };
+      const { voice_id } = request.params;
       const row = voiceOf(ctx, request.userId, voice_id);
-      const changes = request.body as VoiceChanges;
+      const changes = request.body;
       const model = findModel(row.model);
       if (model) {
         if (changes.gender !== undefined) checkGender(model, changes.gender, 'body/gender');
@@ -82,8 +148,16 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
     },
   );
 
-  app.delete('/v1/speak/voices/:voice_id', async (request) => {
-    const { voice_id } = request.params as { voice_id: string };
+  const remove = {
+    operationId: 'deleteVoice',
+    tags: ['voices'],
+    summary: 'Delete a voice',
+    params: VOICE_ID,
+    documented: VOICE_ID_EXAMPLE,
+    responses: { '200': json(ref('TrueLiteral')), ...MALFORMED, ...AUTH, ...UNKNOWN_VOICE },
+  };
+  app.delete<{ Params: VoiceIdParams }>('/v1/speak/voices/:voice_id', { schema: remove }, async (request) => {
+    const { voice_id } = request.params;
     if (!deleteVoiceRow(ctx.db, request.userId, voice_id)) {
       throw new ApiError(404, `voice ${JSON.stringify(voice_id)} not found`);
     }

@@ -19,6 +19,11 @@ import { ANNOUNCE_REQUEST, LISTENING } from '../../worker/websocket/index.ts';
 import { createWebsocketSecret, websocketSecretKey } from '../../worker/websocket/secret.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { AUTH, error, INVALID, json, MALFORMED, MODEL_NAME_PARAMETER, ref } from '../openapi-parts.ts';
+import { stringParams } from '../route-schema.ts';
+
+const UNKNOWN_MODEL = { '404': error('Unknown model') };
+const NO_WORKER = { '503': error('No live worker holds the model yet; try again shortly') };
 
 /** The part of the worker pool this plugin uses. */
 export interface WorkerMessages {
@@ -98,17 +103,47 @@ export async function websocketAddressPlugin(
     return url.toString();
   }
 
+  const byQuery = {
+    operationId: 'getWebsocketUrl',
+    tags: ['meta'],
+    summary: 'Address of a worker websocket for a model',
+    // Not `required` here: a missing model is answered by address() with its own 422 detail.
+    querystring: { type: 'object', properties: { model: { type: 'string' } } },
+    documented: { parameters: { model: { ...MODEL_NAME_PARAMETER, required: true } } },
+    responses: {
+      '200': json(ref('WebsocketUrl')),
+      ...MALFORMED,
+      ...AUTH,
+      ...UNKNOWN_MODEL,
+      ...INVALID,
+      ...NO_WORKER,
+    },
+  };
   app.get<{ Querystring: { model?: string } }>(
     '/v1/speak/websocket',
-    {
-      schema: {
-        querystring: { type: 'object', properties: { model: { type: 'string' } } },
-      },
-    },
+    { schema: byQuery },
     async (request) => ({ websocket_url: address(request, request.query.model) }),
   );
 
-  app.get<{ Params: { model: string } }>('/v1/speak/websocket/:model', {}, async (request) => ({
-    worker_websocket_url: address(request, request.params.model),
-  }));
+  const byPath = {
+    operationId: 'getWorkerWebsocketUrl',
+    tags: ['meta'],
+    summary: "Address of a worker websocket for a model (the SDK's form)",
+    params: stringParams({ model: 'Model name' }),
+    documented: { parameters: { model: MODEL_NAME_PARAMETER } },
+    responses: {
+      '200': json(ref('WorkerWebsocketUrl')),
+      ...MALFORMED,
+      ...AUTH,
+      ...UNKNOWN_MODEL,
+      ...NO_WORKER,
+    },
+  };
+  app.get<{ Params: { model: string } }>(
+    '/v1/speak/websocket/:model',
+    { schema: byPath },
+    async (request) => ({
+      worker_websocket_url: address(request, request.params.model),
+    }),
+  );
 }

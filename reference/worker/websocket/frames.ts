@@ -2,15 +2,12 @@
  * Binary audio frames (wire-facts.md): the 4 ASCII bytes `JSON`, a u32 little-endian length L, L bytes
  * of UTF-8 JSON metadata {take_id, request_id, part_id, chunk_id?}, then the audio bytes (maybe none).
  */
-export type RequestId = number | string | null;
+import type { AudioFrameMetadata } from '../../../schemas/types.ts';
 
-export interface FrameMetadata {
-  take_id: string;
-  request_id: RequestId;
-  part_id: number;
-  /** Chunks mode only; absent in parts mode. */
-  chunk_id?: number;
-}
+export type RequestId = AudioFrameMetadata['request_id'];
+
+/** schemas/AudioFrameMetadata.schema.json; `chunk_id` in chunks mode only, absent in parts mode. */
+export type FrameMetadata = AudioFrameMetadata;
 
 const MAGIC = Buffer.from('JSON', 'ascii');
 

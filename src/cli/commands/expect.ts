@@ -10,7 +10,7 @@ import { ConfigError } from '../../config/errors.ts';
 import { DEFAULT_EXPECT_FILE, renderExpectFile } from '../../config/expect-file.ts';
 import type { ConformanceReport } from '../../report/model.ts';
 import type { Expectation } from '../../requirements/expectations.ts';
-import { EXIT } from '../../requirements/verdict.ts';
+import { EXIT } from '../exit-codes.ts';
 
 /** The report of a run directory (conformance.json), or a ConfigError saying what is missing. */
 export function readReport(dir: string): ConformanceReport {
@@ -57,7 +57,7 @@ export function registerExpect(program: Command): void {
         process.stdout.write(
           `speakcheck expect: wrote ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} to ${flags.out}\n`,
         );
-        process.exitCode = EXIT.conforms;
+        process.exitCode = EXIT.ok;
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
         process.stderr.write(`speakcheck expect: ${e.message}\n`);

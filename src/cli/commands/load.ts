@@ -1,14 +1,14 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
+import { ConfigError, printableOptions, resolveCommandTarget } from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
 import { MergeError } from '../../load/merge.ts';
-import { EXIT_K6_UNAVAILABLE, EXIT_THRESHOLDS_FAILED, mergeRun, runLoad } from '../../load/run-load.ts';
+import { mergeRun, runLoad } from '../../load/run-load.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
-import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
-import { keyValue, positiveInt } from '../option-parsers.ts';
-
-/** Usage errors (unknown scenario, unsupported target). */
-const EXIT_USAGE = 2;
+import { StackStartError } from '../../stack/embedded.ts';
+import { type StartedTarget, startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
+import { EXIT, exitCodesHelp } from '../exit-codes.ts';
+import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
 
 interface LoadFlags extends TargetFlags {
   vus?: number;
@@ -16,36 +16,43 @@ interface LoadFlags extends TargetFlags {
   target: string;
   env?: Record<string, string>;
   reportDir?: string;
+  /** Deprecated alias of --report-dir. */
+  out?: string;
   segments?: number;
   requests: number;
   rounds: number;
+  config?: string;
+  printConfig?: boolean;
 }
 
 export function registerLoad(program: Command): void {
-  program
+  const load = program
     .command('load')
     .description(
       `Run a k6 load scenario (${SCENARIOS.join(', ')}), the k6-vs-Node TTFC cross-check (crosscheck), ` +
         'or merge the raw samples of execution segments into one summary (merge DIR...). ' +
         'Without --base-url the reference stack is started and stopped around the run. ' +
-        `Exit codes: 0 thresholds hold, ${EXIT_THRESHOLDS_FAILED} thresholds failed, ${EXIT_K6_UNAVAILABLE} k6 unavailable, 4 target unavailable.`,
+        exitCodesHelp(['ok', 'usage', 'targetUnavailable', 'toolMissing', 'thresholdsFailed', 'interrupted']),
     )
     .argument('<scenario>', `${SCENARIOS.join(' | ')} | crosscheck | merge`)
     .argument('[dirs...]', 'merge: run or segment directories (every samples.json(.gz) below them)')
     .option(
       '--base-url <url>',
-      'server under test (default: start the embedded reference stack)',
-      process.env.SPEAK_BASE_URL,
+      'server under test (env SPEAK_BASE_URL; default: start the embedded reference stack)',
     )
-    .option('--auth-url <url>', 'auth server (default: the base url)', process.env.SPEAKCHECK_AUTH_URL)
-    .option('--email <email>', 'login email (or SPEAK_EMAIL)', process.env.SPEAK_EMAIL)
+    .option('--auth-url <url>', 'auth server (env SPEAK_AUTH_URL; default: the base url)')
+    .option('--email <email>', 'login email (env SPEAK_EMAIL)')
+    .option('--password <password>', 'login password (env SPEAK_PASSWORD; prefer it: argv is visible to ps)')
+    .option('--token <token>', 'permanent token instead of login (env SPEAK_TOKEN)')
+    .option('--model <name>', 'model under test (env SPEAK_MODEL; default: the first listed)')
     .option(
-      '--password <password>',
-      'login password (prefer SPEAK_PASSWORD: argv is visible to ps)',
-      process.env.SPEAK_PASSWORD,
+      '--config <file>',
+      'server and credentials from a JSON or YAML file, as for run (default: speakcheck.config.json|yaml|yml in the working directory); flags > env > file',
     )
-    .option('--token <token>', 'permanent token instead of login (or SPEAK_TOKEN)', process.env.SPEAK_TOKEN)
-    .option('--model <name>', 'model under test (default: the first listed)')
+    .option(
+      '--print-config',
+      'print the resolved server options (secrets redacted) and exit 0, contacting nothing',
+    )
     .option('--vus <n>', 'virtual users (websocket connections / concurrent clients)', positiveInt)
     .option('--duration <d>', 'duration per scenario phase, e.g. 10s')
     .addOption(
@@ -59,58 +66,67 @@ export function registerLoad(program: Command): void {
       keyValue,
     )
     .option(
-      '--report-dir <dir>',
-      'run directory (default reports/load/<run>); merge: where the merged summary goes (default the first DIR)',
-    )
-    .option(
       '--segments <n>',
       'split the run over N k6 processes (execution segments), merged into one exact summary',
       positiveInt,
     )
     .option('--requests <n>', 'crosscheck: takes measured per side', positiveInt, 40)
-    .option('--rounds <n>', 'crosscheck: k6 runs, alternating with Node runs', positiveInt, 3)
-    .action(async (scenario: string, dirs: string[], flags: LoadFlags) => {
-      if (scenario === 'merge') {
-        await mergeDirs(dirs, flags.reportDir);
+    .option('--rounds <n>', 'crosscheck: k6 runs, alternating with Node runs', positiveInt, 3);
+  addReportDirOption(
+    load,
+    'run directory (default reports/load/<run>); merge: where the merged summary goes (default the first DIR)',
+  );
+  load.action(async (scenario: string, dirs: string[], flags: LoadFlags) => {
+    flags.reportDir = reportDirOf(flags, 'load');
+    try {
+      const { target, file } = resolveCommandTarget(flags);
+      // Flags > SPEAK_* environment > config file, as for run (src/config/resolve.ts).
+      Object.assign(flags, target);
+      if (flags.printConfig) {
+        process.stdout.write(`${JSON.stringify(printableOptions(target, file?.path), null, 2)}\n`);
         return;
       }
-      if (dirs.length) {
-        console.error(
-          `speakcheck load ${scenario}: unexpected argument(s) ${dirs.join(' ')} (only merge takes directories)`,
-        );
-        process.exitCode = EXIT_USAGE;
-        return;
-      }
-      // --target container: API + worker containers (src/stack/container.ts), stopped at the end,
-      // on failure and on SIGINT/SIGTERM.
-      let containers: { stop(): Promise<void> } | undefined;
-      if (flags.target === 'container' && !flags.baseUrl) {
-        try {
-          // Inside the try: without testcontainers installed this says so in one sentence.
-          const launcher = await loadContainerLauncher();
-          const onSignal = () => {
-            void launcher.stopAllContainers().finally(() => process.exit(130));
-          };
-          process.once('SIGINT', onSignal);
-          process.once('SIGTERM', onSignal);
-          const stack = await launcher.startContainerStack({ onLog: (line) => console.error(line) });
-          containers = stack;
-          flags.baseUrl = stack.baseUrl;
-          flags.email = stack.email;
-          flags.password = stack.password;
-          flags.token = undefined;
-        } catch (error) {
-          console.error(`speakcheck load: the container stack did not start: ${(error as Error).message}`);
-          process.exitCode = 4;
-          return;
-        }
-      }
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      console.error(`speakcheck load: ${err.message}`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    if (scenario === 'merge') {
+      await mergeDirs(dirs, flags.reportDir);
+      return;
+    }
+    if (dirs.length) {
+      console.error(
+        `speakcheck load ${scenario}: unexpected argument(s) ${dirs.join(' ')} (only merge takes directories)`,
+      );
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    // --target container: API + worker containers (src/stack/target.ts), stopped at the end,
+    // on failure and on SIGINT/SIGTERM.
+    let containers: StartedTarget | undefined;
+    if (flags.target === 'container' && !flags.baseUrl) {
+      stopTargetsOnSignal();
       try {
-        await runScenario(scenario, flags);
-      } finally {
-        await containers?.stop();
+        containers = await startTarget('container', { onLog: (line) => console.error(line) });
+      } catch (error) {
+        if (!(error instanceof StackStartError)) throw error;
+        console.error(`speakcheck load: ${error.message}`);
+        process.exitCode = EXIT.targetUnavailable;
+        return;
       }
-    });
+      flags.baseUrl = containers.baseUrl;
+      flags.email = containers.email;
+      flags.password = containers.password;
+      flags.token = undefined;
+    }
+    try {
+      await runScenario(scenario, flags);
+    } finally {
+      await containers?.stop();
+    }
+  });
 }
 
 async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
@@ -145,7 +161,7 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
     console.error(
       `speakcheck load: unknown scenario "${scenario}" (have: ${SCENARIOS.join(', ')}, crosscheck)`,
     );
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
     return;
   }
   const r = await runLoad({
@@ -159,7 +175,7 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
   });
   if (r.reason) console.error(`speakcheck load: ${r.reason}`);
   if (r.summary) console.log(`summary: ${r.runDir}/summary.json, ${r.runDir}/summary.md`);
-  if (r.exitCode === EXIT_THRESHOLDS_FAILED)
+  if (r.exitCode === EXIT.thresholdsFailed)
     console.error('speakcheck load: thresholds failed (see summary.md)');
   process.exitCode = r.exitCode;
 }
@@ -167,19 +183,19 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
 async function mergeDirs(dirs: string[], reportDir: string | undefined): Promise<void> {
   if (dirs.length === 0) {
     console.error('speakcheck load merge: give the directories to merge (e.g. reports/load/<run>)');
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
     return;
   }
   try {
     const r = await mergeRun(dirs, reportDir ?? dirs[0]!);
     console.log(`merged ${r.segments.length} segment(s): ${r.segments.join(', ')}`);
     console.log(`summary: ${r.summaryPath}, ${r.summaryPath.replace(/json$/, 'md')}`);
-    if (r.exitCode === EXIT_THRESHOLDS_FAILED)
+    if (r.exitCode === EXIT.thresholdsFailed)
       console.error('speakcheck load merge: thresholds failed on the merged figures (see summary.md)');
     process.exitCode = r.exitCode;
   } catch (err) {
     if (!(err instanceof MergeError)) throw err;
     console.error(`speakcheck load merge: ${err.message}`);
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
   }
 }

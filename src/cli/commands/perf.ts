@@ -1,16 +1,17 @@
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { ConfigError, resolveCommandTarget } from '../../config/resolve.ts';
+import type { TargetFlags } from '../../config/types.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { SummaryFormatError } from '../../load/summary.ts';
 import { loadHistory, writeHistory } from '../../perf/history.ts';
 import { isTarget, runInterleaved } from '../../perf/interleave.ts';
-import { EXIT_REGRESSION, perfCompare } from '../../perf/perf-compare.ts';
+import { perfCompare } from '../../perf/perf-compare.ts';
 import { RunSetError } from '../../perf/run-set.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
-import { keyValue, positiveInt } from '../option-parsers.ts';
-
-const EXIT_BAD_INPUT = 2;
+import { EXIT } from '../exit-codes.ts';
+import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
 
 function nonNegative(value: string): number {
   const n = Number(value);
@@ -31,6 +32,7 @@ interface CompareFlags {
   tolerance: number;
   minMs: number;
   minErrorRate: number;
+  reportDir?: string;
   out?: string;
   interleave?: number;
   scenario?: string;
@@ -41,6 +43,13 @@ interface CompareFlags {
   password?: string;
   token?: string;
   model?: string;
+  config?: string;
+}
+
+/** --interleave's credentials: flags > SPEAK_* environment > config file, as every command (src/config/resolve.ts). */
+function credentialsOf(flags: CompareFlags): TargetFlags {
+  const { email, password, token, model } = resolveCommandTarget(flags).target;
+  return { email, password, token, model };
 }
 
 const timestamp = () => new Date().toISOString().replace(/[:.]/g, '-');
@@ -62,12 +71,20 @@ async function interleavedSides(
     console.error(`speakcheck perf compare: --interleave needs --scenario (${SCENARIOS.join(', ')})`);
     return undefined;
   }
+  let credentials: TargetFlags;
+  try {
+    credentials = credentialsOf(flags);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`speakcheck perf compare: ${err.message}`);
+    return undefined;
+  }
   const r = await runInterleaved({
     scenario: flags.scenario,
     rounds: flags.interleave!,
     baseline,
     candidate: current,
-    credentials: { email: flags.email, password: flags.password, token: flags.token, model: flags.model },
+    credentials,
     outDir,
     vus: flags.vus,
     duration: flags.duration,
@@ -79,13 +96,13 @@ async function interleavedSides(
 
 export function registerPerf(program: Command): void {
   const perf = program.command('perf').description('Performance tracking over load-run summaries');
-  perf
+  const compare = perf
     .command('compare')
     .description(
       'Compare two sets of load runs (a summary.json, or a directory of repeated runs): per figure the median of ' +
         'each side with a bootstrap 95% confidence interval, the Mann-Whitney U p-value and a verdict (worse, ' +
         'better, ~). With --interleave N and two targets (base URLs or "embedded") the scenario first runs N times ' +
-        `on each, alternating. Writes compare.md, compare.html and SVG charts; exits ${EXIT_REGRESSION} when a figure is worse.`,
+        `on each, alternating. Writes compare.md, compare.html and SVG charts; exits ${EXIT.failed} when a figure is worse.`,
     )
     .argument('<baseline>', 'summary.json or directory of runs (e.g. load/baselines/<name>), or a target')
     .argument('<current>', 'summary.json or directory of runs (e.g. reports/load), or a target')
@@ -102,8 +119,9 @@ export function registerPerf(program: Command): void {
       'error-rate changes below this never count',
       fraction,
       DEFAULT_TOLERANCE.minErrorRate,
-    )
-    .option('--out <dir>', 'report directory (default reports/perf/<timestamp>)')
+    );
+  addReportDirOption(compare, 'report directory (default reports/perf/<timestamp>)');
+  compare
     .option(
       '--interleave <n>',
       'with two targets: runs per side, alternating baseline and candidate',
@@ -113,24 +131,17 @@ export function registerPerf(program: Command): void {
     .option('--vus <n>', '--interleave: virtual users per run', positiveInt)
     .option('--duration <d>', '--interleave: duration per scenario phase, e.g. 10s')
     .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue)
-    .option(
-      '--email <email>',
-      '--interleave: login email for URL targets (or SPEAK_EMAIL)',
-      process.env.SPEAK_EMAIL,
-    )
-    .option(
-      '--password <password>',
-      '--interleave: login password (prefer SPEAK_PASSWORD)',
-      process.env.SPEAK_PASSWORD,
-    )
-    .option('--token <token>', '--interleave: permanent token (or SPEAK_TOKEN)', process.env.SPEAK_TOKEN)
-    .option('--model <name>', '--interleave: model under test')
+    .option('--email <email>', '--interleave: login email for URL targets (env SPEAK_EMAIL)')
+    .option('--password <password>', '--interleave: login password (env SPEAK_PASSWORD; prefer it)')
+    .option('--token <token>', '--interleave: permanent token (env SPEAK_TOKEN)')
+    .option('--model <name>', '--interleave: model under test (env SPEAK_MODEL)')
+    .option('--config <file>', '--interleave: credentials from a JSON or YAML file, as for run and load')
     .action(async (baseline: string, current: string, flags: CompareFlags) => {
-      const outDir = flags.out ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
+      const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
       if (flags.interleave) {
         const sides = await interleavedSides(baseline, current, flags, outDir);
         if (!sides) {
-          process.exitCode = EXIT_BAD_INPUT;
+          process.exitCode = EXIT.usage;
           return;
         }
         [baseline, current] = sides;
@@ -154,17 +165,17 @@ export function registerPerf(program: Command): void {
             `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
         );
         console.log(`report: ${files.markdown}, ${files.html}`);
-        process.exitCode = comparison.regressions.length ? EXIT_REGRESSION : 0;
+        process.exitCode = comparison.regressions.length ? EXIT.failed : EXIT.ok;
       } catch (err) {
         if (err instanceof RunSetError || err instanceof SummaryFormatError) {
           console.error(`speakcheck perf compare: ${err.message}`);
-          process.exitCode = EXIT_BAD_INPUT;
+          process.exitCode = EXIT.usage;
           return;
         }
         throw err;
       }
     });
-  perf
+  const history = perf
     .command('history')
     .description(
       'Trend chart per tracked figure over stored runs (each DIR a run or a directory of runs, in path = time ' +
@@ -173,10 +184,12 @@ export function registerPerf(program: Command): void {
     )
     .argument('<dirs...>', 'run directories or directories of runs (e.g. reports/load)')
     .option('--alpha <p>', 'significance level of the permutation test', fraction, 0.05)
-    .option('--permutations <n>', 'permutations per test', positiveInt, 199)
-    .option('--out <dir>', 'report directory (default reports/perf/history-<timestamp>)')
-    .action((dirs: string[], flags: { alpha: number; permutations: number; out?: string }) => {
-      const outDir = flags.out ?? join(REPO_ROOT, 'reports', 'perf', `history-${timestamp()}`);
+    .option('--permutations <n>', 'permutations per test', positiveInt, 199);
+  addReportDirOption(history, 'report directory (default reports/perf/history-<timestamp>)');
+  history.action(
+    (dirs: string[], flags: { alpha: number; permutations: number; reportDir?: string; out?: string }) => {
+      const outDir =
+        reportDirOf(flags, 'perf history') ?? join(REPO_ROOT, 'reports', 'perf', `history-${timestamp()}`);
       try {
         const history = loadHistory(dirs, { alpha: flags.alpha, permutations: flags.permutations });
         const files = writeHistory(history, outDir);
@@ -194,10 +207,11 @@ export function registerPerf(program: Command): void {
       } catch (err) {
         if (err instanceof RunSetError || err instanceof SummaryFormatError) {
           console.error(`speakcheck perf history: ${err.message}`);
-          process.exitCode = EXIT_BAD_INPUT;
+          process.exitCode = EXIT.usage;
           return;
         }
         throw err;
       }
-    });
+    },
+  );
 }

@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import type { ConformanceReport } from '../../report/model.ts';
 import type { VerdictStatus } from '../../requirements/verdict.ts';
+import { EXIT } from '../exit-codes.ts';
 import { readReport } from './expect.ts';
 import { addRunOptions, EXIT_CODES_HELP, type RunCommandFlags, runAction } from './run.ts';
 
@@ -60,14 +61,14 @@ export function registerRerun(program: Command): void {
       report = readReport(dir);
     } catch (e) {
       process.stderr.write(`speakcheck rerun: ${(e as Error).message}\n`);
-      process.exit(2);
+      process.exit(EXIT.usage);
     }
     const ids = rerunIds(report);
     if (ids.length === 0) {
       process.stdout.write(
         `speakcheck rerun: every MUST/SHOULD requirement of ${dir} passed: nothing to rerun.\n`,
       );
-      process.exit(0);
+      process.exit(EXIT.ok);
     }
     process.stdout.write(`speakcheck rerun: ${ids.length} requirement(s) of ${dir}: ${ids.join(', ')}\n`);
     await runAction(rerunFlags(report, flags, ids));

@@ -1,11 +1,10 @@
-/** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: see EXIT. */
+/** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: src/cli/exit-codes.ts. */
 import type { Command } from 'commander';
-import { REDACTED } from '../../client/redact.ts';
 import { loadConfigFile } from '../../config/config-file.ts';
-import { ConfigError, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
+import { ConfigError, printableOptions, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
 import type { RunConfig } from '../../config/types.ts';
-import { EXIT } from '../../requirements/verdict.ts';
 import { DEFAULT_MAX_TIME_MS, runConformance } from '../../run/run-conformance.ts';
+import { EXIT, exitCodesHelp } from '../exit-codes.ts';
 
 /** `--max-time` in seconds (fractions allowed) → ms; undefined when not given. */
 function parseMaxTime(raw: string | undefined): number | undefined {
@@ -24,17 +23,21 @@ export type RunCommandFlags = RunFlags & {
   printConfig?: boolean;
 };
 
-export const EXIT_CODES_HELP =
-  'Exit codes: 0 conforms, 1 does not conform (a MUST failed; strict: or a SHOULD; or an expect entry expired), 2 invalid options, 3 could not run or the harness broke (harness-error).';
+export const EXIT_CODES_HELP = exitCodesHelp([
+  'ok',
+  'failed',
+  'usage',
+  'targetUnavailable',
+  'harnessError',
+  'interrupted',
+]);
 
 /** The resolved config as `--print-config` shows it: secrets replaced, where the file was. */
 export function printableConfig(
   config: RunConfig,
   extra: { configFile: string | undefined; maxTimeMs: number },
 ): Record<string, unknown> {
-  const shown: Record<string, unknown> = { ...config };
-  for (const secret of ['password', 'token'] as const) if (config[secret]) shown[secret] = REDACTED;
-  return { configFile: extra.configFile ?? null, ...shown, maxTimeMs: extra.maxTimeMs };
+  return { ...printableOptions(config, extra.configFile), maxTimeMs: extra.maxTimeMs };
 }
 
 export function registerRun(program: Command): void {
@@ -143,7 +146,7 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
         maxTimeMs: maxTimeMs ?? DEFAULT_MAX_TIME_MS,
       });
       process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
-      process.exit(EXIT.conforms);
+      process.exit(EXIT.ok);
     }
     if (flags.list) process.exit(await listAction(config));
     code = await runConformance(config, {
@@ -158,7 +161,7 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
       process.stderr.write(
         `speakcheck run: could not run: ${err instanceof Error ? err.message : String(err)}\n`,
       );
-      code = EXIT.couldNotRun;
+      code = EXIT.targetUnavailable;
     }
   }
   // Vitest and undici may keep handles open; the verdict is final here.
@@ -171,5 +174,5 @@ async function listAction(config: RunConfig): Promise<number> {
   const { files, errors } = await collectTests(config);
   process.stdout.write(`${formatList(files, config)}\n`);
   for (const e of errors) process.stderr.write(`speakcheck run --list: ${e}\n`);
-  return errors.length > 0 ? EXIT.fails : EXIT.conforms;
+  return errors.length > 0 ? EXIT.failed : EXIT.ok;
 }

@@ -9,7 +9,7 @@ import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/opti
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
 import { StackStartError } from '../../stack/embedded.ts';
-import { loadContainerLauncher } from '../../stack/load-container-launcher.ts';
+import { startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
 import {
   announceDefects,
   announceLatitude,
@@ -18,6 +18,7 @@ import {
   LATITUDE_FLAG_DESCRIPTION,
   latitudeFlag,
 } from '../defect-flag.ts';
+import { EXIT } from '../exit-codes.ts';
 
 function integer(min: number) {
   return (value: string): number => {
@@ -173,23 +174,17 @@ export function registerServe(program: Command): void {
 
 /** `serve --target container`: the container stack (its own port and data dir) until SIGINT/SIGTERM. */
 async function serveContainers(log: (line: string) => void): Promise<void> {
+  stopTargetsOnSignal(EXIT.ok, (line) => log(`${line} the containers`));
   try {
-    const launcher = await loadContainerLauncher();
-    const stop = (signal: string) => {
-      log(`${signal}: stopping the containers`);
-      void launcher.stopAllContainers().finally(() => process.exit(0));
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    const stack = await launcher.startContainerStack({ onLog: log });
+    const stack = await startTarget('container', { onLog: log });
     process.stdout.write(`base_url=${stack.baseUrl}\nemail=${stack.email}\npassword=${stack.password}\n`);
     // The containers hold no handle in this process: without a timer it would end here, and its
     // exit hook would stop the stack it just announced. It runs until SIGINT/SIGTERM.
     setInterval(() => {}, 2 ** 31 - 1);
   } catch (error) {
-    // Not installed (testcontainers), no runtime, the stack did not come up: one sentence, exit 1.
+    // Not installed (testcontainers), no runtime, the stack did not come up: one sentence.
     if (!(error instanceof StackStartError)) throw error;
     process.stderr.write(`speakcheck serve: could not start: ${error.message}.\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.targetUnavailable;
   }
 }

@@ -8,7 +8,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { activateDefects } from '../../../reference/defects/index.ts';
 import { activateLatitude } from '../../../reference/latitude/index.ts';
@@ -87,6 +86,6 @@ export function registerWorker(program: Command): void {
         ...(flags.models ? { models: flags.models } : {}),
       });
       // The worker entry runs its loop at import and exits the process when it stops.
-      await import(fileURLToPath(new URL('../../../reference/worker/main.ts', import.meta.url)));
+      await import('../../../reference/worker/main.ts');
     });
 }

@@ -1,20 +1,7 @@
-import type { Requirement, RequirementLevel } from '../types.ts';
+import type { Requirement } from '../types.ts';
+import { requirementsIn } from './requirement.ts';
 
-type Source = Requirement['source'];
-const r = (
-  id: string,
-  section: string,
-  level: RequirementLevel,
-  text: string,
-  source: Source = 'speak-v1',
-): Requirement => ({
-  id,
-  area: 'auth',
-  section,
-  level,
-  source,
-  text,
-});
+const r = requirementsIn('auth');
 
 /** speak-v1.md: Authentication, Endpoints (Authentication endpoints), Errors, Limits; wire-facts: Paths. */
 export const requirements: Requirement[] = [

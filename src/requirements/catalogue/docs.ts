@@ -1,20 +1,7 @@
-import type { Requirement, RequirementLevel } from '../types.ts';
+import type { Requirement } from '../types.ts';
+import { requirementsIn } from './requirement.ts';
 
-type Source = Requirement['source'];
-const r = (
-  id: string,
-  section: string,
-  level: RequirementLevel,
-  text: string,
-  source: Source = 'speak-v1',
-): Requirement => ({
-  id,
-  area: 'docs',
-  section,
-  level,
-  source,
-  text,
-});
+const r = requirementsIn('docs');
 
 /** speak-v1.md: What the service does (published reference and definition). */
 export const requirements: Requirement[] = [

@@ -1,20 +1,7 @@
-import type { Requirement, RequirementLevel } from '../types.ts';
+import type { Requirement } from '../types.ts';
+import { requirementsIn } from './requirement.ts';
 
-type Source = Requirement['source'];
-const r = (
-  id: string,
-  section: string,
-  level: RequirementLevel,
-  text: string,
-  source: Source = 'speak-v1',
-): Requirement => ({
-  id,
-  area: 'version',
-  section,
-  level,
-  source,
-  text,
-});
+const r = requirementsIn('version');
 
 /** speak-v1.md: Versioning, Endpoints (Version), the general wire rules of "What the service does". */
 export const requirements: Requirement[] = [

@@ -1,20 +1,7 @@
-import type { Requirement, RequirementLevel } from '../types.ts';
+import type { Requirement } from '../types.ts';
+import { requirementsIn } from './requirement.ts';
 
-type Source = Requirement['source'];
-const r = (
-  id: string,
-  section: string,
-  level: RequirementLevel,
-  text: string,
-  source: Source = 'speak-v1',
-): Requirement => ({
-  id,
-  area: 'voices',
-  section,
-  level,
-  source,
-  text,
-});
+const r = requirementsIn('voices');
 
 /** speak-v1.md: Resources (Voice, VoiceGenerate), Endpoints (Voices), States and transitions (voice). */
 export const requirements: Requirement[] = [

@@ -1,13 +1,7 @@
-import type { Requirement, RequirementLevel } from '../types.ts';
+import type { Requirement } from '../types.ts';
+import { requirementsIn } from './requirement.ts';
 
-type Source = Requirement['source'];
-const r = (
-  id: string,
-  section: string,
-  level: RequirementLevel,
-  text: string,
-  source: Source = 'speak-v1',
-): Requirement => ({ id, area: 'websocket', section, level, source, text });
+const r = requirementsIn('websocket');
 
 /**
  * speak-v1.md: Endpoints → Websocket address; Events → Websocket stream; Authentication 9; Limits.

@@ -1,0 +1,111 @@
+/**
+ * The websocket handshake: opens a connection WITHOUT any Authorization unless the caller says so
+ * (the secret in the URL is the credential: Authentication 9), records the upgrade as evidence, and
+ * turns every way it can fail into one WsClientError: 'upgrade-refused' (HTTP status and body),
+ * 'connect-timeout' (a stalled TCP connect included) or 'connect-error'.
+ */
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { type EvidenceEntry, recordEvidence } from './evidence.ts';
+import { describeWebsocketUrl, REDACTED } from './redact.ts';
+import { WsClientError } from './ws-client-error.ts';
+import { registerUrlSecrets } from './ws-url.ts';
+
+/**
+ * Opens the connection and hands it to `wrap` inside the 'open' event itself, so the wrapper's
+ * message listeners are attached before anything the server sends at once can be emitted.
+ * `where` is the URL as reports may show it (its secret parts redacted).
+ */
+export function openWebsocket<T>(
+  url: string,
+  o: { timeoutMs: number; headers?: Record<string, string> },
+  wrap: (socket: WebSocket, where: string) => T,
+): Promise<T> {
+  registerUrlSecrets(url);
+  const where = describeWebsocketUrl(url);
+  const started = performance.now();
+  const evidence = (status: number | null, headers: Record<string, string>, body: string, error?: string) =>
+    recordEvidence({
+      method: 'GET (websocket upgrade)',
+      url: where,
+      requestHeaders: Object.fromEntries(
+        Object.entries(o.headers ?? {}).map(([k, v]) => [k, /authorization/i.test(k) ? REDACTED : v]),
+      ),
+      status,
+      headers,
+      body,
+      ms: Math.round(performance.now() - started),
+      ...(error ? { error } : {}),
+    } satisfies EvidenceEntry);
+  return new Promise<T>((resolve, reject) => {
+    const socket = new WebSocket(url, {
+      handshakeTimeout: o.timeoutMs,
+      headers: o.headers ?? {},
+      followRedirects: false,
+    });
+    let settled = false;
+    const fail = (error: WsClientError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(guard);
+      evidence(error.status ?? null, {}, error.body ?? '', error.message);
+      socket.removeAllListeners();
+      socket.on('error', () => undefined);
+      socket.terminate();
+      reject(error);
+    };
+    // ws's handshakeTimeout covers the HTTP upgrade; this guard also covers a stalled TCP connect.
+    const guard = setTimeout(
+      () =>
+        fail(
+          new WsClientError('connect-timeout', `no websocket upgrade from ${where} within ${o.timeoutMs} ms`),
+        ),
+      o.timeoutMs + 100,
+    );
+    socket.once('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        if (size < 4096) chunks.push(c);
+        size += c.length;
+      });
+      const finish = () => {
+        const body = Buffer.concat(chunks).toString('utf8').slice(0, 1000);
+        fail(
+          new WsClientError(
+            'upgrade-refused',
+            `${where} refused the websocket upgrade with HTTP ${res.statusCode}${body ? `: ${body}` : ''}`,
+            res.statusCode,
+            body,
+          ),
+        );
+      };
+      res.once('end', finish);
+      res.once('error', finish);
+      // A body that never ends must not hold the connect past its bound.
+      setTimeout(finish, 1000).unref();
+    });
+    socket.once('error', (err: Error) => {
+      const timedOut = /timed out|timeout/i.test(err.message);
+      fail(
+        new WsClientError(
+          timedOut ? 'connect-timeout' : 'connect-error',
+          timedOut
+            ? `no websocket upgrade from ${where} within ${o.timeoutMs} ms`
+            : `cannot connect to ${where}: ${err.message}`,
+        ),
+      );
+    });
+    socket.once('upgrade', (res) => {
+      evidence(101, Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, String(v)])), '');
+    });
+    socket.once('open', () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(guard);
+      socket.removeAllListeners('error');
+      socket.removeAllListeners('unexpected-response');
+      resolve(wrap(socket, where));
+    });
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * One take request on a websocket connection, as data: what arrived for it, its timings, how it
+ * ended, the timeouts that bound it and the early conclusions the run has drawn (a request that
+ * showed only one of its two ends). SpeakStreamConnection (ws-stream.ts) drives the state machine;
+ * the pieces here hold no socket.
+ */
+import type { EvidenceEntry } from './evidence.ts';
+import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
+import { redactText } from './redact.ts';
+import type { FrameError, RequestId } from './ws-frame.ts';
+
+export interface ReceivedText {
+  seq: number;
+  atMs: number;
+  /** Parsed JSON, or undefined when the text was not JSON (then `text` says what came). */
+  json: unknown;
+  text: string;
+}
+
+export interface ReceivedFrame extends ArrivedFrame {
+  atMs: number;
+}
+
+export interface FrameFailure {
+  seq: number;
+  atMs: number;
+  bytes: number;
+  error: FrameError;
+}
+
+export interface StreamTimeouts {
+  /** From when the request is first in line (sent, and every earlier request ended). */
+  firstMessageMs: number;
+  /** From when the request is first in line until it ends. */
+  endOfTakeMs: number;
+  /** After done + end marker, how long to wait for frames the marker overtook. */
+  settleMs: number;
+  /**
+   * After a done status without an end marker, how long the request may stay silent before it ends
+   * with that finding.
+   */
+  silenceGraceMs: number;
+  /**
+   * After an end marker without a done status, the same. Longer: a server may well store the take
+   * (a database write) between sending the last audio and announcing ready.
+   */
+  doneAfterMarkerMs: number;
+}
+
+export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = {
+  firstMessageMs: 10_000,
+  endOfTakeMs: 60_000,
+  settleMs: 1_000,
+  silenceGraceMs: 2_000,
+  doneAfterMarkerMs: 5_000,
+};
+
+/** A half-ended request: which of the two ends it showed. */
+export type EarlyConclusion = 'done-without-end-marker' | 'end-marker-without-done';
+
+/**
+ * Early conclusions of this run (this process), by kind, with the sentence that concluded the first
+ * one: later requests in the same state conclude without waiting their grace again.
+ */
+const concludedThisRun = new Map<EarlyConclusion, string>();
+
+/** What the run has concluded early so far (for reports and tests). */
+export function earlyConclusions(): ReadonlyMap<EarlyConclusion, string> {
+  return concludedThisRun;
+}
+
+/** The sentence that first concluded `kind` in this run, if any. */
+export function earlierConclusion(kind: EarlyConclusion): string | undefined {
+  return concludedThisRun.get(kind);
+}
+
+/** Remembers the first conclusion of `kind`: later requests in that state conclude at once. */
+export function rememberConclusion(kind: EarlyConclusion, diagnostic: string): void {
+  if (!concludedThisRun.has(kind)) concludedThisRun.set(kind, diagnostic);
+}
+
+/** Forgets the run's early conclusions (tests that start a new "run" in one process). */
+export function resetEarlyConclusions(): void {
+  concludedThisRun.clear();
+}
+
+export interface TakeRequestOptions {
+  requestId: RequestId;
+  /** Undefined: no `stream` member at all (the worker's default, parts mode). */
+  mode?: StreamMode;
+  /** Sent as `command`; `/takes/generate` unless a test says otherwise. */
+  command?: string;
+  timeouts?: Partial<StreamTimeouts>;
+}
+
+export type RequestOutcome = 'ended' | 'take-failed' | 'error-message' | 'timeout' | 'closed';
+
+export interface TakeMessage {
+  seq: number;
+  atMs: number;
+  /** The `data` member: a Take (status, take_id, info ...). */
+  data: Record<string, unknown>;
+  raw: unknown;
+}
+
+export interface StreamedRequest {
+  requestId: RequestId;
+  mode: StreamMode;
+  /** performance.now() when the request was sent / first in line / ended. */
+  sentAt: number;
+  inLineAt: number;
+  endedAt?: number;
+  outcome: RequestOutcome;
+  /** Why it ended other than 'ended', or what was still missing. */
+  diagnostic?: string;
+  takeMessages: TakeMessage[];
+  /** `{status, message, request_id}` messages naming this request. */
+  statusMessages: ReceivedText[];
+  frames: ReceivedFrame[];
+  takeId?: string;
+  /** The last Take seen (its info, once ready). */
+  lastTake?: Record<string, unknown>;
+  /** Arrival number of the message that ended the request. */
+  endedAtSeq?: number;
+  /**
+   * Milliseconds from sending: first text message; first non-empty audio frame (time to first
+   * chunk); first playable audio (part 0's WAV header AND samples after it arrived: a player that
+   * needs the header can start then); end of the request.
+   */
+  timings: { firstStatusMs?: number; firstAudioMs?: number; firstPlayableMs?: number; endMs?: number };
+  /** The reassembled take, with findings, computed when the request ended. */
+  reassembly: ReassembledTake;
+}
+
+export const DONE = new Set(['ready', 'error', 'timeout']);
+
+/** Part 0's header and some of its samples are here (in either mode). */
+export function firstPartPlayable(r: StreamedRequest): boolean {
+  const part0 = r.frames.filter((f) => f.metadata.part_id === 0 && f.audio.length > 0);
+  if (r.mode === 'parts') return part0.some((f) => f.audio.length > 44);
+  const header = part0.find((f) => !f.metadata.chunk_id);
+  if (!header) return false;
+  // Playable in order: the header, then the part's first audio bytes (chunk 1), whichever came last.
+  return header.audio.length > 44 || part0.some((f) => f.metadata.chunk_id === 1);
+}
+
+export function requestKey(id: unknown): string {
+  return `${typeof id}:${String(id)}`;
+}
+
+/** A request that has not ended yet, with its clocks and which of its two ends it showed. */
+export interface Pending {
+  request: StreamedRequest;
+  timeouts: StreamTimeouts;
+  resolve: (r: StreamedRequest) => void;
+  timer?: NodeJS.Timeout;
+  settleTimer?: NodeJS.Timeout;
+  graceTimer?: NodeJS.Timeout;
+  doneSeen: boolean;
+  markerSeen: boolean;
+  anyMessage: boolean;
+}
+
+/** The request as an evidence entry: what was sent, how it ended, and its timings. */
+export function requestEvidence(where: string, message: unknown, r: StreamedRequest): EvidenceEntry {
+  const t = r.timings;
+  const fmt = (v: number | undefined) => (v === undefined ? 'never' : `${v.toFixed(1)} ms`);
+  const statuses = r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none';
+  const summary = [
+    `outcome ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}`,
+    `statuses ${statuses}`,
+    `${r.frames.length} audio frame(s), ${r.reassembly.parts.length} part(s), ${r.reassembly.totalSamples} samples`,
+    `first status ${fmt(t.firstStatusMs)}, first audio ${fmt(t.firstAudioMs)}, first playable ${fmt(t.firstPlayableMs)}, end ${fmt(t.endMs)}`,
+    ...r.reassembly.findings.slice(0, 5).map((f) => `[${f.kind}] ${f.message}`),
+  ].join('; ');
+  return {
+    method: `WS ${String((message as { command?: unknown }).command)}`,
+    url: where,
+    requestHeaders: {},
+    requestBody: redactText(JSON.stringify(message)).slice(0, 2000),
+    status: null,
+    headers: {},
+    body: redactText(summary).slice(0, 2000),
+    ms: Math.round(t.endMs ?? 0),
+  };
+}
+
+/** What a request that has not ended well had and lacked, after `head` (why it ended). */
+export function missingSummary(p: Pending, head: string): string {
+  const r = p.request;
+  const statuses = r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none';
+  const take = reassemble(
+    [{ requestId: r.requestId, mode: r.mode, ...(r.takeId ? { takeId: r.takeId } : {}) }],
+    r.frames,
+  ).takes[0];
+  const problems = take?.findings
+    .map((f) => f.message)
+    .slice(0, 3)
+    .join('; ');
+  return `request ${String(r.requestId)} ${head}: statuses ${statuses}${p.doneSeen ? '' : ' (no done status)'}; ${r.frames.length} audio frame(s)${p.markerSeen ? ', end-of-take marker seen' : ', no end-of-take marker'}${problems ? `; ${problems}` : ''}`;
+}

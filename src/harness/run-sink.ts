@@ -1,0 +1,46 @@
+/**
+ * The run's webhook sink (src/client/webhook-sink-control.ts), started by the suites' global setup
+ * when the run has a webhooks file and the server under test can reach the sink; stopped at the end
+ * of the run, after the end-of-run judge (suites/webhooks-settled.spec.ts).
+ */
+
+import { planWebhookSink, WebhookSink } from '../client/webhook-sink.ts';
+import { type ProvidedWebhookSink, SinkControl } from '../client/webhook-sink-control.ts';
+import type { RunConfig } from '../config/types.ts';
+
+/** The suite files that use the sink. */
+const WEBHOOK_FILE = /(^|[\\/])suites[\\/]webhooks[^\\/]*\.spec\.ts$/;
+/** The files among them that file settle entries: the end-of-run judge waits until each has finished. */
+const SETTLING_FILE = /(^|[\\/])suites[\\/]webhooks\.spec\.ts$/;
+
+export interface RunSink {
+  provided: ProvidedWebhookSink;
+  /** Stops the control API and the sink; never throws. */
+  stop(): Promise<void>;
+}
+
+/** `files`: the run's test files (empty when not known: the sink is started anyway). */
+export async function startRunSink(config: RunConfig, files: readonly string[]): Promise<RunSink> {
+  if (files.length > 0 && !files.some((file) => WEBHOOK_FILE.test(file))) {
+    return { provided: { ok: false, reason: 'no webhooks file in this run' }, stop: async () => {} };
+  }
+  const plan = planWebhookSink(config);
+  if (!plan.reachable) return { provided: { ok: false, reason: plan.reason }, stop: async () => {} };
+  let sink: WebhookSink;
+  try {
+    sink = await WebhookSink.start(plan.options);
+  } catch (error) {
+    // E.g. --webhook-listen on a port in use: the webhook files fail with this, the others run.
+    const reason = `could not start the webhook sink on ${plan.options.host}:${plan.options.port}: ${error instanceof Error ? error.message : String(error)}`;
+    return { provided: { ok: false, reason, broken: true }, stop: async () => {} };
+  }
+  const producers = files.filter((file) => SETTLING_FILE.test(file)).length;
+  const control = await SinkControl.start(sink, producers);
+  return {
+    provided: { ok: true, controlUrl: control.url, publicUrl: sink.publicUrl },
+    stop: async () => {
+      await control.close().catch(() => undefined);
+      await sink.close().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * The order suite files start in (suites.vitest.config.ts `sequence.sequencer`): vitest's own order
+ * (failed first, then longest first), except that the files that open webhook windows start first and
+ * the end-of-run judge of those windows starts last (suites/webhooks-settled.spec.ts, see
+ * src/client/webhook-sink-control.ts): the windows then run beside every other file.
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const FIRST = /(^|[\\/])suites[\\/]webhooks\.spec\.ts$/;
+const LAST = /(^|[\\/])suites[\\/]webhooks-settled\.spec\.ts$/;
+
+export class SuiteSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) =>
+      FIRST.test(spec.moduleId) ? 0 : LAST.test(spec.moduleId) ? 2 : 1;
+    return sorted.sort((a, b) => rank(a) - rank(b)); // stable: vitest's order within each rank
+  }
+}

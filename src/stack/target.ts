@@ -1,0 +1,92 @@
+/**
+ * One way for run, load, bench and serve to get a reference stack to point at: `startTarget(kind)`
+ * starts the embedded stack (`speakcheck serve --port 0` through the launcher) or the container
+ * stack (API + worker containers, src/stack/container.ts, loaded only then), and every started target
+ * is known here, so one signal handler (`stopTargetsOnSignal`) can stop them all, including a
+ * container stack still starting. A start that fails is a StackStartError with one sentence.
+ */
+import { EXIT } from '../cli/exit-codes.ts';
+import { StackStartError, startEmbeddedStack } from './embedded.ts';
+import { loadContainerLauncher } from './load-container-launcher.ts';
+
+export type StackKind = 'embedded' | 'container';
+
+export interface StartedTarget {
+  kind: StackKind;
+  baseUrl: string;
+  email: string;
+  password: string;
+  /** Stops it (once; later calls wait for the same stop). */
+  stop(): Promise<void>;
+}
+
+export interface TargetOptions {
+  /** The stack's log lines (the container stack's start-up; the embedded stack's after ready). */
+  onLog?: (line: string) => void;
+  /** Bound of the embedded stack's start (default 60 s: with its synthesis workers on a loaded 2-core machine it can take 20 s). */
+  readyTimeoutMs?: number;
+}
+
+const started = new Set<StartedTarget>();
+let containersStarting = false;
+
+export async function startTarget(kind: StackKind, o: TargetOptions = {}): Promise<StartedTarget> {
+  const stack =
+    kind === 'container'
+      ? await startContainers(o)
+      : await startEmbeddedStack({ readyTimeoutMs: o.readyTimeoutMs ?? 60_000 });
+  let stopping: Promise<void> | undefined;
+  const target: StartedTarget = {
+    kind,
+    baseUrl: stack.baseUrl,
+    email: stack.email,
+    password: stack.password,
+    stop: () => {
+      stopping ??= stack.stop().finally(() => started.delete(target));
+      return stopping;
+    },
+  };
+  started.add(target);
+  return target;
+}
+
+async function startContainers(o: TargetOptions) {
+  const launcher = await loadContainerLauncher();
+  containersStarting = true;
+  try {
+    return await launcher.startContainerStack(o.onLog ? { onLog: o.onLog } : {});
+  } catch (error) {
+    if (error instanceof StackStartError) throw error;
+    throw new StackStartError(`the container stack did not start: ${(error as Error).message}`);
+  } finally {
+    containersStarting = false;
+  }
+}
+
+/** Stops every target started here, and the containers of one still starting. */
+export async function stopAllTargets(): Promise<void> {
+  const containers = containersStarting
+    ? loadContainerLauncher().then((m) => m.stopAllContainers())
+    : undefined;
+  await Promise.allSettled([...[...started].map((t) => t.stop()), containers]);
+}
+
+/**
+ * At SIGINT/SIGTERM: stop every target, then exit with `code` (default EXIT.interrupted). Returns
+ * the function that removes the handlers (a command that ends normally stops its target itself).
+ */
+export function stopTargetsOnSignal(
+  code: number = EXIT.interrupted,
+  log?: (line: string) => void,
+): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    log?.(`${signal}: stopping`);
+    void stopAllTargets().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * Webhooks, judged at the end of the run: what needs a window after a call. suites/webhooks.spec.ts
+ * files an entry with the run's sink when the call that opens a window arrives (the first done
+ * call, the done call answered 500) and goes on; the suites' sequencer (suites.vitest.config.ts)
+ * runs this file last, so by the time it judges, the windows have mostly passed while the other
+ * files ran. Each window is still waited out in full when the run was shorter than it.
+ *
+ * One test per requirement; each judges every entry filed for it (check() per entry, so every
+ * failing entry is reported). A requirement no scenario filed an entry for (its scenario failed
+ * before the call arrived, which the webhooks file reports) is skipped here.
+ */
+import { beforeAll, type TestContext } from 'vitest';
+import { Finding } from '../src/checks/finding.ts';
+import { assertStatusOrder } from '../src/checks/status.ts';
+import { assertPostedJson } from '../src/checks/webhooks.ts';
+import { statusOf, type WebhookCall } from '../src/client/webhook-sink.ts';
+import type { RemoteWebhookSink, SettleEntry } from '../src/client/webhook-sink-control.ts';
+import { check, covers, observe } from '../src/harness/index.ts';
+import { loadRunConfig } from '../src/harness/run-config.ts';
+import { NOT_APPLICABLE } from '../src/requirements/verdict.ts';
+import { runWebhookSink } from './support/webhook-sink.ts';
+
+let sink: RemoteWebhookSink | undefined;
+let unreachable: string | undefined;
+
+beforeAll(() => {
+  const access = runWebhookSink();
+  if ('unreachable' in access) unreachable = access.unreachable;
+  else sink = access.sink;
+});
+
+/** How long the judge waits for the webhooks file to finish filing: as long as that file may take. */
+function producersBoundMs(): number {
+  const { timeouts } = loadRunConfig();
+  return 2 * timeouts.readyMs + 4 * timeouts.requestMs;
+}
+
+let entries: Promise<SettleEntry[]> | undefined;
+
+/** Every filed entry, once the files that file them have finished (asked once per file). */
+function settleEntries(theSink: RemoteWebhookSink): Promise<SettleEntry[]> {
+  entries ??= theSink.settleEntries(producersBoundMs()).then(({ entries: filed, complete }) => {
+    if (!complete) {
+      observe(
+        `the webhooks file had not finished after ${producersBoundMs()} ms: judging the ${filed.length} entries it filed`,
+      );
+    }
+    return filed;
+  });
+  return entries;
+}
+
+const judges: Record<SettleEntry['expect'], (entry: SettleEntry, calls: WebhookCall[]) => void> = {
+  once(entry, calls) {
+    if (calls.length === 1) return;
+    throw new Finding(
+      `${entry.subject}: ${entry.hook}_webhook was called ${calls.length} times within ${entry.windowMs / 1000} s of the first call (${arrivals(entry, calls)}); expected exactly once`,
+      { where: `${entry.subject} ${entry.hook}_webhook`, expected: 1, actual: calls.length },
+    );
+  },
+  retried(entry, calls) {
+    if (calls.length >= 2) return;
+    throw new Finding(
+      `${entry.subject}: the ${entry.hook} call answered 500 was not retried within ${entry.windowMs / 1000} s${entry.why ? ` (${entry.why})` : ''}`,
+      { where: `${entry.subject} ${entry.hook}_webhook`, expected: '>= 2 calls', actual: calls.length },
+    );
+  },
+  ordered(entry, calls) {
+    assertStatusOrder(
+      calls.map((c) => statusOf(c.json)),
+      `${entry.subject} ${entry.hook}_webhook calls up to ${entry.windowMs / 1000} s after the done call`,
+    );
+  },
+  'posted-json'(entry, calls) {
+    for (const call of calls)
+      assertPostedJson(call, `${entry.subject}: ${call.hook}_webhook call ${call.index}`);
+  },
+};
+
+/** When each call came, relative to the one that opened the window. */
+function arrivals(entry: SettleEntry, calls: WebhookCall[]): string {
+  return calls.map((c) => `+${((c.receivedMs - entry.fromMs) / 1000).toFixed(1)} s`).join(', ');
+}
+
+/**
+ * The calls an entry judges: those that arrived within its window (so the verdict does not depend
+ * on how long the run took), once the window has passed (sooner when a 'retried' one has its retry).
+ * `later`: what arrived after the window, for the report.
+ */
+async function callsInWindow(
+  theSink: RemoteWebhookSink,
+  entry: SettleEntry,
+): Promise<{ calls: WebhookCall[]; later: WebhookCall[] }> {
+  const ofHook = (calls: WebhookCall[]) => calls.filter((c) => entry.hook === '*' || c.hook === entry.hook);
+  const end = entry.fromMs + entry.windowMs;
+  const enough =
+    entry.expect === 'retried' ? (calls: WebhookCall[]) => ofHook(calls).length >= 2 : () => false;
+  const arrived = ofHook(
+    await theSink
+      .waitForCalls(entry.token, enough, Math.max(0, end - Date.now()))
+      .catch(() => theSink.calls(entry.token)),
+  );
+  return {
+    calls: arrived.filter((c) => c.receivedMs <= end),
+    later: arrived.filter((c) => c.receivedMs > end),
+  };
+}
+
+/** Requirement → the test that judges its entries. */
+const SETTLED: Array<[id: string, name: string]> = [
+  ['WEBHOOK-DONE-ONCE', 'still one done call 6 s after the first'],
+  ['WEBHOOK-RETRY-AFTER-5XX', 'the done call answered with 500 was retried within its window'],
+  ['WEBHOOK-STATUS-ORDERED', 'status calls in status order, with those in flight after the done call'],
+  ['WEBHOOK-POST-JSON', 'every webhook call, those in flight after the done call too, was a POST of JSON'],
+  ['WEBHOOK-VOICE-DONE', "a voice's done_webhook was still called once 2.5 s after the first"],
+  ['WEBHOOK-POST-URL-FORM', 'a {"post_url"} done_webhook was still called once 2.5 s after the first'],
+  [
+    'WEBHOOK-STATUS-AGREES-WEBSOCKET',
+    "a websocket take's done_webhook was still called once 2.5 s after the first",
+  ],
+];
+
+for (const [id, name] of SETTLED) {
+  covers(
+    [id],
+    name,
+    async (context: TestContext) => {
+      if (!sink) {
+        context.skip(`${NOT_APPLICABLE}webhooks: ${unreachable ?? 'no webhook sink'}`);
+        return;
+      }
+      const theSink = sink;
+      const mine = (await settleEntries(theSink)).filter((e) => e.requirement === id);
+      if (mine.length === 0) {
+        context.skip(`no scenario of this run filed a window for ${id} (see the webhooks tests)`);
+        return;
+      }
+      const judged = await Promise.all(mine.map(async (e) => ({ e, ...(await callsInWindow(theSink, e)) })));
+      for (const { e, calls, later } of judged) {
+        observe(
+          `${e.subject}: ${e.hook}_webhook calls within ${e.windowMs / 1000} s of the first: ${arrivals(e, calls) || 'none'}${later.length ? `; after it: ${arrivals(e, later)}` : ''}`,
+        );
+        check(id, () => judges[e.expect](e, calls));
+      }
+    },
+    { timeoutMs: producersBoundMs() + 70_000 },
+  );
+}
