@@ -24,9 +24,7 @@ let sink: RemoteWebhookSink | undefined;
 let unreachable: string | undefined;
 
 beforeAll(() => {
-  const access = runWebhookSink();
-  if ('unreachable' in access) unreachable = access.unreachable;
-  else sink = access.sink;
+  ({ sink, unreachable } = runWebhookSink());
 });
 
 /** How long the judge waits for the webhooks file to finish filing: as long as that file may take. */

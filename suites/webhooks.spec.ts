@@ -58,9 +58,7 @@ let sink: RemoteWebhookSink | undefined;
 let unreachable: string | undefined;
 
 beforeAll(() => {
-  const access = runWebhookSink();
-  if ('unreachable' in access) unreachable = access.unreachable;
-  else sink = access.sink;
+  ({ sink, unreachable } = runWebhookSink());
 });
 
 // Every entry for the end-of-run judge is filed: it can start judging.

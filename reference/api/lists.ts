@@ -5,11 +5,12 @@
  * knows the latitude switches (pages from 0): the validated `request.query` is the parsed query.
  */
 import type { Database } from 'better-sqlite3';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import { schemas } from '../../schemas/index.ts';
 import { type ListQuery, ListQueryError, listSql, parseListQuery } from '../store/list-query.ts';
 import { ApiError } from './errors.ts';
-import type { Json } from './route-schema.ts';
+import { AUTH, INVALID, json, LIST_EXAMPLES, LIST_ORDER, MALFORMED, ref } from './openapi-parts.ts';
+import type { Json, ParsedListQuery } from './route-schema.ts';
 
 type IdColumn = 'voice_id' | 'take_id';
 
@@ -45,4 +46,40 @@ export function listRows<Row>(
 ): Row[] {
   const { sql, params } = listSql(table, idColumn, userId, query);
   return db.prepare(sql).all(...params) as Row[];
+}
+
+export interface ListRoute<Row, Shown> {
+  path: string;
+  table: 'voices' | 'takes';
+  idColumn: IdColumn;
+  operationId: string;
+  tag: string;
+  summary: string;
+  /** The component schema of the list's answer (VoiceList, TakeList). */
+  listSchema: string;
+  /** A row as the answer shows it. */
+  show: (row: Row) => Shown;
+}
+
+/** `GET /v1/speak/{voices|takes}`: one user's items in the documented order, the query parsed by parseListQuery. */
+export function registerListRoute<Row, Shown>(
+  app: FastifyInstance,
+  db: Database,
+  route: ListRoute<Row, Shown>,
+): void {
+  const schema = {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    description: LIST_ORDER,
+    querystring: listQuerySchema(route.idColumn),
+    documented: { parameters: LIST_EXAMPLES },
+    responses: { '200': json(ref(route.listSchema)), ...MALFORMED, ...AUTH, ...INVALID },
+  };
+  app.get<{ Querystring: ParsedListQuery }>(
+    route.path,
+    { schema, validatorCompiler: listQueryValidator(route.idColumn) },
+    async (request) =>
+      listRows<Row>(db, route.table, route.idColumn, request.userId, request.query).map(route.show),
+  );
 }

@@ -6,7 +6,8 @@ import { inject } from 'vitest';
 import { type ProvidedWebhookSink, RemoteWebhookSink } from '../../src/client/webhook-sink-control.ts';
 import '../../src/harness/meta.ts';
 
-export type RunSinkAccess = { sink: RemoteWebhookSink } | { unreachable: string };
+/** One of the two is set: the sink, or why the server under test cannot call it. */
+export type RunSinkAccess = { sink?: RemoteWebhookSink; unreachable?: string };
 
 /**
  * The sink, or why the server under test cannot call it (the webhook tests are then skipped);

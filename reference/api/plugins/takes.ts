@@ -19,23 +19,20 @@ import { getUserVoiceRow } from '../../store/voices.ts';
 import { withLastWebhookCalls } from '../../webhooks/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { listQuerySchema, listQueryValidator, listRows } from '../lists.ts';
+import { registerListRoute } from '../lists.ts';
 import {
   AUTH,
   BODY_ERRORS,
   EXAMPLE_TAKE_ID,
   EXAMPLE_VOICE_ID,
   error,
-  INVALID,
   json,
-  LIST_EXAMPLES,
-  LIST_ORDER,
   MALFORMED,
   ref,
   TAKE_LINKS,
   withLinks,
 } from '../openapi-parts.ts';
-import { type ParsedListQuery, stringParams, type TakeIdParams } from '../route-schema.ts';
+import { stringParams, type TakeIdParams } from '../route-schema.ts';
 import { buildTake, type TakeGenerateBody } from '../take-builder.ts';
 import { voiceForTake } from './voices.ts';
 
@@ -61,23 +58,16 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   // Every answer shows an SDK-form hook (`{"post_url"}`) as `{post_url, timestamp_ms, status_code}`
   // of its last call (null before any, wire-facts.md); a URL string stays as given.
   const shown = (take: TakeResource) => withLastWebhookCalls(ctx.db, 'take', take);
-  const list = {
+  registerListRoute(app, ctx.db, {
+    path: '/v1/speak/takes',
+    table: 'takes',
+    idColumn: 'take_id',
     operationId: 'listTakes',
-    tags: ['takes'],
+    tag: 'takes',
     summary: 'List takes',
-    description: LIST_ORDER,
-    querystring: listQuerySchema('take_id'),
-    documented: { parameters: LIST_EXAMPLES },
-    responses: { '200': json(ref('TakeList')), ...MALFORMED, ...AUTH, ...INVALID },
-  };
-  app.get<{ Querystring: ParsedListQuery }>(
-    '/v1/speak/takes',
-    { schema: list, validatorCompiler: listQueryValidator('take_id') },
-    async (request) =>
-      listRows<TakeRow>(ctx.db, 'takes', 'take_id', request.userId, request.query).map((row) =>
-        shown(takeResource(row)),
-      ),
-  );
+    listSchema: 'TakeList',
+    show: (row: TakeRow) => shown(takeResource(row)),
+  });
 
   const one = {
     operationId: 'getTake',

@@ -22,23 +22,20 @@ import { withLastWebhookCalls } from '../../webhooks/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { checkGender, checkProsody, checkStyle } from '../generation-rules.ts';
-import { listQuerySchema, listQueryValidator, listRows } from '../lists.ts';
+import { registerListRoute } from '../lists.ts';
 import {
   AUTH,
   BODY_ERRORS,
   EXAMPLE_VOICE_ID,
   error,
   FIRST_MODEL,
-  INVALID,
   json,
-  LIST_EXAMPLES,
-  LIST_ORDER,
   MALFORMED,
   ref,
   VOICE_LINKS,
   withLinks,
 } from '../openapi-parts.ts';
-import { type ParsedListQuery, stringParams, type VoiceIdParams } from '../route-schema.ts';
+import { stringParams, type VoiceIdParams } from '../route-schema.ts';
 import { buildVoice, insertVoiceWithExample, type VoiceGenerateBody } from '../voice-generation.ts';
 
 const VOICE_ID = stringParams({ voice_id: 'The voice' });
@@ -54,23 +51,16 @@ function voiceOf(ctx: ApiContext, userId: string, voiceId: string): VoiceRow {
 export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   // SDK-form hooks with their last call, as for takes (takes.ts).
   const shown = (voice: VoiceResource) => withLastWebhookCalls(ctx.db, 'voice', voice);
-  const list = {
+  registerListRoute(app, ctx.db, {
+    path: '/v1/speak/voices',
+    table: 'voices',
+    idColumn: 'voice_id',
     operationId: 'listVoices',
-    tags: ['voices'],
+    tag: 'voices',
     summary: 'List voices',
-    description: LIST_ORDER,
-    querystring: listQuerySchema('voice_id'),
-    documented: { parameters: LIST_EXAMPLES },
-    responses: { '200': json(ref('VoiceList')), ...MALFORMED, ...AUTH, ...INVALID },
-  };
-  app.get<{ Querystring: ParsedListQuery }>(
-    '/v1/speak/voices',
-    { schema: list, validatorCompiler: listQueryValidator('voice_id') },
-    async (request) =>
-      listRows<VoiceRow>(ctx.db, 'voices', 'voice_id', request.userId, request.query).map((row) =>
-        shown(voiceResource(row)),
-      ),
-  );
+    listSchema: 'VoiceList',
+    show: (row: VoiceRow) => shown(voiceResource(row)),
+  });
 
   const one = {
     operationId: 'getVoice',
