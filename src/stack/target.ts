@@ -25,6 +25,8 @@ export interface TargetOptions {
   onLog?: (line: string) => void;
   /** Bound of the embedded stack's start (default 60 s: with its synthesis workers on a loaded 2-core machine it can take 20 s). */
   readyTimeoutMs?: number;
+  /** The embedded stack's synthesis worker processes (default: serve's, 2). */
+  workers?: number;
 }
 
 const started = new Set<StartedTarget>();
@@ -34,7 +36,10 @@ export async function startTarget(kind: StackKind, o: TargetOptions = {}): Promi
   const stack =
     kind === 'container'
       ? await startContainers(o)
-      : await startEmbeddedStack({ readyTimeoutMs: o.readyTimeoutMs ?? 60_000 });
+      : await startEmbeddedStack({
+          readyTimeoutMs: o.readyTimeoutMs ?? 60_000,
+          ...(o.workers === undefined ? {} : { extraArgs: ['--workers', String(o.workers)] }),
+        });
   let stopping: Promise<void> | undefined;
   const target: StartedTarget = {
     kind,
