@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { REPO_ROOT, SPEAKCHECK_BIN } from '../stack/embedded.ts';
 import { launch, runToEnd, serveReady } from '../stack/launcher.ts';
 import { readProcs, tree } from '../stack/process-tree.ts';
+import { EMBEDDED_RUN_WORKERS } from '../stack/target.ts';
 
 export const TARGET_WALL_S = 12;
 export const TARGET_RSS_MB = 600;
@@ -164,12 +165,12 @@ export interface StackStartResult {
   steps: string[];
 }
 
-/** Starts the embedded stack alone once (`speakcheck serve --port 0`), then stops it. */
+/** Starts the embedded stack alone once, as a run starts it (`speakcheck serve --port 0 --workers 1`), then stops it. */
 export async function stackStart(): Promise<StackStartResult> {
   const started = performance.now();
   const steps: string[] = [];
   const stack = await launch({
-    args: [SPEAKCHECK_BIN, 'serve', '--port', '0'],
+    args: [SPEAKCHECK_BIN, 'serve', '--port', '0', '--workers', String(EMBEDDED_RUN_WORKERS)],
     cwd: REPO_ROOT,
     what: 'the reference stack',
     ready: serveReady(),

@@ -19,7 +19,7 @@ import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { expectLines } from '../requirements/expectations.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
-import { type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
+import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { summaryTable } from './summary-table.ts';
@@ -28,8 +28,6 @@ import { summaryTable } from './summary-table.ts';
 export const DEFAULT_MAX_TIME_MS = 300_000;
 /** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
 const CLOSE_BOUND_MS = 5_000;
-/** Synthesis worker processes of the embedded stack a conformance run starts (see startTarget below). */
-const EMBEDDED_RUN_WORKERS = 1;
 
 export interface RunOptions {
   allureHtml?: boolean;
@@ -96,11 +94,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       try {
         stack = await startTarget(config.target, {
           onLog: (line) => out(`speakcheck: ${line}`),
-          // One synthesis worker for a conformance run: the suites check the API, not throughput, and
-          // on 2 cores the run is CPU-bound on espeak, whose (wasm2js) code V8 optimizes only after
-          // enough audio. One worker's two espeak threads warm up on all of the run's audio instead of
-          // four threads on a quarter each: 6.4 instead of 9.1 worker CPU-seconds, one process
-          // (~160 MB) less (`speakcheck bench`). `serve` and `load` keep two.
+          // One synthesis worker: why in src/stack/target.ts.
           workers: EMBEDDED_RUN_WORKERS,
         });
       } catch (e) {

@@ -11,6 +11,15 @@ import { loadContainerLauncher } from './load-container-launcher.ts';
 
 export type StackKind = 'embedded' | 'container';
 
+/**
+ * Synthesis worker processes of the embedded stack a conformance run starts (`serve` and `load`
+ * keep serve's two). The suites check the API, not throughput, and on 2 cores the run is CPU-bound
+ * on espeak, whose (wasm2js) code V8 optimizes only after enough audio: one worker's two espeak
+ * threads warm up on all of the run's audio instead of four threads on a quarter each (6.4 instead
+ * of 9.1 worker CPU-seconds a run, one process of ~160 MB less; `speakcheck bench`).
+ */
+export const EMBEDDED_RUN_WORKERS = 1;
+
 export interface StartedTarget {
   kind: StackKind;
   baseUrl: string;
