@@ -75,11 +75,17 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
 }
 
 /**
- * Defect status-goes-backwards shows progress_* as waiting (reference/store/takes.ts). A take of a
- * few sentences passes its intermediate states in milliseconds, so whether a poller saw one was
- * chance: with the switch on, the worker stays 400 ms in each (a slow worker), longer than the
- * harness's longest poll interval, so the backward step is there to be seen on every run.
+ * Defects that show only in a take's intermediate states: status-goes-backwards shows progress_* as
+ * waiting (reference/store/takes.ts); webhook-status-missing skips the status call for started
+ * (reference/webhooks/from-item-events.ts), which the harness sees against the statuses polling saw.
+ * A take of a few sentences passes its intermediate states in milliseconds, so whether a poller saw
+ * one was chance: with either switch on, the worker stays 400 ms in each (a slow worker, as a hosted
+ * one is), longer than the harness's longest poll interval, so the defect is there to be seen on
+ * every run.
  */
+const DWELL_DEFECTS = ['status-goes-backwards', 'webhook-status-missing'] as const;
+
 async function dwellForDefect(): Promise<void> {
-  if (defects.has('status-goes-backwards')) await new Promise((resolve) => setTimeout(resolve, 400));
+  if (DWELL_DEFECTS.some((name) => defects.has(name)))
+    await new Promise((resolve) => setTimeout(resolve, 400));
 }
