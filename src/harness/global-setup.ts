@@ -9,12 +9,12 @@
 import type { TestProject } from 'vitest/node';
 import { decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
-import { type EmbeddedStack, startEmbeddedStack } from '../stack/embedded.ts';
+import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
 import { type RunSink, startRunSink } from './run-sink.ts';
 import { generateSharedVoice, type SharedVoice } from './shared-voice.ts';
 import './meta.ts';
 
-let stack: EmbeddedStack | undefined;
+let stack: StartedTarget | undefined;
 let sharedVoice: SharedVoice | undefined;
 let sink: RunSink | undefined;
 
@@ -26,7 +26,8 @@ export async function setup(project: TestProject): Promise<void> {
   } else {
     config = resolveRunConfig({});
     if (config.target === 'embedded') {
-      stack = await startEmbeddedStack();
+      // The same stack `speakcheck run` starts (one synthesis worker: src/stack/target.ts).
+      stack = await startTarget('embedded', { workers: EMBEDDED_RUN_WORKERS });
       config.baseUrl = stack.baseUrl;
       config.authUrl = stack.baseUrl;
       config.email = stack.email;
