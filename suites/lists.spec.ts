@@ -100,6 +100,17 @@ async function fullNow(kind: Kind, ids: readonly string[]): Promise<ListItem[]> 
   return all.map((item) => asListItem(kind, item)).filter((item) => ids.includes(item.id));
 }
 
+/**
+ * Our items as the server lists them with the id filter, as the pages compared with it are asked
+ * for. Not an oracle of the filter (fullNow is): read unfiltered, the list can page through
+ * everything (a default page length), and another file deleting meanwhile shifts an item of ours past
+ * a page boundary, unseen (the latitude switch default-page-length showed it once).
+ */
+async function filteredNow(kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
+  const ours = await list<Take | Voice>(speak, kind, toQueryParams({ ids: [...ids] }, `${kind}_id`));
+  return ours.map((item) => asListItem(kind, item)).filter((item) => ids.includes(item.id));
+}
+
 type Kind = 'take' | 'voice';
 
 function asListItem(kind: Kind, item: Take | Voice): ListItem {
@@ -268,9 +279,9 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
     async () => {
       const { ids } = await listFixture();
       // The whole list of ours, every page of it (a default page size may apply without length).
-      const whole = (await fullNow(kind, ids)).map((i) => i.id);
+      const whole = (await filteredNow(kind, ids)).map((i) => i.id);
       for (let length = 1; length <= 4; length++) {
-        const first = await firstPageNumber(ids, await fullNow(kind, ids), length, kind);
+        const first = await firstPageNumber(ids, await filteredNow(kind, ids), length, kind);
         const pages: string[][] = [];
         // Bounded: one page past the last one that can hold anything.
         for (let page = first; page <= first + Math.ceil(ids.length / length); page++) {
