@@ -1,8 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { SuiteSequencer } from './src/harness/sequencer.ts';
-
-const EXIT_WITH_RUNNER = fileURLToPath(new URL('./src/harness/exit-with-runner.mjs', import.meta.url));
 
 // The conformance suites, run by `speakcheck run` (which adds its reporters and hands the run config
 // over in SPEAKCHECK_RUN_CONFIG). Usable directly while writing a suite:
@@ -13,11 +10,11 @@ export default defineConfig({
     include: ['suites/**/*.spec.ts'],
     globalSetup: ['src/harness/global-setup.ts'],
     setupFiles: ['allure-vitest/setup'],
-    pool: 'forks',
-    // A worker whose parent died exits instead of spinning (src/harness/exit-with-runner.mjs). 1 MB
-    // semi-spaces (V8's young generation, default up to 16 MB): a lower peak RSS of the run's tree at
-    // no CPU cost (`speakcheck bench`, as the reference stack's processes: reference/entry-points.ts).
-    poolOptions: { forks: { execArgv: ['--max-semi-space-size=1', '--import', EXIT_WITH_RUNNER] } },
+    // Worker threads of the run's own process, not forked processes: the suites only talk HTTP and
+    // websockets, so they need no process of their own, and each fork cost a Node process (~45 MB of
+    // the node binary mapped again, its own heap): the run's tree 731 → ~650 MB summed RSS, and a
+    // worker cannot outlive a killed run (`speakcheck bench`; figures in the README).
+    pool: 'threads',
     // Two cores shared with the server under test (when embedded): two suite files at a time.
     maxWorkers: 2,
     minWorkers: 1,

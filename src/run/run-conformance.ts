@@ -84,7 +84,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   const reporter = new ConformanceReporter({ config, startedAt, log: out });
   const ownSignalListeners = new Set([...process.rawListeners('SIGINT'), ...process.rawListeners('SIGTERM')]);
   // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
-  // the workers only fork at start(), after the config is complete.
+  // its worker threads only start at start(), after the config is complete.
   const vitestReady = createSuitesVitest(config, reporter);
   vitestReady.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
   let vitest: Vitest | undefined;

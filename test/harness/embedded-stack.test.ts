@@ -54,6 +54,20 @@ function spawnRun(areas: string, reportDirName: string, output: 'pipe' | 'ignore
   });
 }
 
+/** The base URL the run tests: it prints it once its stack is up and preflighted, as the suites start. */
+function testingStarted(run: ReturnType<typeof spawnRun>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the run did not start testing within 150 s')), 150_000);
+    createInterface({ input: run.stdout! }).on('line', (line) => {
+      const match = /testing (http:\/\/\S+)/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!.replace(/,$/, ''));
+      }
+    });
+  });
+}
+
 describe('embedded stack', () => {
   test('starts, answers on loopback, and is gone after stop()', { timeout: 90_000 }, async () => {
     const stack = await startEmbeddedStack({ readyTimeoutMs: 60_000 });
@@ -79,20 +93,7 @@ describe('embedded stack', () => {
   }, async () => {
     const run = spawnRun('version', 'speakcheck-sigint-test', 'pipe');
     const exited = new Promise<number | null>((resolve) => run.once('exit', (code) => resolve(code)));
-    // The run prints the stack's address once it is up and preflighted.
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('the run did not start testing within 150 s')),
-        150_000,
-      );
-      createInterface({ input: run.stdout! }).on('line', (line) => {
-        const match = /testing (http:\/\/\S+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!.replace(/,$/, ''));
-        }
-      });
-    });
+    const baseUrl = await testingStarted(run);
     run.kill('SIGINT');
     const code = await Promise.race([
       exited,
@@ -111,24 +112,20 @@ describe('embedded stack', () => {
     expect(after).toMatch(/connection refused/);
   });
 
-  test('a run killed with SIGKILL leaves nothing behind: the stack and the suite workers exit', {
+  test('a run killed with SIGKILL leaves nothing behind: the stack and its workers exit', {
     timeout: 200_000,
   }, async () => {
-    const run = spawnRun('websocket,takes', 'speakcheck-sigkill-test', 'ignore');
+    const run = spawnRun('websocket,takes', 'speakcheck-sigkill-test', 'pipe');
     const exited = new Promise<void>((resolve) => run.once('exit', () => resolve()));
-    // Mid-run: the stack is up and both suite workers (vitest forks) run test files.
-    let children: { pid: number; command: string }[] = [];
-    await eventually(
-      'the run to start its stack and two suite workers',
-      () => {
-        children = childrenOf(run.pid!);
-        return (
-          children.some((c) => c.command.includes(' serve ')) &&
-          children.filter((c) => c.command.includes('vitest')).length >= 2
-        );
-      },
-      150_000,
-    );
+    // Mid-run: the stack is up and preflighted, the suites (threads of the run itself) start.
+    await testingStarted(run);
+    const stack = childrenOf(run.pid!).filter((c) => c.command.includes(' serve '));
+    expect(stack, 'the run started its stack as a child process').toHaveLength(1);
+    const children = [...stack, ...childrenOf(stack[0]!.pid)];
+    expect(
+      children.some((c) => c.command.includes('worker-main')),
+      'the stack forked its worker',
+    ).toBe(true);
     run.kill('SIGKILL');
     await exited;
     await eventually(
