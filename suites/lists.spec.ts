@@ -25,6 +25,7 @@ import {
   generateTake,
   generateVoice,
   list,
+  listHolding,
   listPage,
   once,
   prefetch,
@@ -53,10 +54,7 @@ const fixture = once(async () => {
   // Settled items keep their place in the list while pages are read.
   await Promise.all(ids.map((id) => waitUntilDone<Take>(speak, 'take', id)));
   // The full list, in the server's own order, restricted to ours: the oracle's ground truth.
-  const all = await list<Take>(speak, 'take');
-  const full: ListItem[] = all
-    .filter((t) => ids.includes(t.take_id))
-    .map((t) => ({ id: t.take_id, timestamp_ms: t.timestamp_ms }));
+  const full = await fullNow('take', ids);
   if (full.length !== ids.length) {
     throw new Finding(`GET /v1/speak/takes holds ${full.length} of the ${ids.length} takes just created`, {
       expected: ids,
@@ -79,10 +77,7 @@ const voiceFixture = once(async () => {
     });
     ids.push(extra.voice_id);
   }
-  const all = await list<Voice>(speak, 'voice');
-  const full: ListItem[] = all
-    .filter((v) => ids.includes(v.voice_id))
-    .map((v) => ({ id: v.voice_id, timestamp_ms: v.timestamp_ms }));
+  const full = await fullNow('voice', ids);
   if (full.length !== ids.length) {
     throw new Finding(`GET /v1/speak/voices holds ${full.length} of the ${ids.length} voices just created`);
   }
@@ -96,7 +91,7 @@ prefetch(fixture, voiceFixture);
  * check, because a server may move timestamp_ms or the order when an item changes status.
  */
 async function fullNow(kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
-  const all = await list<Take | Voice>(speak, kind, {});
+  const all = await listHolding<Take | Voice>(speak, kind, ids);
   return all.map((item) => asListItem(kind, item)).filter((item) => ids.includes(item.id));
 }
 

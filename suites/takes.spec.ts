@@ -53,6 +53,8 @@ const generated = once(async () => {
   const body = { voice_id: v.voice_id, text: MULTI_PART };
   const { take } = await generateTake(speak, body);
   // The unfiltered list: length absent is unlimited (wire facts), and the newest take comes first anyway.
+  // One read: TAKE-LISTED-AT-ONCE asks for the take in the list at once, so no second look (it is the
+  // newest, at the top of the first page, where a page shift cannot hide it).
   const whole = await list<Take>(speak, 'take');
   const polled = waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
   // Callers that only need the creation must not leave the polling promise unhandled.

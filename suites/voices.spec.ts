@@ -19,6 +19,7 @@ import {
   generateVoice,
   getItem,
   list,
+  listHolding,
   once,
   prefetch,
   type Take,
@@ -212,7 +213,7 @@ covers(
 covers(['VOICE-LIST'], 'the voice list holds the generated voices', async () => {
   const ids = (await Promise.all([slowVoice(), fastVoice(), plainVoice()])).map((g) => g.created.voice_id);
   // The unfiltered list: no length means no limit (wire facts), and new voices come first anyway.
-  const whole = await list<Voice>(speak, 'voice');
+  const whole = await listHolding<Voice>(speak, 'voice', ids);
   const missing = ids.filter((id) => !whole.some((v) => v.voice_id === id));
   if (missing.length)
     throw new Finding(
