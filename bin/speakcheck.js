@@ -13,7 +13,8 @@ import { bundledCli } from '../src/cli/bundle.mjs';
 //   stays resident. Two arenas: the API's peak RSS 194 → 121 MB over a full run.
 // - A freed large block (audio buffers, HTTP bodies) raises glibc's mmap threshold up to 32 MB, and
 //   from then on such blocks come from the heap and stay resident after free. A fixed 128 KiB
-//   threshold hands every larger block back to the kernel when freed: the run's tree 594 → 535 MB.
+//   threshold hands every larger block back to the kernel when freed: the run's tree (summed RSS)
+//   ~594 → 550–570 MB, medians of 5 runs.
 process.env.MALLOC_ARENA_MAX ??= '2';
 process.env.MALLOC_MMAP_THRESHOLD_ ??= '131072';
 
