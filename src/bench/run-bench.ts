@@ -55,7 +55,7 @@ export interface BenchResult {
   /** CPU seconds (user + system) of the whole tree. */
   cpuS: number;
   peakTreeMb: number;
-  /** The tree's peak PSS: what it takes from the machine (shared pages such as Node's binary once). */
+  /** The tree's PSS, taken at each new high of its summed RSS: what it takes from the machine (shared pages such as Node's binary once). */
   peakTreePssMb: number;
   peakSingleMb: number;
   peakProcesses: number;
@@ -124,12 +124,14 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
         rssMb: Math.round(p.rssKb / 1024),
         command: commandOf(p.pid),
       }));
+      // Only at a new RSS high: the kernel walks every mapping of a process to write smaps_rollup,
+      // too much work for every 100 ms sample on the machine whose run is being timed.
+      peakTreePssKb = Math.max(
+        peakTreePssKb,
+        members.reduce((n, p) => n + pssKb(p.pid), 0),
+      );
     }
     peakTreeKb = Math.max(peakTreeKb, total);
-    peakTreePssKb = Math.max(
-      peakTreePssKb,
-      members.reduce((n, p) => n + pssKb(p.pid), 0),
-    );
     peakSingleKb = Math.max(peakSingleKb, ...members.map((p) => p.rssKb), 0);
     peakProcesses = Math.max(peakProcesses, members.length);
   };
@@ -206,12 +208,6 @@ export async function synthesisRates(): Promise<SynthesisRates | string> {
   const json = output.split('\n').find((l) => l.startsWith('{'));
   if (code !== 0 || !json) return `synth-bench failed (exit ${code})`;
   return JSON.parse(json) as SynthesisRates;
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export function machineLine(): string {

@@ -17,12 +17,12 @@
  * the first-part synthesis time; the target is playable p50 ≤ first-part synthesis p50 + 5 ms.
  */
 import { spawn } from 'node:child_process';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openTtfcSession, type TakeTiming } from '../load/node-ws-ttfc.ts';
 import { REPO_ROOT, startEmbeddedStack } from '../stack/embedded.ts';
+import { machineLine } from './run-bench.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -79,8 +79,7 @@ const session = await openTtfcSession({
 });
 const espeak = stack ? startEspeakTimer() : undefined;
 try {
-  const cpu = cpus();
-  console.log(`machine: ${cpu[0]?.model ?? 'unknown cpu'}, ${cpu.length} cores, node ${process.version}`);
+  console.log(machineLine());
   console.log(`inputs: ${RUNS} requests per mode, one connection, text ${JSON.stringify(TEXT)}`);
   // Warm-up: the worker's first request loads the voice's dictionary.
   for (let i = 0; i < 3; i++) await session.take(`warm-${i}`, TEXT, 'chunks');

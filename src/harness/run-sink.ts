@@ -7,11 +7,7 @@
 import { planWebhookSink, WebhookSink } from '../client/webhook-sink.ts';
 import { type ProvidedWebhookSink, SinkControl } from '../client/webhook-sink-control.ts';
 import type { RunConfig } from '../config/types.ts';
-
-/** The suite files that use the sink. */
-const WEBHOOK_FILE = /(^|[\\/])suites[\\/]webhooks[^\\/]*\.spec\.ts$/;
-/** The files among them that file settle entries: the end-of-run judge waits until each has finished. */
-const SETTLING_FILE = /(^|[\\/])suites[\\/]webhooks\.spec\.ts$/;
+import { SETTLING_FILE, WEBHOOK_FILE } from './webhook-files.ts';
 
 export interface RunSink {
   provided: ProvidedWebhookSink;

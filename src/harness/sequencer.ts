@@ -5,15 +5,13 @@
  * src/client/webhook-sink-control.ts): the windows then run beside every other file.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-
-const FIRST = /(^|[\\/])suites[\\/]webhooks\.spec\.ts$/;
-const LAST = /(^|[\\/])suites[\\/]webhooks-settled\.spec\.ts$/;
+import { SETTLED_FILE, SETTLING_FILE } from './webhook-files.ts';
 
 export class SuiteSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (spec: TestSpecification) =>
-      FIRST.test(spec.moduleId) ? 0 : LAST.test(spec.moduleId) ? 2 : 1;
+      SETTLING_FILE.test(spec.moduleId) ? 0 : SETTLED_FILE.test(spec.moduleId) ? 2 : 1;
     return sorted.sort((a, b) => rank(a) - rank(b)); // stable: vitest's order within each rank
   }
 }

@@ -2,7 +2,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import {
   machineLine,
-  median,
   runBench,
   runLines,
   stackStart,
@@ -11,6 +10,7 @@ import {
   TARGET_SYNTH_SCALING,
   TARGET_WALL_S,
 } from '../../bench/run-bench.ts';
+import { median } from '../../perf/stats.ts';
 import { EXIT } from '../exit-codes.ts';
 
 function runs(value: string): number {
