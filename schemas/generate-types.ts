@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { SCHEMA_DIR, schemas } from './index.ts';
+import { rewriteSchemaRefs, SCHEMA_DIR, schemas } from './index.ts';
 
 export const TYPES_FILE = join(SCHEMA_DIR, 'types.ts');
 
@@ -20,19 +20,6 @@ const BANNER = `/**
  * schemas/generate-types.ts from the schema files (npm run schemas:types): do not edit by hand.
  * Harness, reference and load import these instead of writing the shapes again.
  */`;
-
-function toDefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toDefs);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    if (key === '$id' || key === '$schema') continue;
-    if (key === '$ref' && typeof inner === 'string' && inner.endsWith('.json')) {
-      out.$ref = `#/$defs/${inner.slice(0, -'.json'.length)}`;
-    } else out[key] = toDefs(inner);
-  }
-  return out;
-}
 
 /** The text of schemas/types.ts for the current schema files. */
 export async function generateSchemaTypes(): Promise<string> {
@@ -44,7 +31,7 @@ export async function generateSchemaTypes(): Promise<string> {
     additionalProperties: false,
     required: names,
     properties: Object.fromEntries(names.map((name) => [name, { $ref: `#/$defs/${name}` }])),
-    $defs: Object.fromEntries(names.map((name) => [name, toDefs(schemas[name])])),
+    $defs: Object.fromEntries(names.map((name) => [name, rewriteSchemaRefs(schemas[name], '#/$defs/')])),
   };
   return compile(bundle as JSONSchema, 'SchemaTypes', {
     bannerComment: BANNER,

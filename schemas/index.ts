@@ -38,6 +38,24 @@ export function createAjv(options: { coerceTypes?: boolean; useDefaults?: boolea
   return ajv;
 }
 
+/**
+ * A schema file's content with its cross-file refs (`X.json`) pointing at `${prefix}X` instead, and
+ * without `$id` and `$schema`: how a bundle of the schemas (the OpenAPI document's components, the
+ * generated types' $defs) writes them.
+ */
+export function rewriteSchemaRefs(value: unknown, prefix: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteSchemaRefs(item, prefix));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === '$id' || key === '$schema') continue;
+    if (key === '$ref' && typeof inner === 'string' && inner.endsWith('.json')) {
+      out.$ref = `${prefix}${inner.slice(0, -'.json'.length)}`;
+    } else out[key] = rewriteSchemaRefs(inner, prefix);
+  }
+  return out;
+}
+
 /** The `$ref` value that points at a named schema, as the schema files write it. */
 export function schemaRef(name: string): string {
   return `${name}.json`;

@@ -10,7 +10,7 @@ import { schemas } from '../../schemas/index.ts';
 import { type ListQuery, ListQueryError, listSql, parseListQuery } from '../store/list-query.ts';
 import { ApiError } from './errors.ts';
 import { AUTH, INVALID, json, LIST_EXAMPLES, LIST_ORDER, MALFORMED, ref } from './openapi-parts.ts';
-import type { Json, ParsedListQuery } from './route-schema.ts';
+import type { Json } from './route-schema.ts';
 
 type IdColumn = 'voice_id' | 'take_id';
 
@@ -76,7 +76,7 @@ export function registerListRoute<Row, Shown>(
     documented: { parameters: LIST_EXAMPLES },
     responses: { '200': json(ref(route.listSchema)), ...MALFORMED, ...AUTH, ...INVALID },
   };
-  app.get<{ Querystring: ParsedListQuery }>(
+  app.get<{ Querystring: ListQuery }>(
     route.path,
     { schema, validatorCompiler: listQueryValidator(route.idColumn) },
     async (request) =>

@@ -165,6 +165,9 @@ export const VOICE_LINKS = {
     requestBody: { voice_id: '$response.body#/voice_id', text: 'Hello.' },
   },
 };
+/** The operation of a take's audio in one format (the audio route declares one per format). */
+export const audioOperationId = (format: string) => `getTakeAudio${format}`;
+
 export const TAKE_LINKS = {
   GetTake: byId('getTake', 'take_id', '$response.body#/take_id'),
   DeleteTake: byId('deleteTake', 'take_id', '$response.body#/take_id'),
@@ -173,7 +176,7 @@ export const TAKE_LINKS = {
   ...Object.fromEntries(
     AUDIO_FORMAT_NAMES.map((f) => [
       `GetAudio${f}`,
-      byId(`getTakeAudio${f}`, 'take_id', '$response.body#/take_id'),
+      byId(audioOperationId(f), 'take_id', '$response.body#/take_id'),
     ]),
   ),
 };

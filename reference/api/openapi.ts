@@ -13,7 +13,7 @@
  * (refresh and logout take an optional one); the few lines here assemble exactly what the routes say.
  */
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { schemas } from '../../schemas/index.ts';
+import { rewriteSchemaRefs, schemas } from '../../schemas/index.ts';
 import { takeGenerateForModels, voiceGenerateForModels } from './openapi-parts.ts';
 import { API_VERSION } from './plugins/version.ts';
 import type { Json } from './route-schema.ts';
@@ -44,16 +44,7 @@ export function collectDocumentedRoutes(app: FastifyInstance): DocumentedRoute[]
 
 /** A schema of schemas/ or of a route, as the document writes it: `X.json` refs → `#/components/schemas/X`. */
 export function documentSchema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(documentSchema);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Json = {};
-  for (const [key, inner] of Object.entries(value)) {
-    if (key === '$id' || key === '$schema') continue;
-    if (key === '$ref' && typeof inner === 'string' && inner.endsWith('.json')) {
-      out.$ref = `#/components/schemas/${inner.slice(0, -'.json'.length)}`;
-    } else out[key] = documentSchema(inner);
-  }
-  return out;
+  return rewriteSchemaRefs(value, '#/components/schemas/');
 }
 
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');

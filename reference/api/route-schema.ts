@@ -12,7 +12,6 @@
  *   body's example and whether it is optional, and per parameter a narrower schema or an example.
  * Routes without an `operationId` (docs pages, signed URLs, _meta) stay out of the document.
  */
-import type { ListQuery as ParsedListQuery } from '../store/list-query.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -63,9 +62,6 @@ export interface TakeIdParams {
 export interface VoiceIdParams {
   voice_id: string;
 }
-
-/** A route's request part types, for fastify's route generics. */
-export type { ParsedListQuery };
 
 /**
  * A params schema: every property a non-empty string (fastify never gives a route an empty

@@ -30,7 +30,7 @@ import { outputSampleRate } from '../../synth/index.ts';
 import { authenticate } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { AUDIO_FORMAT_NAMES, AUTH, error, MALFORMED, redirect } from '../openapi-parts.ts';
+import { AUDIO_FORMAT_NAMES, AUTH, audioOperationId, error, MALFORMED, redirect } from '../openapi-parts.ts';
 import type { TakeIdParams } from '../route-schema.ts';
 import { TAKE_ID, TAKE_ID_EXAMPLE, takeOf } from './takes.ts';
 
@@ -59,7 +59,7 @@ const AUDIO_OPERATION = {
       parameter: 'format',
       values: AUDIO_FORMAT_NAMES,
       operation: (format: string) => ({
-        operationId: `getTakeAudio${format}`,
+        operationId: audioOperationId(format),
         summary: `Audio of a take as ${format}`,
         description:
           format === 'wav'
