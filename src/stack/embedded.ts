@@ -44,7 +44,7 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
       cwd: REPO_ROOT,
       what: 'the reference stack',
       ready: serveReady(),
-      readyTimeoutMs: o.readyTimeoutMs ?? 60_000,
+      readyTimeoutMs: o.readyTimeoutMs,
       // The IPC channel is a lifeline: serve stops when it closes, i.e. when this process dies unstopped.
       ipc: true,
       outputLimit: 64 * 1024,

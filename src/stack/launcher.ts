@@ -49,6 +49,7 @@ export interface LaunchOptions {
    * wait). Lines before ready are collected into `fields`; later lines go to onLine.
    */
   ready?: (fields: ReadonlyMap<string, string>) => boolean;
+  /** Bound of the wait for the ready lines (default 60 s: the embedded stack with its synthesis workers can take 20 s on a loaded 2-core machine). */
   readyTimeoutMs?: number;
   /** What is starting, for the error messages ("the reference stack"). */
   what?: string;

@@ -32,7 +32,7 @@ export interface StartedTarget {
 export interface TargetOptions {
   /** The stack's log lines (the container stack's start-up; the embedded stack's after ready). */
   onLog?: (line: string) => void;
-  /** Bound of the embedded stack's start (default 60 s: with its synthesis workers on a loaded 2-core machine it can take 20 s). */
+  /** Bound of the embedded stack's start (default: the launcher's, 60 s). */
   readyTimeoutMs?: number;
   /** The embedded stack's synthesis worker processes (default: serve's, 2). */
   workers?: number;
@@ -46,7 +46,7 @@ export async function startTarget(kind: StackKind, o: TargetOptions = {}): Promi
     kind === 'container'
       ? await startContainers(o)
       : await startEmbeddedStack({
-          readyTimeoutMs: o.readyTimeoutMs ?? 60_000,
+          readyTimeoutMs: o.readyTimeoutMs,
           ...(o.workers === undefined ? {} : { extraArgs: ['--workers', String(o.workers)] }),
         });
   let stopping: Promise<void> | undefined;
