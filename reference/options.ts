@@ -41,6 +41,8 @@ export interface StackOptions {
   defects?: string[];
   /** Latitude switches to turn on (reference/latitude/registry.ts); off by default. */
   latitude?: string[];
+  /** Seed of latitude hosted-latency's random delays (reference/latitude/hosted-latency.ts). */
+  latencySeed?: number;
   /** Log sink (already redacted by the caller's conventions: never tokens or passwords). */
   log?: (line: string) => void;
 }

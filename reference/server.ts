@@ -17,6 +17,7 @@ import { seedDemoUser, upsertUser } from './auth/users.ts';
 import { activateDefects, defects } from './defects/index.ts';
 import { createItemEventTail } from './events/item-events.ts';
 import { recoverAtStartup } from './jobs/job-queue.ts';
+import { DEFAULT_LATENCY_SEED, setLatencySeed } from './latitude/hosted-latency.ts';
 import { activateLatitude, latitude } from './latitude/index.ts';
 import { resolveOptions, SAME_ORIGIN, type StackOptions } from './options.ts';
 import { AudioUrlSigner } from './signing/audio-url.ts';
@@ -52,6 +53,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   if (defects.list().length > 0) log(`DEFECTIVE STACK: defect switches on: ${defects.list().join(', ')}`);
   activateLatitude(options.latitude ?? []);
   if (latitude.list().length > 0) log(`LATITUDE: latitude switches on: ${latitude.list().join(', ')}`);
+  setLatencySeed(options.latencySeed ?? DEFAULT_LATENCY_SEED);
   if (options.signedUrlTtlSeconds < 600) {
     log(
       `signed audio URLs live ${options.signedUrlTtlSeconds} s: less than the 10 minutes the SDK caches them`,

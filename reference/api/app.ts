@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { installDefectHeader } from '../defects/header.ts';
 import { installLatitudeHeader } from '../latitude/header.ts';
+import { installHostedRequestLatency } from '../latitude/hosted-requests.ts';
 import { latitude } from '../latitude/index.ts';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
@@ -100,6 +101,7 @@ export async function buildApp(
   extra: { protectedPlugins?: ProtectedPlugin[] } = {},
 ): Promise<FastifyInstance> {
   const app = createServer(ctx);
+  installHostedRequestLatency(app);
   app.setValidatorCompiler(routeValidatorCompiler(ctx.ajv));
   // The OpenAPI document is generated from the routes that declare an operation (api/openapi.ts).
   const documented = collectDocumentedRoutes(app);

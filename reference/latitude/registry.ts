@@ -213,6 +213,13 @@ export const LATITUDES = [
     "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
     'the status webhook is not called for the creation (waiting), only for later changes',
   ),
+  // a hosted service (issue 32)
+  l(
+    'hosted-latency',
+    'voices',
+    'After a few seconds a fetch by `voice_id` returns `ready`.',
+    "a hosted neural TTS's latencies (reference/latitude/hosted-latency.ts): voices waiting 2–4 s and ready after 5 s, takes queued 0.3–0.8 s then 0.5–0.7 s per part, websocket first audio 0.25 s after a part starts then a 200 ms chunk every 0.10 s, webhooks 0.2–0.5 s late, login and refresh 0.15 s, other requests 30–80 ms",
+  ),
 ] as const satisfies readonly LatitudeSpec[];
 
 /*

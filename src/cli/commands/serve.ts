@@ -68,6 +68,7 @@ interface ServeFlags {
   webhookAllow?: string;
   defect?: string[];
   latitude?: string[];
+  latencySeed: number;
 }
 
 export function registerServe(program: Command): void {
@@ -112,6 +113,12 @@ export function registerServe(program: Command): void {
     )
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
+    .option(
+      '--latency-seed <n>',
+      'seed of the random delays of --latitude hosted-latency (the same seed, the same figures)',
+      integer(0),
+      1,
+    )
     .addOption(
       new Option('--target <kind>', 'in-process stack, or API + 2 worker containers (testcontainers)')
         .choices(['embedded', 'container'])
@@ -136,6 +143,7 @@ export function registerServe(program: Command): void {
         webhookAllow: flags.webhookAllow,
         defects: flags.defect ?? [],
         latitude: flags.latitude ?? [],
+        latencySeed: flags.latencySeed,
         log,
       });
       const demo = stack.users[0]!;
