@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { installDefectHeader } from '../defects/header.ts';
+import { installBackpressure } from '../latitude/backpressure.ts';
 import { installLatitudeHeader } from '../latitude/header.ts';
 import { installHostedRequestLatency } from '../latitude/hosted-requests.ts';
 import { latitude } from '../latitude/index.ts';
@@ -101,6 +102,8 @@ export async function buildApp(
   extra: { protectedPlugins?: ProtectedPlugin[] } = {},
 ): Promise<FastifyInstance> {
   const app = createServer(ctx);
+  // Latitude rate-limit / transient-503 answer first: a refused request is not processed at all.
+  installBackpressure(app, { rps: ctx.options.rateLimitRps, burst: ctx.options.rateLimitBurst });
   installHostedRequestLatency(app);
   app.setValidatorCompiler(routeValidatorCompiler(ctx.ajv));
   // The OpenAPI document is generated from the routes that declare an operation (api/openapi.ts).

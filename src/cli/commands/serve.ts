@@ -5,7 +5,7 @@
  * Stops cleanly (workers too) on SIGINT/SIGTERM.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
+import { blobOrigin, DEFAULT_OPTIONS, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
 import { StackStartError } from '../../stack/embedded.ts';
@@ -28,6 +28,12 @@ function integer(min: number) {
     }
     return n;
   };
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError('must be a number > 0');
+  return n;
 }
 
 function port(value: string): number {
@@ -69,6 +75,8 @@ interface ServeFlags {
   defect?: string[];
   latitude?: string[];
   latencySeed: number;
+  rateLimitRps: number;
+  rateLimitBurst: number;
 }
 
 export function registerServe(program: Command): void {
@@ -114,6 +122,18 @@ export function registerServe(program: Command): void {
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
     .option(
+      '--rate-limit-rps <n>',
+      'requests per second per token under --latitude rate-limit',
+      positiveNumber,
+      DEFAULT_OPTIONS.rateLimitRps,
+    )
+    .option(
+      '--rate-limit-burst <n>',
+      'requests at once per token under --latitude rate-limit',
+      integer(1),
+      DEFAULT_OPTIONS.rateLimitBurst,
+    )
+    .option(
       '--latency-seed <n>',
       'seed of the random delays of --latitude hosted-latency (the same seed, the same figures)',
       integer(0),
@@ -144,6 +164,8 @@ export function registerServe(program: Command): void {
         defects: flags.defect ?? [],
         latitude: flags.latitude ?? [],
         latencySeed: flags.latencySeed,
+        rateLimitRps: flags.rateLimitRps,
+        rateLimitBurst: flags.rateLimitBurst,
         log,
       });
       const demo = stack.users[0]!;
