@@ -45,6 +45,11 @@ export interface StackOptions {
   rateLimitRps: number;
   /** Latitude rate-limit: bucket size (requests at once). */
   rateLimitBurst: number;
+  /**
+   * https and wss with a throwaway CA made at start (reference/tls.ts); the CA file is in the stack's
+   * `caFile`. Needs the openssl command-line tool.
+   */
+  tls?: boolean;
   /** Seed of latitude hosted-latency's random delays (reference/latitude/hosted-latency.ts). */
   latencySeed?: number;
   /** Log sink (already redacted by the caller's conventions: never tokens or passwords). */

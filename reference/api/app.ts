@@ -56,6 +56,8 @@ const REDACTED_QUERY = /(X-Amz-Signature|access_token|refresh_token|token|secret
 /** The fastify instance every listener of the stack shares: JSON errors, defect header, redacted log. */
 function createServer(ctx: ApiContext): FastifyInstance {
   const app = Fastify({
+    // serve --tls: https only, no plain-http fallback on the same port.
+    ...(ctx.https ? { https: ctx.https } : {}),
     logger: false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,

@@ -77,6 +77,7 @@ interface ServeFlags {
   latencySeed: number;
   rateLimitRps: number;
   rateLimitBurst: number;
+  tls?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -122,6 +123,10 @@ export function registerServe(program: Command): void {
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
     .option(
+      '--tls',
+      'https and wss with a throwaway CA made at start (needs openssl); prints ca_file=<path of its PEM>',
+    )
+    .option(
       '--rate-limit-rps <n>',
       'requests per second per token under --latitude rate-limit',
       positiveNumber,
@@ -166,6 +171,7 @@ export function registerServe(program: Command): void {
         latencySeed: flags.latencySeed,
         rateLimitRps: flags.rateLimitRps,
         rateLimitBurst: flags.rateLimitBurst,
+        tls: flags.tls === true,
         log,
       });
       const demo = stack.users[0]!;
@@ -176,6 +182,8 @@ export function registerServe(program: Command): void {
         `password=${demo.password}`,
       ];
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
+      // --tls: the CA a client trusts (NODE_EXTRA_CA_CERTS, curl --cacert), on a line of its own.
+      if (stack.caFile) lines.push(`ca_file=${stack.caFile}`);
       // Loud on both streams: a defective stack must never pass for a clean one.
       lines.push(...announceDefects(flags.defect ?? [], log));
       lines.push(...announceLatitude(flags.latitude ?? [], log));
