@@ -20,7 +20,15 @@ export interface StackTls {
   cert: Buffer;
 }
 
-export class TlsSetupError extends Error {}
+export class TlsSetupError extends Error {
+  /** True when openssl itself is missing (not a failed openssl call). */
+  constructor(
+    message: string,
+    readonly toolMissing = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Names the certificate is valid for: the stack only listens on loopback when --tls is used. */
 const SUBJECT_ALT_NAMES = 'IP:127.0.0.1,IP:::1,DNS:localhost';
@@ -36,6 +44,7 @@ async function openssl(args: string[], cwd: string): Promise<void> {
     if (e.code === 'ENOENT') {
       throw new TlsSetupError(
         '--tls needs the openssl command-line tool to make its throwaway CA, and openssl is not on PATH (install openssl, or serve without --tls)',
+        true,
       );
     }
     throw new TlsSetupError(

@@ -7,6 +7,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { blobOrigin, DEFAULT_OPTIONS, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
+import { TlsSetupError } from '../../../reference/tls.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
 import { StackStartError } from '../../stack/embedded.ts';
 import { startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
@@ -173,7 +174,14 @@ export function registerServe(program: Command): void {
         rateLimitBurst: flags.rateLimitBurst,
         tls: flags.tls === true,
         log,
+      }).catch((error: unknown) => {
+        // --tls without openssl (or openssl failing): one sentence, not a stack trace.
+        if (!(error instanceof TlsSetupError)) throw error;
+        process.stderr.write(`speakcheck serve: could not start: ${error.message}.\n`);
+        process.exitCode = error.toolMissing ? EXIT.toolMissing : EXIT.targetUnavailable;
+        return undefined;
       });
+      if (!stack) return;
       const demo = stack.users[0]!;
       const lines = [
         `base_url=${stack.baseUrl}`,
