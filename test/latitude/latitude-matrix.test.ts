@@ -97,7 +97,7 @@ describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('lat
       );
     totalMs = Date.now() - started;
     process.stdout.write(
-      `latitude matrix: ${chosen.length} switch(es) alone in ${(alone / 1000).toFixed(0)} s (${PARALLEL} at a time)${
+      `latitude matrix: ${chosen.length} switch(es)${servedChosen.length > 0 ? ` and ${servedChosen.map((s) => s.label).join(', ')}` : ''} alone in ${(alone / 1000).toFixed(0)} s (${PARALLEL} at a time)${
         runCombined
           ? `; ${combined.length} compatible switches at once in ${((outcomes.get(COMBINED)?.ms ?? 0) / 1000).toFixed(0)} s`
           : ''

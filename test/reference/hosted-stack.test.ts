@@ -171,6 +171,23 @@ describe('serve --tls', () => {
   }, 60_000);
 });
 
+test('serve refuses a rate limit that is not positive', async () => {
+  for (const args of [
+    ['--rate-limit-rps', '0'],
+    ['--rate-limit-rps', 'fast'],
+    ['--rate-limit-burst', '0'],
+    ['--latency-seed', '-1'],
+  ]) {
+    const result = await runToEnd({
+      args: [SPEAKCHECK_BIN, 'serve', '--port', '0', '--workers', '0', ...args],
+      cwd: REPO_ROOT,
+      timeoutMs: 30_000,
+    });
+    expect(result.code, args.join(' ')).not.toBe(0);
+    expect(result.stderr, args.join(' ')).toMatch(/must be/);
+  }
+});
+
 test('serve --tls without openssl on PATH: one sentence naming openssl, exit 4, nothing listening', async () => {
   const result = await runToEnd({
     args: [SPEAKCHECK_BIN, 'serve', '--port', '0', '--workers', '0', '--tls'],
