@@ -40,6 +40,7 @@ export const INTEGRATION = [
   'test/reference/audio.test.ts',
   'test/reference/blob-store.test.ts',
   'test/reference/list-query-fuzz.test.ts',
+  'test/reference/hosted-stack.test.ts',
   'test/reference/rest-*.test.ts',
   'test/reference/serve-cli.test.ts',
   'test/reference/synth.test.ts',

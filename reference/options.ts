@@ -41,6 +41,17 @@ export interface StackOptions {
   defects?: string[];
   /** Latitude switches to turn on (reference/latitude/registry.ts); off by default. */
   latitude?: string[];
+  /** Latitude rate-limit: requests per second refilled into each token's bucket. */
+  rateLimitRps: number;
+  /** Latitude rate-limit: bucket size (requests at once). */
+  rateLimitBurst: number;
+  /**
+   * https and wss with a throwaway CA made at start (reference/tls.ts); the CA file is in the stack's
+   * `caFile`. Needs the openssl command-line tool.
+   */
+  tls?: boolean;
+  /** Seed of latitude hosted-latency's random delays (reference/latitude/hosted-latency.ts). */
+  latencySeed?: number;
   /** Log sink (already redacted by the caller's conventions: never tokens or passwords). */
   log?: (line: string) => void;
 }
@@ -56,6 +67,8 @@ export const DEFAULT_OPTIONS: StackOptions = {
   wsShuffleWindow: 0,
   users: [],
   permanentToken: false,
+  rateLimitRps: 15,
+  rateLimitBurst: 30,
 };
 
 export function resolveOptions(given: Partial<StackOptions>): StackOptions {
@@ -73,6 +86,10 @@ export function resolveOptions(given: Partial<StackOptions>): StackOptions {
   positive('websocketUrlTtlSeconds', 1);
   positive('wsShuffleWindow', 0);
   positive('blobPort', 0);
+  positive('rateLimitBurst', 1);
+  if (!(Number.isFinite(o.rateLimitRps) && o.rateLimitRps > 0)) {
+    throw new RangeError(`option rateLimitRps must be a number > 0 (got ${String(o.rateLimitRps)})`);
+  }
   for (const name of ['port', 'blobPort'] as const) {
     if (o[name] > 65535) throw new RangeError(`option ${name} must be <= 65535 (got ${o[name]})`);
   }

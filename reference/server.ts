@@ -17,11 +17,13 @@ import { seedDemoUser, upsertUser } from './auth/users.ts';
 import { activateDefects, defects } from './defects/index.ts';
 import { createItemEventTail } from './events/item-events.ts';
 import { recoverAtStartup } from './jobs/job-queue.ts';
+import { DEFAULT_LATENCY_SEED, setLatencySeed } from './latitude/hosted-latency.ts';
 import { activateLatitude, latitude } from './latitude/index.ts';
 import { resolveOptions, SAME_ORIGIN, type StackOptions } from './options.ts';
 import { AudioUrlSigner } from './signing/audio-url.ts';
 import { AudioFiles } from './store/audio-files.ts';
 import { openDatabase } from './store/db.ts';
+import { makeThrowawayTls, type StackTls } from './tls.ts';
 import { startWebhooks, type WebhookAllow } from './webhooks/index.ts';
 import { WorkerPool } from './worker/pool.ts';
 import { registeredWorkers } from './worker/registry.ts';
@@ -40,6 +42,8 @@ export interface ReferenceStack {
   /** The demo user first, then the extra users. */
   users: StackUser[];
   permanentToken?: string;
+  /** With the tls option: the throwaway CA's certificate (PEM) that clients trust. */
+  caFile?: string;
   close(): Promise<void>;
 }
 
@@ -52,6 +56,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   if (defects.list().length > 0) log(`DEFECTIVE STACK: defect switches on: ${defects.list().join(', ')}`);
   activateLatitude(options.latitude ?? []);
   if (latitude.list().length > 0) log(`LATITUDE: latitude switches on: ${latitude.list().join(', ')}`);
+  setLatencySeed(options.latencySeed ?? DEFAULT_LATENCY_SEED);
   if (options.signedUrlTtlSeconds < 600) {
     log(
       `signed audio URLs live ${options.signedUrlTtlSeconds} s: less than the 10 minutes the SDK caches them`,
@@ -59,6 +64,14 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   }
   const temporary = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'speakcheck-data-'));
+  // Before the workers fork: their websocket endpoints serve wss with the same certificate.
+  let tls: StackTls | undefined;
+  try {
+    tls = options.tls ? await makeThrowawayTls(join(dataDir, 'tls')) : undefined;
+  } catch (error) {
+    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const db = openDatabase(dataDir);
 
   const demo = await seedDemoUser(db);
@@ -91,6 +104,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
       websocketUrlTtlSeconds: options.websocketUrlTtlSeconds,
       host: options.host,
       wsShuffleWindow: options.wsShuffleWindow,
+      ...(tls ? { tlsKeyFile: tls.keyFile, tlsCertFile: tls.certFile } : {}),
     },
     onEvents: () => events.wake(),
     log,
@@ -130,6 +144,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     ],
     baseUrl: () => baseUrl,
     blobBaseUrl: () => blobUrl,
+    ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
     log,
   };
   const protectedPlugins: ProtectedPlugin[] = [
@@ -173,8 +188,9 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     throw error;
   }
   startup.ready = process.uptime();
-  baseUrl = listeningUrl(app, options.host);
-  if (blobApp) blobUrl = options.blobUrl ?? listeningUrl(blobApp, options.host);
+  const scheme = tls ? 'https' : 'http';
+  baseUrl = listeningUrl(app, options.host, scheme);
+  if (blobApp) blobUrl = options.blobUrl ?? listeningUrl(blobApp, options.host, scheme);
   log(
     `listening on ${baseUrl} with ${options.workers} worker process(es)${options.workers === 0 ? ' (standalone workers join through the data dir)' : ''}; data in ${dataDir}`,
   );
@@ -192,6 +208,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     dataDir,
     users,
     ...(permanentToken ? { permanentToken } : {}),
+    ...(tls ? { caFile: tls.caFile } : {}),
     close,
   };
 }
@@ -201,8 +218,8 @@ function portOf(app: FastifyInstance): number {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-/** http://host:port of a listening app (behind a proxy or in a container, pass --blob-url for the public one). */
-function listeningUrl(app: FastifyInstance, listenHost: string): string {
+/** http(s)://host:port of a listening app (behind a proxy or in a container, pass --blob-url for the public one). */
+function listeningUrl(app: FastifyInstance, listenHost: string, scheme: 'http' | 'https'): string {
   const host = listenHost.includes(':') ? `[${listenHost}]` : listenHost;
-  return `http://${host}:${portOf(app)}`;
+  return `${scheme}://${host}:${portOf(app)}`;
 }

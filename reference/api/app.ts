@@ -9,7 +9,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { installDefectHeader } from '../defects/header.ts';
+import { installBackpressure } from '../latitude/backpressure.ts';
 import { installLatitudeHeader } from '../latitude/header.ts';
+import { installHostedRequestLatency } from '../latitude/hosted-requests.ts';
 import { latitude } from '../latitude/index.ts';
 import { authenticate } from './authenticate.ts';
 import type { ApiContext } from './context.ts';
@@ -54,6 +56,8 @@ const REDACTED_QUERY = /(X-Amz-Signature|access_token|refresh_token|token|secret
 /** The fastify instance every listener of the stack shares: JSON errors, defect header, redacted log. */
 function createServer(ctx: ApiContext): FastifyInstance {
   const app = Fastify({
+    // serve --tls: https only, no plain-http fallback on the same port.
+    ...(ctx.https ? { https: ctx.https } : {}),
     logger: false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
@@ -100,6 +104,9 @@ export async function buildApp(
   extra: { protectedPlugins?: ProtectedPlugin[] } = {},
 ): Promise<FastifyInstance> {
   const app = createServer(ctx);
+  // Latitude rate-limit / transient-503 answer first: a refused request is not processed at all.
+  installBackpressure(app, { rps: ctx.options.rateLimitRps, burst: ctx.options.rateLimitBurst });
+  installHostedRequestLatency(app);
   app.setValidatorCompiler(routeValidatorCompiler(ctx.ajv));
   // The OpenAPI document is generated from the routes that declare an operation (api/openapi.ts).
   const documented = collectDocumentedRoutes(app);

@@ -24,6 +24,8 @@ export interface ApiContext {
   baseUrl(): string;
   /** Public origin of the blob-store listener that serves signed audio URLs; undefined = the API's own origin. */
   blobBaseUrl(): string | undefined;
+  /** serve --tls: the key and certificate every listener of the stack serves https with. */
+  https?: { key: Buffer; cert: Buffer };
   log(line: string): void;
 }
 

@@ -213,6 +213,25 @@ export const LATITUDES = [
     "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
     'the status webhook is not called for the creation (waiting), only for later changes',
   ),
+  // a hosted service (issue 32): its latency, its rate limit, its load shedding
+  l(
+    'hosted-latency',
+    'voices',
+    'After a few seconds a fetch by `voice_id` returns `ready`.',
+    "a hosted neural TTS's latencies (reference/latitude/hosted-latency.ts): voices waiting 2–4 s and ready after 5 s, takes queued 0.3–0.8 s then 0.5–0.7 s per part, websocket first audio 0.25 s after a part starts then a 200 ms chunk every 0.10 s, webhooks 0.2–0.5 s late, login and refresh 0.15 s, other requests 30–80 ms",
+  ),
+  l(
+    'rate-limit',
+    'errors',
+    'Rate limits, maximum text length, and maximum number of voices or takes: not shown.',
+    'a token bucket per bearer token (per client address without one) on the API: past it, 429 with Retry-After and {"detail":"Rate limit exceeded, retry later"}, the request not processed (serve --rate-limit-rps, --rate-limit-burst)',
+  ),
+  l(
+    'transient-503',
+    'errors',
+    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
+    'every 20th API request is answered 503 with Retry-After: 1 and a JSON detail, not processed (a hosted service shedding load)',
+  ),
 ] as const satisfies readonly LatitudeSpec[];
 
 /*

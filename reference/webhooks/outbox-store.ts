@@ -7,9 +7,15 @@
  * due again after the lease, with the interrupted attempt counted.
  */
 import type { Database } from 'better-sqlite3';
+import { hostedLatency } from '../latitude/hosted-latency.ts';
 import { latitude } from '../latitude/index.ts';
 /** Latitude webhooks-late-no-retry: how late every webhook call leaves. */
 export const LATE_WEBHOOK_MS = 1_000;
+
+/** Latitude hosted-latency: a webhook call leaves 0.2–0.5 s after the change. */
+function hostedWebhookDelayMs(): number {
+  return hostedLatency()?.webhookMs() ?? 0;
+}
 
 export type HookName = 'status' | 'done';
 export type ItemKind = 'take' | 'voice';
@@ -184,7 +190,7 @@ export class WebhookOutbox {
         d.body,
         refusal === null ? 'pending' : 'refused',
         // Latitude webhooks-late-no-retry: every call leaves a little late.
-        d.createdMs + (latitude.has('webhooks-late-no-retry') ? LATE_WEBHOOK_MS : 0),
+        d.createdMs + (latitude.has('webhooks-late-no-retry') ? LATE_WEBHOOK_MS : 0) + hostedWebhookDelayMs(),
         d.createdMs,
         refusal,
       );

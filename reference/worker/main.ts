@@ -25,6 +25,7 @@ import {
   releaseJob,
   returnOwnerJobs,
 } from '../jobs/job-queue.ts';
+import { hostedLatency } from '../latitude/hosted-latency.ts';
 import { adoptParentLatitude } from '../latitude/index.ts';
 import { type Database, openDatabase } from '../store/db.ts';
 import { createSynthesizer, type Synthesizer } from '../synth/index.ts';
@@ -176,11 +177,35 @@ async function runJob(job: { jobId: number; takeId: string }): Promise<void> {
   }
 }
 
+/**
+ * Jobs this worker runs at once: one (espeak is one engine), except under latitude hosted-latency,
+ * where a job mostly waits on timers (queue, per-part pace) as a hosted service's many synthesizers
+ * would: there the parts still queue behind each other in the one synthesizer, the waits overlap.
+ */
+const HOSTED_PARALLEL_JOBS = 8;
+const parallelJobs = hostedLatency() ? HOSTED_PARALLEL_JOBS : 1;
+const running = new Set<Promise<void>>();
+
 while (!closing) {
-  const job = claimJob(db, owner, { onTakeFailed: notifyEvents, ...(models ? { models } : {}) });
-  if (job) await runJob(job);
-  else await waitForWork(1000);
+  const job =
+    running.size < parallelJobs
+      ? claimJob(db, owner, { onTakeFailed: notifyEvents, ...(models ? { models } : {}) })
+      : undefined;
+  if (!job) {
+    await waitForWork(1000);
+    continue;
+  }
+  if (parallelJobs === 1) {
+    await runJob(job);
+    continue;
+  }
+  const run: Promise<void> = runJob(job).finally(() => {
+    running.delete(run);
+    wakeUp?.(); // a slot is free: claim the next job now
+  });
+  running.add(run);
 }
+await Promise.all(running);
 
 // Give the jobs back before closing the websockets and the synthesizer (which may take a while).
 const returned = returnOwnerJobs(db, owner);

@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav.ts';
 import { defects } from '../defects/index.ts';
+import { HOSTED_FIGURES, hostedLatency, sleep, waitUntil } from '../latitude/hosted-latency.ts';
 import { takeAudioDir, takeAudioPath } from '../store/audio-files.ts';
 import { progressAfter } from '../store/status.ts';
 import { advanceTake, getTakeRow } from '../store/takes.ts';
@@ -34,6 +35,13 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
   const step = (status: string, extra: Parameters<typeof advanceTake>[3] = {}) => {
     if (advanceTake(ctx.db, takeId, status, extra)) ctx.notifyEvents();
   };
+  // Latitude hosted-latency: the take waits in a hosted service's queue first (a voice's example
+  // take longer: "After a few seconds a fetch by `voice_id` returns `ready`.").
+  const hosted = hostedLatency();
+  if (hosted) {
+    await sleep(hosted.queuedMs(row.example_of !== null));
+    if (!ctx.stillOurs() || !getTakeRow(ctx.db, takeId)) return 'gone';
+  }
   step('started', { worker: ctx.workerId });
   await dwellForDefect();
   // Deleted meanwhile: nothing to write (and no audio directory to leave behind).
@@ -49,12 +57,15 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
     writeSync(fd, wavHeader({ sampleRate: outputSampleRate(), dataBytes: null }));
     for (let i = 0; i < parts.length; i++) {
       if (!ctx.stillOurs() || !getTakeRow(ctx.db, takeId)) return 'gone';
+      const partStartMs = Date.now();
       await ctx.synth.synthesizePart(parts[i]!, rendering, (pcm) => {
         if (!open) return;
         const bytes = pcmBytes(pcm);
         writeSync(fd, bytes, 0, bytes.length, WAV_HEADER_BYTES + dataBytes);
         dataBytes += bytes.length;
       });
+      // Latitude hosted-latency: a part takes what a hosted neural TTS takes, synthesis included.
+      if (hosted) await waitUntil(partStartMs + hosted.partMs());
       const progress = progressAfter(i + 1, parts.length);
       if (progress) {
         step(progress);
@@ -66,6 +77,8 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
     open = false;
     closeSync(fd);
   }
+  // Latitude hosted-latency: a voice is ready no sooner than voiceReadyAfterMs after its creation.
+  if (hosted && row.example_of !== null) await waitUntil(row.timestamp_ms + HOSTED_FIGURES.voiceReadyAfterMs);
   if (!ctx.stillOurs()) return 'gone';
   step('ready', {
     info: { duration: dataBytes / 2, audio_rate: outputSampleRate(), normalized_text: parts },

@@ -17,6 +17,8 @@ export interface DefectiveStack {
   defectsLine: string;
   /** The `latitude=` line the stack printed. */
   latitudeLine: string;
+  /** `serve --tls`: the `ca_file=` line, the throwaway CA a client must trust. */
+  caFile?: string;
   stop(): Promise<void>;
 }
 
@@ -26,13 +28,18 @@ export async function startDefectiveStack(
   startMs = 120_000,
 ): Promise<DefectiveStack> {
   const wantsLatitude = serveArgs.includes('--latitude');
+  const wantsTls = serveArgs.includes('--tls');
   try {
     const launched = await launch({
       args: [CLI, 'serve', '--port', '0', ...serveArgs, ...defects.flatMap((name) => ['--defect', name])],
       cwd: REPO_ROOT,
       what: `stack with ${defects.join(',')}`,
       ready: serveReady({
-        also: [...(defects.length > 0 ? ['defects'] : []), ...(wantsLatitude ? ['latitude'] : [])],
+        also: [
+          ...(defects.length > 0 ? ['defects'] : []),
+          ...(wantsLatitude ? ['latitude'] : []),
+          ...(wantsTls ? ['ca_file'] : []),
+        ],
       }),
       readyTimeoutMs: startMs,
       outputLimit: 2000,
@@ -44,6 +51,7 @@ export async function startDefectiveStack(
       password: lines.get('password')!,
       defectsLine: lines.get('defects') ?? '',
       latitudeLine: lines.get('latitude') ?? '',
+      ...(lines.has('ca_file') ? { caFile: lines.get('ca_file')! } : {}),
       stop: async () => {
         await launched.stop();
       },

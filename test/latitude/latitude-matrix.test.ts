@@ -24,6 +24,21 @@ const chosen: readonly LatitudeSpec[] = everything
   : LATITUDES.filter((latitude) => named.includes(latitude.name));
 const COMBINED = 'combined';
 const runCombined = everything || named.includes(COMBINED);
+/**
+ * Stacks served the way a hosted server is (issue 32), beyond one switch: `tls` is `serve --tls`
+ * (https, wss and signed URLs under a throwaway CA the run trusts through NODE_EXTRA_CA_CERTS);
+ * `hosted` is hosted-latency + rate-limit + --tls at once. Named like switches in the selection.
+ */
+interface Served {
+  label: string;
+  names: string[];
+  tls: boolean;
+}
+const SERVED: readonly Served[] = [
+  { label: 'tls', names: [], tls: true },
+  { label: 'hosted', names: ['hosted-latency', 'rate-limit'], tls: true },
+];
+const servedChosen = SERVED.filter((served) => everything || named.includes(served.label));
 const PARALLEL = Number(process.env.SPEAKCHECK_LATITUDE_PARALLEL ?? 2);
 /** One synthesis worker: the whole harness runs fine on it, and a second costs a synthesizer per stack. */
 const STACK_WORKERS = ['--workers', '1'];
@@ -42,15 +57,18 @@ let totalMs = 0;
 
 const conforms = (o: Outcome) => o.run?.code === 0;
 
-async function runWith(label: string, names: string[]): Promise<void> {
+async function runWith(label: string, names: string[], tls = false): Promise<void> {
   const t0 = Date.now();
   let stack: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
   try {
     stack = await startDefectiveStack(
       [],
-      [...STACK_WORKERS, ...names.flatMap((name) => ['--latitude', name])],
+      [...STACK_WORKERS, ...names.flatMap((name) => ['--latitude', name]), ...(tls ? ['--tls'] : [])],
     );
-    const run = await runHarness(stack, []);
+    // The run trusts the stack's throwaway CA as a vendor's tester would a private one.
+    const trust: Record<string, string> = stack.caFile ? { NODE_EXTRA_CA_CERTS: stack.caFile } : {};
+    if (tls && !stack.caFile) throw new Error('serve --tls printed no ca_file= line');
+    const run = await runHarness(stack, [], trust);
     outcomes.set(label, { label, names, run, latitudeLine: stack.latitudeLine, ms: Date.now() - t0 });
   } catch (error) {
     outcomes.set(label, { label, names, error: (error as Error).message, ms: Date.now() - t0 });
@@ -64,12 +82,13 @@ async function runWith(label: string, names: string[]): Promise<void> {
   );
 }
 
-describe.runIf(chosen.length > 0 || runCombined)('latitude matrix', () => {
+describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('latitude matrix', () => {
   const combined = compatibleLatitudes();
 
   beforeAll(async () => {
     const started = Date.now();
     await mapLimited(chosen, PARALLEL, (latitude) => runWith(latitude.name, [latitude.name]));
+    await mapLimited(servedChosen, PARALLEL, (served) => runWith(served.label, served.names, served.tls));
     const alone = Date.now() - started;
     if (runCombined)
       await runWith(
@@ -78,7 +97,7 @@ describe.runIf(chosen.length > 0 || runCombined)('latitude matrix', () => {
       );
     totalMs = Date.now() - started;
     process.stdout.write(
-      `latitude matrix: ${chosen.length} switch(es) alone in ${(alone / 1000).toFixed(0)} s (${PARALLEL} at a time)${
+      `latitude matrix: ${chosen.length} switch(es)${servedChosen.length > 0 ? ` and ${servedChosen.map((s) => s.label).join(', ')}` : ''} alone in ${(alone / 1000).toFixed(0)} s (${PARALLEL} at a time)${
         runCombined
           ? `; ${combined.length} compatible switches at once in ${((outcomes.get(COMBINED)?.ms ?? 0) / 1000).toFixed(0)} s`
           : ''
@@ -92,6 +111,7 @@ describe.runIf(chosen.length > 0 || runCombined)('latitude matrix', () => {
 
   const cases = [
     ...chosen.map((latitude) => [latitude.name, [latitude.name]] as const),
+    ...servedChosen.map((served) => [served.label, served.names] as const),
     ...(runCombined ? [[COMBINED, combined.map((latitude) => latitude.name)] as const] : []),
   ];
   test.each(cases)('%s: the whole harness says CONFORMS', (label, names) => {

@@ -7,6 +7,7 @@
  * It announces `{type: 'websocket-listening', url, models}` to the API process (which hands out URLs:
  * api/plugins/websocket-address.ts), again whenever the API asks with `{type: 'websocket-announce'}`.
  */
+import { readFileSync } from 'node:fs';
 import { findModel, MODELS } from '../../models/catalogue.ts';
 import type { Synthesizer } from '../../synth/index.ts';
 import type { WorkerHookContext } from '../main.ts';
@@ -71,6 +72,10 @@ export async function startWorkerWebsocket(c: WorkerHookContext): Promise<{ clos
     shuffleWindow: Number.isInteger(shuffleWindow) && shuffleWindow > 0 ? shuffleWindow : 0,
     host: typeof c.options.host === 'string' ? c.options.host : '127.0.0.1',
     ...(Number.isInteger(wsPort) && wsPort > 0 ? { port: wsPort } : {}),
+    // serve --tls: the stack's certificate, written to its data dir before the workers forked.
+    ...(typeof c.options.tlsKeyFile === 'string' && typeof c.options.tlsCertFile === 'string'
+      ? { tls: { key: readFileSync(c.options.tlsKeyFile), cert: readFileSync(c.options.tlsCertFile) } }
+      : {}),
     log: c.log,
   });
   const announce = () => c.send({ type: LISTENING, url: server.baseUrl, models });

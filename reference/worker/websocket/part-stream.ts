@@ -18,6 +18,7 @@
 
 import { wavHeader } from '../../audio/wav.ts';
 import { defects } from '../../defects/index.ts';
+import { HOSTED_FIGURES, hostedLatency, waitUntil } from '../../latitude/hosted-latency.ts';
 import { outputSampleRate, type Synthesizer, type VoiceRendering } from '../../synth/index.ts';
 import { encodeAudioFrame, type FrameMetadata, type RequestId } from './frames.ts';
 
@@ -51,6 +52,7 @@ export async function streamPart(
   const firstChunk = defects.has('ws-chunk-id-from-1') ? 1 : 0;
   const chunk0Last = defects.has('ws-chunk0-last');
   let streamed = firstChunk + 1;
+  const partStartMs = Date.now();
   await synth.synthesizePart(text, voice, (samples) => {
     pcm.push(samples);
     // Defect ws-chunk0-last: the audio chunks go out as produced, the header after them.
@@ -64,6 +66,11 @@ export async function streamPart(
     sampleRate: outputSampleRate(),
     dataBytes: target.mode === 'chunks' ? headerBytes : dataBytes,
   });
+  // Latitude hosted-latency: a hosted TTS's pace, not espeak's (see latitude/hosted-latency.ts).
+  if (hostedLatency()) {
+    await emitAtHostedPace(target, header, Buffer.concat(pcm.map(bytesOf)), meta, firstChunk, partStartMs);
+    return dataBytes / 2;
+  }
   if (target.mode === 'parts') {
     target.emit(encodeAudioFrame(meta(), Buffer.concat([header, ...pcm.map(bytesOf)])));
   } else {
@@ -74,6 +81,38 @@ export async function streamPart(
     target.emit(encodeAudioFrame(meta(nextChunk)));
   }
   return dataBytes / 2;
+}
+
+/**
+ * Latitude hosted-latency: the part's first audio leaves wsFirstAudioMs after the part started, then
+ * one chunk of wsChunkAudioMs of sound every wsChunkEveryMs (in parts mode the whole part leaves
+ * when its last chunk would have). Waits are timers: other connections are served meanwhile.
+ */
+async function emitAtHostedPace(
+  target: PartStreamTarget,
+  header: Buffer,
+  audio: Buffer,
+  meta: (chunkId?: number) => FrameMetadata,
+  firstChunk: number,
+  partStartMs: number,
+): Promise<void> {
+  const chunkBytes = Math.max(2, Math.round((outputSampleRate() * HOSTED_FIGURES.wsChunkAudioMs) / 1000) * 2);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < audio.length; at += chunkBytes) chunks.push(audio.subarray(at, at + chunkBytes));
+  const firstAudioMs = partStartMs + HOSTED_FIGURES.wsFirstAudioMs;
+  const chunkDueMs = (index: number) => firstAudioMs + index * HOSTED_FIGURES.wsChunkEveryMs;
+  if (target.mode === 'parts') {
+    await waitUntil(chunkDueMs(Math.max(0, chunks.length - 1)));
+    target.emit(encodeAudioFrame(meta(), Buffer.concat([header, audio])));
+    return;
+  }
+  await waitUntil(firstAudioMs);
+  target.emit(encodeAudioFrame(meta(firstChunk), header));
+  for (let index = 0; index < chunks.length; index++) {
+    await waitUntil(chunkDueMs(index));
+    target.emit(encodeAudioFrame(meta(firstChunk + 1 + index), chunks[index]!));
+  }
+  target.emit(encodeAudioFrame(meta(firstChunk + 1 + chunks.length)));
 }
 
 function bytesOf(samples: Int16Array): Buffer {

@@ -5,7 +5,8 @@
  * secret for a model this node does not hold with 403, so a refused client never sees an open socket.
  * No Authorization header is needed or looked at: the secret is the credential.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
@@ -27,6 +28,8 @@ export interface WebsocketWorkerOptions {
   shuffleWindow?: number;
   host?: string;
   port?: number;
+  /** serve --tls: wss with the stack's certificate (no plain ws on the port). */
+  tls?: { key: Buffer; cert: Buffer };
   log?: (message: string) => void;
 }
 
@@ -57,10 +60,11 @@ function secretOf(url: URL): { path: string; secret: string | null } {
 
 export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<WebsocketWorker> {
   const host = o.host ?? '127.0.0.1';
-  const server: Server = createServer((_request, response) => {
+  const onlyUpgrades: RequestListener = (_request, response) => {
     response.writeHead(426, { 'content-type': 'application/json', upgrade: 'websocket' });
     response.end(JSON.stringify({ detail: 'this endpoint only accepts websocket connections' }));
-  });
+  };
+  const server: Server = o.tls ? createHttpsServer(o.tls, onlyUpgrades) : createServer(onlyUpgrades);
   // perMessageDeflate off: audio does not compress and deflate would add latency to every chunk.
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1 << 20 });
 
@@ -95,7 +99,7 @@ export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<W
   const { port } = server.address() as AddressInfo;
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
   return {
-    baseUrl: `ws://${hostInUrl}:${port}${WEBSOCKET_PATH}`,
+    baseUrl: `${o.tls ? 'wss' : 'ws'}://${hostInUrl}:${port}${WEBSOCKET_PATH}`,
     async close() {
       for (const client of wss.clients) client.terminate();
       wss.close();

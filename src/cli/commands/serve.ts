@@ -5,8 +5,9 @@
  * Stops cleanly (workers too) on SIGINT/SIGTERM.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
+import { blobOrigin, DEFAULT_OPTIONS, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
+import { TlsSetupError } from '../../../reference/tls.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
 import { StackStartError } from '../../stack/embedded.ts';
 import { startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
@@ -28,6 +29,12 @@ function integer(min: number) {
     }
     return n;
   };
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new InvalidArgumentError('must be a number > 0');
+  return n;
 }
 
 function port(value: string): number {
@@ -68,6 +75,10 @@ interface ServeFlags {
   webhookAllow?: string;
   defect?: string[];
   latitude?: string[];
+  latencySeed: number;
+  rateLimitRps: number;
+  rateLimitBurst: number;
+  tls?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -112,6 +123,28 @@ export function registerServe(program: Command): void {
     )
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
+    .option(
+      '--tls',
+      'https and wss with a throwaway CA made at start (needs openssl); prints ca_file=<path of its PEM>',
+    )
+    .option(
+      '--rate-limit-rps <n>',
+      'requests per second per token under --latitude rate-limit',
+      positiveNumber,
+      DEFAULT_OPTIONS.rateLimitRps,
+    )
+    .option(
+      '--rate-limit-burst <n>',
+      'requests at once per token under --latitude rate-limit',
+      integer(1),
+      DEFAULT_OPTIONS.rateLimitBurst,
+    )
+    .option(
+      '--latency-seed <n>',
+      'seed of the random delays of --latitude hosted-latency (the same seed, the same figures)',
+      integer(0),
+      1,
+    )
     .addOption(
       new Option('--target <kind>', 'in-process stack, or API + 2 worker containers (testcontainers)')
         .choices(['embedded', 'container'])
@@ -136,8 +169,19 @@ export function registerServe(program: Command): void {
         webhookAllow: flags.webhookAllow,
         defects: flags.defect ?? [],
         latitude: flags.latitude ?? [],
+        latencySeed: flags.latencySeed,
+        rateLimitRps: flags.rateLimitRps,
+        rateLimitBurst: flags.rateLimitBurst,
+        tls: flags.tls === true,
         log,
+      }).catch((error: unknown) => {
+        // --tls without openssl (or openssl failing): one sentence, not a stack trace.
+        if (!(error instanceof TlsSetupError)) throw error;
+        process.stderr.write(`speakcheck serve: could not start: ${error.message}.\n`);
+        process.exitCode = error.toolMissing ? EXIT.toolMissing : EXIT.targetUnavailable;
+        return undefined;
       });
+      if (!stack) return;
       const demo = stack.users[0]!;
       const lines = [
         `base_url=${stack.baseUrl}`,
@@ -146,6 +190,8 @@ export function registerServe(program: Command): void {
         `password=${demo.password}`,
       ];
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
+      // --tls: the CA a client trusts (NODE_EXTRA_CA_CERTS, curl --cacert), on a line of its own.
+      if (stack.caFile) lines.push(`ca_file=${stack.caFile}`);
       // Loud on both streams: a defective stack must never pass for a clean one.
       lines.push(...announceDefects(flags.defect ?? [], log));
       lines.push(...announceLatitude(flags.latitude ?? [], log));
