@@ -19,13 +19,13 @@ export const requirements: Requirement[] = [
     'WEBHOOK-DONE-CALLED',
     'Events: Webhooks 1; States and transitions',
     'MUST',
-    "A take's done_webhook is called when the take is done (`ready`).",
+    "A take's done_webhook is called when the take is done (`ready`). (Judged by waiting up to 10 s after the take is seen done: a wait chosen by speakcheck.)",
   ),
   r(
     'WEBHOOK-DONE-ONCE',
     'States and transitions; Events: Webhooks 1',
     'SHOULD',
-    'done_webhook is called once per item, at its one move to `ready`: never before it is done, and not a second time after a call the hook answered (whether a failed call is retried is a delivery detail, not shown).',
+    'done_webhook is called once per item, at its one move to `ready`: never before it is done, and not a second time after a call the hook answered (whether a failed call is retried is a delivery detail, not shown). A second call is watched for 6 s after the first for a take, 2.5 s for a voice (windows chosen by speakcheck).',
   ),
   r(
     'WEBHOOK-DONE-BODY-TAKE',
@@ -79,7 +79,7 @@ export const requirements: Requirement[] = [
     'WEBHOOK-VOICE-DONE',
     'Events: Webhooks 1',
     'MUST',
-    "A voice's done_webhook is called when the voice is ready, with the Voice structure (validates against the Voice schema) in a done status. (Once per voice is WEBHOOK-DONE-ONCE; that the call follows its example take is only in the wire facts: reported.)",
+    "A voice's done_webhook is called when the voice is ready, with the Voice structure (validates against the Voice schema) in a done status (judged by waiting up to 10 s after the voice is seen done: a wait chosen by speakcheck). (Once per voice is WEBHOOK-DONE-ONCE; that the call follows its example take is only in the wire facts: reported.)",
   ),
   r(
     'WEBHOOK-POST-URL-FORM',
