@@ -18,6 +18,7 @@
 
 import { wavHeader } from '../../audio/wav.ts';
 import { defects } from '../../defects/index.ts';
+import { latitude } from '../../latitude/index.ts';
 import { outputSampleRate, type Synthesizer, type VoiceRendering } from '../../synth/index.ts';
 import { encodeAudioFrame, type FrameMetadata, type RequestId } from './frames.ts';
 
@@ -76,7 +77,16 @@ export async function streamPart(
   return dataBytes / 2;
 }
 
+/**
+ * The bytes of `samples` as they go on the wire. Latitude ws-stream-reencoded: each sample's lowest
+ * bit flipped (a ±1 dither, inaudible), so the stream lasts as long at the same rate as the stored
+ * wav but its PCM differs, as from a stream re-encoded on its way.
+ */
 function bytesOf(samples: Int16Array): Buffer {
+  if (latitude.has('ws-stream-reencoded')) {
+    const dithered = Int16Array.from(samples, (sample) => sample ^ 1);
+    return Buffer.from(dithered.buffer, dithered.byteOffset, dithered.byteLength);
+  }
   return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 }
 
