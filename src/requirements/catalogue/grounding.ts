@@ -213,6 +213,11 @@ export const RFC_9110_SERVER_ERROR = rfc9110(
   'name-server-error-5xx',
   'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method.',
 );
+export const RFC_9110_UNAUTHORIZED = rfc9110(
+  '§15.5.2',
+  'name-401-unauthorized',
+  'The 401 (Unauthorized) status code indicates that the request has not been applied because it lacks valid authentication credentials for the target resource.',
+);
 export const RFC_9110_BAD_REQUEST = rfc9110(
   '§15.5.1',
   'name-400-bad-request',
@@ -234,6 +239,8 @@ const CLIENT_ERROR_NOT_5XX = [RFC_9110_CLIENT_ERROR, RFC_9110_SERVER_ERROR] as c
  * requirement; a requirement may carry a speak-v1.md quote too.
  */
 export const STANDARD_QUOTES: Readonly<Record<string, readonly StandardQuote[]>> = {
+  // The contract's errors table gives 401 for an invalid or expired token; a missing one is 401 by HTTP.
+  'AUTH-BEARER-REQUIRED': [RFC_9110_UNAUTHORIZED],
   'ERR-INVALID-BODY-4XX': CLIENT_ERROR_NOT_5XX,
   'ERR-UNKNOWN-ID-4XX': CLIENT_ERROR_NOT_5XX,
   'ERR-MALFORMED-JSON': CLIENT_ERROR_NOT_5XX,
