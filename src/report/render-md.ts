@@ -102,7 +102,7 @@ export function renderMarkdown(report: ConformanceReport): string {
         .map((g) => `${g.source === 'speak-v1.md' ? '' : `${g.source}: `}“${mdCell(g.quote, 300)}”`)
         .join(' ');
       lines.push(
-        `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 200)} | ${quote} | ${mdCell(r.message, 300)} |`,
+        `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 500)} | ${quote} | ${mdCell(r.message, 300)} |`,
       );
     }
     lines.push('');
