@@ -31,11 +31,78 @@ function marker(): string {
   return speak.prefix('invalid');
 }
 
+/** Ids the server accepted (2xx): judged by what they were accepted as, not by ERR-NOTHING-CREATED. */
+const acceptedIds = new Set<string>();
+
 async function trackAccidental(exchange: Exchange): Promise<void> {
   if (exchange.status < 200 || exchange.status >= 300) return;
   const json = exchange.json as { take_id?: unknown; voice_id?: unknown } | undefined;
-  if (typeof json?.take_id === 'string') speak.track('take', json.take_id);
-  else if (typeof json?.voice_id === 'string') speak.track('voice', json.voice_id);
+  if (typeof json?.take_id === 'string') {
+    speak.track('take', json.take_id);
+    acceptedIds.add(json.take_id);
+  } else if (typeof json?.voice_id === 'string') {
+    speak.track('voice', json.voice_id);
+    acceptedIds.add(json.voice_id);
+  }
+}
+
+const PROSODY_BOUNDS = { min: -10, max: 10 } as const;
+
+/** The fields of `prosody` that are not integers within -10..10 ("field=value"). */
+function outOfBounds(prosody: unknown): string[] {
+  if (prosody === null || typeof prosody !== 'object') return [`prosody=${show(prosody)}`];
+  return Object.entries(prosody as Record<string, unknown>)
+    .filter(
+      ([, value]) =>
+        !Number.isInteger(value) ||
+        (value as number) < PROSODY_BOUNDS.min ||
+        (value as number) > PROSODY_BOUNDS.max,
+    )
+    .map(([field, value]) => `${field}=${show(value)}`);
+}
+
+/** Out-of-range prosodies the server accepted (clamped) instead of refusing: ERR-PROSODY-REFUSED. */
+const prosodyAccepted: string[] = [];
+
+/**
+ * ERR-PROSODY-OUT-OF-RANGE on one answer to a prosody number out of bounds or not an integer: a
+ * refusal is a 4xx with a detail; an acceptance must show the prosody within bounds, in the answer
+ * and in a later GET (clamped: never stored out of bounds). A 5xx is neither.
+ */
+async function judgeOutOfRangeProsody(exchange: Exchange, where: string): Promise<void> {
+  if (exchange.status >= 400 && exchange.status < 500) {
+    against('ERR-JSON-DETAIL', () => assertErrorBody(exchange));
+    return;
+  }
+  if (exchange.status >= 500 || exchange.status < 200 || exchange.status >= 300) {
+    throw new Finding(
+      `${where}: ${exchange.status} instead of a 4xx refusal or an acceptance with the prosody clamped: ${show(exchange.text, 200)}`,
+      {
+        requirement: 'ERR-PROSODY-OUT-OF-RANGE',
+        expected: '4xx, or 2xx with the prosody clamped',
+        actual: exchange.status,
+      },
+    );
+  }
+  prosodyAccepted.push(where);
+  const answer = exchange.json as Record<string, unknown> | undefined;
+  const kind = typeof answer?.take_id === 'string' ? 'take' : 'voice';
+  const field = kind === 'take' ? 'prosody' : 'default_prosody';
+  const id = String(answer?.[`${kind}_id`]);
+  const got = await speak.api.get(`/v1/speak/${kind}s/${encodeURIComponent(id)}`);
+  const shown = [
+    { as: 'the answer', prosody: answer?.[field] },
+    { as: 'GET', prosody: (got.json as Record<string, unknown> | undefined)?.[field] },
+  ];
+  for (const { as, prosody } of shown) {
+    const bad = outOfBounds(prosody);
+    if (bad.length) {
+      throw new Finding(
+        `${where}: accepted, and ${as} shows ${field} out of bounds (${bad.join(', ')}): stored as sent instead of refused or clamped into -10..10`,
+        { requirement: 'ERR-PROSODY-OUT-OF-RANGE', expected: 'integers within -10..10', actual: prosody },
+      );
+    }
+  }
 }
 
 /** A gender of VoiceGenerate's table (or a model's list) that the model under test does not list. */
@@ -56,7 +123,7 @@ async function post(c: InvalidCase): Promise<Exchange> {
 
 covers(
   ['ERR-INVALID-BODY-4XX', 'ERR-PROSODY-OUT-OF-RANGE', 'ERR-JSON-DETAIL', 'ERR-NOTHING-CREATED'],
-  'property: invalid generation bodies are refused with a 4xx JSON detail and create nothing',
+  'property: invalid generation bodies are refused with a 4xx JSON detail (prosody: or clamped) and refused ones create nothing',
   async () => {
     const v = await voice();
     const ctx = {
@@ -74,8 +141,13 @@ covers(
         'errors: invalid bodies',
         fc.asyncProperty(invalidBodyArb(ctx), async (c) => {
           const exchange = await post(c);
-          against(c.requirement, () => assertClientError(exchange, c.why));
-          against('ERR-JSON-DETAIL', () => assertErrorBody(exchange));
+          if (c.requirement === 'ERR-PROSODY-OUT-OF-RANGE') {
+            await judgeOutOfRangeProsody(exchange, c.why);
+            if (exchange.status < 400) return;
+          } else {
+            against(c.requirement, () => assertClientError(exchange, c.why));
+            against('ERR-JSON-DETAIL', () => assertErrorBody(exchange));
+          }
           errorsSeen.push({ label: c.why, exchange });
           const reason = c.why.replace(/ \(.*\)$/, '');
           codesByReason.set(reason, (codesByReason.get(reason) ?? new Set()).add(exchange.status));
@@ -87,8 +159,9 @@ covers(
     const takes = await list<Take>(speak, 'take');
     const voices = await list<Voice>(speak, 'voice');
     check('ERR-NOTHING-CREATED', () => {
-      const createdTakes = takes.filter((t) => t.text.includes(marker()));
-      const createdVoices = voices.filter((x) => x.name.startsWith(marker()));
+      const refused = (id: string) => !acceptedIds.has(id);
+      const createdTakes = takes.filter((t) => t.text.includes(marker()) && refused(t.take_id));
+      const createdVoices = voices.filter((x) => x.name.startsWith(marker()) && refused(x.voice_id));
       if (createdTakes.length || createdVoices.length) {
         throw new Finding(
           `refused bodies left items behind: takes ${show(createdTakes.map((t) => t.take_id))}, voices ${show(createdVoices.map((x) => x.voice_id))}`,
@@ -110,11 +183,10 @@ const PROSODY_FIELDS = ['pace', 'pitch', 'expression'] as const;
 const OUT_OF_RANGE = [11, -11, 0.5];
 
 covers(
-  ['ERR-PROSODY-OUT-OF-RANGE'],
-  'prosody one past either bound, or not an integer, is refused on takes and voices',
+  ['ERR-PROSODY-OUT-OF-RANGE', 'ERR-PROSODY-REFUSED'],
+  'prosody one past either bound, or not an integer, is refused (or clamped) on takes and voices',
   async () => {
     const v = await voice();
-    const accepted: string[] = [];
     for (const field of PROSODY_FIELDS) {
       for (const value of OUT_OF_RANGE) {
         const prosody = { pace: 0, pitch: 0, expression: 0, [field]: value };
@@ -141,21 +213,19 @@ covers(
             requirement: 'ERR-PROSODY-OUT-OF-RANGE',
           });
           const where = `${c.endpoint} with prosody ${label}`;
-          if (exchange.status < 400 || exchange.status >= 500) accepted.push(`${where}: ${exchange.status}`);
-          else assertErrorBody(exchange);
-          errorsSeen.push({ label: `prosody ${label}`, exchange });
+          await check('ERR-PROSODY-OUT-OF-RANGE', () => judgeOutOfRangeProsody(exchange, where));
+          if (exchange.status >= 400) errorsSeen.push({ label: `prosody ${label}`, exchange });
         }
       }
     }
-    if (accepted.length > 0) {
+    // Every out-of-range prosody this file sent: these, and the property's when it ran first.
+    check('ERR-PROSODY-REFUSED', () => {
+      if (prosodyAccepted.length === 0) return;
       throw new Finding(
-        `prosody outside -10..10 or not an integer was not refused with a 4xx: ${accepted.join('; ')}`,
-        {
-          expected: '4xx with a detail',
-          actual: accepted,
-        },
+        `${prosodyAccepted.length} prosody value(s) outside -10..10 or not an integer were accepted (clamped) instead of refused with a 4xx: ${prosodyAccepted.slice(0, 5).join('; ')}`,
+        { expected: '4xx with a detail', actual: prosodyAccepted },
       );
-    }
+    });
   },
 );
 

@@ -169,7 +169,21 @@ const languageTakes = once(async () => {
   );
 });
 
-const knownProsodyTypes = () => speak.model.prosody_types.filter((type) => prosodyOfType(type));
+/** The types beyond simple whose fields the harness knows (from the wire facts: reported only). */
+const knownProsodyTypes = () =>
+  speak.model.prosody_types.filter((type) => type !== 'simple' && prosodyOfType(type));
+
+/** Simple prosody: the one type the contract defines, with its own fields. */
+const simpleProsodyTake = once(async () => {
+  const voice = await anyVoice();
+  const [take] = await takesReady('take with a simple prosody', [
+    {
+      what: 'prosody type simple',
+      body: { voice_id: voice.voice_id, text: 'Prosody check.', prosody: prosodyOfType('simple', 3) },
+    },
+  ]);
+  return take!;
+});
 
 const prosodyTypeTakes = once(async () => {
   const voice = await anyVoice();
@@ -193,7 +207,7 @@ const styleTake = once(async () => {
   return { style, take: take! };
 });
 
-prefetch(voicesByGender, languageTakes, prosodyTypeTakes, styleTake);
+prefetch(voicesByGender, languageTakes, simpleProsodyTake, prosodyTypeTakes, styleTake);
 
 covers(
   ['MODEL-LANGUAGES-USABLE'],
@@ -214,8 +228,8 @@ covers(
 );
 
 covers(
-  ['MODEL-SIMPLE-PROSODY', 'MODEL-PROSODY-TYPES-USABLE'],
-  'a take is accepted and ready with each prosody type (simple on every model)',
+  ['MODEL-SIMPLE-PROSODY'],
+  'every model lists the simple prosody type, and a take with a simple prosody is accepted and ready',
   async () => {
     check('MODEL-SIMPLE-PROSODY', () => {
       const missingSimple = speak.models
@@ -225,18 +239,33 @@ covers(
         throw new Finding(`models whose prosody_types lack "simple": ${missingSimple.join(', ')}`);
       }
     });
-    const unknown = speak.model.prosody_types.filter((type) => !prosodyOfType(type));
+    await anyVoice(); // the voice is setup: its failure blocks, the take's failure fails
+    const take = await checkStep('MODEL-SIMPLE-PROSODY', simpleProsodyTake);
+    check('MODEL-SIMPLE-PROSODY', () =>
+      assertEqualField(take.prosody, prosodyOfType('simple', 3), `take ${take.take_id} /prosody`),
+    );
+  },
+);
+
+// speak-v1.md: "Fields of the `affect` prosody type: not shown." The other types are sent with the
+// wire facts' fields, so what the server does with them is reported, never judged.
+covers(
+  ['MODEL-PROSODY-TYPES-USABLE'],
+  'a take with each other prosody type the model lists (wire-facts fields) (reported)',
+  async () => {
+    const unknown = speak.model.prosody_types.filter((type) => type !== 'simple' && !prosodyOfType(type));
     if (unknown.length) {
       observe(`prosody types with fields the harness does not know (not exercised): ${unknown.join(', ')}`);
     }
     const known = knownProsodyTypes();
-    await anyVoice(); // the voice is setup: its failure blocks, the takes' failure fails
-    const takes = await checkStep('MODEL-PROSODY-TYPES-USABLE', prosodyTypeTakes);
-    check('MODEL-PROSODY-TYPES-USABLE', () =>
-      takes.forEach((take, i) => {
-        assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`);
-      }),
-    );
+    if (known.length === 0) {
+      observe(`model ${speak.model.name} lists no prosody type beyond simple that the harness knows`);
+      return;
+    }
+    const takes = await prosodyTypeTakes();
+    takes.forEach((take, i) => {
+      assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`);
+    });
     observe(`ready with prosody types ${known.join(', ')}`);
   },
 );

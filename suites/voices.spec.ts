@@ -37,7 +37,10 @@ const NEUTRAL = { pace: 0, pitch: 0, expression: 0 };
 /** A partial default_prosody (pace only): echoed, completed or refused, all reported. */
 const PARTIAL = { pace: -5 };
 const TEXT = 'The weather is calm today. We walk along the river.';
-/** pace ±10 against pace 0 must change the duration by at least this factor to count as "clearly". */
+/**
+ * pace ±10 against pace 0 must change the duration by at least this factor to count as "clearly": a
+ * threshold chosen by speakcheck (the contract gives none), named in VOICE-DEFAULT-PROSODY-ADOPTED.
+ */
 const CLEAR_RATIO = 1.1;
 
 interface Generated {

@@ -51,6 +51,12 @@ const POLL_INTERVAL_MS = 200;
 const DUPLICATE_WINDOW_MS = 2_500;
 /** How long after the first done call of the main take a second one is still looked for. */
 const LATE_DUPLICATE_WINDOW_MS = 6_000;
+/**
+ * How long after the item is seen done its done call may take (WEBHOOK-DONE-CALLED waits this long,
+ * WEBHOOK-DONE-ARRIVAL-BOUND judges the lag). Like the windows above, a threshold chosen by
+ * speakcheck: the contract says "when the result is ready" and gives no number. The requirement
+ * texts name each as ours.
+ */
 const ARRIVAL_BOUND_MS = 10_000;
 const SLOW_SINK_DELAY_MS = 4_000;
 
@@ -613,7 +619,7 @@ webhookTest(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Voice: done webhook after its example take
+// Voice: done webhook when the voice is ready (its example take: reported)
 
 /** A voice with a done_webhook: polled to done beside its call; a second call is judged at the end. */
 const webhookVoice = once(async () => {
@@ -626,7 +632,6 @@ const webhookVoice = once(async () => {
       gender: speak.model.genders[0] ?? 'female',
       model: speak.model.name,
       done_webhook: url('done'),
-      example_take: { text: 'This is how the new voice sounds.' },
     }),
     'POST /v1/speak/voices/generate',
   );
@@ -648,19 +653,14 @@ const webhookVoice = once(async () => {
       const exampleId = field(voiceNow, 'example_take_id');
       if (typeof exampleId !== 'string') return { voiceNow, example: undefined };
       const examplePath = `/v1/speak/takes/${encodeURIComponent(exampleId)}`;
+      // Only reported (wire facts): an example take that cannot be read now blocks nothing.
       const reply = await speak.api.get(examplePath);
-      if (reply.status !== 200) {
-        throw new Finding(
-          `voice ${voiceId}: when its done_webhook arrived, GET ${examplePath} (its example take) answered ${reply.status}`,
-          { where: `GET ${examplePath}`, expected: 200, actual: reply.status },
-        );
-      }
-      return { voiceNow, example: expectJson(reply, `GET ${examplePath}`) as unknown };
+      return { voiceNow, example: reply.status === 200 ? (reply.json as unknown) : undefined };
     }),
   ]);
   const calls = await sinkNow.calls(token);
   await settleLater({
-    requirement: 'WEBHOOK-VOICE-DONE',
+    requirement: 'WEBHOOK-DONE-ONCE',
     subject: `voice ${voiceId}`,
     token,
     hook: 'done',
@@ -672,8 +672,8 @@ const webhookVoice = once(async () => {
 });
 
 webhookTest(
-  ['WEBHOOK-VOICE-DONE', 'WEBHOOK-POST-JSON'],
-  "a voice's done_webhook is called once with the Voice, after its example take",
+  ['WEBHOOK-VOICE-DONE', 'WEBHOOK-POST-JSON', 'WEBHOOK-DONE-ONCE', 'WEBHOOK-DONE-BODY-EQUALS-GET'],
+  "a voice's done_webhook is called with the Voice when it is ready",
   async () => {
     const { voiceId, startMs, polled, atDone, calls } = await webhookVoice();
     observe(
@@ -686,14 +686,19 @@ webhookTest(
       for (const call of calls) assertPostedJson(call, `voice ${voiceId}: done_webhook call ${call.index}`);
     });
     await checkStep('WEBHOOK-VOICE-DONE', () => {
-      if (calls.length !== 1) {
-        throw new Finding(
-          `voice ${voiceId}: done_webhook called ${calls.length} times; expected exactly once`,
-          {
-            expected: 1,
-            actual: calls.length,
-          },
-        );
+      if (calls.length === 0) {
+        throw new Finding(`voice ${voiceId}: done_webhook was never called (voice polled done)`, {
+          expected: 'a call',
+          actual: 'none',
+        });
+      }
+    });
+    check('WEBHOOK-DONE-ONCE', () => {
+      if (calls.length > 1) {
+        throw new Finding(`voice ${voiceId}: done_webhook called ${calls.length} times; expected once`, {
+          expected: 1,
+          actual: calls.length,
+        });
       }
     });
     const body = calls[0]!.json;
@@ -705,14 +710,16 @@ webhookTest(
           actual: statusOf(body),
         });
       }
-      assertWebhookBodyMatchesGet(body, atDone.voiceNow, `voice ${voiceId} done_webhook`);
-      if (atDone.example !== undefined && !isDone(statusOf(atDone.example))) {
-        throw new Finding(
-          `voice ${voiceId}: done_webhook arrived while its example take was still ${statusOf(atDone.example)}`,
-          { expected: 'example take done', actual: statusOf(atDone.example) },
-        );
-      }
     });
+    check('WEBHOOK-DONE-BODY-EQUALS-GET', () =>
+      assertWebhookBodyMatchesGet(body, atDone.voiceNow, `voice ${voiceId} done_webhook`),
+    );
+    // Wire facts only (the SDK's voices are done after their example take): reported, not judged.
+    if (atDone.example !== undefined) {
+      observe(
+        `voice ${voiceId}: when its done_webhook arrived its example take was ${show(statusOf(atDone.example))}`,
+      );
+    }
   },
 );
 

@@ -21,6 +21,7 @@ import {
   assertPcmIdentical,
   assertRequestEnded,
   assertRequestIdEcho,
+  assertSameAudio,
   assertSerialized,
   assertStreamClean,
   wavSamples,
@@ -59,6 +60,20 @@ const THREE_SENTENCES =
 const ONE_SENTENCE = 'Hello from the websocket.';
 /** Waits for a connection-level or error message the server may or may not send. */
 const MESSAGE_WAIT_MS = 2_000;
+/**
+ * WS-AUDIO-MATCHES-REST: how far the stream's duration may be from the REST wav's. The contract
+ * gives no number: the threshold is chosen by speakcheck, one chunk of the stream (chunks mode: its
+ * longest audio chunk), never less than 20 ms.
+ */
+const SAME_DURATION_FLOOR_MS = 20;
+
+/** The duration tolerance of WS-AUDIO-MATCHES-REST for this stream, in samples (see above). */
+function durationTolerance(r: StreamedRequest, rest: { sampleRate: number; blockAlign: number }): number {
+  const floor = Math.ceil((rest.sampleRate * SAME_DURATION_FLOOR_MS) / 1000);
+  if (r.reassembly.mode !== 'chunks') return floor;
+  const longestChunk = Math.max(0, ...r.frames.map((f) => f.audio.length));
+  return Math.max(floor, Math.ceil(longestChunk / Math.max(1, rest.blockAlign)));
+}
 
 function timeouts(): StreamTimeouts {
   return {
@@ -624,7 +639,7 @@ for (const mode of ['parts', 'chunks'] as const) {
   );
 
   covers(
-    ['WS-TAKE-IN-REST', 'WS-PCM-MATCHES-REST', 'WS-DURATION-SAMPLES'],
+    ['WS-TAKE-IN-REST', 'WS-AUDIO-MATCHES-REST', 'WS-PCM-MATCHES-REST', 'WS-DURATION-SAMPLES'],
     `${mode} mode: the streamed audio is the REST wav of the same take`,
     async () => {
       const { r } = await scenario[mode]();
@@ -659,6 +674,14 @@ for (const mode of ['parts', 'chunks'] as const) {
       if (wav.status !== 200)
         throw new Finding(`the signed wav URL answered ${wav.status}`, { expected: 200, actual: wav.status });
       const rest = wavSamples(wav.body, `REST wav of take ${takeId}`);
+      check('WS-AUDIO-MATCHES-REST', () =>
+        assertSameAudio(
+          { pcm: r.reassembly.pcm, sampleRate: r.reassembly.sampleRate, blockAlign: rest.blockAlign },
+          rest,
+          durationTolerance(r, rest),
+          `take ${takeId} (${mode} mode)`,
+        ),
+      );
       check('WS-PCM-MATCHES-REST', () =>
         assertPcmIdentical(r.reassembly.pcm, rest.pcm, rest.blockAlign, `take ${takeId} (${mode} mode)`),
       );

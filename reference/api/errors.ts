@@ -92,6 +92,10 @@ export function installErrorHandling(app: FastifyInstance, log: (line: string) =
     if (error instanceof ApiError && error.statusCode === 404 && defects.has('unknown-id-500')) {
       return reply.code(500).send({ detail: 'internal server error' });
     }
+    // Latitude unknown-id-400: which 4xx an unknown identifier gets is not shown.
+    if (error instanceof ApiError && error.statusCode === 404 && latitude.has('unknown-id-400')) {
+      return reply.code(400).headers(error.headers).send({ detail: error.detail });
+    }
     if (error instanceof ApiError && error.statusCode === 422) {
       return reply
         .code(invalidStatus())

@@ -4,9 +4,13 @@
  * `$id`. A value that fails is answered 422 naming the field (api/errors.ts). The one way request
  * parts are validated.
  */
-import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { defects } from '../defects/index.ts';
+import { latitude } from '../latitude/index.ts';
+import { TABLE_FIELDS, unknownFields } from './request-tables.ts';
+
+type Validate = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /** The value with integer prosody fields clamped to -10..10 (the prosody-out-of-range-accepted defect). */
 function withProsodyClamped(value: unknown): unknown {
@@ -16,9 +20,59 @@ function withProsodyClamped(value: unknown): unknown {
   );
 }
 
+/** Latitude prosody-clamped: integer prosody fields of the body clamped to -10..10 in place (stored so). */
+function clampProsodyInPlace(value: unknown): void {
+  const fields = new Set(['pace', 'pitch', 'expression']);
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, v] of Object.entries(node as Record<string, unknown>)) {
+      if (fields.has(key) && Number.isInteger(v)) {
+        (node as Record<string, unknown>)[key] = Math.max(-10, Math.min(10, v as number));
+      } else visit(v);
+    }
+  };
+  visit(value);
+}
+
+/**
+ * The latitude switches of request validation: prosody-clamped clamps before it validates;
+ * strict-request-fields refuses a field the route's table does not list (`body/<field>: unknown
+ * field`, answered like any invalid body by api/errors.ts).
+ */
+function withLatitude(validate: Validate, url: string): Validate {
+  const listed = TABLE_FIELDS[url];
+  const strict = latitude.has('strict-request-fields') && listed !== undefined;
+  const clamp = latitude.has('prosody-clamped');
+  if (!strict && !clamp) return validate;
+  const chosen: Validate = Object.assign(
+    (value: unknown) => {
+      if (strict) {
+        const unknown = unknownFields(value, listed);
+        if (unknown.length > 0) {
+          chosen.errors = unknown.map((field) => ({
+            keyword: 'unknownField',
+            instancePath: `/${field}`,
+            schemaPath: '#',
+            params: {},
+            message: 'unknown field',
+          }));
+          return false;
+        }
+      }
+      if (clamp) clampProsodyInPlace(value);
+      const valid = validate(value);
+      chosen.errors = validate.errors;
+      return valid;
+    },
+    { errors: null as ErrorObject[] | null | undefined },
+  );
+  return chosen;
+}
+
 export function routeValidatorCompiler(ajv: Ajv2020): FastifySchemaCompiler<unknown> {
-  return ({ schema, httpPart }) => {
-    const validate = ajv.compile(schema as object);
+  return ({ schema, httpPart, url }) => {
+    const compiled = ajv.compile(schema as object);
+    const validate = httpPart === 'body' ? withLatitude(compiled, url) : compiled;
     if (httpPart !== 'body' || !defects.has('prosody-out-of-range-accepted')) return validate;
     // Defect prosody-out-of-range-accepted: a body valid once its prosody is clamped passes as sent.
     const lax = Object.assign(

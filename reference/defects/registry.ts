@@ -176,7 +176,7 @@ export const DEFECTS = [
   d(
     'prosody-out-of-range-accepted',
     'errors',
-    ['ERR-PROSODY-OUT-OF-RANGE'],
+    ['ERR-PROSODY-OUT-OF-RANGE', 'ERR-PROSODY-REFUSED'],
     'prosody values outside -10..10 are accepted',
   ),
   d(
@@ -277,6 +277,12 @@ export const DEFECTS = [
     'websocket',
     ['WS-URL-TAMPERED-REFUSED'],
     "the worker reads the websocket secret's claims without checking its signature",
+  ),
+  d(
+    'ws-stream-trims-silence',
+    'websocket',
+    ['WS-AUDIO-MATCHES-REST'],
+    "the websocket stream leaves out each part's trailing silence (wav headers sized to match) while the stored wav keeps it: the streamed take is shorter than the REST one",
   ),
   d(
     'ws-expired-url-accepted',

@@ -16,6 +16,12 @@ export interface LatitudeSpec {
   description: string;
   /** Switches that cannot be on together with this one (declared on one side is enough). */
   incompatible?: readonly string[];
+  /**
+   * SHOULD requirements this choice departs from on purpose: the alternative their MUST allows
+   * (e.g. clamping where refusal is the SHOULD). The matrix runs such a switch in the lenient
+   * profile (only MUST gates) and asserts that the SHOULDs it fails are exactly among these.
+   */
+  departsFrom?: readonly string[];
 }
 
 const l = <N extends string>(
@@ -24,7 +30,8 @@ const l = <N extends string>(
   quote: string,
   description: string,
   incompatible: readonly string[] = [],
-) => ({ name, area, quote, description, incompatible }) as const;
+  departsFrom: readonly string[] = [],
+) => ({ name, area, quote, description, incompatible, departsFrom }) as const;
 
 export const LATITUDES = [
   // auth
@@ -231,6 +238,35 @@ export const LATITUDES = [
     'errors',
     'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
     'every 20th API request is answered 503 with Retry-After: 1 and a JSON detail, not processed (a hosted service shedding load)',
+  ),
+  // issue 31: what the contract's own words allow, where the catalogue used to demand more
+  l(
+    'prosody-clamped',
+    'errors',
+    '| pace, pitch, expression (simple prosody) | integers from -10 to 10 |',
+    'an integer prosody field outside -10..10 is clamped into it, stored and shown clamped (a fraction is still refused)',
+    [],
+    ['ERR-PROSODY-REFUSED'],
+  ),
+  l(
+    'ws-stream-reencoded',
+    'websocket',
+    'Audio can be downloaded over HTTP through a redirect, or streamed over a websocket connected directly to a worker.',
+    'the websocket stream is re-encoded on its way: the same samples at the same rate and duration, each with its lowest bit flipped (a ±1 dither), so its PCM differs from the stored wav',
+    [],
+    ['WS-PCM-MATCHES-REST'],
+  ),
+  l(
+    'unknown-id-400',
+    'errors',
+    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
+    'an unknown model name, voice_id or take_id answers 400 instead of 404',
+  ),
+  l(
+    'strict-request-fields',
+    'errors',
+    'Whether `default_style` and `status_webhook` may be sent on generation is not shown as a request rule.',
+    'a request body field the contract\'s tables do not list (VoiceGenerate, TakeGenerate, the authentication bodies) is refused: 422 {"detail": "body/<field>: unknown field"}',
   ),
 ] as const satisfies readonly LatitudeSpec[];
 

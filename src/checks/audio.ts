@@ -1,7 +1,8 @@
 /**
  * Audio checks: the container and codec each format endpoint must deliver (parsed with
  * music-metadata), the wav's sample count and rate against the take's info, durations within a
- * tolerance.
+ * tolerance. The tolerances are thresholds chosen by speakcheck (the contract gives none), named in
+ * AUDIO-FORMATS-SAME-AUDIO's text.
  */
 import { parseBuffer } from 'music-metadata';
 import { parseWavHeader, WavHeaderError, type WavHeaderFacts } from '../client/wav-header.ts';

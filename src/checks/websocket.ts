@@ -142,6 +142,43 @@ export function wavSamples(
   }
 }
 
+/** What WS-AUDIO-MATCHES-REST compares of one side: its samples and their format. */
+export interface AudioSide {
+  pcm: Buffer;
+  sampleRate?: number;
+  blockAlign: number;
+}
+
+/**
+ * The stream is the REST wav's audio, judged where the contract speaks ("Audio can be downloaded over
+ * HTTP through a redirect, or streamed over a websocket"): the same sample rate, and the same
+ * duration within `toleranceSamples` (a threshold the caller chose and names). The samples
+ * themselves may differ (a re-encoded stream): WS-PCM-MATCHES-REST judges those apart.
+ */
+export function assertSameAudio(
+  stream: AudioSide,
+  rest: AudioSide & { sampleRate: number },
+  toleranceSamples: number,
+  where: string,
+): void {
+  if (stream.sampleRate !== rest.sampleRate) {
+    throw new Finding(
+      `${where}: the stream is at ${stream.sampleRate ?? 'no'} Hz, the REST wav at ${rest.sampleRate} Hz: not the same audio`,
+      { where, expected: rest.sampleRate, actual: stream.sampleRate ?? null },
+    );
+  }
+  const streamSamples = Math.floor(stream.pcm.length / Math.max(1, stream.blockAlign));
+  const restSamples = Math.floor(rest.pcm.length / Math.max(1, rest.blockAlign));
+  const apart = Math.abs(streamSamples - restSamples);
+  if (apart > toleranceSamples) {
+    const ms = (n: number) => `${((n / rest.sampleRate) * 1000).toFixed(1)} ms`;
+    throw new Finding(
+      `${where}: the stream lasts ${streamSamples} samples (${ms(streamSamples)}), the REST wav ${restSamples} (${ms(restSamples)}): ${ms(apart)} apart, more than the ${ms(toleranceSamples)} allowed`,
+      { where, expected: restSamples, actual: streamSamples },
+    );
+  }
+}
+
 /** Stream PCM byte-identical to the REST wav's samples; the first difference is named. */
 export function assertPcmIdentical(
   streamPcm: Buffer,

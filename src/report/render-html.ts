@@ -6,6 +6,7 @@
  */
 import type { EvidenceEntry } from '../client/evidence.ts';
 import type { TestOutcome } from '../requirements/verdict.ts';
+import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, type ReportedRequirement, selectionText } from './model.ts';
 
 export const HTML_MAX_EXCHANGES_PER_TEST = 12;
@@ -97,11 +98,16 @@ export function renderHtml(report: ConformanceReport): string {
 <summary><span class="badge ${escapeHtml(r.status)}">${escapeHtml(r.status)}</span> <b>${escapeHtml(r.id)}</b> <span class="lvl">${escapeHtml(
         r.level,
       )}</span> <span class="msg">${escapeHtml(cut(r.message, 300))}</span></summary>
-<p class="spec"><b>${escapeHtml(r.source)} · ${escapeHtml(r.section)}</b><br>${escapeHtml(r.text)}${
-        r.quote
-          ? `<br><q class="quote">${escapeHtml(r.quote)}</q> <span class="file">(speak-v1.md)</span>`
-          : ''
-      }</p>
+<p class="spec"><b>${escapeHtml(r.source)} · ${escapeHtml(r.section)}</b><br>${escapeHtml(r.text)}${groundingLines(
+        r,
+      )
+        .map(
+          (g) =>
+            `<br><q class="quote">${escapeHtml(g.quote)}</q> <span class="file">(${
+              g.url ? `<a href="${escapeHtml(g.url)}">${escapeHtml(g.source)}</a>` : escapeHtml(g.source)
+            })</span>`,
+        )
+        .join('')}</p>
 <p>${r.status === 'blocked' ? '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ' : r.status === 'expected-failure' ? '<b>Expected failure</b> (listed in the expect file; does not gate the run): ' : ''}${escapeHtml(cut(r.message, 4_000))}</p>
 ${renderReproduction(r)}
 ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}

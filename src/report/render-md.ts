@@ -1,4 +1,5 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
+import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, selectionText } from './model.ts';
 
 const ICON: Record<string, string> = {
@@ -93,13 +94,15 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push(
       `### ${area}`,
       '',
-      '| | Id | Level | Requirement | speak-v1.md says | Result |',
+      '| | Id | Level | Requirement | Grounded on (speak-v1.md, or a named standard) | Result |',
       '|---|---|---|---|---|---|',
     );
     for (const r of report.requirements.filter((x) => x.area === area)) {
-      const quote = r.quote ? `“${mdCell(r.quote, 300)}”` : '';
+      const quote = groundingLines(r)
+        .map((g) => `${g.source === 'speak-v1.md' ? '' : `${g.source}: `}“${mdCell(g.quote, 300)}”`)
+        .join(' ');
       lines.push(
-        `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 200)} | ${quote} | ${mdCell(r.message, 300)} |`,
+        `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 500)} | ${quote} | ${mdCell(r.message, 300)} |`,
       );
     }
     lines.push('');

@@ -8,7 +8,7 @@ import { requirements as audio } from './catalogue/audio.ts';
 import { requirements as auth } from './catalogue/auth.ts';
 import { requirements as docs } from './catalogue/docs.ts';
 import { requirements as errors } from './catalogue/errors.ts';
-import { QUOTES } from './catalogue/grounding.ts';
+import { QUOTES, STANDARD_QUOTES } from './catalogue/grounding.ts';
 import { requirements as lists } from './catalogue/lists.ts';
 import { requirements as models } from './catalogue/models.ts';
 import { requirements as takes } from './catalogue/takes.ts';
@@ -16,9 +16,9 @@ import { requirements as version } from './catalogue/version.ts';
 import { requirements as voices } from './catalogue/voices.ts';
 import { requirements as webhooks } from './catalogue/webhooks.ts';
 import { requirements as websocket } from './catalogue/websocket.ts';
-import type { Requirement } from './types.ts';
+import type { Requirement, StandardQuote } from './types.ts';
 
-export type { Area, Requirement, RequirementLevel } from './types.ts';
+export type { Area, Requirement, RequirementLevel, StandardQuote } from './types.ts';
 
 const AREA_FILES: Record<string, readonly Requirement[]> = {
   auth,
@@ -63,19 +63,29 @@ export function mergeCatalogue(areaFiles: Record<string, readonly Requirement[]>
   return merged;
 }
 
-/** Each MUST and SHOULD with the sentence of speak-v1.md it rests on (catalogue/grounding.ts). */
+/**
+ * Each MUST and SHOULD with the sentence of speak-v1.md and the named standards it rests on
+ * (catalogue/grounding.ts). INFO takes none: it is judged on nothing.
+ */
 export function withQuotes(
   list: readonly Requirement[],
   quotes: Readonly<Record<string, string>>,
+  standards: Readonly<Record<string, readonly StandardQuote[]>> = {},
 ): Requirement[] {
   return list.map((r) => {
-    const quote = r.level === 'INFO' ? undefined : quotes[r.id];
-    return quote === undefined ? r : { ...r, quote };
+    if (r.level === 'INFO') return r;
+    const quote = quotes[r.id];
+    const named = standards[r.id];
+    return {
+      ...r,
+      ...(quote === undefined ? {} : { quote }),
+      ...(named === undefined ? {} : { standards: named }),
+    };
   });
 }
 
 export const catalogue: readonly Requirement[] = Object.freeze(
-  withQuotes(mergeCatalogue(AREA_FILES), QUOTES),
+  withQuotes(mergeCatalogue(AREA_FILES), QUOTES, STANDARD_QUOTES),
 );
 
 const byId = new Map(catalogue.map((r) => [r.id, r]));

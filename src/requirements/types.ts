@@ -14,6 +14,22 @@ export type Area =
   | 'websocket'
   | 'webhooks';
 
+/**
+ * A named external standard a MUST or SHOULD rests on, in the standard's own words: where speak-v1.md
+ * is silent but a standard every HTTP server answers to is not (RFC 9110: a client error is a 4xx,
+ * never a 5xx), or where a security area judges by a published rule (e.g. OWASP API Security Top 10).
+ */
+export interface StandardQuote {
+  /** The standard, as it names itself: `RFC 9110`, `OWASP API Security Top 10 2023`. */
+  name: string;
+  /** Where in it: `§15.5`, `API1:2023`. */
+  clause: string;
+  /** The standard's sentence, verbatim. */
+  quote: string;
+  /** Where to read it. */
+  url: string;
+}
+
 export interface Requirement {
   /** Stable, upper-case, dash-separated, e.g. `AUTH-REFRESH-ROTATES`. */
   id: string;
@@ -25,8 +41,14 @@ export interface Requirement {
   source: 'speak-v1' | 'wire-facts';
   text: string;
   /**
-   * MUST and SHOULD: the sentence (or table row) of speak-v1.md the requirement rests on, verbatim
-   * (test/harness/grounding.test.ts finds each in the spec). INFO needs none.
+   * MUST and SHOULD: the sentence (or table row) of speak-v1.md that requires it, verbatim
+   * (test/harness/grounding.test.ts finds each in the spec; never a "not shown" sentence). INFO needs none.
    */
   quote?: string;
+  /**
+   * MUST and SHOULD: the named external standards it rests on, each with its own words
+   * (catalogue/grounding.ts STANDARD_QUOTES). A requirement is grounded by a quote, a standard, or both;
+   * src/requirements/grounding-rule.ts says what counts.
+   */
+  standards?: readonly StandardQuote[];
 }

@@ -10,6 +10,11 @@
  * (and, when it names `combined`, the combined run); otherwise none. CI runs it as a stage of its
  * own after `npm test` (.ci/run), not beside the defect matrix: two matrices of whole runs at once
  * on two cores made each run several times slower and timing-sensitive checks flaky.
+ *
+ * A switch that departs from a SHOULD on purpose (`departsFrom`: the alternative its MUST allows,
+ * e.g. clamping where refusal is the SHOULD) runs in the lenient profile, where only MUST gates, and
+ * the SHOULDs it fails there (non-strict) must be among those it declares: CONFORMS on every MUST,
+ * and no other SHOULD lost.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -57,6 +62,11 @@ let totalMs = 0;
 
 const conforms = (o: Outcome) => o.run?.code === 0;
 
+/** The SHOULDs the switches `names` depart from on purpose (registry `departsFrom`). */
+function departures(names: readonly string[]): string[] {
+  return LATITUDES.filter((l) => names.includes(l.name)).flatMap((l) => l.departsFrom ?? []);
+}
+
 async function runWith(label: string, names: string[], tls = false): Promise<void> {
   const t0 = Date.now();
   let stack: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
@@ -68,7 +78,8 @@ async function runWith(label: string, names: string[], tls = false): Promise<voi
     // The run trusts the stack's throwaway CA as a vendor's tester would a private one.
     const trust: Record<string, string> = stack.caFile ? { NODE_EXTRA_CA_CERTS: stack.caFile } : {};
     if (tls && !stack.caFile) throw new Error('serve --tls printed no ca_file= line');
-    const run = await runHarness(stack, [], trust);
+    const profile = departures(names).length > 0 ? ['--profile', 'lenient'] : [];
+    const run = await runHarness(stack, [], trust, profile);
     outcomes.set(label, { label, names, run, latitudeLine: stack.latitudeLine, ms: Date.now() - t0 });
   } catch (error) {
     outcomes.set(label, { label, names, error: (error as Error).message, ms: Date.now() - t0 });
@@ -77,8 +88,11 @@ async function runWith(label: string, names: string[], tls = false): Promise<voi
   }
   const o = outcomes.get(label)!;
   const failed = [...(o.run?.verdicts ?? [])].filter(([, status]) => status === 'failed').map(([id]) => id);
+  const departed = [...(o.run?.verdicts ?? [])]
+    .filter(([, status]) => status === 'non-strict')
+    .map(([id]) => id);
   process.stdout.write(
-    `latitude ${label}: ${conforms(o) ? 'CONFORMS' : `NOT conforming (exit ${o.run?.code ?? 'none'}; failed: ${failed.join(', ') || o.error || '?'})`} in ${(o.ms / 1000).toFixed(0)} s\n`,
+    `latitude ${label}: ${conforms(o) ? 'CONFORMS' : `NOT conforming (exit ${o.run?.code ?? 'none'}; failed: ${failed.join(', ') || o.error || '?'})`}${departed.length ? ` (lenient; SHOULD departed from: ${departed.join(', ')})` : ''} in ${(o.ms / 1000).toFixed(0)} s\n`,
   );
 }
 
@@ -123,5 +137,8 @@ describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('lat
     const failed = [...run.verdicts].filter(([, status]) => status === 'failed').map(([id]) => id);
     expect(run.code, `exit code; failed: ${failed.join(', ')}\n${run.output.slice(-4000)}`).toBe(0);
     expect(failed).toEqual([]);
+    // Lenient runs: only the declared SHOULDs may have failed (non-strict).
+    const departed = [...run.verdicts].filter(([, status]) => status === 'non-strict').map(([id]) => id);
+    expect(departed.filter((id) => !departures(names).includes(id))).toEqual([]);
   });
 });

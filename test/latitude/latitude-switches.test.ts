@@ -28,6 +28,11 @@ test('every latitude switch is well formed and quotes speak-v1.md verbatim', () 
     ).toBe(true);
     for (const other of latitude.incompatible ?? [])
       expect(findLatitude(other), `${latitude.name}: incompatible with unknown ${other}`).toBeDefined();
+    // A departure is from a SHOULD only: a switch that breaks a MUST is a defect, not a latitude.
+    for (const id of latitude.departsFrom ?? [])
+      expect(catalogue.find((r) => r.id === id)?.level, `${latitude.name}: departs from ${id}`).toBe(
+        'SHOULD',
+      );
   }
   expect(LATITUDES.length).toBeGreaterThanOrEqual(25);
   expect(new Set(LATITUDES.map((l) => l.area))).toEqual(areas);

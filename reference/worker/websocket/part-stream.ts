@@ -19,6 +19,7 @@
 import { wavHeader } from '../../audio/wav.ts';
 import { defects } from '../../defects/index.ts';
 import { HOSTED_FIGURES, hostedLatency, waitUntil } from '../../latitude/hosted-latency.ts';
+import { latitude } from '../../latitude/index.ts';
 import { outputSampleRate, type Synthesizer, type VoiceRendering } from '../../synth/index.ts';
 import { encodeAudioFrame, type FrameMetadata, type RequestId } from './frames.ts';
 
@@ -60,27 +61,30 @@ export async function streamPart(
       target.emit(encodeAudioFrame(meta(streamed++), bytesOf(samples)));
     target.onSamples?.(samples);
   });
-  const dataBytes = pcm.reduce((n, s) => n + s.byteLength, 0);
-  const headerBytes = defects.has('ws-chunk0-sized-for-chunk') ? (pcm.at(-1)?.byteLength ?? 0) : dataBytes;
+  const storedBytes = pcm.reduce((n, s) => n + s.byteLength, 0);
+  // Defect ws-stream-trims-silence: the stream leaves out the part's trailing silence, the store keeps it.
+  const sent = defects.has('ws-stream-trims-silence') ? withoutTrailingSilence(pcm) : pcm;
+  const dataBytes = sent.reduce((n, s) => n + s.byteLength, 0);
+  const headerBytes = defects.has('ws-chunk0-sized-for-chunk') ? (sent.at(-1)?.byteLength ?? 0) : dataBytes;
   const header = wavHeader({
     sampleRate: outputSampleRate(),
     dataBytes: target.mode === 'chunks' ? headerBytes : dataBytes,
   });
   // Latitude hosted-latency: a hosted TTS's pace, not espeak's (see latitude/hosted-latency.ts).
   if (hostedLatency()) {
-    await emitAtHostedPace(target, header, Buffer.concat(pcm.map(bytesOf)), meta, firstChunk, partStartMs);
-    return dataBytes / 2;
+    await emitAtHostedPace(target, header, Buffer.concat(sent.map(bytesOf)), meta, firstChunk, partStartMs);
+    return storedBytes / 2;
   }
   if (target.mode === 'parts') {
-    target.emit(encodeAudioFrame(meta(), Buffer.concat([header, ...pcm.map(bytesOf)])));
+    target.emit(encodeAudioFrame(meta(), Buffer.concat([header, ...sent.map(bytesOf)])));
   } else {
     target.emit(encodeAudioFrame(meta(firstChunk), header));
     let nextChunk = chunk0Last ? streamed : firstChunk + 1;
     if (!chunk0Last)
-      for (const samples of pcm) target.emit(encodeAudioFrame(meta(nextChunk++), bytesOf(samples)));
+      for (const samples of sent) target.emit(encodeAudioFrame(meta(nextChunk++), bytesOf(samples)));
     target.emit(encodeAudioFrame(meta(nextChunk)));
   }
-  return dataBytes / 2;
+  return storedBytes / 2;
 }
 
 /**
@@ -115,7 +119,40 @@ async function emitAtHostedPace(
   target.emit(encodeAudioFrame(meta(firstChunk + 1 + chunks.length)));
 }
 
+/** Below this level a sample counts as silence (of 32767). */
+const SILENCE_LEVEL = 256;
+
+/** The part's pieces cut after its last sample above the silence level (the defect above). */
+function withoutTrailingSilence(pcm: Int16Array[]): Int16Array[] {
+  let keep = pcm.reduce((n, s) => n + s.length, 0);
+  const at = (i: number): number => {
+    let rest = i;
+    for (const piece of pcm) {
+      if (rest < piece.length) return piece[rest]!;
+      rest -= piece.length;
+    }
+    return 0;
+  };
+  while (keep > 0 && Math.abs(at(keep - 1)) < SILENCE_LEVEL) keep--;
+  const out: Int16Array[] = [];
+  for (const piece of pcm) {
+    if (keep <= 0) break;
+    out.push(piece.subarray(0, Math.min(piece.length, keep)));
+    keep -= piece.length;
+  }
+  return out;
+}
+
+/**
+ * The bytes of `samples` as they go on the wire. Latitude ws-stream-reencoded: each sample's lowest
+ * bit flipped (a ±1 dither, inaudible), so the stream lasts as long at the same rate as the stored
+ * wav but its PCM differs, as from a stream re-encoded on its way.
+ */
 function bytesOf(samples: Int16Array): Buffer {
+  if (latitude.has('ws-stream-reencoded')) {
+    const dithered = Int16Array.from(samples, (sample) => sample ^ 1);
+    return Buffer.from(dithered.buffer, dithered.byteOffset, dithered.byteLength);
+  }
   return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
 }
 

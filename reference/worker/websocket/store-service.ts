@@ -10,9 +10,11 @@ import type { Database } from 'better-sqlite3';
 import { createAjv } from '../../../schemas/index.ts';
 import { ApiError, describeAjvErrors } from '../../api/errors.ts';
 import { voiceForTake } from '../../api/plugins/voices.ts';
+import { TABLE_FIELDS, unknownFields } from '../../api/request-tables.ts';
 import { buildTake, type TakeGenerateBody } from '../../api/take-builder.ts';
 import { buildVoice, insertVoiceWithExample, type VoiceGenerateBody } from '../../api/voice-generation.ts';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
+import { latitude } from '../../latitude/index.ts';
 import { findModel } from '../../models/catalogue.ts';
 import { takeAudioDir, takeAudioPath } from '../../store/audio-files.ts';
 import { advanceTake, getTakeRow, insertTake, type NewTake, takeResource } from '../../store/takes.ts';
@@ -62,6 +64,10 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
     async createTake(userId, model, body) {
       return attempt(() => {
         validate('TakeGenerate', body);
+        if (latitude.has('strict-request-fields')) {
+          const unknown = unknownFields(body, TABLE_FIELDS['/v1/speak/takes/generate']!);
+          if (unknown.length) throw new ApiError(422, `data/${unknown[0]}: unknown field`);
+        }
         const b = body as TakeGenerateBody & { voice_id: string };
         const voice = getUserVoiceRow(ctx.db, userId, b.voice_id);
         if (!voice) throw new ApiError(404, `data/voice_id: voice ${JSON.stringify(b.voice_id)} not found`);

@@ -45,7 +45,7 @@ export const requirements: Requirement[] = [
     'AUDIO-FORMATS-SAME-AUDIO',
     'Resources: Take',
     'SHOULD',
-    "Every format carries the same take audio: each format's duration matches the wav's (tolerance 50 ms; lossy codecs 120 ms for encoder priming/padding).",
+    "Every format carries the same take audio: each format's duration matches the wav's (tolerances chosen by speakcheck: 50 ms; lossy codecs 120 ms for encoder priming/padding).",
   ),
   r(
     'AUDIO-DURATION-MATCHES-INFO',

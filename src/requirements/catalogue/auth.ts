@@ -7,9 +7,9 @@ const r = requirementsIn('auth');
 export const requirements: Requirement[] = [
   r(
     'AUTH-BEARER-REQUIRED',
-    'Authentication 1',
+    'Authentication 1; RFC 9110 §15.5.2',
     'MUST',
-    'Every request needs `Authorization: Bearer <ACCESS_TOKEN>`, except the /version endpoint (and the login call): a protected route called without a token is refused with 401.',
+    'Every request needs `Authorization: Bearer <ACCESS_TOKEN>`, except the /version endpoint (and the login call): a protected route called without a token is refused with 401 (the status HTTP gives a request that lacks credentials, RFC 9110).',
   ),
   r(
     'AUTH-INVALID-TOKEN-401',

@@ -13,15 +13,21 @@ export const requirements: Requirement[] = [
   ),
   r(
     'ERR-INVALID-BODY-4XX',
-    'Errors; Resources: TakeGenerate, VoiceGenerate',
+    'Resources: TakeGenerate, VoiceGenerate; RFC 9110 §15.5, §15.6',
     'MUST',
-    'A generation body that breaks the request tables (missing required field, wrong type, unknown voice or model, gender outside the allowed values) is refused with a 4xx, never a 5xx or a success.',
+    'A generation body that breaks the request tables (missing required field, wrong type, unknown voice or model, gender outside the allowed values) is refused with a 4xx, never a 5xx or a success: the client erred, not the server (RFC 9110).',
   ),
   r(
     'ERR-PROSODY-OUT-OF-RANGE',
-    'Limits; Resources: Prosody',
+    'Limits; Resources: Prosody; RFC 9110 §15.5, §15.6',
     'MUST',
-    'pace, pitch and expression are integers from -10 to 10: a prosody outside the bounds or not an integer is refused with a 4xx.',
+    'pace, pitch and expression are integers from -10 to 10: a prosody number outside the bounds or not an integer is never stored out of bounds. It is refused with a 4xx (never a 5xx), or accepted with every field an integer within -10..10 (clamped), as the answer and a later GET show it.',
+  ),
+  r(
+    'ERR-PROSODY-REFUSED',
+    'Limits; Resources: Prosody; RFC 9110 §15.5',
+    'SHOULD',
+    'A prosody number outside -10..10 or not an integer is refused with a 4xx rather than clamped: the client erred (RFC 9110), and clamping changes what it asked for without saying so.',
   ),
   r(
     'ERR-UNKNOWN-STYLE',
@@ -31,15 +37,15 @@ export const requirements: Requirement[] = [
   ),
   r(
     'ERR-NOTHING-CREATED',
-    'Errors',
-    'MUST',
-    'A refused generation creates nothing: the take and voice lists are unchanged.',
+    'States and transitions; RFC 9110 §15.5.1, §15.5.21',
+    'SHOULD',
+    'A refused generation (4xx) creates nothing: the take and voice lists hold none of the refused bodies (a take exists from its accepted POST on; a 400/422 says the server did not process the request, RFC 9110). Bodies the server accepted are judged by the other requirements, not here.',
   ),
   r(
     'ERR-UNKNOWN-ID-4XX',
-    'Errors',
+    'Errors; RFC 9110 §15.5, §15.6',
     'MUST',
-    'An unknown model name, voice_id or take_id (get, audio) is an error: 4xx with a JSON `detail`.',
+    'An unknown model name, voice_id or take_id (get, audio) is a client error: 4xx with a JSON `detail`, never a 5xx or a success (RFC 9110; which 4xx is not shown: ERR-UNKNOWN-ID-404 reports it).',
   ),
   r(
     'ERR-UNKNOWN-ID-404',

@@ -1,8 +1,12 @@
+import type { StandardQuote } from '../types.ts';
+
 /**
  * The sentence (or table row) of speak-v1.md each MUST and SHOULD rests on, verbatim (markdown as in
- * the contract). test/harness/grounding.test.ts finds every one in ../shared/spec/speak-v1.md and
- * fails when a MUST or SHOULD has none: what the contract does not require is INFO. The reports show
- * the quote with the requirement.
+ * the contract): one that requires it, never one that leaves the matter open ("not shown").
+ * test/harness/grounding.test.ts finds every one in ../shared/spec/speak-v1.md and applies the rule
+ * of src/requirements/grounding-rule.ts: a MUST or SHOULD has a quote here or a standard in
+ * STANDARD_QUOTES below (or both); what neither requires is INFO. The reports show the grounding
+ * with the requirement.
  */
 export const QUOTES: Readonly<Record<string, string>> = {
   'AUTH-BEARER-REQUIRED':
@@ -36,8 +40,6 @@ export const QUOTES: Readonly<Record<string, string>> = {
   'MODEL-GENDERS-USABLE': '| genders | array of string | Allowed voice genders for the model. |',
   'MODEL-LANGUAGES-USABLE': '| languages | array of string | Language codes the model supports. |',
   'MODEL-SIMPLE-PROSODY': 'Every model supports the simple type.',
-  'MODEL-PROSODY-TYPES-USABLE':
-    'Whether a take or voice may carry `style`, and which prosody types it may use, depends on the model.',
   'MODEL-STYLES-USABLE': '| styles | array of array of string | Style names offered by the model. |',
   'VOICE-GENERATE-RETURNS-VOICE':
     '| POST | /v1/speak/voices/generate | VoiceGenerate | Voice, normally with status `waiting` |',
@@ -103,14 +105,13 @@ export const QUOTES: Readonly<Record<string, string>> = {
   'AUDIO-TAMPERED-REJECTED':
     'The `Location` header holds a time-limited signed URL from which the audio is streamed or stored.',
   'ERR-JSON-DETAIL': 'Error responses are JSON with a `detail` field.',
-  'ERR-INVALID-BODY-4XX':
-    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
-  'ERR-PROSODY-OUT-OF-RANGE': '| pace | integer | -10 to 10 |',
+  'ERR-INVALID-BODY-4XX': '| text | string | yes |',
+  'ERR-PROSODY-OUT-OF-RANGE': '| pace, pitch, expression (simple prosody) | integers from -10 to 10 |',
+  'ERR-PROSODY-REFUSED': '| pace, pitch, expression (simple prosody) | integers from -10 to 10 |',
   'ERR-UNKNOWN-STYLE': "| style | array of string or null | Names from the model's styles. |",
+  // The only way a take comes into being is the accepted POST; voices have no state table.
   'ERR-NOTHING-CREATED':
-    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
-  'ERR-UNKNOWN-ID-4XX':
-    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
+    '| (none) | POST takes/generate | accepted | waiting | `info` is null; the take appears in the take list. |',
   'ERR-CONTENT-TYPE':
     'All requests and responses with a body use JSON, except audio and websocket binary messages.',
   'ERR-MALFORMED-JSON': 'Request bodies are JSON with `content-type: application/json`.',
@@ -168,12 +169,15 @@ export const QUOTES: Readonly<Record<string, string>> = {
   'WS-CHUNK-END-MARKER': 'In chunks mode an empty chunk ends each part.',
   'WS-END-OF-TAKE': 'The end of the stream for a take is an audio message with no audio data.',
   'WS-TAKE-IN-REST': 'A **take** is one text-to-speech job made with a voice.',
+  'WS-AUDIO-MATCHES-REST':
+    'Audio can be downloaded over HTTP through a redirect, or streamed over a websocket connected directly to a worker.',
   'WS-PCM-MATCHES-REST':
     'Audio can be downloaded over HTTP through a redirect, or streamed over a websocket connected directly to a worker.',
   'WS-RANDOM-TEXTS': 'The text is split into parts.',
   'WEBHOOK-POST-JSON': 'When the result is ready, the service sends an HTTP POST to that URL.',
   'WEBHOOK-DONE-CALLED': 'When the result is ready, the service sends an HTTP POST to that URL.',
-  'WEBHOOK-DONE-ONCE': 'When the result is ready, the service sends an HTTP POST to that URL.',
+  'WEBHOOK-DONE-ONCE':
+    '| progress_50 | worker progress | same | ready | `info` is filled. The done webhook is called. |',
   'WEBHOOK-DONE-BODY-TAKE': 'The body has the same structure as the Voice or Take response.',
   'WEBHOOK-DONE-BODY-EQUALS-GET': 'The body has the same structure as the Voice or Take response.',
   'WEBHOOK-DONE-AUDIO-FETCHABLE': 'In `ready`, audio in every format can be fetched.',
@@ -186,5 +190,61 @@ export const QUOTES: Readonly<Record<string, string>> = {
     "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
   'WEBHOOK-STATUS-AGREES-WEBSOCKET':
     "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
-  'WEBHOOK-VOICE-DONE': 'A voice or a take may carry `done_webhook` (a URL).',
+  'WEBHOOK-VOICE-DONE':
+    'A voice or a take may carry `done_webhook` (a URL). When the result is ready, the service sends an HTTP POST to that URL.',
+};
+
+const RFC_9110 = 'RFC 9110';
+const rfc9110 = (clause: string, anchor: string, quote: string): StandardQuote => ({
+  name: RFC_9110,
+  clause,
+  quote,
+  url: `https://www.rfc-editor.org/rfc/rfc9110#${anchor}`,
+});
+
+/** RFC 9110 (HTTP Semantics), in its own words: what a status class says about who erred. */
+export const RFC_9110_CLIENT_ERROR = rfc9110(
+  '§15.5',
+  'name-client-error-4xx',
+  'The 4xx (Client Error) class of status code indicates that the client seems to have erred.',
+);
+export const RFC_9110_SERVER_ERROR = rfc9110(
+  '§15.6',
+  'name-server-error-5xx',
+  'The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method.',
+);
+export const RFC_9110_UNAUTHORIZED = rfc9110(
+  '§15.5.2',
+  'name-401-unauthorized',
+  'The 401 (Unauthorized) status code indicates that the request has not been applied because it lacks valid authentication credentials for the target resource.',
+);
+export const RFC_9110_BAD_REQUEST = rfc9110(
+  '§15.5.1',
+  'name-400-bad-request',
+  'The 400 (Bad Request) status code indicates that the server cannot or will not process the request due to something that is perceived to be a client error (e.g., malformed request syntax, invalid request message framing, or deceptive request routing).',
+);
+export const RFC_9110_UNPROCESSABLE_CONTENT = rfc9110(
+  '§15.5.21',
+  'name-422-unprocessable-content',
+  'The 422 (Unprocessable Content) status code indicates that the server understands the content type of the request content (hence a 415 (Unsupported Media Type) status code is inappropriate), and the syntax of the request content is correct, but it was unable to process the contained instructions.',
+);
+
+/** "A client error is never a 5xx": the client erred (4xx), the server did not (5xx). */
+const CLIENT_ERROR_NOT_5XX = [RFC_9110_CLIENT_ERROR, RFC_9110_SERVER_ERROR] as const;
+
+/**
+ * The named external standards a MUST or SHOULD rests on, each in the standard's own words, where
+ * speak-v1.md is silent (its Errors section: "the error for unknown identifiers or invalid bodies:
+ * not shown") but a standard every server of this kind answers to is not. Add an entry per
+ * requirement; a requirement may carry a speak-v1.md quote too.
+ */
+export const STANDARD_QUOTES: Readonly<Record<string, readonly StandardQuote[]>> = {
+  // The contract's errors table gives 401 for an invalid or expired token; a missing one is 401 by HTTP.
+  'AUTH-BEARER-REQUIRED': [RFC_9110_UNAUTHORIZED],
+  'ERR-INVALID-BODY-4XX': CLIENT_ERROR_NOT_5XX,
+  'ERR-UNKNOWN-ID-4XX': CLIENT_ERROR_NOT_5XX,
+  'ERR-MALFORMED-JSON': CLIENT_ERROR_NOT_5XX,
+  'ERR-PROSODY-OUT-OF-RANGE': CLIENT_ERROR_NOT_5XX,
+  'ERR-PROSODY-REFUSED': [RFC_9110_CLIENT_ERROR],
+  'ERR-NOTHING-CREATED': [RFC_9110_BAD_REQUEST, RFC_9110_UNPROCESSABLE_CONTENT],
 };

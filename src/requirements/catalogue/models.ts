@@ -46,8 +46,8 @@ export const requirements: Requirement[] = [
   r(
     'MODEL-PROSODY-TYPES-USABLE',
     'Resources: Model',
-    'MUST',
-    'Which prosody types a take may use depends on the model: a take with each type in `prosody_types` is accepted (fields of non-simple types from wire-facts).',
+    'INFO',
+    'Which prosody types a take may use depends on the model: whether a take with each other type in `prosody_types` is accepted, sent with the wire facts\' fields, is reported. (INFO: speak-v1.md: "Fields of the `affect` prosody type: not shown".)',
   ),
   r(
     'MODEL-STYLES-USABLE',

@@ -65,7 +65,7 @@ export const requirements: Requirement[] = [
     'TAKE-READY-BOUND',
     'States and transitions',
     'MUST',
-    "A take reaches `ready` (the service's done state) through worker progress; the harness bounds the wait by its ready timeout.",
+    "A take reaches `ready` (the service's done state) through worker progress; the wait is bounded by --ready-timeout (a bound chosen by speakcheck, 60 s unless set).",
   ),
   r(
     'TAKE-PROGRESS-SEEN',

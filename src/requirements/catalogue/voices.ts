@@ -21,7 +21,7 @@ export const requirements: Requirement[] = [
     'VOICE-READY-BOUND',
     'States and transitions',
     'MUST',
-    'After a few seconds a fetch by voice_id returns `ready` (the harness bounds the wait by its ready timeout).',
+    'After a few seconds a fetch by voice_id returns `ready` (the wait is bounded by --ready-timeout: a bound chosen by speakcheck, 60 s unless set).',
   ),
   r(
     'VOICE-GET-OBJECT',
@@ -70,7 +70,7 @@ export const requirements: Requirement[] = [
     'VOICE-DEFAULT-PROSODY-ADOPTED',
     'Resources: VoiceGenerate; Resources: Take',
     'MUST',
-    '`default_prosody` is adopted by later takes when their `prosody` is null or omitted (audible: pace −10 vs +10 give clearly different durations).',
+    '`default_prosody` is adopted by later takes when their `prosody` is null or omitted (audible: on a voice with default pace −10 a take without prosody lasts at least 1.1 × the same text with pace 0, on a voice with default pace +10 at most 1/1.1 of it; the ratio 1.1 is a threshold chosen by speakcheck).',
   ),
   r(
     'VOICE-EXAMPLE-TAKE-AUDIO',

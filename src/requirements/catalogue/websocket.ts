@@ -232,10 +232,16 @@ export const requirements: Requirement[] = [
     "A take made over the websocket is a take: it appears in the REST take list and GET /v1/speak/takes/{id} returns it ready with the websocket's info.",
   ),
   r(
-    'WS-PCM-MATCHES-REST',
+    'WS-AUDIO-MATCHES-REST',
     'What the service does; Endpoints: Takes (audio rules)',
     'MUST',
-    "The PCM reassembled from the stream is byte-identical to the samples of the take's REST wav (fetched through the 307).",
+    "The audio reassembled from the stream is the take's REST wav (fetched through the 307): the same sample rate, and the same duration within one chunk of the stream (chunks mode: its longest audio chunk), never less than 20 ms (tolerance chosen by speakcheck).",
+  ),
+  r(
+    'WS-PCM-MATCHES-REST',
+    'What the service does; Endpoints: Takes (audio rules)',
+    'SHOULD',
+    "The PCM reassembled from the stream is byte-identical to the samples of the take's REST wav. (SHOULD: the contract speaks of one audio, downloaded or streamed, but a stream re-encoded on its way, or a stored file rendered again, breaks no sentence.)",
   ),
   r(
     'WS-DURATION-SAMPLES',
