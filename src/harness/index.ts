@@ -18,3 +18,12 @@ export {
   selectedRequirements,
 } from './covers.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
+export {
+  allowedWaitMs,
+  NotWaitedAgain,
+  READY_BOUND_REQUIREMENT,
+  runWaitLedger,
+  type StuckWait,
+  type WaitKind,
+  type WaitLedger,
+} from './wait-ledger.ts';
