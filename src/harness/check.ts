@@ -16,7 +16,7 @@ import { redactText } from '../client/redact.ts';
 import { SpeakcheckError } from '../errors.ts';
 import type { CheckTallies, HarnessErrorNote } from '../requirements/verdict.ts';
 import { harnessBug } from './harness-error.ts';
-import { isNotWaitedAgain } from './wait-ledger.ts';
+import { stuckWaitRequirement } from './wait-ledger.ts';
 
 export type { CheckTallies };
 
@@ -160,12 +160,13 @@ function fail(s: CheckScope, id: string, err: unknown): boolean {
 }
 
 /**
- * A wait not repeated for a stuck item (src/harness/wait-ledger.ts) is no evidence about this check's
- * own requirement: it stops the test, which blocks what it left unjudged, unless the test covers the
- * ready bound that the first wait's evidence fails.
+ * A voice or take that never got done (src/harness/wait-ledger.ts: the wait that ran its bound, or a
+ * later one not repeated) is no evidence about this check's own requirement: it stops the test,
+ * which blocks what it left unjudged, unless the test covers the ready bound that it fails.
  */
 function blocksHere(s: Pick<CheckScope, 'ids'>, err: unknown): boolean {
-  return isNotWaitedAgain(err) && !s.ids.includes(err.facts.requirement);
+  const requirement = stuckWaitRequirement(err);
+  return requirement !== undefined && !s.ids.includes(requirement);
 }
 
 export function isSkip(err: unknown): boolean {
@@ -185,11 +186,11 @@ export function markSetupFailure(err: unknown): void {
   if (typeof err === 'object' && err !== null) setupFailures.add(err);
 }
 
-/** A failure that blocks the ids a test has not concluded: a shared scenario's, a step's, a wait not repeated. */
+/** A failure that blocks the ids a test has not concluded: a shared scenario's, a step's, a stuck wait's. */
 export function isSetupFailure(err: unknown): boolean {
   return (
     typeof err === 'object' &&
     err !== null &&
-    (setupFailures.has(err) || err instanceof StepFailed || isNotWaitedAgain(err))
+    (setupFailures.has(err) || err instanceof StepFailed || stuckWaitRequirement(err) !== undefined)
   );
 }

@@ -20,8 +20,10 @@ export {
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
 export {
   allowedWaitMs,
+  isStuckWait,
   NotWaitedAgain,
   READY_BOUND_REQUIREMENT,
+  ReadyBoundExceeded,
   runWaitLedger,
   type StuckWait,
   type WaitKind,

@@ -17,7 +17,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { show } from '../checks/finding.ts';
+import { Finding, show } from '../checks/finding.ts';
 import { SpeakcheckError } from '../errors.ts';
 import './meta.ts';
 
@@ -57,7 +57,9 @@ function ledgerOver(lines: () => Line[], append: (line: Line) => void): WaitLedg
     recordStuck: (stuck) => append({ type: 'stuck', ...stuck }),
     recordDone: (kind, id, tookMs) => append({ type: 'done', kind, id, tookMs }),
     stuck(kind, id) {
-      const all = lines().filter((l): l is Line & { type: 'stuck' } => l.type === 'stuck' && l.kind === kind);
+      const all = lines().flatMap(({ type, ...line }) =>
+        type === 'stuck' && line.kind === kind ? [line as StuckWait] : [],
+      );
       const same = all.find((l) => l.id === id);
       if (same) return { stuck: same, sameItem: true };
       return all[0] ? { stuck: all[0], sameItem: false } : undefined;
@@ -152,6 +154,26 @@ export function describeStuck(stuck: StuckWait): string {
 }
 
 /**
+ * A wait that ran its whole bound (the first for its item): evidence against the kind's ready bound,
+ * failing it where a test covers it; elsewhere it blocks what needed the item (src/harness/check.ts),
+ * as a generation step that failed would: a voice that never got ready says nothing about the take
+ * generation a test wanted it for.
+ */
+export class ReadyBoundExceeded extends Finding {
+  constructor(
+    readonly stuck: StuckWait,
+    status: string,
+  ) {
+    super(describeStuck(stuck), {
+      where: `${stuck.kind} ${stuck.id}`,
+      expected: 'ready',
+      actual: status,
+      requirement: READY_BOUND_REQUIREMENT[stuck.kind],
+    });
+  }
+}
+
+/**
  * A wait concluded early because another wait of its kind already ran its whole bound: what needed
  * the item is blocked by the first wait's evidence (src/harness/check.ts treats it as a setup
  * failure), except the ready-bound requirement of the kind, which that evidence fails.
@@ -182,6 +204,18 @@ export class NotWaitedAgain extends SpeakcheckError {
   }
 }
 
-export function isNotWaitedAgain(err: unknown): err is NotWaitedAgain {
-  return err instanceof NotWaitedAgain;
+/** Whether `err` is a stuck wait's (the first wait's or a later one's): it blocks, it judges nothing else. */
+export function isStuckWait(err: unknown): boolean {
+  return stuckWaitRequirement(err) !== undefined;
+}
+
+/**
+ * A stuck wait's error (the first wait's or a later one's), also as the cause of a wrapper (a
+ * property's failure): the ready-bound requirement it names, else undefined.
+ */
+export function stuckWaitRequirement(err: unknown): string | undefined {
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  for (const e of [err, cause])
+    if (e instanceof NotWaitedAgain || e instanceof ReadyBoundExceeded) return e.facts.requirement;
+  return undefined;
 }

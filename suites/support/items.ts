@@ -17,7 +17,7 @@ import {
   expectSchema,
   markSetupFailure,
   NotWaitedAgain,
-  READY_BOUND_REQUIREMENT,
+  ReadyBoundExceeded,
   runWaitLedger,
   type SpeakContext,
   selectedRequirements,
@@ -183,24 +183,16 @@ export async function waitUntilDone<T extends { status: string }>(
     if (isDone(item.status)) break;
     const waitedMs = Date.now() - started;
     if (waitedMs > bound) {
-      const statuses = snapshots.map((x) => x.status);
-      waitLedger().recordStuck({
+      const stuck = {
         kind,
         id,
-        statuses: distinctRuns(statuses),
+        statuses: distinctRuns(snapshots.map((x) => x.status)),
         polls: snapshots.length,
         waitedMs,
         boundMs: bound,
-      });
-      throw new Finding(
-        `${kind} ${id.slice(0, 8)} did not reach a done state within ${bound} ms; statuses seen: ${show(statuses)}`,
-        {
-          where: `${kind} ${id}`,
-          expected: 'ready',
-          actual: item.status,
-          requirement: READY_BOUND_REQUIREMENT[kind],
-        },
-      );
+      };
+      waitLedger().recordStuck(stuck);
+      throw new ReadyBoundExceeded(stuck, item.status);
     }
     const known = allowedWaitMs(waitLedger(), kind, id, bound);
     if (known.stuck && waitedMs >= known.allowedMs) {
