@@ -13,6 +13,7 @@ import {
   covers,
   expectJson,
   expectSchema,
+  isStuckWait,
   type Model,
   observe,
   useSpeak,
@@ -58,7 +59,11 @@ async function anyVoice(): Promise<Voice> {
   return first;
 }
 
-/** Generates takes (all at once) and waits until every one is ready; names each failure. */
+/**
+ * Generates takes (all at once) and waits until every one is ready; names each failure. A take that
+ * never got done is the ready bound's failure, not this requirement's: unless another take failed
+ * outright, it blocks (its error passes through unwrapped).
+ */
 async function takesReady(
   label: string,
   bodies: Array<{ what: string; body: Record<string, unknown> }>,
@@ -70,13 +75,16 @@ async function takesReady(
         const { final } = await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
         return final;
       } catch (error) {
+        if (isStuckWait(error)) throw error;
         throw new Error(`${what}: ${(error as Error).message}`);
       }
     }),
   );
-  const failures = results.flatMap((r) => (r.status === 'rejected' ? [(r.reason as Error).message] : []));
+  const rejected = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
+  const failures = rejected.filter((error) => !isStuckWait(error)).map((error) => error.message);
   if (failures.length)
     throw new Finding(`${label}: ${failures.length} of ${bodies.length} failed: ${failures.join(' | ')}`);
+  if (rejected[0]) throw rejected[0];
   return results.map((r) => (r as PromiseFulfilledResult<Take>).value);
 }
 

@@ -1060,6 +1060,8 @@ covers(
   ['WS-RANDOM-TEXTS'],
   'random texts in both modes stream valid audio matching info (5 runs)',
   async () => {
+    // A setup step, not part of the property: a voice that never gets ready is no counterexample.
+    await voice();
     await withConnection(async (conn) => {
       let n = 0;
       await assertProperty(

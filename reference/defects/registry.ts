@@ -305,6 +305,19 @@ export const DEFECTS = [
     ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-STATUS-AGREES-POLLING'],
     'the status webhook is not called for started',
   ),
+  // stuck items: one wait per stuck thing (issue 32), each caught by the requirement of its bound
+  d(
+    'voice-never-ready',
+    'voices',
+    ['VOICE-READY-BOUND'],
+    'voices stay waiting forever (their example take is spoken, the voice never moves on)',
+  ),
+  d(
+    'take-stuck-started',
+    'takes',
+    ['TAKE-READY-BOUND'],
+    "takes reach started and stay there (REST and websocket; voices' example takes still finish)",
+  ),
 ] as const satisfies readonly DefectSpec[];
 
 export type DefectName = (typeof DEFECTS)[number]['name'];

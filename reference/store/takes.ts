@@ -146,6 +146,7 @@ export function advanceTake(
       const row = getTakeRow(db, takeId);
       if (!row) return undefined;
       if ((STATUS_RANK[status] ?? 0) <= (STATUS_RANK[row.status] ?? 0)) return undefined;
+      if (stuckAtStarted(row, status)) return undefined;
       db.prepare(
         `UPDATE takes SET status = ?, info = COALESCE(?, info), worker = COALESCE(?, worker),
          error = COALESCE(?, error) WHERE take_id = ?`,
@@ -157,6 +158,19 @@ export function advanceTake(
       return item;
     })
     .immediate();
+}
+
+/**
+ * Defect take-stuck-started: a user's take (REST or websocket) never moves past started, though the
+ * worker speaks it to the end. Voices' example takes still finish, so voices get ready and the
+ * defect shows on takes alone.
+ */
+function stuckAtStarted(row: TakeRow, status: string): boolean {
+  return (
+    defects.has('take-stuck-started') &&
+    row.example_of === null &&
+    (STATUS_RANK[status] ?? 0) > (STATUS_RANK.started ?? 0)
+  );
 }
 
 export function deleteTakeRow(db: Database, userId: string, takeId: string): boolean {

@@ -1,5 +1,6 @@
 /** The voices table: rows ↔ the Voice resource, status changes with their item events. */
 import type { Database } from 'better-sqlite3';
+import { defects } from '../defects/index.ts';
 import { recordItemEvent } from '../events/item-events.ts';
 import { fromJsonColumn, toJsonColumn } from './db.ts';
 import { getItemRow, getUserItemRow, insertItemRow } from './item-rows.ts';
@@ -93,6 +94,8 @@ export function advanceVoice(db: Database, voiceId: string, status: string): Voi
   const row = getVoiceRow(db, voiceId);
   if (!row) return undefined;
   if ((STATUS_RANK[status] ?? 0) <= (STATUS_RANK[row.status] ?? 0)) return undefined;
+  // Defect voice-never-ready: a voice whose training never finishes stays waiting.
+  if (defects.has('voice-never-ready')) return undefined;
   db.prepare('UPDATE voices SET status = ? WHERE voice_id = ?').run(status, voiceId);
   const item = voiceResource(getVoiceRow(db, voiceId)!);
   recordItemEvent(db, 'voice', item, row.user_id);

@@ -74,6 +74,8 @@ export interface RunConfig {
   namePrefix: string;
   /** `--expect FILE` (or `speakcheck.expect.yaml` when present): the failures already known. */
   expect?: { file: string; entries: Expectation[] };
+  /** Suite files at a time, chosen after the preflight (src/run/suite-workers.ts); absent: the suites' default. */
+  suiteWorkers?: number;
 }
 
 /** The environment variable that carries the resolved RunConfig (JSON) to the vitest workers. */

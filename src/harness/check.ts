@@ -16,6 +16,7 @@ import { redactText } from '../client/redact.ts';
 import { SpeakcheckError } from '../errors.ts';
 import type { CheckTallies, HarnessErrorNote } from '../requirements/verdict.ts';
 import { harnessBug } from './harness-error.ts';
+import { stuckWaitRequirement } from './wait-ledger.ts';
 
 export type { CheckTallies };
 
@@ -86,6 +87,7 @@ export async function checkStep<T>(id: string | readonly string[], fn: () => Pro
     for (const held of ids) pass(s, held);
     return value;
   } catch (err) {
+    if (blocksHere(s, err)) throw err;
     fail(s, first, err);
     throw new StepFailed(attributed(s, first, err), err);
   }
@@ -144,6 +146,7 @@ function pass(s: CheckScope, id: string): boolean {
 function fail(s: CheckScope, id: string, err: unknown): boolean {
   // A skip inside a check is still a skip of the whole test.
   if (isSkip(err)) throw err;
+  if (blocksHere(s, err)) throw err;
   // A step that already failed its own id (checkStep inside a check) is not counted twice.
   if (err instanceof StepFailed) {
     tally(s, id);
@@ -154,6 +157,16 @@ function fail(s: CheckScope, id: string, err: unknown): boolean {
   const bug = harnessBug(err);
   if (bug !== undefined) s.harnessErrors?.push({ message, bug: redactText(bug) });
   return false;
+}
+
+/**
+ * A voice or take that never got done (src/harness/wait-ledger.ts: the wait that ran its bound, or a
+ * later one not repeated) is no evidence about this check's own requirement: it stops the test,
+ * which blocks what it left unjudged, unless the test covers the ready bound that it fails.
+ */
+function blocksHere(s: Pick<CheckScope, 'ids'>, err: unknown): boolean {
+  const requirement = stuckWaitRequirement(err);
+  return requirement !== undefined && !s.ids.includes(requirement);
 }
 
 export function isSkip(err: unknown): boolean {
@@ -173,6 +186,11 @@ export function markSetupFailure(err: unknown): void {
   if (typeof err === 'object' && err !== null) setupFailures.add(err);
 }
 
+/** A failure that blocks the ids a test has not concluded: a shared scenario's, a step's, a stuck wait's. */
 export function isSetupFailure(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (setupFailures.has(err) || err instanceof StepFailed);
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    (setupFailures.has(err) || err instanceof StepFailed || stuckWaitRequirement(err) !== undefined)
+  );
 }

@@ -32,7 +32,7 @@ export interface SpeakContext {
   login(): Promise<SpeakClient>;
 }
 
-/** Worker processes running suite files at once (see suites.vitest.config.ts). */
+/** Worker threads running suite files at once by default (suites.vitest.config.ts; a run may choose more: RunConfig.suiteWorkers). */
 export const SUITE_WORKERS = 2;
 
 export function useSpeak(): SpeakContext {
@@ -70,7 +70,9 @@ export function useSpeak(): SpeakContext {
 
   beforeAll(async () => {
     config = loadRunConfig();
-    limiter = new Limiter(Math.max(1, Math.ceil(config.concurrency / SUITE_WORKERS)));
+    // The run's bound on requests in flight, shared by the files that run at once.
+    const files = config.suiteWorkers ?? SUITE_WORKERS;
+    limiter = new Limiter(Math.max(1, Math.ceil(config.concurrency / files)));
     anon = HttpSpeakClient.anonymous(settings(config));
     api = await HttpSpeakClient.login(settings(config), credentials(config));
     try {

@@ -4,7 +4,8 @@
  * (`npx vitest run --config suites.vitest.config.ts suites/auth.spec.ts`, while writing a suite), the
  * config comes from SPEAK_* variables and the embedded stack is started when no base url is set.
  * Either way the run's shared voice is asked for here (./shared-voice.ts) and deleted at the end,
- * and the run's webhook sink (./run-sink.ts) lives here, from the first suite file to the last.
+ * and the run's webhook sink (./run-sink.ts) lives here, from the first suite file to the last, as
+ * does the ledger of stuck waits (./wait-ledger.ts).
  */
 import type { TestProject } from 'vitest/node';
 import { decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
@@ -12,11 +13,13 @@ import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
 import { type RunSink, startRunSink } from './run-sink.ts';
 import { generateSharedVoice, type SharedVoice } from './shared-voice.ts';
+import { createLedgerFile } from './wait-ledger.ts';
 import './meta.ts';
 
 let stack: StartedTarget | undefined;
 let sharedVoice: SharedVoice | undefined;
 let sink: RunSink | undefined;
+let ledger: ReturnType<typeof createLedgerFile> | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const given = process.env[RUN_CONFIG_ENV];
@@ -40,6 +43,8 @@ export async function setup(project: TestProject): Promise<void> {
   [sharedVoice, sink] = await Promise.all([generateSharedVoice(config), startRunSink(config, files)]);
   project.provide('speakSharedVoice', JSON.stringify(sharedVoice.provided));
   project.provide('speakWebhookSink', JSON.stringify(sink.provided));
+  ledger = createLedgerFile();
+  project.provide('speakWaitLedger', ledger.path);
 }
 
 export async function teardown(): Promise<void> {
@@ -50,4 +55,6 @@ export async function teardown(): Promise<void> {
   sharedVoice = undefined;
   await stack?.stop();
   stack = undefined;
+  ledger?.remove();
+  ledger = undefined;
 }

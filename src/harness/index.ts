@@ -18,3 +18,14 @@ export {
   selectedRequirements,
 } from './covers.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
+export {
+  allowedWaitMs,
+  isStuckWait,
+  NotWaitedAgain,
+  READY_BOUND_REQUIREMENT,
+  ReadyBoundExceeded,
+  runWaitLedger,
+  type StuckWait,
+  type WaitKind,
+  type WaitLedger,
+} from './wait-ledger.ts';

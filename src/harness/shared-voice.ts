@@ -15,7 +15,14 @@ import type { RunConfig } from '../config/types.ts';
 
 /** What the global setup hands to the workers (JSON through provide/inject). */
 export type ProvidedSharedVoice =
-  | { ok: true; voiceId: string /** The generate answer, schema-checked by the suites. */; created: unknown }
+  | {
+      ok: true;
+      voiceId: string;
+      /** The generate answer, schema-checked by the suites. */
+      created: unknown;
+      /** When it was asked for (ms since the epoch): every file's wait for it is bounded from here. */
+      createdMs: number;
+    }
   | { ok: false; problem: string };
 
 export interface SharedVoice {
@@ -58,6 +65,7 @@ export async function generateSharedVoice(config: RunConfig): Promise<SharedVoic
       return failed(`no model to generate the shared voice with (GET /v1/speak/models: ${describe(models)})`);
     }
     const genders = Array.isArray(model.genders) ? (model.genders as unknown[]) : [];
+    const createdMs = Date.now();
     const exchange = await api.post('/v1/speak/voices/generate', {
       name: `${config.namePrefix}shared-voice`,
       gender: typeof genders[0] === 'string' ? genders[0] : 'female',
@@ -69,7 +77,10 @@ export async function generateSharedVoice(config: RunConfig): Promise<SharedVoic
         `generating the shared voice: POST /v1/speak/voices/generate answered ${exchange.status} ${describe(exchange.json ?? exchange.text)}`,
       );
     }
-    return { provided: { ok: true, voiceId, created: exchange.json }, remove: () => remove(voiceId) };
+    return {
+      provided: { ok: true, voiceId, created: exchange.json, createdMs },
+      remove: () => remove(voiceId),
+    };
   } catch (err) {
     return failed(`generating the shared voice: ${err instanceof Error ? err.message : String(err)}`);
   }

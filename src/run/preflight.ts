@@ -19,6 +19,8 @@ export const PREFLIGHT_TOTAL_MS = 20_000;
 
 export interface PreflightResult {
   version: unknown;
+  /** The quickest of the preflight's GETs (ms): the server's round trip, for src/run/suite-workers.ts. */
+  quickestAnswerMs: number;
 }
 
 export async function preflight(config: RunConfig): Promise<PreflightResult> {
@@ -81,7 +83,7 @@ async function checks(config: RunConfig): Promise<PreflightResult> {
   requireJson(models, config, 'GET /v1/speak/models');
   // Polite: do not leave a live refresh token behind.
   await api.session?.logout().catch(() => undefined);
-  return { version: version.json };
+  return { version: version.json, quickestAnswerMs: Math.min(version.ms, models.ms) };
 }
 
 function requireJson(exchange: Exchange, config: RunConfig, what: string): void {

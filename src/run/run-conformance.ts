@@ -22,6 +22,7 @@ import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
+import { suiteWorkersFor } from './suite-workers.ts';
 import { summaryTable } from './summary-table.ts';
 
 /** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
@@ -112,8 +113,9 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     }
 
     let serverVersion: unknown;
+    let quickestAnswerMs = 0;
     try {
-      serverVersion = (await preflight(config)).version;
+      ({ version: serverVersion, quickestAnswerMs } = await preflight(config));
     } catch (e) {
       if (e instanceof PreflightError) {
         err(`speakcheck: could not run: ${e.message}`);
@@ -133,6 +135,16 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       `speakcheck: version ${speakcheckVersion()}; the server's /version answered ${compactVersion(serverVersion)}`,
     );
     vitest = await vitestReady;
+    config.suiteWorkers = suiteWorkersFor(config.target, quickestAnswerMs);
+    if (config.suiteWorkers !== vitest.config.maxWorkers) {
+      // Read when the pool starts (at start()). Min and max alike: with minWorkers 1 and maxWorkers 4
+      // the run lost files, tinypool ending a thread that still ran one ("Terminating worker thread").
+      vitest.config.maxWorkers = config.suiteWorkers;
+      vitest.config.minWorkers = config.suiteWorkers;
+      out(
+        `speakcheck: ${config.suiteWorkers} suite files at a time: the server's quickest answer took ${Math.round(quickestAnswerMs)} ms, a network's round trip (their waits overlap)`,
+      );
+    }
     // Vitest's logger exits the process on SIGINT/SIGTERM; here a signal stops the suites and the
     // reports are still written (onSignal), so its listeners go (its cleanup still runs at close).
     for (const signal of ['SIGINT', 'SIGTERM'] as const)

@@ -7,16 +7,21 @@ import { beforeAll, inject } from 'vitest';
 import type { Take, Voice } from '../../schemas/types.ts';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
-import { isDone } from '../../src/checks/status.ts';
+import { distinctRuns, isDone } from '../../src/checks/status.ts';
 import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import {
   against,
+  allowedWaitMs,
   type Exchange,
   expectJson,
   expectSchema,
   markSetupFailure,
+  NotWaitedAgain,
+  ReadyBoundExceeded,
+  runWaitLedger,
   type SpeakContext,
   selectedRequirements,
+  type WaitLedger,
 } from '../../src/harness/index.ts';
 import type { ProvidedSharedVoice } from '../../src/harness/shared-voice.ts';
 
@@ -135,21 +140,40 @@ export function observedSequences(s: SpeakContext): readonly ObservedSequence[] 
   return fileState(s).sequences;
 }
 
+let ledger: WaitLedger | undefined;
+
+/** The run's ledger of stuck waits (src/harness/wait-ledger.ts): one wait per stuck thing, run-wide. */
+function waitLedger(): WaitLedger {
+  if (!ledger) {
+    let path: string | undefined;
+    try {
+      path = inject('speakWaitLedger');
+    } catch {
+      path = undefined; // outside a run: a ledger in memory
+    }
+    ledger = runWaitLedger(path);
+  }
+  return ledger;
+}
+
 /**
  * Polls GET /{kind}s/{id} until a done state (ready | error | timeout), bounded by the run's
- * ready timeout. Throws a Finding when the bound passes or the final state is not `ready`
- * (unless `acceptFailure`).
+ * ready timeout from `since` (the item's creation when it was made before this wait, e.g. the
+ * shared voice; default: now). Throws a Finding when the bound passes or the final state is not
+ * `ready` (unless `acceptFailure`). A wait that runs its whole bound is written in the run's ledger;
+ * from then on, waits of the same kind end early with NotWaitedAgain (the stuck item itself after
+ * one poll, another after twice the slowest done item of its kind this run).
  */
 export async function waitUntilDone<T extends { status: string }>(
   s: SpeakContext,
   kind: Kind,
   id: string,
-  o: { first?: T; boundMs?: number; acceptFailure?: boolean } = {},
+  o: { first?: T; boundMs?: number; acceptFailure?: boolean; since?: number } = {},
 ): Promise<Polled<T>> {
   const bound = o.boundMs ?? s.config.timeouts.readyMs;
-  const started = Date.now();
+  const started = Math.min(o.since ?? Date.now(), Date.now());
   const snapshots: T[] = o.first ? [o.first] : [];
-  const times: number[] = o.first ? [started] : [];
+  const times: number[] = o.first ? [Date.now()] : [];
   fileState(s).sequences.push({ kind, id, snapshots });
   let interval = POLL_START_MS;
   for (;;) {
@@ -157,15 +181,31 @@ export async function waitUntilDone<T extends { status: string }>(
     snapshots.push(item);
     times.push(Date.now());
     if (isDone(item.status)) break;
-    if (Date.now() - started > bound) {
-      throw new Finding(
-        `${kind} ${id.slice(0, 8)} did not reach a done state within ${bound} ms; statuses seen: ${show(snapshots.map((x) => x.status))}`,
-        { where: `${kind} ${id}`, expected: 'ready', actual: item.status },
-      );
+    const waitedMs = Date.now() - started;
+    if (waitedMs > bound) {
+      const stuck = {
+        kind,
+        id,
+        statuses: distinctRuns(snapshots.map((x) => x.status)),
+        polls: snapshots.length,
+        waitedMs,
+        boundMs: bound,
+      };
+      waitLedger().recordStuck(stuck);
+      throw new ReadyBoundExceeded(stuck, item.status);
+    }
+    const known = allowedWaitMs(waitLedger(), kind, id, bound);
+    if (known.stuck && waitedMs >= known.allowedMs) {
+      throw new NotWaitedAgain(kind, id, known.stuck, {
+        status: item.status,
+        waitedMs,
+        sameItem: known.stuck.id === id,
+      });
     }
     await sleep(interval);
     interval = Math.min(POLL_MAX_MS, Math.round(interval * 1.3));
   }
+  waitLedger().recordDone(kind, id, Date.now() - started);
   const final = snapshots[snapshots.length - 1]!;
   if (final.status !== 'ready' && !o.acceptFailure) {
     throw new Finding(`${kind} ${id.slice(0, 8)} ended in ${show(final.status)} instead of ready`, {
@@ -351,7 +391,8 @@ export function prefetch(...scenarios: Array<() => Promise<unknown>>): void {
 /**
  * The run's shared voice (src/harness/shared-voice.ts), ready: for files that only need *a* voice
  * to make takes with. The global setup asked for it; here its generate answer is schema-checked and
- * it is waited for like any voice (bounded by the ready timeout, statuses recorded). Not tracked:
+ * it is waited for like any voice (bounded by the ready timeout from its creation, statuses recorded:
+ * every file's wait ends at the same moment, and a file that starts later polls once). Not tracked:
  * the global setup deletes it after every file. Call once per file, at the top.
  */
 export function useSharedVoice(s: SpeakContext): () => Promise<Voice> {
@@ -361,7 +402,8 @@ export function useSharedVoice(s: SpeakContext): () => Promise<Voice> {
       if (!provided.ok) throw new Finding(provided.problem, { where: 'POST /v1/speak/voices/generate' });
       expectSchema('Voice', provided.created, 'the generated voice');
       const created = provided.created as Voice;
-      return (await waitUntilDone<Voice>(s, 'voice', provided.voiceId, { first: created })).final;
+      const since = provided.createdMs;
+      return (await waitUntilDone<Voice>(s, 'voice', provided.voiceId, { first: created, since })).final;
     },
     { evidence: false },
   );

@@ -10,6 +10,7 @@ import { isSpeakcheckError, SPEAKCHECK_ERROR_CODES, type SpeakcheckError } from 
 import { StepFailed } from '../../src/harness/check.ts';
 import { Blocked, ChecksFailed } from '../../src/harness/covers.ts';
 import { SchemaFinding } from '../../src/harness/schema.ts';
+import { NotWaitedAgain } from '../../src/harness/wait-ledger.ts';
 import { K6UnavailableError } from '../../src/load/k6-binary.ts';
 import { MergeError } from '../../src/load/merge.ts';
 import { SummaryFormatError } from '../../src/load/summary.ts';
@@ -31,6 +32,15 @@ const EVERY_ERROR: [SpeakcheckError, string][] = [
   [new StepFailed('X-1', new Error('m')), 'SPEAKCHECK_STEP_FAILED'],
   [new Blocked(['X-1'], {}, new Error('m')), 'SPEAKCHECK_BLOCKED'],
   [new ChecksFailed(['m']), 'SPEAKCHECK_CHECKS_FAILED'],
+  [
+    new NotWaitedAgain(
+      'take',
+      'tk_2',
+      { kind: 'take', id: 'tk_1', statuses: ['started'], polls: 9, waitedMs: 60_100, boundMs: 60_000 },
+      { status: 'started', waitedMs: 0, sameItem: false },
+    ),
+    'SPEAKCHECK_WAIT_BLOCKED',
+  ],
   [new Finding('m'), 'SPEAKCHECK_FINDING'],
   [new ClientDiagnostic('unreachable', 'm', 'http://x'), 'SPEAKCHECK_UNREACHABLE'],
   [new ClientDiagnostic('timeout', 'm', 'http://x'), 'SPEAKCHECK_TIMEOUT'],

@@ -1,0 +1,23 @@
+/**
+ * How many suite files run at once, from what the server showed (issue 32: windows that scale with
+ * the server, not added to it). Against the embedded or container stack, or any server that answers
+ * like one on this machine, the suites share the two cores with it: two files at a time
+ * (suites.vitest.config.ts). Against a server whose quickest preflight answer took a network's time
+ * (a hosted API: 30–80 ms a request), the run is bound by waiting, not by the cores: more files at
+ * once overlap their waits (sequential requests, syntheses) instead of adding them up. The run's
+ * bound on requests in flight (--concurrency) is shared by the files either way
+ * (src/harness/context.ts).
+ */
+import type { Target } from '../config/types.ts';
+
+/** Files at a time when the cores are shared with the server (the suites' config default). */
+export const LOCAL_SUITE_WORKERS = 2;
+/** Files at a time against a server across a network. */
+export const REMOTE_SUITE_WORKERS = 4;
+/** A quickest answer at least this slow is a network's round trip, not a process on this machine. */
+export const NETWORK_ROUND_TRIP_MS = 20;
+
+export function suiteWorkersFor(target: Target, quickestAnswerMs: number): number {
+  if (target !== 'remote') return LOCAL_SUITE_WORKERS;
+  return quickestAnswerMs >= NETWORK_ROUND_TRIP_MS ? REMOTE_SUITE_WORKERS : LOCAL_SUITE_WORKERS;
+}
