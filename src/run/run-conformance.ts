@@ -43,6 +43,8 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   const startedAt = new Date();
   registerSecret(config.password);
   registerSecret(config.token);
+  registerSecret(config.second?.password);
+  registerSecret(config.second?.token);
   config.reportDir = resolve(config.reportDir);
 
   let stack: StartedTarget | undefined;
@@ -108,6 +110,8 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       config.authUrl = stack.baseUrl;
       config.email = stack.email;
       config.password = stack.password;
+      // The stack's second customer, unless the user named one (--second-email/--second-token).
+      if (stack.second && !config.second) config.second = stack.second;
       endPhase('stack start');
     }
 

@@ -17,6 +17,8 @@ export interface EmbeddedStack {
   baseUrl: string;
   email: string;
   password: string;
+  /** The stack's second seeded user (another customer), for the security area's isolation checks. */
+  second?: { email: string; password: string };
   token?: string;
   pid: number;
   stop(): Promise<void>;
@@ -49,7 +51,7 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
       ipc: true,
       outputLimit: 64 * 1024,
       onField: (key, value) => {
-        if (key === 'password' || key === 'token') registerSecret(value);
+        if (key === 'password' || key === 'second_password' || key === 'token') registerSecret(value);
       },
       ...(o.onLog ? { onLine: o.onLog } : {}),
     });
@@ -69,5 +71,8 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
   };
   const token = values.get('token');
   if (token) stack.token = token;
+  const secondEmail = values.get('second_email');
+  const secondPassword = values.get('second_password');
+  if (secondEmail && secondPassword) stack.second = { email: secondEmail, password: secondPassword };
   return stack;
 }
