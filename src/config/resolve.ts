@@ -53,6 +53,7 @@ export const AREAS = [
   'version',
   'websocket',
   'webhooks',
+  'security',
 ] as const;
 
 /** The environment variable of each target option: the same for every command. */

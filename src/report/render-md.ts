@@ -1,4 +1,5 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
+import { securityLine } from '../run/summary-table.ts';
 import { type ConformanceReport, selectionText } from './model.ts';
 
 const ICON: Record<string, string> = {
@@ -38,6 +39,8 @@ export function renderMarkdown(report: ConformanceReport): string {
   );
   if (summary.notConcluded > 0)
     lines.push(`- Not concluded (timeout): ${summary.notConcluded} requirement(s): the run was stopped`);
+  const security = securityLine(report.requirements, run.profile);
+  if (security) lines.push(`- ${mdCell(security.replace(/^security/, 'Security'))}`);
   lines.push(`- Characters synthesized: ${summary.characters}`, '');
   lines.push(
     '| Requirements | Passed | Failed | Blocked | Expected failures | Skipped | Info | Uncovered | MUST failed | SHOULD failed | MUST blocked | SHOULD blocked |',
@@ -97,7 +100,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       '|---|---|---|---|---|---|',
     );
     for (const r of report.requirements.filter((x) => x.area === area)) {
-      const quote = r.quote ? `“${mdCell(r.quote, 300)}”` : '';
+      const quote = r.quote ? `${r.standard ? `${mdCell(r.standard)}: ` : ''}“${mdCell(r.quote, 300)}”` : '';
       lines.push(
         `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 200)} | ${quote} | ${mdCell(r.message, 300)} |`,
       );

@@ -22,7 +22,7 @@ import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
-import { summaryTable } from './summary-table.ts';
+import { securityLine, summaryTable } from './summary-table.ts';
 
 /** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
 export const DEFAULT_MAX_TIME_MS = 300_000;
@@ -35,6 +35,13 @@ export interface RunOptions {
   maxTimeMs?: number;
   out?: (line: string) => void;
   err?: (line: string) => void;
+}
+
+/** The verdict line's note when security checks (counted apart from the MUSTs) are among what failed. */
+function securityNote(summary: { securityFailed: number; securityBlocked: number }, profile: string): string {
+  const failing = summary.securityFailed + summary.securityBlocked;
+  if (failing === 0 || profile === 'lenient') return '';
+  return `; ${failing} security check${failing > 1 ? 's' : ''} (tenant isolation) failed`;
 }
 
 export async function runConformance(config: RunConfig, o: RunOptions = {}): Promise<number> {
@@ -184,21 +191,23 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     out(
       `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${blockedText(verdicts.summary)}`,
     );
+    const security = securityLine(verdicts.requirements, config.profile);
+    if (security) out(security);
     out(`characters synthesized: ${verdicts.summary.characters}`);
     out(`timing: ${phases.join(', ')}`);
     out(
       `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
     );
     if (o.allureHtml) out(generateAllureHtml(config.reportDir));
-    const { notConcluded, mustFailed, shouldFailed } = verdicts.summary;
+    const { notConcluded, mustFailed, shouldFailed, securityFailed } = verdicts.summary;
     const stoppedNote =
       notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
     out(
       exitCode === EXIT.ok
         ? 'verdict: CONFORMS'
-        : notConcluded > 0 && mustFailed + shouldFailed === 0
+        : notConcluded > 0 && mustFailed + shouldFailed + securityFailed === 0
           ? `verdict: NOT CONCLUDED (exit ${exitCode}${stoppedNote})`
-          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''}${stoppedNote})`,
+          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''}${securityNote(verdicts.summary, config.profile)}${stoppedNote})`,
     );
     return exitCode;
   } finally {

@@ -91,7 +91,7 @@ export function addRunOptions(command: Command): Command {
     .option('--profile <profile>', 'strict (MUST and SHOULD gate; default) or lenient (only MUST gates)')
     .option(
       '--only <areas>',
-      'comma-separated areas: auth,models,voices,takes,lists,audio,errors,docs,version,websocket,webhooks',
+      'comma-separated areas: auth,models,voices,takes,lists,audio,errors,docs,version,websocket,webhooks,security',
     )
     .option(
       '--requirement <ids>',
