@@ -45,7 +45,8 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
       args: ['--max-semi-space-size=1', SPEAKCHECK_BIN, 'serve', '--port', '0', ...(o.extraArgs ?? [])],
       cwd: REPO_ROOT,
       what: 'the reference stack',
-      ready: serveReady(),
+      // The second user's lines come in the same write as the first's.
+      ready: serveReady({ also: ['second_email', 'second_password'] }),
       readyTimeoutMs: o.readyTimeoutMs,
       // The IPC channel is a lifeline: serve stops when it closes, i.e. when this process dies unstopped.
       ipc: true,
