@@ -213,6 +213,13 @@ export const LATITUDES = [
     "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
     'the status webhook is not called for the creation (waiting), only for later changes',
   ),
+  // security
+  l(
+    'foreign-items-403',
+    'security',
+    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
+    "another user's take or voice (GET, audio, update, delete, a take with its voice_id) is refused with 403 instead of 404 (reference/api/ownership.ts)",
+  ),
 ] as const satisfies readonly LatitudeSpec[];
 
 /*
