@@ -37,6 +37,16 @@ export interface RunOptions {
   err?: (line: string) => void;
 }
 
+/** `, SECURITY failed: N` apart from the MUSTs and SHOULDs, when the run judged the security area. */
+function securityCount(
+  requirements: readonly { level: string }[],
+  summary: { securityFailed: number },
+): string {
+  return requirements.some((r) => r.level === 'SECURITY')
+    ? `, SECURITY failed: ${summary.securityFailed}`
+    : '';
+}
+
 /** The verdict line's note when security checks (counted apart from the MUSTs) are among what failed. */
 function securityNote(summary: { securityFailed: number; securityBlocked: number }, profile: string): string {
   const failing = summary.securityFailed + summary.securityBlocked;
@@ -189,7 +199,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       exitCode = EXIT.failed;
     }
     out(
-      `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${blockedText(verdicts.summary)}`,
+      `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${securityCount(verdicts.requirements, verdicts.summary)}${blockedText(verdicts.summary)}`,
     );
     const security = securityLine(verdicts.requirements, config.profile);
     if (security) out(security);

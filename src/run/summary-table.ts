@@ -86,5 +86,5 @@ export function securityLine(
   const notJudged = security.filter((r) => r.status === 'skipped' || r.status === 'not-applicable');
   const why = notJudged[0]?.message.replace(/^Every covering test was skipped\.\s*(Skipped: )?/, '');
   const gating = profile === 'lenient' ? 'reported only (lenient profile)' : `gating (${profile} profile)`;
-  return `security (tenant isolation, OWASP API1:2023; ${gating}): ${security.length} checks: ${n('passed')} passed, ${n('failed', 'non-strict')} failed, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}`;
+  return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('passed')} passed, ${n('failed', 'non-strict')} failed, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
 }
