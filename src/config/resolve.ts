@@ -242,7 +242,16 @@ export function resolveRunConfig(
   if (email) config.email = email;
   if (password) config.password = password;
   const second = resolveSecondIdentity(pick);
-  if (second) config.second = second;
+  if (second) {
+    // Customer B signed in as customer A would find every isolation check "leaking".
+    const sameEmail = second.email !== undefined && second.email.toLowerCase() === email?.toLowerCase();
+    if (sameEmail || (second.token !== undefined && second.token === token)) {
+      throw new ConfigError(
+        `the second identity (${sameEmail ? '--second-email' : '--second-token'}) must be another account than the first (${sameEmail ? '--email' : '--token'}).`,
+      );
+    }
+    config.second = second;
+  }
   if (token) config.token = token;
   if (server.model) config.model = server.model;
   if (webhookRaw) config.webhookUrl = parseHttpUrl(webhookRaw, '--webhook-url');

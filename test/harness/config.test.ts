@@ -306,6 +306,13 @@ describe('the second identity (security area: customer B)', () => {
     expect(() => resolveRunConfig({ ...base, secondEmail: 'b@x.y' }, {}, now)).toThrow(
       '--second-email and --second-password go together: --second-password is missing.',
     );
+    expect(() => resolveRunConfig({ ...base, secondToken: 't-first-1' }, {}, now)).toThrow(
+      'the second identity (--second-token) must be another account than the first (--token).',
+    );
+    const first = { baseUrl: 'http://a:1', email: 'A@x.y', password: 'pw-a-1' };
+    expect(() =>
+      resolveRunConfig({ ...first, secondEmail: 'a@x.y', secondPassword: 'pw-b-1' }, {}, now),
+    ).toThrow('the second identity (--second-email) must be another account than the first (--email).');
   });
 
   test('a config file may name it (an environment variable for the secret), and --print-config redacts it', () => {
