@@ -106,9 +106,14 @@ export function renderHtml(report: ConformanceReport): string {
       )}</span> <span class="msg">${escapeHtml(cut(r.message, 300))}</span></summary>
 <p class="spec"><b>${escapeHtml(r.source)} · ${escapeHtml(r.section)}</b><br>${escapeHtml(r.text)}${
         r.quote
-          ? `<br><q class="quote">${escapeHtml(r.quote)}</q> <span class="file">(${escapeHtml(r.standard ?? 'speak-v1.md')})</span>`
+          ? `<br><q class="quote">${escapeHtml(r.quote)}</q> <span class="file">(speak-v1.md)</span>`
           : ''
-      }</p>
+      }${(r.standards ?? [])
+        .map(
+          (g) =>
+            `<br><q class="quote">${escapeHtml(g.quote)}</q> <span class="file">(${escapeHtml(`${g.name}, ${g.clause}`)})</span>`,
+        )
+        .join('')}</p>
 <p>${r.status === 'blocked' ? '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ' : r.status === 'expected-failure' ? '<b>Expected failure</b> (listed in the expect file; does not gate the run): ' : ''}${escapeHtml(cut(r.message, 4_000))}</p>
 ${renderReproduction(r)}
 ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}

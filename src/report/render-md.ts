@@ -100,7 +100,10 @@ export function renderMarkdown(report: ConformanceReport): string {
       '|---|---|---|---|---|---|',
     );
     for (const r of report.requirements.filter((x) => x.area === area)) {
-      const quote = r.quote ? `${r.standard ? `${mdCell(r.standard)}: ` : ''}“${mdCell(r.quote, 300)}”` : '';
+      const quote = [
+        ...(r.quote ? [`“${mdCell(r.quote, 300)}”`] : []),
+        ...(r.standards ?? []).map((g) => `${mdCell(`${g.name}, ${g.clause}`)}: “${mdCell(g.quote, 300)}”`),
+      ].join(' ');
       lines.push(
         `| ${ICON[r.status] ?? ''} | ${r.id} | ${r.level} | ${mdCell(r.text, 200)} | ${quote} | ${mdCell(r.message, 300)} |`,
       );

@@ -20,6 +20,22 @@ export type Area =
   | 'webhooks'
   | 'security';
 
+/**
+ * A named external standard a MUST or SHOULD rests on, in the standard's own words: where speak-v1.md
+ * is silent but a standard every HTTP server answers to is not (RFC 9110: a client error is a 4xx,
+ * never a 5xx), or where a security area judges by a published rule (e.g. OWASP API Security Top 10).
+ */
+export interface StandardQuote {
+  /** The standard, as it names itself: `RFC 9110`, `OWASP API Security Top 10 2023`. */
+  name: string;
+  /** Where in it: `§15.5`, `API1:2023`. */
+  clause: string;
+  /** The standard's sentence, verbatim. */
+  quote: string;
+  /** Where to read it. */
+  url: string;
+}
+
 export interface Requirement {
   /** Stable, upper-case, dash-separated, e.g. `AUTH-REFRESH-ROTATES`. */
   id: string;
@@ -28,14 +44,17 @@ export interface Requirement {
   section: string;
   /** MUST and SHOULD are judged; INFO only records what the server does where the contract is silent. */
   level: RequirementLevel;
-  /** `standard`: a named external standard (see `standard`), not the contract. */
-  source: 'speak-v1' | 'wire-facts' | 'standard';
-  /** The named standard the quote comes from (e.g. OWASP API Security Top 10 2023, API1:2023); absent: speak-v1.md. */
-  standard?: string;
+  source: 'speak-v1' | 'wire-facts';
   text: string;
   /**
    * MUST and SHOULD: the sentence (or table row) of speak-v1.md the requirement rests on, verbatim
    * (test/harness/grounding.test.ts finds each in the spec). INFO needs none.
    */
   quote?: string;
+  /**
+   * MUST and SHOULD: the named external standards it rests on, each with its own words
+   * (catalogue/grounding.ts STANDARD_QUOTES). A requirement is grounded by a quote, a standard, or both;
+   * src/requirements/grounding-rule.ts says what counts.
+   */
+  standards?: readonly StandardQuote[];
 }

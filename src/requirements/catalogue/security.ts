@@ -1,4 +1,4 @@
-import type { Requirement } from '../types.ts';
+import type { Requirement, StandardQuote } from '../types.ts';
 
 /**
  * Tenant isolation: customer B (the run's second identity, `--second-email/--second-password` or
@@ -10,23 +10,35 @@ import type { Requirement } from '../types.ts';
  * (403 and 404 alike: which one a server answers is its choice, and 401 would tell B its token
  * is bad, which it is not).
  */
-const OWASP_API1 = 'OWASP API Security Top 10 2023, API1:2023 Broken Object Level Authorization';
-const OWASP_API2 = 'OWASP API Security Top 10 2023, API2:2023 Broken Authentication';
-const API1_WORDS =
-  'APIs tend to expose endpoints that handle object identifiers, creating a wide attack surface of Object Level Access Control issues. Object level authorization checks should be considered in every function that accesses a data source using an ID from the user.';
-const API1_PREVENT =
-  'Use the authorization mechanism to check if the logged-in user has access to perform the requested action on the record in every function that uses an input from the client to access a record in the database.';
-const API2_WORDS =
-  "Authentication mechanisms are often implemented incorrectly, allowing attackers to compromise authentication tokens or to exploit implementation flaws to assume other user's identities temporarily or permanently.";
+const OWASP_2023 = 'OWASP API Security Top 10 2023';
+const API1: StandardQuote = {
+  name: OWASP_2023,
+  clause: 'API1:2023 Broken Object Level Authorization',
+  quote:
+    'APIs tend to expose endpoints that handle object identifiers, creating a wide attack surface of Object Level Access Control issues. Object level authorization checks should be considered in every function that accesses a data source using an ID from the user.',
+  url: 'https://owasp.org/API-Security/editions/2023/en/0xa1-broken-object-level-authorization/',
+};
+/** API1's "How To Prevent", for the checks that act on A's item (delete, update, synthesize with it). */
+const API1_PREVENT: StandardQuote = {
+  ...API1,
+  quote:
+    'Use the authorization mechanism to check if the logged-in user has access to perform the requested action on the record in every function that uses an input from the client to access a record in the database.',
+};
+const API2: StandardQuote = {
+  name: OWASP_2023,
+  clause: 'API2:2023 Broken Authentication',
+  quote:
+    "Authentication mechanisms are often implemented incorrectly, allowing attackers to compromise authentication tokens or to exploit implementation flaws to assume other user's identities temporarily or permanently.",
+  url: 'https://owasp.org/API-Security/editions/2023/en/0xa2-broken-authentication/',
+};
 
-const bola = (id: string, text: string, quote: string = API1_WORDS): Requirement => ({
+const bola = (id: string, text: string, standard: StandardQuote = API1): Requirement => ({
   id,
   area: 'security',
   section: 'API1:2023 Broken Object Level Authorization',
   level: 'SECURITY',
-  source: 'standard',
-  standard: OWASP_API1,
-  quote,
+  source: 'speak-v1',
+  standards: [standard],
   text,
 });
 
@@ -72,9 +84,8 @@ export const requirements: Requirement[] = [
     area: 'security',
     section: 'API2:2023 Broken Authentication',
     level: 'SECURITY',
-    source: 'standard',
-    standard: OWASP_API2,
-    quote: API2_WORDS,
+    source: 'speak-v1',
+    standards: [API2],
     text: "POST /auth/refresh with A's refresh token and B's email never yields a token pair that acts as B: it is refused, or its access token still acts as A (sees A's voice).",
   },
   {
