@@ -13,7 +13,7 @@ import { buildApp, buildBlobApp, type ProtectedPlugin } from './api/app.ts';
 import type { ApiContext } from './api/context.ts';
 import { websocketAddressPlugin } from './api/plugins/websocket-address.ts';
 import { TokenService } from './auth/tokens.ts';
-import { seedDemoUser, upsertUser } from './auth/users.ts';
+import { seedDemoUser, seedSecondUser, upsertUser } from './auth/users.ts';
 import { activateDefects, defects } from './defects/index.ts';
 import { createItemEventTail } from './events/item-events.ts';
 import { recoverAtStartup } from './jobs/job-queue.ts';
@@ -41,6 +41,8 @@ export interface ReferenceStack {
   dataDir: string;
   /** The demo user first, then the extra users. */
   users: StackUser[];
+  /** A second seeded user (another customer): what the harness's isolation checks sign in as. */
+  second: StackUser;
   permanentToken?: string;
   /** With the tls option: the throwaway CA's certificate (PEM) that clients trust. */
   caFile?: string;
@@ -74,7 +76,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   }
   const db = openDatabase(dataDir);
 
-  const demo = await seedDemoUser(db);
+  const [demo, second] = await Promise.all([seedDemoUser(db), seedSecondUser(db)]);
   const users: StackUser[] = [demo];
   for (const extra of options.users) {
     users.push({ ...extra, userId: await upsertUser(db, extra.email, extra.password) });
@@ -207,6 +209,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     ...(blobUrl ? { blobUrl } : {}),
     dataDir,
     users,
+    second,
     ...(permanentToken ? { permanentToken } : {}),
     ...(tls ? { caFile: tls.caFile } : {}),
     close,

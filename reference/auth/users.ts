@@ -9,6 +9,8 @@ import { newId } from '../store/ids.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 export const DEMO_EMAIL = 'demo@speakcheck.local';
+/** A second customer, so a conformance run can check that one never reaches the other's items. */
+export const SECOND_EMAIL = 'second@speakcheck.local';
 
 export interface UserRow {
   user_id: string;
@@ -37,12 +39,28 @@ export async function upsertUser(db: Database, email: string, password: string):
 export async function seedDemoUser(
   db: Database,
 ): Promise<{ userId: string; email: string; password: string }> {
-  const password = persistedSecret(db, 'demo_password', () => randomBytes(12).toString('base64url'));
-  const existing = findUserByEmail(db, DEMO_EMAIL);
+  return seedUser(db, DEMO_EMAIL, 'demo_password');
+}
+
+/** The second seeded user (customer B of the harness's isolation checks), kept like the demo user. */
+export async function seedSecondUser(
+  db: Database,
+): Promise<{ userId: string; email: string; password: string }> {
+  return seedUser(db, SECOND_EMAIL, 'second_password');
+}
+
+/** A user whose password is kept in the database (`secretName`): the same one after a restart. */
+async function seedUser(
+  db: Database,
+  email: string,
+  secretName: string,
+): Promise<{ userId: string; email: string; password: string }> {
+  const password = persistedSecret(db, secretName, () => randomBytes(12).toString('base64url'));
+  const existing = findUserByEmail(db, email);
   if (existing && (await verifyPassword(password, existing.password_hash))) {
-    return { userId: existing.user_id, email: DEMO_EMAIL, password };
+    return { userId: existing.user_id, email, password };
   }
-  return { userId: await upsertUser(db, DEMO_EMAIL, password), email: DEMO_EMAIL, password };
+  return { userId: await upsertUser(db, email, password), email, password };
 }
 
 export function findUserByEmail(db: Database, email: string): UserRow | undefined {

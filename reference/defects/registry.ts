@@ -318,6 +318,67 @@ export const DEFECTS = [
     ['TAKE-READY-BOUND'],
     "takes reach started and stay there (REST and websocket; voices' example takes still finish)",
   ),
+  // security (tenant isolation: another user's items; reference/api/ownership.ts)
+  d(
+    'leak-take-by-id',
+    'security',
+    ['SEC-TAKE-GET-ISOLATED'],
+    "GET /v1/speak/takes/{take_id} finds the take by its id alone: another user's take is answered",
+  ),
+  d(
+    'leak-voice-by-id',
+    'security',
+    ['SEC-VOICE-GET-ISOLATED'],
+    "GET /v1/speak/voices/{voice_id} finds the voice by its id alone: another user's voice is answered",
+  ),
+  d(
+    'leak-audio',
+    'security',
+    ['SEC-AUDIO-ISOLATED'],
+    "the audio endpoints find the take by its id alone: another user's take gets its 307 to the audio",
+  ),
+  d(
+    'leak-list',
+    'security',
+    ['SEC-LIST-ISOLATED'],
+    "a list's voice_id=/take_id= filter replaces the owner condition: another user's items are listed by id",
+  ),
+  d(
+    'foreign-delete',
+    'security',
+    ['SEC-DELETE-REFUSED'],
+    'DELETE of a take or voice deletes it by its id alone, whoever owns it',
+  ),
+  d(
+    'foreign-update',
+    'security',
+    ['SEC-UPDATE-REFUSED'],
+    "the voice update (POST /v1/speak/voices/{voice_id}) changes another user's voice",
+  ),
+  d(
+    'foreign-voice-usable',
+    'security',
+    ['SEC-FOREIGN-VOICE-TAKE'],
+    "POST /v1/speak/takes/generate accepts another user's voice_id and synthesizes with it",
+  ),
+  d(
+    'ws-foreign-voice-usable',
+    'security',
+    ['SEC-WS-FOREIGN-VOICE'],
+    "the worker websocket accepts a take request with another user's voice_id and streams it",
+  ),
+  d(
+    'refresh-by-email',
+    'security',
+    ['SEC-REFRESH-OTHER-EMAIL'],
+    "a refresh token presented with another user's email yields a token pair of the user that email names",
+  ),
+  d(
+    'logout-revokes-all',
+    'security',
+    ['SEC-LOGOUT-SCOPED'],
+    "one logout revokes every user's refresh tokens, not only the one it was given",
+  ),
 ] as const satisfies readonly DefectSpec[];
 
 export type DefectName = (typeof DEFECTS)[number]['name'];

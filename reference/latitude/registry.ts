@@ -268,6 +268,13 @@ export const LATITUDES = [
     'Whether `default_style` and `status_webhook` may be sent on generation is not shown as a request rule.',
     'a request body field the contract\'s tables do not list (VoiceGenerate, TakeGenerate, the authentication bodies) is refused: 422 {"detail": "body/<field>: unknown field"}',
   ),
+  // security
+  l(
+    'foreign-items-403',
+    'security',
+    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
+    "another user's take or voice (GET, audio, update, delete, a take with its voice_id) is refused with 403 instead of 404 (reference/api/ownership.ts)",
+  ),
 ] as const satisfies readonly LatitudeSpec[];
 
 /*

@@ -92,8 +92,10 @@ export function listSql(
   userId: string,
   q: ListQuery,
 ): { sql: string; params: unknown[] } {
-  const where = ['user_id = ?'];
-  const params: unknown[] = [userId];
+  // Defect leak-list: an id filter replaces the owner condition instead of narrowing it.
+  const leak = q.ids !== null && defects.has('leak-list');
+  const where = leak ? [] : ['user_id = ?'];
+  const params: unknown[] = leak ? [] : [userId];
   if (table === 'takes' && latitude.has('example-takes-hidden')) where.push('example_of IS NULL');
   if (q.ids !== null && !(idColumn === 'take_id' && defects.has('take-id-filter-ignored'))) {
     if (q.ids.length === 0) where.push('0');

@@ -41,6 +41,9 @@ export const CONFIG_KEYS = [
   'target',
   'expect',
   'maxTime',
+  'secondEmail',
+  'secondPassword',
+  'secondToken',
 ] as const;
 
 export type FileFlags = RunFlags & { maxTime?: string };

@@ -13,7 +13,7 @@ import { type LoadedConfigFile, loadConfigFile } from './config-file.ts';
 import { ConfigError } from './errors.ts';
 import { expectFilePath, loadExpectFile } from './expect-file.ts';
 import { areasOfRequirements, parseRequirementIds } from './requirement-selection.ts';
-import type { ListenAddress, Profile, RunConfig, Target, TargetFlags } from './types.ts';
+import type { ListenAddress, Profile, RunConfig, SecondIdentity, Target, TargetFlags } from './types.ts';
 
 export { ConfigError } from './errors.ts';
 
@@ -36,6 +36,9 @@ export interface RunFlags extends TargetFlags {
   target?: string;
   /** `--expect FILE`: the expected failures (default: speakcheck.expect.yaml when present). */
   expect?: string;
+  secondEmail?: string;
+  secondPassword?: string;
+  secondToken?: string;
 }
 
 export const AREAS = [
@@ -50,6 +53,7 @@ export const AREAS = [
   'version',
   'websocket',
   'webhooks',
+  'security',
 ] as const;
 
 /** The environment variable of each target option: the same for every command. */
@@ -97,14 +101,50 @@ export function resolveCommandTarget(
   return { target: resolveTargetFlags(flags, env, file?.values), file };
 }
 
-/** Resolved options as `--print-config` shows them (every command): password and token redacted, the file read. */
+/** Resolved options as `--print-config` shows them (every command): passwords and tokens redacted, the file read. */
 export function printableOptions(
-  options: { password?: string | undefined; token?: string | undefined },
+  options: { password?: string | undefined; token?: string | undefined; second?: SecondIdentity | undefined },
   configFile: string | undefined,
 ): Record<string, unknown> {
   const shown: Record<string, unknown> = { ...options };
   for (const secret of ['password', 'token'] as const) if (options[secret]) shown[secret] = REDACTED;
+  if (options.second) {
+    const second: Record<string, unknown> = { ...options.second };
+    for (const secret of ['password', 'token'] as const)
+      if (options.second[secret]) second[secret] = REDACTED;
+    shown.second = second;
+  }
   return { configFile: configFile ?? null, ...shown };
+}
+
+/** The environment variables of the second identity (the security area's customer B). */
+export const SECOND_ENV = {
+  secondEmail: 'SPEAK_SECOND_EMAIL',
+  secondPassword: 'SPEAK_SECOND_PASSWORD',
+  secondToken: 'SPEAK_SECOND_TOKEN',
+} as const;
+
+/**
+ * `--second-email/--second-password` or `--second-token` (flags > env > file), checked as the first
+ * identity's are; undefined when none is given.
+ */
+export function resolveSecondIdentity(
+  pick: (key: keyof typeof SECOND_ENV, envName: string) => string | undefined,
+): SecondIdentity | undefined {
+  const email = pick('secondEmail', SECOND_ENV.secondEmail);
+  const password = pick('secondPassword', SECOND_ENV.secondPassword);
+  const token = pick('secondToken', SECOND_ENV.secondToken);
+  if (token && (email || password)) {
+    throw new ConfigError('give either --second-token or --second-email/--second-password, not both.');
+  }
+  if (!token && (email === undefined) !== (password === undefined)) {
+    throw new ConfigError(
+      `--second-email and --second-password go together: ${email ? '--second-password' : '--second-email'} is missing.`,
+    );
+  }
+  if (token) return { token };
+  if (email && password) return { email, password };
+  return undefined;
 }
 
 const DEFAULTS = { requestMs: 15_000, readyMs: 60_000, concurrency: 8, maxExpiryWaitS: 20 };
@@ -201,6 +241,17 @@ export function resolveRunConfig(
   };
   if (email) config.email = email;
   if (password) config.password = password;
+  const second = resolveSecondIdentity(pick);
+  if (second) {
+    // Customer B signed in as customer A would find every isolation check "leaking".
+    const sameEmail = second.email !== undefined && second.email.toLowerCase() === email?.toLowerCase();
+    if (sameEmail || (second.token !== undefined && second.token === token)) {
+      throw new ConfigError(
+        `the second identity (${sameEmail ? '--second-email' : '--second-token'}) must be another account than the first (${sameEmail ? '--email' : '--token'}).`,
+      );
+    }
+    config.second = second;
+  }
   if (token) config.token = token;
   if (server.model) config.model = server.model;
   if (webhookRaw) config.webhookUrl = parseHttpUrl(webhookRaw, '--webhook-url');

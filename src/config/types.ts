@@ -23,6 +23,13 @@ export interface TargetFlags {
   model?: string;
 }
 
+/** `--second-email/--second-password` or `--second-token`: another account of the same server. */
+export interface SecondIdentity {
+  email?: string;
+  password?: string;
+  token?: string;
+}
+
 export interface Timeouts {
   /** Bound of one HTTP exchange (headers and body together). */
   requestMs: number;
@@ -68,6 +75,11 @@ export interface RunConfig {
   keep: boolean;
   reportDir: string;
   target: Target;
+  /**
+   * A second identity (customer B) for the security area's isolation checks: email/password or a
+   * permanent token. Absent against a remote server: those checks are not judged.
+   */
+  second?: SecondIdentity;
   /** Short random id of this run; part of every name the run creates. */
   runId: string;
   /** `speakcheck-<runId>-`: the prefix of every name the run creates. */

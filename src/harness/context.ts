@@ -30,6 +30,12 @@ export interface SpeakContext {
   prefix(name: string): string;
   /** A second, independent login (its own token pair), e.g. for logout and rotation tests. */
   login(): Promise<SpeakClient>;
+  /**
+   * A session of the run's second identity (customer B: `--second-email/--second-password` or
+   * `--second-token`, or the stack's second user), for the security area's isolation checks;
+   * undefined when the run has none.
+   */
+  loginSecond(): Promise<SpeakClient | undefined>;
 }
 
 /** Worker threads running suite files at once by default (suites.vitest.config.ts; a run may choose more: RunConfig.suiteWorkers). */
@@ -50,7 +56,7 @@ export function useSpeak(): SpeakContext {
     requestTimeoutMs: c.timeouts.requestMs,
     limiter: limiter!,
   });
-  const credentials = (c: RunConfig) => ({
+  const credentials = (c: Pick<RunConfig, 'email' | 'password' | 'token'>) => ({
     ...(c.email !== undefined ? { email: c.email } : {}),
     ...(c.password !== undefined ? { password: c.password } : {}),
     ...(c.token !== undefined ? { token: c.token } : {}),
@@ -136,6 +142,11 @@ export function useSpeak(): SpeakContext {
     async login() {
       const c = ready(config, 'config');
       return HttpSpeakClient.login(settings(c), credentials(c));
+    },
+    async loginSecond() {
+      const c = ready(config, 'config');
+      if (!c.second) return undefined;
+      return HttpSpeakClient.login(settings(c), credentials(c.second));
     },
   };
 }

@@ -35,6 +35,8 @@ export async function setup(project: TestProject): Promise<void> {
       config.authUrl = stack.baseUrl;
       config.email = stack.email;
       config.password = stack.password;
+      // The stack's second customer, unless the user named one (--second-email/--second-token).
+      if (stack.second && !config.second) config.second = stack.second;
     }
   }
   project.provide('speakRunConfig', given ?? encodeRunConfig(config));

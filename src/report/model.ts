@@ -65,9 +65,15 @@ function withReproductions(
     if (r.status !== 'failed') return r;
     const failing = r.tests.map((k) => byKey.get(k)).filter((t) => t?.state === 'failed');
     const tests = failing.length > 0 ? failing : r.tests.map((k) => byKey.get(k));
-    return { ...r, reproduction: reproductionOf(tests.flatMap((t) => t?.evidence ?? [])) };
+    const reproduction = reproductionOf(tests.flatMap((t) => t?.evidence ?? []));
+    if (r.level === 'SECURITY') reproduction.notes.unshift(SECOND_IDENTITY_NOTE);
+    return { ...r, reproduction };
   });
 }
+
+/** A security check's exchanges are made by two accounts: which secret each variable stands for. */
+const SECOND_IDENTITY_NOTE =
+  "Two accounts: the requests with B's token are customer B's (the run's second identity): there $SPEAK_TOKEN / $SPEAK_PASSWORD are B's (--second-email/--second-password or --second-token); the ids in the paths are customer A's items.";
 
 /** "; areas: a, b; requirements: X, Y" as the renderers state the selection (empty when all ran). */
 export function selectionText(run: Pick<RunInfo, 'only' | 'requirements'>): string {

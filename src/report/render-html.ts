@@ -6,6 +6,7 @@
  */
 import type { EvidenceEntry } from '../client/evidence.ts';
 import type { TestOutcome } from '../requirements/verdict.ts';
+import { securityLine } from '../run/summary-table.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, type ReportedRequirement, selectionText } from './model.ts';
 
@@ -87,6 +88,12 @@ const JS = `(function(){var a=document.getElementById('f-area'),s=document.getEl
 function apply(){var n=0;document.querySelectorAll('details.req').forEach(function(d){var ok=(!a.value||d.dataset.area===a.value)&&(!s.value||d.dataset.status===s.value)&&(!q.value||d.textContent.toLowerCase().indexOf(q.value.toLowerCase())>=0);d.hidden=!ok;if(ok)n++});document.getElementById('f-count').textContent=n+' shown'}
 a.onchange=s.onchange=apply;q.oninput=apply;apply()})();`;
 
+/** The security area's counts, apart from the contract's (src/run/summary-table.ts securityLine). */
+function securityHtml(report: ConformanceReport): string {
+  const line = securityLine(report.requirements, report.run.profile);
+  return line ? `<p class="security"><b>Security</b>${escapeHtml(line.replace(/^security/, ''))}</p>\n` : '';
+}
+
 export function renderHtml(report: ConformanceReport): string {
   const { summary, run } = report;
   const tests = new Map(report.tests.map((t) => [t.key, t]));
@@ -133,7 +140,7 @@ ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('
   )}; ${escapeHtml(summary.characters)} characters synthesized.</p>
 <table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Blocked</th><th>Expected failures</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>MUST / SHOULD blocked</th><th>Tests passed / failed / skipped</th></tr>
 <tr><td>${summary.requirements}</td><td>${summary.passed}</td><td>${summary.failed}</td><td>${summary.blocked}</td><td>${summary.expectedFailures ?? 0}</td><td>${summary.skipped}</td><td>${summary.info}</td><td>${summary.uncovered}</td><td>${summary.mustFailed}</td><td>${summary.shouldFailed}</td><td>${summary.mustBlocked} / ${summary.shouldBlocked}</td><td>${summary.tests.passed} / ${summary.tests.failed} / ${summary.tests.skipped}</td></tr></table>
-${problems}${expectHtml(run.expect)}
+${securityHtml(report)}${problems}${expectHtml(run.expect)}
 <div class="bar">Area <select id="f-area"><option value="">all</option>${areas
     .map((a) => `<option>${escapeHtml(a)}</option>`)
     .join(

@@ -1,4 +1,6 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
+
+import { securityLine } from '../run/summary-table.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, selectionText } from './model.ts';
 
@@ -39,6 +41,8 @@ export function renderMarkdown(report: ConformanceReport): string {
   );
   if (summary.notConcluded > 0)
     lines.push(`- Not concluded (timeout): ${summary.notConcluded} requirement(s): the run was stopped`);
+  const security = securityLine(report.requirements, run.profile);
+  if (security) lines.push(`- ${mdCell(security.replace(/^security/, 'Security'))}`);
   lines.push(`- Characters synthesized: ${summary.characters}`, '');
   lines.push(
     '| Requirements | Passed | Failed | Blocked | Expected failures | Skipped | Info | Uncovered | MUST failed | SHOULD failed | MUST blocked | SHOULD blocked |',

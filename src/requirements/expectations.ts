@@ -82,6 +82,8 @@ export function applyExpectations(
     shouldFailed: at('failed', 'SHOULD'),
     mustBlocked: at('blocked', 'MUST'),
     shouldBlocked: at('blocked', 'SHOULD'),
+    securityFailed: at('failed', 'SECURITY'),
+    securityBlocked: at('blocked', 'SECURITY'),
   };
   return {
     verdicts: { ...verdicts, requirements, summary },

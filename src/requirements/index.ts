@@ -11,6 +11,7 @@ import { requirements as errors } from './catalogue/errors.ts';
 import { QUOTES, STANDARD_QUOTES } from './catalogue/grounding.ts';
 import { requirements as lists } from './catalogue/lists.ts';
 import { requirements as models } from './catalogue/models.ts';
+import { requirements as security } from './catalogue/security.ts';
 import { requirements as takes } from './catalogue/takes.ts';
 import { requirements as version } from './catalogue/version.ts';
 import { requirements as voices } from './catalogue/voices.ts';
@@ -32,6 +33,7 @@ const AREA_FILES: Record<string, readonly Requirement[]> = {
   version,
   websocket,
   webhooks,
+  security,
 };
 
 export class CatalogueError extends SpeakcheckError {

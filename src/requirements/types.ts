@@ -1,5 +1,10 @@
 /** One checkable statement of the contract (speak-v1.md) or of the wire facts real clients rely on. */
-export type RequirementLevel = 'MUST' | 'SHOULD' | 'INFO';
+/**
+ * SECURITY: a check a buyer's security review asks for (tenant isolation) that speak-v1.md does not
+ * state in words, grounded on a named standard; judged and reported apart from the contract's MUSTs,
+ * gating in every profile but lenient.
+ */
+export type RequirementLevel = 'MUST' | 'SHOULD' | 'INFO' | 'SECURITY';
 
 export type Area =
   | 'auth'
@@ -12,7 +17,24 @@ export type Area =
   | 'docs'
   | 'version'
   | 'websocket'
-  | 'webhooks';
+  | 'webhooks'
+  | 'security';
+
+/**
+ * A named external standard a MUST or SHOULD rests on, in the standard's own words: where speak-v1.md
+ * is silent but a standard every HTTP server answers to is not (RFC 9110: a client error is a 4xx,
+ * never a 5xx), or where a security area judges by a published rule (e.g. OWASP API Security Top 10).
+ */
+export interface StandardQuote {
+  /** The standard, as it names itself: `RFC 9110`, `OWASP API Security Top 10 2023`. */
+  name: string;
+  /** Where in it: `§15.5`, `API1:2023`. */
+  clause: string;
+  /** The standard's sentence, verbatim. */
+  quote: string;
+  /** Where to read it. */
+  url: string;
+}
 
 /**
  * A named external standard a MUST or SHOULD rests on, in the standard's own words: where speak-v1.md

@@ -113,6 +113,9 @@ export interface VerdictSummary {
   shouldFailed: number;
   mustBlocked: number;
   shouldBlocked: number;
+  /** SECURITY checks (the security area: tenant isolation) failed or blocked: counted apart from the MUSTs. */
+  securityFailed: number;
+  securityBlocked: number;
   tests: { passed: number; failed: number; skipped: number };
   characters: number;
 }
@@ -189,6 +192,8 @@ export function computeVerdicts(
       shouldFailed: at('failed', 'SHOULD'),
       mustBlocked: at('blocked', 'MUST'),
       shouldBlocked: at('blocked', 'SHOULD'),
+      securityFailed: at('failed', 'SECURITY'),
+      securityBlocked: at('blocked', 'SECURITY'),
       tests: {
         passed: outcomes.filter((t) => t.state === 'passed').length,
         failed: outcomes.filter((t) => t.state === 'failed').length,
@@ -216,13 +221,17 @@ function notConcluded(verdict: RequirementVerdict, stopped: string | undefined):
   };
 }
 
-/** In the lenient profile a failed SHOULD does not gate: it is non-strict, with its failure kept. */
+/**
+ * In the lenient profile a failed SHOULD or SECURITY check does not gate: it is non-strict, with its
+ * failure kept (a security finding is still reported, only the exit code ignores it there).
+ */
 function nonStrict(verdict: RequirementVerdict, profile: Profile | undefined): RequirementVerdict {
-  if (profile !== 'lenient' || verdict.status !== 'failed' || verdict.level !== 'SHOULD') return verdict;
+  if (profile !== 'lenient' || verdict.status !== 'failed') return verdict;
+  if (verdict.level !== 'SHOULD' && verdict.level !== 'SECURITY') return verdict;
   return {
     ...verdict,
     status: 'non-strict',
-    message: `Non-strict (a SHOULD, lenient profile): ${verdict.message}`,
+    message: `Non-strict (a ${verdict.level === 'SHOULD' ? 'SHOULD' : 'security check'}, lenient profile): ${verdict.message}`,
   };
 }
 
@@ -342,6 +351,9 @@ export function exitCodeFor(
   // A blocked requirement was not shown to hold: it counts like a failure, though reported apart.
   if (mustFailed + mustBlocked > 0) return EXIT.failed;
   if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.failed;
+  // Security checks gate in every profile but lenient (there they are reported, non-strict).
+  const { securityFailed = 0, securityBlocked = 0 } = verdicts.summary;
+  if (profile !== 'lenient' && securityFailed + securityBlocked > 0) return EXIT.failed;
   if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.failed;
   if (expiredExpectations > 0) return EXIT.failed;
   // A run that could not conclude a requirement cannot say the server conforms.

@@ -23,7 +23,7 @@ import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets }
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { suiteWorkersFor } from './suite-workers.ts';
-import { summaryTable } from './summary-table.ts';
+import { securityLine, summaryTable } from './summary-table.ts';
 
 /** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
 export const DEFAULT_MAX_TIME_MS = 300_000;
@@ -38,12 +38,31 @@ export interface RunOptions {
   err?: (line: string) => void;
 }
 
+/** `, SECURITY failed: N` apart from the MUSTs and SHOULDs, when the run judged the security area. */
+function securityCount(
+  requirements: readonly { level: string }[],
+  summary: { securityFailed: number },
+): string {
+  return requirements.some((r) => r.level === 'SECURITY')
+    ? `, SECURITY failed: ${summary.securityFailed}`
+    : '';
+}
+
+/** The verdict line's note when security checks (counted apart from the MUSTs) are among what failed. */
+function securityNote(summary: { securityFailed: number; securityBlocked: number }, profile: string): string {
+  const failing = summary.securityFailed + summary.securityBlocked;
+  if (failing === 0 || profile === 'lenient') return '';
+  return `; ${failing} security check${failing > 1 ? 's' : ''} (tenant isolation) failed`;
+}
+
 export async function runConformance(config: RunConfig, o: RunOptions = {}): Promise<number> {
   const out = o.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = o.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   const startedAt = new Date();
   registerSecret(config.password);
   registerSecret(config.token);
+  registerSecret(config.second?.password);
+  registerSecret(config.second?.token);
   config.reportDir = resolve(config.reportDir);
 
   let stack: StartedTarget | undefined;
@@ -109,6 +128,8 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       config.authUrl = stack.baseUrl;
       config.email = stack.email;
       config.password = stack.password;
+      // The stack's second customer, unless the user named one (--second-email/--second-token).
+      if (stack.second && !config.second) config.second = stack.second;
       endPhase('stack start');
     }
 
@@ -190,23 +211,25 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       exitCode = EXIT.failed;
     }
     out(
-      `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${blockedText(verdicts.summary)}`,
+      `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${securityCount(verdicts.requirements, verdicts.summary)}${blockedText(verdicts.summary)}`,
     );
+    const security = securityLine(verdicts.requirements, config.profile);
+    if (security) out(security);
     out(`characters synthesized: ${verdicts.summary.characters}`);
     out(`timing: ${phases.join(', ')}`);
     out(
       `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
     );
     if (o.allureHtml) out(generateAllureHtml(config.reportDir));
-    const { notConcluded, mustFailed, shouldFailed } = verdicts.summary;
+    const { notConcluded, mustFailed, shouldFailed, securityFailed } = verdicts.summary;
     const stoppedNote =
       notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
     out(
       exitCode === EXIT.ok
         ? 'verdict: CONFORMS'
-        : notConcluded > 0 && mustFailed + shouldFailed === 0
+        : notConcluded > 0 && mustFailed + shouldFailed + securityFailed === 0
           ? `verdict: NOT CONCLUDED (exit ${exitCode}${stoppedNote})`
-          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''}${stoppedNote})`,
+          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''}${securityNote(verdicts.summary, config.profile)}${stoppedNote})`,
     );
     return exitCode;
   } finally {

@@ -70,3 +70,21 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(header), rule, ...rows.slice(0, -1).map(line), rule, line(rows.at(-1)!)].join('\n');
 }
+
+/**
+ * The security area's line, apart from the contract's counts: how many isolation checks held, failed,
+ * were blocked or not judged (with the first reason, e.g. no second identity), and whether they gate
+ * in this profile. Undefined when the run judged none (another --only, --requirement).
+ */
+export function securityLine(
+  requirements: readonly RequirementVerdict[],
+  profile: string,
+): string | undefined {
+  const security = requirements.filter((r) => r.level === 'SECURITY');
+  if (security.length === 0) return undefined;
+  const n = (...statuses: string[]) => security.filter((r) => statuses.includes(r.status)).length;
+  const notJudged = security.filter((r) => r.status === 'skipped' || r.status === 'not-applicable');
+  const why = notJudged[0]?.message.replace(/^Every covering test was skipped\.\s*(Skipped: )?/, '');
+  const gating = profile === 'lenient' ? 'reported only (lenient profile)' : `gating (${profile} profile)`;
+  return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('passed')} passed, ${n('failed', 'non-strict')} failed, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
+}

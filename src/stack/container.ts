@@ -63,6 +63,8 @@ export interface ContainerStack {
   baseUrl: string;
   email: string;
   password: string;
+  /** The second seeded user (another customer) when the API printed one: the isolation checks' customer B. */
+  second?: { email: string; password: string };
   image: string;
   dataDir: string;
   workers: RunningWorker[];
@@ -171,6 +173,7 @@ export async function startContainerStack(o: ContainerStackOptions = {}): Promis
   // The blob-store listener (signed audio URLs) lives in the API container on a port of its own.
   const blobPort = await freePort();
   let credentials = { email: '', password: '' };
+  let second: { email: string; password: string } | undefined;
 
   const startApi = async (): Promise<StartedTestContainer> => {
     const container = await new GenericContainer(image)
@@ -203,6 +206,12 @@ export async function startContainerStack(o: ContainerStackOptions = {}): Promis
     if (!email || !password) throw new StackStartError('the API container printed no email/password');
     registerSecret(password);
     credentials = { email, password };
+    const secondEmail = /^second_email=(.*)$/m.exec(text)?.[1]?.trim();
+    const secondPassword = /^second_password=(.*)$/m.exec(text)?.[1]?.trim();
+    if (secondEmail && secondPassword) {
+      registerSecret(secondPassword);
+      second = { email: secondEmail, password: secondPassword };
+    }
     return container;
   };
 
@@ -254,6 +263,9 @@ export async function startContainerStack(o: ContainerStackOptions = {}): Promis
     },
     get password() {
       return credentials.password;
+    },
+    get second() {
+      return second;
     },
     image,
     dataDir,

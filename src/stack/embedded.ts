@@ -17,6 +17,8 @@ export interface EmbeddedStack {
   baseUrl: string;
   email: string;
   password: string;
+  /** The stack's second seeded user (another customer), for the security area's isolation checks. */
+  second?: { email: string; password: string };
   token?: string;
   pid: number;
   stop(): Promise<void>;
@@ -43,13 +45,14 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
       args: ['--max-semi-space-size=1', SPEAKCHECK_BIN, 'serve', '--port', '0', ...(o.extraArgs ?? [])],
       cwd: REPO_ROOT,
       what: 'the reference stack',
-      ready: serveReady(),
+      // The second user's lines come in the same write as the first's.
+      ready: serveReady({ also: ['second_email', 'second_password'] }),
       readyTimeoutMs: o.readyTimeoutMs,
       // The IPC channel is a lifeline: serve stops when it closes, i.e. when this process dies unstopped.
       ipc: true,
       outputLimit: 64 * 1024,
       onField: (key, value) => {
-        if (key === 'password' || key === 'token') registerSecret(value);
+        if (key === 'password' || key === 'second_password' || key === 'token') registerSecret(value);
       },
       ...(o.onLog ? { onLine: o.onLog } : {}),
     });
@@ -69,5 +72,8 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
   };
   const token = values.get('token');
   if (token) stack.token = token;
+  const secondEmail = values.get('second_email');
+  const secondPassword = values.get('second_password');
+  if (secondEmail && secondPassword) stack.second = { email: secondEmail, password: secondPassword };
   return stack;
 }

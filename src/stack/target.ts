@@ -25,6 +25,8 @@ export interface StartedTarget {
   baseUrl: string;
   email: string;
   password: string;
+  /** The stack's second seeded user (another customer): the security area's customer B. */
+  second?: { email: string; password: string };
   /** Stops it (once; later calls wait for the same stop). */
   stop(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function startTarget(kind: StackKind, o: TargetOptions = {}): Promi
     baseUrl: stack.baseUrl,
     email: stack.email,
     password: stack.password,
+    ...(stack.second ? { second: stack.second } : {}),
     stop: () => {
       stopping ??= stack.stop().finally(() => started.delete(target));
       return stopping;

@@ -13,6 +13,9 @@ export interface DefectiveStack {
   baseUrl: string;
   email: string;
   password: string;
+  /** The stack's second seeded user: customer B of the security area (SPEAK_SECOND_*). */
+  secondEmail: string;
+  secondPassword: string;
   /** The `defects=` line the stack printed. */
   defectsLine: string;
   /** The `latitude=` line the stack printed. */
@@ -36,6 +39,8 @@ export async function startDefectiveStack(
       what: `stack with ${defects.join(',')}`,
       ready: serveReady({
         also: [
+          'second_email',
+          'second_password',
           ...(defects.length > 0 ? ['defects'] : []),
           ...(wantsLatitude ? ['latitude'] : []),
           ...(wantsTls ? ['ca_file'] : []),
@@ -49,6 +54,8 @@ export async function startDefectiveStack(
       baseUrl: lines.get('base_url')!,
       email: lines.get('email')!,
       password: lines.get('password')!,
+      secondEmail: lines.get('second_email')!,
+      secondPassword: lines.get('second_password')!,
       defectsLine: lines.get('defects') ?? '',
       latitudeLine: lines.get('latitude') ?? '',
       ...(lines.has('ca_file') ? { caFile: lines.get('ca_file')! } : {}),
@@ -100,6 +107,8 @@ export async function runHarness(
       SPEAKCHECK_RUN_CONFIG: '',
       SPEAK_EMAIL: stack.email,
       SPEAK_PASSWORD: stack.password,
+      SPEAK_SECOND_EMAIL: stack.secondEmail,
+      SPEAK_SECOND_PASSWORD: stack.secondPassword,
       SPEAKCHECK_SEED: '1',
       ...env,
     },

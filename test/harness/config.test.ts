@@ -286,6 +286,54 @@ describe('config file', () => {
   });
 });
 
+describe('the second identity (security area: customer B)', () => {
+  const base = { baseUrl: 'http://a:1', token: 't-first-1' };
+  test('flags > env > file, email/password or a token', () => {
+    expect(resolveRunConfig({ ...base, secondToken: 'flag-tok' }, {}, now).second).toEqual({
+      token: 'flag-tok',
+    });
+    const env = { SPEAK_SECOND_EMAIL: 'b@x.y', SPEAK_SECOND_PASSWORD: 'env-pw-2' };
+    expect(resolveRunConfig(base, env, now).second).toEqual({ email: 'b@x.y', password: 'env-pw-2' });
+    const file = { secondEmail: 'f@x.y', secondPassword: 'file-pw-2' };
+    expect(resolveRunConfig(base, {}, now, file).second).toEqual({ email: 'f@x.y', password: 'file-pw-2' });
+    expect(resolveRunConfig(base, {}, now).second).toBeUndefined();
+  });
+
+  test('checked like the first identity: one form, both halves', () => {
+    expect(() => resolveRunConfig({ ...base, secondToken: 't', secondEmail: 'b@x.y' }, {}, now)).toThrow(
+      'give either --second-token or --second-email/--second-password, not both.',
+    );
+    expect(() => resolveRunConfig({ ...base, secondEmail: 'b@x.y' }, {}, now)).toThrow(
+      '--second-email and --second-password go together: --second-password is missing.',
+    );
+    expect(() => resolveRunConfig({ ...base, secondToken: 't-first-1' }, {}, now)).toThrow(
+      'the second identity (--second-token) must be another account than the first (--token).',
+    );
+    const first = { baseUrl: 'http://a:1', email: 'A@x.y', password: 'pw-a-1' };
+    expect(() =>
+      resolveRunConfig({ ...first, secondEmail: 'a@x.y', secondPassword: 'pw-b-1' }, {}, now),
+    ).toThrow('the second identity (--second-email) must be another account than the first (--email).');
+  });
+
+  test('a config file may name it (an environment variable for the secret), and --print-config redacts it', () => {
+    const values = parseConfigText(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's own syntax
+      'secondEmail: b@x.y\nsecondPassword: ${B_PW}\n',
+      'speakcheck.config.yaml',
+      { B_PW: 'sec-pw-22' },
+    );
+    const c = resolveRunConfig(base, {}, now, values);
+    expect(c.second).toEqual({ email: 'b@x.y', password: 'sec-pw-22' });
+    const shown = JSON.stringify(printableConfig(c, { configFile: undefined, maxTimeMs: 1 }));
+    expect(shown).not.toContain('sec-pw-22');
+    expect(shown).toContain('"email":"b@x.y"');
+    const withToken = resolveRunConfig({ ...base, secondToken: 'sec-tok-33' }, {}, now);
+    expect(JSON.stringify(printableConfig(withToken, { configFile: undefined, maxTimeMs: 1 }))).not.toContain(
+      'sec-tok-33',
+    );
+  });
+});
+
 describe('one resolution for every command (run, load, perf --interleave)', () => {
   test('the same SPEAK_* variables: load reads SPEAK_AUTH_URL (it read SPEAKCHECK_AUTH_URL before)', () => {
     expect(TARGET_ENV.authUrl).toBe('SPEAK_AUTH_URL');

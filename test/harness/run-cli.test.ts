@@ -185,3 +185,27 @@ describe('speakcheck run: a full run over fixture suites', { timeout: 200_000 },
     expect(failed.message).toMatch(/expected 2 to be 1/);
   });
 });
+
+describe('speakcheck run: the security area without a second identity', { timeout: 120_000 }, () => {
+  test('a remote server and no second account: every SEC- requirement not judged, naming the options', async () => {
+    server = await startFakeSpeak();
+    const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-report-'));
+    dirs.push(reportDir);
+    const result = await speakcheckRun(
+      ['--base-url', server.url, '--report-dir', reportDir, '--email', FAKE_EMAIL, '--only', 'security'],
+      { env: { SPEAK_PASSWORD: FAKE_PASSWORD, SPEAKCHECK_SUITES: 'suites/security.spec.ts' } },
+    );
+    expect(result.stdout, result.stderr).toMatch(
+      /security \(tenant isolation.*10 checks: 0 passed, 0 failed, 0 blocked, 10 not judged \(not judged: .*--second-email\/--second-password or --second-token/,
+    );
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
+    const security = report.requirements.filter((r: { area: string }) => r.area === 'security');
+    expect(security).toHaveLength(10);
+    for (const r of security) {
+      expect(r.status, r.id).toBe('skipped');
+      expect(r.message, r.id).toContain('--second-email/--second-password or --second-token');
+    }
+    // Nothing judged at all: a run that checks nothing cannot pass.
+    expect(result.code).toBe(1);
+  });
+});

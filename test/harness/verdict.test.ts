@@ -383,3 +383,34 @@ describe('harnessBug: only what is provably ours', () => {
     expect(harnessBug('a string')).toBeUndefined();
   });
 });
+
+describe('SECURITY checks (the security area): counted apart, gating in every profile but lenient', () => {
+  const security = [...catalogue, req('SEC-X', 'SECURITY', 'security')];
+  const failing = [outcome('b reaches a', 'failed', ['SEC-X'])];
+
+  test('strict: a failed SECURITY check fails the run, counted apart from the MUSTs', () => {
+    const v = computeVerdicts(security, failing, { profile: 'strict' });
+    expect(v.summary).toMatchObject({ securityFailed: 1, mustFailed: 0, shouldFailed: 0 });
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.failed);
+  });
+
+  test('lenient: reported as non-strict, the exit code unchanged', () => {
+    const v = computeVerdicts(security, failing, { profile: 'lenient' });
+    const x = v.requirements.find((r) => r.id === 'SEC-X')!;
+    expect(x.status).toBe('non-strict');
+    expect(x.message).toMatch(/^Non-strict \(a security check, lenient profile\): /);
+    expect(v.summary).toMatchObject({ securityFailed: 0, nonStrict: 1 });
+    expect(exitCodeFor(v, 'lenient')).toBe(EXIT.ok);
+  });
+
+  test('not judged without a second identity: skipped with the reason, the run not failed', () => {
+    const why =
+      'Skipped: not judged: the run has no second identity … --second-email/--second-password or --second-token';
+    const v = computeVerdicts(security, [outcome('b', 'skipped', ['SEC-X'], { observations: [why] })], {
+      profile: 'strict',
+    });
+    expect(v.requirements.find((r) => r.id === 'SEC-X')).toMatchObject({ status: 'skipped' });
+    expect(v.requirements.find((r) => r.id === 'SEC-X')!.message).toContain('--second-token');
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.ok);
+  });
+});

@@ -31,6 +31,7 @@ import { authenticate } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { AUDIO_FORMAT_NAMES, AUTH, audioOperationId, error, MALFORMED, redirect } from '../openapi-parts.ts';
+import { ownerFor } from '../ownership.ts';
 import type { TakeIdParams } from '../route-schema.ts';
 import { TAKE_ID, TAKE_ID_EXAMPLE, takeOf } from './takes.ts';
 
@@ -169,7 +170,7 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       async (request, reply) => {
         const { take_id, format: rawFormat } = request.params;
         const format = formatOf(rawFormat);
-        const row = takeOf(ctx, request.userId, take_id);
+        const row = takeOf(ctx, ownerFor(ctx, 'leak-audio', 'take', request.userId, take_id), take_id);
         if (row.status === 'error' || row.status === 'timeout') {
           throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
         }

@@ -32,6 +32,7 @@ import {
   TAKE_LINKS,
   withLinks,
 } from '../openapi-parts.ts';
+import { ownerFor } from '../ownership.ts';
 import { stringParams, type TakeIdParams } from '../route-schema.ts';
 import { buildTake, type TakeGenerateBody } from '../take-builder.ts';
 import { voiceForTake } from './voices.ts';
@@ -79,7 +80,7 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   };
   app.get<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: one }, async (request, reply) => {
     const { take_id } = request.params;
-    const row = takeOf(ctx, request.userId, take_id);
+    const row = takeOf(ctx, ownerFor(ctx, 'leak-take-by-id', 'take', request.userId, take_id), take_id);
     if (row.worker) reply.header('x-speak-worker', row.worker);
     const take = shown(takeResource(row));
     return defects.has('take-get-array') ? [take] : take;
@@ -112,7 +113,8 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       const now = Date.now();
       const takes = bodies.map((body, i) => {
         const where = batch ? `body/${i}` : 'body';
-        const voice = getUserVoiceRow(ctx.db, request.userId, body.voice_id);
+        const owner = ownerFor(ctx, 'foreign-voice-usable', 'voice', request.userId, body.voice_id);
+        const voice = getUserVoiceRow(ctx.db, owner, body.voice_id);
         // A voice that does not exist (or is another user's) is a missing resource, as on the worker
         // websocket (worker/websocket/store-service.ts) and for GET /voices/{id}: 404 naming the field.
         if (!voice)
@@ -145,7 +147,8 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   };
   app.delete<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: remove }, async (request) => {
     const { take_id } = request.params;
-    if (!deleteTakeRow(ctx.db, request.userId, take_id)) {
+    const owner = ownerFor(ctx, 'foreign-delete', 'take', request.userId, take_id);
+    if (!deleteTakeRow(ctx.db, owner, take_id)) {
       throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
     }
     await ctx.audio.remove(take_id);

@@ -35,6 +35,7 @@ import {
   VOICE_LINKS,
   withLinks,
 } from '../openapi-parts.ts';
+import { ownerFor } from '../ownership.ts';
 import { stringParams, type VoiceIdParams } from '../route-schema.ts';
 import { buildVoice, insertVoiceWithExample, type VoiceGenerateBody } from '../voice-generation.ts';
 
@@ -72,7 +73,8 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
   };
   app.get<{ Params: VoiceIdParams }>('/v1/speak/voices/:voice_id', { schema: one }, async (request) => {
     const { voice_id } = request.params;
-    const voice = shown(voiceResource(voiceOf(ctx, request.userId, voice_id)));
+    const owner = ownerFor(ctx, 'leak-voice-by-id', 'voice', request.userId, voice_id);
+    const voice = shown(voiceResource(voiceOf(ctx, owner, voice_id)));
     if (defects.has('voice-get-drops-prosody')) voice.default_prosody = null;
     return defects.has('voice-get-array') ? [voice] : voice;
   });
@@ -123,7 +125,8 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
     { schema: update },
     async (request) => {
       const { voice_id } = request.params;
-      const row = voiceOf(ctx, request.userId, voice_id);
+      const owner = ownerFor(ctx, 'foreign-update', 'voice', request.userId, voice_id);
+      const row = voiceOf(ctx, owner, voice_id);
       const changes = request.body;
       const model = findModel(row.model);
       if (model) {
@@ -131,7 +134,7 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
         checkProsody(model, changes.default_prosody, 'body/default_prosody');
         checkStyle(model, changes.default_style, 'body/default_style');
       }
-      if (!updateVoiceRow(ctx.db, request.userId, voice_id, changes)) {
+      if (!updateVoiceRow(ctx.db, owner, voice_id, changes)) {
         throw new ApiError(404, `voice ${JSON.stringify(voice_id)} not found`);
       }
       return true;
@@ -148,7 +151,8 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
   };
   app.delete<{ Params: VoiceIdParams }>('/v1/speak/voices/:voice_id', { schema: remove }, async (request) => {
     const { voice_id } = request.params;
-    if (!deleteVoiceRow(ctx.db, request.userId, voice_id)) {
+    const owner = ownerFor(ctx, 'foreign-delete', 'voice', request.userId, voice_id);
+    if (!deleteVoiceRow(ctx.db, owner, voice_id)) {
       throw new ApiError(404, `voice ${JSON.stringify(voice_id)} not found`);
     }
     return true;

@@ -9,6 +9,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Database } from 'better-sqlite3';
 import { createAjv } from '../../../schemas/index.ts';
 import { ApiError, describeAjvErrors } from '../../api/errors.ts';
+import { ownerFor } from '../../api/ownership.ts';
 import { voiceForTake } from '../../api/plugins/voices.ts';
 import { TABLE_FIELDS, unknownFields } from '../../api/request-tables.ts';
 import { buildTake, type TakeGenerateBody } from '../../api/take-builder.ts';
@@ -69,7 +70,8 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
           if (unknown.length) throw new ApiError(422, `data/${unknown[0]}: unknown field`);
         }
         const b = body as TakeGenerateBody & { voice_id: string };
-        const voice = getUserVoiceRow(ctx.db, userId, b.voice_id);
+        const owner = ownerFor(ctx, 'ws-foreign-voice-usable', 'voice', userId, b.voice_id);
+        const voice = getUserVoiceRow(ctx.db, owner, b.voice_id);
         if (!voice) throw new ApiError(404, `data/voice_id: voice ${JSON.stringify(b.voice_id)} not found`);
         const voiceModel = findModel(voice.model)?.name;
         if (voiceModel !== model) {

@@ -91,7 +91,7 @@ export function addRunOptions(command: Command): Command {
     .option('--profile <profile>', 'strict (MUST and SHOULD gate; default) or lenient (only MUST gates)')
     .option(
       '--only <areas>',
-      'comma-separated areas: auth,models,voices,takes,lists,audio,errors,docs,version,websocket,webhooks',
+      'comma-separated areas: auth,models,voices,takes,lists,audio,errors,docs,version,websocket,webhooks,security',
     )
     .option(
       '--requirement <ids>',
@@ -126,7 +126,19 @@ export function addRunOptions(command: Command): Command {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the help shows the file's own syntax
         'keys as the flags in camelCase (baseUrl, reportDir, …), ${NAME} replaced from the environment; flags > env > file',
     )
-    .option('--print-config', 'print the resolved options (secrets redacted) and exit 0, contacting nothing');
+    .option('--print-config', 'print the resolved options (secrets redacted) and exit 0, contacting nothing')
+    .option(
+      '--second-email <email>',
+      "a second account's login email (env SPEAK_SECOND_EMAIL), for the security area's isolation checks (customer B against A's items); the embedded and container stacks make one themselves",
+    )
+    .option(
+      '--second-password <password>',
+      "the second account's password (env SPEAK_SECOND_PASSWORD; prefer the env var: flags show in ps)",
+    )
+    .option(
+      '--second-token <token>',
+      'a permanent token of the second account instead of its email/password (env SPEAK_SECOND_TOKEN)',
+    );
 }
 
 /** Resolve the config and run; exits the process with the run's code. */

@@ -1,7 +1,7 @@
 /**
  * `speakcheck serve`: starts the reference stack and prints, one per line on stdout,
  * `base_url=...`, `blob_url=...` (unless --blob-url same-origin), `email=...`, `password=...` (the seeded demo user; the same password for the same
- * --data dir) and `token=...` (with --permanent-token), then logs on stderr (no tokens, no passwords).
+ * --data dir), `second_email=...`, `second_password=...` (a second seeded user: another customer) and `token=...` (with --permanent-token), then logs on stderr (no tokens, no passwords).
  * Stops cleanly (workers too) on SIGINT/SIGTERM.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
@@ -188,6 +188,9 @@ export function registerServe(program: Command): void {
         ...(stack.blobUrl ? [`blob_url=${stack.blobUrl}`] : []),
         `email=${demo.email}`,
         `password=${demo.password}`,
+        // Another customer, for the harness's isolation checks (the security area).
+        `second_email=${stack.second.email}`,
+        `second_password=${stack.second.password}`,
       ];
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
       // --tls: the CA a client trusts (NODE_EXTRA_CA_CERTS, curl --cacert), on a line of its own.
