@@ -2,10 +2,25 @@
  * One HTTP exchange with undici, bounded in every way: connect, headers, body stall, total time and
  * body size. Redirects are never followed here (the caller decides, see fetchSigned). Every exchange,
  * failed or not, is recorded as redacted evidence.
+ *
+ * Back-pressure (429, 503: ./back-pressure.ts) is not an answer: `send` waits as the server asks
+ * (Retry-After, else exponential backoff with jitter) and sends again, paced by the run-wide
+ * throttle. Every attempt is evidence; the caller only ever sees the final answer that was not
+ * back-pressure, or, when the request's bound or the run's budget runs out first, a
+ * ClientDiagnostic of kind 'throttled' (a requirement it leaves unjudged is not concluded, never
+ * failed).
  */
 import { Agent, request } from 'undici';
+import {
+  backoffMs,
+  isBackPressure,
+  PER_REQUEST_THROTTLE_MS,
+  parseRetryAfter,
+  runThrottle,
+} from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
 import { evidenceFor, recordEvidence } from './evidence.ts';
+import { trustedCa } from './tls-trust.ts';
 
 export interface Exchange {
   method: string;
@@ -27,16 +42,31 @@ export interface SendOptions {
   body?: string | Buffer;
   timeoutMs: number;
   maxBytes?: number;
-  /** Called once the status line and headers arrived, before the body is read. */
+  /** Called once the status line and headers arrived, before the body is read (not for back-pressure). */
   onHeaders?: (status: number) => void;
+  /** The longest this request waits on back-pressure before giving up (default PER_REQUEST_THROTTLE_MS). */
+  throttleBoundMs?: number;
 }
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 let agent: Agent | undefined;
+/** The CA list the agent was made with: a `--ca-file` given later makes a new agent. */
+let agentCa: readonly string[] | undefined;
 function sharedAgent(): Agent {
-  agent ??= new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS }, keepAliveTimeout: 4_000, pipelining: 1 });
+  const ca = trustedCa();
+  if (agent && agentCa !== ca) {
+    void agent.close().catch(() => undefined);
+    agent = undefined;
+  }
+  agentCa = ca;
+  agent ??= new Agent({
+    // `ca` replaces Node's roots: trustedCa() is the system roots plus the --ca-file.
+    connect: { timeout: CONNECT_TIMEOUT_MS, ...(ca ? { ca: [...ca] } : {}) },
+    keepAliveTimeout: 4_000,
+    pipelining: 1,
+  });
   return agent;
 }
 
@@ -47,7 +77,74 @@ export async function closeHttp(): Promise<void> {
   await current?.close().catch(() => current.destroy());
 }
 
+/**
+ * One request as the caller sees it: sent again while the server answers with back-pressure, each
+ * attempt paced by the run-wide throttle and recorded as evidence.
+ *
+ * Why sending again is right for every method, POST included: a 429 says the server refused to
+ * process the request (RFC 6585 §4: it is answered "because the user has sent too many requests",
+ * before any work), so nothing was created that a second POST could duplicate. A 503 says the
+ * server is "currently unable to handle the request" (RFC 9110 §15.6.4), which an origin answers
+ * before acting; the caveat is a gateway in front that times out after forwarding: then a
+ * generation may have happened and a retried POST makes a second one. The run tracks what it
+ * creates by the ids it gets back, so such a twin is an extra item on the server, never a wrong
+ * verdict.
+ */
 export async function send(o: SendOptions): Promise<Exchange> {
+  const throttle = runThrottle();
+  const bound = o.throttleBoundMs ?? PER_REQUEST_THROTTLE_MS;
+  const method = o.method.toUpperCase();
+  const throttled: Array<{ status: number; retryAfter: string | undefined }> = [];
+  let waitedMs = 0;
+  for (let attempt = 0; ; attempt++) {
+    const asked = performance.now();
+    await throttle.acquire();
+    if (attempt > 0) waitedMs += performance.now() - asked;
+    const exchange = await sendOnce(o);
+    if (!isBackPressure(exchange.status)) {
+      throttle.noteAnswer();
+      if (waitedMs > 0) throttle.noteWaited(waitedMs);
+      return exchange;
+    }
+    const retryAfter = exchange.headers['retry-after'];
+    const retryAfterMs = parseRetryAfter(retryAfter);
+    const waitMs = retryAfterMs ?? backoffMs(throttled.length);
+    throttled.push({ status: exchange.status, retryAfter });
+    const deadline = throttle.deadlineMs();
+    const pastBound = waitedMs + waitMs > bound;
+    const pastBudget = deadline !== undefined && Date.now() + waitMs > deadline;
+    throttle.noteThrottled(exchange.status, retryAfterMs, Math.min(waitMs, bound));
+    if (pastBound || pastBudget) {
+      throttle.noteGaveUp();
+      throttle.noteWaited(waitedMs);
+      throw new ClientDiagnostic(
+        'throttled',
+        `${throttledSummary(throttled)} to ${method} ${o.url}; waited ${(waitedMs / 1000).toFixed(1)} s, ${
+          pastBound
+            ? `and ${(waitMs / 1000).toFixed(1)} s more would pass the request's bound of ${bound / 1000} s`
+            : "and the run's budget (--max-time) ends before the server lets it through"
+        }`,
+        o.url,
+      );
+    }
+    // A 429 holds the whole run (noteThrottled); a 503 only this request.
+    const sleptAt = performance.now();
+    if (exchange.status !== 429) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    waitedMs += performance.now() - sleptAt;
+  }
+}
+
+/** "throttled: 429 ×3 (Retry-After: 1)" */
+function throttledSummary(answers: Array<{ status: number; retryAfter: string | undefined }>): string {
+  const byStatus = new Map<number, number>();
+  for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
+  const statuses = [...byStatus].map(([status, n]) => `${status} ×${n}`).join(', ');
+  const last = answers.at(-1)?.retryAfter;
+  return `throttled: ${statuses} (${last === undefined ? 'no Retry-After' : `Retry-After: ${last}`})`;
+}
+
+/** One attempt: one exchange, recorded as evidence. */
+async function sendOnce(o: SendOptions): Promise<Exchange> {
   const started = performance.now();
   const method = o.method.toUpperCase();
   const requestHeaders = { ...(o.headers ?? {}) };
@@ -85,7 +182,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
     });
     status = response.statusCode;
     headers = flattenHeaders(response.headers);
-    o.onHeaders?.(status);
+    if (!isBackPressure(status)) o.onHeaders?.(status);
     let size = 0;
     for await (const chunk of response.body) {
       const buffer = chunk as Buffer;

@@ -6,8 +6,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { certificateProblem } from './diagnostics.ts';
 import { type EvidenceEntry, recordEvidence } from './evidence.ts';
 import { describeWebsocketUrl, REDACTED } from './redact.ts';
+import { trustedCa } from './tls-trust.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { registerUrlSecrets } from './ws-url.ts';
 
@@ -37,11 +39,14 @@ export function openWebsocket<T>(
       ms: Math.round(performance.now() - started),
       ...(error ? { error } : {}),
     } satisfies EvidenceEntry);
+  const ca = trustedCa();
   return new Promise<T>((resolve, reject) => {
     const socket = new WebSocket(url, {
       handshakeTimeout: o.timeoutMs,
       headers: o.headers ?? {},
       followRedirects: false,
+      // wss with a private CA (--ca-file), the same trust as REST.
+      ...(ca ? { ca: [...ca] } : {}),
     });
     let settled = false;
     const fail = (error: WsClientError) => {
@@ -86,6 +91,12 @@ export function openWebsocket<T>(
       setTimeout(finish, 1000).unref();
     });
     socket.once('error', (err: Error) => {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      const certificate = certificateProblem(code, err.message);
+      if (certificate !== undefined) {
+        fail(new WsClientError('connect-error', `cannot connect to ${where}: ${certificate}`));
+        return;
+      }
       const timedOut = /timed out|timeout/i.test(err.message);
       fail(
         new WsClientError(

@@ -74,6 +74,10 @@ export interface RunConfig {
   namePrefix: string;
   /** `--expect FILE` (or `speakcheck.expect.yaml` when present): the failures already known. */
   expect?: { file: string; entries: Expectation[] };
+  /** `--max-rps`: the run-wide request rate (requests/s) to stay under from the start. */
+  maxRps?: number;
+  /** `--ca-file`: absolute path of a private CA (PEM) trusted besides the system roots. */
+  caFile?: string;
 }
 
 /** The environment variable that carries the resolved RunConfig (JSON) to the vitest workers. */

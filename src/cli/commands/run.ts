@@ -126,7 +126,15 @@ export function addRunOptions(command: Command): Command {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the help shows the file's own syntax
         'keys as the flags in camelCase (baseUrl, reportDir, …), ${NAME} replaced from the environment; flags > env > file',
     )
-    .option('--print-config', 'print the resolved options (secrets redacted) and exit 0, contacting nothing');
+    .option('--print-config', 'print the resolved options (secrets redacted) and exit 0, contacting nothing')
+    .option(
+      '--max-rps <n>',
+      "run-wide request rate to stay under from the start, e.g. a hosted server's known limit (env SPEAK_MAX_RPS; default: unpaced until the server answers 429)",
+    )
+    .option(
+      '--ca-file <file>',
+      'a private CA (PEM) to trust besides the system roots, for https and wss alike (env SPEAK_CA_FILE); certificate verification is never turned off',
+    );
 }
 
 /** Resolve the config and run; exits the process with the run's code. */
