@@ -10,13 +10,19 @@
  * that need one instead of stopping the run.
  */
 
+import { ClientDiagnostic } from '../client/diagnostics.ts';
 import { HttpSpeakClient } from '../client/speak-client.ts';
 import type { RunConfig } from '../config/types.ts';
 
 /** What the global setup hands to the workers (JSON through provide/inject). */
 export type ProvidedSharedVoice =
   | { ok: true; voiceId: string /** The generate answer, schema-checked by the suites. */; created: unknown }
-  | { ok: false; problem: string };
+  | {
+      ok: false;
+      problem: string;
+      /** The server's back-pressure kept the voice from being made: no verdict (not concluded). */
+      throttled?: boolean;
+    };
 
 export interface SharedVoice {
   provided: ProvidedSharedVoice;
@@ -71,11 +77,18 @@ export async function generateSharedVoice(config: RunConfig): Promise<SharedVoic
     }
     return { provided: { ok: true, voiceId, created: exchange.json }, remove: () => remove(voiceId) };
   } catch (err) {
-    return failed(`generating the shared voice: ${err instanceof Error ? err.message : String(err)}`);
+    const throttled = err instanceof ClientDiagnostic && err.kind === 'throttled';
+    return failed(
+      `generating the shared voice: ${err instanceof Error ? err.message : String(err)}`,
+      throttled,
+    );
   }
 
-  function failed(problem: string): SharedVoice {
-    return { provided: { ok: false, problem }, remove: () => remove() };
+  function failed(problem: string, throttled = false): SharedVoice {
+    return {
+      provided: { ok: false, problem, ...(throttled ? { throttled } : {}) },
+      remove: () => remove(),
+    };
   }
 }
 

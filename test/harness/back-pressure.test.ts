@@ -18,7 +18,7 @@ import {
   SharedThrottle,
   throttleSentence,
 } from '../../src/client/back-pressure.ts';
-import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
+import { ClientDiagnostic, certificateProblem } from '../../src/client/diagnostics.ts';
 import { newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import { closeHttp, send } from '../../src/client/http.ts';
 import { throttledBy } from '../../src/harness/check.ts';
@@ -252,5 +252,20 @@ describe('a throttled request inside a property', () => {
     expect(error).toBe(diagnostic);
     expect(calls).toBe(1);
     expect(throttledBy(new Error('wrapped', { cause: diagnostic }))).toBe(diagnostic);
+  });
+});
+
+describe('an untrusted certificate is one sentence', () => {
+  it('names --ca-file for an unknown CA, and says when --ca-file cannot help', () => {
+    expect(
+      certificateProblem('UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate'),
+    ).toBe(
+      "the server's TLS certificate is not signed by a trusted CA (UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate); give the private CA that signed it with --ca-file FILE (PEM, env SPEAK_CA_FILE)",
+    );
+    expect(certificateProblem('DEPTH_ZERO_SELF_SIGNED_CERT', undefined)).toMatch(/--ca-file FILE/);
+    expect(
+      certificateProblem('ERR_TLS_CERT_ALTNAME_INVALID', "Host: x. is not in the cert's altnames"),
+    ).toMatch(/does not name this host .*--ca-file only adds a trusted CA, it does not skip the name check/);
+    expect(certificateProblem('ECONNREFUSED', 'connect ECONNREFUSED')).toBeUndefined();
   });
 });
