@@ -269,3 +269,18 @@ describe('an untrusted certificate is one sentence', () => {
     expect(certificateProblem('ECONNREFUSED', 'connect ECONNREFUSED')).toBeUndefined();
   });
 });
+
+describe('the rate grows back after a throttle', () => {
+  it('by a quarter (at least 1 request/s) per calm second, up to --max-rps', async () => {
+    const t = new SharedThrottle();
+    t.reset({ maxRps: 10 });
+    t.noteThrottled(429, 0, 0);
+    expect(t.stats().rateRps).toBe(5);
+    t.noteAnswer();
+    // Not yet: less than a second since the decrease.
+    expect(t.stats().rateRps).toBe(5);
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    t.noteAnswer();
+    expect(t.stats().rateRps).toBe(6.25);
+  });
+});
