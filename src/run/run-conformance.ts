@@ -151,7 +151,11 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     );
     reporter.noteServerVersion(serverVersion);
     out(
-      `speakcheck: version ${speakcheckVersion()}; the server's /version answered ${compactVersion(serverVersion)}`,
+      `speakcheck: version ${speakcheckVersion()}; the server's /version ${
+        serverVersion === undefined
+          ? 'was not read (the server throttled)'
+          : `answered ${compactVersion(serverVersion)}`
+      }`,
     );
     vitest = await vitestReady;
     // Vitest's logger exits the process on SIGINT/SIGTERM; here a signal stops the suites and the
