@@ -14,6 +14,7 @@
  * stops provoking it, and `--max-rps` keeps it under a known limit from the first request.
  */
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
+import { ClientDiagnostic } from './diagnostics.ts';
 
 /** The statuses that are back-pressure, never an answer a check sees. */
 export function isBackPressure(status: number | null): boolean {
@@ -299,6 +300,76 @@ let cached: SharedThrottle | undefined;
 function cachedThrottle(buffer: SharedArrayBuffer): SharedThrottle {
   if (cached?.buffer !== buffer) cached = new SharedThrottle(buffer);
   return cached;
+}
+
+/**
+ * One request's back-pressure, attempt after attempt (HTTP in ./http.ts, the websocket upgrade in
+ * ./ws-connect.ts): paced by the run-wide throttle before each attempt; after a throttled answer,
+ * waits as the server asked, or throws the 'throttled' ClientDiagnostic when that wait would pass
+ * the request's bound or the run's budget.
+ */
+export class BackPressure {
+  private readonly answers: Array<{ status: number; retryAfter: string | undefined }> = [];
+  private waitedMs = 0;
+
+  constructor(
+    /** "GET http://…" as the diagnostic names the request. */
+    private readonly what: string,
+    private readonly url: string,
+    private readonly boundMs: number = PER_REQUEST_THROTTLE_MS,
+    private readonly throttle: SharedThrottle = runThrottle(),
+  ) {}
+
+  /** Before each attempt: the run's pace and any run-wide hold. */
+  async beforeAttempt(): Promise<void> {
+    const asked = performance.now();
+    await this.throttle.acquire();
+    if (this.answers.length > 0) this.waitedMs += performance.now() - asked;
+  }
+
+  /** The server answered (not back-pressure). */
+  answered(): void {
+    this.throttle.noteAnswer();
+    if (this.waitedMs > 0) this.throttle.noteWaited(this.waitedMs);
+  }
+
+  /** A 429 or 503: resolves when the request may go again, or throws the throttled diagnostic. */
+  async throttled(status: number, retryAfter: string | undefined): Promise<void> {
+    const retryAfterMs = parseRetryAfter(retryAfter);
+    const waitMs = retryAfterMs ?? backoffMs(this.answers.length);
+    this.answers.push({ status, retryAfter });
+    const deadline = this.throttle.deadlineMs();
+    const pastBound = this.waitedMs + waitMs > this.boundMs;
+    const pastBudget = deadline !== undefined && Date.now() + waitMs > deadline;
+    this.throttle.noteThrottled(status, retryAfterMs, Math.min(waitMs, this.boundMs));
+    if (pastBound || pastBudget) {
+      this.throttle.noteGaveUp();
+      this.throttle.noteWaited(this.waitedMs);
+      throw new ClientDiagnostic(
+        'throttled',
+        `${this.summary()} to ${this.what}; waited ${(this.waitedMs / 1000).toFixed(1)} s, ${
+          pastBound
+            ? `and ${(waitMs / 1000).toFixed(1)} s more would pass the request's bound of ${this.boundMs / 1000} s`
+            : "and the run's budget (--max-time) ends before the server lets it through"
+        }`,
+        this.url,
+      );
+    }
+    // A 429 holds the whole run (noteThrottled), waited out in the next beforeAttempt; a 503 only this request.
+    if (status === 429) return;
+    const sleptAt = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    this.waitedMs += performance.now() - sleptAt;
+  }
+
+  /** "throttled: 429 ×3 (Retry-After: 1)" */
+  private summary(): string {
+    const byStatus = new Map<number, number>();
+    for (const a of this.answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
+    const statuses = [...byStatus].map(([status, n]) => `${status} ×${n}`).join(', ');
+    const last = this.answers.at(-1)?.retryAfter;
+    return `throttled: ${statuses} (${last === undefined ? 'no Retry-After' : `Retry-After: ${last}`})`;
+  }
 }
 
 /** "throttled: 429 on 37 requests, waited 41 s" — the one sentence of a run that waited on the server's limit. */

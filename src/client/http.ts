@@ -11,13 +11,7 @@
  * failed).
  */
 import { Agent, request } from 'undici';
-import {
-  backoffMs,
-  isBackPressure,
-  PER_REQUEST_THROTTLE_MS,
-  parseRetryAfter,
-  runThrottle,
-} from './back-pressure.ts';
+import { BackPressure, isBackPressure } from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
 import { evidenceFor, recordEvidence } from './evidence.ts';
 import { trustedCa } from './tls-trust.ts';
@@ -91,56 +85,16 @@ export async function closeHttp(): Promise<void> {
  * verdict.
  */
 export async function send(o: SendOptions): Promise<Exchange> {
-  const throttle = runThrottle();
-  const bound = o.throttleBoundMs ?? PER_REQUEST_THROTTLE_MS;
-  const method = o.method.toUpperCase();
-  const throttled: Array<{ status: number; retryAfter: string | undefined }> = [];
-  let waitedMs = 0;
-  for (let attempt = 0; ; attempt++) {
-    const asked = performance.now();
-    await throttle.acquire();
-    if (attempt > 0) waitedMs += performance.now() - asked;
+  const backPressure = new BackPressure(`${o.method.toUpperCase()} ${o.url}`, o.url, o.throttleBoundMs);
+  for (;;) {
+    await backPressure.beforeAttempt();
     const exchange = await sendOnce(o);
     if (!isBackPressure(exchange.status)) {
-      throttle.noteAnswer();
-      if (waitedMs > 0) throttle.noteWaited(waitedMs);
+      backPressure.answered();
       return exchange;
     }
-    const retryAfter = exchange.headers['retry-after'];
-    const retryAfterMs = parseRetryAfter(retryAfter);
-    const waitMs = retryAfterMs ?? backoffMs(throttled.length);
-    throttled.push({ status: exchange.status, retryAfter });
-    const deadline = throttle.deadlineMs();
-    const pastBound = waitedMs + waitMs > bound;
-    const pastBudget = deadline !== undefined && Date.now() + waitMs > deadline;
-    throttle.noteThrottled(exchange.status, retryAfterMs, Math.min(waitMs, bound));
-    if (pastBound || pastBudget) {
-      throttle.noteGaveUp();
-      throttle.noteWaited(waitedMs);
-      throw new ClientDiagnostic(
-        'throttled',
-        `${throttledSummary(throttled)} to ${method} ${o.url}; waited ${(waitedMs / 1000).toFixed(1)} s, ${
-          pastBound
-            ? `and ${(waitMs / 1000).toFixed(1)} s more would pass the request's bound of ${bound / 1000} s`
-            : "and the run's budget (--max-time) ends before the server lets it through"
-        }`,
-        o.url,
-      );
-    }
-    // A 429 holds the whole run (noteThrottled); a 503 only this request.
-    const sleptAt = performance.now();
-    if (exchange.status !== 429) await new Promise((resolve) => setTimeout(resolve, waitMs));
-    waitedMs += performance.now() - sleptAt;
+    await backPressure.throttled(exchange.status, exchange.headers['retry-after']);
   }
-}
-
-/** "throttled: 429 ×3 (Retry-After: 1)" */
-function throttledSummary(answers: Array<{ status: number; retryAfter: string | undefined }>): string {
-  const byStatus = new Map<number, number>();
-  for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
-  const statuses = [...byStatus].map(([status, n]) => `${status} ×${n}`).join(', ');
-  const last = answers.at(-1)?.retryAfter;
-  return `throttled: ${statuses} (${last === undefined ? 'no Retry-After' : `Retry-After: ${last}`})`;
 }
 
 /** One attempt: one exchange, recorded as evidence. */

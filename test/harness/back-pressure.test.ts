@@ -4,9 +4,12 @@
  * fake servers that throttle: the caller sees only the final answer, every attempt is evidence, a
  * request past its bound is one 'throttled' diagnostic, and a property stops on it without shrinking.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { assertProperty } from '../../fixtures/property.ts';
 import {
   BACKOFF_CAP_MS,
@@ -21,6 +24,7 @@ import {
 import { ClientDiagnostic, certificateProblem } from '../../src/client/diagnostics.ts';
 import { newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import { closeHttp, send } from '../../src/client/http.ts';
+import { openWebsocket } from '../../src/client/ws-connect.ts';
 import { throttledBy } from '../../src/harness/check.ts';
 import { type FakeServer, sendJson, startFakeServer } from './fake-server.ts';
 
@@ -234,6 +238,46 @@ describe('send() against a throttling server', () => {
     expect((error as ClientDiagnostic).kind).toBe('throttled');
     expect((error as Error).message).toMatch(/the run's budget \(--max-time\) ends/);
     expect(s.requests).toHaveLength(1);
+  });
+});
+
+describe('the websocket upgrade', () => {
+  it('refused with 429 is waited out and tried again; each attempt is evidence', async () => {
+    runThrottle().reset();
+    const wss = new WebSocketServer({ noServer: true });
+    let upgrades = 0;
+    const server = createServer();
+    server.on('upgrade', (req, socket, head) => {
+      upgrades++;
+      if (upgrades === 1) {
+        const body = '{"detail":"Rate limit exceeded, retry later"}';
+        socket.end(
+          `HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+        );
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => ws.close());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/v1/speak/ws`;
+    const record = newTestRecord();
+    try {
+      const opened = await runWithRecord(record, () =>
+        openWebsocket(url, { timeoutMs: 2_000 }, (socket) => {
+          socket.close();
+          return 'opened';
+        }),
+      );
+      expect(opened).toBe('opened');
+      expect(upgrades).toBe(2);
+      expect(record.evidence.map((e) => e.status)).toEqual([429, 101]);
+      expect(runThrottle().stats().answered429).toBe(1);
+    } finally {
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      runThrottle().reset();
+    }
   });
 });
 
