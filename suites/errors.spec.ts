@@ -9,6 +9,7 @@ import { assertProperty } from '../fixtures/property.ts';
 import type { Gender } from '../schemas/types.ts';
 import { assertClientError, assertErrorBody } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
+import { rateLimitObservation, runThrottle } from '../src/client/back-pressure.ts';
 import { against, check, covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
 import { list, prefetch, type Take, useSharedVoice, type Voice } from './support/items.ts';
 
@@ -366,3 +367,18 @@ covers(['ERR-CONTENT-TYPE'], 'error answers declare application/json', () => {
   }
   observe(`${errorsSeen.length} error answers, all application/json`);
 });
+
+covers(
+  ['ERR-RATE-LIMIT-OBSERVED'],
+  "the server's rate limit as the run saw it: 429/503 answers, Retry-After, time waited",
+  async () => {
+    // The figures are the whole run's (every thread counts into one shared throttle): this request
+    // must show in them, and the report adds the run's final totals to this requirement.
+    const before = runThrottle().stats().requests;
+    await speak.api.get('/v1/speak/models');
+    const seen = runThrottle().stats();
+    if (seen.requests <= before)
+      throw new Error(`the run-wide request count did not count this request (${before} → ${seen.requests})`);
+    observe(`When this test ran: ${rateLimitObservation(seen)}`);
+  },
+);

@@ -11,7 +11,9 @@ export type DiagnosticKind =
   | 'hung' // connected, but the server stopped talking (no headers / body stalled)
   | 'garbage' // bytes came back, but they are not HTTP
   | 'too-large' // body exceeded the cap
-  | 'not-json'; // HTTP came back, but not the JSON that was expected
+  | 'not-json' // HTTP came back, but not the JSON that was expected
+  | 'throttled' // the server kept answering 429/503 beyond the request's bound or the run's budget
+  | 'certificate'; // TLS: the server's certificate is not trusted (unknown CA, self-signed, wrong name)
 
 const DIAGNOSTIC_CODES = {
   unreachable: 'SPEAKCHECK_UNREACHABLE',
@@ -20,6 +22,8 @@ const DIAGNOSTIC_CODES = {
   garbage: 'SPEAKCHECK_GARBAGE',
   'too-large': 'SPEAKCHECK_TOO_LARGE',
   'not-json': 'SPEAKCHECK_NOT_JSON',
+  throttled: 'SPEAKCHECK_THROTTLED',
+  certificate: 'SPEAKCHECK_CERTIFICATE',
 } as const satisfies Record<DiagnosticKind, SpeakcheckErrorCode>;
 
 export class ClientDiagnostic extends SpeakcheckError {
@@ -68,6 +72,8 @@ export function diagnoseNetworkError(
       return make('hung', `the response body did not complete within ${o.timeoutMs} ms`);
     return make('timeout', `no complete answer within ${o.timeoutMs} ms`);
   }
+  const certificate = certificateProblem(code, cause.message);
+  if (certificate !== undefined) return make('certificate', certificate);
   switch (code) {
     case 'ECONNREFUSED':
       return make('unreachable', 'connection refused: nothing listens at that address');
@@ -109,6 +115,33 @@ export function diagnoseNetworkError(
       }
       return make('unreachable', `request failed: ${code ? `${code} ` : ''}${cause.message ?? String(err)}`);
   }
+}
+
+/** Node's (OpenSSL's) codes of an untrusted certificate. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/**
+ * The one sentence of a certificate the client does not trust, naming --ca-file; undefined when the
+ * error is not about the certificate. No option turns verification off: a private CA is trusted by
+ * giving it, a wrong name or an expired certificate is the server's to fix.
+ */
+export function certificateProblem(code: string, message: string | undefined): string | undefined {
+  const detail = `${code}${message ? `: ${message}` : ''}`;
+  if (UNTRUSTED_CERTIFICATE.has(code))
+    return `the server's TLS certificate is not signed by a trusted CA (${detail}); give the private CA that signed it with --ca-file FILE (PEM, env SPEAK_CA_FILE)`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the server's TLS certificate does not name this host (${detail}); use the host name the certificate names (--ca-file only adds a trusted CA, it does not skip the name check)`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return `the server's TLS certificate is outside its validity period (${detail}); --ca-file cannot change that, the server needs a valid certificate`;
+  return undefined;
 }
 
 /** `text/html, 1532 bytes: "<!DOCTYPE html><html><head>..."` — what came back instead of JSON. */

@@ -2,10 +2,19 @@
  * One HTTP exchange with undici, bounded in every way: connect, headers, body stall, total time and
  * body size. Redirects are never followed here (the caller decides, see fetchSigned). Every exchange,
  * failed or not, is recorded as redacted evidence.
+ *
+ * Back-pressure (429, 503: ./back-pressure.ts) is not an answer: `send` waits as the server asks
+ * (Retry-After, else exponential backoff with jitter) and sends again, paced by the run-wide
+ * throttle. Every attempt is evidence; the caller only ever sees the final answer that was not
+ * back-pressure, or, when the request's bound or the run's budget runs out first, a
+ * ClientDiagnostic of kind 'throttled' (a requirement it leaves unjudged is not concluded, never
+ * failed).
  */
 import { Agent, request } from 'undici';
+import { BackPressure, isBackPressure } from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
 import { evidenceFor, recordEvidence } from './evidence.ts';
+import { trustedCa } from './tls-trust.ts';
 
 export interface Exchange {
   method: string;
@@ -27,16 +36,31 @@ export interface SendOptions {
   body?: string | Buffer;
   timeoutMs: number;
   maxBytes?: number;
-  /** Called once the status line and headers arrived, before the body is read. */
+  /** Called once the status line and headers arrived, before the body is read (not for back-pressure). */
   onHeaders?: (status: number) => void;
+  /** The longest this request waits on back-pressure before giving up (default PER_REQUEST_THROTTLE_MS). */
+  throttleBoundMs?: number;
 }
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 let agent: Agent | undefined;
+/** The CA list the agent was made with: a `--ca-file` given later makes a new agent. */
+let agentCa: readonly string[] | undefined;
 function sharedAgent(): Agent {
-  agent ??= new Agent({ connect: { timeout: CONNECT_TIMEOUT_MS }, keepAliveTimeout: 4_000, pipelining: 1 });
+  const ca = trustedCa();
+  if (agent && agentCa !== ca) {
+    void agent.close().catch(() => undefined);
+    agent = undefined;
+  }
+  agentCa = ca;
+  agent ??= new Agent({
+    // `ca` replaces Node's roots: trustedCa() is the system roots plus the --ca-file.
+    connect: { timeout: CONNECT_TIMEOUT_MS, ...(ca ? { ca: [...ca] } : {}) },
+    keepAliveTimeout: 4_000,
+    pipelining: 1,
+  });
   return agent;
 }
 
@@ -47,7 +71,34 @@ export async function closeHttp(): Promise<void> {
   await current?.close().catch(() => current.destroy());
 }
 
+/**
+ * One request as the caller sees it: sent again while the server answers with back-pressure, each
+ * attempt paced by the run-wide throttle and recorded as evidence.
+ *
+ * Why sending again is right for every method, POST included: a 429 says the server refused to
+ * process the request (RFC 6585 §4: it is answered "because the user has sent too many requests",
+ * before any work), so nothing was created that a second POST could duplicate. A 503 says the
+ * server is "currently unable to handle the request" (RFC 9110 §15.6.4), which an origin answers
+ * before acting; the caveat is a gateway in front that times out after forwarding: then a
+ * generation may have happened and a retried POST makes a second one. The run tracks what it
+ * creates by the ids it gets back, so such a twin is an extra item on the server, never a wrong
+ * verdict.
+ */
 export async function send(o: SendOptions): Promise<Exchange> {
+  const backPressure = new BackPressure(`${o.method.toUpperCase()} ${o.url}`, o.url, o.throttleBoundMs);
+  for (;;) {
+    await backPressure.beforeAttempt();
+    const exchange = await sendOnce(o);
+    if (!isBackPressure(exchange.status)) {
+      backPressure.answered();
+      return exchange;
+    }
+    await backPressure.throttled(exchange.status, exchange.headers['retry-after']);
+  }
+}
+
+/** One attempt: one exchange, recorded as evidence. */
+async function sendOnce(o: SendOptions): Promise<Exchange> {
   const started = performance.now();
   const method = o.method.toUpperCase();
   const requestHeaders = { ...(o.headers ?? {}) };
@@ -85,7 +136,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
     });
     status = response.statusCode;
     headers = flattenHeaders(response.headers);
-    o.onHeaders?.(status);
+    if (!isBackPressure(status)) o.onHeaders?.(status);
     let size = 0;
     for await (const chunk of response.body) {
       const buffer = chunk as Buffer;

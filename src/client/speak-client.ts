@@ -41,6 +41,8 @@ export interface ClientSettings {
   authUrl: string;
   requestTimeoutMs: number;
   limiter?: Limiter;
+  /** How long one request waits on back-pressure before giving up (default: src/client/back-pressure.ts). */
+  throttleBoundMs?: number;
 }
 
 export interface Credentials {
@@ -169,7 +171,14 @@ export class HttpSpeakClient implements SpeakClient {
 
   /** The one way out: bounded by the limiter and the request timeout. */
   send(o: Omit<SendOptions, 'timeoutMs'> & { timeoutMs?: number }): Promise<Exchange> {
-    return this.limiter.run(() => send({ ...o, timeoutMs: o.timeoutMs ?? this.settings.requestTimeoutMs }));
+    const bound = this.settings.throttleBoundMs;
+    return this.limiter.run(() =>
+      send({
+        ...o,
+        timeoutMs: o.timeoutMs ?? this.settings.requestTimeoutMs,
+        ...(bound !== undefined && o.throttleBoundMs === undefined ? { throttleBoundMs: bound } : {}),
+      }),
+    );
   }
 
   private sameOriginAsServer(url: string): boolean {

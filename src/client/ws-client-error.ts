@@ -19,6 +19,8 @@ export class WsClientError extends SpeakcheckError {
     /** The HTTP status of a refused upgrade. */
     readonly status?: number,
     readonly body?: string,
+    /** The Retry-After of a refused upgrade (429/503: back-pressure, src/client/back-pressure.ts). */
+    readonly retryAfter?: string,
   ) {
     super(message);
   }

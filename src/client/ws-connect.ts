@@ -6,8 +6,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { BackPressure, isBackPressure } from './back-pressure.ts';
+import { certificateProblem } from './diagnostics.ts';
 import { type EvidenceEntry, recordEvidence } from './evidence.ts';
 import { describeWebsocketUrl, REDACTED } from './redact.ts';
+import { trustedCa } from './tls-trust.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { registerUrlSecrets } from './ws-url.ts';
 
@@ -16,7 +19,35 @@ import { registerUrlSecrets } from './ws-url.ts';
  * message listeners are attached before anything the server sends at once can be emitted.
  * `where` is the URL as reports may show it (its secret parts redacted).
  */
-export function openWebsocket<T>(
+export async function openWebsocket<T>(
+  url: string,
+  o: { timeoutMs: number; headers?: Record<string, string> },
+  wrap: (socket: WebSocket, where: string) => T,
+): Promise<T> {
+  // An upgrade refused with 429/503 is back-pressure like any request: waited out and tried again
+  // (a refused upgrade did not use the URL up), every attempt recorded as evidence.
+  const backPressure = new BackPressure(`GET (websocket upgrade) ${describeWebsocketUrl(url)}`, url);
+  for (;;) {
+    await backPressure.beforeAttempt();
+    try {
+      const opened = await openOnce(url, o, wrap);
+      backPressure.answered();
+      return opened;
+    } catch (error) {
+      if (
+        !(
+          error instanceof WsClientError &&
+          error.kind === 'upgrade-refused' &&
+          isBackPressure(error.status ?? null)
+        )
+      )
+        throw error;
+      await backPressure.throttled(error.status!, error.retryAfter);
+    }
+  }
+}
+
+function openOnce<T>(
   url: string,
   o: { timeoutMs: number; headers?: Record<string, string> },
   wrap: (socket: WebSocket, where: string) => T,
@@ -37,11 +68,14 @@ export function openWebsocket<T>(
       ms: Math.round(performance.now() - started),
       ...(error ? { error } : {}),
     } satisfies EvidenceEntry);
+  const ca = trustedCa();
   return new Promise<T>((resolve, reject) => {
     const socket = new WebSocket(url, {
       handshakeTimeout: o.timeoutMs,
       headers: o.headers ?? {},
       followRedirects: false,
+      // wss with a private CA (--ca-file), the same trust as REST.
+      ...(ca ? { ca: [...ca] } : {}),
     });
     let settled = false;
     const fail = (error: WsClientError) => {
@@ -77,6 +111,7 @@ export function openWebsocket<T>(
             `${where} refused the websocket upgrade with HTTP ${res.statusCode}${body ? `: ${body}` : ''}`,
             res.statusCode,
             body,
+            typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : undefined,
           ),
         );
       };
@@ -86,6 +121,12 @@ export function openWebsocket<T>(
       setTimeout(finish, 1000).unref();
     });
     socket.once('error', (err: Error) => {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      const certificate = certificateProblem(code, err.message);
+      if (certificate !== undefined) {
+        fail(new WsClientError('connect-error', `cannot connect to ${where}: ${certificate}`));
+        return;
+      }
       const timedOut = /timed out|timeout/i.test(err.message);
       fail(
         new WsClientError(

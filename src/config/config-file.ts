@@ -44,6 +44,8 @@ export const CONFIG_KEYS = [
   'secondEmail',
   'secondPassword',
   'secondToken',
+  'maxRps',
+  'caFile',
 ] as const;
 
 export type FileFlags = RunFlags & { maxTime?: string };

@@ -7,8 +7,9 @@
  * its value.
  */
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { REDACTED } from '../client/redact.ts';
+import { readCaFile } from '../client/tls-trust.ts';
 import { type LoadedConfigFile, loadConfigFile } from './config-file.ts';
 import { ConfigError } from './errors.ts';
 import { expectFilePath, loadExpectFile } from './expect-file.ts';
@@ -39,6 +40,10 @@ export interface RunFlags extends TargetFlags {
   secondEmail?: string;
   secondPassword?: string;
   secondToken?: string;
+  /** `--max-rps N`: the run-wide request rate to stay under from the start. */
+  maxRps?: string;
+  /** `--ca-file FILE`: a private CA (PEM) trusted besides the system roots. */
+  caFile?: string;
 }
 
 export const AREAS = [
@@ -262,7 +267,30 @@ export function resolveRunConfig(
   if (wsLifetime) config.expiry.wsUrlLifetimeS = parsePositiveInt(wsLifetime, '--ws-url-lifetime', 0);
   const listenRaw = pick('webhookListen', 'SPEAK_WEBHOOK_LISTEN');
   if (listenRaw) config.webhookListen = parseListenAddress(listenRaw, '--webhook-listen');
+  const maxRps = pick('maxRps', 'SPEAK_MAX_RPS');
+  if (maxRps) config.maxRps = parseMaxRps(maxRps);
+  const caFile = pick('caFile', 'SPEAK_CA_FILE');
+  if (caFile) config.caFile = parseCaFile(caFile);
   return config;
+}
+
+/** `--max-rps`: requests per second, fractions allowed (0.5: one every two seconds). */
+export function parseMaxRps(raw: string): number {
+  const rps = Number(raw.trim());
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(rps > 0))
+    throw new ConfigError(`--max-rps "${raw}" must be a positive number of requests per second (e.g. 10).`);
+  return rps;
+}
+
+/** `--ca-file`: an absolute path to a readable PEM certificate (an unreadable one is a usage error). */
+export function parseCaFile(raw: string): string {
+  const path = resolve(raw);
+  try {
+    readCaFile(path);
+  } catch (error) {
+    throw new ConfigError(`--ca-file ${raw}: ${(error as Error).message}.`);
+  }
+  return path;
 }
 
 function parseHttpUrl(raw: string, flag: string): string {

@@ -88,6 +88,10 @@ export interface RunConfig {
   expect?: { file: string; entries: Expectation[] };
   /** Suite files at a time, chosen after the preflight (src/run/suite-workers.ts); absent: the suites' default. */
   suiteWorkers?: number;
+  /** `--max-rps`: the run-wide request rate (requests/s) to stay under from the start. */
+  maxRps?: number;
+  /** `--ca-file`: absolute path of a private CA (PEM) trusted besides the system roots. */
+  caFile?: string;
 }
 
 /** The environment variable that carries the resolved RunConfig (JSON) to the vitest workers. */

@@ -12,6 +12,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Finding } from '../checks/finding.ts';
+import { ClientDiagnostic } from '../client/diagnostics.ts';
 import { redactText } from '../client/redact.ts';
 import { SpeakcheckError } from '../errors.ts';
 import type { CheckTallies, HarnessErrorNote } from '../requirements/verdict.ts';
@@ -144,9 +145,11 @@ function pass(s: CheckScope, id: string): boolean {
 }
 
 function fail(s: CheckScope, id: string, err: unknown): boolean {
-  // A skip inside a check is still a skip of the whole test.
+  // A skip inside a check is still a skip of the whole test; back-pressure that outlasted its bound
+  // stops the whole test too, which concludes nothing (covers()).
   if (isSkip(err)) throw err;
   if (blocksHere(s, err)) throw err;
+  if (throttledBy(err) !== undefined) throw err;
   // A step that already failed its own id (checkStep inside a check) is not counted twice.
   if (err instanceof StepFailed) {
     tally(s, id);
@@ -167,6 +170,19 @@ function fail(s: CheckScope, id: string, err: unknown): boolean {
 function blocksHere(s: Pick<CheckScope, 'ids'>, err: unknown): boolean {
   const requirement = stuckWaitRequirement(err);
   return requirement !== undefined && !s.ids.includes(requirement);
+}
+
+/**
+ * The throttled diagnostic (src/client/back-pressure.ts) behind `err`, also when a wrapper (a
+ * property's failure, a step) keeps it as its cause: back-pressure is never a verdict.
+ */
+export function throttledBy(err: unknown): ClientDiagnostic | undefined {
+  let current = err;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    if (current instanceof ClientDiagnostic && current.kind === 'throttled') return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 export function isSkip(err: unknown): boolean {

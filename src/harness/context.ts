@@ -8,6 +8,7 @@ import { closeHttp, expectJson } from '../client/http.ts';
 import { Limiter } from '../client/limiter.ts';
 import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
 import type { RunConfig } from '../config/types.ts';
+import { throttledBy } from './check.ts';
 import { setDefaultTestTimeout } from './covers.ts';
 import { loadRunConfig } from './run-config.ts';
 import { expectSchema } from './schema.ts';
@@ -48,6 +49,7 @@ export function useSpeak(): SpeakContext {
   let models: Model[] | undefined;
   let modelsError: Error | undefined;
   let limiter: Limiter | undefined;
+  let setupThrottled: unknown;
   const tracked: Array<{ kind: 'voice' | 'take'; id: string }> = [];
 
   const settings = (c: RunConfig) => ({
@@ -63,6 +65,7 @@ export function useSpeak(): SpeakContext {
   });
 
   const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined && setupThrottled !== undefined) throw setupThrottled;
     if (value === undefined) throw new Error(`useSpeak().${what} is only available inside tests and hooks.`);
     return value;
   };
@@ -80,7 +83,15 @@ export function useSpeak(): SpeakContext {
     const files = config.suiteWorkers ?? SUITE_WORKERS;
     limiter = new Limiter(Math.max(1, Math.ceil(config.concurrency / files)));
     anon = HttpSpeakClient.anonymous(settings(config));
-    api = await HttpSpeakClient.login(settings(config), credentials(config));
+    try {
+      api = await HttpSpeakClient.login(settings(config), credentials(config));
+    } catch (err) {
+      // Back-pressure past its bound is no verdict: each test that needs the login says so itself
+      // (not concluded) instead of the file failing in its hook.
+      if (!throttledBy(err)) throw err;
+      setupThrottled = err;
+      return;
+    }
     try {
       const listed = expectJson(await api.get('/v1/speak/models'), 'GET /v1/speak/models');
       expectSchema('ModelList', listed, 'the model list');

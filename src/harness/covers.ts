@@ -30,6 +30,7 @@ import {
   messageOf,
   runWithChecks,
   StepFailed,
+  throttledBy,
 } from './check.ts';
 import { harnessBug } from './harness-error.ts';
 import './meta.ts';
@@ -83,6 +84,12 @@ export function covers(
     } catch (err) {
       // A skip is not an assertion: it must stay a skip even for INFO-only tests.
       if (isSkip(err)) throw err;
+      // The server's back-pressure outlasted a request's bound: nothing is concluded, for or against.
+      const throttled = throttledBy(err);
+      if (throttled !== undefined) {
+        task.meta.throttled = redactText(throttled.message);
+        throw throttled;
+      }
       const bug = harnessBug(err);
       if (bug !== undefined)
         harnessErrors.push({ message: redactText(messageOf(err)), bug: redactText(bug) });

@@ -8,6 +8,8 @@
  * does the ledger of stuck waits (./wait-ledger.ts).
  */
 import type { TestProject } from 'vitest/node';
+import { runThrottle } from '../client/back-pressure.ts';
+import { trustCaFile } from '../client/tls-trust.ts';
 import { decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
@@ -28,6 +30,10 @@ export async function setup(project: TestProject): Promise<void> {
     config = decodeRunConfig(given);
   } else {
     config = resolveRunConfig({});
+    // `speakcheck run` set these up before the suites; run directly, the global setup does (before
+    // vitest starts the worker threads, which copy them: src/client/back-pressure.ts).
+    runThrottle().reset(config.maxRps !== undefined ? { maxRps: config.maxRps } : {});
+    trustCaFile(config.caFile);
     if (config.target === 'embedded') {
       // The same stack `speakcheck run` starts (one synthesis worker: src/stack/target.ts).
       stack = await startTarget('embedded', { workers: EMBEDDED_RUN_WORKERS });

@@ -20,6 +20,8 @@ export interface SpeakTestMeta {
   droppedEvidence?: number;
   observations?: string[];
   characters?: number;
+  /** The server's back-pressure (429/503) outlasted a request's bound: the test concluded nothing. */
+  throttled?: string;
 }
 
 declare module 'vitest' {

@@ -10,6 +10,7 @@
  * that need one instead of stopping the run.
  */
 
+import { ClientDiagnostic } from '../client/diagnostics.ts';
 import { HttpSpeakClient } from '../client/speak-client.ts';
 import type { RunConfig } from '../config/types.ts';
 
@@ -23,7 +24,12 @@ export type ProvidedSharedVoice =
       /** When it was asked for (ms since the epoch): every file's wait for it is bounded from here. */
       createdMs: number;
     }
-  | { ok: false; problem: string };
+  | {
+      ok: false;
+      problem: string;
+      /** The server's back-pressure kept the voice from being made: no verdict (not concluded). */
+      throttled?: boolean;
+    };
 
 export interface SharedVoice {
   provided: ProvidedSharedVoice;
@@ -82,11 +88,18 @@ export async function generateSharedVoice(config: RunConfig): Promise<SharedVoic
       remove: () => remove(voiceId),
     };
   } catch (err) {
-    return failed(`generating the shared voice: ${err instanceof Error ? err.message : String(err)}`);
+    const throttled = err instanceof ClientDiagnostic && err.kind === 'throttled';
+    return failed(
+      `generating the shared voice: ${err instanceof Error ? err.message : String(err)}`,
+      throttled,
+    );
   }
 
-  function failed(problem: string): SharedVoice {
-    return { provided: { ok: false, problem }, remove: () => remove() };
+  function failed(problem: string, throttled = false): SharedVoice {
+    return {
+      provided: { ok: false, problem, ...(throttled ? { throttled } : {}) },
+      remove: () => remove(),
+    };
   }
 }
 

@@ -6,6 +6,7 @@
 import { relative } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import { rateLimitObservation, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import { redactText } from '../client/redact.ts';
 import type { RunConfig } from '../config/types.ts';
 import '../harness/meta.ts';
@@ -36,7 +37,12 @@ export interface ConformanceReporterOptions {
   startedAt?: Date;
   /** Where progress lines go (default: stdout). */
   log?: (line: string) => void;
+  /** The run-wide back-pressure figures (src/client/back-pressure.ts), summed over every thread. */
+  throttleStats?: () => ThrottleStats;
 }
+
+/** The INFO requirement the run's own back-pressure figures are reported under. */
+export const RATE_LIMIT_REQUIREMENT = 'ERR-RATE-LIMIT-OBSERVED';
 
 /** A /version answer on one short line: any JSON a server sends, cut to 200 characters. */
 export function compactVersion(version: unknown): string {
@@ -147,12 +153,19 @@ export class ConformanceReporter implements Reporter {
       for (const test of module.children.allTests()) outcomes.push(this.outcome(test, file));
     }
     const { config } = this.o;
+    const traffic = this.o.throttleStats?.();
+    const throttled =
+      traffic && traffic.answered429 + traffic.answered503 > 0 ? throttleSentence(traffic) : undefined;
     const computed = computeVerdicts(catalogue, outcomes, {
       areas: config.only,
       requirements: config.requirements,
       fileErrors,
       profile: config.profile,
       ...(this.stopReason ? { stopped: this.stopReason } : {}),
+      ...(throttled ? { throttled } : {}),
+      ...(traffic
+        ? { runObservations: { [RATE_LIMIT_REQUIREMENT]: [`Whole run: ${rateLimitObservation(traffic)}`] } }
+        : {}),
     });
     const expected = config.expect
       ? applyExpectations(computed, config.expect.entries, config.expect.file)
@@ -179,6 +192,8 @@ export class ConformanceReporter implements Reporter {
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       exitCode,
       ...(expected ? { expect: expected.outcome } : {}),
+      ...(traffic ? { traffic } : {}),
+      ...(config.caFile ? { caFile: config.caFile } : {}),
       errors: [
         ...(this.stopReason ? [`The run was stopped: ${this.stopReason}.`] : []),
         ...unhandledErrors.map((e) => redactText(errorText(e))),
@@ -195,7 +210,15 @@ export class ConformanceReporter implements Reporter {
   private outcome(test: TestCase, file: string): TestOutcome {
     const meta = test.meta();
     const result = test.result();
-    const state = result.state === 'pending' ? (this.stopReason ? 'not-concluded' : 'skipped') : result.state;
+    // A test the server's back-pressure kept from finishing concluded nothing (src/client/back-pressure.ts).
+    const state =
+      result.state === 'pending'
+        ? this.stopReason
+          ? 'not-concluded'
+          : 'skipped'
+        : meta.throttled !== undefined && result.state === 'failed'
+          ? 'not-concluded'
+          : result.state;
     const errors = result.state === 'failed' || result.state === 'passed' ? (result.errors ?? []) : [];
     return {
       key: `${file} > ${test.fullName}`,
@@ -216,6 +239,7 @@ export class ConformanceReporter implements Reporter {
       ...(meta.checks === undefined ? {} : { checks: meta.checks }),
       ...(meta.blockedBy === undefined ? {} : { blockedBy: redactText(meta.blockedBy) }),
       ...(meta.harnessErrors === undefined ? {} : { harnessErrors: meta.harnessErrors }),
+      ...(meta.throttled === undefined ? {} : { throttled: redactText(meta.throttled) }),
     };
   }
 }

@@ -1,4 +1,5 @@
 /** The conformance report as written to conformance.json; md and html are renderings of it. */
+import type { ThrottleStats } from '../client/back-pressure.ts';
 import { redactJson, redactText } from '../client/redact.ts';
 import type { ExpectOutcome } from '../requirements/expectations.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../requirements/verdict.ts';
@@ -24,6 +25,10 @@ export interface RunInfo {
   expect?: ExpectOutcome;
   /** Why the run broke down as a whole (unhandled errors), if it did. */
   errors: string[];
+  /** Requests the run made and the server's back-pressure it waited on (src/client/back-pressure.ts). */
+  traffic?: ThrottleStats;
+  /** `--ca-file`: the private CA the run trusted (the reproduction curls pass it as --cacert). */
+  caFile?: string;
 }
 
 /** A requirement's verdict as reported; a failed one carries how to reproduce it. */
@@ -48,7 +53,7 @@ export function buildReport(
   return redactJson({
     summary: verdicts.summary,
     run,
-    requirements: withReproductions(verdicts.requirements, outcomes),
+    requirements: withReproductions(verdicts.requirements, outcomes, run.caFile),
     uncovered: verdicts.uncovered,
     problems: verdicts.problems,
     tests: outcomes,
@@ -59,13 +64,17 @@ export function buildReport(
 function withReproductions(
   requirements: readonly RequirementVerdict[],
   outcomes: readonly TestOutcome[],
+  caFile: string | undefined,
 ): ReportedRequirement[] {
   const byKey = new Map(outcomes.map((t) => [t.key, t]));
   return requirements.map((r) => {
     if (r.status !== 'failed') return r;
     const failing = r.tests.map((k) => byKey.get(k)).filter((t) => t?.state === 'failed');
     const tests = failing.length > 0 ? failing : r.tests.map((k) => byKey.get(k));
-    const reproduction = reproductionOf(tests.flatMap((t) => t?.evidence ?? []));
+    const reproduction = reproductionOf(
+      tests.flatMap((t) => t?.evidence ?? []),
+      caFile ? { caFile } : {},
+    );
     if (r.level === 'SECURITY') reproduction.notes.unshift(SECOND_IDENTITY_NOTE);
     return { ...r, reproduction };
   });

@@ -56,10 +56,15 @@ function bodyWithVariables(body: string): string {
 }
 
 /** One curl command line for an HTTP exchange (null for websocket entries). */
-export function curlFor(e: EvidenceEntry): { command: string; notes: string[] } | null {
+export function curlFor(
+  e: EvidenceEntry,
+  o: ReproductionOptions = {},
+): { command: string; notes: string[] } | null {
   if (isWebsocketEntry(e)) return null;
   const notes: string[] = [];
   const parts = ['curl', '-sS', '-i'];
+  // The private CA the run trusted (--ca-file): curl trusts it the same way, never -k.
+  if (o.caFile && e.url.startsWith('https:')) parts.push('--cacert', singleQuoted(o.caFile));
   if (e.method !== 'GET') parts.push('-X', e.method);
   for (const [name, value] of Object.entries(e.requestHeaders)) {
     if (TRANSPORT_HEADERS.test(name)) continue;
@@ -87,8 +92,16 @@ export function curlFor(e: EvidenceEntry): { command: string; notes: string[] } 
   return { command: parts.join(' '), notes };
 }
 
+export interface ReproductionOptions {
+  /** `--ca-file`: the private CA the run trusted for https. */
+  caFile?: string;
+}
+
 /** The reproduction of the given exchanges (those of a failed requirement's tests). */
-export function reproductionOf(evidence: readonly EvidenceEntry[]): Reproduction {
+export function reproductionOf(
+  evidence: readonly EvidenceEntry[],
+  o: ReproductionOptions = {},
+): Reproduction {
   const kept =
     evidence.length > MAX_REPRODUCED_EXCHANGES ? evidence.slice(-MAX_REPRODUCED_EXCHANGES) : evidence;
   const out: Reproduction = { curl: [], websocket: [], transcript: [], notes: [] };
@@ -97,7 +110,7 @@ export function reproductionOf(evidence: readonly EvidenceEntry[]): Reproduction
   for (const e of kept) {
     if (e.method.startsWith('WS ') && e.requestBody) out.websocket.push(e.requestBody);
     if (isWebsocketEntry(e)) out.transcript.push(transcriptLine(e));
-    const curl = curlFor(e);
+    const curl = curlFor(e, o);
     if (!curl) continue;
     out.curl.push(curl.command);
     out.notes.push(...curl.notes);

@@ -67,6 +67,8 @@ export interface TestOutcome {
   blockedBy?: string;
   /** Bugs of the harness this test ran into: each the failure message it left and the bug's line. */
   harnessErrors?: HarnessErrorNote[];
+  /** The server's back-pressure outlasted a request's bound: the test concluded nothing (state not-concluded). */
+  throttled?: string;
 }
 
 export interface HarnessErrorNote {
@@ -139,6 +141,10 @@ export function computeVerdicts(
     stopped?: string;
     /** lenient: a failed SHOULD is `non-strict` (it does not gate there). */
     profile?: Profile;
+    /** The run waited on the server's limit: "throttled: 429 on N requests, waited M s" (src/client/back-pressure.ts). */
+    throttled?: string;
+    /** Observations the run itself adds to a requirement (INFO figures only the whole run knows). */
+    runObservations?: Record<string, string[]>;
   } = {},
 ): Verdicts {
   const { areas, requirements: ids } = o;
@@ -158,9 +164,15 @@ export function computeVerdicts(
   }
 
   const requirements = selected.map((requirement) =>
-    nonStrict(
-      notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
-      o.profile,
+    withRunObservations(
+      nonStrict(
+        throttledNote(
+          notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
+          o.throttled,
+        ),
+        o.profile,
+      ),
+      o.runObservations?.[requirement.id],
     ),
   );
   const problems: Problem[] = [...(o.fileErrors ?? [])];
@@ -219,6 +231,25 @@ function notConcluded(verdict: RequirementVerdict, stopped: string | undefined):
     status: 'not-concluded',
     message: `Not concluded (timeout): ${stopped} before any covering test ran.`,
   };
+}
+
+/**
+ * A requirement not concluded in a run that waited on the server's limit says so in one sentence
+ * ("Not concluded (throttled: 429 on 37 requests, waited 41 s): ..."): back-pressure is never a verdict.
+ */
+function throttledNote(verdict: RequirementVerdict, throttled: string | undefined): RequirementVerdict {
+  if (!throttled || verdict.status !== 'not-concluded') return verdict;
+  return {
+    ...verdict,
+    message: verdict.message.replace(/^Not concluded \([^)]*\)/, `Not concluded (${throttled})`),
+  };
+}
+
+/** The run's own figures for an INFO requirement a test observed (the totals only the run knows). */
+function withRunObservations(verdict: RequirementVerdict, notes: string[] | undefined): RequirementVerdict {
+  if (!notes || notes.length === 0 || verdict.status !== 'info') return verdict;
+  const observations = [...verdict.observations, ...notes];
+  return { ...verdict, observations, message: observations.join(' · ') };
 }
 
 /**
@@ -287,10 +318,14 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
   }
   const unfinished = tests.filter((t) => t.state === 'not-concluded');
   if (unfinished.length > 0) {
+    const first = unfinished[0]!;
     return {
       ...base,
       status: 'not-concluded',
-      message: `Not concluded (timeout): ${unfinished[0]!.name} did not finish.`,
+      message:
+        first.throttled !== undefined
+          ? `Not concluded (throttled): ${first.name} did not finish: ${first.throttled}`
+          : `Not concluded (timeout): ${first.name} did not finish.`,
     };
   }
   const ran = concluded;

@@ -13,7 +13,9 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
 import { EXIT } from '../cli/exit-codes.ts';
+import { runThrottle, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import { registerSecret } from '../client/redact.ts';
+import { trustCaFile } from '../client/tls-trust.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
@@ -74,6 +76,14 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     phaseStart = now;
   };
   const maxTimeMs = o.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
+  // Before anything sends a request or vitest starts its worker threads: they copy the run-wide
+  // throttle (one shared buffer) and the trusted CA from this thread's environment data.
+  const throttle = runThrottle();
+  throttle.reset({
+    ...(config.maxRps !== undefined ? { maxRps: config.maxRps } : {}),
+    deadlineMs: Date.now() + maxTimeMs,
+  });
+  trustCaFile(config.caFile);
   // Resolved with the reason when the run must stop waiting (budget or signal during the suites).
   let requestStop: (reason: string) => void = () => undefined;
   const stopRequested = new Promise<string>((resolve) => {
@@ -81,10 +91,11 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   });
   let suitesRunning = false;
   let stopping = false;
-  const budget = setTimeout(
-    () => requestStop(`the run budget of ${(maxTimeMs / 1000).toFixed(0)} s (--max-time) ran out`),
-    maxTimeMs,
-  );
+  const budget = setTimeout(() => {
+    const stats = throttle.stats();
+    const throttled = stats.answered429 + stats.answered503 > 0 ? ` (${throttleSentence(stats)})` : '';
+    requestStop(`the run budget of ${(maxTimeMs / 1000).toFixed(0)} s (--max-time) ran out${throttled}`);
+  }, maxTimeMs);
   budget.unref();
   const onSignal = (signal: NodeJS.Signals) => {
     if (suitesRunning && !stopping) {
@@ -101,7 +112,12 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const reporter = new ConformanceReporter({ config, startedAt, log: out });
+  const reporter = new ConformanceReporter({
+    config,
+    startedAt,
+    log: out,
+    throttleStats: () => throttle.stats(),
+  });
   const ownSignalListeners = new Set([...process.rawListeners('SIGINT'), ...process.rawListeners('SIGTERM')]);
   // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
   // its worker threads only start at start(), after the config is complete.
@@ -136,7 +152,13 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     let serverVersion: unknown;
     let quickestAnswerMs = 0;
     try {
-      ({ version: serverVersion, quickestAnswerMs } = await preflight(config));
+      const checked = await preflight(config);
+      serverVersion = checked.version;
+      quickestAnswerMs = checked.quickestAnswerMs;
+      if (checked.throttled)
+        err(
+          `speakcheck: the server only throttled the preflight (${checked.throttled}); going on: the suites wait on its limit within --max-time.`,
+        );
     } catch (e) {
       if (e instanceof PreflightError) {
         err(`speakcheck: could not run: ${e.message}`);
@@ -153,7 +175,11 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     );
     reporter.noteServerVersion(serverVersion);
     out(
-      `speakcheck: version ${speakcheckVersion()}; the server's /version answered ${compactVersion(serverVersion)}`,
+      `speakcheck: version ${speakcheckVersion()}; the server's /version ${
+        serverVersion === undefined
+          ? 'was not read (the server throttled)'
+          : `answered ${compactVersion(serverVersion)}`
+      }`,
     );
     vitest = await vitestReady;
     config.suiteWorkers = suiteWorkersFor(config.target, quickestAnswerMs);
@@ -216,7 +242,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     const security = securityLine(verdicts.requirements, config.profile);
     if (security) out(security);
     out(`characters synthesized: ${verdicts.summary.characters}`);
-    out(`timing: ${phases.join(', ')}`);
+    out(`timing: ${phases.join(', ')}; ${trafficText(throttle.stats())}`);
     out(
       `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
     );
@@ -281,6 +307,12 @@ function generateAllureHtml(reportDir: string): string {
   return generated.status === 0
     ? `allure HTML: ${target}`
     : `allure HTML: allure generate failed: ${generated.stderr.trim()}`;
+}
+
+/** "1432 requests, waited 0.0 s on the server's rate limit (429: 0, 503: 0)" for the timing line. */
+export function trafficText(stats: ThrottleStats): string {
+  const waited = Math.max(stats.heldS, stats.waitedS);
+  return `${stats.requests} requests, waited ${waited.toFixed(1)} s on the server's rate limit (429: ${stats.answered429}, 503: ${stats.answered503})`;
 }
 
 /** ", MUST blocked: n, SHOULD blocked: m" when any requirement was blocked (empty otherwise). */

@@ -8,6 +8,7 @@ import type { Take, Voice } from '../../schemas/types.ts';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { distinctRuns, isDone } from '../../src/checks/status.ts';
+import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
 import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import {
   against,
@@ -399,6 +400,8 @@ export function useSharedVoice(s: SpeakContext): () => Promise<Voice> {
   return once(
     async () => {
       const provided = JSON.parse(inject('speakSharedVoice')) as ProvidedSharedVoice;
+      if (!provided.ok && provided.throttled)
+        throw new ClientDiagnostic('throttled', provided.problem, 'POST /v1/speak/voices/generate');
       if (!provided.ok) throw new Finding(provided.problem, { where: 'POST /v1/speak/voices/generate' });
       expectSchema('Voice', provided.created, 'the generated voice');
       const created = provided.created as Voice;

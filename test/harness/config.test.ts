@@ -374,3 +374,40 @@ describe('one resolution for every command (run, load, perf --interleave)', () =
     }
   });
 });
+
+describe('--max-rps and --ca-file (a hosted server)', () => {
+  const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
+  test('--max-rps: flag > SPEAK_MAX_RPS > file key maxRps; fractions allowed; absent: unpaced', () => {
+    expect(resolveRunConfig({}, {}, now).maxRps).toBeUndefined();
+    expect(resolveRunConfig({}, { SPEAK_MAX_RPS: '0.5' }, now).maxRps).toBe(0.5);
+    expect(resolveRunConfig({ maxRps: '15' }, { SPEAK_MAX_RPS: '5' }, now).maxRps).toBe(15);
+    const file = parseConfigText('maxRps: 12\n', 'speakcheck.config.yaml', {});
+    expect(resolveRunConfig({}, {}, now, file).maxRps).toBe(12);
+    for (const bad of ['0', '-3', 'fast', '1e3'])
+      expect(() => resolveRunConfig({ maxRps: bad }, {}, now), bad).toThrow(
+        `--max-rps "${bad}" must be a positive number of requests per second`,
+      );
+  });
+
+  test('--ca-file: an absolute path to a PEM; unreadable or not PEM is a usage error naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'speakcheck-ca-'));
+    try {
+      writeFileSync(join(dir, 'ca.pem'), PEM);
+      writeFileSync(join(dir, 'not.pem'), 'hello');
+      expect(resolveRunConfig({ caFile: join(dir, 'ca.pem') }, {}, now).caFile).toBe(join(dir, 'ca.pem'));
+      expect(resolveRunConfig({}, { SPEAK_CA_FILE: join(dir, 'ca.pem') }, now).caFile).toBe(
+        join(dir, 'ca.pem'),
+      );
+      expect(() => resolveRunConfig({ caFile: join(dir, 'missing.pem') }, {}, now)).toThrow(
+        /--ca-file .*missing\.pem: cannot read it \(ENOENT\)\./,
+      );
+      expect(() => resolveRunConfig({ caFile: join(dir, 'not.pem') }, {}, now)).toThrow(
+        /--ca-file .*not\.pem: it holds no PEM certificate/,
+      );
+      expect(parseConfigText('caFile: ca.pem\n', 'x.yaml', {})).toEqual({ caFile: 'ca.pem' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -48,6 +48,8 @@ const EVERY_ERROR: [SpeakcheckError, string][] = [
   [new ClientDiagnostic('garbage', 'm', 'http://x'), 'SPEAKCHECK_GARBAGE'],
   [new ClientDiagnostic('too-large', 'm', 'http://x'), 'SPEAKCHECK_TOO_LARGE'],
   [new ClientDiagnostic('not-json', 'm', 'http://x'), 'SPEAKCHECK_NOT_JSON'],
+  [new ClientDiagnostic('throttled', 'm', 'http://x'), 'SPEAKCHECK_THROTTLED'],
+  [new ClientDiagnostic('certificate', 'm', 'http://x'), 'SPEAKCHECK_CERTIFICATE'],
   [new AuthError('m'), 'SPEAKCHECK_AUTH'],
   [new WsClientError('closed', 'm'), 'SPEAKCHECK_WS_CLIENT'],
   [new FrameError('metadata-not-json', 'm', 1), 'SPEAKCHECK_WS_FRAME'],

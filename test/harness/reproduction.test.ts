@@ -89,6 +89,25 @@ describe('curl reproduction', () => {
     expect(curl.notes.join()).toMatch(/signature in the URL is redacted/);
   });
 
+  test('--ca-file: an https curl trusts the same private CA (--cacert), never -k; http ones need none', () => {
+    const repro = reproductionOf(
+      [
+        exchange({ url: 'https://127.0.0.1:9/v1/speak/version' }),
+        exchange({ url: 'http://127.0.0.1:9/files/a.wav' }),
+      ],
+      { caFile: "/etc/ssl/speak's ca.pem" },
+    );
+    expect(argvOf(repro.curl[0]!, {})).toEqual([
+      '-sS',
+      '-i',
+      '--cacert',
+      "/etc/ssl/speak's ca.pem",
+      'https://127.0.0.1:9/v1/speak/version',
+    ]);
+    expect(repro.curl[1]).not.toContain('--cacert');
+    expect(repro.curl.join(' ')).not.toMatch(/ -k | --insecure/);
+  });
+
   test('websocket requests: listed, no curl, and a replay script that parses', () => {
     const repro = reproductionOf([
       exchange({ method: 'GET (websocket upgrade)', url: 'ws://127.0.0.1:9/‹redacted›', status: 101 }),

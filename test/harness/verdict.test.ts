@@ -414,3 +414,50 @@ describe('SECURITY checks (the security area): counted apart, gating in every pr
     expect(exitCodeFor(v, 'strict')).toBe(EXIT.ok);
   });
 });
+
+describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () => {
+  const throttled = 'throttled: 429 on 37 requests, waited 41 s';
+
+  test('a test stopped by a throttled request leaves its ids not concluded, with the sentence', () => {
+    const verdicts = computeVerdicts(
+      catalogue,
+      [
+        outcome('lists the voices', 'not-concluded', ['AUTH-A', 'AUTH-C'], {
+          throttled: 'throttled: 429 ×9 (Retry-After: 1) to GET http://x/v1/speak/voices; waited 58.0 s',
+          checks: { 'AUTH-A': { passed: 0, failed: ['GET answered 429'] } },
+        }),
+        outcome('another', 'passed', ['AUTH-B']),
+      ],
+      { areas: ['auth'], throttled },
+    );
+    const a = verdicts.requirements.find((r) => r.id === 'AUTH-A')!;
+    expect(a.status).toBe('not-concluded');
+    expect(a.message).toBe(
+      `Not concluded (${throttled}): lists the voices did not finish: throttled: 429 ×9 (Retry-After: 1) to GET http://x/v1/speak/voices; waited 58.0 s`,
+    );
+    expect(verdicts.summary.mustFailed + verdicts.summary.shouldFailed).toBe(0);
+    expect(exitCodeFor(verdicts, 'strict')).toBe(EXIT.failed);
+  });
+
+  test('a run stopped by its budget while throttled says so for what never ran', () => {
+    const verdicts = computeVerdicts(catalogue, [], {
+      areas: ['auth'],
+      stopped: 'the run budget of 25 s (--max-time) ran out',
+      throttled,
+    });
+    expect(verdicts.requirements.find((r) => r.id === 'AUTH-A')!.message).toBe(
+      `Not concluded (${throttled}): the run budget of 25 s (--max-time) ran out before any covering test ran.`,
+    );
+  });
+
+  test("the run's own figures join an INFO requirement's observations", () => {
+    const verdicts = computeVerdicts(
+      catalogue,
+      [outcome('observes', 'passed', ['AUTH-D'], { observations: ['When this test ran: x.'] })],
+      { areas: ['auth'], runObservations: { 'AUTH-D': ['Whole run: y.'] } },
+    );
+    expect(verdicts.requirements.find((r) => r.id === 'AUTH-D')!.message).toBe(
+      'When this test ran: x. · Whole run: y.',
+    );
+  });
+});

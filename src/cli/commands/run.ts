@@ -138,6 +138,14 @@ export function addRunOptions(command: Command): Command {
     .option(
       '--second-token <token>',
       'a permanent token of the second account instead of its email/password (env SPEAK_SECOND_TOKEN)',
+    )
+    .option(
+      '--max-rps <n>',
+      "run-wide request rate to stay under from the start, e.g. a hosted server's known limit (env SPEAK_MAX_RPS; default: unpaced until the server answers 429)",
+    )
+    .option(
+      '--ca-file <file>',
+      'a private CA (PEM) to trust besides the system roots, for https and wss alike (env SPEAK_CA_FILE); certificate verification is never turned off',
     );
 }
 

@@ -72,4 +72,10 @@ export const requirements: Requirement[] = [
     'INFO',
     'Request bodies are JSON with `content-type: application/json`; what a server does with a body under another content type (text/plain, a form) is not shown: reported (a 5xx is reported as a failure).',
   ),
+  r(
+    'ERR-RATE-LIMIT-OBSERVED',
+    'Limits',
+    'INFO',
+    'Rate limits: not shown. A server may throttle (429, or 503 with Retry-After): the run waits as asked and reports what it saw (429 and 503 counts, Retry-After values, time waited); back-pressure is never a verdict.',
+  ),
 ];
