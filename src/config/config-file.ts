@@ -41,6 +41,8 @@ export const CONFIG_KEYS = [
   'target',
   'expect',
   'maxTime',
+  'expiry',
+  'signedUrlLifetime',
 ] as const;
 
 export type FileFlags = RunFlags & { maxTime?: string };

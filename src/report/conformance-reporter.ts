@@ -4,10 +4,11 @@
  * computes the verdicts and writes conformance.json / .md / .html.
  */
 import { relative } from 'node:path';
-import type { SerializedError } from 'vitest';
+import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { redactText } from '../client/redact.ts';
 import type { RunConfig } from '../config/types.ts';
+import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
 import { applyExpectations, type ExpectOutcome } from '../requirements/expectations.ts';
 import { catalogue } from '../requirements/index.ts';
@@ -17,6 +18,7 @@ import {
   type Problem,
   type TestOutcome,
   type Verdicts,
+  verdictWords,
 } from '../requirements/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { buildReport, type ConformanceReport } from './model.ts';
@@ -36,7 +38,15 @@ export interface ConformanceReporterOptions {
   startedAt?: Date;
   /** Where progress lines go (default: stdout). */
   log?: (line: string) => void;
+  /**
+   * Where the expiry countdown goes: a terminal rewrites one line in place (every second); without
+   * it the countdown is a progress line every 30 s.
+   */
+  status?: (line: string) => void;
 }
+
+/** How often the expiry countdown is printed as a line when there is no live status line. */
+const COUNTDOWN_LINE_EVERY_MS = 30_000;
 
 /** A /version answer on one short line: any JSON a server sends, cut to 200 characters. */
 export function compactVersion(version: unknown): string {
@@ -66,6 +76,42 @@ export class ConformanceReporter implements Reporter {
   private readonly modules = new Map<string, TestModule>();
   /** Why the run was stopped before vitest finished (--max-time, Ctrl-C). */
   private stopReason: string | undefined;
+
+  /** The expiry waits in progress (--expiry full): label → when each ends, for the countdown. */
+  private readonly expiryWaits = new Map<string, number>();
+  private countdownTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** A suite announced an expiry wait (src/harness/expiry.ts): count it down in the terminal. */
+  onUserConsoleLog(log: UserConsoleLog): void {
+    const wait = parseExpiryWait(log.content.trim());
+    if (!wait) return;
+    this.expiryWaits.set(wait.label, wait.untilMs);
+    this.printCountdown();
+    if (this.countdownTimer) return;
+    this.countdownTimer = setInterval(
+      () => this.printCountdown(),
+      this.o.status ? 1_000 : COUNTDOWN_LINE_EVERY_MS,
+    );
+    this.countdownTimer.unref();
+  }
+
+  private printCountdown(): void {
+    const now = Date.now();
+    for (const [label, until] of this.expiryWaits) if (until <= now) this.expiryWaits.delete(label);
+    if (this.expiryWaits.size === 0) {
+      this.stopCountdown();
+      return;
+    }
+    const waits = [...this.expiryWaits].map(([label, until]) => `${label} ${countdown(until, now)}`);
+    const line = `  expiry waits (--expiry full): ${waits.join(' · ')}`;
+    (this.o.status ?? this.log)(line);
+  }
+
+  private stopCountdown(): void {
+    if (this.countdownTimer) clearInterval(this.countdownTimer);
+    this.countdownTimer = undefined;
+    this.o.status?.('');
+  }
 
   /** What the server's /version answered (preflight), for the report's header. */
   noteServerVersion(version: unknown): void {
@@ -138,6 +184,8 @@ export class ConformanceReporter implements Reporter {
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
   ): Promise<void> {
+    this.expiryWaits.clear();
+    this.stopCountdown();
     const outcomes: TestOutcome[] = [];
     const fileErrors: Problem[] = [];
     for (const module of testModules) {
@@ -178,6 +226,7 @@ export class ConformanceReporter implements Reporter {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       exitCode,
+      verdict: verdictWords(verdicts, config.profile, exitCode),
       ...(expected ? { expect: expected.outcome } : {}),
       errors: [
         ...(this.stopReason ? [`The run was stopped: ${this.stopReason}.`] : []),

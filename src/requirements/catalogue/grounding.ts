@@ -187,4 +187,7 @@ export const QUOTES: Readonly<Record<string, string>> = {
   'WEBHOOK-STATUS-AGREES-WEBSOCKET':
     "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
   'WEBHOOK-VOICE-DONE': 'A voice or a take may carry `done_webhook` (a URL).',
+  // Issue 31: waited out in --expiry full (the acceptance profile); a URL that never expires breaks "time-limited".
+  'AUDIO-SIGNED-EXPIRES':
+    'The `Location` header holds a time-limited signed URL from which the audio is streamed or stored.',
 };
