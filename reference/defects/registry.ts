@@ -299,6 +299,19 @@ export const DEFECTS = [
     ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-STATUS-AGREES-POLLING'],
     'the status webhook is not called for started',
   ),
+  // issue 31: lifetimes that never end, caught by waiting them out (--profile acceptance, --expiry full)
+  d(
+    'access-token-never-expires',
+    'auth',
+    ['AUTH-EXPIRED-TOKEN-401'],
+    'an access token past its exp is still accepted (the JWT carries exp, nobody checks it)',
+  ),
+  d(
+    'signed-url-never-expires',
+    'audio',
+    ['AUDIO-SIGNED-EXPIRES'],
+    'a signed audio URL past X-Amz-Date + X-Amz-Expires still serves the audio',
+  ),
 ] as const satisfies readonly DefectSpec[];
 
 export type DefectName = (typeof DEFECTS)[number]['name'];
