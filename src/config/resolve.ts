@@ -273,7 +273,9 @@ function parsePositiveInt(raw: string | undefined, flag: string, fallback: numbe
 
 function parseProfile(raw: string): Profile {
   if ((PROFILES as string[]).includes(raw)) return raw as Profile;
-  throw new ConfigError(`--profile "${raw}" must be one of ${PROFILES.join(', ')}.`);
+  throw new ConfigError(
+    `--profile "${raw}" must be ${PROFILES.slice(0, -1).join(', ')} or ${PROFILES.at(-1)}.`,
+  );
 }
 
 function parseExpiryMode(raw: string): ExpiryMode {

@@ -87,7 +87,15 @@ export function safeText(text: string): string {
   return redactText(text);
 }
 
-/** The report's verdict words; a report from before they were written says it by the exit code. */
+/**
+ * The report's verdict as its headline says it: lower case but MUST and SHOULD ("conforms", "does not
+ * conform", "no MUST failed — 3 MUST not judged"); a report from before the words were written
+ * says it by the exit code.
+ */
 export function verdictOf(run: Pick<RunInfo, 'verdict' | 'exitCode'>): string {
-  return run.verdict ?? (run.exitCode === 0 ? 'CONFORMS' : 'DOES NOT CONFORM');
+  const words = run.verdict ?? (run.exitCode === 0 ? 'CONFORMS' : 'DOES NOT CONFORM');
+  return words
+    .toLowerCase()
+    .replace(/\bmust\b/g, 'MUST')
+    .replace(/\bshould\b/g, 'SHOULD');
 }
