@@ -189,7 +189,7 @@ describe('reproduction in the reports', () => {
     expect(md).toContain('- Verdict: **no MUST or SHOULD failed — 1 MUST not judged** (exit code 0)');
     expect(md).toContain('- judged: 1 of 2 MUST, 0 of 0 SHOULD');
     expect(md).toMatch(
-      /## Not judged \(1\)[^]*\| AUTH-WAITS \| MUST \| skipped \| .*access tokens live 900 s &lt;JWT exp&gt;.* \| --profile acceptance \(waits 902 s\) \|/,
+      /## Not judged \(1\)[\s\S]*\| AUTH-WAITS \| MUST \| skipped \| .*access tokens live 900 s &lt;JWT exp&gt;.* \| --profile acceptance \(waits 902 s\) \|/,
     );
     const html = renderHtml(r);
     expect(html).toContain(
