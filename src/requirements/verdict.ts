@@ -279,10 +279,12 @@ export function notJudgedList(requirements: readonly RequirementVerdict[]): Requ
  */
 function withNotJudged(verdict: RequirementVerdict, stopped: string | undefined): RequirementVerdict {
   if (verdict.level === 'INFO' || JUDGED.has(verdict.status)) return verdict;
-  const [reason, named] = splitWouldJudge(verdict.message);
+  const [message, named] = splitWouldJudge(verdict.message);
+  // The status already says it was skipped: the reason is the skip's own words.
+  const reason = message.replace(/^Every covering test was skipped\. Skipped: /, '');
   return {
     ...verdict,
-    message: reason,
+    message,
     notJudged: { status: verdict.status, reason, wouldJudgeIt: named ?? defaultRemedy(verdict, stopped) },
   };
 }

@@ -411,7 +411,7 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
     expect(b.status).toBe('skipped');
     expect(b.notJudged).toEqual({
       status: 'skipped',
-      reason: 'Every covering test was skipped. Skipped: access tokens live 900 s (JWT exp)',
+      reason: 'access tokens live 900 s (JWT exp)',
       wouldJudgeIt: '--profile acceptance or --expiry full (waits 902 s)',
     });
     expect(b.message).not.toContain('would judge it');

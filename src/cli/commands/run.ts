@@ -82,16 +82,16 @@ export function addRunOptions(command: Command): Command {
     .option(
       '--access-token-lifetime <s>',
       "seconds the server's access tokens live (env SPEAK_ACCESS_TOKEN_LIFETIME; default: read a JWT's exp); " +
-        'with a lifetime up to --max-expiry-wait the run waits one out to judge AUTH-EXPIRED-TOKEN-401',
+        'waited out to judge AUTH-EXPIRED-TOKEN-401 when up to --max-expiry-wait, or any within --max-time with --expiry full',
     )
     .option(
       '--ws-url-lifetime <s>',
       "seconds the server's websocket URLs live (env SPEAK_WS_URL_LIFETIME; default: read the URL's expiry if it shows one); " +
-        'with a lifetime up to --max-expiry-wait the run waits one out to judge WS-URL-EXPIRED-REFUSED',
+        "waited out to judge WS-URL-EXPIRED-REFUSED when up to --max-expiry-wait, or any within --max-time with --expiry full (default: the contract's hour)",
     )
     .option(
       '--max-expiry-wait <s>',
-      'the longest lifetime the run waits out (env SPEAK_MAX_EXPIRY_WAIT; default 20); longer: those requirements are skipped, saying why',
+      'the longest lifetime a quick run (--expiry quick) waits out (env SPEAK_MAX_EXPIRY_WAIT; default 20); longer: those requirements are not judged, saying what would judge them',
     )
     .option(
       '--profile <profile>',
