@@ -19,11 +19,10 @@ import {
   covers,
   type Exchange,
   expectSchema,
-  expirySkipReason,
-  maxExpiryWaitS,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
+import { withWouldJudge } from '../src/requirements/verdict.ts';
 import { once } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 
@@ -32,13 +31,14 @@ const skip: (reason: string) => never = useSkip();
 
 const PROBE = 'speakcheck-probe-unknown';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 function credentials(): { email: string; password: string } {
   const { email, password } = speak.config;
   if (email === undefined || password === undefined) {
     skip(
-      'the run uses a permanent token (--token): no email and password to test login, refresh and logout with',
+      withWouldJudge(
+        'the run uses a permanent token (--token): no email and password to test login, refresh and logout with',
+        '--email and --password instead of --token',
+      ),
     );
   }
   return { email: email!, password: password! };
@@ -308,7 +308,10 @@ covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => 
   const { control, logout, after } = await loggedOut();
   if (!logout || !after) {
     skip(
-      `a refresh right after login answered ${control.status}, so a refusal after logout would prove nothing (AUTH-REFRESH-PAIR judges refresh)`,
+      withWouldJudge(
+        `a refresh right after login answered ${control.status}, so a refusal after logout would prove nothing (AUTH-REFRESH-PAIR judges refresh)`,
+        'a server whose refresh works (AUTH-REFRESH-PAIR)',
+      ),
     );
   }
   if (logout.status >= 300) {
@@ -374,40 +377,7 @@ covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () =>
   );
 });
 
-covers(
-  ['AUTH-EXPIRED-TOKEN-401'],
-  'every protected route refuses an expired access token with 401',
-  async () => {
-    const { expiry, token: permanent } = speak.config;
-    if (permanent !== undefined)
-      skip('the run uses a permanent token (--token): no access token that expires');
-    // A token of its own, so its issue time is known when the lifetime comes from the flag.
-    const issuedMs = Date.now();
-    const token = (await login()).access_token;
-    const configured = expiry.accessTokenLifetimeS;
-    const lifetime = configured ?? jwtLifetimeSeconds(token);
-    const why = expirySkipReason({
-      what: 'access tokens',
-      lifetimeS: lifetime,
-      source:
-        configured !== undefined
-          ? '--access-token-lifetime'
-          : lifetime === undefined
-            ? 'not a JWT with exp'
-            : 'JWT exp',
-      flag: '--access-token-lifetime',
-      maxWaitS: expiry.maxWaitS,
-    });
-    if (why !== undefined || lifetime === undefined) return skip(why ?? 'access token lifetime unknown');
-    const left =
-      configured !== undefined
-        ? (issuedMs + configured * 1000 - Date.now()) / 1000
-        : (jwtSecondsLeft(token) ?? lifetime);
-    await sleep(Math.max(0, left + 1.5) * 1000);
-    await assertAllRefused(`Bearer ${token}`, 'an expired access token');
-  },
-  { timeoutMs: (maxExpiryWaitS() + 30) * 1000 },
-);
+// AUTH-EXPIRED-TOKEN-401 waits a lifetime out: suites/expiry.spec.ts, beside the rest of the run.
 
 // Last: some servers revoke a whole token family when a rotated refresh token is reused.
 covers(['AUTH-OLD-REFRESH-AFTER-ROTATION'], 'a rotated refresh token used again (reported)', async () => {

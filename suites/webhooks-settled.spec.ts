@@ -17,8 +17,8 @@ import { statusOf, type WebhookCall } from '../src/client/webhook-sink.ts';
 import type { RemoteWebhookSink, SettleEntry } from '../src/client/webhook-sink-control.ts';
 import { check, covers, observe } from '../src/harness/index.ts';
 import { loadRunConfig } from '../src/harness/run-config.ts';
-import { NOT_APPLICABLE } from '../src/requirements/verdict.ts';
-import { runWebhookSink } from './support/webhook-sink.ts';
+import { NOT_APPLICABLE, withWouldJudge } from '../src/requirements/verdict.ts';
+import { runWebhookSink, WEBHOOK_REMEDY } from './support/webhook-sink.ts';
 
 let sink: RemoteWebhookSink | undefined;
 let unreachable: string | undefined;
@@ -123,7 +123,9 @@ for (const [id, name] of SETTLED) {
     name,
     async (context: TestContext) => {
       if (!sink) {
-        context.skip(`${NOT_APPLICABLE}webhooks: ${unreachable ?? 'no webhook sink'}`);
+        context.skip(
+          withWouldJudge(`${NOT_APPLICABLE}webhooks: ${unreachable ?? 'no webhook sink'}`, WEBHOOK_REMEDY),
+        );
         return;
       }
       const theSink = sink;

@@ -34,11 +34,11 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
-import { NOT_APPLICABLE } from '../src/requirements/verdict.ts';
+import { NOT_APPLICABLE, withWouldJudge } from '../src/requirements/verdict.ts';
 import { type Kind, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
-import { runWebhookSink } from './support/webhook-sink.ts';
+import { runWebhookSink, WEBHOOK_REMEDY } from './support/webhook-sink.ts';
 
 const speak = useSpeak();
 
@@ -79,7 +79,7 @@ beforeEach((context) => {
   if (!unreachable) return;
   context.task.meta.requirements = idsByName.get(context.task.name) ?? [];
   // The server cannot call the sink: the webhook feature is not available to this run.
-  context.skip(`${NOT_APPLICABLE}webhooks: ${unreachable}`);
+  context.skip(withWouldJudge(`${NOT_APPLICABLE}webhooks: ${unreachable}`, WEBHOOK_REMEDY));
 });
 
 /** covers(), remembering the ids for the skip above. */

@@ -42,15 +42,14 @@ import {
   covers,
   expectJson,
   expectSchema,
-  expirySkipReason,
-  maxExpiryWaitS,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
+import { withWouldJudge } from '../src/requirements/verdict.ts';
 import { once, prefetch, useSharedVoice } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 import { field } from './support/values.ts';
-import { sleep } from './support/wait.ts';
+import { visibleExpiryMs } from './support/ws-url.ts';
 
 const speak = useSpeak();
 const skip = useSkip();
@@ -415,30 +414,6 @@ covers(['WS-URL-TAMPERED-REFUSED'], 'a URL whose secret was altered is refused a
     );
 });
 
-/** Reads an expiry time from the URL where it shows one (a query parameter or signed claims). */
-function visibleExpiryMs(raw: string): number | undefined {
-  const url = new URL(raw);
-  const asMs = (n: number) => (n < 1e11 ? n * 1000 : n);
-  for (const [name, value] of url.searchParams) {
-    if (/^(exp|expires|expiry|e)$/i.test(name) && /^\d+$/.test(value)) return asMs(Number(value));
-  }
-  for (const candidate of [...url.searchParams.values(), ...url.pathname.split('/')]) {
-    for (const piece of candidate.split('.')) {
-      try {
-        const claims = JSON.parse(Buffer.from(piece, 'base64url').toString('utf8')) as Record<
-          string,
-          unknown
-        >;
-        const e = claims.exp ?? claims.e ?? claims.expires;
-        if (typeof e === 'number') return asMs(e);
-      } catch {
-        // Not JSON claims.
-      }
-    }
-  }
-  return undefined;
-}
-
 covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it', async () => {
   const before = Date.now();
   const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
@@ -457,57 +432,7 @@ covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it',
   }
 });
 
-covers(
-  ['WS-URL-EXPIRED-REFUSED', 'WS-OPEN-PAST-EXPIRY'],
-  'an expired URL is refused at the upgrade; a connection opened before stays usable (when the lifetime can be waited out)',
-  async (context) => {
-    const { expiry } = speak.config;
-    await voice();
-    const before = Date.now();
-    const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
-    const configured = expiry.wsUrlLifetimeS;
-    const shown = visibleExpiryMs(url);
-    const lifetimeS = configured ?? (shown === undefined ? undefined : Math.round((shown - before) / 1000));
-    const why = expirySkipReason({
-      what: 'websocket URLs',
-      lifetimeS,
-      source:
-        configured !== undefined
-          ? '--ws-url-lifetime'
-          : shown === undefined
-            ? 'the URL shows no expiry'
-            : 'the expiry the URL shows',
-      flag: '--ws-url-lifetime',
-      maxWaitS: expiry.maxWaitS,
-    });
-    // A MUST that cannot be exercised is skipped, never passed unseen.
-    if (why !== undefined || lifetimeS === undefined) return context.skip(why);
-    const lifetimeMs = lifetimeS * 1000;
-    const early = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
-    try {
-      await sleep(Math.max(0, before + lifetimeMs - Date.now()) + 1_000);
-      await check('WS-URL-EXPIRED-REFUSED', async () => {
-        const status = await expectRefused(url, `URL ${Math.round(lifetimeMs)} ms past issue`);
-        observe(`expired URL refused with HTTP ${status}`);
-      });
-      await check('WS-OPEN-PAST-EXPIRY', async () => {
-        if (!early.open) {
-          // "may stay open" (INFO): a server that closes it is reported, not failed.
-          observe(
-            `the connection opened before expiry was closed (code ${early.closeInfo?.code}) when the URL expired`,
-          );
-          return;
-        }
-        const r = await streamTake(early, ONE_SENTENCE, 'parts');
-        assertRequestEnded(r);
-        observe('a connection opened before the URL expired still served a take after expiry');
-      });
-    } finally {
-      await early.close();
-    }
-  },
-  { timeoutMs: (maxExpiryWaitS() + 30) * 1000 },
-);
+// WS-URL-EXPIRED-REFUSED and WS-OPEN-PAST-EXPIRY wait a lifetime out: suites/expiry.spec.ts.
 
 covers(['WS-URL-NEW-PER-CONNECTION'], 'whether a URL can open a second connection', async () => {
   const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
@@ -624,7 +549,12 @@ for (const mode of ['parts', 'chunks'] as const) {
         observe(
           `${mode} mode: the three sentences came as ${parts} part: no multi-part take to judge (${statuses.join(' → ')})`,
         );
-        skip(`the server sent the three-sentence take as ${parts} part: it is not a multi-part take`);
+        skip(
+          withWouldJudge(
+            `the server sent the three-sentence take as ${parts} part: it is not a multi-part take`,
+            'a server that streams a take of several sentences in several parts (nothing the run can set)',
+          ),
+        );
       }
       const started = statuses.indexOf('started');
       const half = statuses.indexOf('progress_50');

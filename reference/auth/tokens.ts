@@ -13,6 +13,9 @@ import { defects } from '../defects/index.ts';
 import { latitude } from '../latitude/index.ts';
 import { persistedSecret } from '../store/db.ts';
 
+/** The clock tolerance of the access-token-never-expires defect. */
+const TEN_YEARS_S = 10 * 365 * 86_400;
+
 const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 const PERMANENT_PREFIX = 'spk_perm_';
 /** Latitude opaque-access-tokens: random strings known only to this API process, living this long. */
@@ -81,11 +84,16 @@ export class TokenService {
     if (token.startsWith(OPAQUE_PREFIX)) {
       const entry = this.opaque.get(sha256(token));
       if (!entry) return { error: 'access token invalid' };
-      if (entry.expiresMs <= Date.now()) return { error: 'access token expired' };
+      if (entry.expiresMs <= Date.now() && !defects.has('access-token-never-expires'))
+        return { error: 'access token expired' };
       return { userId: entry.userId };
     }
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        // The defect: exp is signed into the token but tolerated for ten years.
+        ...(defects.has('access-token-never-expires') ? { clockTolerance: TEN_YEARS_S } : {}),
+      });
       if (typeof payload.sub !== 'string' || payload.typ !== 'access')
         return { error: 'not an access token' };
       return { userId: payload.sub };

@@ -379,6 +379,19 @@ export const DEFECTS = [
     ['SEC-LOGOUT-SCOPED'],
     "one logout revokes every user's refresh tokens, not only the one it was given",
   ),
+  // issue 31: lifetimes that never end, caught by waiting them out (--profile acceptance, --expiry full)
+  d(
+    'access-token-never-expires',
+    'auth',
+    ['AUTH-EXPIRED-TOKEN-401'],
+    'an access token past its exp is still accepted (the JWT carries exp, nobody checks it)',
+  ),
+  d(
+    'signed-url-never-expires',
+    'audio',
+    ['AUDIO-SIGNED-EXPIRES'],
+    'a signed audio URL past X-Amz-Date + X-Amz-Expires still serves the audio',
+  ),
 ] as const satisfies readonly DefectSpec[];
 
 export type DefectName = (typeof DEFECTS)[number]['name'];

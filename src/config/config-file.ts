@@ -46,6 +46,8 @@ export const CONFIG_KEYS = [
   'secondToken',
   'maxRps',
   'caFile',
+  'expiry',
+  'signedUrlLifetime',
 ] as const;
 
 export type FileFlags = RunFlags & { maxTime?: string };

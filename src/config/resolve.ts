@@ -14,7 +14,17 @@ import { type LoadedConfigFile, loadConfigFile } from './config-file.ts';
 import { ConfigError } from './errors.ts';
 import { expectFilePath, loadExpectFile } from './expect-file.ts';
 import { areasOfRequirements, parseRequirementIds } from './requirement-selection.ts';
-import type { ListenAddress, Profile, RunConfig, SecondIdentity, Target, TargetFlags } from './types.ts';
+import {
+  type ExpiryMode,
+  type ListenAddress,
+  PROFILE_RULES,
+  PROFILES,
+  type Profile,
+  type RunConfig,
+  type SecondIdentity,
+  type Target,
+  type TargetFlags,
+} from './types.ts';
 
 export { ConfigError } from './errors.ts';
 
@@ -28,6 +38,10 @@ export interface RunFlags extends TargetFlags {
   wsUrlLifetime?: string;
   maxExpiryWait?: string;
   profile?: string;
+  /** `--expiry quick|full` (default: the profile's). */
+  expiry?: string;
+  /** `--signed-url-lifetime S`: seconds a signed audio URL lives. */
+  signedUrlLifetime?: string;
   only?: string;
   /** `--requirement`, repeatable; each value comma-separated ids. */
   requirement?: string[] | string;
@@ -263,6 +277,10 @@ export function resolveRunConfig(
   const accessLifetime = pick('accessTokenLifetime', 'SPEAK_ACCESS_TOKEN_LIFETIME');
   if (accessLifetime)
     config.expiry.accessTokenLifetimeS = parsePositiveInt(accessLifetime, '--access-token-lifetime', 0);
+  config.expiry.mode = parseExpiryMode(pick('expiry', 'SPEAK_EXPIRY') ?? PROFILE_RULES[profile].expiry);
+  const signedLifetime = pick('signedUrlLifetime', 'SPEAK_SIGNED_URL_LIFETIME');
+  if (signedLifetime)
+    config.expiry.signedUrlLifetimeS = parsePositiveInt(signedLifetime, '--signed-url-lifetime', 0);
   const wsLifetime = pick('wsUrlLifetime', 'SPEAK_WS_URL_LIFETIME');
   if (wsLifetime) config.expiry.wsUrlLifetimeS = parsePositiveInt(wsLifetime, '--ws-url-lifetime', 0);
   const listenRaw = pick('webhookListen', 'SPEAK_WEBHOOK_LISTEN');
@@ -334,8 +352,15 @@ function parsePositiveInt(raw: string | undefined, flag: string, fallback: numbe
 }
 
 function parseProfile(raw: string): Profile {
-  if (raw === 'strict' || raw === 'lenient') return raw;
-  throw new ConfigError(`--profile "${raw}" must be strict or lenient.`);
+  if ((PROFILES as string[]).includes(raw)) return raw as Profile;
+  throw new ConfigError(
+    `--profile "${raw}" must be ${PROFILES.slice(0, -1).join(', ')} or ${PROFILES.at(-1)}.`,
+  );
+}
+
+function parseExpiryMode(raw: string): ExpiryMode {
+  if (raw === 'quick' || raw === 'full') return raw;
+  throw new ConfigError(`--expiry "${raw}" must be quick or full.`);
 }
 
 function parseTarget(raw: string): Target {

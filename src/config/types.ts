@@ -3,7 +3,39 @@
 
 import type { Expectation } from '../requirements/expectations.ts';
 
-export type Profile = 'strict' | 'lenient';
+export type Profile = 'strict' | 'lenient' | 'acceptance';
+
+/** `--expiry`: quick (wait out lifetimes up to --max-expiry-wait) or full (wait out the real ones). */
+export type ExpiryMode = 'quick' | 'full';
+
+/**
+ * What each profile gates. A new profile adds its row here (the Record makes it a type error to
+ * forget one), and parseProfile accepts it from PROFILES.
+ *   shouldGates:     a failed (or blocked) SHOULD fails the run, and CONFORMS needs every SHOULD judged;
+ *   notJudgedGates:  a MUST or SHOULD left unjudged (skipped, not applicable, not concluded) fails the
+ *                    run (exit 1): the profile of a buyer's acceptance, where "not judged" is no answer;
+ *   expiry:          the default of --expiry in this profile.
+ */
+export const PROFILE_RULES: Record<
+  Profile,
+  { shouldGates: boolean; notJudgedGates: boolean; expiry: ExpiryMode; summary: string }
+> = {
+  strict: {
+    shouldGates: true,
+    notJudgedGates: false,
+    expiry: 'quick',
+    summary: 'MUST and SHOULD gate; default',
+  },
+  lenient: { shouldGates: false, notJudgedGates: false, expiry: 'quick', summary: 'only MUST gates' },
+  acceptance: {
+    shouldGates: true,
+    notJudgedGates: true,
+    expiry: 'full',
+    summary: 'strict, and any MUST or SHOULD not judged fails; waits out the real lifetimes (--expiry full)',
+  },
+};
+
+export const PROFILES = Object.keys(PROFILE_RULES) as Profile[];
 /** embedded: `serve` as a child process; container: API + worker containers (src/stack/container.ts). */
 export type Target = 'embedded' | 'remote' | 'container';
 
@@ -45,6 +77,17 @@ export interface ExpiryConfig {
   wsUrlLifetimeS?: number;
   /** `--max-expiry-wait`: the longest lifetime the run waits out; a longer one skips the requirement. */
   maxWaitS: number;
+  /** `--signed-url-lifetime`: seconds a signed audio URL lives (absent: read its X-Amz-Expires, if any). */
+  signedUrlLifetimeS?: number;
+  /**
+   * `--expiry` (default: the profile's): quick waits out only lifetimes up to maxWaitS; full waits
+   * out the real ones (in parallel with the rest of the run, bounded by --max-time).
+   */
+  mode?: ExpiryMode;
+  /** full mode: when the run's budget (--max-time) ends, ms since the epoch; waits past it are not judged. */
+  deadlineMs?: number;
+  /** The run's budget (--max-time) in seconds, for the messages that ask for a longer one. */
+  maxTimeS?: number;
 }
 
 export interface RunConfig {

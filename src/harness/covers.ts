@@ -186,32 +186,28 @@ export function selectedRequirements(): ReadonlySet<string> | undefined {
   return ids && ids.length > 0 ? new Set(ids) : undefined;
 }
 
-/** The run's `--max-expiry-wait` (seconds), for test timeouts set when tests register. */
-export function maxExpiryWaitS(): number {
+/**
+ * Whether the run selected this area (`--only`; none given: every area). For a file that judges
+ * requirements of several areas (suites/expiry.spec.ts): it registers only those of the run.
+ */
+export function runSelectsArea(area: string): boolean {
   try {
-    return loadRunConfig().expiry?.maxWaitS ?? DEFAULT_MAX_EXPIRY_WAIT_S;
+    const { only } = loadRunConfig();
+    return only.length === 0 || only.includes(area);
   } catch {
-    return DEFAULT_MAX_EXPIRY_WAIT_S;
+    return true;
   }
 }
-const DEFAULT_MAX_EXPIRY_WAIT_S = 20;
 
-/**
- * The one-line reason an expiry requirement is not exercised, and what would run it. `lifetimeS`
- * undefined: the lifetime could not be found out.
- */
-export function expirySkipReason(o: {
-  what: string;
-  lifetimeS: number | undefined;
-  source: string;
-  flag: string;
-  maxWaitS: number;
-}): string | undefined {
-  if (o.lifetimeS === undefined)
-    return `${o.what} lifetime unknown (${o.source}); pass ${o.flag} S (S ≤ ${o.maxWaitS}) to have expiry judged`;
-  if (o.lifetimeS > o.maxWaitS)
-    return `${o.what} live ${Math.round(o.lifetimeS)} s (${o.source}); pass ${o.flag} ≤ ${o.maxWaitS} and run the server with shorter ones, or raise --max-expiry-wait to ${Math.ceil(o.lifetimeS)}`;
-  return undefined;
+/** The timeout of an expiry test: the run budget in full mode, else the quick wait plus its checks. */
+export function expiryTestTimeoutMs(): number {
+  try {
+    const { expiry } = loadRunConfig();
+    if (expiry.mode === 'full' && expiry.maxTimeS !== undefined) return (expiry.maxTimeS + 60) * 1000;
+    return (expiry.maxWaitS + 30) * 1000;
+  } catch {
+    return 50_000;
+  }
 }
 
 /** Records what the server does, for the report (INFO requirements; context for failures). */

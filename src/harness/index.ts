@@ -12,11 +12,12 @@ export { type Model, type SpeakContext, useSpeak } from './context.ts';
 export {
   type CoversOptions,
   covers,
-  expirySkipReason,
-  maxExpiryWaitS,
+  expiryTestTimeoutMs,
   observe,
+  runSelectsArea,
   selectedRequirements,
 } from './covers.ts';
+export { EXPIRY_MARGIN_MS, planExpiry, waitUntil } from './expiry.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
 export {
   allowedWaitMs,

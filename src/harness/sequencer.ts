@@ -2,16 +2,22 @@
  * The order suite files start in (suites.vitest.config.ts `sequence.sequencer`): vitest's own order
  * (failed first, then longest first), except that the files that open webhook windows start first and
  * the end-of-run judge of those windows starts last (suites/webhooks-settled.spec.ts, see
- * src/client/webhook-sink-control.ts): the windows then run beside every other file.
+ * src/client/webhook-sink-control.ts): the windows then run beside every other file. The expiry
+ * waits (suites/expiry.spec.ts) start first as well, for the same reason.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { EXPIRY_FILE } from './suite-files.ts';
 import { SETTLED_FILE, SETTLING_FILE } from './webhook-files.ts';
 
 export class SuiteSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (spec: TestSpecification) =>
-      SETTLING_FILE.test(spec.moduleId) ? 0 : SETTLED_FILE.test(spec.moduleId) ? 2 : 1;
+      SETTLING_FILE.test(spec.moduleId) || EXPIRY_FILE.test(spec.moduleId)
+        ? 0
+        : SETTLED_FILE.test(spec.moduleId)
+          ? 2
+          : 1;
     return sorted.sort((a, b) => rank(a) - rank(b)); // stable: vitest's order within each rank
   }
 }

@@ -4,11 +4,12 @@
  * computes the verdicts and writes conformance.json / .md / .html.
  */
 import { relative } from 'node:path';
-import type { SerializedError } from 'vitest';
+import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { rateLimitObservation, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import { redactText } from '../client/redact.ts';
 import type { RunConfig } from '../config/types.ts';
+import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
 import { applyExpectations, type ExpectOutcome } from '../requirements/expectations.ts';
 import { catalogue } from '../requirements/index.ts';
@@ -18,6 +19,7 @@ import {
   type Problem,
   type TestOutcome,
   type Verdicts,
+  verdictWords,
 } from '../requirements/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { buildReport, type ConformanceReport } from './model.ts';
@@ -39,7 +41,15 @@ export interface ConformanceReporterOptions {
   log?: (line: string) => void;
   /** The run-wide back-pressure figures (src/client/back-pressure.ts), summed over every thread. */
   throttleStats?: () => ThrottleStats;
+  /**
+   * Where the expiry countdown goes: a terminal rewrites one line in place (every second); without
+   * it the countdown is a progress line every 30 s.
+   */
+  status?: (line: string) => void;
 }
+
+/** How often the expiry countdown is printed as a line when there is no live status line. */
+const COUNTDOWN_LINE_EVERY_MS = 30_000;
 
 /** The INFO requirement the run's own back-pressure figures are reported under. */
 export const RATE_LIMIT_REQUIREMENT = 'ERR-RATE-LIMIT-OBSERVED';
@@ -72,6 +82,42 @@ export class ConformanceReporter implements Reporter {
   private readonly modules = new Map<string, TestModule>();
   /** Why the run was stopped before vitest finished (--max-time, Ctrl-C). */
   private stopReason: string | undefined;
+
+  /** The expiry waits in progress (--expiry full): label → when each ends, for the countdown. */
+  private readonly expiryWaits = new Map<string, number>();
+  private countdownTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** A suite announced an expiry wait (src/harness/expiry.ts): count it down in the terminal. */
+  onUserConsoleLog(log: UserConsoleLog): void {
+    const wait = parseExpiryWait(log.content.trim());
+    if (!wait) return;
+    this.expiryWaits.set(wait.label, wait.untilMs);
+    this.printCountdown();
+    if (this.countdownTimer) return;
+    this.countdownTimer = setInterval(
+      () => this.printCountdown(),
+      this.o.status ? 1_000 : COUNTDOWN_LINE_EVERY_MS,
+    );
+    this.countdownTimer.unref();
+  }
+
+  private printCountdown(): void {
+    const now = Date.now();
+    for (const [label, until] of this.expiryWaits) if (until <= now) this.expiryWaits.delete(label);
+    if (this.expiryWaits.size === 0) {
+      this.stopCountdown();
+      return;
+    }
+    const waits = [...this.expiryWaits].map(([label, until]) => `${label} ${countdown(until, now)}`);
+    const line = `  expiry waits (--expiry full): ${waits.join(' · ')}`;
+    (this.o.status ?? this.log)(line);
+  }
+
+  private stopCountdown(): void {
+    if (this.countdownTimer) clearInterval(this.countdownTimer);
+    this.countdownTimer = undefined;
+    this.o.status?.('');
+  }
 
   /** What the server's /version answered (preflight), for the report's header. */
   noteServerVersion(version: unknown): void {
@@ -144,6 +190,8 @@ export class ConformanceReporter implements Reporter {
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<SerializedError>,
   ): Promise<void> {
+    this.expiryWaits.clear();
+    this.stopCountdown();
     const outcomes: TestOutcome[] = [];
     const fileErrors: Problem[] = [];
     for (const module of testModules) {
@@ -191,6 +239,7 @@ export class ConformanceReporter implements Reporter {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       exitCode,
+      verdict: verdictWords(verdicts, config.profile, exitCode),
       ...(expected ? { expect: expected.outcome } : {}),
       ...(traffic ? { traffic } : {}),
       ...(config.caFile ? { caFile: config.caFile } : {}),

@@ -1,6 +1,7 @@
 /** The conformance report as written to conformance.json; md and html are renderings of it. */
 import type { ThrottleStats } from '../client/back-pressure.ts';
 import { redactJson, redactText } from '../client/redact.ts';
+import type { Profile } from '../config/types.ts';
 import type { ExpectOutcome } from '../requirements/expectations.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../requirements/verdict.ts';
 import { type Reproduction, reproductionOf } from './reproduction.ts';
@@ -13,7 +14,7 @@ export interface RunInfo {
   /** The server's GET /v1/speak/version answer, compact JSON (absent when it gave none). */
   serverVersion?: string;
   target: 'embedded' | 'remote' | 'container';
-  profile: 'strict' | 'lenient';
+  profile: Profile;
   only: string[];
   /** `--requirement`: the requirements the run was limited to (absent or empty: all of the areas). */
   requirements?: string[];
@@ -21,6 +22,11 @@ export interface RunInfo {
   finishedAt: string;
   durationMs: number;
   exitCode: number;
+  /**
+   * The verdict in words (verdictWords): CONFORMS only when every MUST (strict: and SHOULD) was
+   * judged and held; else e.g. "NO MUST FAILED — 2 MUST NOT JUDGED" or "DOES NOT CONFORM".
+   */
+  verdict?: string;
   /** The expect file's effect (`run --expect`): expected, unexpected passes, expired entries. */
   expect?: ExpectOutcome;
   /** Why the run broke down as a whole (unhandled errors), if it did. */
@@ -94,4 +100,17 @@ export function selectionText(run: Pick<RunInfo, 'only' | 'requirements'>): stri
 
 export function safeText(text: string): string {
   return redactText(text);
+}
+
+/**
+ * The report's verdict as its headline says it: lower case but MUST and SHOULD ("conforms", "does not
+ * conform", "no MUST failed — 3 MUST not judged"); a report from before the words were written
+ * says it by the exit code.
+ */
+export function verdictOf(run: Pick<RunInfo, 'verdict' | 'exitCode'>): string {
+  const words = run.verdict ?? (run.exitCode === 0 ? 'CONFORMS' : 'DOES NOT CONFORM');
+  return words
+    .toLowerCase()
+    .replace(/\bmust\b/g, 'MUST')
+    .replace(/\bshould\b/g, 'SHOULD');
 }

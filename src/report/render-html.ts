@@ -5,10 +5,10 @@
  * so a server answering megabytes cannot make the page unusable.
  */
 import type { EvidenceEntry } from '../client/evidence.ts';
-import type { TestOutcome } from '../requirements/verdict.ts';
+import { judgedText, notJudgedList, type TestOutcome } from '../requirements/verdict.ts';
 import { securityLine } from '../run/summary-table.ts';
 import { groundingLines } from './grounding.ts';
-import { type ConformanceReport, type ReportedRequirement, selectionText } from './model.ts';
+import { type ConformanceReport, type ReportedRequirement, selectionText, verdictOf } from './model.ts';
 
 export const HTML_MAX_EXCHANGES_PER_TEST = 12;
 export const HTML_MAX_BODY_CHARS = 1_500;
@@ -80,6 +80,7 @@ details.req{border:1px solid #dde;border-radius:6px;margin:.35rem 0;padding:.3re
 details.req>summary{cursor:pointer}details.req[hidden]{display:none}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3rem;font-size:.8rem;color:#fff}
 .passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#6e7781}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#bf8700}.not-applicable{background:#8c959f}.harness-error{background:#24292f}
+.jbar{display:inline-block;width:8rem;height:.7rem;background:#d0d7de;vertical-align:middle}.jbar>i{display:block;height:100%;background:#1a7f37}table.jar td{padding:.1rem .5rem}
 .lvl{font-size:.75rem;border:1px solid #999;border-radius:3px;padding:0 .25rem}.msg{color:#444}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.4rem;border-radius:4px;max-height:24rem;overflow:auto}
 pre.err,.err{color:#a40e26}.file,.ms{color:#777;font-size:.8rem}.ex{margin:.2rem 0 .2rem 1rem}.spec{background:#fffbe6;padding:.4rem}`;
@@ -98,7 +99,7 @@ export function renderHtml(report: ConformanceReport): string {
   const { summary, run } = report;
   const tests = new Map(report.tests.map((t) => [t.key, t]));
   const areas = [...new Set(report.requirements.map((r) => r.area))];
-  const verdict = run.exitCode === 0 ? 'conforms' : 'does not conform';
+  const verdict = verdictOf(run);
   const rows = report.requirements
     .map(
       (r) => `<details class="req" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
@@ -116,6 +117,7 @@ export function renderHtml(report: ConformanceReport): string {
         )
         .join('')}</p>
 <p>${r.status === 'blocked' ? '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ' : r.status === 'expected-failure' ? '<b>Expected failure</b> (listed in the expect file; does not gate the run): ' : ''}${escapeHtml(cut(r.message, 4_000))}</p>
+${r.notJudged ? `<p><b>Not judged</b> (${escapeHtml(r.notJudged.status)}). What would judge it: ${escapeHtml(r.notJudged.wouldJudgeIt)}</p>` : ''}
 ${renderReproduction(r)}
 ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}
 </details>`,
@@ -140,7 +142,8 @@ ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('
   )}; ${escapeHtml(summary.characters)} characters synthesized.</p>
 <table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Blocked</th><th>Expected failures</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>MUST / SHOULD blocked</th><th>Tests passed / failed / skipped</th></tr>
 <tr><td>${summary.requirements}</td><td>${summary.passed}</td><td>${summary.failed}</td><td>${summary.blocked}</td><td>${summary.expectedFailures ?? 0}</td><td>${summary.skipped}</td><td>${summary.info}</td><td>${summary.uncovered}</td><td>${summary.mustFailed}</td><td>${summary.shouldFailed}</td><td>${summary.mustBlocked} / ${summary.shouldBlocked}</td><td>${summary.tests.passed} / ${summary.tests.failed} / ${summary.tests.skipped}</td></tr></table>
-${securityHtml(report)}${problems}${expectHtml(run.expect)}
+${summary.judged ? `<p><b>${escapeHtml(judgedText(summary.judged))}</b></p>` : ''}${judgedPerArea(report)}
+${securityHtml(report)}${problems}${notJudgedHtml(report)}${expectHtml(run.expect)}
 <div class="bar">Area <select id="f-area"><option value="">all</option>${areas
     .map((a) => `<option>${escapeHtml(a)}</option>`)
     .join(
@@ -167,4 +170,28 @@ function expectHtml(expect: ConformanceReport['run']['expect']): string {
     ),
   ];
   return `<h2>Expected failures (${escapeHtml(expect.file)}): ${expect.expected.length}</h2>${items.length ? `<ul>${items.join('')}</ul>` : ''}`;
+}
+
+/** Judged / not judged MUSTs and SHOULDs per area at a glance: a count and a bar per area. */
+function judgedPerArea(report: ConformanceReport): string {
+  const areas = [...new Set(report.requirements.map((r) => r.area))];
+  const rows = areas.map((area) => {
+    const gated = report.requirements.filter((r) => r.area === area && r.level !== 'INFO');
+    const judged = gated.filter((r) => r.notJudged === undefined).length;
+    const pct = gated.length === 0 ? 100 : Math.round((100 * judged) / gated.length);
+    const open = gated.length - judged;
+    return `<tr><td>${escapeHtml(area)}</td><td><span class="jbar" title="${pct}% judged"><i style="width:${pct}%"></i></span></td><td>${judged}/${gated.length} judged${open > 0 ? `, <b>${open} not</b>` : ''}</td></tr>`;
+  });
+  return `<table class="jar"><caption>MUST and SHOULD judged per area</caption>${rows.join('')}</table>`;
+}
+
+/** The MUSTs and SHOULDs without a verdict, each with what would judge it (empty when none). */
+function notJudgedHtml(report: ConformanceReport): string {
+  const open = notJudgedList(report.requirements);
+  if (open.length === 0) return '';
+  const items = open.map(
+    (r) =>
+      `<li><b>${escapeHtml(r.id)}</b> <span class="lvl">${escapeHtml(r.level)}</span> ${escapeHtml(r.notJudged!.status)}: ${escapeHtml(cut(r.notJudged!.reason, 600))}<br>What would judge it: ${escapeHtml(r.notJudged!.wouldJudgeIt)}</li>`,
+  );
+  return `<h2>Not judged (${open.length}): no verdict either way</h2><ul>${items.join('')}</ul>`;
 }

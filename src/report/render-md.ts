@@ -1,8 +1,9 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
 
+import { judgedText, notJudgedList } from '../requirements/verdict.ts';
 import { securityLine } from '../run/summary-table.ts';
 import { groundingLines } from './grounding.ts';
-import { type ConformanceReport, selectionText } from './model.ts';
+import { type ConformanceReport, selectionText, verdictOf } from './model.ts';
 
 const ICON: Record<string, string> = {
   passed: '✅',
@@ -36,9 +37,8 @@ export function renderMarkdown(report: ConformanceReport): string {
   lines.push(
     `- Run ${run.runId}: ${run.startedAt} → ${run.finishedAt} (${(run.durationMs / 1000).toFixed(1)} s)`,
   );
-  lines.push(
-    `- Verdict: **${run.exitCode === 0 ? 'conforms' : 'does not conform'}** (exit code ${run.exitCode})`,
-  );
+  lines.push(`- Verdict: **${mdCell(verdictOf(run))}** (exit code ${run.exitCode})`);
+  if (summary.judged) lines.push(`- ${judgedText(summary.judged)}`);
   if (summary.notConcluded > 0)
     lines.push(`- Not concluded (timeout): ${summary.notConcluded} requirement(s): the run was stopped`);
   const security = securityLine(report.requirements, run.profile);
@@ -73,6 +73,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       lines.push(`| ${r.id} | ${r.level} | ${mdCell(r.section)} | ${mdCell(r.message)} |`);
     lines.push('');
   }
+  lines.push(...notJudgedMarkdown(report));
   lines.push(...expectMarkdown(report));
   const harness = report.requirements.filter((r) => r.status === 'harness-error');
   if (harness.length > 0) {
@@ -115,6 +116,24 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('## Not covered by any test', '', report.uncovered.map((id) => `\`${id}\``).join(', '), '');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Every MUST and SHOULD without a verdict: why, and what would judge it. */
+function notJudgedMarkdown(report: ConformanceReport): string[] {
+  const open = notJudgedList(report.requirements);
+  if (open.length === 0) return [];
+  const lines = [
+    `## Not judged (${open.length}): no verdict either way; CONFORMS needs them judged`,
+    '',
+    '| Id | Level | Status | Why | What would judge it |',
+    '|---|---|---|---|---|',
+  ];
+  for (const r of open)
+    lines.push(
+      `| ${r.id} | ${r.level} | ${r.notJudged!.status} | ${mdCell(r.notJudged!.reason, 300)} | ${mdCell(r.notJudged!.wouldJudgeIt, 300)} |`,
+    );
+  lines.push('');
+  return lines;
 }
 
 /** Expected failures apart (with their original failure), unexpected passes and expired entries. */

@@ -21,7 +21,7 @@
 
 import { EXIT } from '../cli/exit-codes.ts';
 import type { EvidenceEntry } from '../client/evidence.ts';
-import type { Profile } from '../config/types.ts';
+import { PROFILE_RULES, type Profile } from '../config/types.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
@@ -43,6 +43,34 @@ export type VerdictStatus =
 
 /** A skip reason that starts with this says the server does not offer the feature: not applicable. */
 export const NOT_APPLICABLE = 'not applicable: ';
+
+/**
+ * Inside a skip reason, separates why the requirement was not judged from what would judge it (an
+ * option, a reachable webhook URL, a longer budget): `withWouldJudge(reason, remedy)` writes it,
+ * the verdicts read it back into `RequirementVerdict.notJudged`. A vitest skip note is one string,
+ * so the structure travels inside it.
+ */
+export const WOULD_JUDGE_IT = ' · would judge it: ';
+
+export function withWouldJudge(reason: string, wouldJudgeIt: string): string {
+  return `${reason}${WOULD_JUDGE_IT}${wouldJudgeIt}`;
+}
+
+/** A MUST or SHOULD that has no verdict of its own in this run: why, and what would judge it. */
+export interface NotJudged {
+  /** skipped, not-applicable, blocked, not-concluded or harness-error. */
+  status: VerdictStatus;
+  reason: string;
+  wouldJudgeIt: string;
+}
+
+/** How many MUSTs and SHOULDs the run judged (a verdict of their own: passed, failed, non-strict). */
+export interface JudgedAccount {
+  must: number;
+  mustJudged: number;
+  should: number;
+  shouldJudged: number;
+}
 
 /** Per requirement id within one test: the checks that held and the messages of those that failed. */
 export type CheckTallies = Record<string, { passed: number; failed: string[] }>;
@@ -85,6 +113,8 @@ export interface RequirementVerdict extends Requirement {
   message: string;
   covered: boolean;
   observations: string[];
+  /** Set on a MUST or SHOULD the run did not judge (skipped, blocked, …): why and what would judge it. */
+  notJudged?: NotJudged;
 }
 
 export interface Problem {
@@ -120,6 +150,8 @@ export interface VerdictSummary {
   securityBlocked: number;
   tests: { passed: number; failed: number; skipped: number };
   characters: number;
+  /** MUSTs and SHOULDs judged out of those of the run; the rest carry `notJudged`. */
+  judged: JudgedAccount;
 }
 
 export interface Verdicts {
@@ -164,15 +196,18 @@ export function computeVerdicts(
   }
 
   const requirements = selected.map((requirement) =>
-    withRunObservations(
-      nonStrict(
-        throttledNote(
-          notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
-          o.throttled,
+    withNotJudged(
+      withRunObservations(
+        nonStrict(
+          throttledNote(
+            notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
+            o.throttled,
+          ),
+          o.profile,
         ),
-        o.profile,
+        o.runObservations?.[requirement.id],
       ),
-      o.runObservations?.[requirement.id],
+      o.stopped,
     ),
   );
   const problems: Problem[] = [...(o.fileErrors ?? [])];
@@ -212,6 +247,7 @@ export function computeVerdicts(
         skipped: outcomes.filter((t) => t.state === 'skipped').length,
       },
       characters: outcomes.reduce((n, t) => n + t.characters, 0),
+      judged: judgedAccount(requirements),
     },
     requirements,
     uncovered,
@@ -250,6 +286,73 @@ function withRunObservations(verdict: RequirementVerdict, notes: string[] | unde
   if (!notes || notes.length === 0 || verdict.status !== 'info') return verdict;
   const observations = [...verdict.observations, ...notes];
   return { ...verdict, observations, message: observations.join(' · ') };
+}
+
+/** The statuses that are a verdict on the server: the requirement was judged. */
+const JUDGED: ReadonlySet<VerdictStatus> = new Set(['passed', 'failed', 'non-strict']);
+
+/** MUSTs and SHOULDs counted: all of the run, and those judged (no `notJudged`). */
+export function judgedAccount(requirements: readonly RequirementVerdict[]): JudgedAccount {
+  const of = (level: RequirementLevel) => requirements.filter((r) => r.level === level);
+  const judged = (list: RequirementVerdict[]) => list.filter((r) => r.notJudged === undefined).length;
+  return {
+    must: of('MUST').length,
+    mustJudged: judged(of('MUST')),
+    should: of('SHOULD').length,
+    shouldJudged: judged(of('SHOULD')),
+  };
+}
+
+/** The MUSTs and SHOULDs the run did not judge, MUSTs first. */
+export function notJudgedList(requirements: readonly RequirementVerdict[]): RequirementVerdict[] {
+  const open = requirements.filter((r) => r.notJudged !== undefined);
+  return [...open.filter((r) => r.level === 'MUST'), ...open.filter((r) => r.level !== 'MUST')];
+}
+
+/**
+ * A MUST or SHOULD without a verdict of its own gets `notJudged`: the reason (its message, the skip
+ * note without the remedy) and what would judge it (the remedy the skip named, else one by status).
+ */
+function withNotJudged(verdict: RequirementVerdict, stopped: string | undefined): RequirementVerdict {
+  if (verdict.level === 'INFO' || JUDGED.has(verdict.status)) return verdict;
+  const [message, named] = splitWouldJudge(verdict.message);
+  // The status already says it was skipped: the reason is the skip's own words.
+  const reason = message.replace(/^Every covering test was skipped\. Skipped: /, '');
+  return {
+    ...verdict,
+    message,
+    notJudged: { status: verdict.status, reason, wouldJudgeIt: named ?? defaultRemedy(verdict, stopped) },
+  };
+}
+
+/** "reason · would judge it: remedy" → [reason, remedy]; the first remedy when several skips named one. */
+function splitWouldJudge(message: string): [string, string | undefined] {
+  const at = message.indexOf(WOULD_JUDGE_IT);
+  if (at < 0) return [message, undefined];
+  const rest = message.slice(at + WOULD_JUDGE_IT.length);
+  const remedy = rest.split(' · ')[0]!.trim();
+  const after = rest.slice(remedy.length);
+  return [`${message.slice(0, at)}${after}`.trim(), remedy];
+}
+
+/** What would judge a requirement whose skip named no remedy, by why it was not judged. */
+function defaultRemedy(verdict: RequirementVerdict, stopped: string | undefined): string {
+  switch (verdict.status) {
+    case 'blocked':
+      return 'the server getting past the step that blocked it (see the message); then run again';
+    case 'not-concluded':
+      return stopped?.includes('--max-time')
+        ? 'a longer --max-time (the run budget ran out before it finished)'
+        : 'a run that is not stopped before it finishes';
+    case 'harness-error':
+      return 'a speakcheck without this bug (please report it)';
+    case 'not-applicable':
+      return 'the server offering the feature';
+    default:
+      return verdict.covered
+        ? 'a run where its test is not skipped (see the reason)'
+        : 'a test that covers it (none exists: a gap of speakcheck)';
+  }
 }
 
 /**
@@ -373,6 +476,20 @@ function resultIn(test: TestOutcome, id: string): Result {
   return { kind: 'passed', message: '' };
 }
 
+/**
+ * The exit code of a run, per profile. Not judged is not failed: a MUST nobody could judge (an
+ * expiry longer than the run waits, webhooks a remote server cannot deliver) is neither held nor
+ * broken. The profiles decide differently, on purpose:
+ *   strict, lenient: exit 0 with the distinct verdict "NO MUST FAILED — N MUST NOT JUDGED" (never
+ *     CONFORMS). A CI gate runs on every change against servers it cannot always make fully
+ *     judgeable (no public webhook URL, 15-minute tokens); failing it for that would teach teams to
+ *     switch the gate off. The gap is printed on the verdict line and listed in every report,
+ *     each with what would judge it, so nobody reads it as CONFORMS.
+ *   acceptance: exit 1. A buyer accepting a server wants "every MUST and SHOULD held", and an
+ *     unjudged one is no answer: the gate fails until the run is set up to judge everything.
+ * A stopped run that could not conclude a requirement fails in every profile (exit 1, NOT
+ * CONCLUDED): it was meant to judge it and did not get to.
+ */
 export function exitCodeFor(
   verdicts: Verdicts,
   profile: Profile,
@@ -382,10 +499,11 @@ export function exitCodeFor(
 ): number {
   // The harness broke: whatever else happened, the run cannot vouch for its verdicts.
   if (verdicts.summary.harnessErrors > 0) return EXIT.harnessError;
+  const rules = PROFILE_RULES[profile];
   const { mustFailed, shouldFailed, mustBlocked, shouldBlocked } = verdicts.summary;
   // A blocked requirement was not shown to hold: it counts like a failure, though reported apart.
   if (mustFailed + mustBlocked > 0) return EXIT.failed;
-  if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.failed;
+  if (rules.shouldGates && shouldFailed + shouldBlocked > 0) return EXIT.failed;
   // Security checks gate in every profile but lenient (there they are reported, non-strict).
   const { securityFailed = 0, securityBlocked = 0 } = verdicts.summary;
   if (profile !== 'lenient' && securityFailed + securityBlocked > 0) return EXIT.failed;
@@ -393,5 +511,61 @@ export function exitCodeFor(
   if (expiredExpectations > 0) return EXIT.failed;
   // A run that could not conclude a requirement cannot say the server conforms.
   if (verdicts.summary.notConcluded > 0) return EXIT.failed;
+  if (rules.notJudgedGates && notJudgedGating(verdicts, profile).length > 0) return EXIT.failed;
   return EXIT.ok;
+}
+
+/** The unjudged requirements that keep the word CONFORMS away in this profile (SHOULDs where they gate). */
+export function notJudgedGating(verdicts: Verdicts, profile: Profile): RequirementVerdict[] {
+  const shouldToo = PROFILE_RULES[profile].shouldGates;
+  // Security checks are not the contract's: unjudged, they keep CONFORMS away only where anything
+  // unjudged fails the gate (acceptance); elsewhere the security line says they were not judged.
+  const securityToo = PROFILE_RULES[profile].notJudgedGates;
+  return notJudgedList(verdicts.requirements).filter(
+    (r) =>
+      r.level === 'MUST' || (shouldToo && r.level === 'SHOULD') || (securityToo && r.level === 'SECURITY'),
+  );
+}
+
+/**
+ * The verdict, in words, as the terminal's last line and every report's headline say it. CONFORMS
+ * only when the run passed AND every MUST (strict, acceptance: and SHOULD) was judged; a clean run
+ * that left some unjudged says so instead: "NO MUST FAILED — 2 MUST NOT JUDGED".
+ */
+export function verdictWords(verdicts: Verdicts, profile: Profile, exitCode: number): string {
+  const { summary } = verdicts;
+  if (summary.harnessErrors > 0) return 'NO VERDICT (harness error)';
+  const failedGate =
+    summary.mustFailed + summary.mustBlocked > 0 ||
+    (PROFILE_RULES[profile].shouldGates && summary.shouldFailed + summary.shouldBlocked > 0) ||
+    // Security checks gate in every profile but lenient (exitCodeFor).
+    (profile !== 'lenient' && (summary.securityFailed ?? 0) + (summary.securityBlocked ?? 0) > 0);
+  if (failedGate) return 'DOES NOT CONFORM';
+  if (summary.notConcluded > 0) return 'NOT CONCLUDED';
+  const open = notJudgedText(verdicts, profile);
+  // In acceptance an unjudged requirement alone makes exit 1: then the words still say why.
+  const onlyUnjudgedFails =
+    exitCode === EXIT.failed &&
+    PROFILE_RULES[profile].notJudgedGates &&
+    open !== '' &&
+    verdicts.problems.length === 0;
+  if (exitCode !== EXIT.ok && !onlyUnjudgedFails) return 'DOES NOT CONFORM';
+  if (!open) return 'CONFORMS';
+  const held = PROFILE_RULES[profile].shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED';
+  return `${held} — ${open} NOT JUDGED`;
+}
+
+/** "21 MUST, 2 SHOULD" not judged (those that gate in the profile), or '' when none. */
+function notJudgedText(verdicts: Verdicts, profile: Profile): string {
+  const open = notJudgedGating(verdicts, profile);
+  return (['MUST', 'SHOULD', 'SECURITY'] as const)
+    .map((level) => [level, open.filter((r) => r.level === level).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([level, n]) => `${n} ${level}`)
+    .join(', ');
+}
+
+/** "judged: 140 of 142 MUST, 30 of 30 SHOULD" */
+export function judgedText(account: JudgedAccount): string {
+  return `judged: ${account.mustJudged} of ${account.must} MUST, ${account.shouldJudged} of ${account.should} SHOULD`;
 }

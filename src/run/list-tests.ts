@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import type { TestModule } from 'vitest/node';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { suiteFilters } from '../harness/suite-files.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 
 export interface ListedTest {
@@ -36,9 +37,7 @@ export async function collectTests(config: RunConfig): Promise<{ files: ListedFi
     ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
   });
   try {
-    const { testModules, unhandledErrors } = await vitest.collect(
-      config.only.map((area) => `suites/${area}`),
-    );
+    const { testModules, unhandledErrors } = await vitest.collect(suiteFilters(config.only));
     const files = testModules
       .map((m) => listedFile(m))
       .filter((f) => f.tests.length > 0)

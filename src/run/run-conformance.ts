@@ -18,17 +18,31 @@ import { registerSecret } from '../client/redact.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { suiteFilters } from '../harness/suite-files.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { expectLines } from '../requirements/expectations.ts';
+import { judgedText, verdictWords } from '../requirements/verdict.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { suiteWorkersFor } from './suite-workers.ts';
-import { securityLine, summaryTable } from './summary-table.ts';
+import { notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
 
 /** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
 export const DEFAULT_MAX_TIME_MS = 300_000;
+/**
+ * Default of `--max-time` with `--expiry full` (the acceptance profile): the contract's longest
+ * lifetime, the websocket URL's hour, plus its margin and ten minutes for the rest of the run. A
+ * longer lifetime (a 24 h token) is reported not judged, naming the --max-time that would judge it.
+ */
+export const FULL_EXPIRY_MAX_TIME_MS = 4_200_000;
+
+/** The budget when --max-time is not given: longer when the run waits out the real lifetimes. */
+export function defaultMaxTimeMs(config: Pick<RunConfig, 'expiry'>): number {
+  return config.expiry.mode === 'full' ? FULL_EXPIRY_MAX_TIME_MS : DEFAULT_MAX_TIME_MS;
+}
+
 /** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
 const CLOSE_BOUND_MS = 5_000;
 
@@ -58,7 +72,10 @@ function securityNote(summary: { securityFailed: number; securityBlocked: number
 }
 
 export async function runConformance(config: RunConfig, o: RunOptions = {}): Promise<number> {
-  const out = o.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  // On a terminal the expiry countdown is one line rewritten in place; every other line clears it first.
+  const live = o.out === undefined && process.stdout.isTTY === true;
+  const out = o.out ?? ((line: string) => process.stdout.write(`${live ? '\r\x1b[2K' : ''}${line}\n`));
+  const status = live ? (line: string) => process.stdout.write(`\r\x1b[2K${line}`) : undefined;
   const err = o.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   const startedAt = new Date();
   registerSecret(config.password);
@@ -75,7 +92,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     phases.push(`${name} ${((now - phaseStart) / 1000).toFixed(1)} s`);
     phaseStart = now;
   };
-  const maxTimeMs = o.maxTimeMs ?? DEFAULT_MAX_TIME_MS;
+  const maxTimeMs = o.maxTimeMs ?? defaultMaxTimeMs(config);
   // Before anything sends a request or vitest starts its worker threads: they copy the run-wide
   // throttle (one shared buffer) and the trusted CA from this thread's environment data.
   const throttle = runThrottle();
@@ -84,6 +101,9 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     deadlineMs: Date.now() + maxTimeMs,
   });
   trustCaFile(config.caFile);
+  // The expiry waits (src/harness/expiry.ts) end within the budget, or say what budget would judge them.
+  config.expiry.deadlineMs = startedAt.getTime() + maxTimeMs;
+  config.expiry.maxTimeS = Math.round(maxTimeMs / 1000);
   // Resolved with the reason when the run must stop waiting (budget or signal during the suites).
   let requestStop: (reason: string) => void = () => undefined;
   const stopRequested = new Promise<string>((resolve) => {
@@ -117,6 +137,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     startedAt,
     log: out,
     throttleStats: () => throttle.stats(),
+    ...(status ? { status } : {}),
   });
   const ownSignalListeners = new Set([...process.rawListeners('SIGINT'), ...process.rawListeners('SIGTERM')]);
   // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
@@ -199,7 +220,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
         if (!ownSignalListeners.has(listener)) process.off(signal, listener as (...a: unknown[]) => void);
     process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);
     suitesRunning = true;
-    const suites = vitest.start(config.only.map((area) => `suites/${area}`));
+    const suites = vitest.start(suiteFilters(config.only));
     suites.catch(() => undefined); // a stopped run does not wait for it
     const stopped = await Promise.race([suites.then(() => undefined), stopRequested]);
     suitesRunning = false;
@@ -247,15 +268,16 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
       `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
     );
     if (o.allureHtml) out(generateAllureHtml(config.reportDir));
-    const { notConcluded, mustFailed, shouldFailed, securityFailed } = verdicts.summary;
+    for (const line of notJudgedLines(verdicts.requirements)) out(line);
+    out(judgedText(verdicts.summary.judged));
+    const words = verdictWords(verdicts, config.profile, exitCode);
+    const { notConcluded } = verdicts.summary;
     const stoppedNote =
       notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
     out(
-      exitCode === EXIT.ok
+      exitCode === EXIT.ok && words === 'CONFORMS'
         ? 'verdict: CONFORMS'
-        : notConcluded > 0 && mustFailed + shouldFailed + securityFailed === 0
-          ? `verdict: NOT CONCLUDED (exit ${exitCode}${stoppedNote})`
-          : `verdict: DOES NOT CONFORM (exit ${exitCode}${config.profile === 'strict' ? ', strict profile' : ''}${securityNote(verdicts.summary, config.profile)}${stoppedNote})`,
+        : `verdict: ${words} (exit ${exitCode}, ${config.profile} profile${securityNote(verdicts.summary, config.profile)}${stoppedNote})`,
     );
     return exitCode;
   } finally {

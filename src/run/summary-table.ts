@@ -1,5 +1,5 @@
 /** The final table `speakcheck run` prints: one row per area, then the totals. */
-import type { RequirementVerdict, VerdictSummary } from '../requirements/verdict.ts';
+import { notJudgedList, type RequirementVerdict, type VerdictSummary } from '../requirements/verdict.ts';
 
 export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
   // The not-concluded column only when the run was stopped (--max-time, Ctrl-C).
@@ -31,6 +31,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     ...(stopped ? ['not concluded'] : []),
     ...rare.map(([name]) => name),
     'uncovered',
+    'judged',
   ];
   const rows: string[][] = [];
   const areas = [...new Set(requirements.map((r) => r.area))];
@@ -49,6 +50,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
       ...(stopped ? [n('not-concluded')] : []),
       ...rare.map(([name]) => n(rareStatus[name]!)),
       String(list.filter((r) => !r.covered).length),
+      judgedCell(list),
     ]);
   }
   rows.push([
@@ -63,6 +65,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
     ...(stopped ? [String(summary.notConcluded)] : []),
     ...rare.map(([, count]) => String(count)),
     String(summary.uncovered),
+    judgedCell(requirements),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
@@ -87,4 +90,31 @@ export function securityLine(
   const why = notJudged[0]?.message.replace(/^Every covering test was skipped\.\s*(Skipped: )?/, '');
   const gating = profile === 'lenient' ? 'reported only (lenient profile)' : `gating (${profile} profile)`;
   return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('passed')} passed, ${n('failed', 'non-strict')} failed, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
+}
+
+/** "12/13": the MUSTs and SHOULDs of these requirements judged, out of all of them. */
+function judgedCell(list: readonly RequirementVerdict[]): string {
+  const gated = list.filter((r) => r.level !== 'INFO');
+  return `${gated.filter((r) => r.notJudged === undefined).length}/${gated.length}`;
+}
+
+/**
+ * The MUSTs and SHOULDs the run did not judge, one line each: id, level, status, why, and what
+ * would judge it. Empty when everything was judged.
+ */
+export function notJudgedLines(requirements: readonly RequirementVerdict[]): string[] {
+  const open = notJudgedList(requirements);
+  if (open.length === 0) return [];
+  const lines = [`not judged (${open.length}):`];
+  for (const r of open) {
+    const n = r.notJudged!;
+    lines.push(`  ${r.id} (${r.level}, ${n.status}): ${oneLine(n.reason)}`);
+    lines.push(`    what would judge it: ${oneLine(n.wouldJudgeIt)}`);
+  }
+  return lines;
+}
+
+function oneLine(text: string, max = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

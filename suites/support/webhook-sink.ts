@@ -6,6 +6,13 @@ import { inject } from 'vitest';
 import { type ProvidedWebhookSink, RemoteWebhookSink } from '../../src/client/webhook-sink-control.ts';
 import '../../src/harness/meta.ts';
 
+/**
+ * What would judge the webhook requirements when the server cannot call the sink: an address the
+ * server can reach that leads to the sink's listener (README "Webhooks against a remote server").
+ */
+export const WEBHOOK_REMEDY =
+  '--webhook-url set to a public address that forwards to --webhook-listen HOST:PORT (a tunnel, or a CI runner\'s published port; README "Webhooks against a remote server")';
+
 /** One of the two is set: the sink, or why the server under test cannot call it. */
 export type RunSinkAccess = { sink?: RemoteWebhookSink; unreachable?: string };
 

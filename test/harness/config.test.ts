@@ -10,6 +10,7 @@ import {
   ConfigError,
   decodeRunConfig,
   encodeRunConfig,
+  type RunFlags,
   resolveCommandTarget,
   resolveRunConfig,
   resolveTargetFlags,
@@ -64,7 +65,7 @@ describe('run config', () => {
   });
 
   test('expiry: lifetimes from flags over SPEAK_* variables, a 20 s wait bound by default', () => {
-    expect(resolveRunConfig({}, {}, now).expiry).toEqual({ maxWaitS: 20 });
+    expect(resolveRunConfig({}, {}, now).expiry).toEqual({ maxWaitS: 20, mode: 'quick' });
     const env = {
       SPEAK_ACCESS_TOKEN_LIFETIME: '900',
       SPEAK_WS_URL_LIFETIME: '3600',
@@ -74,17 +75,34 @@ describe('run config', () => {
       accessTokenLifetimeS: 900,
       wsUrlLifetimeS: 3600,
       maxWaitS: 30,
+      mode: 'quick',
     });
     const flags = { accessTokenLifetime: '5', wsUrlLifetime: '6', maxExpiryWait: '10' };
     expect(resolveRunConfig(flags, env, now).expiry).toEqual({
       accessTokenLifetimeS: 5,
       wsUrlLifetimeS: 6,
       maxWaitS: 10,
+      mode: 'quick',
     });
     expect(() => resolveRunConfig({ accessTokenLifetime: '0' }, {}, now)).toThrow(
       /--access-token-lifetime "0" must be a positive whole number/,
     );
     expect(() => resolveRunConfig({ wsUrlLifetime: '1h' }, {}, now)).toThrow(/--ws-url-lifetime "1h"/);
+  });
+
+  test('--expiry: the profile decides (acceptance: full), the flag over SPEAK_EXPIRY over the file', () => {
+    const mode = (flags: RunFlags, env: Record<string, string> = {}, file: RunFlags = {}) =>
+      resolveRunConfig(flags, env, now, file).expiry.mode;
+    expect(mode({})).toBe('quick');
+    expect(mode({ profile: 'lenient' })).toBe('quick');
+    expect(mode({ profile: 'acceptance' })).toBe('full');
+    expect(mode({ profile: 'acceptance', expiry: 'quick' })).toBe('quick');
+    expect(mode({}, { SPEAK_EXPIRY: 'full' })).toBe('full');
+    expect(mode({ expiry: 'quick' }, { SPEAK_EXPIRY: 'full' })).toBe('quick');
+    expect(mode({}, {}, { expiry: 'full' })).toBe('full');
+    expect(() => mode({ expiry: 'slow' })).toThrow(/--expiry "slow" must be quick or full/);
+    expect(resolveRunConfig({ signedUrlLifetime: '15' }, {}, now).expiry.signedUrlLifetimeS).toBe(15);
+    expect(resolveRunConfig({}, { SPEAK_PROFILE: 'acceptance' }, now).profile).toBe('acceptance');
   });
 
   test('--webhook-listen: HOST:PORT or PORT, the flag over SPEAK_WEBHOOK_LISTEN, absent by default', () => {
@@ -116,7 +134,7 @@ describe('run config', () => {
     ],
     [
       { baseUrl: 'http://127.0.0.1:1', token: 't', profile: 'picky' },
-      /--profile "picky" must be strict or lenient/,
+      /--profile "picky" must be strict, lenient or acceptance/,
     ],
     [{ target: 'remote' }, /--target remote needs --base-url/],
     [{ baseUrl: 'http://u:p@127.0.0.1:1', token: 't' }, /must not carry credentials/],

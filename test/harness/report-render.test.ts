@@ -7,7 +7,7 @@ import { escapeHtml, HTML_MAX_BODY_CHARS, renderHtml } from '../../src/report/re
 import { mdCell, renderMarkdown } from '../../src/report/render-md.ts';
 import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import { computeVerdicts, type TestOutcome } from '../../src/requirements/verdict.ts';
+import { computeVerdicts, type TestOutcome, withWouldJudge } from '../../src/requirements/verdict.ts';
 
 const hostile = '<script>alert("x")</script> & | pipe';
 const requirement: Requirement = {
@@ -148,5 +148,59 @@ describe('reproduction in the reports', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('judged / not judged: the headline words, the count, the gaps with their remedy, a bar per area', () => {
+    const must = (id: string, area: Requirement['area']): Requirement => ({
+      ...requirement,
+      id,
+      area,
+      text: id,
+    });
+    const skipped: TestOutcome = {
+      ...outcome,
+      key: 'suites/expiry.spec.ts > waits',
+      name: 'waits',
+      state: 'skipped',
+      errors: [],
+      evidence: [],
+      requirements: ['AUTH-WAITS'],
+      observations: [
+        `Skipped: ${withWouldJudge('access tokens live 900 s <JWT exp>', '--profile acceptance (waits 902 s)')}`,
+      ],
+    };
+    const passed: TestOutcome = {
+      ...skipped,
+      key: 'suites/x > ok',
+      state: 'passed',
+      requirements: ['MODELS-OK'],
+      observations: [],
+    };
+    const verdicts = computeVerdicts(
+      [must('AUTH-WAITS', 'auth'), must('MODELS-OK', 'models')],
+      [skipped, passed],
+    );
+    const r = buildReport(verdicts, [skipped, passed], {
+      ...report().run,
+      exitCode: 0,
+      verdict: 'NO MUST OR SHOULD FAILED — 1 MUST NOT JUDGED',
+    });
+    const md = renderMarkdown(r);
+    expect(md).toContain('- Verdict: **no MUST or SHOULD failed — 1 MUST not judged** (exit code 0)');
+    expect(md).toContain('- judged: 1 of 2 MUST, 0 of 0 SHOULD');
+    expect(md).toMatch(
+      /## Not judged \(1\)[\s\S]*\| AUTH-WAITS \| MUST \| skipped \| .*access tokens live 900 s &lt;JWT exp&gt;.* \| --profile acceptance \(waits 902 s\) \|/,
+    );
+    const html = renderHtml(r);
+    expect(html).toContain(
+      '<title>Speak v1 conformance: no MUST or SHOULD failed — 1 MUST not judged</title>',
+    );
+    expect(html).toContain('<td>auth</td><td><span class="jbar" title="0% judged">');
+    expect(html).toContain('0/1 judged, <b>1 not</b>');
+    expect(html).toContain(
+      '<td>models</td><td><span class="jbar" title="100% judged"><i style="width:100%"></i></span></td><td>1/1 judged</td>',
+    );
+    expect(html).toContain('What would judge it: --profile acceptance (waits 902 s)');
+    expect(html).not.toContain('<JWT exp>');
   });
 });

@@ -104,7 +104,7 @@ describe('speakcheck run: could not run', () => {
       'x',
     ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--profile "picky" must be strict or lenient/);
+    expect(result.stderr).toMatch(/--profile "picky" must be strict, lenient or acceptance/);
   });
 });
 
@@ -135,7 +135,17 @@ describe('speakcheck run: a full run over fixture suites', { timeout: 200_000 },
     expect(server!.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
       '/v1/speak/takes/take-1',
     ]);
-    expect(result.stdout).toMatch(/verdict: CONFORMS/);
+    // The fixture covers one MUST: every other MUST and SHOULD is not judged, each listed with what
+    // would judge it, and the verdict says so instead of CONFORMS (exit 0 in the strict profile).
+    expect(result.stdout).not.toMatch(/verdict: CONFORMS/);
+    expect(result.stdout).toMatch(
+      /^verdict: NO MUST OR SHOULD FAILED — \d+ MUST, \d+ SHOULD NOT JUDGED \(exit 0, strict profile\)$/m,
+    );
+    expect(result.stdout).toMatch(/^judged: 1 of \d+ MUST, 0 of \d+ SHOULD$/m);
+    expect(result.stdout).toMatch(/^not judged \(\d+\):$/m);
+    expect(result.stdout).toMatch(
+      /^ {2}AUTH-LOGIN-FAIL-401 \(MUST, skipped\): No test covers this requirement\.\n {4}what would judge it: a test that covers it/m,
+    );
     expect(result.stdout).toContain(`reports: ${reportDir}`);
     const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
     expect(Object.keys(report.summary)).toEqual(
@@ -157,9 +167,14 @@ describe('speakcheck run: a full run over fixture suites', { timeout: 200_000 },
       .join('\n');
     expect(everything).not.toContain(FAKE_PASSWORD);
     expect(everything).not.toMatch(/fake-access-\d/);
-    expect(readFileSync(join(reportDir, 'conformance.md'), 'utf8')).toContain(
-      '# Speak v1 conformance report',
+    const md = readFileSync(join(reportDir, 'conformance.md'), 'utf8');
+    expect(md).toContain('# Speak v1 conformance report');
+    expect(md).toMatch(
+      /Verdict: \*\*no MUST or SHOULD failed — \d+ MUST, \d+ SHOULD not judged\*\* \(exit code 0\)/,
     );
+    expect(md).toMatch(/## Not judged \(\d+\)/);
+    expect(report.run.verdict).toMatch(/^NO MUST OR SHOULD FAILED — /);
+    expect(report.summary.judged).toMatchObject({ mustJudged: 1 });
     const html = readFileSync(join(reportDir, 'conformance.html'), 'utf8');
     expect(html).toContain('looked at &lt;the&gt; &quot;server&quot; &amp; its answers');
     expect(html).not.toMatch(/<(link|img|iframe)\b|src=["']http/);

@@ -33,6 +33,8 @@ export interface Verdict {
   id: string;
   status: string;
   message?: string;
+  /** A MUST or SHOULD the run did not judge: why, and what would judge it. */
+  notJudged?: { status: string; reason: string; wouldJudgeIt: string };
 }
 
 /** The requirement verdicts of the conformance.json a run wrote into `reportDir`, by id. */

@@ -7,8 +7,11 @@ import type { Requirement } from '../../src/requirements/types.ts';
 import {
   computeVerdicts,
   exitCodeFor,
+  judgedText,
   NOT_APPLICABLE,
   type TestOutcome,
+  verdictWords,
+  withWouldJudge,
 } from '../../src/requirements/verdict.ts';
 
 const req = (id: string, level: Requirement['level'], area: Requirement['area'] = 'auth'): Requirement => ({
@@ -459,5 +462,123 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
     expect(verdicts.requirements.find((r) => r.id === 'AUTH-D')!.message).toBe(
       'When this test ran: x. · Whole run: y.',
     );
+  });
+});
+
+describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD) was judged', () => {
+  const small = [
+    req('AUTH-A', 'MUST'),
+    req('AUTH-B', 'MUST'),
+    req('AUTH-C', 'SHOULD'),
+    req('AUTH-D', 'INFO'),
+  ];
+  const tokenSkip = withWouldJudge(
+    'access tokens live 900 s (JWT exp)',
+    '--profile acceptance or --expiry full (waits 902 s)',
+  );
+  /** A and C pass, D observed; B only skipped: one MUST not judged. */
+  const unjudgedMust = [
+    outcome('a', 'passed', ['AUTH-A', 'AUTH-C']),
+    outcome('d', 'passed', ['AUTH-D']),
+    outcome('b waits', 'skipped', ['AUTH-B'], { observations: [`Skipped: ${tokenSkip}`] }),
+  ];
+
+  test('a skip names what would judge it: carried apart from the reason, counted as not judged', () => {
+    const v = computeVerdicts(small, unjudgedMust, { profile: 'strict' });
+    const b = v.requirements.find((r) => r.id === 'AUTH-B')!;
+    expect(b.status).toBe('skipped');
+    expect(b.notJudged).toEqual({
+      status: 'skipped',
+      reason: 'access tokens live 900 s (JWT exp)',
+      wouldJudgeIt: '--profile acceptance or --expiry full (waits 902 s)',
+    });
+    expect(b.message).not.toContain('would judge it');
+    // Judged requirements and INFO carry nothing.
+    expect(v.requirements.filter((r) => r.notJudged).map((r) => r.id)).toEqual(['AUTH-B']);
+    expect(v.summary.judged).toEqual({ must: 2, mustJudged: 1, should: 1, shouldJudged: 1 });
+    expect(judgedText(v.summary.judged)).toBe('judged: 1 of 2 MUST, 1 of 1 SHOULD');
+  });
+
+  test('a requirement no test covers, a blocked one and a stopped run each say what would judge them', () => {
+    const v = computeVerdicts(
+      [...small, req('AUTH-E', 'MUST')],
+      [
+        outcome('a', 'passed', ['AUTH-A']),
+        outcome('b blocked', 'failed', ['AUTH-B'], { checks: {}, blockedBy: 'login answered 500' }),
+        outcome('c unfinished', 'not-concluded', ['AUTH-C']),
+      ],
+      { stopped: 'the run budget of 300 s (--max-time) ran out' },
+    );
+    const by = Object.fromEntries(v.requirements.map((r) => [r.id, r.notJudged]));
+    expect(by['AUTH-A']).toBeUndefined();
+    expect(by['AUTH-B']).toMatchObject({
+      status: 'blocked',
+      wouldJudgeIt: expect.stringMatching(/step that blocked/),
+    });
+    expect(by['AUTH-C']).toMatchObject({
+      status: 'not-concluded',
+      wouldJudgeIt: expect.stringMatching(/--max-time/),
+    });
+    // Stopped before any covering test ran: not concluded either.
+    expect(by['AUTH-E']).toMatchObject({ status: 'not-concluded' });
+    const uncovered = computeVerdicts([req('AUTH-E', 'MUST')], []).requirements[0]!;
+    expect(uncovered.notJudged).toMatchObject({
+      status: 'skipped',
+      wouldJudgeIt: expect.stringMatching(/a test that covers it/),
+    });
+  });
+
+  test('exit codes and words per profile: not judged is exit 0 in strict and lenient, 1 in acceptance', () => {
+    const rows = (['lenient', 'strict', 'acceptance'] as const).map((profile) => {
+      const v = computeVerdicts(small, unjudgedMust, { profile });
+      const code = exitCodeFor(v, profile);
+      return [profile, code, verdictWords(v, profile, code)];
+    });
+    expect(rows).toEqual([
+      ['lenient', EXIT.ok, 'NO MUST FAILED — 1 MUST NOT JUDGED'],
+      ['strict', EXIT.ok, 'NO MUST OR SHOULD FAILED — 1 MUST NOT JUDGED'],
+      ['acceptance', EXIT.failed, 'NO MUST OR SHOULD FAILED — 1 MUST NOT JUDGED'],
+    ]);
+  });
+
+  test('an unjudged SHOULD keeps CONFORMS away in strict and acceptance, not in lenient', () => {
+    const shouldSkipped = [
+      outcome('a b', 'passed', ['AUTH-A', 'AUTH-B']),
+      outcome('c waits', 'skipped', ['AUTH-C'], { observations: ['Skipped: no multi-part take'] }),
+    ];
+    const words = (profile: 'lenient' | 'strict' | 'acceptance') => {
+      const v = computeVerdicts(small, shouldSkipped, { profile });
+      const code = exitCodeFor(v, profile);
+      return `${verdictWords(v, profile, code)} (exit ${code})`;
+    };
+    expect(words('lenient')).toBe('CONFORMS (exit 0)');
+    expect(words('strict')).toBe('NO MUST OR SHOULD FAILED — 1 SHOULD NOT JUDGED (exit 0)');
+    expect(words('acceptance')).toBe('NO MUST OR SHOULD FAILED — 1 SHOULD NOT JUDGED (exit 1)');
+  });
+
+  test('everything judged and held: CONFORMS, exit 0, in every profile', () => {
+    const all = [
+      outcome('a b c', 'passed', ['AUTH-A', 'AUTH-B', 'AUTH-C']),
+      outcome('d', 'passed', ['AUTH-D']),
+    ];
+    for (const profile of ['lenient', 'strict', 'acceptance'] as const) {
+      const v = computeVerdicts(small, all, { profile });
+      expect(exitCodeFor(v, profile), profile).toBe(EXIT.ok);
+      expect(verdictWords(v, profile, EXIT.ok), profile).toBe('CONFORMS');
+    }
+  });
+
+  test('a failure outranks the gaps; a stopped run is NOT CONCLUDED; a harness bug is no verdict', () => {
+    const failing = computeVerdicts(small, [...unjudgedMust, outcome('a fails', 'failed', ['AUTH-A'])]);
+    expect(verdictWords(failing, 'strict', exitCodeFor(failing, 'strict'))).toBe('DOES NOT CONFORM');
+    const stopped = computeVerdicts(small, [outcome('a', 'passed', ['AUTH-A'])], {
+      stopped: 'SIGINT (interrupted)',
+    });
+    expect(verdictWords(stopped, 'strict', exitCodeFor(stopped, 'strict'))).toBe('NOT CONCLUDED');
+    // A problem of the run (a file that did not load) with gaps: acceptance says it does not conform.
+    const broken = computeVerdicts(small, unjudgedMust, {
+      fileErrors: [{ where: 'suites/x.spec.ts', message: 'boom' }],
+    });
+    expect(verdictWords(broken, 'acceptance', exitCodeFor(broken, 'acceptance'))).toBe('DOES NOT CONFORM');
   });
 });

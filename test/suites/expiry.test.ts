@@ -4,8 +4,8 @@
  * suites really verify them, and pass a correct server, when the lifetimes are short and the run is
  * told so (`--access-token-lifetime`, `--ws-url-lifetime`, as a vendor with opaque tokens would):
  * the reference stack started with short lifetimes, each area run against it as a remote server;
- * and that a lifetime past `--max-expiry-wait` is skipped with a one-line reason saying what would
- * run it. (That a server breaking them fails is the defect matrix's job: expired-token-accepted,
+ * and that a lifetime past `--max-expiry-wait` (or, with --expiry full, past --max-time) is
+ * not judged, with a one-line reason and what would judge it. The waits live in suites/expiry.spec.ts. (That a server breaking them fails is the defect matrix's job: expired-token-accepted,
  * ws-expired-url-accepted.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,6 +26,8 @@ interface ExpiryCase {
   skipped?: Record<string, RegExp>;
   /** The run's exit code (default 0: conforms). */
   exitCode?: number;
+  /** Each skipped one's notJudged.wouldJudgeIt must match. */
+  wouldJudge?: Record<string, RegExp>;
 }
 
 const CASES: ExpiryCase[] = [
@@ -63,10 +65,33 @@ const CASES: ExpiryCase[] = [
     exitCode: 1,
     skipped: {
       'AUTH-EXPIRED-TOKEN-401':
-        /access tokens live 30 s \(JWT exp\); pass --access-token-lifetime ≤ 10 and run the server with shorter ones, or raise --max-expiry-wait to 30$/,
+        /access tokens live 30 s \(JWT exp\), longer than the 10 s a quick run waits \(--max-expiry-wait\)$/,
       'WS-URL-EXPIRED-REFUSED':
-        /websocket URLs live 3600 s \(--ws-url-lifetime\); pass --ws-url-lifetime ≤ 10/,
+        /websocket URLs live 3600 s \(--ws-url-lifetime\), longer than the 10 s a quick run waits/,
     },
+    wouldJudge: {
+      'AUTH-EXPIRED-TOKEN-401':
+        /^--profile acceptance or --expiry full \(waits 32 s beside the rest of the run\)$/,
+      'WS-URL-EXPIRED-REFUSED': /^--profile acceptance or --expiry full \(waits 3602 s/,
+    },
+  },
+  {
+    name: 'with 5 s signed audio URLs the signed-URL expiry is verified and passes (read from X-Amz-Expires)',
+    serve: ['--signed-url-ttl', '5', '--workers', '1'],
+    run: ['--requirement', 'AUDIO-SIGNED-EXPIRES'],
+    expect: { 'AUDIO-SIGNED-EXPIRES': undefined },
+  },
+  {
+    name: '--expiry full with a budget shorter than the lifetime: not judged, naming the --max-time that would judge it',
+    serve: ['--workers', '1'],
+    run: ['--requirement', 'WS-URL-EXPIRED-REFUSED', '--expiry', 'full', '--max-time', '60'],
+    expect: {},
+    exitCode: 1,
+    skipped: {
+      'WS-URL-EXPIRED-REFUSED':
+        /websocket URLs live 3600 s \(the expiry the URL shows\): the wait would end after the run budget of 60 s \(--max-time\)$/,
+    },
+    wouldJudge: { 'WS-URL-EXPIRED-REFUSED': /^--max-time 36\d\d or more$/ },
   },
 ];
 
@@ -107,5 +132,7 @@ describe.each(CASES)('$name', (c) => {
       expect(verdict?.message, id).toMatch(message);
       expect(verdict?.message, id).not.toContain('\n');
     }
+    for (const [id, remedy] of Object.entries(c.wouldJudge ?? {}))
+      expect(verdicts.get(id)?.notJudged?.wouldJudgeIt, id).toMatch(remedy);
   });
 });

@@ -3,7 +3,12 @@ import type { Command } from 'commander';
 import { loadConfigFile } from '../../config/config-file.ts';
 import { ConfigError, printableOptions, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
 import type { RunConfig } from '../../config/types.ts';
-import { DEFAULT_MAX_TIME_MS, runConformance } from '../../run/run-conformance.ts';
+import {
+  DEFAULT_MAX_TIME_MS,
+  defaultMaxTimeMs,
+  FULL_EXPIRY_MAX_TIME_MS,
+  runConformance,
+} from '../../run/run-conformance.ts';
 import { EXIT, exitCodesHelp } from '../exit-codes.ts';
 
 /** `--max-time` in seconds (fractions allowed) → ms; undefined when not given. */
@@ -77,18 +82,29 @@ export function addRunOptions(command: Command): Command {
     .option(
       '--access-token-lifetime <s>',
       "seconds the server's access tokens live (env SPEAK_ACCESS_TOKEN_LIFETIME; default: read a JWT's exp); " +
-        'with a lifetime up to --max-expiry-wait the run waits one out to judge AUTH-EXPIRED-TOKEN-401',
+        'waited out to judge AUTH-EXPIRED-TOKEN-401 when up to --max-expiry-wait, or any within --max-time with --expiry full',
     )
     .option(
       '--ws-url-lifetime <s>',
       "seconds the server's websocket URLs live (env SPEAK_WS_URL_LIFETIME; default: read the URL's expiry if it shows one); " +
-        'with a lifetime up to --max-expiry-wait the run waits one out to judge WS-URL-EXPIRED-REFUSED',
+        "waited out to judge WS-URL-EXPIRED-REFUSED when up to --max-expiry-wait, or any within --max-time with --expiry full (default: the contract's hour)",
     )
     .option(
       '--max-expiry-wait <s>',
-      'the longest lifetime the run waits out (env SPEAK_MAX_EXPIRY_WAIT; default 20); longer: those requirements are skipped, saying why',
+      'the longest lifetime a quick run (--expiry quick) waits out (env SPEAK_MAX_EXPIRY_WAIT; default 20); longer: those requirements are not judged, saying what would judge them',
     )
-    .option('--profile <profile>', 'strict (MUST and SHOULD gate; default) or lenient (only MUST gates)')
+    .option(
+      '--profile <profile>',
+      'strict (MUST and SHOULD gate; default), lenient (only MUST gates) or acceptance (strict, and any MUST or SHOULD not judged fails; --expiry full) (env SPEAK_PROFILE)',
+    )
+    .option(
+      '--expiry <mode>',
+      'quick: wait out lifetimes up to --max-expiry-wait; full: wait out the real ones (token, signed URL, websocket URL hour) beside the rest of the run, within --max-time (env SPEAK_EXPIRY; default: full in the acceptance profile, else quick)',
+    )
+    .option(
+      '--signed-url-lifetime <s>',
+      "seconds the server's signed audio URLs live (env SPEAK_SIGNED_URL_LIFETIME; default: read X-Amz-Expires); judges AUDIO-SIGNED-EXPIRES where the run waits it out",
+    )
     .option(
       '--only <areas>',
       'comma-separated areas: auth,models,voices,takes,lists,audio,errors,docs,version,websocket,webhooks,security',
@@ -118,7 +134,7 @@ export function addRunOptions(command: Command): Command {
     .option('--allure-html', 'also generate the Allure HTML report (needs the allure CLI)')
     .option(
       '--max-time <s>',
-      `budget of the whole run in seconds (env SPEAK_MAX_TIME; default ${DEFAULT_MAX_TIME_MS / 1000}): then, as on Ctrl-C, what has not finished is "not concluded (timeout)", the reports are written and the exit code is 1`,
+      `budget of the whole run in seconds (env SPEAK_MAX_TIME; default ${DEFAULT_MAX_TIME_MS / 1000}, with --expiry full ${FULL_EXPIRY_MAX_TIME_MS / 1000}): then, as on Ctrl-C, what has not finished is "not concluded (timeout)", the reports are written and the exit code is 1`,
     )
     .option(
       '--config <file>',
@@ -163,7 +179,7 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
     if (flags.printConfig) {
       const shown = printableConfig(config, {
         configFile: file?.path,
-        maxTimeMs: maxTimeMs ?? DEFAULT_MAX_TIME_MS,
+        maxTimeMs: maxTimeMs ?? defaultMaxTimeMs(config),
       });
       process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
       process.exit(EXIT.ok);

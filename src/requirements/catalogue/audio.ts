@@ -99,4 +99,10 @@ export const requirements: Requirement[] = [
     'INFO',
     'A signed audio URL has a limited lifetime; the SDK caches it 10 minutes, so it lives at least that long; the advertised expiry (X-Amz-Expires or similar) is reported.',
   ),
+  r(
+    'AUDIO-SIGNED-EXPIRES',
+    'Audio rules 1; Limits',
+    'MUST',
+    'A signed audio URL is time-limited: fetched again after its lifetime (its X-Amz-Expires from X-Amz-Date, or --signed-url-lifetime) plus a margin, it is refused with a 4xx. Judged where the run waits the lifetime out: up to --max-expiry-wait, or any lifetime within --max-time with --expiry full (the acceptance profile).',
+  ),
 ];

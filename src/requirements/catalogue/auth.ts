@@ -21,7 +21,7 @@ export const requirements: Requirement[] = [
     'AUTH-EXPIRED-TOKEN-401',
     'Errors; Authentication 3',
     'MUST',
-    'Access token expired on any request: HTTP 401; an access token works for a limited time.',
+    'Access token expired on any request: HTTP 401; an access token works for a limited time (its JWT exp, or --access-token-lifetime). Judged where the run waits it out: up to --max-expiry-wait, or any lifetime within --max-time with --expiry full (the acceptance profile).',
   ),
   r(
     'AUTH-PERMANENT-TOKEN',

@@ -192,6 +192,9 @@ export const QUOTES: Readonly<Record<string, string>> = {
     "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
   'WEBHOOK-VOICE-DONE':
     'A voice or a take may carry `done_webhook` (a URL). When the result is ready, the service sends an HTTP POST to that URL.',
+  // Issue 31: waited out in --expiry full (the acceptance profile); a URL that never expires breaks "time-limited".
+  'AUDIO-SIGNED-EXPIRES':
+    'The `Location` header holds a time-limited signed URL from which the audio is streamed or stored.',
 };
 
 const RFC_9110 = 'RFC 9110';

@@ -56,7 +56,7 @@ export const requirements: Requirement[] = [
     'WS-URL-EXPIRED-REFUSED',
     'Events: Websocket stream; Limits',
     'MUST',
-    'A URL past its lifetime is refused at the upgrade (judged only where the server lifetime is known to be short enough to wait out).',
+    'A URL past its lifetime is refused at the upgrade, and one still within it is accepted; the lifetime is the 1 hour of the contract (or --ws-url-lifetime, or the expiry the URL shows). Judged where the run waits it out: up to --max-expiry-wait, or the real hour with --expiry full (the acceptance profile).',
   ),
   r(
     'WS-URL-NEW-PER-CONNECTION',

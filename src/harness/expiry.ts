@@ -1,0 +1,111 @@
+/**
+ * Waiting out lifetimes (issue 31): an access token, a signed audio URL and a websocket URL must be
+ * refused once their lifetime has passed. Two modes (`--expiry`, RunConfig.expiry.mode):
+ *   quick (strict, lenient): a lifetime up to --max-expiry-wait is waited out; a longer one leaves
+ *     the requirement not judged, naming what would judge it (--profile acceptance, waits N s);
+ *   full (acceptance): every known lifetime is waited out, as long as the wait ends within the run
+ *     budget (--max-time); the waits run side by side (suites/expiry.spec.ts) while the rest of
+ *     the suites run, and the terminal shows a countdown (announceExpiryWait → the reporter).
+ * No vitest import here: the reporter (main process) reads the announcements with it.
+ * A lifetime the run cannot find out (no JWT exp, no X-Amz-Expires, no flag) is never guessed: the
+ * requirement is not judged and the flag that would judge it is named.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ExpiryConfig } from '../config/types.ts';
+import { withWouldJudge } from '../requirements/verdict.ts';
+
+/** How long past a lifetime a refusal is demanded: clock skew and second-granular stamps. */
+export const EXPIRY_MARGIN_MS = 2_000;
+/** What a check after the wait may take (its requests), kept inside the run budget. */
+const CHECK_SLACK_MS = 20_000;
+/** The prefix of the worker's console line that announces a wait to the reporter's countdown. */
+export const EXPIRY_WAIT_LOG = 'speakcheck-expiry-wait ';
+
+export type ExpiryPlan =
+  | { wait: true; expiresAtMs: number; lifetimeS: number }
+  /** Not judged: the reason, with what would judge it (withWouldJudge). */
+  | { wait: false; reason: string };
+
+/**
+ * Whether the run waits this lifetime out. `expiresAtMs`: when the thing expires, if known;
+ * `lifetimeS` for the messages; `source` says where the lifetime came from; `flag` is the option
+ * that states it.
+ */
+export function planExpiry(o: {
+  what: string;
+  expiresAtMs: number | undefined;
+  lifetimeS: number | undefined;
+  source: string;
+  flag: string;
+  expiry: ExpiryConfig;
+  nowMs?: number;
+}): ExpiryPlan {
+  const { what, expiry, source } = o;
+  if (o.expiresAtMs === undefined || o.lifetimeS === undefined)
+    return {
+      wait: false,
+      reason: withWouldJudge(
+        `${what}: lifetime unknown (${source})`,
+        `${o.flag} S (the lifetime the server gives them) with --profile acceptance or --expiry full`,
+      ),
+    };
+  const lifetimeS = Math.round(o.lifetimeS);
+  const waitS = Math.ceil(lifetimeS + EXPIRY_MARGIN_MS / 1000);
+  if (expiry.mode !== 'full') {
+    if (lifetimeS <= expiry.maxWaitS) return { wait: true, expiresAtMs: o.expiresAtMs, lifetimeS };
+    return {
+      wait: false,
+      reason: withWouldJudge(
+        `${what} live ${lifetimeS} s (${source}), longer than the ${expiry.maxWaitS} s a quick run waits (--max-expiry-wait)`,
+        `--profile acceptance or --expiry full (waits ${waitS} s beside the rest of the run)`,
+      ),
+    };
+  }
+  const endMs = o.expiresAtMs + EXPIRY_MARGIN_MS + CHECK_SLACK_MS;
+  if (expiry.deadlineMs !== undefined && endMs > expiry.deadlineMs) {
+    const budgetS = expiry.maxTimeS ?? 0;
+    const neededS = Math.ceil(budgetS + (endMs - expiry.deadlineMs) / 1000);
+    return {
+      wait: false,
+      reason: withWouldJudge(
+        `${what} live ${lifetimeS} s (${source}): the wait would end after the run budget of ${budgetS} s (--max-time)`,
+        `--max-time ${neededS} or more`,
+      ),
+    };
+  }
+  return { wait: true, expiresAtMs: o.expiresAtMs, lifetimeS };
+}
+
+/** Tells the reporter (main process) a wait ends at `untilMs`, for the terminal's countdown. */
+export function announceExpiryWait(label: string, untilMs: number): void {
+  console.log(`${EXPIRY_WAIT_LOG}${JSON.stringify({ label, untilMs })}`);
+}
+
+/** Reads an announcement back (the reporter); undefined for any other console line. */
+export function parseExpiryWait(line: string): { label: string; untilMs: number } | undefined {
+  if (!line.startsWith(EXPIRY_WAIT_LOG)) return undefined;
+  try {
+    const parsed = JSON.parse(line.slice(EXPIRY_WAIT_LOG.length)) as { label?: unknown; untilMs?: unknown };
+    if (typeof parsed.label === 'string' && typeof parsed.untilMs === 'number')
+      return { label: parsed.label, untilMs: parsed.untilMs };
+  } catch {
+    // not an announcement
+  }
+  return undefined;
+}
+
+/** Waits until `untilMs` (a lifetime's end is a moment, not an event: nothing to await but the clock). */
+export async function waitUntil(label: string, untilMs: number): Promise<void> {
+  announceExpiryWait(label, untilMs);
+  await sleep(Math.max(0, untilMs - Date.now()));
+}
+
+/** "mm:ss" (or "h:mm:ss") left until `untilMs`. */
+export function countdown(untilMs: number, nowMs = Date.now()): string {
+  const total = Math.max(0, Math.ceil((untilMs - nowMs) / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
+}

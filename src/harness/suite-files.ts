@@ -1,0 +1,19 @@
+/**
+ * Which suite files a run loads. A leaf module: the run, `run --list` and the sequencer share it
+ * without loading vitest.
+ */
+
+/**
+ * The expiry waits (suites/expiry.spec.ts): the sequencer starts it first, so the longest lifetime
+ * is waited out beside every other file instead of after them.
+ */
+export const EXPIRY_FILE = /(^|[\\/])suites[\\/]expiry\.spec\.ts$/;
+/** The areas whose requirements the expiry file judges: it loads when the run selects one of them. */
+export const EXPIRY_AREAS: readonly string[] = ['auth', 'audio', 'websocket'];
+
+/** The file filters of the selected areas (none: every file); the expiry file goes with its areas. */
+export function suiteFilters(only: readonly string[]): string[] {
+  const filters = only.map((area) => `suites/${area}`);
+  if (only.some((area) => EXPIRY_AREAS.includes(area))) filters.push('suites/expiry');
+  return filters;
+}

@@ -1,0 +1,294 @@
+/**
+ * Lifetimes waited out (speak-v1.md Authentication 3, Errors; Audio rules 1, Limits; Websocket
+ * stream, Limits): an access token, a signed audio URL and a websocket URL are each refused once
+ * their lifetime has passed, and the websocket URL still works just before.
+ *
+ * The three waits run side by side (describe.concurrent), in a file of their own that the sequencer
+ * starts first: the longest lifetime (the websocket URL's hour with --expiry full) is waited out
+ * beside every other file. Which lifetimes are waited out is src/harness/expiry.ts (planExpiry): up
+ * to --max-expiry-wait in a quick run, the real ones within --max-time with --expiry full (the
+ * acceptance profile). A lifetime not waited out leaves its requirement not judged, with the reason
+ * and what would judge it; it is never passed unseen.
+ */
+import { describe, type TestContext } from 'vitest';
+import { assertClientError, assertStatus } from '../src/checks/errors.ts';
+import { Finding } from '../src/checks/finding.ts';
+import { jwtLifetimeSeconds, jwtSecondsLeft } from '../src/checks/tokens.ts';
+import { assertRequestEnded } from '../src/checks/websocket.ts';
+import { WsClientError } from '../src/client/ws-client-error.ts';
+import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
+import {
+  check,
+  covers,
+  EXPIRY_MARGIN_MS,
+  expiryTestTimeoutMs,
+  markSetupFailure,
+  observe,
+  planExpiry,
+  runSelectsArea,
+  useSpeak,
+  waitUntil,
+} from '../src/harness/index.ts';
+import { withWouldJudge } from '../src/requirements/verdict.ts';
+import { signedRedirect } from './support/audio.ts';
+import { generateTake, type Take, useSharedVoice, waitUntilDone } from './support/items.ts';
+import { visibleExpiryMs } from './support/ws-url.ts';
+
+const speak = useSpeak();
+const sharedVoice = useSharedVoice(speak);
+
+/** The contract's websocket URL lifetime: "The URL from the websocket address endpoint expires after 1 hour." */
+const CONTRACT_WS_URL_LIFETIME_S = 3600;
+
+/** Routes an expired token must be refused on: one read per resource and the websocket address. */
+const PROTECTED_READS = ['/v1/speak/models', '/v1/speak/voices', '/v1/speak/takes'];
+
+const timeoutMs = expiryTestTimeoutMs();
+
+/** A step before the judged checks: its failure blocks the requirement (not judged), it does not fail it. */
+async function setup<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    markSetupFailure(error);
+    throw error;
+  }
+}
+
+describe.concurrent('lifetimes waited out', () => {
+  if (runSelectsArea('auth'))
+    covers(
+      ['AUTH-EXPIRED-TOKEN-401'],
+      'an access token past its lifetime is refused with 401',
+      accessTokenExpires,
+      { timeoutMs },
+    );
+  if (runSelectsArea('audio'))
+    covers(['AUDIO-SIGNED-EXPIRES'], 'a signed audio URL past its lifetime is refused', signedUrlExpires, {
+      timeoutMs,
+    });
+  if (runSelectsArea('websocket'))
+    covers(
+      ['WS-URL-EXPIRED-REFUSED', 'WS-OPEN-PAST-EXPIRY'],
+      'a websocket URL is accepted within its lifetime and refused past it; a connection opened before stays usable (reported)',
+      websocketUrlExpires,
+      { timeoutMs },
+    );
+});
+
+async function accessTokenExpires(context: TestContext): Promise<void> {
+  const { expiry, token: permanent, email, password } = speak.config;
+  if (permanent !== undefined || email === undefined || password === undefined)
+    return context.skip(
+      withWouldJudge(
+        'the run uses a permanent token (--token): no access token that expires',
+        '--email and --password instead of --token',
+      ),
+    );
+  const issuedMs = Date.now();
+  // A token of its own (not the session's, which refreshes itself), so its issue time is known.
+  const token = await setup(async () => {
+    const login = await speak.anon.post('/auth/login', { email, password });
+    const access = (login.json as { access_token?: unknown } | undefined)?.access_token;
+    if (login.status >= 300 || typeof access !== 'string')
+      throw new Finding(`POST /auth/login answered ${login.status} without an access_token`);
+    return access;
+  });
+  const configured = expiry.accessTokenLifetimeS;
+  const left = jwtSecondsLeft(token);
+  const plan = planExpiry({
+    what: 'access tokens',
+    expiresAtMs:
+      configured !== undefined
+        ? issuedMs + configured * 1000
+        : left === undefined
+          ? undefined
+          : Date.now() + left * 1000,
+    lifetimeS: configured ?? jwtLifetimeSeconds(token),
+    source:
+      configured !== undefined
+        ? '--access-token-lifetime'
+        : left === undefined
+          ? 'not a JWT with exp'
+          : 'JWT exp',
+    flag: '--access-token-lifetime',
+    expiry,
+  });
+  if (!plan.wait) return context.skip(plan.reason);
+  await waitUntil('access token', plan.expiresAtMs + EXPIRY_MARGIN_MS);
+  await check('AUTH-EXPIRED-TOKEN-401', async () => {
+    for (const path of PROTECTED_READS) {
+      const exchange = await speak.anon.request('GET', path, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assertStatus(exchange, 401, `an access token ${plan.lifetimeS} s old, past its lifetime`);
+    }
+  });
+  observe(
+    `an access token living ${plan.lifetimeS} s was refused with 401 on ${PROTECTED_READS.length} routes ${EXPIRY_MARGIN_MS / 1000} s after it expired`,
+  );
+}
+
+/** When a signed URL expires: X-Amz-Date + X-Amz-Expires (S3's form), or the stated lifetime from now. */
+function signedUrlExpiry(
+  url: URL,
+  fetchedMs: number,
+  configuredS: number | undefined,
+): { expiresAtMs?: number; lifetimeS?: number; source: string } {
+  const date = url.searchParams.get('X-Amz-Date');
+  const signedMs = date ? amzDateMs(date) : undefined;
+  const from = signedMs ?? fetchedMs;
+  if (configuredS !== undefined)
+    return {
+      expiresAtMs: from + configuredS * 1000,
+      lifetimeS: configuredS,
+      source: '--signed-url-lifetime',
+    };
+  const expires = Number(url.searchParams.get('X-Amz-Expires'));
+  if (!Number.isFinite(expires) || expires <= 0) return { source: 'the URL has no X-Amz-Expires' };
+  return {
+    expiresAtMs: from + expires * 1000,
+    lifetimeS: expires,
+    source: signedMs === undefined ? 'X-Amz-Expires from when it was fetched' : 'X-Amz-Date + X-Amz-Expires',
+  };
+}
+
+/** `20260101T120000Z` → ms since the epoch. */
+function amzDateMs(text: string): number | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
+}
+
+async function signedUrlExpires(context: TestContext): Promise<void> {
+  const { expiry } = speak.config;
+  const take = await setup(async () => {
+    const { take } = await generateTake(speak, {
+      voice_id: (await sharedVoice()).voice_id,
+      text: 'This signed URL expires.',
+    });
+    return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
+  });
+  const fetchedMs = Date.now();
+  const redirect = await speak.api.get(`/v1/speak/takes/${encodeURIComponent(take.take_id)}/wav`);
+  const signed = await setup(async () => signedRedirect(redirect));
+  const lifetime = signedUrlExpiry(signed.location, fetchedMs, expiry.signedUrlLifetimeS);
+  const plan = planExpiry({
+    what: 'signed audio URLs',
+    expiresAtMs: lifetime.expiresAtMs,
+    lifetimeS: lifetime.lifetimeS,
+    source: lifetime.source,
+    flag: '--signed-url-lifetime',
+    expiry,
+  });
+  if (!plan.wait) return context.skip(plan.reason);
+  await waitUntil('signed audio URL', plan.expiresAtMs + EXPIRY_MARGIN_MS);
+  const late = await speak.api.fetchSigned(signed.location.href);
+  assertClientError(
+    late,
+    `a signed audio URL ${EXPIRY_MARGIN_MS / 1000} s past its ${plan.lifetimeS} s lifetime`,
+  );
+  observe(
+    `a signed audio URL living ${plan.lifetimeS} s (${lifetime.source}) was refused with ${late.status} after it`,
+  );
+}
+
+async function websocketUrlExpires(context: TestContext): Promise<void> {
+  const { expiry, timeouts } = speak.config;
+  const voiceId = (await sharedVoice()).voice_id;
+  const issuedMs = Date.now();
+  // Three URLs of one moment: one opened now, one used just before the lifetime ends, one after it
+  // (a URL may be single-use: WS-URL-NEW-PER-CONNECTION).
+  const [early, before, after] = await Promise.all(
+    [0, 1, 2].map(() => fetchWebsocketUrl(speak.api, speak.model.name, 'spec')),
+  );
+  const configured = expiry.wsUrlLifetimeS;
+  const shown = visibleExpiryMs(after!);
+  const lifetimeS =
+    configured ?? (shown === undefined ? CONTRACT_WS_URL_LIFETIME_S : Math.round((shown - issuedMs) / 1000));
+  const plan = planExpiry({
+    what: 'websocket URLs',
+    expiresAtMs: issuedMs + lifetimeS * 1000,
+    lifetimeS,
+    source:
+      configured !== undefined
+        ? '--ws-url-lifetime'
+        : shown === undefined
+          ? 'the contract: 1 hour'
+          : 'the expiry the URL shows',
+    flag: '--ws-url-lifetime',
+    expiry,
+  });
+  if (!plan.wait) return context.skip(plan.reason);
+  const opened = await SpeakStreamConnection.connect(early!, { timeoutMs: timeouts.requestMs });
+  try {
+    // Still within the lifetime: a margin before its end, or half-way for a lifetime that short.
+    const beforeAt = Math.max(issuedMs + (plan.lifetimeS * 1000) / 2, plan.expiresAtMs - EXPIRY_MARGIN_MS);
+    await waitUntil('websocket URL (still valid)', beforeAt);
+    await check('WS-URL-EXPIRED-REFUSED', async () => {
+      const conn = await acceptedWithin(before!, Math.round((plan.expiresAtMs - Date.now()) / 1000));
+      await conn.close();
+    });
+    await waitUntil('websocket URL', plan.expiresAtMs + EXPIRY_MARGIN_MS);
+    await check('WS-URL-EXPIRED-REFUSED', async () => {
+      const status = await refusedPast(after!, plan.lifetimeS);
+      observe(`a websocket URL living ${plan.lifetimeS} s was refused with HTTP ${status} after it`);
+    });
+    await check('WS-OPEN-PAST-EXPIRY', async () => {
+      if (!opened.open) {
+        observe(
+          `the connection opened before expiry was closed (code ${opened.closeInfo?.code}) when the URL expired`,
+        );
+        return;
+      }
+      const r = await opened.generate(
+        { text: 'Still open.', voice_id: voiceId },
+        {
+          requestId: 1,
+          mode: 'parts',
+          timeouts: { firstMessageMs: timeouts.requestMs, endOfTakeMs: timeouts.readyMs },
+        },
+      );
+      if (r.takeId) speak.track('take', r.takeId);
+      assertRequestEnded(r);
+      observe('a connection opened before the URL expired still served a take after expiry');
+    });
+  } finally {
+    await opened.close();
+  }
+}
+
+/** The URL must still open a connection `leftS` seconds before it expires. */
+async function acceptedWithin(url: string, leftS: number): Promise<SpeakStreamConnection> {
+  try {
+    return await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+  } catch (error) {
+    throw new Finding(
+      `a websocket URL ${leftS} s before the end of its lifetime was refused (${(error as Error).message}); it must still be accepted`,
+      { expected: '101 Switching Protocols', actual: (error as Error).message },
+    );
+  }
+}
+
+/** The URL must be refused at the upgrade with a 4xx. */
+async function refusedPast(url: string, lifetimeS: number): Promise<number> {
+  const why = `a websocket URL ${EXPIRY_MARGIN_MS / 1000} s past its ${lifetimeS} s lifetime`;
+  try {
+    const conn = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+    await conn.close();
+  } catch (error) {
+    if (error instanceof WsClientError && error.kind === 'upgrade-refused') {
+      if (error.status !== undefined && error.status >= 400 && error.status < 500) return error.status;
+      throw new Finding(`${why}: the upgrade was refused with HTTP ${error.status}, expected a 4xx`, {
+        expected: '4xx',
+        actual: error.status,
+      });
+    }
+    throw error;
+  }
+  throw new Finding(`${why}: the worker accepted the connection; it must refuse it at the upgrade`, {
+    expected: 'upgrade refused (4xx)',
+    actual: '101 Switching Protocols',
+  });
+}
