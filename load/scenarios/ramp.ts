@@ -10,7 +10,7 @@
  * look for the bend and are reported, not judged. VUs use worker addresses fetched in setup(), so no
  * login (the API's password hashing) falls inside the measured steps.
  *
- * Env: STEPS (8,16,32,64,96), STEP_S (5), LIMIT_MS (300), SUSTAINED_RATE (16; MIN_SUSTAINED_RATE is
+ * Env: STEPS (8,16,32,64,96), STEP_S (5), LIMIT_MS (300), SUSTAINED_RATE (16, or the highest step below; MIN_SUSTAINED_RATE is
  *      its old name), MAX_VUS (100), TEXTS (short), WARMUP_TAKES (3), WARMUP_CONNECTIONS (2).
  */
 import exec from 'k6/execution';
@@ -33,7 +33,15 @@ import { runWsTakes } from '../lib/ws-takes.ts';
 const STEPS = envList('STEPS', [8, 16, 32, 64, 96]);
 const STEP_S = envNumber('STEP_S', 5);
 const LIMIT_MS = envNumber('LIMIT_MS', 300);
-const SUSTAINED_RATE = envNumber('SUSTAINED_RATE', envNumber('MIN_SUSTAINED_RATE', 16));
+/** 16 takes/s, or the highest step below it when STEPS stop lower (the first step when all are above). */
+function defaultSustainedRate(steps: number[]): number {
+  const below = steps.filter((rate) => rate <= 16);
+  return below.length ? Math.max(...below) : steps[0]!;
+}
+const SUSTAINED_RATE = envNumber(
+  'SUSTAINED_RATE',
+  envNumber('MIN_SUSTAINED_RATE', defaultSustainedRate(STEPS)),
+);
 const MAX_VUS = envNumber('MAX_VUS', 100);
 const texts = textSet('short');
 

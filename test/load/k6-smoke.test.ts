@@ -137,6 +137,12 @@ describe.skipIf(!k6)('k6 smoke of every scenario against the reference stack', (
     const ramp = summary.extra.ramp as { crossing_rate: number | null } | undefined;
     expect(ramp, JSON.stringify(summary.extra)).toBeDefined();
     expect(ramp!.crossing_rate === null || ramp!.crossing_rate === 2).toBe(true);
+    // The warm-up ran before the steps and is accounted for apart from them.
+    const warmup = summary.extra.warmup as { takes: number; ms: number } | undefined;
+    expect(warmup?.takes, JSON.stringify(summary.extra)).toBeGreaterThan(0);
+    expect(metric(summary, 'speak_ramp_ttfc').count).toBe(
+      metric(summary, 'speak_ramp_ttfc{rate:1}').count + metric(summary, 'speak_ramp_ttfc{rate:2}').count,
+    );
   }, 120_000);
 
   it('ttfc-websocket --segments 2 (chunks, 2 VUs): both segments take part; the merged summary is exact', async () => {
