@@ -114,7 +114,7 @@ export interface WarmUpReport {
 }
 
 /**
- * Warm-up before measuring: WARMUP_TAKES (3) takes per mode over each of WARMUP_CONNECTIONS (2, the
+ * Warm-up before measuring: WARMUP_TAKES (5) takes per mode over each of WARMUP_CONNECTIONS (2, the
  * embedded stack's workers; the API hands out worker addresses in turn) connections at once, with
  * the scenario's own texts, so the first measured samples carry neither a cold worker (synthesizer
  * load, V8 optimizing espeak only after enough audio) nor k6's first connections. Its samples go to
@@ -127,7 +127,7 @@ export async function warmUp(
   texts: readonly string[] = ['Warming up.'],
   t: Target = target(),
 ): Promise<WarmUpReport> {
-  const takesPerConnection = envNumber('WARMUP_TAKES', 3);
+  const takesPerConnection = envNumber('WARMUP_TAKES', 5);
   const connections = envNumber('WARMUP_CONNECTIONS', 2);
   const startedAt = Date.now();
   const report: WarmUpReport = {
@@ -180,12 +180,12 @@ export async function warmUp(
 }
 
 /**
- * The REST scenarios' warm-up: WARMUP_TAKES (3) takes per worker (WARMUP_CONNECTIONS, 2) posted at
+ * The REST scenarios' warm-up: WARMUP_TAKES (5) takes per worker (WARMUP_CONNECTIONS, 2) posted at
  * once and polled until done, so the measured phase starts on warm workers. Their latency goes to
  * `speak_warmup_take_latency` (tag `phase:warmup`), read by no figure or threshold.
  */
 export function warmUpRest(setup: RunSetup, texts: readonly string[], t: Target = target()): WarmUpReport {
-  const takesPerConnection = envNumber('WARMUP_TAKES', 3);
+  const takesPerConnection = envNumber('WARMUP_TAKES', 5);
   const connections = envNumber('WARMUP_CONNECTIONS', 2);
   const startedAt = Date.now();
   const report: WarmUpReport = {

@@ -11,7 +11,7 @@
  * login (the API's password hashing) falls inside the measured steps.
  *
  * Env: STEPS (8,16,32,64,96), STEP_S (5), LIMIT_MS (300), SUSTAINED_RATE (16, or the highest step below; MIN_SUSTAINED_RATE is
- *      its old name), MAX_VUS (100), TEXTS (short), WARMUP_TAKES (3), WARMUP_CONNECTIONS (2).
+ *      its old name), MAX_VUS (100), TEXTS (short), WARMUP_TAKES (5), WARMUP_CONNECTIONS (2).
  */
 import exec from 'k6/execution';
 import { envList, envNumber, SUMMARY_TREND_STATS, target } from '../lib/config.ts';

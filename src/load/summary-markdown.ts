@@ -1,4 +1,5 @@
 /** summary.md: a load run's figures and threshold verdicts, readable in a pull request. */
+import type { GeneratorReport } from './cpu-share.ts';
 import type { LoadSummary, MetricFigures } from './summary.ts';
 
 export interface RunInfo {
@@ -82,6 +83,35 @@ function rampSection(ramp: RampBlock): string[] {
   ];
 }
 
+/** The load generator's own CPU: per step (ramp) or over the measured phase, and its warnings. */
+export function generatorSection(g: GeneratorReport | undefined): string[] {
+  if (!g) return [];
+  const pct = (v: number | undefined) => (v === undefined ? '–' : `${(v * 100).toFixed(1)} %`);
+  const lines = [
+    '## Load generator (k6) CPU',
+    '',
+    `k6's CPU time and its share of the machine (${g.cores} cores; 100 % = every core busy with k6 alone), ` +
+      `sampled every ${g.sampleIntervalMs} ms from /proc; warning above ${(g.warnAbove * 100).toFixed(0)} %.`,
+    '',
+  ];
+  if (g.unavailable) return [...lines, `Not measured: ${g.unavailable}.`, ''];
+  lines.push(
+    '| interval | k6 CPU s | k6 share of the machine | machine busy (all processes) |',
+    '|---|---|---|---|',
+  );
+  for (const i of g.intervals) {
+    lines.push(`| ${i.label} | ${num(i.cpuSeconds)} | ${pct(i.share)} | ${pct(i.machineBusy)} |`);
+  }
+  if (g.total) {
+    lines.push(
+      `| whole k6 run (setup and warm-up included) | ${num(g.total.cpuSeconds)} | ${pct(g.total.share)} | ${pct(g.total.machineBusy)} |`,
+    );
+  }
+  lines.push('');
+  for (const w of g.warnings) lines.push(`**Warning:** ${w}.`, '');
+  return lines;
+}
+
 export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): string {
   const speak = Object.values(summary.metrics)
     .filter((m) => m.name.startsWith('speak_'))
@@ -141,6 +171,7 @@ export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): stri
   }
   const ramp = summary.extra.ramp as RampBlock | undefined;
   if (ramp) lines.push(...rampSection(ramp));
+  lines.push(...generatorSection(summary.extra.generator as GeneratorReport | undefined));
   lines.push('## Thresholds', '', '| metric | threshold | result |', '|---|---|---|');
   lines.push(
     ...summary.thresholds
