@@ -7,6 +7,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { blobOrigin, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
+import { SYNTHESIS_DELAY_ENV } from '../../../reference/synth/slowdown.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
 import { StackStartError } from '../../stack/embedded.ts';
 import { startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
@@ -68,6 +69,7 @@ interface ServeFlags {
   webhookAllow?: string;
   defect?: string[];
   latitude?: string[];
+  synthesisDelayMs: number;
 }
 
 export function registerServe(program: Command): void {
@@ -110,6 +112,12 @@ export function registerServe(program: Command): void {
         ...WEBHOOK_ALLOW_VALUES,
       ]),
     )
+    .option(
+      '--synthesis-delay-ms <n>',
+      'a slower synthesizer on purpose: each part holds its synthesizer n ms longer (load tests; never a verdict)',
+      integer(0),
+      0,
+    )
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
     .addOption(
@@ -120,6 +128,11 @@ export function registerServe(program: Command): void {
     .action(async (flags: ServeFlags) => {
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       if (flags.target === 'container') return serveContainers(log);
+      // Read by every synthesizer, in this process and in the worker processes it forks (inherited env).
+      if (flags.synthesisDelayMs > 0) {
+        process.env[SYNTHESIS_DELAY_ENV] = String(flags.synthesisDelayMs);
+        log(`SLOWED: each synthesized part holds its synthesizer ${flags.synthesisDelayMs} ms longer`);
+      }
       const stack = await startReferenceStack({
         host: flags.host,
         port: flags.port,
@@ -146,6 +159,7 @@ export function registerServe(program: Command): void {
         `password=${demo.password}`,
       ];
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
+      if (flags.synthesisDelayMs > 0) lines.push(`synthesis_delay_ms=${flags.synthesisDelayMs}`);
       // Loud on both streams: a defective stack must never pass for a clean one.
       lines.push(...announceDefects(flags.defect ?? [], log));
       lines.push(...announceLatitude(flags.latitude ?? [], log));
