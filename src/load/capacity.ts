@@ -141,7 +141,7 @@ export function stepFigures(
   const samples: StepFigures['samples'] = {};
   for (const [figure, metric] of Object.entries(FIGURE_METRICS) as Array<[SloFigure, string]>) {
     const v = values(summary, metric);
-    if (!v || !v.count) continue;
+    if (!v?.count) continue;
     latency[figure] = { 50: v.med!, 90: v['p(90)']!, 95: v['p(95)']!, 99: v['p(99)']! };
     samples[figure] = v.count;
   }

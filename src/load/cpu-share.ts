@@ -6,7 +6,6 @@
  * share over an interval is k6's ticks / the machine's ticks (1 = every core busy with k6 alone).
  * Linux only: elsewhere nothing is sampled and the summary says so.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -75,18 +74,12 @@ export function cpuShareBetween(samples: CpuSample[], fromMs: number, toMs: numb
   };
 }
 
-let ticksPerSecond: number | undefined;
-
-/** USER_HZ (getconf CLK_TCK): 100 on every common Linux build. */
+/**
+ * USER_HZ, the unit of /proc/<pid>/stat and /proc/stat: the kernel reports in 1/100 s on every
+ * Linux architecture speakcheck runs on (x86, arm), whatever its internal tick rate.
+ */
 export function clockTicksPerSecond(): number {
-  if (ticksPerSecond === undefined) {
-    try {
-      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      ticksPerSecond = 100;
-    }
-  }
-  return ticksPerSecond;
+  return 100;
 }
 
 export function machineCores(): number {
