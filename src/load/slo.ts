@@ -119,7 +119,7 @@ export function judgeSlo(slo: Slo, f: StepFigures): SloVerdict {
       const ratio = f.offeredRate > 0 ? f.achievedRate / f.offeredRate : 0;
       if (!(ratio >= t.minRatio))
         broken.push(
-          `achieved ${f.achievedRate.toFixed(1)}/s = ${(ratio * 100).toFixed(0)} % of offered < ${(t.minRatio * 100).toFixed(0)} %`,
+          `achieved ${f.achievedRate.toFixed(1)}/s = ${(ratio * 100).toFixed(1)} % of offered < ${(t.minRatio * 100).toFixed(0)} %`,
         );
     }
   }

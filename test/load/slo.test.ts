@@ -59,7 +59,7 @@ describe('judgeSlo', () => {
     expect(v.broken).toEqual([
       'first_playable_p95 = 300 ms ≥ 300 ms',
       'errors = 2.00 % ≥ 1.00 %',
-      'achieved 8.0/s = 80 % of offered < 90 %',
+      'achieved 8.0/s = 80.0 % of offered < 90 %',
     ]);
   });
   it('breaks when the figure has no samples at all', () => {
