@@ -31,6 +31,7 @@ export const INTEGRATION = [
   'test/harness/run-*.test.ts',
   'test/interop/**/*.test.ts',
   'test/latitude/**/*.test.ts',
+  'test/load/capacity-slowdown.test.ts',
   'test/load/framing.test.ts',
   'test/load/install-k6.test.ts',
   'test/load/k6-smoke.test.ts',

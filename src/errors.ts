@@ -37,6 +37,7 @@ export const SPEAKCHECK_ERROR_CODES = [
   'SPEAKCHECK_LOAD_SUMMARY',
   'SPEAKCHECK_LOAD_MERGE',
   'SPEAKCHECK_PERF_RUN_SET',
+  'SPEAKCHECK_LOAD_SLO',
 ] as const;
 
 export type SpeakcheckErrorCode = (typeof SPEAKCHECK_ERROR_CODES)[number];

@@ -40,6 +40,10 @@ export const queueWait = new Trend('speak_queue_wait', true); // accepted → fi
 export const takeLatency = new Trend('speak_take_latency', true); // accepted → ready
 export const restErrors = new Rate('speak_rest_errors');
 
+// Warm-up (setup(), tag phase:warmup): recorded so the warm-up can be seen, read by no figure or threshold.
+export const warmupTtfc = new Trend('speak_warmup_ttfc', true);
+export const warmupTakeLatency = new Trend('speak_warmup_take_latency', true);
+
 // Ramp: time to first playable audio per arrival-rate step (tag `rate`).
 export const rampTtfc = new Trend('speak_ramp_ttfc', true);
 

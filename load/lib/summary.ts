@@ -14,7 +14,11 @@ export function writeSummary(
   scenario: string,
   extra: Record<string, unknown> = {},
 ): Record<string, string> {
-  const out: SummaryData = { ...data, speakcheck: { scenario, ...extra } };
+  // setup_data holds worker addresses with their secrets: it never goes into a report. Only the
+  // warm-up's account is kept, beside the figures it was kept out of.
+  const { setup_data: setupData, ...rest } = data as SummaryData & { setup_data?: { warmup?: unknown } };
+  const warmup = setupData?.warmup === undefined ? {} : { warmup: setupData.warmup };
+  const out: SummaryData = { ...rest, speakcheck: { scenario, ...warmup, ...extra } };
   const dir = envString('SUMMARY_DIR', '');
   const files: Record<string, string> = { stdout: `\n== ${scenario}\n${textTable(out)}` };
   if (dir) files[`${dir}/summary.json`] = JSON.stringify(out, null, 2);

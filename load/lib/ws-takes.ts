@@ -37,6 +37,8 @@ export interface WsSessionOptions {
   onResult: (request: WsTakeRequest, result: WsTakeResult) => void;
   /** The connection never opened; the address should not be reused. */
   onConnectFailed?: (why: string) => void;
+  /** The connection closed (after its requests, a failure, or never having opened). */
+  onClose?: () => void;
 }
 
 const CONNECT_RETRY_PAUSE_MS = 1000;
@@ -197,7 +199,8 @@ export function runWsTakes(url: string, requests: WsTakeRequest[], o: WsSessionO
     if (current) finish(`websocket error: ${why}`);
   };
   ws.onclose = () => {
-    if (!opened) return failConnect('websocket closed before it opened');
-    if (current) finish('the worker closed the connection during a request');
+    if (!opened) failConnect('websocket closed before it opened');
+    else if (current) finish('the worker closed the connection during a request');
+    o.onClose?.();
   };
 }

@@ -9,20 +9,11 @@
  * Env: RATE (4), DURATION (10s), PREALLOCATED_VUS (8), MAX_VUS (40), POLL_MS (100), TEXTS (paragraph),
  *      TAKE_TIMEOUT_MS (60000), MIN_AUDIO_S_PER_S (0: off), ERROR_RATE_MAX (0.01).
  */
-import { sleep } from 'k6';
-import type { Take } from '../../schemas/types.ts';
 import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
 import { pick, textSet } from '../lib/data.ts';
-import {
-  audioSeconds,
-  queueWait,
-  restErrors,
-  takeLatency,
-  takesAccepted,
-  takesCompleted,
-} from '../lib/metrics.ts';
+import { restTake } from '../lib/rest-take.ts';
 import { Session } from '../lib/session.ts';
-import { cleanupRun, prepareRun, type RunSetup } from '../lib/speak.ts';
+import { cleanupRun, prepareRun, type RunSetup, warmUpRest } from '../lib/speak.ts';
 import { type SummaryData, writeSummary } from '../lib/summary.ts';
 
 const RATE = envNumber('RATE', 4);
@@ -58,56 +49,16 @@ export const options = {
 const session = new Session(target());
 
 export function setup(): RunSetup {
-  return prepareRun();
+  const data = prepareRun();
+  return { ...data, warmup: warmUpRest(data, texts) };
 }
 
 export default function (data: RunSetup): void {
-  const tags = { model: data.model, mode: 'rest' };
-  const created = session.request(
-    'POST',
-    '/v1/speak/takes/generate',
-    JSON.stringify({ text: pick(texts, __ITER + __VU), voice_id: data.voiceId }),
-    { tags: { name: 'takes/generate' } },
-  );
-  if (created.status < 200 || created.status >= 300) {
-    restErrors.add(true, tags);
-    return;
-  }
-  const acceptedAt = Date.now();
-  takesAccepted.add(1, tags);
-  let take = created.json() as unknown as Take;
-  let queued = take.status === 'waiting';
-  if (!queued) queueWait.add(0, tags);
-  while (take.status !== 'ready') {
-    if (take.status === 'error' || take.status === 'timeout') {
-      restErrors.add(true, tags);
-      return;
-    }
-    if (Date.now() - acceptedAt > TAKE_TIMEOUT_MS) {
-      console.warn(`take ${take.take_id} not done after ${TAKE_TIMEOUT_MS} ms (status ${take.status})`);
-      restErrors.add(true, tags);
-      return;
-    }
-    sleep(POLL_MS / 1000);
-    const res = session.request('GET', `/v1/speak/takes/${take.take_id}`, null, {
-      tags: { name: 'takes/{id}' },
-    });
-    if (res.status !== 200) {
-      restErrors.add(true, tags);
-      return;
-    }
-    take = res.json() as unknown as Take;
-    if (queued && take.status !== 'waiting') {
-      queued = false;
-      queueWait.add(Date.now() - acceptedAt, tags);
-    }
-  }
-  const doneAt = Date.now();
-  restErrors.add(false, tags);
-  takesCompleted.add(1, tags);
-  takeLatency.add(doneAt - acceptedAt, tags);
-  if (take.info && take.info.audio_rate > 0)
-    audioSeconds.add(take.info.duration / take.info.audio_rate, tags);
+  restTake(session, data.voiceId, pick(texts, __ITER + __VU), {
+    pollMs: POLL_MS,
+    timeoutMs: TAKE_TIMEOUT_MS,
+    tags: { model: data.model, mode: 'rest' },
+  });
 }
 
 export function teardown(data: RunSetup): void {

@@ -22,7 +22,7 @@ import {
   wavTtfb,
 } from '../lib/metrics.ts';
 import { Session } from '../lib/session.ts';
-import { cleanupRun, prepareRun, type RunSetup } from '../lib/speak.ts';
+import { cleanupRun, prepareRun, type RunSetup, warmUpRest } from '../lib/speak.ts';
 import { type SummaryData, writeSummary } from '../lib/summary.ts';
 
 const VUS = envNumber('VUS', 2);
@@ -53,7 +53,8 @@ export const options = {
 const session = new Session(target());
 
 export function setup(): RunSetup {
-  return prepareRun();
+  const data = prepareRun();
+  return { ...data, warmup: warmUpRest(data, texts) };
 }
 
 export default function (data: RunSetup): void {

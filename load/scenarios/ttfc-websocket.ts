@@ -23,7 +23,15 @@ import {
   wsTtfc,
 } from '../lib/metrics.ts';
 import { Session } from '../lib/session.ts';
-import { cleanupRun, prepareRun, type RunSetup, warmUp, websocketUrl } from '../lib/speak.ts';
+import {
+  cleanupRun,
+  prepareRun,
+  type RunSetup,
+  type WsRunSetup,
+  warmUp,
+  websocketUrl,
+  workerUrls,
+} from '../lib/speak.ts';
 import { type SummaryData, writeSummary } from '../lib/summary.ts';
 import { runWsTakes, type StreamMode } from '../lib/ws-takes.ts';
 
@@ -84,9 +92,11 @@ export const options = {
 
 const session = new Session(target());
 let url: string | undefined;
+/** Set once an address from setup() failed: ask the API for fresh ones from then on. */
+let askForAddresses = false;
 
-function takes(data: RunSetup, mode: StreamMode): void {
-  url ??= websocketUrl(session, data.model);
+function takes(data: WsRunSetup, mode: StreamMode): void {
+  url ??= askForAddresses ? websocketUrl(session, data.model) : data.urls[__VU % data.urls.length]!;
   const tags = { model: data.model, mode };
   const requests = Array.from({ length: PER_CONNECTION }, (_, i) => ({
     text: pick(texts, __ITER * PER_CONNECTION + i + __VU),
@@ -100,6 +110,7 @@ function takes(data: RunSetup, mode: StreamMode): void {
       wsErrors.add(true, tags);
       console.warn(`${mode}: ${why}; asking for a new address`);
       url = undefined;
+      askForAddresses = true;
     },
     onResult: (_request, r) => {
       wsErrors.add(!r.ok, tags);
@@ -117,17 +128,16 @@ function takes(data: RunSetup, mode: StreamMode): void {
   });
 }
 
-export function setup(): RunSetup {
+export async function setup(): Promise<WsRunSetup> {
   const data = prepareRun();
-  warmUp(data);
-  return data;
+  return { ...data, urls: workerUrls(data), warmup: await warmUp(data, MODES, texts) };
 }
 
-export function parts(data: RunSetup): void {
+export function parts(data: WsRunSetup): void {
   takes(data, 'parts');
 }
 
-export function chunks(data: RunSetup): void {
+export function chunks(data: WsRunSetup): void {
   takes(data, 'chunks');
 }
 

@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { ESPEAK_THREAD } from '../entry-points.ts';
 import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
+import { slowdown } from './slowdown.ts';
 import { outputSampleRate, SAMPLE_RATE, toOutputRate, type VoiceRendering } from './voice-rendering.ts';
 
 /** Every part ends in this much silence (the contract: "a part ... ends in silence"). */
@@ -204,7 +205,10 @@ class EspeakSynthesizer implements Synthesizer {
     const factor = outputSampleRate() / SAMPLE_RATE;
     const run = this.queue
       .then(() => this.speak(text, voice, (pcm) => onSamples(toOutputRate(pcm))))
-      .then((samples) => samples * factor);
+      .then(async (samples) => {
+        await slowdown();
+        return samples * factor;
+      });
     this.queue = run.catch(() => undefined); // one failed part does not block the next
     return run;
   }

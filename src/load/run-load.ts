@@ -4,10 +4,17 @@
  * always stop what was started. Credentials reach k6 through its environment, never its argv.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { EXIT } from '../cli/exit-codes.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
+import {
+  CpuSampler,
+  GENERATOR_SHARE_WARN,
+  type GeneratorInterval,
+  type GeneratorReport,
+  generatorReport,
+} from './cpu-share.ts';
 import { k6Version } from './k6-binary.ts';
 import { MergeError, mergeSegments } from './merge.ts';
 import { type ScenarioName, scenarioScript } from './scenarios.ts';
@@ -31,6 +38,8 @@ export interface LoadOptions extends TargetCredentials {
    * `parallelism`); each writes its raw samples to <run>/segment-<i>/, merged into one exact summary.
    */
   segments?: number;
+  /** Warn when k6 takes more than this share of the machine (default GENERATOR_SHARE_WARN, 0.25). */
+  maxGeneratorShare?: number;
   log?: (line: string) => void;
 }
 
@@ -59,6 +68,8 @@ export function runK6(
     extraArgs?: string[];
     /** Where k6's web dashboard writes its self-contained HTML report at the end of the run. */
     dashboardExport?: string;
+    /** Called with k6's process id once it started (the generator's CPU sampling). */
+    onSpawn?: (pid: number | undefined) => void;
   },
 ): Promise<number> {
   const args = ['run', '--quiet', '--no-usage-report', '--tag', `testid=${o.tag}`, ...(o.extraArgs ?? [])];
@@ -70,6 +81,7 @@ export function runK6(
     // Secrets only in the environment; k6 exposes system env vars to scripts as __ENV.
     env: { ...process.env, ...secrets, K6_NO_USAGE_REPORT: 'true', ...dashboardEnv(o.dashboardExport) },
   });
+  o.onSpawn?.(child.pid);
   const forward = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) o.log(line);
   };
@@ -142,6 +154,7 @@ async function runSegments(
     run: string;
     timeoutMs: number;
     log: (line: string) => void;
+    onSpawn: (pid: number | undefined) => void;
   },
 ): Promise<number> {
   const exits = await Promise.all(
@@ -154,6 +167,7 @@ async function runSegments(
         log: (line) => c.log(`[segment ${i + 1}/${count}] ${line}`),
         extraArgs: [...segmentArgs(i, count), '--out', `json=${join(dir, 'samples.json.gz')}`],
         dashboardExport: join(dir, 'dashboard.html'),
+        onSpawn: c.onSpawn,
       });
     }),
   );
@@ -202,6 +216,44 @@ export async function mergeRun(dirs: string[], outDir: string): Promise<MergeRun
   return { exitCode, summaryPath, segments: merged.segments };
 }
 
+/**
+ * The generator's CPU share, per ramp step when the summary has steps, else over the measured phase
+ * (from the end of the warm-up to the end of the run), written into summary.json as
+ * `speakcheck.generator`.
+ */
+export function addGeneratorShare(
+  summaryPath: string,
+  sampler: CpuSampler,
+  warnAbove = GENERATOR_SHARE_WARN,
+): GeneratorReport {
+  const raw = JSON.parse(readFileSync(summaryPath, 'utf8')) as { speakcheck?: Record<string, unknown> };
+  const speakcheck = raw.speakcheck ?? {};
+  const samples = sampler.stop();
+  const intervals = measuredIntervals(speakcheck, samples.at(-1)?.atMs ?? Date.now());
+  const report = generatorReport(samples, intervals, { warnAbove, available: sampler.available });
+  raw.speakcheck = { ...speakcheck, generator: report };
+  writeFileSync(summaryPath, JSON.stringify(raw, null, 2));
+  return report;
+}
+
+/** The ramp's steps (start_ms/end_ms), else the measured phase after the warm-up. */
+export function measuredIntervals(speakcheck: Record<string, unknown>, endMs: number): GeneratorInterval[] {
+  const ramp = speakcheck.ramp as
+    | { steps?: Array<{ rate: number; start_ms?: number; end_ms?: number }> }
+    | undefined;
+  const steps = (ramp?.steps ?? []).filter(
+    (s): s is { rate: number; start_ms: number; end_ms: number } =>
+      typeof s.start_ms === 'number' && typeof s.end_ms === 'number',
+  );
+  if (steps.length)
+    return steps.map((s) => ({ label: `step ${s.rate}/s`, fromMs: s.start_ms, toMs: s.end_ms }));
+  const warmup = speakcheck.warmup as { endedAtMs?: number } | undefined;
+  if (typeof warmup?.endedAtMs === 'number') {
+    return [{ label: 'the measured phase', fromMs: warmup.endedAtMs, toMs: endMs }];
+  }
+  return [];
+}
+
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const log = o.log ?? ((line: string) => console.log(line));
   const run = runId(o.scenario);
@@ -214,20 +266,39 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     if (o.vus !== undefined) vars.VUS = String(o.vus);
     if (o.duration) vars.DURATION = o.duration;
     const timeoutMs = o.timeoutMs ?? 15 * 60_000;
+    const sampler = new CpuSampler();
+    const onSpawn = (pid: number | undefined) => sampler.add(pid);
     let exitCode: number;
-    if (o.segments && o.segments > 1) {
-      exitCode = await runSegments(o.segments, { k6, script, vars, secrets, runDir, run, timeoutMs, log });
-    } else {
-      exitCode = await runK6(k6, script, vars, secrets, {
-        timeoutMs,
-        tag: run,
-        log,
-        dashboardExport: join(runDir, 'dashboard.html'),
-      });
+    try {
+      if (o.segments && o.segments > 1) {
+        exitCode = await runSegments(o.segments, {
+          k6,
+          script,
+          vars,
+          secrets,
+          runDir,
+          run,
+          timeoutMs,
+          log,
+          onSpawn,
+        });
+      } else {
+        exitCode = await runK6(k6, script, vars, secrets, {
+          timeoutMs,
+          tag: run,
+          log,
+          dashboardExport: join(runDir, 'dashboard.html'),
+          onSpawn,
+        });
+      }
+    } finally {
+      sampler.stop();
     }
     const summaryPath = join(runDir, 'summary.json');
     const result: LoadResult = { exitCode, runDir };
     if (existsSync(summaryPath)) {
+      const generator = addGeneratorShare(summaryPath, sampler, o.maxGeneratorShare);
+      for (const warning of generator.warnings) log(`warning: ${warning}`);
       result.summary = readSummaryFile(summaryPath);
       const markdown = renderSummaryMarkdown(result.summary, {
         run,

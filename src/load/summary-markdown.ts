@@ -1,4 +1,5 @@
 /** summary.md: a load run's figures and threshold verdicts, readable in a pull request. */
+import type { GeneratorReport } from './cpu-share.ts';
 import type { LoadSummary, MetricFigures } from './summary.ts';
 
 export interface RunInfo {
@@ -22,6 +23,95 @@ function trendRow(m: MetricFigures): string {
   return `| \`${m.name}\` | ${num(v.min)}${unit} | ${num(v.med)}${unit} | ${num(v['p(90)'])}${unit} | ${num(v['p(95)'])}${unit} | ${num(v['p(99)'])}${unit} | ${num(v.max)}${unit} | ${num(v.count, 0)} |`;
 }
 
+interface WarmUpBlock {
+  kind?: string;
+  takes?: number;
+  failed?: number;
+  ms?: number;
+  connections?: number;
+  takesPerConnection?: number;
+  modes?: string[];
+}
+
+/** One line on the warm-up phase (setup()): how long it took and what it ran; its samples are in no figure. */
+export function warmUpLine(raw: unknown): string {
+  const w = raw as WarmUpBlock | undefined;
+  if (!w || typeof w.ms !== 'number') return '';
+  const failed = w.failed ? `, ${w.failed} failed` : '';
+  return (
+    `- Warm-up (kept out of every figure and threshold): ${(w.ms / 1000).toFixed(1)} s, ${w.takes ?? 0} takes` +
+    `${failed} (${w.takesPerConnection ?? '?'} per mode per connection, ${w.connections ?? '?'} connections, ` +
+    `${(w.modes ?? []).join(', ')})`
+  );
+}
+
+interface RampStep {
+  rate: number;
+  p50_ms?: number | null;
+  p95_ms: number | null;
+  p99_ms?: number | null;
+  samples: number;
+  error_rate?: number | null;
+  achieved_rate?: number | null;
+}
+
+interface RampBlock {
+  limit_ms: number;
+  sustained_rate?: number;
+  crossing_rate: number | null;
+  steps: RampStep[];
+}
+
+function rampSection(ramp: RampBlock): string[] {
+  const pct = (v: number | null | undefined) =>
+    v === null || v === undefined ? '–' : `${(v * 100).toFixed(2)} %`;
+  return [
+    '## Ramp',
+    '',
+    `p95 time to first playable audio crosses ${ramp.limit_ms} ms at: **${ramp.crossing_rate === null ? 'no step (limit never crossed)' : `${ramp.crossing_rate} takes/s`}**` +
+      (ramp.sustained_rate === undefined
+        ? ''
+        : `; judged at ${ramp.sustained_rate} takes/s (p95 < ${ramp.limit_ms} ms, errors < 1 %)`),
+    '',
+    '| offered (takes/s) | achieved (takes/s) | p50 | p95 | p99 | errors | samples |',
+    '|---|---|---|---|---|---|---|',
+    ...ramp.steps.map(
+      (s) =>
+        `| ${s.rate} | ${num(s.achieved_rate ?? undefined, 1)} | ${num(s.p50_ms ?? undefined)} ms | ${num(s.p95_ms ?? undefined)} ms | ${num(s.p99_ms ?? undefined)} ms | ${pct(s.error_rate)} | ${s.samples} |`,
+    ),
+    '',
+  ];
+}
+
+/** The load generator's own CPU: per step (ramp) or over the measured phase, and its warnings. */
+export function generatorSection(g: GeneratorReport | undefined): string[] {
+  if (!g) return [];
+  const pct = (v: number | undefined) => (v === undefined ? '–' : `${(v * 100).toFixed(1)} %`);
+  const lines = [
+    '## Load generator (k6) CPU',
+    '',
+    `k6's CPU time and its share of the machine (${g.cores} cores; 100 % = every core busy with k6 alone), ` +
+      `sampled every ${g.sampleIntervalMs} ms from /proc; warning above ${(g.warnAbove * 100).toFixed(0)} %.`,
+    '',
+  ];
+  if (g.unavailable) return [...lines, `Not measured: ${g.unavailable}.`, ''];
+  lines.push(
+    '| interval | k6 CPU s | k6 share of the machine | machine busy (all processes) |',
+    '|---|---|---|---|',
+  );
+  for (const i of g.intervals) {
+    lines.push(`| ${i.label} | ${num(i.cpuSeconds)} | ${pct(i.share)} | ${pct(i.machineBusy)} |`);
+  }
+  if (g.total) {
+    lines.push(
+      `| whole k6 run (setup and warm-up included) | ${num(g.total.cpuSeconds)} | ${pct(g.total.share)} | ${pct(g.total.machineBusy)} |`,
+    );
+  }
+  lines.push('');
+  for (const w of g.warnings) lines.push(`**Warning:** ${w}.`, '');
+  return lines;
+}
+
 export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): string {
   const speak = Object.values(summary.metrics)
     .filter((m) => m.name.startsWith('speak_'))
@@ -40,6 +130,7 @@ export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): stri
     summary.testRunDurationMs === undefined
       ? ''
       : `- Test run duration: ${(summary.testRunDurationMs / 1000).toFixed(1)} s`,
+    warmUpLine(summary.extra.warmup),
     '',
   ];
   const times = trends.filter((m) => m.time);
@@ -78,25 +169,9 @@ export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): stri
       '',
     );
   }
-  const ramp = summary.extra.ramp as
-    | {
-        limit_ms: number;
-        crossing_rate: number | null;
-        steps: { rate: number; p95_ms: number | null; samples: number }[];
-      }
-    | undefined;
-  if (ramp) {
-    lines.push(
-      '## Ramp',
-      '',
-      `p95 time to first chunk crosses ${ramp.limit_ms} ms at: **${ramp.crossing_rate === null ? 'no step (limit never crossed)' : `${ramp.crossing_rate} takes/s`}**`,
-      '',
-      '| arrival rate (takes/s) | p95 TTFC | samples |',
-      '|---|---|---|',
-      ...ramp.steps.map((s) => `| ${s.rate} | ${num(s.p95_ms ?? undefined)} ms | ${s.samples} |`),
-      '',
-    );
-  }
+  const ramp = summary.extra.ramp as RampBlock | undefined;
+  if (ramp) lines.push(...rampSection(ramp));
+  lines.push(...generatorSection(summary.extra.generator as GeneratorReport | undefined));
   lines.push('## Thresholds', '', '| metric | threshold | result |', '|---|---|---|');
   lines.push(
     ...summary.thresholds

@@ -1,6 +1,12 @@
 /** `speakcheck perf compare`: load both sides, compare, write compare.md / compare.html / *.svg. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  type CapacityComparison,
+  capacityHtml,
+  capacityMarkdown,
+  compareCapacities,
+} from './capacity-compare.ts';
 import { comparisonCharts } from './charts.ts';
 import { type Comparison, compareRuns } from './compare.ts';
 import { renderComparisonHtml } from './report-html.ts';
@@ -10,6 +16,8 @@ import { CHART_LATENCY_STATS, type Tolerance } from './tracked.ts';
 
 export interface PerfCompareResult {
   comparison: Comparison;
+  /** `load capacity` runs on either side, bracket against bracket. */
+  capacities: CapacityComparison[];
   files: { markdown: string; html: string; svgs: string[] };
 }
 
@@ -23,6 +31,7 @@ export function perfCompare(
   const current = loadRunSet(currentPath);
   const comparison = compareRuns(baseline.runs, current.runs, tolerance, { chartStats: CHART_LATENCY_STATS });
   const charts = comparisonCharts(comparison);
+  const capacities = compareCapacities(baseline.runs, current.runs);
   const sources = {
     baseline: baselinePath,
     current: currentPath,
@@ -35,10 +44,10 @@ export function perfCompare(
     html: join(outDir, 'compare.html'),
     svgs: ['latency', 'throughput', 'errors'].map((name) => join(outDir, `${name}.svg`)),
   };
-  writeFileSync(files.markdown, renderComparisonMarkdown(comparison, sources));
-  writeFileSync(files.html, renderComparisonHtml(comparison, charts, sources));
+  writeFileSync(files.markdown, renderComparisonMarkdown(comparison, sources) + capacityMarkdown(capacities));
+  writeFileSync(files.html, renderComparisonHtml(comparison, charts, sources, capacityHtml(capacities)));
   writeFileSync(files.svgs[0]!, charts.latency);
   writeFileSync(files.svgs[1]!, charts.throughput);
   writeFileSync(files.svgs[2]!, charts.errors);
-  return { comparison, files };
+  return { comparison, capacities, files };
 }

@@ -15,7 +15,13 @@ import {
 } from './report-markdown.ts';
 import { escapeXml as esc, inlineSvg, perfPage } from './svg-chart.ts';
 
-export function renderComparisonHtml(c: Comparison, charts: ComparisonCharts, s: ReportSources): string {
+export function renderComparisonHtml(
+  c: Comparison,
+  charts: ComparisonCharts,
+  s: ReportSources,
+  /** Sections added after the figures (the capacity comparison). */
+  extraHtml = '',
+): string {
   const rows = c.figures
     .filter((f) => f.judged)
     .map(
@@ -51,6 +57,7 @@ ${c.warnings.map((w) => `<p class="warning">Warning: ${esc(w)}</p>`).join('\n')}
 <tbody>
 ${rows}
 </tbody>
-</table>`,
+</table>
+${extraHtml}`,
   );
 }

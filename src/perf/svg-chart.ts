@@ -201,3 +201,103 @@ ${body.trim()}
 </html>
 `;
 }
+
+/** One line of an x–y chart (points joined in x order, each marked). */
+export interface XYSeries {
+  name: string;
+  color: string;
+  points: Array<{ x: number; y: number }>;
+  dashed?: boolean;
+}
+
+export interface XYChart {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  series: XYSeries[];
+  /** Vertical markers (the knee), horizontal markers (an SLO limit). */
+  vMarkers?: Array<{ x: number; label: string; color?: string }>;
+  hMarkers?: Array<{ y: number; label: string; color?: string }>;
+  format?: (value: number) => string;
+}
+
+const XY = { width: 860, height: 340, left: 70, right: 170, top: 40, bottom: 50 };
+
+/** An x–y line chart as a self-contained SVG string (no scripts, fonts or links), axes from 0. */
+export function renderXYChart(chart: XYChart): string {
+  const format = chart.format ?? defaultFormat;
+  const xs = [
+    ...chart.series.flatMap((s) => s.points.map((p) => p.x)),
+    ...(chart.vMarkers ?? []).map((m) => m.x),
+  ];
+  const ys = [
+    ...chart.series.flatMap((s) => s.points.map((p) => p.y)),
+    ...(chart.hMarkers ?? []).map((m) => m.y),
+  ];
+  const xTicks = niceTicks(Math.max(0, ...xs.filter(Number.isFinite)));
+  const yTicks = niceTicks(Math.max(0, ...ys.filter(Number.isFinite)));
+  const xMax = xTicks[xTicks.length - 1]!;
+  const yMax = yTicks[yTicks.length - 1]!;
+  const plotW = XY.width - XY.left - XY.right;
+  const plotH = XY.height - XY.top - XY.bottom;
+  const x = (v: number) => XY.left + (xMax > 0 ? (v / xMax) * plotW : 0);
+  const y = (v: number) => XY.top + plotH - (yMax > 0 ? (v / yMax) * plotH : 0);
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${XY.width}" height="${XY.height}" viewBox="0 0 ${XY.width} ${XY.height}" role="img" aria-label="${escapeXml(chart.title)}" font-family="sans-serif" font-size="11">`,
+    `<title>${escapeXml(chart.title)}</title>`,
+    `<rect width="${XY.width}" height="${XY.height}" fill="#fff"/>`,
+    `<text x="${XY.left}" y="22" font-size="14" font-weight="bold" fill="${COLORS.text}">${escapeXml(chart.title)}</text>`,
+  ];
+  for (const t of yTicks) {
+    out.push(
+      `<line x1="${XY.left}" x2="${XY.left + plotW}" y1="${y(t)}" y2="${y(t)}" stroke="${COLORS.grid}"/>`,
+      `<text x="${XY.left - 6}" y="${y(t) + 4}" text-anchor="end" fill="${COLORS.text}">${escapeXml(format(t))}</text>`,
+    );
+  }
+  for (const t of xTicks) {
+    out.push(
+      `<line x1="${x(t)}" x2="${x(t)}" y1="${XY.top}" y2="${XY.top + plotH}" stroke="${COLORS.grid}"/>`,
+      `<text x="${x(t)}" y="${XY.top + plotH + 16}" text-anchor="middle" fill="${COLORS.text}">${escapeXml(format(t))}</text>`,
+    );
+  }
+  out.push(
+    `<text x="${XY.left + plotW / 2}" y="${XY.height - 10}" text-anchor="middle" fill="${COLORS.text}">${escapeXml(chart.xLabel)}</text>`,
+    `<text x="14" y="${XY.top + plotH / 2}" text-anchor="middle" fill="${COLORS.text}" transform="rotate(-90 14 ${XY.top + plotH / 2})">${escapeXml(chart.yLabel)}</text>`,
+  );
+  for (const m of chart.hMarkers ?? []) {
+    const c = m.color ?? COLORS.regressed;
+    out.push(
+      `<line x1="${XY.left}" x2="${XY.left + plotW}" y1="${y(m.y)}" y2="${y(m.y)}" stroke="${c}" stroke-dasharray="6 4"/>`,
+      `<text x="${XY.left + plotW + 6}" y="${y(m.y) + 4}" fill="${c}">${escapeXml(m.label)}</text>`,
+    );
+  }
+  for (const m of chart.vMarkers ?? []) {
+    const c = m.color ?? COLORS.text;
+    out.push(
+      `<line x1="${x(m.x)}" x2="${x(m.x)}" y1="${XY.top}" y2="${XY.top + plotH}" stroke="${c}" stroke-width="1.5" stroke-dasharray="3 3"/>`,
+      `<text x="${x(m.x) + 4}" y="${XY.top + 12}" fill="${c}">${escapeXml(m.label)}</text>`,
+    );
+  }
+  chart.series.forEach((s, i) => {
+    const pts = s.points
+      .filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y))
+      .sort((a, b) => a.x - b.x);
+    if (pts.length > 1) {
+      const d = pts
+        .map((p, j) => `${j === 0 ? 'M' : 'L'}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`)
+        .join(' ');
+      out.push(
+        `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/>`,
+      );
+    }
+    for (const p of pts)
+      out.push(`<circle cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="3" fill="${s.color}"/>`);
+    const ly = XY.top + 30 + i * 16;
+    out.push(
+      `<rect x="${XY.left + plotW + 10}" y="${ly - 8}" width="12" height="3" fill="${s.color}"/>`,
+      `<text x="${XY.left + plotW + 26}" y="${ly - 3}" fill="${COLORS.text}">${escapeXml(s.name)}</text>`,
+    );
+  });
+  out.push('</svg>');
+  return out.join('\n');
+}

@@ -137,6 +137,14 @@ describe.skipIf(!k6)('k6 smoke of every scenario against the reference stack', (
     const ramp = summary.extra.ramp as { crossing_rate: number | null } | undefined;
     expect(ramp, JSON.stringify(summary.extra)).toBeDefined();
     expect(ramp!.crossing_rate === null || ramp!.crossing_rate === 2).toBe(true);
+    // The warm-up ran before the steps and is accounted for apart from them.
+    const warmup = summary.extra.warmup as { takes: number; ms: number } | undefined;
+    expect(warmup?.takes, JSON.stringify(summary.extra)).toBeGreaterThan(0);
+    const perStep = [1, 2].map((rate) => metric(summary, `speak_ramp_ttfc{rate:${rate}}`).count ?? 0);
+    expect(metric(summary, 'speak_ramp_ttfc').count).toBe(perStep[0]! + perStep[1]!);
+    // The generator's CPU per step (Linux /proc) is in the summary.
+    const generator = summary.extra.generator as { intervals: unknown[]; unavailable?: string } | undefined;
+    if (process.platform === 'linux') expect(generator?.intervals.length, JSON.stringify(generator)).toBe(2);
   }, 120_000);
 
   it('ttfc-websocket --segments 2 (chunks, 2 VUs): both segments take part; the merged summary is exact', async () => {

@@ -1,10 +1,14 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, printableOptions, resolveCommandTarget } from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
+import { type CapacityDimension, type CapacityMode, runCapacity } from '../../load/capacity.ts';
+import { capacitySentence } from '../../load/capacity-report.ts';
+import { GENERATOR_SHARE_WARN } from '../../load/cpu-share.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
 import { MergeError } from '../../load/merge.ts';
 import { mergeRun, runLoad } from '../../load/run-load.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
+import { DEFAULT_SLO, parseSlo, SloError } from '../../load/slo.ts';
 import { StackStartError } from '../../stack/embedded.ts';
 import { type StartedTarget, startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
 import { EXIT, exitCodesHelp } from '../exit-codes.ts';
@@ -23,6 +27,28 @@ interface LoadFlags extends TargetFlags {
   rounds: number;
   config?: string;
   printConfig?: boolean;
+  mode: string;
+  over: string;
+  slo?: string;
+  budget: number;
+  start?: number;
+  max?: number;
+  stepSeconds: number;
+  minSamples: number;
+  maxGeneratorShare: number;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!(Number.isFinite(n) && n > 0)) throw new InvalidArgumentError(`${value} is not a number above 0`);
+  return n;
+}
+
+function share(value: string): number {
+  const n = Number(value);
+  if (!(Number.isFinite(n) && n > 0 && n <= 1))
+    throw new InvalidArgumentError(`${value} is not a share in (0, 1]`);
+  return n;
 }
 
 export function registerLoad(program: Command): void {
@@ -34,7 +60,7 @@ export function registerLoad(program: Command): void {
         'Without --base-url the reference stack is started and stopped around the run. ' +
         exitCodesHelp(['ok', 'usage', 'targetUnavailable', 'toolMissing', 'thresholdsFailed', 'interrupted']),
     )
-    .argument('<scenario>', `${SCENARIOS.join(' | ')} | crosscheck | merge`)
+    .argument('<scenario>', `${SCENARIOS.join(' | ')} | capacity | crosscheck | merge`)
     .argument('[dirs...]', 'merge: run or segment directories (every samples.json(.gz) below them)')
     .option(
       '--base-url <url>',
@@ -71,7 +97,48 @@ export function registerLoad(program: Command): void {
       positiveInt,
     )
     .option('--requests <n>', 'crosscheck: takes measured per side', positiveInt, 40)
-    .option('--rounds <n>', 'crosscheck: k6 runs, alternating with Node runs', positiveInt, 3);
+    .option('--rounds <n>', 'crosscheck: k6 runs, alternating with Node runs', positiveInt, 3)
+    .addOption(
+      new Option('--mode <mode>', 'capacity: how takes are asked for')
+        .choices(['chunks', 'parts', 'rest'])
+        .default('chunks'),
+    )
+    .addOption(
+      new Option(
+        '--over <dimension>',
+        'capacity: search over the arrival rate or concurrent websocket streams',
+      )
+        .choices(['rate', 'streams'])
+        .default('rate'),
+    )
+    .option(
+      '--slo <terms>',
+      `capacity: the SLO every step must hold (default websocket "${DEFAULT_SLO.websocket}", rest "${DEFAULT_SLO.rest}")`,
+    )
+    .option('--budget <s>', 'capacity: wall-time budget of the search in seconds', positiveNumber, 180)
+    .option(
+      '--start <n>',
+      'capacity: first load (default chunks/parts 4 takes/s, rest 2 takes/s, streams 2)',
+      positiveNumber,
+    )
+    .option(
+      '--max <n>',
+      'capacity: highest load tried (default 512 takes/s websocket, 256 rest, 256 streams)',
+      positiveNumber,
+    )
+    .option('--step-seconds <s>', 'capacity: each step held at least this long', positiveNumber, 8)
+    .option(
+      '--min-samples <n>',
+      'capacity: each step held until this many takes were offered (at most 30 s)',
+      positiveInt,
+      60,
+    )
+    .option(
+      '--max-generator-share <f>',
+      "warn when k6 takes more than this share of the machine's CPU (0-1)",
+      share,
+      GENERATOR_SHARE_WARN,
+    );
   addReportDirOption(
     load,
     'run directory (default reports/load/<run>); merge: where the merged summary goes (default the first DIR)',
@@ -138,6 +205,10 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
     token: flags.token,
     model: flags.model,
   };
+  if (scenario === 'capacity') {
+    await capacity(target, flags);
+    return;
+  }
   if (scenario === 'crosscheck') {
     const r = await runCrosscheck({
       ...target,
@@ -172,11 +243,50 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
     env: flags.env,
     outDir: flags.reportDir,
     segments: flags.segments,
+    maxGeneratorShare: flags.maxGeneratorShare,
   });
   if (r.reason) console.error(`speakcheck load: ${r.reason}`);
   if (r.summary) console.log(`summary: ${r.runDir}/summary.json, ${r.runDir}/summary.md`);
   if (r.exitCode === EXIT.thresholdsFailed)
     console.error('speakcheck load: thresholds failed (see summary.md)');
+  process.exitCode = r.exitCode;
+}
+
+async function capacity(target: TargetFlags, flags: LoadFlags): Promise<void> {
+  if (flags.over === 'streams' && flags.mode === 'rest') {
+    console.error('speakcheck load capacity: --over streams is for the websocket modes (chunks, parts)');
+    process.exitCode = EXIT.usage;
+    return;
+  }
+  try {
+    if (flags.slo) parseSlo(flags.slo);
+  } catch (err) {
+    if (!(err instanceof SloError)) throw err;
+    console.error(`speakcheck load capacity: ${err.message}`);
+    process.exitCode = EXIT.usage;
+    return;
+  }
+  const r = await runCapacity({
+    ...target,
+    mode: flags.mode as CapacityMode,
+    over: flags.over as CapacityDimension,
+    slo: flags.slo,
+    budgetS: flags.budget,
+    start: flags.start,
+    max: flags.max,
+    stepS: flags.stepSeconds,
+    minSamples: flags.minSamples,
+    env: flags.env,
+    outDir: flags.reportDir,
+    maxGeneratorShare: flags.maxGeneratorShare,
+  });
+  if (r.reason) console.error(`speakcheck load capacity: ${r.reason}`);
+  if (r.report) {
+    console.log(
+      `capacity (${r.report.mode}, ${r.report.over}, SLO ${r.report.slo}): ${capacitySentence(r.report).replace(/\*\*/g, '')}`,
+    );
+    console.log(`report: ${r.runDir}/summary.md, ${r.runDir}/summary.html`);
+  }
   process.exitCode = r.exitCode;
 }
 

@@ -153,7 +153,7 @@ export function registerPerf(program: Command): void {
         minErrorRate: flags.minErrorRate,
       };
       try {
-        const { comparison, files } = perfCompare(baseline, current, tolerance, outDir);
+        const { comparison, capacities, files } = perfCompare(baseline, current, tolerance, outDir);
         for (const w of comparison.warnings) console.error(`warning: ${w}`);
         for (const f of comparison.regressions) {
           console.error(
@@ -164,8 +164,14 @@ export function registerPerf(program: Command): void {
           `${comparison.regressions.length} worse, ${comparison.improvements.length} better, ` +
             `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
         );
+        for (const c of capacities) {
+          const side = (b: typeof c.baseline) =>
+            b ? `${b.good} [${b.good} – ${Number.isFinite(b.bad) ? b.bad : '–'}] ${b.unit}` : '–';
+          console.log(`capacity ${c.scenario}: ${side(c.baseline)} -> ${side(c.current)}: ${c.verdict}`);
+        }
+        const capacityWorse = capacities.filter((c) => c.verdict === 'worse').length;
         console.log(`report: ${files.markdown}, ${files.html}`);
-        process.exitCode = comparison.regressions.length ? EXIT.failed : EXIT.ok;
+        process.exitCode = comparison.regressions.length || capacityWorse ? EXIT.failed : EXIT.ok;
       } catch (err) {
         if (err instanceof RunSetError || err instanceof SummaryFormatError) {
           console.error(`speakcheck perf compare: ${err.message}`);

@@ -7,6 +7,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { blobOrigin, DEFAULT_OPTIONS, type ExtraUser, SAME_ORIGIN } from '../../../reference/options.ts';
 import { startReferenceStack } from '../../../reference/server.ts';
+import { SYNTHESIS_DELAY_ENV } from '../../../reference/synth/slowdown.ts';
 import { TlsSetupError } from '../../../reference/tls.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
 import { StackStartError } from '../../stack/embedded.ts';
@@ -79,6 +80,7 @@ interface ServeFlags {
   rateLimitRps: number;
   rateLimitBurst: number;
   tls?: boolean;
+  synthesisDelayMs: number;
 }
 
 export function registerServe(program: Command): void {
@@ -121,6 +123,12 @@ export function registerServe(program: Command): void {
         ...WEBHOOK_ALLOW_VALUES,
       ]),
     )
+    .option(
+      '--synthesis-delay-ms <n>',
+      'a slower synthesizer on purpose: each part holds its synthesizer n ms longer (load tests; never a verdict)',
+      integer(0),
+      0,
+    )
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
     .option(
@@ -153,6 +161,11 @@ export function registerServe(program: Command): void {
     .action(async (flags: ServeFlags) => {
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       if (flags.target === 'container') return serveContainers(log);
+      // Read by every synthesizer, in this process and in the worker processes it forks (inherited env).
+      if (flags.synthesisDelayMs > 0) {
+        process.env[SYNTHESIS_DELAY_ENV] = String(flags.synthesisDelayMs);
+        log(`SLOWED: each synthesized part holds its synthesizer ${flags.synthesisDelayMs} ms longer`);
+      }
       const stack = await startReferenceStack({
         host: flags.host,
         port: flags.port,
@@ -195,6 +208,7 @@ export function registerServe(program: Command): void {
       if (stack.permanentToken) lines.push(`token=${stack.permanentToken}`);
       // --tls: the CA a client trusts (NODE_EXTRA_CA_CERTS, curl --cacert), on a line of its own.
       if (stack.caFile) lines.push(`ca_file=${stack.caFile}`);
+      if (flags.synthesisDelayMs > 0) lines.push(`synthesis_delay_ms=${flags.synthesisDelayMs}`);
       // Loud on both streams: a defective stack must never pass for a clean one.
       lines.push(...announceDefects(flags.defect ?? [], log));
       lines.push(...announceLatitude(flags.latitude ?? [], log));

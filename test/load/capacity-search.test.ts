@@ -1,0 +1,115 @@
+/**
+ * The capacity search on a fake measurement with a known knee: the SLO holds up to a true capacity
+ * and breaks above it. The search must bracket the knee within its precision, step down when the
+ * start already breaks, say so when even the maximum holds, and stop within its budget.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { midpoint, type SearchOptions, searchCapacity } from '../../src/load/capacity-search.ts';
+
+const base: SearchOptions = {
+  start: 4,
+  min: 0.5,
+  max: 512,
+  growth: 2,
+  precision: 0.1,
+  granularity: 0.5,
+  budgetMs: 180_000,
+  maxSteps: 16,
+};
+
+/** A measurement whose SLO holds at or below `knee`; each step "takes" stepMs of a fake clock. */
+function fake(knee: number, stepMs = 10_000) {
+  let clock = 0;
+  const loads: number[] = [];
+  return {
+    loads,
+    now: () => clock,
+    measure: async (load: number) => {
+      clock += stepMs;
+      loads.push(load);
+      return { load, holds: load <= knee, figures: { load }, elapsedMs: stepMs };
+    },
+  };
+}
+
+describe('searchCapacity', () => {
+  it('steps up x2 until the SLO breaks, then bisects to within 10 % of the knee', async () => {
+    const f = fake(44);
+    const r = await searchCapacity(f.measure, { ...base, now: f.now });
+    expect(f.loads.slice(0, 5)).toEqual([4, 8, 16, 32, 64]);
+    expect(r.end).toBe('found');
+    expect(r.capacity).toBeLessThanOrEqual(44);
+    expect(r.firstBad).toBeGreaterThan(44);
+    expect(r.firstBad! - r.capacity!).toBeLessThanOrEqual(0.1 * r.capacity!);
+    expect(r.steps.filter((s) => s.phase === 'bisect').length).toBeGreaterThan(0);
+  });
+
+  it('brackets any knee within the precision (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.double({ min: 1, max: 400, noNaN: true }), async (knee) => {
+        const f = fake(knee);
+        const r = await searchCapacity(f.measure, { ...base, now: f.now, budgetMs: 1e9 });
+        expect(r.end).toBe('found');
+        expect(r.capacity!).toBeLessThanOrEqual(knee);
+        expect(r.firstBad!).toBeGreaterThan(knee);
+        // Narrow: within the precision, or no granular load left between them.
+        const narrow =
+          r.firstBad! - r.capacity! <= 0.1 * r.capacity! ||
+          midpoint(r.capacity!, r.firstBad!, 0.5) === undefined;
+        expect(narrow).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('steps down when the first step already breaks', async () => {
+    const f = fake(1.5);
+    const r = await searchCapacity(f.measure, { ...base, now: f.now });
+    expect(f.loads.slice(0, 3)).toEqual([4, 2, 1]);
+    expect(r.steps[1]!.phase).toBe('down');
+    expect(r.capacity).toBe(1.5);
+    expect(r.firstBad).toBe(2);
+  });
+
+  it('says the capacity is at least the maximum when every step holds', async () => {
+    const f = fake(10_000);
+    const r = await searchCapacity(f.measure, { ...base, max: 64, now: f.now });
+    expect(r.end).toBe('holds-at-max');
+    expect(r.capacity).toBe(64);
+    expect(r.firstBad).toBeUndefined();
+  });
+
+  it('says when even the minimum breaks', async () => {
+    const f = fake(0);
+    const r = await searchCapacity(f.measure, { ...base, now: f.now });
+    expect(r.end).toBe('breaks-at-min');
+    expect(r.capacity).toBeUndefined();
+  });
+
+  it('never starts a step that would overrun the budget', async () => {
+    const f = fake(300, 30_000);
+    const r = await searchCapacity(f.measure, { ...base, budgetMs: 100_000, now: f.now });
+    expect(r.elapsedMs).toBeLessThanOrEqual(100_000);
+    expect(r.steps.length).toBe(3);
+    expect(r.end).toBe('budget');
+  });
+
+  it('reports a bracket the budget left wide as bracketed, not found', async () => {
+    const f = fake(44, 10_000);
+    const r = await searchCapacity(f.measure, { ...base, budgetMs: 60_000, now: f.now });
+    // 4, 8, 16, 32, 64 and one bisection (48) fill the 60 s: 32 – 48 is wider than 10 %.
+    expect(r.steps).toHaveLength(6);
+    expect(r.capacity).toBe(32);
+    expect(r.firstBad).toBe(48);
+    expect(r.end).toBe('bracketed');
+  });
+});
+
+describe('midpoint', () => {
+  it('rounds to the granularity and stays strictly inside', () => {
+    expect(midpoint(32, 64, 0.5)).toBe(48);
+    expect(midpoint(4, 5, 1)).toBeUndefined();
+    expect(midpoint(4, 5, 0.5)).toBe(4.5);
+  });
+});

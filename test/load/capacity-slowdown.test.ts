@@ -1,0 +1,64 @@
+/**
+ * `load capacity` sees a slower server: the same REST search against the reference stack and
+ * against one whose synthesizers hold each part 300 ms longer (`serve --synthesis-delay-ms 300`)
+ * finds a lower capacity, and `perf compare` calls it worse (exit 1 material). Short steps and a
+ * coarse search keep it near a minute; it runs under real k6 like the smoke test.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type CapacityResult, runCapacity } from '../../src/load/capacity.ts';
+import { findK6, K6_VERSION } from '../../src/load/k6-binary.ts';
+import { perfCompare } from '../../src/perf/perf-compare.ts';
+import { DEFAULT_TOLERANCE } from '../../src/perf/tracked.ts';
+import { startEmbeddedStack } from '../../src/stack/embedded.ts';
+
+const k6 = findK6();
+if (!k6)
+  console.warn(`capacity slowdown test skipped: k6 ${K6_VERSION} is not installed (run load/install-k6.sh)`);
+
+async function capacityAgainst(extraArgs: string[], name: string): Promise<CapacityResult> {
+  const stack = await startEmbeddedStack({ extraArgs });
+  const lines: string[] = [];
+  try {
+    return await runCapacity({
+      baseUrl: stack.baseUrl,
+      email: stack.email,
+      password: stack.password,
+      mode: 'rest',
+      over: 'rate',
+      start: 8,
+      max: 16,
+      stepS: 4,
+      minSamples: 16,
+      precision: 0.5,
+      budgetS: 90,
+      outDir: mkdtempSync(join(tmpdir(), `capacity-${name}-`)),
+      log: (line) => lines.push(line),
+    });
+  } finally {
+    await stack.stop();
+  }
+}
+
+describe.skipIf(!k6)('load capacity against a slowed reference stack', () => {
+  it('finds a lower capacity, and perf compare reports it as worse', async () => {
+    const normal = await capacityAgainst([], 'normal');
+    const slowed = await capacityAgainst(['--synthesis-delay-ms', '300'], 'slowed');
+    const n = normal.report!;
+    const s = slowed.report!;
+    const steps = (r: typeof n) =>
+      r.steps.map((x) => `${x.load}: ${x.holds ? 'holds' : x.broken.join('; ')}`).join(' | ');
+    expect(n.capacity, steps(n)).toBeGreaterThanOrEqual(8);
+    expect(s.firstBad, steps(s)).toBeDefined();
+    expect(s.firstBad!, steps(s)).toBeLessThanOrEqual(n.capacity!);
+    const { capacities } = perfCompare(
+      normal.runDir,
+      slowed.runDir,
+      DEFAULT_TOLERANCE,
+      mkdtempSync(join(tmpdir(), 'capacity-compare-')),
+    );
+    expect(capacities.map((c) => [c.scenario, c.verdict])).toEqual([['capacity-rest-rate', 'worse']]);
+  }, 300_000);
+});
