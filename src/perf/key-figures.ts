@@ -31,10 +31,17 @@ export function keyFigures(c: Comparison): FigureComparison[] {
       (isFirstPlayable(f, c.figures) || f.kind === 'throughput' || f.kind === 'errors'),
   );
   const scenarios = [...new Set(picked.map((f) => f.scenario))];
+  const metricOrder = [...new Set(picked.map((f) => f.metric))];
+  const statRank = (f: FigureComparison) => (f.stat === 'med' ? 0 : 1);
   return scenarios.flatMap((s) =>
     picked
       .filter((f) => f.scenario === s)
-      .sort((a, b) => rank(a) - rank(b) || (a.stat === 'med' ? -1 : 1) - (b.stat === 'med' ? -1 : 1)),
+      .sort(
+        (a, b) =>
+          rank(a) - rank(b) ||
+          metricOrder.indexOf(a.metric) - metricOrder.indexOf(b.metric) ||
+          statRank(a) - statRank(b),
+      ),
   );
 }
 
