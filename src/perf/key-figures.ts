@@ -155,6 +155,6 @@ ${rows}
     })
     .join('\n');
   return `<section class="key-panel" id="key-figures"><h2>Key figures</h2>
-<p class="legend">Dots: median of each side's runs; whiskers: its bootstrap 95 % interval (none with one run).<span class="legend-dot" style="background:#80868b"></span>baseline<span class="legend-dot" style="background:#1a73e8"></span>current<span class="legend-dot" style="background:#d93025"></span>current, worse<span class="legend-dot" style="background:#188038"></span>current, better</p>
+<p class="legend">Dots: median of each side's runs; whiskers: its bootstrap 95 % interval (none with one run); each row has its own scale.<span class="legend-dot" style="background:#80868b"></span>baseline<span class="legend-dot" style="background:#1a73e8"></span>current<span class="legend-dot" style="background:#d93025"></span>current, worse<span class="legend-dot" style="background:#188038"></span>current, better</p>
 ${tables}</section>`;
 }
