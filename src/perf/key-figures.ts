@@ -13,7 +13,20 @@ import { escapeXml as esc } from './svg-chart.ts';
 const FIRST_PLAYABLE = /^speak_(ws_first_samples|ws_ttfc|wav_ttfb|ramp_ttfc|take_latency)(\{.*\})?$/;
 const KEY_STATS = new Set(['med', 'p(95)']);
 
-function isFirstPlayable(f: FigureComparison, all: readonly FigureComparison[]): boolean {
+/** What a key figure is, for a comparison and for a history alike. */
+export interface FigureKey {
+  scenario: string;
+  metric: string;
+  stat: string;
+  kind: FigureComparison['kind'];
+}
+
+/** First playable audio p50/p95, throughput or error rate: what a reader opens the page for. */
+export function isKeyFigure(f: FigureKey, all: readonly FigureKey[]): boolean {
+  return isFirstPlayable(f, all) || f.kind === 'throughput' || f.kind === 'errors';
+}
+
+function isFirstPlayable(f: FigureKey, all: readonly FigureKey[]): boolean {
   if (f.kind !== 'latency' || !KEY_STATS.has(f.stat) || !FIRST_PLAYABLE.test(f.metric)) return false;
   // The untagged figure when a scenario has one; its tagged parts (per mode, per rate) otherwise.
   if (!f.metric.includes('{')) return true;
@@ -25,11 +38,7 @@ function isFirstPlayable(f: FigureComparison, all: readonly FigureComparison[]):
 export function keyFigures(c: Comparison): FigureComparison[] {
   const rank = (f: FigureComparison) =>
     f.kind === 'latency' ? 0 : f.kind === 'throughput' ? 1 : f.kind === 'errors' ? 2 : 3;
-  const picked = c.figures.filter(
-    (f) =>
-      f.verdict !== 'charted only' &&
-      (isFirstPlayable(f, c.figures) || f.kind === 'throughput' || f.kind === 'errors'),
-  );
+  const picked = c.figures.filter((f) => f.verdict !== 'charted only' && isKeyFigure(f, c.figures));
   const scenarios = [...new Set(picked.map((f) => f.scenario))];
   const metricOrder = [...new Set(picked.map((f) => f.metric))];
   const statRank = (f: FigureComparison) => (f.stat === 'med' ? 0 : 1);
