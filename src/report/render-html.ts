@@ -193,7 +193,7 @@ const STATUS_NOTE: Partial<Record<string, string>> = {
   blocked:
     '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ',
   'expected-failure': '<b>Expected failure</b> (listed in the expect file; does not gate the run): ',
-  skipped: '<b>Not judged</b> (no covering test ran): ',
+  skipped: '<b>Not judged</b> (every covering test was skipped, or none exists): ',
   'not-applicable': '<b>Not judged</b> (the server does not offer this optional feature): ',
   'not-concluded': '<b>Not judged</b> (the run was stopped before a covering test finished): ',
   'harness-error': '<b>Not judged</b> (the harness broke while judging it; not the server’s fault): ',

@@ -15,7 +15,7 @@ import {
   renderContract,
 } from '../../src/report/contract.ts';
 import type { ConformanceReport, ReportedRequirement } from '../../src/report/model.ts';
-import { toActOn } from '../../src/report/render-html.ts';
+import { renderHtml, toActOn } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
 import { catalogue } from '../../src/requirements/index.ts';
 import type { VerdictStatus } from '../../src/requirements/verdict.ts';
@@ -155,5 +155,47 @@ describe('act on first', () => {
       req('H', 'MUST', 'harness-error'),
     ]).map((r) => r.id);
     expect(order).toEqual(['F1', 'F2', 'B', 'N', 'H', 'S1']);
+  });
+});
+
+describe('page size', () => {
+  test("a passed requirement's exchanges stay in conformance.json; a failed one's are on the page", () => {
+    const exchange = (marker: string) => ({
+      method: 'GET',
+      url: 'http://127.0.0.1:1/v1/speak/models',
+      requestHeaders: {},
+      status: 200,
+      headers: {},
+      body: `${marker}${'b'.repeat(1_000)}`,
+      ms: 1,
+    });
+    const outcome = (key: string, state: 'passed' | 'failed', marker: string) => ({
+      key,
+      file: 'suites/models.spec.ts',
+      name: key,
+      state,
+      durationMs: 1,
+      errors: state === 'failed' ? ['expected 200'] : [],
+      requirements: [key],
+      unknownRequirements: [],
+      observations: [],
+      evidence: Array.from({ length: 10 }, () => exchange(marker)),
+      droppedEvidence: 0,
+      characters: 0,
+    });
+    const r = {
+      ...report([
+        { ...req('PASSING', 'MUST', 'passed'), tests: ['PASSING'] },
+        { ...req('FAILING', 'MUST', 'failed'), tests: ['FAILING'] },
+      ]),
+      summary: { characters: 0, tests: { passed: 1, failed: 1, skipped: 0 } },
+      tests: [outcome('PASSING', 'passed', 'PASSED-BODY'), outcome('FAILING', 'failed', 'FAILED-BODY')],
+      problems: [],
+      uncovered: [],
+    } as unknown as ConformanceReport;
+    const html = renderHtml(r);
+    expect(html).not.toContain('PASSED-BODY');
+    expect(html).toContain('10 exchanges in conformance.json');
+    expect(html).toContain('FAILED-BODY');
   });
 });
