@@ -54,13 +54,14 @@ function renderTest(t: TestOutcome | undefined, key: string, withExchanges = tru
   if (!t) return `<li><code>${escapeHtml(key)}</code></li>`;
   if (!withExchanges) {
     const count = t.evidence.length + t.droppedEvidence;
+    const exchanges = count
+      ? ` <span class="file">· ${count} exchange${count === 1 ? '' : 's'} in conformance.json</span>`
+      : '';
     return `<li class="t-${escapeHtml(t.state)}"><span class="badge ${escapeHtml(t.state)}">${escapeHtml(t.state)}</span> ${escapeHtml(
       t.name,
-    )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>
+    )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>${exchanges}
 ${t.errors.map((e) => `<pre class="err">${escapeHtml(cut(e, 1_000))}</pre>`).join('')}
-${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 500))}</li>`).join('')}</ul>` : ''}${
-  count ? `<span class="file"> · ${count} exchange${count === 1 ? '' : 's'} in conformance.json</span>` : ''
-}</li>`;
+${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 500))}</li>`).join('')}</ul>` : ''}</li>`;
   }
   // The start shows the setup, the end shows the failure (polling tests make many exchanges).
   const half = HTML_MAX_EXCHANGES_PER_TEST / 2;
