@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { statLabel } from '../load/summary.ts';
 import { type ChangePoint, type EDivisiveOptions, eDivisive } from './change-points.ts';
 import { runFigures } from './compare.ts';
+import { isKeyFigure } from './key-figures.ts';
 import { loadRunSet } from './run-set.ts';
 import { escapeXml as esc, inlineSvg, perfPage, renderLineChart } from './svg-chart.ts';
 import type { MetricKind } from './tracked.ts';
@@ -134,8 +135,49 @@ export function renderHistoryMarkdown(h: History): string {
   ].join('\n');
 }
 
+/**
+ * Key figures first (first playable audio p50/p95, throughput, error rate: key-figures.ts), each
+ * trend drawn with its change points; every other figure after them, collapsed and grouped by
+ * metric (a group with a change point opens).
+ */
 export function renderHistoryHtml(h: History): string {
-  const sections = h.figures
+  // Per scenario: first playable audio, then throughput, then errors (as compare.html's panel).
+  const rank = (f: FigureHistory) => ['latency', 'throughput', 'errors'].indexOf(f.kind);
+  const scenarios = [...new Set(h.figures.map((f) => f.scenario))];
+  const key = h.figures
+    .filter((f) => isKeyFigure(f, h.figures))
+    .sort((a, b) => scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario) || rank(a) - rank(b));
+  const rest = h.figures.filter((f) => !key.includes(f));
+  const metrics = [...new Set(rest.map((f) => f.metric))];
+  const grouped = metrics
+    .map((m) => {
+      const figures = rest.filter((f) => f.metric === m);
+      const changed = figures.some((f) => f.changes.length > 0);
+      return `<details class="group"${changed ? ' open' : ''}><summary><code>${esc(m)}</code> (${figures.length} figure(s)${
+        changed ? ', with change points' : ''
+      })</summary>
+${trendSections(figures)}</details>`;
+    })
+    .join('\n');
+  return perfPage(
+    'speakcheck performance history',
+    `li.worse { color: #d93025; }
+li.better { color: #188038; }
+details.group { margin: .4em 0; }
+details.group > summary { cursor: pointer; font-weight: bold; }`,
+    `<h1>Performance history</h1>
+<p>${h.runs.length} run(s); dashed red lines: change points (E-Divisive, permutation test p &lt; 0.05).</p>
+<h2>Key figures</h2>
+<div class="key-trends">${trendSections(key)}</div>
+<h2>Every other figure, by metric</h2>
+${grouped}
+<h2>Runs</h2>
+<ol>${h.runs.map((r) => `<li><code>${esc(r.label)}</code></li>`).join('')}</ol>`,
+  );
+}
+
+function trendSections(figures: readonly FigureHistory[]): string {
+  return figures
     .map((f) => {
       const svg = renderLineChart({
         title: title(f),
@@ -152,15 +194,6 @@ export function renderHistoryHtml(h: History): string {
       return `<section><figure>${inlineSvg(svg)}</figure>${notes ? `<ul>${notes}</ul>` : ''}</section>`;
     })
     .join('\n');
-  return perfPage(
-    'speakcheck performance history',
-    `li.worse { color: #d93025; }
-li.better { color: #188038; }`,
-    `<h1>Performance history</h1>
-<p>${h.runs.length} run(s); dashed red lines: change points (E-Divisive, permutation test p &lt; 0.05).</p>
-<ol>${h.runs.map((r) => `<li><code>${esc(r.label)}</code></li>`).join('')}</ol>
-${sections}`,
-  );
 }
 
 export function writeHistory(h: History, outDir: string): { markdown: string; html: string } {

@@ -195,9 +195,9 @@ body { font-family: sans-serif; margin: 2em; color: #202124; }
 ${style.trim()}
 </style>
 </head>
-<body>
+<body><main>
 ${body.trim()}
-</body>
+</main></body>
 </html>
 `;
 }

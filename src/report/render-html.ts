@@ -1,12 +1,18 @@
 /**
  * conformance.html: one self-contained page (inline CSS and JS, no external request) for acceptance
- * testers. Rendered on the server side with everything escaped, so it reads fine without JS; the
- * small script only filters by area and verdict. Evidence is capped per test and bodies are cut,
- * so a server answering megabytes cannot make the page unusable.
+ * testers and buyers. Rendered on the server side with everything escaped, so it reads fine without
+ * JS; the small script filters and opens linked blocks. Order: the verdict and its badge, what to act
+ * on first (failed, blocked, not judged, each with finding, reproduction and exchanges one click
+ * away), per-area bars, the full list collapsed by area, and the contract with each statement marked
+ * by the verdicts of the requirements that quote it. Evidence is capped per test and bodies are cut,
+ * so a server answering megabytes cannot make the page unusable; a passed requirement's exchanges
+ * stay in conformance.json.
  */
 import type { EvidenceEntry } from '../client/evidence.ts';
-import { judgedText, notJudgedList, type TestOutcome } from '../requirements/verdict.ts';
+import { judgedText, type TestOutcome } from '../requirements/verdict.ts';
 import { securityLine } from '../run/summary-table.ts';
+import { badgeOf, renderBadgeSvg } from './badge.ts';
+import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, type ReportedRequirement, selectionText, verdictOf } from './model.ts';
 
@@ -40,8 +46,25 @@ function renderExchange(e: EvidenceEntry): string {
 <pre>${escapeHtml(headers)}${e.body ? `\n\n${escapeHtml(cut(e.body, HTML_MAX_BODY_CHARS))}` : ''}</pre></details>`;
 }
 
-function renderTest(t: TestOutcome | undefined, key: string): string {
+/**
+ * A test with its errors and observations; its exchanges only where a reader needs them (a
+ * requirement to act on, or one that did not pass). A passing run's exchanges stay in
+ * conformance.json: rendered for every requirement they made the page 1.8 MB, most of it repeated
+ * (one test covers several requirements).
+ */
+function renderTest(t: TestOutcome | undefined, key: string, withExchanges = true): string {
   if (!t) return `<li><code>${escapeHtml(key)}</code></li>`;
+  if (!withExchanges) {
+    const count = t.evidence.length + t.droppedEvidence;
+    const exchanges = count
+      ? ` <span class="file">· ${count} exchange${count === 1 ? '' : 's'} in conformance.json</span>`
+      : '';
+    return `<li class="t-${escapeHtml(t.state)}"><span class="badge ${escapeHtml(t.state)}">${escapeHtml(t.state)}</span> ${escapeHtml(
+      t.name,
+    )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>${exchanges}
+${t.errors.map((e) => `<pre class="err">${escapeHtml(cut(e, 1_000))}</pre>`).join('')}
+${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 500))}</li>`).join('')}</ul>` : ''}</li>`;
+  }
   // The start shows the setup, the end shows the failure (polling tests make many exchanges).
   const half = HTML_MAX_EXCHANGES_PER_TEST / 2;
   const tooMany = t.evidence.length > HTML_MAX_EXCHANGES_PER_TEST;
@@ -72,22 +95,147 @@ function renderReproduction(r: ReportedRequirement): string {
   return `<div class="repro"><b>Reproduction</b> (set <code>SPEAK_TOKEN</code> first)${curl}${ws}${notes}</div>`;
 }
 
-// overflow-wrap: a server's unbroken tokens (URLs, bodies, messages) wrap instead of widening the page.
-const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1rem 2rem;color:#1b1f24;overflow-wrap:anywhere}
-h1{font-size:1.5rem}table.sum{border-collapse:collapse}table.sum td,table.sum th{border:1px solid #ccd;padding:.3rem .7rem;text-align:right}
+// overflow-wrap: a server's unbroken tokens (URLs, bodies, messages) wrap instead of widening the page;
+// headers and labels keep their words whole (overflow-wrap:normal), they only wrap between words.
+const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:.5rem 2rem 2rem;color:#1b1f24;overflow-wrap:anywhere}
+h1{font-size:1.4rem;margin:.4rem 0}h2{font-size:1.15rem;margin:1.2rem 0 .4rem}h1,h2,h3,th,summary b,.lbl,nav{overflow-wrap:normal;word-break:normal;hyphens:none}
+a{color:#0550ae}nav{margin:.2rem 0 .4rem}nav a{margin-right:1rem}
+.head{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}.head svg{flex:none}
+.run{color:#444;font-size:.85rem;margin:.2rem 0}
+table.sum{border-collapse:collapse;font-size:.85rem}table.sum td,table.sum th{border:1px solid #ccd;padding:.25rem .5rem;text-align:right}
 .bar{position:sticky;top:0;background:#fff;padding:.5rem 0;border-bottom:1px solid #ddd;z-index:1}
-details.req{border:1px solid #dde;border-radius:6px;margin:.35rem 0;padding:.3rem .6rem}
-details.req>summary{cursor:pointer}details.req[hidden]{display:none}
+details.req{border:1px solid #dde;border-radius:6px;margin:.3rem 0;padding:.3rem .6rem}
+details.req>summary,details.area>summary{cursor:pointer}details.req[hidden],details.area[hidden]{display:none}
+details.area{margin:.3rem 0}details.area>summary{font-weight:600;padding:.2rem 0}
+.act-group h3{font-size:1rem;margin:.8rem 0 .2rem}.none{color:#1a7f37;font-weight:600}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3rem;font-size:.8rem;color:#fff}
-.passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#6e7781}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#bf8700}.not-applicable{background:#8c959f}.harness-error{background:#24292f}
+.passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#57606a}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#7d4e00}.not-applicable{background:#57606a}.harness-error{background:#24292f}
 .jbar{display:inline-block;width:8rem;height:.7rem;background:#d0d7de;vertical-align:middle}.jbar>i{display:block;height:100%;background:#1a7f37}table.jar td{padding:.1rem .5rem}
 .lvl{font-size:.75rem;border:1px solid #999;border-radius:3px;padding:0 .25rem}.msg{color:#444}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.4rem;border-radius:4px;max-height:24rem;overflow:auto}
-pre.err,.err{color:#a40e26}.file,.ms{color:#777;font-size:.8rem}.ex{margin:.2rem 0 .2rem 1rem}.spec{background:#fffbe6;padding:.4rem}`;
+pre.err,.err{color:#a40e26}.file,.ms{color:#59636e;font-size:.8rem}.ex{margin:.2rem 0 .2rem 1rem}.spec{background:#fffbe6;padding:.4rem}
+.areas{display:grid;grid-template-columns:max-content 1fr max-content;gap:.25rem .8rem;align-items:center;margin:.4rem 0 .8rem}
+.stack{display:flex;height:14px;border-radius:3px;overflow:hidden;background:#eee;min-width:8rem}.stack span{display:block;height:100%}
+.o-passed{--c:#1a7f37}.o-failed{--c:#cf222e}.o-blocked{--c:#9a6700}.o-not-judged{--c:#57606a}.o-info{--c:#0969da}
+.stack span,.key i{background:var(--c)}.key{font-size:.8rem;color:#444}.key i{display:inline-block;width:.8em;height:.8em;margin:0 .25em 0 .7em;vertical-align:-1px}
+.counts{font-size:.8rem;color:#444;overflow-wrap:normal}
+#contract table{border-collapse:collapse;margin:.4rem 0}#contract td,#contract th{border:1px solid #dde;padding:.2rem .45rem;text-align:left;vertical-align:top}
+.cited{border-left:4px solid var(--c);background:#f6f8fa}p.cited,li.cited{padding-left:.4rem}
+.cites{font-size:.75rem;white-space:normal}.cite-ref{color:var(--c);margin-right:.4rem;font-weight:600;text-decoration:none;overflow-wrap:normal}
+:target{outline:3px solid #0969da;outline-offset:2px;scroll-margin-top:4rem}
+@media print{body{max-width:none;padding:0;font-size:10pt}.bar,nav,.nop{display:none}pre{max-height:none;overflow:visible}details.req,tr,li{break-inside:avoid}a{color:inherit;text-decoration:none}.stack,.badge,.cited{-webkit-print-color-adjust:exact;print-color-adjust:exact}}`;
 
+// Filters apply to the full list; while one is set, the areas with a match open. A link into a
+// collapsed block (from the contract or the bars) opens it. Printing opens what to act on.
 const JS = `(function(){var a=document.getElementById('f-area'),s=document.getElementById('f-status'),q=document.getElementById('f-text');
-function apply(){var n=0;document.querySelectorAll('details.req').forEach(function(d){var ok=(!a.value||d.dataset.area===a.value)&&(!s.value||d.dataset.status===s.value)&&(!q.value||d.textContent.toLowerCase().indexOf(q.value.toLowerCase())>=0);d.hidden=!ok;if(ok)n++});document.getElementById('f-count').textContent=n+' shown'}
-a.onchange=s.onchange=apply;q.oninput=apply;apply()})();`;
+function apply(){var n=0,any=a.value||s.value||q.value;document.querySelectorAll('#all details.area').forEach(function(g){var m=0;g.querySelectorAll('details.req').forEach(function(d){var ok=(!a.value||d.dataset.area===a.value)&&(!s.value||d.dataset.status===s.value)&&(!q.value||d.textContent.toLowerCase().indexOf(q.value.toLowerCase())>=0);d.hidden=!ok;if(ok){n++;m++}});g.hidden=m===0;if(any)g.open=m>0;else if(g.dataset.auto)g.open=false;g.dataset.auto=any?'1':''});document.getElementById('f-count').textContent=n+' shown'}
+function reveal(){var id=decodeURIComponent(location.hash.slice(1));var e=id&&document.getElementById(id);if(!e)return;for(var p=e;p;p=p.parentElement)if(p.tagName==='DETAILS'){p.hidden=false;p.open=true}e.scrollIntoView()}
+a.onchange=s.onchange=apply;q.oninput=apply;apply();addEventListener('hashchange',reveal);reveal();
+addEventListener('beforeprint',function(){document.querySelectorAll('#act details.req').forEach(function(d){d.open=true})})})();`;
+
+const OUTCOMES: Outcome[] = ['passed', 'failed', 'blocked', 'not-judged', 'info'];
+
+interface Tally {
+  total: number;
+  counts: Record<Outcome, number>;
+}
+
+function tally(requirements: readonly ReportedRequirement[]): Tally {
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const r of requirements) counts[outcomeOf(r.status)]++;
+  return { total: requirements.length, counts };
+}
+
+function countsText(t: Tally): string {
+  return OUTCOMES.filter((o) => t.counts[o] > 0)
+    .map((o) => `${t.counts[o]} ${outcomeLabel(o)}`)
+    .join(' · ');
+}
+
+/** One stacked bar: passed / failed / blocked / not judged / INFO, widths by share. */
+function stackedBar(t: Tally, label: string): string {
+  const parts = OUTCOMES.filter((o) => t.counts[o] > 0)
+    .map(
+      (o) =>
+        `<span class="o-${o}" style="width:${((100 * t.counts[o]) / Math.max(t.total, 1)).toFixed(2)}%" title="${t.counts[o]} ${outcomeLabel(o)}"></span>`,
+    )
+    .join('');
+  return `<div class="stack" role="img" aria-label="${escapeHtml(`${label}: ${countsText(t)}`)}">${parts}</div>`;
+}
+
+function areaBars(report: ConformanceReport, areas: string[]): string {
+  const rows = areas
+    .map((area) => {
+      const t = tally(report.requirements.filter((r) => r.area === area));
+      return `<a class="lbl" href="#area-${escapeHtml(area)}">${escapeHtml(area)}</a>${stackedBar(t, area)}<span class="counts">${escapeHtml(countsText(t))}</span>`;
+    })
+    .join('\n');
+  const key = OUTCOMES.map((o) => `<span class="o-${o}"><i></i>${outcomeLabel(o)}</span>`).join('');
+  return `<p class="key">${key}</p><div class="areas">${rows}</div>`;
+}
+
+/** Most urgent first: failed, blocked, not judged; within each MUST before SHOULD before INFO. */
+const LEVEL_ORDER = ['MUST', 'SECURITY', 'SHOULD', 'INFO'];
+function actOrder(a: ReportedRequirement, b: ReportedRequirement): number {
+  return (
+    outcomeRank(outcomeOf(a.status)) - outcomeRank(outcomeOf(b.status)) ||
+    LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level)
+  );
+}
+
+/** What to act on: failed (not the expected ones), blocked, not judged. */
+export function toActOn(requirements: readonly ReportedRequirement[]): ReportedRequirement[] {
+  return requirements
+    .filter(
+      (r) =>
+        r.status !== 'expected-failure' && ['failed', 'blocked', 'not-judged'].includes(outcomeOf(r.status)),
+    )
+    .sort(actOrder);
+}
+
+const STATUS_NOTE: Partial<Record<string, string>> = {
+  blocked:
+    '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ',
+  'expected-failure': '<b>Expected failure</b> (listed in the expect file; does not gate the run): ',
+  skipped: '<b>Not judged</b> (every covering test was skipped, or none exists): ',
+  'not-applicable': '<b>Not judged</b> (the server does not offer this optional feature): ',
+  'not-concluded': '<b>Not judged</b> (the run was stopped before a covering test finished): ',
+  'harness-error': '<b>Not judged</b> (the harness broke while judging it; not the server’s fault): ',
+};
+
+interface RenderContext {
+  tests: Map<string, TestOutcome>;
+  anchors: Map<string, string>;
+  acted: Set<string>;
+}
+
+function specBlock(r: ReportedRequirement, ctx: RenderContext): string {
+  const anchor = ctx.anchors.get(r.id);
+  const lines = groundingLines(r)
+    .map((g) => {
+      // The contract's own sentence links to it in the contract view; a standard to where it is read.
+      const where =
+        g.source === 'speak-v1.md' && anchor
+          ? `<a class="to-spec" href="#${anchor}">speak-v1.md, in the contract below</a>`
+          : `<span class="file">(${g.url ? `<a href="${escapeHtml(g.url)}">${escapeHtml(g.source)}</a>` : escapeHtml(g.source)})</span>`;
+      return `<br><q class="quote">${escapeHtml(g.quote)}</q> ${where}`;
+    })
+    .join('');
+  return `<p class="spec"><b>${escapeHtml(r.source)} · ${escapeHtml(r.section)}</b><br>${escapeHtml(r.text)}${lines}</p>`;
+}
+
+function requirementSummary(r: ReportedRequirement): string {
+  return `<summary><span class="badge ${escapeHtml(r.status)}">${escapeHtml(r.status)}</span> <b>${escapeHtml(r.id)}</b> <span class="lvl">${escapeHtml(
+    r.level,
+  )}</span> <span class="msg">${escapeHtml(cut(r.message, 300))}</span></summary>`;
+}
+
+/** A requirement without a verdict of its own: what would judge it (an option, a budget, a reachable sink). */
+function wouldJudgeHtml(r: ReportedRequirement): string {
+  return r.notJudged
+    ? `<p><b>Not judged</b> (${escapeHtml(r.notJudged.status)}). What would judge it: ${escapeHtml(r.notJudged.wouldJudgeIt)}</p>`
+    : '';
+}
 
 /** The security area's counts, apart from the contract's (src/run/summary-table.ts securityLine). */
 function securityHtml(report: ConformanceReport): string {
@@ -95,33 +243,77 @@ function securityHtml(report: ConformanceReport): string {
   return line ? `<p class="security"><b>Security</b>${escapeHtml(line.replace(/^security/, ''))}</p>\n` : '';
 }
 
-export function renderHtml(report: ConformanceReport): string {
+/** A requirement with everything needed to act on it: finding, reproduction, exchanges. */
+function renderActionable(r: ReportedRequirement, ctx: RenderContext): string {
+  return `<details class="req" id="req-${escapeHtml(r.id)}" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
+${requirementSummary(r)}
+${specBlock(r, ctx)}
+<p>${STATUS_NOTE[r.status] ?? ''}${escapeHtml(cut(r.message, 4_000))}</p>
+${wouldJudgeHtml(r)}
+${renderReproduction(r)}
+${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}
+</details>`;
+}
+
+/** A requirement in the full list: its sentence and tests; the acted-on ones point up to their evidence. */
+function renderListed(r: ReportedRequirement, ctx: RenderContext): string {
+  const acted = ctx.acted.has(r.id);
+  const body = acted
+    ? `<p>${escapeHtml(cut(r.message, 1_000))}</p><p><a href="#req-${escapeHtml(r.id)}">Finding, reproduction and exchanges: under “Act on first”</a></p>`
+    : `<p>${STATUS_NOTE[r.status] ?? ''}${escapeHtml(cut(r.message, 2_000))}</p>
+${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k, r.status !== 'passed' && r.status !== 'info')).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}`;
+  return `<details class="req" id="${acted ? 'list' : 'req'}-${escapeHtml(r.id)}" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
+${requirementSummary(r)}
+${specBlock(r, ctx)}
+${body}
+</details>`;
+}
+
+function actSection(act: ReportedRequirement[], ctx: RenderContext): string {
+  if (act.length === 0) {
+    return '<section id="act"><h2>Act on first</h2><p class="none">Nothing: every requirement of the run was judged, and none failed.</p></section>';
+  }
+  const groups: [Outcome, string][] = [
+    ['failed', 'Failed'],
+    ['blocked', 'Blocked (not judged: a step before the checks failed)'],
+    ['not-judged', 'Not judged (skipped, not applicable, not concluded, harness error)'],
+  ];
+  const html = groups
+    .map(([o, title]) => {
+      const list = act.filter((r) => outcomeOf(r.status) === o);
+      return list.length
+        ? `<div class="act-group"><h3>${escapeHtml(title)}: ${list.length}</h3>${list.map((r) => renderActionable(r, ctx)).join('\n')}</div>`
+        : '';
+    })
+    .join('\n');
+  return `<section id="act"><h2>Act on first</h2>${html}</section>`;
+}
+
+export interface HtmlOptions {
+  /** speak-v1.md's markdown: rendered beside the verdict, each requirement linked to its sentence. */
+  contract?: string;
+}
+
+export function renderHtml(report: ConformanceReport, o: HtmlOptions = {}): string {
   const { summary, run } = report;
-  const tests = new Map(report.tests.map((t) => [t.key, t]));
   const areas = [...new Set(report.requirements.map((r) => r.area))];
   const verdict = verdictOf(run);
-  const rows = report.requirements
-    .map(
-      (r) => `<details class="req" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
-<summary><span class="badge ${escapeHtml(r.status)}">${escapeHtml(r.status)}</span> <b>${escapeHtml(r.id)}</b> <span class="lvl">${escapeHtml(
-        r.level,
-      )}</span> <span class="msg">${escapeHtml(cut(r.message, 300))}</span></summary>
-<p class="spec"><b>${escapeHtml(r.source)} · ${escapeHtml(r.section)}</b><br>${escapeHtml(r.text)}${groundingLines(
-        r,
-      )
-        .map(
-          (g) =>
-            `<br><q class="quote">${escapeHtml(g.quote)}</q> <span class="file">(${
-              g.url ? `<a href="${escapeHtml(g.url)}">${escapeHtml(g.source)}</a>` : escapeHtml(g.source)
-            })</span>`,
-        )
-        .join('')}</p>
-<p>${r.status === 'blocked' ? '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ' : r.status === 'expected-failure' ? '<b>Expected failure</b> (listed in the expect file; does not gate the run): ' : ''}${escapeHtml(cut(r.message, 4_000))}</p>
-${r.notJudged ? `<p><b>Not judged</b> (${escapeHtml(r.notJudged.status)}). What would judge it: ${escapeHtml(r.notJudged.wouldJudgeIt)}</p>` : ''}
-${renderReproduction(r)}
-${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}
-</details>`,
-    )
+  const contract = o.contract === undefined ? undefined : renderContract(o.contract, report.requirements);
+  const act = toActOn(report.requirements);
+  const ctx: RenderContext = {
+    tests: new Map(report.tests.map((t) => [t.key, t])),
+    anchors: contract?.anchors ?? new Map(),
+    acted: new Set(act.map((r) => r.id)),
+  };
+  const list = areas
+    .map((area) => {
+      const reqs = report.requirements.filter((r) => r.area === area);
+      return `<details class="area" id="area-${escapeHtml(area)}" data-area="${escapeHtml(area)}"><summary>${escapeHtml(area)} <span class="counts">${escapeHtml(
+        countsText(tally(reqs)),
+      )}</span></summary>
+${reqs.map((r) => renderListed(r, ctx)).join('\n')}
+</details>`;
+    })
     .join('\n');
   const problems =
     report.problems.length || run.errors.length
@@ -129,28 +321,44 @@ ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(tests.get(k), k)).join('
           .map((p) => `<li><code>${escapeHtml(p.where)}</code>: ${escapeHtml(cut(p.message, 2_000))}</li>`)
           .join('')}${run.errors.map((e) => `<li>${escapeHtml(cut(e, 2_000))}</li>`).join('')}</ul>`
       : '';
+  const contractSection = contract
+    ? `<section id="contract"><h2>The contract: speak-v1.md, marked with the verdicts</h2>
+<p class="key">Each statement a requirement rests on is marked with the worst verdict among them:${OUTCOMES.map(
+        (x) => `<span class="o-${x}"><i></i>${outcomeLabel(x)}</span>`,
+      ).join('')}</p>
+<div class="spec-doc">${contract.html}</div></section>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Speak v1 conformance: ${escapeHtml(verdict)}</title><style>${CSS}</style></head><body>
-<h1>Speak v1 conformance report: ${escapeHtml(verdict)}</h1>
-<p>Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)})${
+<header><div class="head">${renderBadgeSvg(badgeOf(report))}<h1>Speak v1 conformance report: ${escapeHtml(verdict)}</h1></div>
+<p class="run">Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)})${
     run.serverVersion === undefined ? '' : `, /version <code>${escapeHtml(run.serverVersion)}</code>`
   }; speakcheck ${escapeHtml(run.harness)}; profile ${escapeHtml(run.profile)}${escapeHtml(
     selectionText(run),
   )}; run ${escapeHtml(run.runId)} from ${escapeHtml(run.startedAt)} to ${escapeHtml(run.finishedAt)}; exit code ${escapeHtml(
     run.exitCode,
   )}; ${escapeHtml(summary.characters)} characters synthesized.</p>
+<nav aria-label="Sections"><a href="#act">Act on first (${act.length})</a><a href="#areas">By area</a><a href="#all">All requirements</a>${
+    contract ? '<a href="#contract">The contract</a>' : ''
+  }</nav></header>
+<main>
+${summary.judged ? `<p><b>${escapeHtml(judgedText(summary.judged))}</b></p>` : ''}${securityHtml(report)}${problems}${expectHtml(run.expect)}
+${actSection(act, ctx)}
+<section id="areas"><h2>By area</h2>${areaBars(report, areas)}
+${judgedPerArea(report)}
 <table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Blocked</th><th>Expected failures</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>MUST / SHOULD blocked</th><th>Tests passed / failed / skipped</th></tr>
-<tr><td>${summary.requirements}</td><td>${summary.passed}</td><td>${summary.failed}</td><td>${summary.blocked}</td><td>${summary.expectedFailures ?? 0}</td><td>${summary.skipped}</td><td>${summary.info}</td><td>${summary.uncovered}</td><td>${summary.mustFailed}</td><td>${summary.shouldFailed}</td><td>${summary.mustBlocked} / ${summary.shouldBlocked}</td><td>${summary.tests.passed} / ${summary.tests.failed} / ${summary.tests.skipped}</td></tr></table>
-${summary.judged ? `<p><b>${escapeHtml(judgedText(summary.judged))}</b></p>` : ''}${judgedPerArea(report)}
-${securityHtml(report)}${problems}${notJudgedHtml(report)}${expectHtml(run.expect)}
-<div class="bar">Area <select id="f-area"><option value="">all</option>${areas
+<tr><td>${summary.requirements}</td><td>${summary.passed}</td><td>${summary.failed}</td><td>${summary.blocked}</td><td>${summary.expectedFailures ?? 0}</td><td>${summary.skipped}</td><td>${summary.info}</td><td>${summary.uncovered}</td><td>${summary.mustFailed}</td><td>${summary.shouldFailed}</td><td>${summary.mustBlocked} / ${summary.shouldBlocked}</td><td>${summary.tests.passed} / ${summary.tests.failed} / ${summary.tests.skipped}</td></tr></table></section>
+<section id="all"><h2>All requirements, by area</h2>
+<div class="bar"><label>Area <select id="f-area"><option value="">all</option>${areas
     .map((a) => `<option>${escapeHtml(a)}</option>`)
     .join(
       '',
-    )}</select> Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>blocked</option><option>expected-failure</option><option>non-strict</option><option>not-applicable</option><option>harness-error</option><option>passed</option><option>info</option><option>skipped</option><option>not-concluded</option></select>
-Search <input id="f-text" type="search"> <span id="f-count"></span></div>
-${rows}
+    )}</select></label> <label>Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>blocked</option><option>expected-failure</option><option>non-strict</option><option>not-applicable</option><option>harness-error</option><option>passed</option><option>info</option><option>skipped</option><option>not-concluded</option></select></label>
+<label>Search <input id="f-text" type="search"></label> <span id="f-count" aria-live="polite"></span></div>
+${list}</section>
+${contractSection}
+</main>
 <script>${JS}</script>
 </body></html>
 `;
@@ -183,15 +391,4 @@ function judgedPerArea(report: ConformanceReport): string {
     return `<tr><td>${escapeHtml(area)}</td><td><span class="jbar" title="${pct}% judged"><i style="width:${pct}%"></i></span></td><td>${judged}/${gated.length} judged${open > 0 ? `, <b>${open} not</b>` : ''}</td></tr>`;
   });
   return `<table class="jar"><caption>MUST and SHOULD judged per area</caption>${rows.join('')}</table>`;
-}
-
-/** The MUSTs and SHOULDs without a verdict, each with what would judge it (empty when none). */
-function notJudgedHtml(report: ConformanceReport): string {
-  const open = notJudgedList(report.requirements);
-  if (open.length === 0) return '';
-  const items = open.map(
-    (r) =>
-      `<li><b>${escapeHtml(r.id)}</b> <span class="lvl">${escapeHtml(r.level)}</span> ${escapeHtml(r.notJudged!.status)}: ${escapeHtml(cut(r.notJudged!.reason, 600))}<br>What would judge it: ${escapeHtml(r.notJudged!.wouldJudgeIt)}</li>`,
-  );
-  return `<h2>Not judged (${open.length}): no verdict either way</h2><ul>${items.join('')}</ul>`;
 }

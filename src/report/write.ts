@@ -1,6 +1,11 @@
-/** Writes conformance.json, conformance.md and conformance.html into the report directory. */
+/**
+ * Writes conformance.json, conformance.md and conformance.html into the report directory, with the
+ * badge (badge.svg) and its shields.io endpoint file (badge.json) beside them.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { badgeEndpointJson, badgeOf, renderBadgeSvg } from './badge.ts';
+import { readContract } from './contract.ts';
 import type { ConformanceReport } from './model.ts';
 import { renderHtml } from './render-html.ts';
 import { renderMarkdown } from './render-md.ts';
@@ -11,7 +16,9 @@ export async function writeReport(dir: string, report: ConformanceReport): Promi
   const files = {
     'conformance.json': `${JSON.stringify(report, null, 2)}\n`,
     'conformance.md': renderMarkdown(report),
-    'conformance.html': renderHtml(report),
+    'conformance.html': renderHtml(report, { contract: readContract() }),
+    'badge.svg': `${renderBadgeSvg(badgeOf(report))}\n`,
+    'badge.json': badgeEndpointJson(badgeOf(report)),
   };
   for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
   const written = Object.keys(files).map((name) => join(dir, name));

@@ -265,7 +265,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     out(`characters synthesized: ${verdicts.summary.characters}`);
     out(`timing: ${phases.join(', ')}; ${trafficText(throttle.stats())}`);
     out(
-      `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, junit.xml, allure-results/)`,
+      `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, badge.svg, badge.json, junit.xml, allure-results/)`,
     );
     if (o.allureHtml) out(generateAllureHtml(config.reportDir));
     for (const line of notJudgedLines(verdicts.requirements)) out(line);

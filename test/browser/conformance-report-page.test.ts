@@ -17,9 +17,11 @@ import type { EvidenceEntry } from '../../src/client/evidence.ts';
 import { buildReport, type ConformanceReport } from '../../src/report/model.ts';
 import { HTML_MAX_EXCHANGES_PER_TEST } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
+import { QUOTES } from '../../src/requirements/catalogue/grounding.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { computeVerdicts, type TestOutcome } from '../../src/requirements/verdict.ts';
 import { withPage } from './browser.ts';
+import { accessibilityProblems, brokenHeaderWords } from './page-checks.ts';
 import { runSpeakcheck } from './run-speakcheck.ts';
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -63,9 +65,9 @@ function expectedSummary(report: ConformanceReport): Record<string, string> {
   };
 }
 
-/** Ids of the requirement blocks a person can see right now. */
+/** Ids of the requirement blocks of the full list a person can see right now. */
 async function visibleRequirementIds(page: Page): Promise<string[]> {
-  const blocks = page.locator('details.req');
+  const blocks = page.locator('#all details.req');
   const ids: string[] = [];
   for (let i = 0; i < (await blocks.count()); i++) {
     const block = blocks.nth(i);
@@ -100,8 +102,34 @@ async function assertFilters(page: Page, report: ConformanceReport): Promise<voi
   const [area] = areas;
   await filterBy(page, { area, verdict: 'passed' });
   expect(await visibleRequirementIds(page)).toEqual(ids((r) => r.area === area && r.status === 'passed'));
+  // No filter: every requirement is listed again, in its area's collapsed group.
   await filterBy(page, {});
-  expect(await visibleRequirementIds(page)).toEqual(ids(() => true));
+  await expect(page.locator('#f-count').textContent()).resolves.toBe(`${report.requirements.length} shown`);
+  const listed = await page
+    .locator('#all details.req:not([hidden])')
+    .evaluateAll((blocks) =>
+      blocks.map((b) => (b as unknown as { dataset: { status: string } }).dataset.status),
+    );
+  expect(listed).toEqual(report.requirements.map((r) => r.status));
+  await expect(page.locator('#all details.area[open]').count()).resolves.toBe(0);
+}
+
+/** The badge beside the report and in its header says the run's MUST counts and profile. */
+function assertBadge(reportDir: string, report: ConformanceReport): string {
+  const musts = report.requirements.filter((r) => r.level === 'MUST');
+  const passed = musts.filter((r) => r.status === 'passed').length;
+  const subset = report.run.only.length > 0 ? ' · subset' : '';
+  const message = `${passed}/${musts.length} MUST · ${report.run.profile}${subset}`;
+  const endpoint = JSON.parse(readFileSync(join(reportDir, 'badge.json'), 'utf8'));
+  expect(endpoint).toMatchObject({ schemaVersion: 1, label: 'Speak v1', message });
+  expect(readFileSync(join(reportDir, 'badge.svg'), 'utf8')).toContain(`aria-label="Speak v1: ${message}"`);
+  return message;
+}
+
+async function assertReadable(page: Page): Promise<void> {
+  expect(await brokenHeaderWords(page), 'header words broken across lines').toEqual([]);
+  const serious = await accessibilityProblems(page);
+  expect(serious, JSON.stringify(serious, null, 1)).toEqual([]);
 }
 
 /** Nothing sticks out sideways: the page never needs a horizontal scrollbar. */
@@ -131,7 +159,13 @@ describe('conformance report page', () => {
         await expect(s.page.locator('#f-count').textContent()).resolves.toBe(
           `${report.requirements.length} shown`,
         );
+        const badge = assertBadge(reportDir, report);
+        await expect(s.page.locator('header svg[role="img"]').getAttribute('aria-label')).resolves.toBe(
+          `Speak v1: ${badge}`,
+        );
+        await assertReadable(s.page);
         await s.screenshot('conformance-report-real-run', { fullPage: true });
+        await s.screenshot('conformance-report-passing');
         await assertFilters(s.page, report);
         await assertNoHorizontalOverflow(s.page, 'real run');
         expect(s.pageErrors).toEqual([]);
@@ -160,7 +194,7 @@ describe('conformance report page', () => {
         expect(await summaryTable(page)).toEqual(expectedSummary(written));
 
         // Collapsed at first: the evidence is there but not in the way.
-        const failed = page.locator('details.req[data-status="failed"]');
+        const failed = page.locator('#act details.req[data-status="failed"]');
         await expect(failed.count()).resolves.toBe(1);
         const evidence = failed.locator('details.ex').first();
         await expect(evidence.isVisible()).resolves.toBe(false);
@@ -214,6 +248,56 @@ describe('conformance report page', () => {
       { viewport: VIEWPORT },
     );
   }, 60_000);
+
+  test('one failure: it is the first requirement in view at 1280×800; its link lands on its sentence', async () => {
+    const reportDir = join(dir, 'first-in-view');
+    const report = renderedReport();
+    await writeReport(reportDir, report);
+    const written = readReport(reportDir);
+    await withPage(
+      pathToFileURL(join(reportDir, 'conformance.html')).href,
+      async (s) => {
+        const { page } = s;
+        // Without scrolling or filtering: requirement blocks inside the window, in reading order.
+        const inView = await page.locator('details.req').evaluateAll((blocks) =>
+          blocks
+            .filter((b) => {
+              const r = (
+                b as unknown as { getBoundingClientRect(): { top: number; bottom: number; height: number } }
+              ).getBoundingClientRect();
+              return r.height > 0 && r.top >= 0 && r.bottom <= 800;
+            })
+            .map((b) => (b as unknown as { dataset: { status: string }; id: string }).id),
+        );
+        expect(inView[0]).toBe('req-AUTH-REFRESH-ROTATES');
+        await s.screenshot('conformance-report-failing');
+        await assertReadable(page);
+        assertBadge(reportDir, written);
+
+        // Its sentence in the contract: the link lands on the statement that holds the quote.
+        const failed = page.locator('#req-AUTH-REFRESH-ROTATES');
+        await failed.locator('summary').first().click();
+        await failed.locator('a.to-spec').click();
+        const target = page.locator(':target');
+        await expect(target.getAttribute('id')).resolves.toMatch(/^spec-L\d+$/);
+        await expect(target.textContent()).resolves.toContain(
+          'returns a new access_token and a new refresh_token',
+        );
+        await expect(target.getAttribute('data-outcome')).resolves.toBe('failed');
+        await expect(target.isVisible()).resolves.toBe(true);
+        const box = await target.boundingBox();
+        expect(box!.y).toBeGreaterThanOrEqual(0);
+        expect(box!.y + Math.min(box!.height, 100)).toBeLessThanOrEqual(800);
+        await s.screenshot('conformance-report-contract');
+        // And back: the statement names the requirement, linked to its verdict.
+        await target.locator('a.cite-ref', { hasText: 'AUTH-REFRESH-ROTATES: failed' }).click();
+        await expect(page.locator(':target').getAttribute('id')).resolves.toBe('req-AUTH-REFRESH-ROTATES');
+        expect(s.pageErrors).toEqual([]);
+        expect(s.requests.every((r) => r.url.startsWith('file://'))).toBe(true);
+      },
+      { viewport: { width: 1280, height: 800 } },
+    );
+  }, 60_000);
 });
 
 // ---- The rendered report: every verdict, several areas, one failed MUST with hostile evidence ----
@@ -233,7 +317,10 @@ function requirement(
 
 const catalogue: Requirement[] = [
   requirement('AUTH-LOGIN-TOKENS', 'auth', 'MUST', 'Login answers an access and a refresh token.'),
-  requirement('AUTH-REFRESH-ROTATES', 'auth', 'MUST', FAILED_TEXT),
+  {
+    ...requirement('AUTH-REFRESH-ROTATES', 'auth', 'MUST', FAILED_TEXT),
+    quote: QUOTES['AUTH-REFRESH-ROTATES'],
+  },
   requirement('TAKES-GENERATE-WAITING', 'takes', 'MUST', 'A new take starts in waiting.'),
   requirement('TAKES-STATUS-ORDER', 'takes', 'SHOULD', 'Statuses move forward only.'),
   requirement('TAKES-RETRY-AFTER', 'takes', 'INFO', 'What the server says about polling intervals.'),

@@ -8,8 +8,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { withPage } from './browser.ts';
+import { accessibilityProblems } from './page-checks.ts';
 import { runSpeakcheck } from './run-speakcheck.ts';
 
 interface Side {
@@ -67,6 +69,9 @@ const regressed: Side = {
 let dir = '';
 let exitCode: number | string | undefined;
 let output = '';
+/** The same baseline against a re-measurement of itself: no regression. */
+let steadyExit: number | string | undefined;
+let steadyOutput = '';
 
 /** The same side measured again: a small spread, as repeated runs on one machine show. */
 function rerun(s: Side, i: number): Side {
@@ -95,7 +100,54 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'speakcheck-perf-page-'));
   const args = [writeRuns('baseline', baseline), writeRuns('current', regressed), '--out', join(dir, 'out')];
   ({ code: exitCode, output } = await runSpeakcheck(['perf', 'compare', ...args], 30_000));
-}, 40_000);
+  const steady = [join(dir, 'baseline'), writeRuns('steady', baseline), '--out', join(dir, 'steady-out')];
+  ({ code: steadyExit, output: steadyOutput } = await runSpeakcheck(['perf', 'compare', ...steady], 30_000));
+}, 70_000);
+
+interface KeyRow {
+  figure: string;
+  verdict: string;
+  pill: string;
+  pillBackground: string;
+  whiskers: number;
+}
+
+/** The key-figure panel as drawn: it comes before every chart and table, each row with its whiskers. */
+async function keyPanel(page: Page): Promise<KeyRow[]> {
+  const panel = page.locator('.key-panel');
+  await expect(panel.isVisible()).resolves.toBe(true);
+  // First in reading order: above every chart and every other table, and inside the first window.
+  const panelTop = (await panel.boundingBox())!.y;
+  expect(panelTop).toBeLessThan(800);
+  const others = await page
+    .locator('figure, details.group')
+    .evaluateAll((els) =>
+      els.map(
+        (e) => (e as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top,
+      ),
+    );
+  expect(others.length).toBeGreaterThan(0);
+  for (const top of others) expect(top).toBeGreaterThan(panelTop);
+  return page.locator('.key-panel tr.key-row').evaluateAll((rows) =>
+    rows.map((r) => {
+      const row = r as unknown as {
+        dataset: { verdict: string };
+        querySelector(s: string): { textContent: string } | null;
+        querySelectorAll(s: string): { length: number };
+      };
+      const pill = row.querySelector('.pill') as unknown as { textContent: string };
+      const g = globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } };
+      return {
+        figure: row.querySelector('td.fig')?.textContent ?? '',
+        verdict: row.dataset.verdict,
+        pill: pill.textContent,
+        pillBackground: g.getComputedStyle(pill).backgroundColor,
+        // A drawn interval: the whisker line of each side (the runs differ, so each side has one).
+        whiskers: row.querySelectorAll('svg line.whisker').length,
+      };
+    }),
+  );
+}
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -118,6 +170,9 @@ describe('perf compare report page', () => {
       );
       expect(color).toBe('rgb(217, 48, 37)');
 
+      // Every figure's charts are collapsed below the key figures: open them as a reader does.
+      const groups = s.page.locator('details.group.chart > summary');
+      for (let i = 0; i < (await groups.count()); i++) await groups.nth(i).click();
       const charts = s.page.locator('figure svg');
       await expect(charts.count()).resolves.toBe(3);
       const axisLabels = [
@@ -167,5 +222,62 @@ describe('perf compare report page', () => {
       expect(s.requests.map((r) => new URL(r.url).protocol)).toEqual(['file:']);
       await s.screenshot('perf-compare', { fullPage: true });
     });
+  });
+
+  test('key figures first, with intervals: a regression reads red, "~" reads grey', async () => {
+    expect(exitCode, output).toBe(1);
+    await withPage(
+      pathToFileURL(join(dir, 'out', 'compare.html')).href,
+      async (s) => {
+        const rows = await keyPanel(s.page);
+        // Per scenario: first playable audio p50 and p95 per mode, throughput, error rate.
+        expect(rows.map((r) => r.figure)).toEqual([
+          'first playable audio p50 speak_ws_ttfc{mode:chunks}',
+          'first playable audio p95 speak_ws_ttfc{mode:chunks}',
+          'first playable audio p50 speak_ws_ttfc{mode:parts}',
+          'first playable audio p95 speak_ws_ttfc{mode:parts}',
+          'throughput speak_ws_takes',
+          'error rate speak_ws_errors',
+        ]);
+        const worse = rows.filter((r) => r.verdict === 'worse').map((r) => r.figure);
+        expect(worse).toEqual([
+          'first playable audio p95 speak_ws_ttfc{mode:chunks}',
+          'error rate speak_ws_errors',
+        ]);
+        const regression = rows.find((r) => r.verdict === 'worse')!;
+        const same = rows.find((r) => r.verdict === '~')!;
+        expect(regression.pillBackground).toBe('rgb(217, 48, 37)');
+        expect(same.pill).toBe('~ no significant change');
+        expect(same.pillBackground).not.toBe(regression.pillBackground);
+        // Both sides' intervals drawn wherever a side's runs spread (the 0 % error baseline does not).
+        for (const r of rows.filter((x) => !x.figure.startsWith('error rate'))) {
+          expect(r.whiskers, r.figure).toBe(2);
+        }
+        expect(await accessibilityProblems(s.page)).toEqual([]);
+        expect(s.requests.map((r) => new URL(r.url).protocol)).toEqual(['file:']);
+        await s.screenshot('perf-compare-key-figures');
+      },
+      { viewport: { width: 1280, height: 800 } },
+    );
+  });
+
+  test('no regression: the same panel first, every verdict "~", nothing red', async () => {
+    expect(steadyExit, steadyOutput).toBe(0);
+    await withPage(
+      pathToFileURL(join(dir, 'steady-out', 'compare.html')).href,
+      async (s) => {
+        const rows = await keyPanel(s.page);
+        expect(rows).toHaveLength(6);
+        expect(new Set(rows.map((r) => r.verdict))).toEqual(new Set(['~']));
+        expect(rows.filter((r) => !r.figure.startsWith('error rate')).every((r) => r.whiskers === 2)).toBe(
+          true,
+        );
+        await expect(s.page.locator('.pill.v-worse').count()).resolves.toBe(0);
+        await expect(s.page.locator('.verdict.bad').count()).resolves.toBe(0);
+        expect(s.requests.map((r) => new URL(r.url).protocol)).toEqual(['file:']);
+        await s.screenshot('perf-compare-steady');
+      },
+      { viewport: { width: 1280, height: 800 } },
+    );
   });
 });

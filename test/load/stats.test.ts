@@ -93,5 +93,9 @@ describe('E-Divisive change points', () => {
     expect(html).toMatch(/^<!doctype html>\n[\s\S]*<title>speakcheck performance history<\/title>/);
     expect(html).toContain('<li class="worse">from run 10 (<code>2026-11-10-ttfc-websocket</code>)');
     expect(html).not.toContain('xmlns=');
+    // The first-playable-audio trend with its change point is among the key figures, drawn first.
+    const keyPart = html.slice(html.indexOf('<h2>Key figures</h2>'), html.indexOf('<h2>Every other figure'));
+    expect(keyPart).toContain('<li class="worse">from run 10');
+    expect(keyPart).toContain('speak_ws_ttfc{mode:chunks}');
   });
 });
