@@ -809,10 +809,33 @@ covers(
       ]);
       assertRequestEnded(a);
       assertRequestEnded(b);
-      const firstAudio = (r: StreamedRequest) => Math.min(...r.frames.map((f) => f.seq));
-      const [first, second] = firstAudio(a) <= firstAudio(b) ? [a, b] : [b, a];
+      const [first, second] = inServiceOrder([a, b]);
       if (first !== a) observe('the worker served the second request first');
-      assertSerialized(first, second);
+      assertSerialized(first!, second!);
+    });
+  },
+);
+
+/** The requests in the order the worker served them: by the arrival of their first audio frame. */
+function inServiceOrder(requests: StreamedRequest[]): StreamedRequest[] {
+  const firstAudio = (r: StreamedRequest) => Math.min(...r.frames.map((f) => f.seq));
+  return [...requests].sort((x, y) => firstAudio(x) - firstAudio(y));
+}
+
+covers(
+  ['WS-SERIALIZED'],
+  'three requests sent back-to-back in mixed modes are handled one after another',
+  async () => {
+    await withConnection(async (conn) => {
+      // Sent without waiting: each request is on the wire before the worker answers the first.
+      const requests = await Promise.all([
+        streamTake(conn, THREE_SENTENCES, 'parts'),
+        streamTake(conn, THREE_SENTENCES, 'chunks'),
+        streamTake(conn, ONE_SENTENCE, undefined),
+      ]);
+      for (const r of requests) assertRequestEnded(r);
+      const served = inServiceOrder(requests);
+      for (let i = 1; i < served.length; i++) assertSerialized(served[i - 1]!, served[i]!);
     });
   },
 );

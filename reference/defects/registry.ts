@@ -284,6 +284,12 @@ export const DEFECTS = [
     ['WS-URL-EXPIRED-REFUSED'],
     'an expired websocket URL is still accepted',
   ),
+  d(
+    'ws-requests-concurrent',
+    'websocket',
+    ['WS-SERIALIZED'],
+    'requests on one connection are handled at once: the next request starts while the previous one still streams',
+  ),
   // webhooks
   d('webhook-done-twice', 'webhooks', ['WEBHOOK-DONE-ONCE'], 'the done webhook is called twice'),
   d(

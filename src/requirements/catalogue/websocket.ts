@@ -121,7 +121,7 @@ export const requirements: Requirement[] = [
     'WS-SERIALIZED',
     'Events: Websocket stream; Limits',
     'MUST',
-    "Requests over one websocket are handled one after another: a second request's first audio comes after the first request's end.",
+    "Requests over one websocket are handled one after another: of requests sent back-to-back (two, or three in mixed modes), request N+1 shows no audio frame and no status past `waiting` before request N's end-of-take frame.",
   ),
   r(
     'WS-VOICES-GENERATE',
