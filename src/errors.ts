@@ -16,6 +16,7 @@ export const SPEAKCHECK_ERROR_CODES = [
   'SPEAKCHECK_STEP_FAILED',
   'SPEAKCHECK_BLOCKED',
   'SPEAKCHECK_CHECKS_FAILED',
+  'SPEAKCHECK_NOT_OBSERVABLE',
   // what a check found the server doing (src/checks)
   'SPEAKCHECK_FINDING',
   // the wire (src/client): ClientDiagnostic, one code per DiagnosticKind

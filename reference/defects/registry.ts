@@ -232,6 +232,12 @@ export const DEFECTS = [
     ['AUDIO-CONTAINER'],
     'every format of a ready take is served with 8000 bytes of noise after the audio',
   ),
+  d(
+    'wav-held-until-ready',
+    'audio',
+    ['AUDIO-WAV-BEFORE-READY'],
+    'the wav of a take in progress is answered (307, then 200) but its body is sent only once the take is done: not streamed while generated',
+  ),
   // websocket
   // The unit of info.duration is not in the contract (the REST areas only report it), but the
   // websocket stream's sample count must equal it.

@@ -29,6 +29,8 @@ export interface SendOptions {
   maxBytes?: number;
   /** Called once the status line and headers arrived, before the body is read. */
   onHeaders?: (status: number) => void;
+  /** Called once, when the first byte of the body arrived (the body may stream for long after). */
+  onFirstByte?: () => void;
 }
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -98,6 +100,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
           o.url,
         );
       }
+      if (buffer.length > 0 && size === buffer.length) o.onFirstByte?.();
       chunks.push(buffer);
     }
   } catch (err) {
