@@ -291,6 +291,18 @@ export const DEFECTS = [
     'an expired websocket URL is still accepted',
   ),
   d(
+    'ws-any-url-accepted',
+    'websocket',
+    ['WS-URL-TAMPERED-REFUSED'],
+    'the worker accepts any URL at the upgrade: a missing, altered or invalid secret (or another path) still connects',
+  ),
+  d(
+    'ws-url-without-secret',
+    'websocket',
+    ['WS-URL-SECRET-VARIES'],
+    'the websocket address is the bare worker URL, the same every time, and the worker accepts it: no secret at all',
+  ),
+  d(
     'ws-requests-concurrent',
     'websocket',
     ['WS-SERIALIZED'],

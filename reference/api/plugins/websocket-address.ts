@@ -12,6 +12,7 @@
  * which the pool and the app start does not matter.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
 import { findModel } from '../../models/catalogue.ts';
 import { registeredWorkers } from '../../worker/registry.ts';
@@ -97,6 +98,8 @@ export async function websocketAddressPlugin(
     // A worker listening on every interface is reached by the name the client used for the API;
     // otherwise by the address it is bound to (as the API's own base_url is).
     if (WILDCARD_HOSTS.has(url.hostname)) url.hostname = request.hostname.replace(/:\d+$/, '') || '127.0.0.1';
+    // Defect ws-url-without-secret: the bare worker URL, the same for every request.
+    if (defects.has('ws-url-without-secret')) return url.toString();
     // Latitude ws-secret-in-path: the secret is the last path segment instead of a query parameter.
     if (latitude.has('ws-secret-in-path')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/${secret}`;
     else url.searchParams.set('secret', secret);

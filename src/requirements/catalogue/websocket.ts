@@ -44,7 +44,13 @@ export const requirements: Requirement[] = [
     'WS-URL-TAMPERED-REFUSED',
     'Authentication 9',
     'MUST',
-    'The connection is authorised by the secret inside the URL: a URL whose secret was altered is refused at the upgrade.',
+    'The connection is authorised by the secret inside the URL: the URL with its secret part (what differs between two issued URLs) removed, or altered at the same length in the same alphabet, is refused at the upgrade.',
+  ),
+  r(
+    'WS-URL-SECRET-VARIES',
+    'Endpoints: Websocket address',
+    'MUST',
+    'Two URLs issued one after the other differ in a part (a query value or a path segment): the secret with a limited lifetime that each carries.',
   ),
   r(
     'WS-URL-LIFETIME',
