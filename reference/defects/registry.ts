@@ -291,6 +291,12 @@ export const DEFECTS = [
     'an expired websocket URL is still accepted',
   ),
   d(
+    'json-as-text-plain',
+    'version',
+    ['API-JSON-BODIES'],
+    'every JSON body of the API is sent with content-type text/plain (the JSON itself unchanged)',
+  ),
+  d(
     'ws-any-url-accepted',
     'websocket',
     ['WS-URL-TAMPERED-REFUSED'],
