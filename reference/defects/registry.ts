@@ -45,6 +45,12 @@ export const DEFECTS = [
     ['AUTH-EXPIRED-TOKEN-401', 'AUTH-INVALID-TOKEN-401'],
     'a bearer token that fails verification is accepted as the demo user',
   ),
+  d(
+    'refresh-refuses-stale-bearer',
+    'auth',
+    ['AUTH-REFRESH-WITH-BEARER'],
+    'refresh with a valid refresh token is refused (401) when its bearer header carries an access token the server no longer accepts',
+  ),
   // version
   d(
     'version-needs-token',
@@ -109,6 +115,12 @@ export const DEFECTS = [
     ['VOICE-GENERATE-WAITING'],
     'voice generation answers status ready instead of waiting',
   ),
+  d(
+    'update-does-nothing',
+    'voices',
+    ['VOICE-UPDATE'],
+    'sdk profile: a voice update answers true and changes nothing',
+  ),
   // takes
   d(
     'take-get-array',
@@ -139,6 +151,18 @@ export const DEFECTS = [
     'takes',
     ['TAKE-STATUS-ORDER', 'TAKE-STATUS-VALUES'],
     'a take in progress_* is reported as waiting again',
+  ),
+  d(
+    'batch-reversed',
+    'takes',
+    ['TAKE-BATCH'],
+    'sdk profile: a batch generation answers its takes in reverse order (wire facts: "in the same order")',
+  ),
+  d(
+    'delete-does-nothing',
+    'takes',
+    ['TAKE-DELETE'],
+    'sdk profile: DELETE of an existing take answers true and keeps it (GET and lists still show it)',
   ),
   // lists
   d(

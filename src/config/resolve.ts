@@ -255,8 +255,8 @@ function parsePositiveInt(raw: string | undefined, flag: string, fallback: numbe
 }
 
 function parseProfile(raw: string): Profile {
-  if (raw === 'strict' || raw === 'lenient') return raw;
-  throw new ConfigError(`--profile "${raw}" must be strict or lenient.`);
+  if (raw === 'strict' || raw === 'lenient' || raw === 'sdk') return raw;
+  throw new ConfigError(`--profile "${raw}" must be strict, lenient or sdk.`);
 }
 
 function parseTarget(raw: string): Target {

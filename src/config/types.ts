@@ -3,7 +3,8 @@
 
 import type { Expectation } from '../requirements/expectations.ts';
 
-export type Profile = 'strict' | 'lenient';
+/** strict: MUST and SHOULD gate; lenient: only MUST; sdk: strict plus the SDK's wire facts as SHOULD. */
+export type Profile = 'strict' | 'lenient' | 'sdk';
 /** embedded: `serve` as a child process; container: API + worker containers (src/stack/container.ts). */
 export type Target = 'embedded' | 'remote' | 'container';
 

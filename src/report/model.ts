@@ -12,7 +12,7 @@ export interface RunInfo {
   /** The server's GET /v1/speak/version answer, compact JSON (absent when it gave none). */
   serverVersion?: string;
   target: 'embedded' | 'remote' | 'container';
-  profile: 'strict' | 'lenient';
+  profile: 'strict' | 'lenient' | 'sdk';
   only: string[];
   /** `--requirement`: the requirements the run was limited to (absent or empty: all of the areas). */
   requirements?: string[];

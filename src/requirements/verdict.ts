@@ -22,6 +22,7 @@
 import { EXIT } from '../cli/exit-codes.ts';
 import type { EvidenceEntry } from '../client/evidence.ts';
 import type { Profile } from '../config/types.ts';
+import { inProfile } from './sdk-profile.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
@@ -139,12 +140,13 @@ export function computeVerdicts(
   } = {},
 ): Verdicts {
   const { areas, requirements: ids } = o;
-  const selected =
+  const selected = (
     ids && ids.length > 0
       ? catalogue.filter((r) => ids.includes(r.id))
       : areas && areas.length > 0
         ? catalogue.filter((r) => areas.includes(r.area))
-        : [...catalogue];
+        : [...catalogue]
+  ).map((r) => inProfile(r, o.profile));
   const byRequirement = new Map<string, TestOutcome[]>();
   for (const outcome of outcomes) {
     for (const id of outcome.requirements) {
@@ -341,7 +343,7 @@ export function exitCodeFor(
   const { mustFailed, shouldFailed, mustBlocked, shouldBlocked } = verdicts.summary;
   // A blocked requirement was not shown to hold: it counts like a failure, though reported apart.
   if (mustFailed + mustBlocked > 0) return EXIT.failed;
-  if (profile === 'strict' && shouldFailed + shouldBlocked > 0) return EXIT.failed;
+  if ((profile === 'strict' || profile === 'sdk') && shouldFailed + shouldBlocked > 0) return EXIT.failed;
   if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.failed;
   if (expiredExpectations > 0) return EXIT.failed;
   // A run that could not conclude a requirement cannot say the server conforms.

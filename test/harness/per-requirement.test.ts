@@ -75,3 +75,28 @@ describe('JSON declared as text/plain is a verdict, not "not a Speak v1 server"'
     expect(verdicts.get('API-JSON-BODIES')?.message).toMatch(/text\/plain/);
   });
 });
+
+describe('GET of one model answering 404 fails MODELS-GET, not the field types', () => {
+  test('the fake answers 404 {"detail"} for /v1/speak/models/{name}', { timeout: 120_000 }, async () => {
+    await server?.close();
+    server = await startFakeSpeak();
+    const result = await speakcheckRun(
+      [
+        '--base-url',
+        server.url,
+        '--email',
+        FAKE_EMAIL,
+        '--report-dir',
+        reportDir,
+        '--requirement',
+        'MODELS-GET,MODEL-FIELD-TYPES',
+      ],
+      { env: { SPEAK_PASSWORD: FAKE_PASSWORD }, timeoutMs: 110_000 },
+    );
+    expect(result.code, result.stderr + result.stdout).toBe(1);
+    const verdicts = readVerdicts(reportDir);
+    expect(verdicts.get('MODELS-GET')?.status).toBe('failed');
+    expect(verdicts.get('MODELS-GET')?.message).toMatch(/answered 404/);
+    expect(verdicts.get('MODEL-FIELD-TYPES')?.status).not.toBe('failed');
+  });
+});

@@ -88,7 +88,10 @@ export function addRunOptions(command: Command): Command {
       '--max-expiry-wait <s>',
       'the longest lifetime the run waits out (env SPEAK_MAX_EXPIRY_WAIT; default 20); longer: those requirements are skipped, saying why',
     )
-    .option('--profile <profile>', 'strict (MUST and SHOULD gate; default) or lenient (only MUST gates)')
+    .option(
+      '--profile <profile>',
+      'strict (MUST and SHOULD gate; default), lenient (only MUST gates) or sdk (strict plus the wire facts the vendor SDK relies on, as SHOULD)',
+    )
     .option(
       '--only <areas>',
       'comma-separated areas: auth,models,voices,takes,lists,audio,errors,docs,version,websocket,webhooks',
