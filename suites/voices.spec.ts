@@ -10,7 +10,15 @@ import { seededFaker } from '../fixtures/texts.ts';
 import { parseWav } from '../src/checks/audio.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, distinctRuns } from '../src/checks/status.ts';
-import { check, checkStep, covers, expectJson, expectSchema, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  check,
+  checkStep,
+  covers,
+  expectJson,
+  expectSchema,
+  observe,
+  useSpeak,
+} from '../src/harness/index.ts';
 import { fetchAudio } from './support/audio.ts';
 import {
   assertEpochMs,
