@@ -47,7 +47,7 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
-import { once, prefetch, useSharedVoice } from './support/items.ts';
+import { generateVoice, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
@@ -888,6 +888,55 @@ covers(
       });
     } finally {
       await Promise.all(conns.map((c) => c.close()));
+    }
+  },
+);
+
+/** A ready voice of a second model, when the server offers one (a router that ignores `model` shows there). */
+const otherModelVoice = once(async (): Promise<{ model: string; voiceId: string } | undefined> => {
+  const other = speak.models.find((m) => m.name !== speak.model.name);
+  if (!other) return undefined;
+  const { voice: created } = await generateVoice(speak, {
+    name: speak.prefix('ws-model'),
+    gender: other.genders[0],
+    model: other.name,
+  });
+  const { final } = await waitUntilDone<{ status: string; voice_id: string }>(
+    speak,
+    'voice',
+    created.voice_id,
+  );
+  return { model: other.name, voiceId: final.voice_id };
+});
+
+covers(
+  ['WS-URL-MODEL-HELD'],
+  "each model's URL serves a take with a voice of that model (two models where the server has two)",
+  async () => {
+    const other = await otherModelVoice();
+    if (!other) observe('the server offers one model: its URL was checked for that one only');
+    const pairs = [{ model: speak.model.name, voiceId: await voice() }, ...(other ? [other] : [])];
+    for (const { model, voiceId } of pairs) {
+      const conn = await SpeakStreamConnection.connect(await fetchWebsocketUrl(speak.api, model, 'spec'), {
+        timeoutMs: speak.config.timeouts.requestMs,
+      });
+      try {
+        const r = await conn.generate(
+          { text: ONE_SENTENCE, voice_id: voiceId },
+          { requestId: `model-${model}`, timeouts: timeouts() },
+        );
+        if (r.takeId) speak.track('take', r.takeId);
+        check('WS-URL-MODEL-HELD', () => {
+          if (r.outcome !== 'ended')
+            throw new Finding(
+              `a take with a voice of model ${model}, over the URL issued for model=${model}, did not stream: ${r.diagnostic ?? r.outcome}`,
+              { expected: `a worker holding ${model}`, actual: r.outcome },
+            );
+          assertRequestEnded(r);
+        });
+      } finally {
+        await conn.close();
+      }
     }
   },
 );

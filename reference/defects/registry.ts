@@ -333,6 +333,12 @@ export const DEFECTS = [
     'the websocket address is the bare worker URL, the same every time, and the worker accepts it: no secret at all',
   ),
   d(
+    'ws-url-ignores-model',
+    'websocket',
+    ['WS-URL-MODEL-HELD'],
+    'the websocket address endpoint ignores `model`: every URL is for the first model',
+  ),
+  d(
     'ws-requests-concurrent',
     'websocket',
     ['WS-SERIALIZED'],
