@@ -17,6 +17,7 @@ export const SPEAKCHECK_ERROR_CODES = [
   'SPEAKCHECK_BLOCKED',
   'SPEAKCHECK_CHECKS_FAILED',
   'SPEAKCHECK_WAIT_BLOCKED',
+  'SPEAKCHECK_NOT_OBSERVABLE',
   // what a check found the server doing (src/checks)
   'SPEAKCHECK_FINDING',
   // the wire (src/client): ClientDiagnostic, one code per DiagnosticKind

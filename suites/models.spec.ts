@@ -114,6 +114,11 @@ covers(
     for (const listed of speak.models) {
       const exchange = await speak.api.get(`/v1/speak/models/${encodeURIComponent(listed.name)}`);
       const got = check('MODELS-GET', () => {
+        if (exchange.status !== 200)
+          throw new Finding(
+            `GET /v1/speak/models/${listed.name} answered ${exchange.status} ${show(exchange.text, 200)}, expected 200 with the Model`,
+            { expected: 200, actual: exchange.status },
+          );
         const json = expectJson(exchange, `GET /v1/speak/models/${listed.name}`);
         if (Array.isArray(json))
           throw new Finding(`GET /v1/speak/models/${listed.name} answered an array, expected one Model`);

@@ -10,7 +10,15 @@ import { seededFaker } from '../fixtures/texts.ts';
 import { parseWav } from '../src/checks/audio.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, distinctRuns } from '../src/checks/status.ts';
-import { check, checkStep, covers, expectJson, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  check,
+  checkStep,
+  covers,
+  expectJson,
+  expectSchema,
+  observe,
+  useSpeak,
+} from '../src/harness/index.ts';
 import { fetchAudio } from './support/audio.ts';
 import {
   assertEpochMs,
@@ -185,8 +193,18 @@ covers(
     const polled = await checkStep('VOICE-READY-BOUND', () =>
       Promise.all([slowReady(), fastReady(), plainReady()]),
     );
-    check('VOICE-GET-OBJECT', () => undefined);
-    check('VOICE-FIELD-TYPES', () => undefined);
+    for (const [i, p] of polled.entries()) {
+      const id = generated[i]!.created.voice_id;
+      // The last GET answered one Voice object, the one asked for, in the documented shape.
+      check('VOICE-GET-OBJECT', () => {
+        if (p.final === null || typeof p.final !== 'object' || Array.isArray(p.final))
+          throw new Finding(
+            `GET /v1/speak/voices/${id} answered ${show(p.final, 200)}, expected one Voice object`,
+          );
+        assertEqualField(p.final.voice_id, id, `GET /v1/speak/voices/${id.slice(0, 8)} /voice_id`);
+      });
+      check('VOICE-FIELD-TYPES', () => expectSchema('Voice', p.final, `voice ${id.slice(0, 8)} (GET)`));
+    }
     for (const [i, p] of polled.entries()) {
       // What GET returns is what is stored: an echo of the request at generation proves less.
       const { requested } = generated[i]!;

@@ -42,11 +42,12 @@ import {
   covers,
   expectJson,
   expectSchema,
+  notObservable,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
 import { withWouldJudge } from '../src/requirements/verdict.ts';
-import { once, prefetch, useSharedVoice } from './support/items.ts';
+import { generateVoice, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 import { field } from './support/values.ts';
 import { visibleExpiryMs } from './support/ws-url.ts';
@@ -338,38 +339,42 @@ function changingParts(a: string, b: string): UrlPart[] {
   return parts;
 }
 
-/** The URL's longest query value or path segment: the secret's likely place when nothing changes. */
-function longestPart(raw: string): UrlPart {
+/** The value of `part` in `raw` ('' when absent). */
+function partValue(raw: string, part: UrlPart): string {
   const url = new URL(raw);
-  const params = [...url.searchParams.entries()].sort((a, b) => b[1].length - a[1].length);
-  const segments = url.pathname.split('/');
-  const longest = segments.reduce((best, s, i) => (s.length > (segments[best]?.length ?? 0) ? i : best), 0);
-  return params[0] && params[0][1].length >= (segments[longest]?.length ?? 0)
-    ? { query: params[0][0] }
-    : { segment: longest };
+  return 'query' in part
+    ? (url.searchParams.get(part.query) ?? '')
+    : (url.pathname.split('/')[part.segment] ?? '');
 }
 
-/** The URL with one alphanumeric character of `part`, at about `at` (0..1) of its length, changed. */
-function tamper(raw: string, part: UrlPart, at: number): string {
-  const flip = (s: string) => {
-    const chars = [...s];
-    for (let i = Math.floor(chars.length * at); i >= 0; i--) {
-      if (/[A-Za-z0-9]/.test(chars[i] ?? '')) {
-        chars[i] = chars[i] === 'A' ? 'B' : 'A';
-        return chars.join('');
-      }
-    }
-    return `${s}A`;
-  };
+/** `raw` with `part` set to `value`, or removed (undefined). */
+function withPart(raw: string, part: UrlPart, value: string | undefined): string {
   const url = new URL(raw);
   if ('query' in part) {
-    url.searchParams.set(part.query, flip(url.searchParams.get(part.query) ?? ''));
+    if (value === undefined) url.searchParams.delete(part.query);
+    else url.searchParams.set(part.query, value);
   } else {
     const segments = url.pathname.split('/');
-    segments[part.segment] = flip(segments[part.segment] ?? '');
+    if (value === undefined) segments.splice(part.segment, 1);
+    else segments[part.segment] = value;
     url.pathname = segments.join('/');
   }
   return url.toString();
+}
+
+/**
+ * `value` with the character at about `at` (0..1) of its length replaced by another one of
+ * `alphabet` (the characters the part is written in): same length, same alphabet, so only the
+ * secret's check (not its syntax) can tell.
+ */
+function altered(value: string, at: number, alphabet: readonly string[]): string {
+  const chars = [...value];
+  const i = Math.min(chars.length - 1, Math.floor(chars.length * at));
+  const other =
+    alphabet.find((c) => c !== chars[i] && /[A-Za-z0-9]/.test(c)) ?? alphabet.find((c) => c !== chars[i]);
+  if (i < 0 || other === undefined) return `${value}A`;
+  chars[i] = other;
+  return chars.join('');
 }
 
 async function expectRefused(url: string, why: string): Promise<number> {
@@ -392,27 +397,40 @@ async function expectRefused(url: string, why: string): Promise<number> {
   });
 }
 
-covers(['WS-URL-TAMPERED-REFUSED'], 'a URL whose secret was altered is refused at the upgrade', async () => {
-  const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
-  // A second URL shows which parts carry the secret: they change from one issue to the next.
-  const changing = changingParts(url, await fetchWebsocketUrl(speak.api, speak.model.name, 'spec'));
-  const parts = changing.length > 0 ? changing : [longestPart(url)];
-  if (changing.length === 0)
-    observe('two URLs issued one after the other are identical: the longest part is altered');
-  // Early and late in each part: a secret may be claims and a signature side by side.
-  for (const part of parts) {
-    for (const at of [0.25, 0.75]) {
-      const status = await expectRefused(tamper(url, part, at), `${partName(part)} altered at ${at * 100} %`);
-      observe(`${partName(part)} altered at ${at * 100} % of its length: refused with HTTP ${status}`);
-    }
-  }
-  const bare = new URL(url);
-  bare.search = '';
-  if (bare.toString() !== url)
-    observe(
-      `URL without its query refused with HTTP ${await expectRefused(bare.toString(), 'URL without its query')}`,
-    );
-});
+covers(
+  ['WS-URL-SECRET-VARIES', 'WS-URL-TAMPERED-REFUSED'],
+  'two URLs differ in their secret; with it removed or altered the URL is refused at the upgrade',
+  async () => {
+    const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+    const second = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
+    // A second URL shows which parts carry the secret: they change from one issue to the next.
+    const parts = changingParts(url, second);
+    check('WS-URL-SECRET-VARIES', () => {
+      if (parts.length === 0)
+        throw new Finding(
+          'two websocket URLs issued one after the other are identical: no part of them is a secret with a limited lifetime',
+          { expected: 'URLs that differ in their secret', actual: url.replace(/[?#].*$/, '?…') },
+        );
+      observe(`the secret is in: ${parts.map(partName).join(', ')}`);
+    });
+    if (parts.length === 0)
+      notObservable('the two issued URLs are identical: the secret cannot be located to alter or remove it');
+    await check('WS-URL-TAMPERED-REFUSED', async () => {
+      for (const part of parts) {
+        const status = await expectRefused(withPart(url, part, undefined), `${partName(part)} removed`);
+        observe(`${partName(part)} removed: refused with HTTP ${status}`);
+        // The part's own alphabet (both URLs' values): an altered secret still looks like one.
+        const alphabet = [...new Set([...partValue(url, part), ...partValue(second, part)])].sort();
+        // Early and late in each part: a secret may be claims and a signature side by side.
+        for (const at of [0.25, 0.75]) {
+          const tampered = withPart(url, part, altered(partValue(url, part), at, alphabet));
+          const why = `${partName(part)} altered at ${at * 100} % of its length`;
+          observe(`${why}: refused with HTTP ${await expectRefused(tampered, why)}`);
+        }
+      }
+    });
+  },
+);
 
 covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it', async () => {
   const before = Date.now();
@@ -762,10 +780,33 @@ covers(
       ]);
       assertRequestEnded(a);
       assertRequestEnded(b);
-      const firstAudio = (r: StreamedRequest) => Math.min(...r.frames.map((f) => f.seq));
-      const [first, second] = firstAudio(a) <= firstAudio(b) ? [a, b] : [b, a];
+      const [first, second] = inServiceOrder([a, b]);
       if (first !== a) observe('the worker served the second request first');
-      assertSerialized(first, second);
+      assertSerialized(first!, second!);
+    });
+  },
+);
+
+/** The requests in the order the worker served them: by the arrival of their first audio frame. */
+function inServiceOrder(requests: StreamedRequest[]): StreamedRequest[] {
+  const firstAudio = (r: StreamedRequest) => Math.min(...r.frames.map((f) => f.seq));
+  return [...requests].sort((x, y) => firstAudio(x) - firstAudio(y));
+}
+
+covers(
+  ['WS-SERIALIZED'],
+  'three requests sent back-to-back in mixed modes are handled one after another',
+  async () => {
+    await withConnection(async (conn) => {
+      // Sent without waiting: each request is on the wire before the worker answers the first.
+      const requests = await Promise.all([
+        streamTake(conn, THREE_SENTENCES, 'parts'),
+        streamTake(conn, THREE_SENTENCES, 'chunks'),
+        streamTake(conn, ONE_SENTENCE, undefined),
+      ]);
+      for (const r of requests) assertRequestEnded(r);
+      const served = inServiceOrder(requests);
+      for (let i = 1; i < served.length; i++) assertSerialized(served[i - 1]!, served[i]!);
     });
   },
 );
@@ -800,6 +841,55 @@ covers(
       });
     } finally {
       await Promise.all(conns.map((c) => c.close()));
+    }
+  },
+);
+
+/** A ready voice of a second model, when the server offers one (a router that ignores `model` shows there). */
+const otherModelVoice = once(async (): Promise<{ model: string; voiceId: string } | undefined> => {
+  const other = speak.models.find((m) => m.name !== speak.model.name);
+  if (!other) return undefined;
+  const { voice: created } = await generateVoice(speak, {
+    name: speak.prefix('ws-model'),
+    gender: other.genders[0],
+    model: other.name,
+  });
+  const { final } = await waitUntilDone<{ status: string; voice_id: string }>(
+    speak,
+    'voice',
+    created.voice_id,
+  );
+  return { model: other.name, voiceId: final.voice_id };
+});
+
+covers(
+  ['WS-URL-MODEL-HELD'],
+  "each model's URL serves a take with a voice of that model (two models where the server has two)",
+  async () => {
+    const other = await otherModelVoice();
+    if (!other) observe('the server offers one model: its URL was checked for that one only');
+    const pairs = [{ model: speak.model.name, voiceId: await voice() }, ...(other ? [other] : [])];
+    for (const { model, voiceId } of pairs) {
+      const conn = await SpeakStreamConnection.connect(await fetchWebsocketUrl(speak.api, model, 'spec'), {
+        timeoutMs: speak.config.timeouts.requestMs,
+      });
+      try {
+        const r = await conn.generate(
+          { text: ONE_SENTENCE, voice_id: voiceId },
+          { requestId: `model-${model}`, timeouts: timeouts() },
+        );
+        if (r.takeId) speak.track('take', r.takeId);
+        check('WS-URL-MODEL-HELD', () => {
+          if (r.outcome !== 'ended')
+            throw new Finding(
+              `a take with a voice of model ${model}, over the URL issued for model=${model}, did not stream: ${r.diagnostic ?? r.outcome}`,
+              { expected: `a worker holding ${model}`, actual: r.outcome },
+            );
+          assertRequestEnded(r);
+        });
+      } finally {
+        await conn.close();
+      }
     }
   },
 );

@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { installDefectHeader } from '../defects/header.ts';
+import { defects } from '../defects/index.ts';
 import { installBackpressure } from '../latitude/backpressure.ts';
 import { installLatitudeHeader } from '../latitude/header.ts';
 import { installHostedRequestLatency } from '../latitude/hosted-requests.ts';
@@ -73,6 +74,13 @@ function createServer(ctx: ApiContext): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
   installDefectHeader(app);
+  // Defect json-as-text-plain: every JSON body goes out declared as text/plain (the bytes unchanged).
+  if (defects.has('json-as-text-plain'))
+    app.addHook('onSend', async (_request, reply, payload) => {
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (/^application\/json/i.test(type)) reply.header('content-type', 'text/plain; charset=utf-8');
+      return payload;
+    });
   installLatitudeHeader(app);
   answerMethodNotAllowed(app, errorKey);
   installErrorHandling(app, ctx.log);

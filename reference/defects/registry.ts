@@ -45,6 +45,12 @@ export const DEFECTS = [
     ['AUTH-EXPIRED-TOKEN-401', 'AUTH-INVALID-TOKEN-401'],
     'a bearer token that fails verification is accepted as the demo user',
   ),
+  d(
+    'refresh-refuses-stale-bearer',
+    'auth',
+    ['AUTH-REFRESH-WITH-BEARER'],
+    'refresh with a valid refresh token is refused (401) when its bearer header carries an access token the server no longer accepts',
+  ),
   // version
   d(
     'version-needs-token',
@@ -109,6 +115,12 @@ export const DEFECTS = [
     ['VOICE-GENERATE-WAITING'],
     'voice generation answers status ready instead of waiting',
   ),
+  d(
+    'update-does-nothing',
+    'voices',
+    ['VOICE-UPDATE'],
+    'sdk profile: a voice update answers true and changes nothing',
+  ),
   // takes
   d(
     'take-get-array',
@@ -139,6 +151,18 @@ export const DEFECTS = [
     'takes',
     ['TAKE-STATUS-ORDER', 'TAKE-STATUS-VALUES'],
     'a take in progress_* is reported as waiting again',
+  ),
+  d(
+    'batch-reversed',
+    'takes',
+    ['TAKE-BATCH'],
+    'sdk profile: a batch generation answers its takes in reverse order (wire facts: "in the same order")',
+  ),
+  d(
+    'delete-does-nothing',
+    'takes',
+    ['TAKE-DELETE'],
+    'sdk profile: DELETE of an existing take answers true and keeps it (GET and lists still show it)',
   ),
   // lists
   d(
@@ -232,6 +256,12 @@ export const DEFECTS = [
     ['AUDIO-CONTAINER'],
     'every format of a ready take is served with 8000 bytes of noise after the audio',
   ),
+  d(
+    'wav-held-until-ready',
+    'audio',
+    ['AUDIO-WAV-BEFORE-READY'],
+    'the wav of a take in progress is answered (307, then 200) but its body is sent only once the take is done: not streamed while generated',
+  ),
   // websocket
   // The unit of info.duration is not in the contract (the REST areas only report it), but the
   // websocket stream's sample count must equal it.
@@ -289,6 +319,36 @@ export const DEFECTS = [
     'websocket',
     ['WS-URL-EXPIRED-REFUSED'],
     'an expired websocket URL is still accepted',
+  ),
+  d(
+    'json-as-text-plain',
+    'version',
+    ['API-JSON-BODIES'],
+    'every JSON body of the API is sent with content-type text/plain (the JSON itself unchanged)',
+  ),
+  d(
+    'ws-any-url-accepted',
+    'websocket',
+    ['WS-URL-TAMPERED-REFUSED'],
+    'the worker accepts any URL at the upgrade: a missing, altered or invalid secret (or another path) still connects',
+  ),
+  d(
+    'ws-url-without-secret',
+    'websocket',
+    ['WS-URL-SECRET-VARIES'],
+    'the websocket address is the bare worker URL, the same every time, and the worker accepts it: no secret at all',
+  ),
+  d(
+    'ws-url-ignores-model',
+    'websocket',
+    ['WS-URL-MODEL-HELD'],
+    'the websocket address endpoint ignores `model`: every URL is for the first model',
+  ),
+  d(
+    'ws-requests-concurrent',
+    'websocket',
+    ['WS-SERIALIZED'],
+    'requests on one connection are handled at once: the next request starts while the previous one still streams',
   ),
   // webhooks
   d('webhook-done-twice', 'webhooks', ['WEBHOOK-DONE-ONCE'], 'the done webhook is called twice'),

@@ -104,22 +104,43 @@ export function assertRequestIdEcho(r: StreamedRequest): void {
 }
 
 /**
- * One connection serves requests one after another: every audio frame of `second` arrives after
- * the last message of `first`.
+ * The arrival number of `r`'s end-of-take frame (an empty frame whose part_id is past every audio
+ * part), or of its last message when it sent none.
+ */
+function endOfTakeSeq(r: StreamedRequest): number {
+  const lastAudioPart = Math.max(
+    -1,
+    ...r.frames.filter((f) => f.audio.length > 0).map((f) => f.metadata.part_id),
+  );
+  const marker = r.frames.find((f) => f.audio.length === 0 && f.metadata.part_id > lastAudioPart);
+  return marker?.seq ?? Math.max(...r.frames.map((f) => f.seq), ...r.takeMessages.map((m) => m.seq));
+}
+
+/**
+ * One connection serves requests one after another: before `first`'s end-of-take frame, `second`
+ * may at most be acknowledged (`waiting`); none of its audio frames and none of its Takes past
+ * `waiting` may arrive.
  */
 export function assertSerialized(first: StreamedRequest, second: StreamedRequest): void {
-  const firstLast = Math.max(...first.frames.map((f) => f.seq), ...first.takeMessages.map((m) => m.seq));
-  const early = second.frames.filter((f) => f.seq < firstLast);
-  if (early.length > 0) {
-    throw new Finding(
-      `${name(second)}: ${early.length} audio frame(s) (first at arrival #${Math.min(...early.map((f) => f.seq))}) arrived before ${name(first)} ended (its last message is #${firstLast}): requests on one connection must be handled one after another`,
-      {
-        where: 'connection',
-        expected: `audio after #${firstLast}`,
-        actual: Math.min(...early.map((f) => f.seq)),
-      },
-    );
-  }
+  const firstEnd = endOfTakeSeq(first);
+  const earlyFrames = second.frames.filter((f) => f.seq < firstEnd);
+  const earlyTakes = second.takeMessages.filter((m) => m.seq < firstEnd && m.data.status !== 'waiting');
+  if (earlyFrames.length === 0 && earlyTakes.length === 0) return;
+  const what = [
+    earlyFrames.length > 0
+      ? `${earlyFrames.length} audio frame(s) (first at arrival #${Math.min(...earlyFrames.map((f) => f.seq))})`
+      : '',
+    earlyTakes.length > 0
+      ? `Take message(s) with status ${earlyTakes.map((m) => `${String(m.data.status)} (#${m.seq})`).join(', ')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const firstEarly = Math.min(...earlyFrames.map((f) => f.seq), ...earlyTakes.map((m) => m.seq));
+  throw new Finding(
+    `${name(second)}: ${what} arrived before ${name(first)} ended (its end-of-take frame is #${firstEnd}): requests on one connection must be handled one after another`,
+    { where: 'connection', expected: `nothing past waiting before #${firstEnd}`, actual: firstEarly },
+  );
 }
 
 /** The samples of a REST wav body (header parsed strictly) for comparison with the stream's PCM. */

@@ -40,6 +40,8 @@ export interface SendOptions {
   onHeaders?: (status: number) => void;
   /** The longest this request waits on back-pressure before giving up (default PER_REQUEST_THROTTLE_MS). */
   throttleBoundMs?: number;
+  /** Called once, when the first byte of the body arrived (the body may stream for long after). */
+  onFirstByte?: () => void;
 }
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -149,6 +151,7 @@ async function sendOnce(o: SendOptions): Promise<Exchange> {
           o.url,
         );
       }
+      if (buffer.length > 0 && size === buffer.length) o.onFirstByte?.();
       chunks.push(buffer);
     }
   } catch (err) {
@@ -180,6 +183,16 @@ function isJsonType(contentType: string | undefined): boolean {
   return /^application\/([\w.+-]+\+)?json\b/i.test(contentType?.trim() ?? '');
 }
 
+/**
+ * A body under another content type (text/plain) that starts like a JSON object or array: read as
+ * JSON, as the vendor's SDK does, so a server that only mislabels its JSON is judged for that one
+ * fault (API-JSON-BODIES, ERR-CONTENT-TYPE look at the content type) rather than for everything.
+ */
+function looksLikeJson(body: Buffer): boolean {
+  const first = body.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
+  return first === 0x7b || first === 0x5b; // { or [
+}
+
 export function makeExchange(o: Omit<Exchange, 'text' | 'json'>): Exchange {
   let text: string | undefined;
   let json: unknown;
@@ -198,7 +211,7 @@ export function makeExchange(o: Omit<Exchange, 'text' | 'json'>): Exchange {
     get: () => {
       if (!parsed) {
         parsed = true;
-        if (isJsonType(o.headers['content-type']) && o.body.length > 0) {
+        if ((isJsonType(o.headers['content-type']) || looksLikeJson(o.body)) && o.body.length > 0) {
           try {
             json = JSON.parse(o.body.toString('utf8'));
           } catch {

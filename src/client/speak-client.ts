@@ -25,6 +25,8 @@ export interface SignedFetchOptions {
   maxBytes?: number;
   /** Called when the signed URL's status and headers arrived (before its body is read). */
   onHeaders?: (status: number) => void;
+  /** Called when the first byte of the signed URL's body arrived. */
+  onFirstByte?: () => void;
 }
 
 export interface SpeakClient {
@@ -166,6 +168,7 @@ export class HttpSpeakClient implements SpeakClient {
       timeoutMs: o.timeoutMs ?? this.settings.requestTimeoutMs,
       maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES,
       ...(o.onHeaders ? { onHeaders: o.onHeaders } : {}),
+      ...(o.onFirstByte ? { onFirstByte: o.onFirstByte } : {}),
     });
   }
 

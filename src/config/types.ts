@@ -3,7 +3,8 @@
 
 import type { Expectation } from '../requirements/expectations.ts';
 
-export type Profile = 'strict' | 'lenient' | 'acceptance';
+/** strict: MUST and SHOULD gate; lenient: only MUST; acceptance: strict and everything judged; sdk: strict plus the SDK's wire facts as SHOULD. */
+export type Profile = 'strict' | 'lenient' | 'acceptance' | 'sdk';
 
 /** `--expiry`: quick (wait out lifetimes up to --max-expiry-wait) or full (wait out the real ones). */
 export type ExpiryMode = 'quick' | 'full';
@@ -32,6 +33,13 @@ export const PROFILE_RULES: Record<
     notJudgedGates: true,
     expiry: 'full',
     summary: 'strict, and any MUST or SHOULD not judged fails; waits out the real lifetimes (--expiry full)',
+  },
+  sdk: {
+    shouldGates: true,
+    notJudgedGates: false,
+    expiry: 'quick',
+    summary:
+      'strict plus the wire facts the vendor SDK relies on, as SHOULD (src/requirements/sdk-profile.ts)',
   },
 };
 

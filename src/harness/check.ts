@@ -210,3 +210,20 @@ export function isSetupFailure(err: unknown): boolean {
     (setupFailures.has(err) || err instanceof StepFailed || stuckWaitRequirement(err) !== undefined)
   );
 }
+
+/** Why a test could not observe what it judges (thrown by notObservable): its open ids are blocked. */
+export class NotObservable extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_NOT_OBSERVABLE';
+  override name = 'NotObservable';
+}
+
+/**
+ * Stops the test because the server gave it nothing to judge (e.g. a take ready too fast for
+ * "before ready" to be seen): the ids no check concluded yet are blocked, with `reason`, never
+ * failed. Not a fault of the server, and not a pass either.
+ */
+export function notObservable(reason: string): never {
+  const error = new NotObservable(`not observable: ${reason}`);
+  markSetupFailure(error);
+  throw error;
+}

@@ -19,7 +19,9 @@
 import { type TestContext, test } from 'vitest';
 import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../client/evidence.ts';
 import { redactText } from '../client/redact.ts';
+import type { Profile } from '../config/types.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
+import { levelIn } from '../requirements/sdk-profile.ts';
 import type { HarnessErrorNote } from '../requirements/verdict.ts';
 import { labelForAllure } from './allure-labels.ts';
 import {
@@ -58,8 +60,7 @@ export function covers(
   const selection = selectedRequirements();
   if (selection && !ids.some((id) => selection.has(id))) return;
   const unknown = unknownRequirementIds(ids);
-  const infoOnly =
-    ids.length > 0 && unknown.length === 0 && ids.every((id) => findRequirement(id)?.level === 'INFO');
+  const infoOnly = ids.length > 0 && unknown.length === 0 && ids.every((id) => isInfo(id));
   const timeout = o.timeoutMs ?? defaultTimeoutMs;
   // The ids are in the meta from collection on, so `run --list` shows them without running anything.
   const options = { ...(timeout !== undefined ? { timeout } : {}), meta: { requirements: [...ids] } };
@@ -123,14 +124,26 @@ export function covers(
   });
 }
 
+/** Whether the run's profile only observes `id` (INFO): the sdk profile judges the SDK's wire facts. */
+function isInfo(id: string): boolean {
+  const requirement = findRequirement(id);
+  if (requirement === undefined) return false;
+  let profile: Profile | undefined;
+  try {
+    profile = loadRunConfig().profile;
+  } catch {
+    profile = undefined;
+  }
+  return levelIn(requirement, profile) === 'INFO';
+}
+
 /** After the body: INFO ids' failed checks become observations; any other failed check fails the test. */
 function concludeChecks(ids: readonly string[], tallies: CheckTallies, observations: string[]): void {
   const failed: string[] = [];
   for (const id of ids) {
     const messages = tallies[id]?.failed ?? [];
     if (messages.length === 0) continue;
-    if (findRequirement(id)?.level === 'INFO')
-      for (const m of messages) observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
+    if (isInfo(id)) for (const m of messages) observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
     else failed.push(`${id}: ${messages.join(' · ')}`);
   }
   if (failed.length > 0) throw new ChecksFailed(failed);

@@ -7,7 +7,7 @@ export { type Exchange, expectJson } from '../client/http.ts';
 export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/speak-client.ts';
 export type { RunConfig } from '../config/types.ts';
 export { findRequirement } from '../requirements/index.ts';
-export { against, check, checkStep, markSetupFailure } from './check.ts';
+export { against, check, checkStep, markSetupFailure, notObservable } from './check.ts';
 export { type Model, type SpeakContext, useSpeak } from './context.ts';
 export {
   type CoversOptions,

@@ -22,6 +22,7 @@
 import { EXIT } from '../cli/exit-codes.ts';
 import type { EvidenceEntry } from '../client/evidence.ts';
 import { PROFILE_RULES, type Profile } from '../config/types.ts';
+import { inProfile } from './sdk-profile.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
@@ -180,12 +181,13 @@ export function computeVerdicts(
   } = {},
 ): Verdicts {
   const { areas, requirements: ids } = o;
-  const selected =
+  const selected = (
     ids && ids.length > 0
       ? catalogue.filter((r) => ids.includes(r.id))
       : areas && areas.length > 0
         ? catalogue.filter((r) => areas.includes(r.area))
-        : [...catalogue];
+        : [...catalogue]
+  ).map((r) => inProfile(r, o.profile));
   const byRequirement = new Map<string, TestOutcome[]>();
   for (const outcome of outcomes) {
     for (const id of outcome.requirements) {

@@ -6,6 +6,8 @@ import {
   checkStep,
   isSetupFailure,
   markSetupFailure,
+  NotObservable,
+  notObservable,
   runWithChecks,
   StepFailed,
 } from '../../src/harness/check.ts';
@@ -47,6 +49,21 @@ describe('check', () => {
     expect(isSetupFailure(err)).toBe(true);
     expect((err as Error).message).toBe('A: generation answered 500');
     expect(tallies.A).toEqual({ passed: 1, failed: ['generation answered 500'] });
+  });
+
+  test('notObservable stops the test with a setup failure (its open ids are blocked, never failed)', () => {
+    let thrown: unknown;
+    const { tallies } = inTest(['A'], () => {
+      try {
+        notObservable('the take was ready too fast');
+      } catch (error) {
+        thrown = error;
+      }
+    });
+    expect(thrown).toBeInstanceOf(NotObservable);
+    expect(isSetupFailure(thrown)).toBe(true);
+    expect((thrown as Error).message).toBe('not observable: the take was ready too fast');
+    expect(tallies).toEqual({});
   });
 
   test('a check of an id the test does not cover, or outside a test, is a harness bug', () => {

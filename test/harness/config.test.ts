@@ -134,7 +134,7 @@ describe('run config', () => {
     ],
     [
       { baseUrl: 'http://127.0.0.1:1', token: 't', profile: 'picky' },
-      /--profile "picky" must be strict, lenient or acceptance/,
+      /--profile "picky" must be strict, lenient, acceptance or sdk/,
     ],
     [{ target: 'remote' }, /--target remote needs --base-url/],
     [{ baseUrl: 'http://u:p@127.0.0.1:1', token: 't' }, /must not carry credentials/],

@@ -7,12 +7,13 @@ import { FrameError } from '../../src/client/ws-frame.ts';
 import { WsClientError } from '../../src/client/ws-stream.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { isSpeakcheckError, SPEAKCHECK_ERROR_CODES, type SpeakcheckError } from '../../src/errors.ts';
-import { StepFailed } from '../../src/harness/check.ts';
+import { NotObservable, StepFailed } from '../../src/harness/check.ts';
 import { Blocked, ChecksFailed } from '../../src/harness/covers.ts';
 import { SchemaFinding } from '../../src/harness/schema.ts';
 import { NotWaitedAgain } from '../../src/harness/wait-ledger.ts';
 import { K6UnavailableError } from '../../src/load/k6-binary.ts';
 import { MergeError } from '../../src/load/merge.ts';
+import { SloError } from '../../src/load/slo.ts';
 import { SummaryFormatError } from '../../src/load/summary.ts';
 import { RunSetError } from '../../src/perf/run-set.ts';
 import { CatalogueError } from '../../src/requirements/index.ts';
@@ -58,6 +59,8 @@ const EVERY_ERROR: [SpeakcheckError, string][] = [
   [new SummaryFormatError('m'), 'SPEAKCHECK_LOAD_SUMMARY'],
   [new MergeError('m'), 'SPEAKCHECK_LOAD_MERGE'],
   [new RunSetError('m'), 'SPEAKCHECK_PERF_RUN_SET'],
+  [new NotObservable('m'), 'SPEAKCHECK_NOT_OBSERVABLE'],
+  [new SloError('m'), 'SPEAKCHECK_LOAD_SLO'],
 ];
 
 describe('SpeakcheckError: one base, a stable code per error', () => {

@@ -20,6 +20,8 @@ export interface FakeSpeakOptions {
    * request is read and never answered (a server that hangs everything the suites do).
    */
   hangAfterPreflight?: boolean;
+  /** The content type every JSON answer declares (default application/json): a mislabelling server. */
+  jsonContentType?: string;
 }
 
 const PREFLIGHT_PATHS = new Set([
@@ -33,28 +35,29 @@ const PREFLIGHT_PATHS = new Set([
 export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
   let issued = 0;
   let takes = 0;
+  const json = (res: Parameters<typeof sendJson>[0], status: number, body: unknown) =>
+    sendJson(res, status, body, o.jsonContentType ? { 'content-type': o.jsonContentType } : {});
   return startFakeServer((req, res) => {
     const path = req.url.split('?')[0];
     if (o.hangAfterPreflight && !PREFLIGHT_PATHS.has(path ?? '')) return;
-    if (path === '/v1/speak/version')
-      return sendJson(res, 200, { version: o.version ?? 1, minor: o.minor ?? 0 });
+    if (path === '/v1/speak/version') return json(res, 200, { version: o.version ?? 1, minor: o.minor ?? 0 });
     if (path === '/auth/login') {
       const body = JSON.parse(req.body || '{}') as { email?: string; password?: string };
       if (body.email !== FAKE_EMAIL || body.password !== FAKE_PASSWORD) {
-        return sendJson(res, 401, { detail: 'wrong email or password' });
+        return json(res, 401, { detail: 'wrong email or password' });
       }
       issued++;
-      return sendJson(res, 200, {
+      return json(res, 200, {
         access_token: `fake-access-${issued}-xyz`,
         refresh_token: `fake-refresh-${issued}-xyz`,
       });
     }
-    if (path === '/auth/logout') return sendJson(res, 200, true);
+    if (path === '/auth/logout') return json(res, 200, true);
     if (!req.headers.authorization?.startsWith('Bearer fake-access-')) {
-      return sendJson(res, 401, { detail: 'missing or invalid token' });
+      return json(res, 401, { detail: 'missing or invalid token' });
     }
     if (path === '/v1/speak/models') {
-      return sendJson(res, 200, [
+      return json(res, 200, [
         {
           name: 'fake-1',
           displayname: 'Fake',
@@ -69,7 +72,7 @@ export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
     if (req.method === 'POST' && path === '/v1/speak/takes/generate') {
       const body = JSON.parse(req.body || '{}') as { text?: string; voice_id?: string };
       takes++;
-      return sendJson(res, 200, {
+      return json(res, 200, {
         take_id: `take-${takes}`,
         voice_id: body.voice_id,
         text: body.text,
@@ -77,8 +80,8 @@ export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
         info: null,
       });
     }
-    if (req.method === 'DELETE' && path?.startsWith('/v1/speak/takes/')) return sendJson(res, 200, true);
-    sendJson(res, 404, { detail: `no route ${req.method} ${path}` });
+    if (req.method === 'DELETE' && path?.startsWith('/v1/speak/takes/')) return json(res, 200, true);
+    json(res, 404, { detail: `no route ${req.method} ${path}` });
   });
 }
 

@@ -49,3 +49,54 @@ describe('one bad field fails exactly its own requirement', () => {
     expect(result.stdout).toMatch(/✗ version › the version endpoint answers.*VERSION-MAJOR-MINOR/);
   });
 });
+
+describe('JSON declared as text/plain is a verdict, not "not a Speak v1 server"', () => {
+  test('API-JSON-BODIES fails (exit 1) where an HTML page stops the run (exit 3)', {
+    timeout: 120_000,
+  }, async () => {
+    await server?.close();
+    server = await startFakeSpeak({ jsonContentType: 'text/plain; charset=utf-8' });
+    const result = await speakcheckRun(
+      [
+        '--base-url',
+        server.url,
+        '--email',
+        FAKE_EMAIL,
+        '--report-dir',
+        reportDir,
+        '--requirement',
+        'API-JSON-BODIES',
+      ],
+      { env: { SPEAK_PASSWORD: FAKE_PASSWORD }, timeoutMs: 110_000 },
+    );
+    expect(result.code, result.stderr + result.stdout).toBe(1);
+    const verdicts = readVerdicts(reportDir);
+    expect(verdicts.get('API-JSON-BODIES')?.status).toBe('failed');
+    expect(verdicts.get('API-JSON-BODIES')?.message).toMatch(/text\/plain/);
+  });
+});
+
+describe('GET of one model answering 404 fails MODELS-GET, not the field types', () => {
+  test('the fake answers 404 {"detail"} for /v1/speak/models/{name}', { timeout: 120_000 }, async () => {
+    await server?.close();
+    server = await startFakeSpeak();
+    const result = await speakcheckRun(
+      [
+        '--base-url',
+        server.url,
+        '--email',
+        FAKE_EMAIL,
+        '--report-dir',
+        reportDir,
+        '--requirement',
+        'MODELS-GET,MODEL-FIELD-TYPES',
+      ],
+      { env: { SPEAK_PASSWORD: FAKE_PASSWORD }, timeoutMs: 110_000 },
+    );
+    expect(result.code, result.stderr + result.stdout).toBe(1);
+    const verdicts = readVerdicts(reportDir);
+    expect(verdicts.get('MODELS-GET')?.status).toBe('failed');
+    expect(verdicts.get('MODELS-GET')?.message).toMatch(/answered 404/);
+    expect(verdicts.get('MODEL-FIELD-TYPES')?.status).not.toBe('failed');
+  });
+});

@@ -104,7 +104,7 @@ describe('speakcheck run: could not run', () => {
       'x',
     ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--profile "picky" must be strict, lenient or acceptance/);
+    expect(result.stderr).toMatch(/--profile "picky" must be strict, lenient, acceptance or sdk/);
   });
 });
 

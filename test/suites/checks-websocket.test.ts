@@ -177,6 +177,28 @@ describe('websocket checks catch faulty streams', () => {
     );
   });
 
+  it("a status past waiting of the second request before the first's end breaks serialization; waiting does not", async () => {
+    const sendSecondEarly = (status: string) => {
+      const held: Req[] = [];
+      script = (socket, req) => {
+        held.push(req);
+        if (held.length < 2) return;
+        const [a, b] = held as [Req, Req];
+        socket.send(JSON.stringify({ request_id: b.request_id, data: { take_id: 't-2', status } }));
+        finish(socket, a, frames(a));
+        finish(socket, b, frames(b));
+      };
+    };
+    sendSecondEarly('started');
+    const started = await run('parts', 2);
+    expect(findingOf(() => assertSerialized(started.results[0]!, started.results[1]!)).message).toContain(
+      'status started',
+    );
+    sendSecondEarly('waiting');
+    const waiting = await run('parts', 2);
+    expect(() => assertSerialized(waiting.results[0]!, waiting.results[1]!)).not.toThrow();
+  });
+
   it('audio for a request nobody sent is a stray', async () => {
     script = (socket, req) => {
       socket.send(frames({ request_id: 99 })[0]!);

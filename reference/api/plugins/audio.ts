@@ -154,6 +154,13 @@ async function* growingWav(ctx: ApiContext, takeId: string): AsyncGenerator<Buff
   }
 }
 
+/** The chunks of `stream`, all at once after its end (what a server that buffers the whole body sends). */
+async function* heldUntilEnd(stream: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  yield Buffer.concat(chunks);
+}
+
 /** Whether `format` is offered while the take is still being made (only wav, unless a defect says otherwise). */
 function offeredBeforeReady(format: string): boolean {
   if (format === 'wav') return !defects.has('wav-not-before-ready');
@@ -258,7 +265,9 @@ export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): P
         throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
       if (!offeredBeforeReady(format))
         throw new ApiError(409, `take ${take_id} is not ready: only wav is available before ready`);
-      return reply.send(Readable.from(growingWav(ctx, take_id)));
+      // Defect wav-held-until-ready: the wav is answered before ready, but its body only once the take is done.
+      const wav = growingWav(ctx, take_id);
+      return reply.send(Readable.from(defects.has('wav-held-until-ready') ? heldUntilEnd(wav) : wav));
     },
   );
 }

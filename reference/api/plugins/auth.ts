@@ -89,6 +89,13 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
   app.post<{ Body: OptionalTokenBody }>('/auth/refresh', { schema: refresh }, async (request) => {
     const token = request.body?.refresh_token ?? bearerToken(request);
     if (!token) throw new ApiError(422, 'body/refresh_token: is required (or send it as a bearer token)');
+    // Defect refresh-refuses-stale-bearer: a bearer header beside the refresh token must be a valid
+    // access token, so the client that refreshes after its 401 (carrying the expired one) is refused.
+    const bearer = bearerToken(request);
+    if (defects.has('refresh-refuses-stale-bearer') && request.body?.refresh_token && bearer) {
+      const verified = await ctx.tokens.verifyAccess(bearer);
+      if ('error' in verified) throw unauthorized(verified.error);
+    }
     const result = await ctx.tokens.rotate(token, request.body?.email ?? undefined);
     if ('error' in result) throw unauthorized(result.error);
     if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
@@ -121,6 +128,13 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
   app.post<{ Body: OptionalTokenBody }>('/auth/logout', { schema: logout }, async (request, reply) => {
     const token = request.body?.refresh_token ?? bearerToken(request);
     if (!token) throw new ApiError(422, 'body/refresh_token: is required (or send it as a bearer token)');
+    // Defect refresh-refuses-stale-bearer: a bearer header beside the refresh token must be a valid
+    // access token, so the client that refreshes after its 401 (carrying the expired one) is refused.
+    const bearer = bearerToken(request);
+    if (defects.has('refresh-refuses-stale-bearer') && request.body?.refresh_token && bearer) {
+      const verified = await ctx.tokens.verifyAccess(bearer);
+      if ('error' in verified) throw unauthorized(verified.error);
+    }
     if (defects.has('logout-no-revoke')) return true;
     if (!ctx.tokens.revoke(token)) throw unauthorized('refresh token unknown or already revoked');
     if (latitude.has('logout-204')) return reply.code(204).send();

@@ -133,6 +133,8 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       ctx.wakeWorkers();
       ctx.wakeEvents();
       const answered = created.map(shown);
+      // Defect batch-reversed: the batch answer lists the takes last first.
+      if (batch && defects.has('batch-reversed')) answered.reverse();
       return batch ? answered : answered[0];
     },
   );
@@ -148,6 +150,8 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   app.delete<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: remove }, async (request) => {
     const { take_id } = request.params;
     const owner = ownerFor(ctx, 'foreign-delete', 'take', request.userId, take_id);
+    // Defect delete-does-nothing: an existing take is answered `true` and kept.
+    if (defects.has('delete-does-nothing') && getUserTakeRow(ctx.db, owner, take_id)) return true;
     if (!deleteTakeRow(ctx.db, owner, take_id)) {
       throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
     }

@@ -134,6 +134,8 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
         checkProsody(model, changes.default_prosody, 'body/default_prosody');
         checkStyle(model, changes.default_style, 'body/default_style');
       }
+      // Defect update-does-nothing: the voice is answered `true` and left as it was.
+      if (defects.has('update-does-nothing')) return true;
       if (!updateVoiceRow(ctx.db, owner, voice_id, changes)) {
         throw new ApiError(404, `voice ${JSON.stringify(voice_id)} not found`);
       }

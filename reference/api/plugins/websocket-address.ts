@@ -12,8 +12,9 @@
  * which the pool and the app start does not matter.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
-import { findModel } from '../../models/catalogue.ts';
+import { findModel, MODELS } from '../../models/catalogue.ts';
 import { registeredWorkers } from '../../worker/registry.ts';
 import { ANNOUNCE_REQUEST, LISTENING } from '../../worker/websocket/index.ts';
 import { createWebsocketSecret, websocketSecretKey } from '../../worker/websocket/secret.ts';
@@ -83,8 +84,10 @@ export async function websocketAddressPlugin(
     if (requested === undefined || requested === '') {
       throw new ApiError(422, 'query/model: is required (a model name from GET /v1/speak/models)');
     }
-    const model = findModel(requested);
-    if (!model) throw new ApiError(404, `model ${JSON.stringify(requested)} not found`);
+    const found = findModel(requested);
+    if (!found) throw new ApiError(404, `model ${JSON.stringify(requested)} not found`);
+    // Defect ws-url-ignores-model: every address is for the first model, whatever was asked for.
+    const model = defects.has('ws-url-ignores-model') ? (MODELS[0] ?? found) : found;
     const base = workerUrlFor(model.name);
     if (!base)
       throw new ApiError(503, `no worker holding model ${model.name} is available; try again shortly`);
@@ -97,6 +100,8 @@ export async function websocketAddressPlugin(
     // A worker listening on every interface is reached by the name the client used for the API;
     // otherwise by the address it is bound to (as the API's own base_url is).
     if (WILDCARD_HOSTS.has(url.hostname)) url.hostname = request.hostname.replace(/:\d+$/, '') || '127.0.0.1';
+    // Defect ws-url-without-secret: the bare worker URL, the same for every request.
+    if (defects.has('ws-url-without-secret')) return url.toString();
     // Latitude ws-secret-in-path: the secret is the last path segment instead of a query parameter.
     if (latitude.has('ws-secret-in-path')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/${secret}`;
     else url.searchParams.set('secret', secret);

@@ -88,8 +88,10 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
       return;
     }
     pending += 1;
-    // Serialise: a request starts only after the previous one has ended.
-    queue = queue.then(() =>
+    // Serialise: a request starts only after the previous one has ended. Defect
+    // ws-requests-concurrent: each request starts at once, beside the ones still streaming.
+    const after = defects.has('ws-requests-concurrent') ? Promise.resolve() : queue;
+    queue = after.then(() =>
       handle(text)
         .catch((error: unknown) => {
           context.log?.(`websocket request failed: ${error instanceof Error ? error.stack : String(error)}`);

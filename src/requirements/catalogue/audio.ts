@@ -58,7 +58,7 @@ export const requirements: Requirement[] = [
     'AUDIO-WAV-BEFORE-READY',
     'Audio rules 4; States and transitions',
     'MUST',
-    'Before `ready`, `wav` can be fetched: it is streamed while it is generated (the body read from the signed URL ends as a complete wav of the take).',
+    'Before `ready`, `wav` can be fetched: it is streamed while it is generated (its first body bytes arrive while the take is still in progress; the body ends as a complete wav of the take). Not judged (blocked, with the reason) when the take is too quick for that to be seen.',
   ),
   r(
     'AUDIO-ONLY-WAV-BEFORE-READY',

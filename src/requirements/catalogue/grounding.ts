@@ -138,6 +138,8 @@ export const QUOTES: Readonly<Record<string, string>> = {
     'The URL contains a secret with a limited lifetime, distinct from the access token.',
   'WS-URL-TAMPERED-REFUSED':
     'The websocket connection is authorised by the secret inside the websocket URL and not by the bearer header.',
+  'WS-URL-SECRET-VARIES':
+    'The URL contains a secret with a limited lifetime, distinct from the access token.',
   'WS-URL-EXPIRED-REFUSED': 'The URL from the websocket address endpoint expires after 1 hour.',
   'WS-CONNECT-NO-BEARER':
     'The websocket connection is authorised by the secret inside the websocket URL and not by the bearer header.',

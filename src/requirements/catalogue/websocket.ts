@@ -44,7 +44,13 @@ export const requirements: Requirement[] = [
     'WS-URL-TAMPERED-REFUSED',
     'Authentication 9',
     'MUST',
-    'The connection is authorised by the secret inside the URL: a URL whose secret was altered is refused at the upgrade.',
+    'The connection is authorised by the secret inside the URL: the URL with its secret part (what differs between two issued URLs) removed, or altered at the same length in the same alphabet, is refused at the upgrade.',
+  ),
+  r(
+    'WS-URL-SECRET-VARIES',
+    'Endpoints: Websocket address',
+    'MUST',
+    'Two URLs issued one after the other differ in a part (a query value or a path segment): the secret with a limited lifetime that each carries.',
   ),
   r(
     'WS-URL-LIFETIME',
@@ -121,7 +127,7 @@ export const requirements: Requirement[] = [
     'WS-SERIALIZED',
     'Events: Websocket stream; Limits',
     'MUST',
-    "Requests over one websocket are handled one after another: a second request's first audio comes after the first request's end.",
+    "Requests over one websocket are handled one after another: of requests sent back-to-back (two, or three in mixed modes), request N+1 shows no audio frame and no status past `waiting` before request N's end-of-take frame.",
   ),
   r(
     'WS-VOICES-GENERATE',

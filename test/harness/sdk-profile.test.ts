@@ -1,0 +1,48 @@
+/**
+ * The sdk profile: every wire fact it judges rests on a sentence of wire-facts.md (found there,
+ * markdown aside), names an INFO requirement of the catalogue, and is SHOULD in that profile only.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { catalogue, findRequirement } from '../../src/requirements/index.ts';
+import { inProfile, SDK_WIRE_FACTS } from '../../src/requirements/sdk-profile.ts';
+import { computeVerdicts, exitCodeFor, type TestOutcome } from '../../src/requirements/verdict.ts';
+import { REPO_ROOT } from '../../src/stack/embedded.ts';
+
+const plain = (text: string) =>
+  text.replace(/\*\*/g, '').replace(/`/g, '').replace(/\|/g, ' ').replace(/\s+/g, ' ').trim();
+const WIRE_FACTS = plain(readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'wire-facts.md'), 'utf8'));
+
+describe('sdk profile', () => {
+  test.each(Object.entries(SDK_WIRE_FACTS))('%s quotes wire-facts.md and is INFO elsewhere', (id, quote) => {
+    expect(WIRE_FACTS, `${id}: its quote is not in wire-facts.md`).toContain(plain(quote));
+    const requirement = findRequirement(id);
+    expect(requirement?.level).toBe('INFO');
+    expect(inProfile(requirement!, 'strict').level).toBe('INFO');
+    expect(inProfile(requirement!, 'sdk')).toMatchObject({ level: 'SHOULD', quote });
+  });
+
+  test('a failed wire fact gates the sdk profile only', () => {
+    const failed: TestOutcome = {
+      key: 'takes > batch',
+      file: 'takes.spec.ts',
+      name: 'batch',
+      state: 'failed',
+      durationMs: 1,
+      errors: ['batch answer texts (same order)'],
+      requirements: ['TAKE-BATCH'],
+      unknownRequirements: [],
+      observations: [],
+      evidence: [],
+      droppedEvidence: 0,
+      characters: 0,
+    };
+    const strict = computeVerdicts(catalogue, [failed], { requirements: ['TAKE-BATCH'], profile: 'strict' });
+    expect(strict.requirements[0]!.status).toBe('info');
+    expect(exitCodeFor(strict, 'strict')).toBe(0);
+    const sdk = computeVerdicts(catalogue, [failed], { requirements: ['TAKE-BATCH'], profile: 'sdk' });
+    expect(sdk.requirements[0]).toMatchObject({ status: 'failed', level: 'SHOULD' });
+    expect(exitCodeFor(sdk, 'sdk')).toBe(1);
+  });
+});
