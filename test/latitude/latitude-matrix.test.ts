@@ -31,7 +31,7 @@ const COMBINED = 'combined';
 const runCombined = everything || named.includes(COMBINED);
 /**
  * Stacks served the way a hosted server is (issue 32), beyond one switch: `tls` is `serve --tls`
- * (https, wss and signed URLs under a throwaway CA the run trusts through NODE_EXTRA_CA_CERTS);
+ * (https, wss and signed URLs under a throwaway CA the run trusts with --ca-file);
  * `hosted` is hosted-latency + rate-limit + --tls at once. Named like switches in the selection.
  */
 interface Served {
@@ -76,10 +76,10 @@ async function runWith(label: string, names: string[], tls = false): Promise<voi
       [...STACK_WORKERS, ...names.flatMap((name) => ['--latitude', name]), ...(tls ? ['--tls'] : [])],
     );
     // The run trusts the stack's throwaway CA as a vendor's tester would a private one.
-    const trust: Record<string, string> = stack.caFile ? { NODE_EXTRA_CA_CERTS: stack.caFile } : {};
+    const trust = stack.caFile ? ['--ca-file', stack.caFile] : [];
     if (tls && !stack.caFile) throw new Error('serve --tls printed no ca_file= line');
     const profile = departures(names).length > 0 ? ['--profile', 'lenient'] : [];
-    const run = await runHarness(stack, [], trust, profile);
+    const run = await runHarness(stack, [], {}, [...trust, ...profile]);
     outcomes.set(label, { label, names, run, latitudeLine: stack.latitudeLine, ms: Date.now() - t0 });
   } catch (error) {
     outcomes.set(label, { label, names, error: (error as Error).message, ms: Date.now() - t0 });
