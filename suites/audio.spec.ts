@@ -446,7 +446,7 @@ covers(
   async () => {
     const { take, wavRedirect, statusAtWav, streamed, progressive } = await streaming();
     if (statusAtWav === 'ready') {
-      // None of the three could be observed before ready: blocked, not failed.
+      // None of the three could be observed before ready: not judged (skipped by covers), not failed.
       notObservable(
         'even a take of 15 times the long text was ready before its wav was requested: "before ready" could not be observed',
       );

@@ -150,6 +150,8 @@ function fail(s: CheckScope, id: string, err: unknown): boolean {
   if (isSkip(err)) throw err;
   if (blocksHere(s, err)) throw err;
   if (throttledBy(err) !== undefined) throw err;
+  // Nothing to judge is no failure either: covers() makes it a skip.
+  if (err instanceof NotObservable) throw err;
   // A step that already failed its own id (checkStep inside a check) is not counted twice.
   if (err instanceof StepFailed) {
     tally(s, id);
@@ -211,7 +213,7 @@ export function isSetupFailure(err: unknown): boolean {
   );
 }
 
-/** Why a test could not observe what it judges (thrown by notObservable): its open ids are blocked. */
+/** Why a test could not observe what it judges (thrown by notObservable): covers() skips the test, not judged. */
 export class NotObservable extends SpeakcheckError {
   readonly code = 'SPEAKCHECK_NOT_OBSERVABLE';
   override name = 'NotObservable';
@@ -219,11 +221,10 @@ export class NotObservable extends SpeakcheckError {
 
 /**
  * Stops the test because the server gave it nothing to judge (e.g. a take ready too fast for
- * "before ready" to be seen): the ids no check concluded yet are blocked, with `reason`, never
- * failed. Not a fault of the server, and not a pass either.
+ * "before ready" to be seen): covers() reports the test skipped with `reason`, so what only it covers
+ * is not judged (named in the verdict, failing only the acceptance profile's gate), never failed.
+ * Not a fault of the server, and not a pass either.
  */
 export function notObservable(reason: string): never {
-  const error = new NotObservable(`not observable: ${reason}`);
-  markSetupFailure(error);
-  throw error;
+  throw new NotObservable(`not observable: ${reason}`);
 }

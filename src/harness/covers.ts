@@ -22,7 +22,7 @@ import { redactText } from '../client/redact.ts';
 import type { Profile } from '../config/types.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
 import { levelIn } from '../requirements/sdk-profile.ts';
-import type { HarnessErrorNote } from '../requirements/verdict.ts';
+import { type HarnessErrorNote, withWouldJudge } from '../requirements/verdict.ts';
 import { labelForAllure } from './allure-labels.ts';
 import {
   attributed,
@@ -30,6 +30,7 @@ import {
   isSetupFailure,
   isSkip,
   messageOf,
+  NotObservable,
   runWithChecks,
   StepFailed,
   throttledBy,
@@ -85,6 +86,16 @@ export function covers(
     } catch (err) {
       // A skip is not an assertion: it must stay a skip even for INFO-only tests.
       if (isSkip(err)) throw err;
+      // The server gave the test nothing to judge (e.g. a take ready too fast for "before ready" to
+      // be seen): not judged, with the reason, never failed nor blocked (a blocked MUST gates).
+      if (err instanceof NotObservable) {
+        context.skip(
+          withWouldJudge(
+            redactText(err.message),
+            'a server, text or moment where the behaviour can be observed (a longer take, a busier or remote server); then run again',
+          ),
+        );
+      }
       // The server's back-pressure outlasted a request's bound: nothing is concluded, for or against.
       const throttled = throttledBy(err);
       if (throttled !== undefined) {
