@@ -15,7 +15,6 @@ import { assertClientError, assertStatus } from '../src/checks/errors.ts';
 import { Finding } from '../src/checks/finding.ts';
 import { jwtLifetimeSeconds, jwtSecondsLeft } from '../src/checks/tokens.ts';
 import { assertRequestEnded } from '../src/checks/websocket.ts';
-import { WsClientError } from '../src/client/ws-client-error.ts';
 import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import {
   check,
@@ -32,6 +31,7 @@ import {
 import { withWouldJudge } from '../src/requirements/verdict.ts';
 import { signedRedirect } from './support/audio.ts';
 import { generateTake, type Take, useSharedVoice, waitUntilDone } from './support/items.ts';
+import { expectUpgradeRefused } from './support/upgrade.ts';
 import { visibleExpiryMs } from './support/ws-url.ts';
 
 const speak = useSpeak();
@@ -232,7 +232,11 @@ async function websocketUrlExpires(context: TestContext): Promise<void> {
     });
     await waitUntil('websocket URL', plan.expiresAtMs + EXPIRY_MARGIN_MS);
     await check('WS-URL-EXPIRED-REFUSED', async () => {
-      const status = await refusedPast(after!, plan.lifetimeS);
+      const status = await expectUpgradeRefused(
+        after!,
+        `a websocket URL ${EXPIRY_MARGIN_MS / 1000} s past its ${plan.lifetimeS} s lifetime`,
+        speak.config.timeouts.requestMs,
+      );
       observe(`a websocket URL living ${plan.lifetimeS} s was refused with HTTP ${status} after it`);
     });
     await check('WS-OPEN-PAST-EXPIRY', async () => {
@@ -269,26 +273,4 @@ async function acceptedWithin(url: string, leftS: number): Promise<SpeakStreamCo
       { expected: '101 Switching Protocols', actual: (error as Error).message },
     );
   }
-}
-
-/** The URL must be refused at the upgrade with a 4xx. */
-async function refusedPast(url: string, lifetimeS: number): Promise<number> {
-  const why = `a websocket URL ${EXPIRY_MARGIN_MS / 1000} s past its ${lifetimeS} s lifetime`;
-  try {
-    const conn = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
-    await conn.close();
-  } catch (error) {
-    if (error instanceof WsClientError && error.kind === 'upgrade-refused') {
-      if (error.status !== undefined && error.status >= 400 && error.status < 500) return error.status;
-      throw new Finding(`${why}: the upgrade was refused with HTTP ${error.status}, expected a 4xx`, {
-        expected: '4xx',
-        actual: error.status,
-      });
-    }
-    throw error;
-  }
-  throw new Finding(`${why}: the worker accepted the connection; it must refuse it at the upgrade`, {
-    expected: 'upgrade refused (4xx)',
-    actual: '101 Switching Protocols',
-  });
 }

@@ -33,7 +33,6 @@ import {
   SpeakStreamConnection,
   type StreamedRequest,
   type StreamTimeouts,
-  WsClientError,
 } from '../src/client/ws-stream.ts';
 import {
   against,
@@ -49,6 +48,7 @@ import {
 import { withWouldJudge } from '../src/requirements/verdict.ts';
 import { generateVoice, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
+import { expectUpgradeRefused } from './support/upgrade.ts';
 import { field } from './support/values.ts';
 import { visibleExpiryMs } from './support/ws-url.ts';
 
@@ -377,26 +377,6 @@ function altered(value: string, at: number, alphabet: readonly string[]): string
   return chars.join('');
 }
 
-async function expectRefused(url: string, why: string): Promise<number> {
-  try {
-    const conn = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
-    await conn.close();
-  } catch (error) {
-    if (error instanceof WsClientError && error.kind === 'upgrade-refused') {
-      if (error.status !== undefined && error.status >= 400 && error.status < 500) return error.status;
-      throw new Finding(`${why}: the upgrade was refused with HTTP ${error.status}, expected a 4xx`, {
-        expected: '4xx',
-        actual: error.status,
-      });
-    }
-    throw error;
-  }
-  throw new Finding(`${why}: the worker accepted the connection; it must refuse it at the upgrade`, {
-    expected: 'upgrade refused (4xx)',
-    actual: '101 Switching Protocols',
-  });
-}
-
 covers(
   ['WS-URL-SECRET-VARIES', 'WS-URL-TAMPERED-REFUSED'],
   'two URLs differ in their secret; with it removed or altered the URL is refused at the upgrade',
@@ -417,7 +397,11 @@ covers(
       notObservable('the two issued URLs are identical: the secret cannot be located to alter or remove it');
     await check('WS-URL-TAMPERED-REFUSED', async () => {
       for (const part of parts) {
-        const status = await expectRefused(withPart(url, part, undefined), `${partName(part)} removed`);
+        const status = await expectUpgradeRefused(
+          withPart(url, part, undefined),
+          `${partName(part)} removed`,
+          speak.config.timeouts.requestMs,
+        );
         observe(`${partName(part)} removed: refused with HTTP ${status}`);
         // The part's own alphabet (both URLs' values): an altered secret still looks like one.
         const alphabet = [...new Set([...partValue(url, part), ...partValue(second, part)])].sort();
@@ -425,7 +409,9 @@ covers(
         for (const at of [0.25, 0.75]) {
           const tampered = withPart(url, part, altered(partValue(url, part), at, alphabet));
           const why = `${partName(part)} altered at ${at * 100} % of its length`;
-          observe(`${why}: refused with HTTP ${await expectRefused(tampered, why)}`);
+          observe(
+            `${why}: refused with HTTP ${await expectUpgradeRefused(tampered, why, speak.config.timeouts.requestMs)}`,
+          );
         }
       }
     });
