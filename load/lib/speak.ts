@@ -99,20 +99,6 @@ export function websocketUrl(session: Session, model: string): string {
   return body.websocket_url;
 }
 
-/** What the warm-up phase did: its takes are kept out of every figure and threshold. */
-export interface WarmUpReport {
-  /** Takes per mode per connection, and connections (one per worker: the API hands out addresses in turn). */
-  takesPerConnection: number;
-  connections: number;
-  modes: string[];
-  takes: number;
-  failed: number;
-  /** Wall time of the whole warm-up phase. */
-  ms: number;
-  /** Date.now() when it ended: the measured phase starts right after setup() returns. */
-  endedAtMs: number;
-}
-
 /**
  * Warm-up before measuring: WARMUP_TAKES (5) takes per mode over each of WARMUP_CONNECTIONS (2, the
  * embedded stack's workers; the API hands out worker addresses in turn) connections at once, with
