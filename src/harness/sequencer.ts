@@ -3,17 +3,18 @@
  * (failed first, then longest first), except that the files that open webhook windows start first and
  * the end-of-run judge of those windows starts last (suites/webhooks-settled.spec.ts, see
  * src/client/webhook-sink-control.ts): the windows then run beside every other file. The expiry
- * waits (suites/expiry.spec.ts) start first as well, for the same reason.
+ * waits (suites/expiry.spec.ts) start first as well, for the same reason, and so does the longest
+ * file (suites/websocket.spec.ts), which would otherwise bound a run against a slow server.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { EXPIRY_FILE } from './suite-files.ts';
+import { EXPIRY_FILE, LONGEST_FILE } from './suite-files.ts';
 import { SETTLED_FILE, SETTLING_FILE } from './webhook-files.ts';
 
 export class SuiteSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (spec: TestSpecification) =>
-      SETTLING_FILE.test(spec.moduleId) || EXPIRY_FILE.test(spec.moduleId)
+      SETTLING_FILE.test(spec.moduleId) || EXPIRY_FILE.test(spec.moduleId) || LONGEST_FILE.test(spec.moduleId)
         ? 0
         : SETTLED_FILE.test(spec.moduleId)
           ? 2
