@@ -7,7 +7,7 @@
  * it the run is one sentence naming --ca-file (exit 3). Full runs: run under the heavy lock.
  *
  * The issue's own figure is a server throttling for 20 s: SPEAKCHECK_THROTTLE_FIRST_S=20 runs the
- * first case with it (default 5 s, to keep the suite fast).
+ * first case with it (CI: 20 s; locally 5 s, to keep the suite fast).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
