@@ -87,8 +87,9 @@ export function covers(
       // A skip is not an assertion: it must stay a skip even for INFO-only tests.
       if (isSkip(err)) throw err;
       // The server gave the test nothing to judge (e.g. a take ready too fast for "before ready" to
-      // be seen): not judged, with the reason, never failed nor blocked (a blocked MUST gates).
-      if (err instanceof NotObservable) {
+      // be seen): not judged, with the reason, never failed nor blocked (a blocked MUST gates). When a
+      // check of the test already failed, that failure stands and the rest is blocked by it (below).
+      if (err instanceof NotObservable && !Object.values(tallies).some((t) => t.failed.length > 0)) {
         context.skip(
           withWouldJudge(
             redactText(err.message),
