@@ -186,7 +186,9 @@ describe.skipIf(problem !== undefined)('container stack topology', () => {
   }, 240_000);
 
   it('a worker stopped mid-take: the take still ends (ready on the other worker, or error), never stuck', async () => {
-    const { takeId, worker: first } = await longTakeUnderWay(14);
+    // 60 sentences (~3,000 characters): a warm worker speaks 14 in less than a poll's interval (CI
+    // once saw the take ready before the worker could be stopped).
+    const { takeId, worker: first } = await longTakeUnderWay(60);
     await stack.stopWorker(first, { timeoutS: 0 });
     // Lease 15 s + the rest of the synthesis on the other worker, with room for a loaded machine.
     const end = await pollTake(takeId, isDone, 90_000);
