@@ -151,7 +151,8 @@ async function sendOnce(o: SendOptions): Promise<Exchange> {
           o.url,
         );
       }
-      if (buffer.length > 0 && size === buffer.length) o.onFirstByte?.();
+      // A throttled attempt is no answer: its body is not the first byte of the one awaited.
+      if (!isBackPressure(status) && buffer.length > 0 && size === buffer.length) o.onFirstByte?.();
       chunks.push(buffer);
     }
   } catch (err) {

@@ -32,7 +32,8 @@ export const PROFILE_RULES: Record<
     shouldGates: true,
     notJudgedGates: true,
     expiry: 'full',
-    summary: 'strict, and any MUST or SHOULD not judged fails; waits out the real lifetimes (--expiry full)',
+    summary:
+      'strict, and any MUST, SHOULD or security check not judged fails; waits out the real lifetimes (--expiry full)',
   },
   sdk: {
     shouldGates: true,

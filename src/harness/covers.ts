@@ -88,8 +88,9 @@ export function covers(
       if (isSkip(err)) throw err;
       // The server gave the test nothing to judge (e.g. a take ready too fast for "before ready" to
       // be seen): not judged, with the reason, never failed nor blocked (a blocked MUST gates). When a
-      // check of the test already failed, that failure stands and the rest is blocked by it (below).
-      if (err instanceof NotObservable && !Object.values(tallies).some((t) => t.failed.length > 0)) {
+      // check of a judged requirement already failed, that failure stands and the rest is blocked (below).
+      const gatingFailure = Object.entries(tallies).some(([id, t]) => t.failed.length > 0 && !isInfo(id));
+      if (err instanceof NotObservable && !gatingFailure) {
         context.skip(
           withWouldJudge(
             redactText(err.message),

@@ -22,7 +22,11 @@ const AMBER = '#9a6700';
 export function badgeOf(report: Pick<ConformanceReport, 'requirements' | 'run'>): Badge {
   const musts = report.requirements.filter((r) => r.level === 'MUST');
   const mustPassed = musts.filter((r) => r.status === 'passed').length;
-  const mustFailed = musts.some((r) => ['failed', 'blocked'].includes(r.status));
+  // Security checks gate outside lenient (exitCodeFor): a leak is red however many MUSTs passed.
+  const securityFailed =
+    report.run.profile !== 'lenient' &&
+    report.requirements.some((r) => r.level === 'SECURITY' && ['failed', 'blocked'].includes(r.status));
+  const mustFailed = securityFailed || musts.some((r) => ['failed', 'blocked'].includes(r.status));
   const subset = report.run.only.length > 0 || (report.run.requirements?.length ?? 0) > 0;
   const color = report.run.exitCode === 0 && mustPassed === musts.length ? GREEN : mustFailed ? RED : AMBER;
   return {

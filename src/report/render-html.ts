@@ -183,12 +183,14 @@ function actOrder(a: ReportedRequirement, b: ReportedRequirement): number {
   );
 }
 
-/** What to act on: failed (not the expected ones), blocked, not judged. */
+/** What to act on: failed (not the expected ones), blocked, not judged; INFO judges nothing to act on. */
 export function toActOn(requirements: readonly ReportedRequirement[]): ReportedRequirement[] {
   return requirements
     .filter(
       (r) =>
-        r.status !== 'expected-failure' && ['failed', 'blocked', 'not-judged'].includes(outcomeOf(r.status)),
+        r.level !== 'INFO' &&
+        r.status !== 'expected-failure' &&
+        ['failed', 'blocked', 'not-judged'].includes(outcomeOf(r.status)),
     )
     .sort(actOrder);
 }
@@ -384,7 +386,9 @@ function expectHtml(expect: ConformanceReport['run']['expect']): string {
 function judgedPerArea(report: ConformanceReport): string {
   const areas = [...new Set(report.requirements.map((r) => r.area))];
   const rows = areas.map((area) => {
-    const gated = report.requirements.filter((r) => r.area === area && r.level !== 'INFO');
+    const gated = report.requirements.filter(
+      (r) => r.area === area && (r.level === 'MUST' || r.level === 'SHOULD'),
+    );
     const judged = gated.filter((r) => r.notJudged === undefined).length;
     const pct = gated.length === 0 ? 100 : Math.round((100 * judged) / gated.length);
     const open = gated.length - judged;

@@ -102,11 +102,14 @@ export function reproductionOf(
   evidence: readonly EvidenceEntry[],
   o: ReproductionOptions = {},
 ): Reproduction {
+  // A 429 or 503 was back-pressure the client waited out and sent again (src/client/http.ts): the
+  // retry is in the evidence too, so replaying the throttled attempt would send it twice.
+  const answered = evidence.filter((e) => e.status !== 429 && e.status !== 503);
   const kept =
-    evidence.length > MAX_REPRODUCED_EXCHANGES ? evidence.slice(-MAX_REPRODUCED_EXCHANGES) : evidence;
+    answered.length > MAX_REPRODUCED_EXCHANGES ? answered.slice(-MAX_REPRODUCED_EXCHANGES) : answered;
   const out: Reproduction = { curl: [], websocket: [], transcript: [], notes: [] };
-  if (kept.length < evidence.length)
-    out.notes.push(`Only the last ${kept.length} of ${evidence.length} exchanges are reproduced.`);
+  if (kept.length < answered.length)
+    out.notes.push(`Only the last ${kept.length} of ${answered.length} exchanges are reproduced.`);
   for (const e of kept) {
     if (e.method.startsWith('WS ') && e.requestBody) out.websocket.push(e.requestBody);
     if (isWebsocketEntry(e)) out.transcript.push(transcriptLine(e));

@@ -22,7 +22,7 @@
 import { EXIT } from '../cli/exit-codes.ts';
 import type { EvidenceEntry } from '../client/evidence.ts';
 import { PROFILE_RULES, type Profile } from '../config/types.ts';
-import { inProfile } from './sdk-profile.ts';
+import { inProfile, judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
@@ -343,6 +343,8 @@ function defaultRemedy(verdict: RequirementVerdict, stopped: string | undefined)
     case 'blocked':
       return 'the server getting past the step that blocked it (see the message); then run again';
     case 'not-concluded':
+      if (verdict.message.startsWith('Not concluded (throttled'))
+        return "--max-rps under the server's rate limit, or a longer --max-time (the server's back-pressure outlasted the budget)";
       return stopped?.includes('--max-time')
         ? 'a longer --max-time (the run budget ran out before it finished)'
         : 'a run that is not stopped before it finishes';
@@ -395,10 +397,17 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
     observations: tests.flatMap((t) => t.observations),
   };
   if (tests.length === 0) return { ...base, status: 'skipped', message: 'No test covers this requirement.' };
-  // A test the stopped run did not let finish concluded nothing, for or against.
+  // A test the stopped run did not let finish concluded nothing, for or against: except a check of
+  // it that had already failed (a later request throttled past its bound does not undo that).
   const concluded = tests.filter((t) => t.state !== 'skipped' && t.state !== 'not-concluded');
   const results = concluded.map((t) => ({ test: t, result: resultIn(t, requirement.id) }));
-  const failed = results.filter((r) => r.result.kind === 'failed');
+  const failedBeforeStop = tests
+    .filter((t) => t.state === 'not-concluded' && (t.checks?.[requirement.id]?.failed.length ?? 0) > 0)
+    .map((t) => ({
+      test: t,
+      result: { kind: 'failed', message: t.checks![requirement.id]!.failed[0]! } as Result,
+    }));
+  const failed = [...results.filter((r) => r.result.kind === 'failed'), ...failedBeforeStop];
   const blocked = results.filter((r) => r.result.kind === 'blocked');
   const bug =
     requirement.level === 'INFO'
@@ -422,6 +431,21 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
     return { ...base, status: 'blocked', message: `${first.test.name}: blocked by: ${first.result.message}` };
   }
   const unfinished = tests.filter((t) => t.state === 'not-concluded');
+  // INFO judges nothing: a test the server's back-pressure kept from finishing is an observation
+  // missed, not a run left unconcluded (a run stopped by --max-time or Ctrl-C still is one).
+  if (
+    unfinished.length > 0 &&
+    requirement.level === 'INFO' &&
+    concluded.length === 0 &&
+    unfinished.every((t) => t.throttled !== undefined)
+  ) {
+    const first = unfinished[0]!;
+    return {
+      ...base,
+      status: 'info',
+      message: `Not observed: ${first.name} did not finish${first.throttled !== undefined ? ` (${first.throttled})` : ''}.`,
+    };
+  }
   if (unfinished.length > 0) {
     const first = unfinished[0]!;
     return {
@@ -535,6 +559,33 @@ export function notJudgedGating(verdicts: Verdicts, profile: Profile): Requireme
  * that left some unjudged says so instead: "NO MUST FAILED — 2 MUST NOT JUDGED".
  */
 export function verdictWords(verdicts: Verdicts, profile: Profile, exitCode: number): string {
+  const words = contractWords(verdicts, profile, exitCode);
+  return judgesWireFacts(profile) ? withSdkCompatibility(words, verdicts, profile, exitCode) : words;
+}
+
+/**
+ * The sdk profile's words also say whether the server works with the vendor's SDK and clients: the
+ * wire facts (src/requirements/sdk-profile.ts) are SHOULDs there, so a server that fails only those
+ * is NOT COMPATIBLE, not "does not conform" (no sentence of speak-v1.md failed).
+ */
+function withSdkCompatibility(words: string, verdicts: Verdicts, profile: Profile, exitCode: number): string {
+  const { summary } = verdicts;
+  if (summary.harnessErrors > 0 || summary.notConcluded > 0) return words;
+  const gating = (r: RequirementVerdict) =>
+    (r.status === 'failed' || r.status === 'blocked') && r.level !== 'INFO';
+  const wireFacts = verdicts.requirements.filter((r) => gating(r) && r.id in SDK_WIRE_FACTS);
+  const contract = verdicts.requirements.filter((r) => gating(r) && !(r.id in SDK_WIRE_FACTS));
+  if (exitCode === EXIT.ok) {
+    const unjudged = notJudgedGating(verdicts, profile).filter((r) => r.id in SDK_WIRE_FACTS);
+    return unjudged.length > 0
+      ? `${words} — SDK compatibility not fully judged (${unjudged.map((r) => r.id).join(', ')})`
+      : `${words} — compatible with the vendor's SDK and clients`;
+  }
+  if (contract.length > 0 || wireFacts.length === 0 || exitCode !== EXIT.failed) return words;
+  return `NOT COMPATIBLE with the vendor's SDK and clients (wire facts not met: ${wireFacts.map((r) => r.id).join(', ')}; no requirement of speak-v1.md failed)`;
+}
+
+function contractWords(verdicts: Verdicts, profile: Profile, exitCode: number): string {
   const { summary } = verdicts;
   if (summary.harnessErrors > 0) return 'NO VERDICT (harness error)';
   const failedGate =

@@ -17,12 +17,11 @@ import { runThrottle, type ThrottleStats, throttleSentence } from '../client/bac
 import { registerSecret } from '../client/redact.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
-import { type Profile, RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { expectLines } from '../requirements/expectations.ts';
-import { judgesWireFacts, SDK_WIRE_FACTS } from '../requirements/sdk-profile.ts';
-import { judgedText, type RequirementVerdict, type Verdicts, verdictWords } from '../requirements/verdict.ts';
+import { judgedText, verdictWords } from '../requirements/verdict.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
@@ -275,13 +274,11 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     const { notConcluded } = verdicts.summary;
     const stoppedNote =
       notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
-    const sdk = sdkVerdict(config.profile, verdicts, exitCode);
+    // The same words as every report's (run.verdict): one function says them (verdictWords).
     out(
-      sdk !== undefined
-        ? sdk
-        : exitCode === EXIT.ok && words === 'CONFORMS'
-          ? 'verdict: CONFORMS'
-          : `verdict: ${words} (exit ${exitCode}, ${config.profile} profile${securityNote(verdicts.summary, config.profile)}${stoppedNote})`,
+      exitCode === EXIT.ok && words === 'CONFORMS'
+        ? 'verdict: CONFORMS'
+        : `verdict: ${words} (exit ${exitCode}, ${config.profile} profile${securityNote(verdicts.summary, config.profile)}${stoppedNote})`,
     );
     return exitCode;
   } finally {
@@ -345,24 +342,4 @@ export function trafficText(stats: ThrottleStats): string {
 function blockedText(summary: { mustBlocked: number; shouldBlocked: number }): string {
   if (summary.mustBlocked + summary.shouldBlocked === 0) return '';
   return `, MUST blocked: ${summary.mustBlocked}, SHOULD blocked: ${summary.shouldBlocked}`;
-}
-
-/**
- * The verdict line of the sdk profile: whether the server is also compatible with the vendor's SDK
- * and clients (its wire facts, SHOULD there). Undefined in the other profiles, or when the run was
- * stopped or failed on speak-v1.md itself (the usual line says so).
- */
-export function sdkVerdict(profile: Profile, verdicts: Verdicts, exitCode: number): string | undefined {
-  if (!judgesWireFacts(profile) || verdicts.summary.notConcluded > 0) return undefined;
-  const gating = (r: RequirementVerdict) =>
-    (r.status === 'failed' || r.status === 'blocked') && r.level !== 'INFO';
-  const wireFacts = verdicts.requirements.filter((r) => gating(r) && r.id in SDK_WIRE_FACTS);
-  const contract = verdicts.requirements.filter((r) => gating(r) && !(r.id in SDK_WIRE_FACTS));
-  if (exitCode === EXIT.ok) {
-    // CONFORMS only when every MUST and SHOULD was judged; else the judged words, and still compatible.
-    const words = verdictWords(verdicts, profile, exitCode);
-    return `verdict: ${words}, and compatible with the vendor's SDK and clients (sdk profile)`;
-  }
-  if (contract.length > 0 || wireFacts.length === 0 || exitCode !== EXIT.failed) return undefined;
-  return `verdict: NOT COMPATIBLE with the vendor's SDK and clients (exit ${exitCode}, sdk profile; wire facts not met: ${wireFacts.map((r) => r.id).join(', ')}; no requirement of speak-v1.md failed)`;
 }

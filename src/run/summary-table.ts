@@ -94,7 +94,8 @@ export function securityLine(
 
 /** "12/13": the MUSTs and SHOULDs of these requirements judged, out of all of them. */
 function judgedCell(list: readonly RequirementVerdict[]): string {
-  const gated = list.filter((r) => r.level !== 'INFO');
+  // The contract's MUSTs and SHOULDs, as the judged line counts them; security checks have their own line.
+  const gated = list.filter((r) => r.level === 'MUST' || r.level === 'SHOULD');
   return `${gated.filter((r) => r.notJudged === undefined).length}/${gated.length}`;
 }
 

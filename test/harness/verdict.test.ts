@@ -427,7 +427,8 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
       [
         outcome('lists the voices', 'not-concluded', ['AUTH-A', 'AUTH-C'], {
           throttled: 'throttled: 429 ×9 (Retry-After: 1) to GET http://x/v1/speak/voices; waited 58.0 s',
-          checks: { 'AUTH-A': { passed: 0, failed: ['GET answered 429'] } },
+          // No check failed before the throttled request (one that had would stand: see below).
+          checks: {},
         }),
         outcome('another', 'passed', ['AUTH-B']),
       ],
@@ -580,5 +581,58 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
       fileErrors: [{ where: 'suites/x.spec.ts', message: 'boom' }],
     });
     expect(verdictWords(broken, 'acceptance', exitCodeFor(broken, 'acceptance'))).toBe('DOES NOT CONFORM');
+  });
+});
+
+describe('merged rules: back-pressure, INFO and the sdk words', () => {
+  test('a check that failed before a later request was throttled still fails its requirement', () => {
+    const v = computeVerdicts(
+      catalogue,
+      [
+        outcome('fails, then throttled', 'not-concluded', ['AUTH-A', 'AUTH-B'], {
+          throttled: 'throttled: 429 ×3 to GET http://x/v1/speak/voices; waited 25.0 s',
+          checks: { 'AUTH-A': { passed: 0, failed: ['GET answered 500'] } },
+        }),
+      ],
+      { areas: ['auth'] },
+    );
+    expect(v.requirements.find((r) => r.id === 'AUTH-A')).toMatchObject({ status: 'failed' });
+    expect(v.requirements.find((r) => r.id === 'AUTH-B')).toMatchObject({ status: 'not-concluded' });
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.failed);
+  });
+
+  test('an INFO test that did not finish is an observation missed, never a run not concluded', () => {
+    const v = computeVerdicts(
+      catalogue,
+      [
+        outcome('a b c e', 'passed', ['AUTH-A', 'AUTH-B', 'AUTH-C', 'AUTH-E']),
+        outcome('observes d', 'not-concluded', ['AUTH-D'], { throttled: 'throttled: 429 ×1; waited 25.0 s' }),
+      ],
+      { areas: ['auth'] },
+    );
+    expect(v.requirements.find((r) => r.id === 'AUTH-D')).toMatchObject({ status: 'info' });
+    expect(v.summary.notConcluded).toBe(0);
+    expect(exitCodeFor(v, 'strict')).toBe(EXIT.ok);
+  });
+
+  test('sdk: only wire facts failed is NOT COMPATIBLE, in the words every report carries', () => {
+    const wireFact = { ...req('TAKE-BATCH', 'INFO', 'takes'), source: 'wire-facts' as const };
+    const sdkCatalogue = [req('AUTH-A', 'MUST'), wireFact];
+    const failing = computeVerdicts(
+      sdkCatalogue,
+      [outcome('a', 'passed', ['AUTH-A']), outcome('batch order', 'failed', ['TAKE-BATCH'])],
+      { profile: 'sdk' },
+    );
+    const code = exitCodeFor(failing, 'sdk');
+    expect(code).toBe(EXIT.failed);
+    expect(verdictWords(failing, 'sdk', code)).toMatch(/^NOT COMPATIBLE with the vendor's SDK and clients/);
+    const holding = computeVerdicts(
+      sdkCatalogue,
+      [outcome('a', 'passed', ['AUTH-A']), outcome('batch order', 'passed', ['TAKE-BATCH'])],
+      { profile: 'sdk' },
+    );
+    expect(verdictWords(holding, 'sdk', exitCodeFor(holding, 'sdk'))).toBe(
+      "CONFORMS — compatible with the vendor's SDK and clients",
+    );
   });
 });

@@ -95,7 +95,7 @@ export function addRunOptions(command: Command): Command {
     )
     .option(
       '--profile <profile>',
-      'strict (MUST and SHOULD gate; default), lenient (only MUST gates) or acceptance (strict, and any MUST or SHOULD not judged fails; --expiry full) (env SPEAK_PROFILE)',
+      'strict (MUST and SHOULD gate; default), lenient (only MUST gates), acceptance (strict, and any MUST, SHOULD or security check not judged fails; --expiry full) or sdk (strict plus the wire facts the vendor SDK relies on, as SHOULD) (env SPEAK_PROFILE)',
     )
     .option(
       '--expiry <mode>',
