@@ -77,7 +77,9 @@ const aSpareVoice = once(
   async () => {
     const gender = speak.model.genders[0] ?? 'female';
     const body = { name: speak.prefix('isolation-voice'), gender, model: speak.model.name };
-    return (await generateVoice(speak, { ...body, example_take: { text: 'Hi.' } })).voice;
+    // Only the fields the contract's VoiceGenerate table lists: a server may refuse any other
+    // (latitude strict-request-fields), and the security checks must not rest on a wire fact.
+    return (await generateVoice(speak, body)).voice;
   },
   { evidence: false },
 );
