@@ -29,7 +29,6 @@ import {
   waitUntilDone,
 } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
-import { sleep } from './support/wait.ts';
 
 const speak = useSpeak();
 const skip: (reason: string) => never = useSkip();
@@ -157,35 +156,13 @@ function assertListHoldsNoneOfA(exchange: Exchange, ids: readonly string[], what
   }
 }
 
-/** Back-pressure (429, 503) is never a verdict: the answer the server gives once it takes the request. */
-const BACK_PRESSURE = new Set([429, 503]);
-const MAX_TRIES = 3;
-
-/**
- * Sends, and again after the server's Retry-After (at most 2 s) while it answers 429 or 503; still
- * back-pressured after MAX_TRIES, the test is not judged (skipped, saying so).
- */
-async function bearing(send: () => Promise<Exchange>): Promise<Exchange> {
-  for (let attempt = 1; ; attempt++) {
-    const exchange = await send();
-    if (!BACK_PRESSURE.has(exchange.status)) return exchange;
-    if (attempt === MAX_TRIES) {
-      skip(
-        `not judged: ${requestLine(exchange)} answered ${exchange.status} (back-pressure, never a verdict) ${MAX_TRIES} times`,
-      );
-    }
-    const seconds = Number(exchange.headers['retry-after']);
-    await sleep(Math.min(2_000, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 500));
-  }
-}
-
 const path = (kind: 'voices' | 'takes', id: string, tail = '') =>
   `/v1/speak/${kind}/${encodeURIComponent(id)}${tail}`;
 
 covers(['SEC-TAKE-GET-ISOLATED'], "B cannot GET A's take by id", async () => {
   const b = await asB();
   const take = await aTake();
-  const exchange = await bearing(() => b.get(path('takes', take.take_id)));
+  const exchange = await b.get(path('takes', take.take_id));
   check('SEC-TAKE-GET-ISOLATED', () => assertRefusedForB(exchange, "GET of A's take"));
   check('SEC-TAKE-GET-ISOLATED', () =>
     assertNoneOfA(exchange, [...privateMarks({ take }), take.voice_id], "GET of A's take"),
@@ -195,7 +172,7 @@ covers(['SEC-TAKE-GET-ISOLATED'], "B cannot GET A's take by id", async () => {
 covers(['SEC-VOICE-GET-ISOLATED'], "B cannot GET A's voice by id", async () => {
   const b = await asB();
   const voice = await sharedVoice();
-  const exchange = await bearing(() => b.get(path('voices', voice.voice_id)));
+  const exchange = await b.get(path('voices', voice.voice_id));
   check('SEC-VOICE-GET-ISOLATED', () => assertRefusedForB(exchange, "GET of A's voice"));
   check('SEC-VOICE-GET-ISOLATED', () =>
     assertNoneOfA(exchange, [voice.name].filter(Boolean), "GET of A's voice"),
@@ -207,9 +184,7 @@ covers(['SEC-AUDIO-ISOLATED'], "B gets no 307 to A's audio, in any format", asyn
   // Ready: every format exists for A, so a refusal cannot be "not ready yet".
   const take = await aTakeReady();
   for (const format of AUDIO_FORMATS) {
-    const exchange = await bearing(() =>
-      b.get(path('takes', take.take_id, `/${format}`), { maxBytes: 4096 }),
-    );
+    const exchange = await b.get(path('takes', take.take_id, `/${format}`), { maxBytes: 4096 });
     check('SEC-AUDIO-ISOLATED', () => assertRefusedForB(exchange, `the ${format} audio of A's take`));
     check('SEC-AUDIO-ISOLATED', () =>
       assertNoneOfA(exchange, privateMarks({ take }), `the ${format} audio of A's take`),
@@ -235,7 +210,7 @@ covers(
       ['voices', { length: 100, page: 1, ...around }],
     ];
     for (const [kind, query] of queries) {
-      const exchange = await bearing(() => b.get(`/v1/speak/${kind}`, { query }));
+      const exchange = await b.get(`/v1/speak/${kind}`, { query });
       const what = `B's ${kind} list${Object.keys(query).length ? ` (${new URLSearchParams(query as Record<string, string>).toString()})` : ''}`;
       check('SEC-LIST-ISOLATED', () =>
         assertListHoldsNoneOfA(exchange, [take.take_id, voice.voice_id], what),
@@ -255,9 +230,9 @@ covers(
   async () => {
     const b = await asB();
     const [take, voice] = await Promise.all([aSpareTake(), aSpareVoice()]);
-    const takeDelete = await bearing(() => b.delete(path('takes', take.take_id)));
+    const takeDelete = await b.delete(path('takes', take.take_id));
     check('SEC-DELETE-REFUSED', () => assertRefusedForB(takeDelete, "DELETE of A's take"));
-    const voiceDelete = await bearing(() => b.delete(path('voices', voice.voice_id)));
+    const voiceDelete = await b.delete(path('voices', voice.voice_id));
     check('SEC-DELETE-REFUSED', () => assertRefusedForB(voiceDelete, "DELETE of A's voice"));
     await check('SEC-DELETE-REFUSED', async () => {
       const after = await getItem<Take>(speak, 'take', take.take_id).catch((error: unknown) => {
@@ -285,12 +260,10 @@ covers(
   async () => {
     const b = await asB();
     const voice = await aSpareVoice();
-    const exchange = await bearing(() =>
-      b.post(path('voices', voice.voice_id), {
-        name: speak.prefix('renamed-by-b'),
-        description: 'B was here',
-      }),
-    );
+    const exchange = await b.post(path('voices', voice.voice_id), {
+      name: speak.prefix('renamed-by-b'),
+      description: 'B was here',
+    });
     check('SEC-UPDATE-REFUSED', () => assertRefusedForB(exchange, "update of A's voice"));
     await check('SEC-UPDATE-REFUSED', async () => {
       const after = await getItem<Voice>(speak, 'voice', voice.voice_id);
@@ -307,9 +280,7 @@ covers(
 covers(['SEC-FOREIGN-VOICE-TAKE'], "B cannot generate a take with A's voice", async () => {
   const b = await asB();
   const voice = await sharedVoice();
-  const exchange = await bearing(() =>
-    b.post('/v1/speak/takes/generate', { voice_id: voice.voice_id, text: 'Hi.' }),
-  );
+  const exchange = await b.post('/v1/speak/takes/generate', { voice_id: voice.voice_id, text: 'Hi.' });
   const made = (exchange.json as { take_id?: unknown } | undefined)?.take_id;
   // A take B was allowed to make is B's: B removes it (the run's cleanup deletes as A).
   if (typeof made === 'string') await b.delete(path('takes', made)).catch(() => undefined);
@@ -389,17 +360,13 @@ covers(['SEC-REFRESH-OTHER-EMAIL'], "A's refresh token with B's email never yiel
     skip('not judged: the run signs in with a permanent token (--token): no refresh token of A to present');
   const a = await speak.login();
   const refresh = a.tokens()!.refresh;
-  const exchange = await bearing(() =>
-    speak.anon.post('/auth/refresh', { refresh_token: refresh, email: second.email }),
-  );
+  const exchange = await speak.anon.post('/auth/refresh', { refresh_token: refresh, email: second.email });
   const access = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
   if (exchange.status >= 400 || typeof access !== 'string' || access === '') return; // refused
   const voice = await sharedVoice();
-  const probe = await bearing(() =>
-    speak.anon.get(path('voices', voice.voice_id), {
-      headers: { authorization: `Bearer ${access}` },
-    }),
-  );
+  const probe = await speak.anon.get(path('voices', voice.voice_id), {
+    headers: { authorization: `Bearer ${access}` },
+  });
   check('SEC-REFRESH-OTHER-EMAIL', () => {
     if (probe.status !== 200) {
       throw new Finding(
@@ -422,19 +389,17 @@ covers(
     const [a, b] = await Promise.all([speak.login(), speak.loginSecond()]);
     const aRefresh = a.tokens()!.refresh;
     const bTokens = b!.tokens();
-    const logout = await bearing(() => speak.anon.post('/auth/logout', { refresh_token: aRefresh }));
+    const logout = await speak.anon.post('/auth/logout', { refresh_token: aRefresh });
     await checkStep('SEC-LOGOUT-SCOPED', () => {
       if (logout.status >= 300)
         throw new Finding(
           `POST /auth/logout with A's refresh token answered ${logout.status}: ${show(logout.text)}`,
         );
     });
-    const again = await bearing(() =>
-      speak.anon.post('/auth/refresh', {
-        refresh_token: aRefresh,
-        email: speak.config.email,
-      }),
-    );
+    const again = await speak.anon.post('/auth/refresh', {
+      refresh_token: aRefresh,
+      email: speak.config.email,
+    });
     check('SEC-LOGOUT-SCOPED', () => {
       if (again.status < 400)
         throw new Finding(
@@ -442,11 +407,9 @@ covers(
         );
     });
     if (!bTokens) return; // B signs in with a permanent token: nothing of B's to revoke by mistake
-    const bUse = await bearing(() =>
-      speak.anon.get('/v1/speak/models', {
-        headers: { authorization: `Bearer ${bTokens.access}` },
-      }),
-    );
+    const bUse = await speak.anon.get('/v1/speak/models', {
+      headers: { authorization: `Bearer ${bTokens.access}` },
+    });
     check('SEC-LOGOUT-SCOPED', () => {
       if (bUse.status !== 200)
         throw new Finding(
@@ -457,12 +420,10 @@ covers(
           },
         );
     });
-    const bRefresh = await bearing(() =>
-      speak.anon.post('/auth/refresh', {
-        refresh_token: bTokens.refresh,
-        email: speak.config.second!.email,
-      }),
-    );
+    const bRefresh = await speak.anon.post('/auth/refresh', {
+      refresh_token: bTokens.refresh,
+      email: speak.config.second!.email,
+    });
     check('SEC-LOGOUT-SCOPED', () => {
       if (bRefresh.status >= 300)
         throw new Finding(
