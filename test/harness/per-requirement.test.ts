@@ -19,24 +19,29 @@ afterAll(async () => {
   rmSync(reportDir, { recursive: true, force: true });
 });
 
+/** `speakcheck run --requirement IDS` against the fake server, its reports in reportDir. */
+function runAgainstFake(requirements: string) {
+  return speakcheckRun(
+    [
+      '--base-url',
+      server!.url,
+      '--email',
+      FAKE_EMAIL,
+      '--report-dir',
+      reportDir,
+      '--requirement',
+      requirements,
+    ],
+    { env: { SPEAK_PASSWORD: FAKE_PASSWORD }, timeoutMs: 110_000 },
+  );
+}
+
 describe('one bad field fails exactly its own requirement', () => {
   test('minor as a string: VERSION-MAJOR-MINOR fails, VERSION-NO-TOKEN passes', {
     timeout: 120_000,
   }, async () => {
     server = await startFakeSpeak({ minor: '0' });
-    const result = await speakcheckRun(
-      [
-        '--base-url',
-        server.url,
-        '--email',
-        FAKE_EMAIL,
-        '--report-dir',
-        reportDir,
-        '--requirement',
-        'VERSION-NO-TOKEN,VERSION-MAJOR-MINOR',
-      ],
-      { env: { SPEAK_PASSWORD: FAKE_PASSWORD }, timeoutMs: 110_000 },
-    );
+    const result = await runAgainstFake('VERSION-NO-TOKEN,VERSION-MAJOR-MINOR');
     expect(result.code, result.stderr + result.stdout).toBe(1);
     const verdicts = readVerdicts(reportDir);
     expect(verdicts.get('VERSION-NO-TOKEN')?.status).toBe('passed');
@@ -56,19 +61,7 @@ describe('JSON declared as text/plain is a verdict, not "not a Speak v1 server"'
   }, async () => {
     await server?.close();
     server = await startFakeSpeak({ jsonContentType: 'text/plain; charset=utf-8' });
-    const result = await speakcheckRun(
-      [
-        '--base-url',
-        server.url,
-        '--email',
-        FAKE_EMAIL,
-        '--report-dir',
-        reportDir,
-        '--requirement',
-        'API-JSON-BODIES',
-      ],
-      { env: { SPEAK_PASSWORD: FAKE_PASSWORD }, timeoutMs: 110_000 },
-    );
+    const result = await runAgainstFake('API-JSON-BODIES');
     expect(result.code, result.stderr + result.stdout).toBe(1);
     const verdicts = readVerdicts(reportDir);
     expect(verdicts.get('API-JSON-BODIES')?.status).toBe('failed');
@@ -80,19 +73,7 @@ describe('GET of one model answering 404 fails MODELS-GET, not the field types',
   test('the fake answers 404 {"detail"} for /v1/speak/models/{name}', { timeout: 120_000 }, async () => {
     await server?.close();
     server = await startFakeSpeak();
-    const result = await speakcheckRun(
-      [
-        '--base-url',
-        server.url,
-        '--email',
-        FAKE_EMAIL,
-        '--report-dir',
-        reportDir,
-        '--requirement',
-        'MODELS-GET,MODEL-FIELD-TYPES',
-      ],
-      { env: { SPEAK_PASSWORD: FAKE_PASSWORD }, timeoutMs: 110_000 },
-    );
+    const result = await runAgainstFake('MODELS-GET,MODEL-FIELD-TYPES');
     expect(result.code, result.stderr + result.stdout).toBe(1);
     const verdicts = readVerdicts(reportDir);
     expect(verdicts.get('MODELS-GET')?.status).toBe('failed');
