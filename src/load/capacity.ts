@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT } from '../cli/exit-codes.ts';
+import { EXIT } from '../exit-codes.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 import {
   renderCapacityHtml,

@@ -19,9 +19,9 @@
  * of the run, neither judged nor listed as uncovered.
  */
 
-import { EXIT } from '../cli/exit-codes.ts';
 import type { EvidenceEntry } from '../client/evidence.ts';
 import { PROFILE_RULES, type Profile } from '../config/types.ts';
+import { EXIT } from '../exit-codes.ts';
 import { inProfile, judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
 import type { Requirement, RequirementLevel } from './types.ts';
 

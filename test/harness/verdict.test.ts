@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Finding } from '../../src/checks/finding.ts';
-import { EXIT } from '../../src/cli/exit-codes.ts';
+import { EXIT } from '../../src/exit-codes.ts';
 import { harnessBug } from '../../src/harness/harness-error.ts';
 import { CatalogueError, mergeCatalogue } from '../../src/requirements/index.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
