@@ -13,8 +13,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Finding } from '../checks/finding.ts';
 import { ClientDiagnostic } from '../client/diagnostics.ts';
-import { redactText } from '../client/redact.ts';
 import { SpeakcheckError } from '../errors.ts';
+import { redactText } from '../evidence/redact.ts';
 import type { CheckTallies, HarnessErrorNote } from '../requirements/verdict.ts';
 import { harnessBug } from './harness-error.ts';
 import { stuckWaitRequirement } from './wait-ledger.ts';

@@ -1,5 +1,5 @@
 /** What a conformance test leaves in its vitest task meta for the reporter (JSON only). */
-import type { EvidenceEntry } from '../client/evidence.ts';
+import type { EvidenceEntry } from '../evidence/evidence.ts';
 import type { HarnessErrorNote } from '../requirements/verdict.ts';
 import type { CheckTallies } from './check.ts';
 

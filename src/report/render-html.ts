@@ -8,7 +8,7 @@
  * so a server answering megabytes cannot make the page unusable; a passed requirement's exchanges
  * stay in conformance.json.
  */
-import type { EvidenceEntry } from '../client/evidence.ts';
+import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { judgedText, type TestOutcome } from '../requirements/verdict.ts';
 import { securityLine } from '../run/summary-table.ts';
 import { badgeOf, renderBadgeSvg } from './badge.ts';

@@ -19,8 +19,8 @@
  * of the run, neither judged nor listed as uncovered.
  */
 
-import type { EvidenceEntry } from '../client/evidence.ts';
 import { PROFILE_RULES, type Profile } from '../config/types.ts';
+import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { EXIT } from '../exit-codes.ts';
 import { inProfile, judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
 import type { Requirement, RequirementLevel } from './types.ts';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { EvidenceEntry } from '../../src/client/evidence.ts';
+import type { EvidenceEntry } from '../../src/evidence/evidence.ts';
 import { buildReport, type ConformanceReport } from '../../src/report/model.ts';
 import { HTML_MAX_EXCHANGES_PER_TEST } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
