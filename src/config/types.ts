@@ -37,8 +37,7 @@ export const PROFILE_RULES: Record<
     shouldGates: true,
     notJudgedGates: false,
     expiry: 'quick',
-    summary:
-      'strict plus the wire facts the vendor SDK relies on, as SHOULD (src/requirements/sdk-profile.ts)',
+    summary: 'strict plus the wire facts the vendor SDK relies on, as SHOULD (src/verdict/sdk-profile.ts)',
   },
 };
 
@@ -147,7 +146,7 @@ export interface RunConfig {
 /** The environment variable that carries the resolved RunConfig (JSON) to the vitest workers. */
 export const RUN_CONFIG_ENV = 'SPEAKCHECK_RUN_CONFIG';
 
-/** One entry of the expect file (`run --expect FILE`): a known failure, applied by src/requirements/expectations.ts. */
+/** One entry of the expect file (`run --expect FILE`): a known failure, applied by src/verdict/expectations.ts. */
 export interface Expectation {
   requirement: string;
   reason: string;

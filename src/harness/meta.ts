@@ -1,6 +1,6 @@
 /** What a conformance test leaves in its vitest task meta for the reporter (JSON only). */
 import type { EvidenceEntry } from '../evidence/evidence.ts';
-import type { HarnessErrorNote } from '../requirements/verdict.ts';
+import type { HarnessErrorNote } from '../verdict/verdict.ts';
 import type { CheckTallies } from './check.ts';
 
 export interface SpeakTestMeta {

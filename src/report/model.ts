@@ -2,8 +2,8 @@
 import type { ThrottleStats } from '../client/back-pressure.ts';
 import type { Profile } from '../config/types.ts';
 import { redactJson, redactText } from '../evidence/redact.ts';
-import type { ExpectOutcome } from '../requirements/expectations.ts';
-import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../requirements/verdict.ts';
+import type { ExpectOutcome } from '../verdict/expectations.ts';
+import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../verdict/verdict.ts';
 import { type Reproduction, reproductionOf } from './reproduction.ts';
 
 export interface RunInfo {

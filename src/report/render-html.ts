@@ -9,8 +9,8 @@
  * stay in conformance.json.
  */
 import type { EvidenceEntry } from '../evidence/evidence.ts';
-import { judgedText, type TestOutcome } from '../requirements/verdict.ts';
 import { securityLine } from '../run/summary-table.ts';
+import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
 import { badgeOf, renderBadgeSvg } from './badge.ts';
 import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
 import { groundingLines } from './grounding.ts';

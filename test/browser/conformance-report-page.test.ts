@@ -19,7 +19,7 @@ import { HTML_MAX_EXCHANGES_PER_TEST } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
 import { QUOTES } from '../../src/requirements/catalogue/grounding.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import { computeVerdicts, type TestOutcome } from '../../src/requirements/verdict.ts';
+import { computeVerdicts, type TestOutcome } from '../../src/verdict/verdict.ts';
 import { withPage } from './browser.ts';
 import { accessibilityProblems, brokenHeaderWords } from './page-checks.ts';
 import { runSpeakcheck } from './run-speakcheck.ts';

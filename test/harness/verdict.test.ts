@@ -12,7 +12,7 @@ import {
   type TestOutcome,
   verdictWords,
   withWouldJudge,
-} from '../../src/requirements/verdict.ts';
+} from '../../src/verdict/verdict.ts';
 
 const req = (id: string, level: Requirement['level'], area: Requirement['area'] = 'auth'): Requirement => ({
   id,
