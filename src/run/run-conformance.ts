@@ -20,6 +20,7 @@ import { registerSecret } from '../evidence/redact.ts';
 import { EXIT } from '../exit-codes.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
+import { notJudgedLines, securityLine, summaryTable } from '../report/summary-table.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { expectLines } from '../verdict/expectations.ts';
@@ -27,7 +28,6 @@ import { judgedText, verdictWords } from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { suiteWorkersFor } from './suite-workers.ts';
-import { notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
 
 /** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
 export const DEFAULT_MAX_TIME_MS = 300_000;
