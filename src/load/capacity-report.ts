@@ -3,7 +3,7 @@
  * sample count and hold time), and the curve — latency percentiles and error rate against the
  * offered and the achieved load, the knee (the found capacity) marked — as SVG in summary.html.
  */
-import { escapeXml, renderXYChart } from '../perf/svg-chart.ts';
+import { escapeXml, renderXYChart } from '../figures/svg-chart.ts';
 import type { CapacityReport, CapacityStep } from './capacity.ts';
 
 function n(v: number | undefined, digits = 1): string {

@@ -11,7 +11,7 @@ import {
   TARGET_WALL_S,
 } from '../../bench/run-bench.ts';
 import { EXIT } from '../../exit-codes.ts';
-import { median } from '../../perf/stats.ts';
+import { median } from '../../figures/stats.ts';
 
 function runs(value: string): number {
   const n = Number(value);
