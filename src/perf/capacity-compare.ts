@@ -8,8 +8,8 @@
 
 import { median } from '../figures/stats.ts';
 import { escapeXml as esc, inlineSvg, renderXYChart } from '../figures/svg-chart.ts';
-import type { CapacityReport } from '../load/capacity.ts';
 import { capacityOf } from '../load/capacity.ts';
+import type { CapacityReport } from '../load/capacity-report.ts';
 import type { LoadSummary } from '../load/summary.ts';
 
 export interface CapacityBracket {
