@@ -24,6 +24,7 @@ export const INTEGRATION = [
   'test/harness/hostile-server.test.ts',
   'test/harness/import-boundaries.test.ts',
   'test/harness/launcher.test.ts',
+  'test/harness/layers.test.ts',
   'test/harness/per-requirement.test.ts',
   'test/harness/reproduction-defect.test.ts',
   'test/harness/reproduction.test.ts',

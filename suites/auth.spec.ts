@@ -22,7 +22,7 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
-import { withWouldJudge } from '../src/requirements/verdict.ts';
+import { withWouldJudge } from '../src/verdict/verdict.ts';
 import { once } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 

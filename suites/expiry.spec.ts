@@ -28,7 +28,7 @@ import {
   useSpeak,
   waitUntil,
 } from '../src/harness/index.ts';
-import { withWouldJudge } from '../src/requirements/verdict.ts';
+import { withWouldJudge } from '../src/verdict/verdict.ts';
 import { signedRedirect } from './support/audio.ts';
 import { generateTake, type Take, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';

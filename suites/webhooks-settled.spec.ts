@@ -17,7 +17,7 @@ import { statusOf, type WebhookCall } from '../src/client/webhook-sink.ts';
 import type { RemoteWebhookSink, SettleEntry } from '../src/client/webhook-sink-control.ts';
 import { check, covers, observe } from '../src/harness/index.ts';
 import { loadRunConfig } from '../src/harness/run-config.ts';
-import { NOT_APPLICABLE, withWouldJudge } from '../src/requirements/verdict.ts';
+import { NOT_APPLICABLE, withWouldJudge } from '../src/verdict/verdict.ts';
 import { runWebhookSink, WEBHOOK_REMEDY } from './support/webhook-sink.ts';
 
 let sink: RemoteWebhookSink | undefined;

@@ -34,7 +34,7 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
-import { NOT_APPLICABLE, withWouldJudge } from '../src/requirements/verdict.ts';
+import { NOT_APPLICABLE, withWouldJudge } from '../src/verdict/verdict.ts';
 import { type Kind, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';

@@ -45,7 +45,7 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
-import { withWouldJudge } from '../src/requirements/verdict.ts';
+import { withWouldJudge } from '../src/verdict/verdict.ts';
 import { generateVoice, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';

@@ -12,8 +12,8 @@
  * at the next part, gives the jobs it holds back to the queue at once (no lease wait), deregisters and
  * exits; STOP_BOUND_MS after the signal it exits even if a part is still being spoken.
  *
- * Websocket hook: `startWorkerWebsocket(context: WorkerHookContext)` of `./websocket/index.ts` is
- * started here after the synthesizer. It can talk to the API with `context.send(message)` (the API
+ * Websocket hook: `startWorkerWebsocket(context: WorkerHookContext)` of `./websocket/index.ts`
+ * (the context's type: ./hook-context.ts) is started here after the synthesizer. It can talk to the API with `context.send(message)` (the API
  * pool re-emits every message whose `type` it does not know as a 'message' event).
  */
 import { adoptParentDefects, defects } from '../defects/index.ts';
@@ -27,22 +27,10 @@ import {
 } from '../jobs/job-queue.ts';
 import { hostedLatency } from '../latitude/hosted-latency.ts';
 import { adoptParentLatitude } from '../latitude/index.ts';
-import { type Database, openDatabase } from '../store/db.ts';
-import { createSynthesizer, type Synthesizer } from '../synth/index.ts';
+import { openDatabase } from '../store/db.ts';
+import { createSynthesizer } from '../synth/index.ts';
 import { heartbeatWorker, REGISTRY_HEARTBEAT_MS, registerWorker, unregisterWorker } from './registry.ts';
 import { synthesizeTake } from './synthesize-take.ts';
-
-export interface WorkerHookContext {
-  workerId: string;
-  dataDir: string;
-  db: Database;
-  synthesizer: Synthesizer;
-  createSynthesizer: typeof createSynthesizer;
-  options: Record<string, unknown>;
-  send(message: { type: string } & Record<string, unknown>): void;
-  notifyEvents(): void;
-  log(line: string): void;
-}
 
 const workerId = process.env.SPEAK_WORKER_ID ?? 'worker';
 const dataDir = process.env.SPEAK_DATA_DIR;

@@ -5,9 +5,9 @@
  */
 
 import { SpeakcheckError } from '../errors.ts';
+import { registerSecret } from '../evidence/redact.ts';
 import { ClientDiagnostic } from './diagnostics.ts';
 import type { Exchange, SendOptions } from './http.ts';
-import { registerSecret } from './redact.ts';
 
 export interface TokenPair {
   access: string;

@@ -11,9 +11,9 @@
  * failed).
  */
 import { Agent, request } from 'undici';
+import { evidenceFor, recordEvidence } from '../evidence/evidence.ts';
 import { BackPressure, isBackPressure } from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
-import { evidenceFor, recordEvidence } from './evidence.ts';
 import { trustedCa } from './tls-trust.ts';
 
 export interface Exchange {

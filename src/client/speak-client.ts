@@ -4,8 +4,9 @@
  * and retries once. Redirects are never followed automatically; `fetchSigned` follows a Location by
  * hand and never sends Authorization (spec, Audio rules 2; S3 rejects a second auth mechanism).
  */
+
+import { recordCharacters } from '../evidence/evidence.ts';
 import { AuthSession, type TokenPair } from './auth-session.ts';
-import { recordCharacters } from './evidence.ts';
 import { DEFAULT_MAX_BYTES, type Exchange, type SendOptions, send } from './http.ts';
 import { Limiter } from './limiter.ts';
 

@@ -5,24 +5,11 @@
  * afterwards) sees the one set by `trustCaFile`. There is deliberately no way to turn certificate
  * verification off.
  */
-import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
+import { readCaFile } from '../config/ca-file.ts';
 
 const ENVIRONMENT_KEY = 'speakcheck:ca-pem';
-
-/** Reads a PEM CA file (or throws a plain Error saying why it cannot be used). */
-export function readCaFile(path: string): string {
-  let pem: string;
-  try {
-    pem = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
-    throw new Error('it holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
-  return pem;
-}
 
 /** Trusts the CA in `path` (besides the system roots) for every request of this process from now on. */
 export function trustCaFile(path: string | undefined): void {

@@ -6,10 +6,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { type EvidenceEntry, recordEvidence } from '../evidence/evidence.ts';
+import { describeWebsocketUrl, REDACTED } from '../evidence/redact.ts';
 import { BackPressure, isBackPressure } from './back-pressure.ts';
 import { certificateProblem } from './diagnostics.ts';
-import { type EvidenceEntry, recordEvidence } from './evidence.ts';
-import { describeWebsocketUrl, REDACTED } from './redact.ts';
 import { trustedCa } from './tls-trust.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { registerUrlSecrets } from './ws-url.ts';

@@ -4,9 +4,9 @@
  * showed only one of its two ends). SpeakStreamConnection (ws-stream.ts) drives the state machine;
  * the pieces here hold no socket.
  */
-import type { EvidenceEntry } from './evidence.ts';
+import type { EvidenceEntry } from '../evidence/evidence.ts';
+import { redactText } from '../evidence/redact.ts';
 import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
-import { redactText } from './redact.ts';
 import type { FrameError, RequestId } from './ws-frame.ts';
 
 export interface ReceivedText {

@@ -22,7 +22,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { recordCharacters, recordEvidence } from './evidence.ts';
+import { recordCharacters, recordEvidence } from '../evidence/evidence.ts';
 import { type ReassembledTake, reassemble } from './reassembler.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { openWebsocket } from './ws-connect.ts';

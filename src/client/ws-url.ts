@@ -4,7 +4,7 @@
  * `worker_websocket_url`). The URL is a credential (Authentication 9): every part that could carry the
  * secret is registered with the redactor before it is returned.
  */
-import { registerSecret } from './redact.ts';
+import { registerSecret } from '../evidence/redact.ts';
 import { WsClientError } from './ws-client-error.ts';
 
 export type WebsocketUrlForm = 'spec' | 'sdk';

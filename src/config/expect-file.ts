@@ -7,10 +7,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import type { Expectation } from '../requirements/expectations.ts';
 import { catalogue } from '../requirements/index.ts';
 import { ConfigError } from './errors.ts';
 import { closestIds } from './requirement-selection.ts';
+import type { Expectation } from './types.ts';
 
 export const DEFAULT_EXPECT_FILE = 'speakcheck.expect.yaml';
 

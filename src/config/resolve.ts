@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { REDACTED } from '../client/redact.ts';
-import { readCaFile } from '../client/tls-trust.ts';
+import { REDACTED } from '../evidence/redact.ts';
+import { readCaFile } from './ca-file.ts';
 import { type LoadedConfigFile, loadConfigFile } from './config-file.ts';
 import { ConfigError } from './errors.ts';
 import { expectFilePath, loadExpectFile } from './expect-file.ts';

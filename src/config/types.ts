@@ -1,8 +1,6 @@
 /** The one typed configuration of a conformance run: what `speakcheck run` resolves from flags and
  *  environment, and what every suite sees through `useSpeak().config`. */
 
-import type { Expectation } from '../requirements/expectations.ts';
-
 /** strict: MUST and SHOULD gate; lenient: only MUST; acceptance: strict and everything judged; sdk: strict plus the SDK's wire facts as SHOULD. */
 export type Profile = 'strict' | 'lenient' | 'acceptance' | 'sdk';
 
@@ -39,8 +37,7 @@ export const PROFILE_RULES: Record<
     shouldGates: true,
     notJudgedGates: false,
     expiry: 'quick',
-    summary:
-      'strict plus the wire facts the vendor SDK relies on, as SHOULD (src/requirements/sdk-profile.ts)',
+    summary: 'strict plus the wire facts the vendor SDK relies on, as SHOULD (src/verdict/sdk-profile.ts)',
   },
 };
 
@@ -148,3 +145,12 @@ export interface RunConfig {
 
 /** The environment variable that carries the resolved RunConfig (JSON) to the vitest workers. */
 export const RUN_CONFIG_ENV = 'SPEAKCHECK_RUN_CONFIG';
+
+/** One entry of the expect file (`run --expect FILE`): a known failure, applied by src/verdict/expectations.ts. */
+export interface Expectation {
+  requirement: string;
+  reason: string;
+  link?: string;
+  /** `YYYY-MM-DD`: the entry holds through that day (UTC), and fails the run after it. */
+  expires?: string;
+}

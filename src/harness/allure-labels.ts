@@ -4,7 +4,7 @@
  * observations as attachments. Allure problems never fail a conformance test.
  */
 import * as allure from 'allure-js-commons';
-import type { TestRecord } from '../client/evidence.ts';
+import type { TestRecord } from '../evidence/evidence.ts';
 import { findRequirement } from '../requirements/index.ts';
 
 export async function labelForAllure(

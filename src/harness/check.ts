@@ -4,7 +4,7 @@
  * A check is soft: its failure is recorded for its id and the test goes on, so the test's other
  * requirements are still judged; covers() fails the test at the end if any judged check failed.
  * A failure thrown outside every check (a setup step: a generation that failed, a take that never
- * got ready) leaves the requirements not concluded yet "blocked" by it (src/requirements/verdict.ts).
+ * got ready) leaves the requirements not concluded yet "blocked" by it (src/verdict/verdict.ts).
  *
  * `checkStep(id, fn)` is for a setup step that is itself the proof of a requirement (generation
  * answering 500 is VOICE-GENERATE-RETURNS-VOICE failing): its failure fails `id` and stops the test,
@@ -13,9 +13,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Finding } from '../checks/finding.ts';
 import { ClientDiagnostic } from '../client/diagnostics.ts';
-import { redactText } from '../client/redact.ts';
 import { SpeakcheckError } from '../errors.ts';
-import type { CheckTallies, HarnessErrorNote } from '../requirements/verdict.ts';
+import { redactText } from '../evidence/redact.ts';
+import type { CheckTallies, HarnessErrorNote } from '../verdict/verdict.ts';
 import { harnessBug } from './harness-error.ts';
 import { stuckWaitRequirement } from './wait-ledger.ts';
 

@@ -17,12 +17,12 @@
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
  */
 import { type TestContext, test } from 'vitest';
-import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../client/evidence.ts';
-import { redactText } from '../client/redact.ts';
 import type { Profile } from '../config/types.ts';
+import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../evidence/evidence.ts';
+import { redactText } from '../evidence/redact.ts';
 import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
-import { levelIn } from '../requirements/sdk-profile.ts';
-import { type HarnessErrorNote, withWouldJudge } from '../requirements/verdict.ts';
+import { levelIn } from '../verdict/sdk-profile.ts';
+import { type HarnessErrorNote, withWouldJudge } from '../verdict/verdict.ts';
 import { labelForAllure } from './allure-labels.ts';
 import {
   attributed,

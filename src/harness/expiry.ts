@@ -12,7 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExpiryConfig } from '../config/types.ts';
-import { withWouldJudge } from '../requirements/verdict.ts';
+import { withWouldJudge } from '../verdict/verdict.ts';
 
 /** How long past a lifetime a refusal is demanded: clock skew and second-granular stamps. */
 export const EXPIRY_MARGIN_MS = 2_000;

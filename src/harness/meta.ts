@@ -1,7 +1,6 @@
 /** What a conformance test leaves in its vitest task meta for the reporter (JSON only). */
-import type { EvidenceEntry } from '../client/evidence.ts';
-import type { HarnessErrorNote } from '../requirements/verdict.ts';
-import type { CheckTallies } from './check.ts';
+import type { EvidenceEntry } from '../evidence/evidence.ts';
+import type { CheckTallies, HarnessErrorNote } from '../verdict/verdict.ts';
 
 export interface SpeakTestMeta {
   /** Requirement ids the test declares through covers(). */

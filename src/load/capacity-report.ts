@@ -3,8 +3,56 @@
  * sample count and hold time), and the curve — latency percentiles and error rate against the
  * offered and the achieved load, the knee (the found capacity) marked — as SVG in summary.html.
  */
-import { escapeXml, renderXYChart } from '../perf/svg-chart.ts';
-import type { CapacityReport, CapacityStep } from './capacity.ts';
+import { escapeXml, renderXYChart } from '../figures/svg-chart.ts';
+import type { SearchEnd, SearchOptions } from './capacity-search.ts';
+import type { SloFigure } from './slo.ts';
+
+export type CapacityMode = 'chunks' | 'parts' | 'rest';
+export type CapacityDimension = 'rate' | 'streams';
+
+/** One step as the report shows it. */
+export interface CapacityStep {
+  index: number;
+  phase: 'up' | 'down' | 'bisect';
+  /** Offered load: takes per second, or concurrent streams. */
+  load: number;
+  holds: boolean;
+  broken: string[];
+  durationS: number;
+  /** The SLO's main latency figure (its first latency term) at p50 / p95 / p99, and its samples. */
+  figure: SloFigure;
+  p50Ms?: number;
+  p95Ms?: number;
+  p99Ms?: number;
+  samples: number;
+  errorRate: number;
+  /** Takes ended per second (successes and failures). */
+  achievedRate: number;
+  generatorShare?: number;
+  generatorCpuS?: number;
+  machineBusy?: number;
+  elapsedMs: number;
+  dir: string;
+}
+
+export interface CapacityReport {
+  mode: CapacityMode;
+  over: CapacityDimension;
+  unit: string;
+  slo: string;
+  end: SearchEnd;
+  capacity?: number;
+  firstBad?: number;
+  /** The step that held at `capacity` and the one that broke at `firstBad`. */
+  bracket: { good?: CapacityStep; bad?: CapacityStep };
+  steps: CapacityStep[];
+  search: Omit<SearchOptions, 'now'> & { minSamples: number; stepS: number };
+  elapsedMs: number;
+  budgetMs: number;
+  generatorWarnings: string[];
+  k6Version?: string;
+  target: string;
+}
 
 function n(v: number | undefined, digits = 1): string {
   return v === undefined ? '–' : Number.isInteger(v) ? String(v) : v.toFixed(digits);

@@ -8,24 +8,25 @@
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT } from '../cli/exit-codes.ts';
+import { EXIT } from '../exit-codes.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 import {
+  type CapacityDimension,
+  type CapacityMode,
+  type CapacityReport,
+  type CapacityStep,
   renderCapacityHtml,
   renderCapacityMarkdown,
   renderCurveSvg,
   renderRatesSvg,
 } from './capacity-report.ts';
-import { type SearchEnd, type SearchOptions, type StepOutcome, searchCapacity } from './capacity-search.ts';
+import { type SearchOptions, type StepOutcome, searchCapacity } from './capacity-search.ts';
 import { CpuSampler, GENERATOR_SHARE_WARN, type GeneratorReport, generatorReport } from './cpu-share.ts';
 import { k6Version } from './k6-binary.ts';
 import { runId, runK6 } from './run-load.ts';
 import { DEFAULT_SLO, judgeSlo, parseSlo, type Slo, type SloFigure, type StepFigures } from './slo.ts';
 import { type LoadSummary, readSummaryFile } from './summary.ts';
 import { type TargetCredentials, withLoadTarget } from './target.ts';
-
-export type CapacityMode = 'chunks' | 'parts' | 'rest';
-export type CapacityDimension = 'rate' | 'streams';
 
 export interface CapacityOptions extends TargetCredentials {
   mode: CapacityMode;
@@ -45,50 +46,6 @@ export interface CapacityOptions extends TargetCredentials {
   outDir?: string;
   maxGeneratorShare?: number;
   log?: (line: string) => void;
-}
-
-/** One step as the report shows it. */
-export interface CapacityStep {
-  index: number;
-  phase: 'up' | 'down' | 'bisect';
-  /** Offered load: takes per second, or concurrent streams. */
-  load: number;
-  holds: boolean;
-  broken: string[];
-  durationS: number;
-  /** The SLO's main latency figure (its first latency term) at p50 / p95 / p99, and its samples. */
-  figure: SloFigure;
-  p50Ms?: number;
-  p95Ms?: number;
-  p99Ms?: number;
-  samples: number;
-  errorRate: number;
-  /** Takes ended per second (successes and failures). */
-  achievedRate: number;
-  generatorShare?: number;
-  generatorCpuS?: number;
-  machineBusy?: number;
-  elapsedMs: number;
-  dir: string;
-}
-
-export interface CapacityReport {
-  mode: CapacityMode;
-  over: CapacityDimension;
-  unit: string;
-  slo: string;
-  end: SearchEnd;
-  capacity?: number;
-  firstBad?: number;
-  /** The step that held at `capacity` and the one that broke at `firstBad`. */
-  bracket: { good?: CapacityStep; bad?: CapacityStep };
-  steps: CapacityStep[];
-  search: Omit<SearchOptions, 'now'> & { minSamples: number; stepS: number };
-  elapsedMs: number;
-  budgetMs: number;
-  generatorWarnings: string[];
-  k6Version?: string;
-  target: string;
 }
 
 export interface CapacityResult {

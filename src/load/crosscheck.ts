@@ -7,7 +7,7 @@
 import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { median } from '../perf/stats.ts';
+import { median } from '../figures/stats.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 import { measureNodeTtfc } from './node-ws-ttfc.ts';
 import { runId, runK6 } from './run-load.ts';

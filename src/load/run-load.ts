@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { EXIT } from '../cli/exit-codes.ts';
+import { EXIT } from '../exit-codes.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 import {
   CpuSampler,

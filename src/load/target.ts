@@ -4,8 +4,8 @@
  * them ends with its distinct exit code and one reason; a stack started here is always stopped.
  */
 
-import { EXIT } from '../cli/exit-codes.ts';
 import type { TargetFlags } from '../config/types.ts';
+import { EXIT } from '../exit-codes.ts';
 import { type StartedTarget, startTarget } from '../stack/target.ts';
 import { ensureK6, K6UnavailableError } from './k6-binary.ts';
 

@@ -5,11 +5,12 @@
  * side is `worse` when its whole bracket lies below the baseline's, `better` when above. With several
  * runs a side, the medians of the good and of the bad loads form the side's bracket.
  */
-import type { CapacityReport } from '../load/capacity.ts';
+
+import { median } from '../figures/stats.ts';
+import { escapeXml as esc, inlineSvg, renderXYChart } from '../figures/svg-chart.ts';
 import { capacityOf } from '../load/capacity.ts';
+import type { CapacityReport } from '../load/capacity-report.ts';
 import type { LoadSummary } from '../load/summary.ts';
-import { median } from './stats.ts';
-import { escapeXml as esc, inlineSvg, renderXYChart } from './svg-chart.ts';
 
 export interface CapacityBracket {
   /** Highest load that held (0 when none did). */

@@ -13,7 +13,7 @@
  * searched again, until the best candidate is not significant. Shuffles use a seeded generator: the
  * same history always gives the same change points.
  */
-import { median, seededRandom } from './stats.ts';
+import { median, seededRandom } from '../figures/stats.ts';
 
 export interface ChangePoint {
   /** Index of the first value after the change. */

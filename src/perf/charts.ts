@@ -1,7 +1,8 @@
 /** The three comparison charts: latency percentiles, throughput, error rate. */
+
+import { type BarRow, renderBarChart } from '../figures/svg-chart.ts';
 import { statLabel } from '../load/summary.ts';
 import type { Comparison, FigureComparison } from './compare.ts';
-import { type BarRow, renderBarChart } from './svg-chart.ts';
 
 export interface ComparisonCharts {
   latency: string;

@@ -7,8 +7,16 @@
  * the test needs to ever reach p < alpha gets a warning (with 1–3 runs a side, nothing can be
  * significant at 0.05).
  */
+
+import {
+  bootstrapMedianCI,
+  type Interval,
+  mannWhitneyU,
+  median,
+  runsNeeded,
+  smallestP,
+} from '../figures/stats.ts';
 import type { LoadSummary } from '../load/summary.ts';
-import { bootstrapMedianCI, type Interval, mannWhitneyU, median, runsNeeded, smallestP } from './stats.ts';
 import {
   absoluteFloor,
   type MetricKind,

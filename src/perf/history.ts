@@ -6,12 +6,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { escapeXml as esc, inlineSvg, perfPage, renderLineChart } from '../figures/svg-chart.ts';
 import { statLabel } from '../load/summary.ts';
 import { type ChangePoint, type EDivisiveOptions, eDivisive } from './change-points.ts';
 import { runFigures } from './compare.ts';
 import { isKeyFigure } from './key-figures.ts';
 import { loadRunSet } from './run-set.ts';
-import { escapeXml as esc, inlineSvg, perfPage, renderLineChart } from './svg-chart.ts';
 import type { MetricKind } from './tracked.ts';
 
 export interface HistoryRun {

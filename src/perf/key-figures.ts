@@ -4,10 +4,11 @@
  * their bootstrap 95 % intervals drawn as whiskers on one shared axis, and the verdict as a coloured
  * word ("worse" red, "better" green, "~" grey: no significant or no material change).
  */
+
+import { escapeXml as esc } from '../figures/svg-chart.ts';
 import { statLabel } from '../load/summary.ts';
 import type { Comparison, FigureComparison, Verdict } from './compare.ts';
 import { changeText, pText, withInterval } from './report-markdown.ts';
-import { escapeXml as esc } from './svg-chart.ts';
 
 /** Latency metrics that time the first audio a listener can play, per scenario. */
 const FIRST_PLAYABLE = /^speak_(ws_first_samples|ws_ttfc|wav_ttfb|ramp_ttfc|take_latency)(\{.*\})?$/;

@@ -3,6 +3,8 @@
  * so it can be attached to a CI run and opened offline. Key figures first (src/perf/key-figures.ts),
  * then every figure's chart and the judged figures' table, collapsed and grouped by metric.
  */
+
+import { escapeXml as esc, inlineSvg, perfPage } from '../figures/svg-chart.ts';
 import { statLabel } from '../load/summary.ts';
 import type { ComparisonCharts } from './charts.ts';
 import type { Comparison } from './compare.ts';
@@ -15,7 +17,6 @@ import {
   verdictLine,
   withInterval,
 } from './report-markdown.ts';
-import { escapeXml as esc, inlineSvg, perfPage } from './svg-chart.ts';
 
 /** The judged figures' table, one collapsed group per metric (a regressed metric's group opens). */
 function groupedTable(c: Comparison): string {

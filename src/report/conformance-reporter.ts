@@ -7,12 +7,12 @@ import { relative } from 'node:path';
 import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { rateLimitObservation, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
-import { redactText } from '../client/redact.ts';
 import type { RunConfig } from '../config/types.ts';
+import { redactText } from '../evidence/redact.ts';
 import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
-import { applyExpectations, type ExpectOutcome } from '../requirements/expectations.ts';
 import { catalogue } from '../requirements/index.ts';
+import { applyExpectations, type ExpectOutcome } from '../verdict/expectations.ts';
 import {
   computeVerdicts,
   exitCodeFor,
@@ -20,7 +20,7 @@ import {
   type TestOutcome,
   type Verdicts,
   verdictWords,
-} from '../requirements/verdict.ts';
+} from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { buildReport, type ConformanceReport } from './model.ts';
 import { writeReport } from './write.ts';

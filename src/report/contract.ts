@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { VerdictStatus } from '../requirements/verdict.ts';
+import type { VerdictStatus } from '../verdict/verdict.ts';
 
 /** Where the contract lives beside the checkout (as test/harness/grounding.test.ts reads it). */
 export const CONTRACT_PATH = join(

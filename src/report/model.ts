@@ -1,9 +1,9 @@
 /** The conformance report as written to conformance.json; md and html are renderings of it. */
 import type { ThrottleStats } from '../client/back-pressure.ts';
-import { redactJson, redactText } from '../client/redact.ts';
 import type { Profile } from '../config/types.ts';
-import type { ExpectOutcome } from '../requirements/expectations.ts';
-import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../requirements/verdict.ts';
+import { redactJson, redactText } from '../evidence/redact.ts';
+import type { ExpectOutcome } from '../verdict/expectations.ts';
+import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../verdict/verdict.ts';
 import { type Reproduction, reproductionOf } from './reproduction.ts';
 
 export interface RunInfo {

@@ -8,13 +8,13 @@
  * so a server answering megabytes cannot make the page unusable; a passed requirement's exchanges
  * stay in conformance.json.
  */
-import type { EvidenceEntry } from '../client/evidence.ts';
-import { judgedText, type TestOutcome } from '../requirements/verdict.ts';
-import { securityLine } from '../run/summary-table.ts';
+import type { EvidenceEntry } from '../evidence/evidence.ts';
+import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
 import { badgeOf, renderBadgeSvg } from './badge.ts';
 import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, type ReportedRequirement, selectionText, verdictOf } from './model.ts';
+import { securityLine } from './summary-table.ts';
 
 export const HTML_MAX_EXCHANGES_PER_TEST = 12;
 export const HTML_MAX_BODY_CHARS = 1_500;
@@ -239,7 +239,7 @@ function wouldJudgeHtml(r: ReportedRequirement): string {
     : '';
 }
 
-/** The security area's counts, apart from the contract's (src/run/summary-table.ts securityLine). */
+/** The security area's counts, apart from the contract's (src/report/summary-table.ts securityLine). */
 function securityHtml(report: ConformanceReport): string {
   const line = securityLine(report.requirements, report.run.profile);
   return line ? `<p class="security"><b>Security</b>${escapeHtml(line.replace(/^security/, ''))}</p>\n` : '';

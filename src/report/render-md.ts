@@ -1,9 +1,9 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
 
-import { judgedText, notJudgedList } from '../requirements/verdict.ts';
-import { securityLine } from '../run/summary-table.ts';
+import { judgedText, notJudgedList } from '../verdict/verdict.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, selectionText, verdictOf } from './model.ts';
+import { securityLine } from './summary-table.ts';
 
 const ICON: Record<string, string> = {
   passed: '✅',

@@ -6,8 +6,8 @@
  * $SPEAK_WS_URL), and a request that carried no Authorization (a signed URL) gets none in its curl.
  * URL signatures stay redacted (they expired long ago anyway): such a curl says so.
  */
-import type { EvidenceEntry } from '../client/evidence.ts';
-import { REDACTED } from '../client/redact.ts';
+import type { EvidenceEntry } from '../evidence/evidence.ts';
+import { REDACTED } from '../evidence/redact.ts';
 
 export interface Reproduction {
   /** One curl command line per HTTP exchange, in the order they were made. */

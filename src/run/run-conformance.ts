@@ -12,22 +12,22 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
-import { EXIT } from '../cli/exit-codes.ts';
 import { runThrottle, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
-import { registerSecret } from '../client/redact.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { registerSecret } from '../evidence/redact.ts';
+import { EXIT } from '../exit-codes.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
-import { expectLines } from '../requirements/expectations.ts';
-import { judgedText, verdictWords } from '../requirements/verdict.ts';
+import { notJudgedLines, securityLine, summaryTable } from '../report/summary-table.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
+import { expectLines } from '../verdict/expectations.ts';
+import { judgedText, verdictWords } from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { suiteWorkersFor } from './suite-workers.ts';
-import { notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
 
 /** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
 export const DEFAULT_MAX_TIME_MS = 300_000;

@@ -24,8 +24,8 @@ import {
   type StartedTestContainer,
   Wait,
 } from 'testcontainers';
-import { registerSecret } from '../client/redact.ts';
 import { SpeakcheckError } from '../errors.ts';
+import { registerSecret } from '../evidence/redact.ts';
 import { REPO_ROOT, StackStartError } from './embedded.ts';
 import { hashImageInputs } from './image-inputs.ts';
 

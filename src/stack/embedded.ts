@@ -6,8 +6,8 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { registerSecret } from '../client/redact.ts';
 import { SpeakcheckError } from '../errors.ts';
+import { registerSecret } from '../evidence/redact.ts';
 import { LaunchError, launch, serveReady } from './launcher.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -5,7 +5,7 @@
  * is known here, so one signal handler (`stopTargetsOnSignal`) can stop them all, including a
  * container stack still starting. A start that fails is a StackStartError with one sentence.
  */
-import { EXIT } from '../cli/exit-codes.ts';
+import { EXIT } from '../exit-codes.ts';
 import { StackStartError, startEmbeddedStack } from './embedded.ts';
 import { loadContainerLauncher } from './load-container-launcher.ts';
 

@@ -9,7 +9,7 @@ import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { distinctRuns, isDone } from '../../src/checks/status.ts';
 import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
-import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
+import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/evidence/evidence.ts';
 import {
   against,
   allowedWaitMs,

@@ -22,9 +22,9 @@ import {
   throttleSentence,
 } from '../../src/client/back-pressure.ts';
 import { ClientDiagnostic, certificateProblem } from '../../src/client/diagnostics.ts';
-import { newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import { closeHttp, send } from '../../src/client/http.ts';
 import { openWebsocket } from '../../src/client/ws-connect.ts';
+import { newTestRecord, runWithRecord } from '../../src/evidence/evidence.ts';
 import { throttledBy } from '../../src/harness/check.ts';
 import { type FakeServer, sendJson, startFakeServer } from './fake-server.ts';
 

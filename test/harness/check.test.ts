@@ -11,7 +11,7 @@ import {
   runWithChecks,
   StepFailed,
 } from '../../src/harness/check.ts';
-import type { HarnessErrorNote } from '../../src/requirements/verdict.ts';
+import type { HarnessErrorNote } from '../../src/verdict/verdict.ts';
 
 const inTest = <T>(ids: string[], fn: () => T) => {
   const tallies: CheckTallies = {};

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import { closeHttp } from '../../src/client/http.ts';
-import { REDACTED } from '../../src/client/redact.ts';
 import { HttpSpeakClient } from '../../src/client/speak-client.ts';
+import { newTestRecord, runWithRecord } from '../../src/evidence/evidence.ts';
+import { REDACTED } from '../../src/evidence/redact.ts';
 import { type FakeServer, sendJson, startFakeServer } from './fake-server.ts';
 
 let server: FakeServer | undefined;

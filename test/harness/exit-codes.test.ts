@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { EXIT, exitCodesHelp } from '../../src/cli/exit-codes.ts';
+import { EXIT, exitCodesHelp } from '../../src/exit-codes.ts';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
 
 describe('exit codes', () => {

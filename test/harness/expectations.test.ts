@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { baselineEntries } from '../../src/cli/commands/expect.ts';
-import { EXIT } from '../../src/cli/exit-codes.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { expectFilePath, loadExpectFile, parseExpectations } from '../../src/config/expect-file.ts';
+import { EXIT } from '../../src/exit-codes.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { applyExpectations, expectLines } from '../../src/requirements/expectations.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import { computeVerdicts, exitCodeFor, type TestOutcome } from '../../src/requirements/verdict.ts';
+import { applyExpectations, expectLines } from '../../src/verdict/expectations.ts';
+import { computeVerdicts, exitCodeFor, type TestOutcome } from '../../src/verdict/verdict.ts';
 
 const req = (id: string, level: Requirement['level']): Requirement => ({
   id,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { propertySeed } from '../../fixtures/property-seed.ts';
-import { newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
+import { newTestRecord, runWithRecord } from '../../src/evidence/evidence.ts';
 
 describe('propertySeed', () => {
   afterEach(() => {

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { REDACTED, redactHeaders, redactJson, redactText, registerSecret } from '../../src/client/redact.ts';
+import {
+  REDACTED,
+  redactHeaders,
+  redactJson,
+  redactText,
+  registerSecret,
+} from '../../src/evidence/redact.ts';
 
 describe('redaction', () => {
   test('authorization and cookies keep their scheme but lose the secret', () => {

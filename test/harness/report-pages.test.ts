@@ -18,7 +18,7 @@ import type { ConformanceReport, ReportedRequirement } from '../../src/report/mo
 import { renderHtml, toActOn } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
 import { catalogue } from '../../src/requirements/index.ts';
-import type { VerdictStatus } from '../../src/requirements/verdict.ts';
+import type { VerdictStatus } from '../../src/verdict/verdict.ts';
 
 function req(id: string, level: 'MUST' | 'SHOULD' | 'INFO', status: VerdictStatus): ReportedRequirement {
   return {

@@ -7,7 +7,7 @@ import { escapeHtml, HTML_MAX_BODY_CHARS, renderHtml } from '../../src/report/re
 import { mdCell, renderMarkdown } from '../../src/report/render-md.ts';
 import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import { computeVerdicts, type TestOutcome, withWouldJudge } from '../../src/requirements/verdict.ts';
+import { computeVerdicts, type TestOutcome, withWouldJudge } from '../../src/verdict/verdict.ts';
 
 const hostile = '<script>alert("x")</script> & | pipe';
 const requirement: Requirement = {

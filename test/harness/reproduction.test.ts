@@ -5,9 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import type { EvidenceEntry } from '../../src/client/evidence.ts';
-import { evidenceFor } from '../../src/client/evidence.ts';
-import { redactJson } from '../../src/client/redact.ts';
+import type { EvidenceEntry } from '../../src/evidence/evidence.ts';
+import { evidenceFor } from '../../src/evidence/evidence.ts';
+import { redactJson } from '../../src/evidence/redact.ts';
 import { curlFor, reproductionOf, websocketScript } from '../../src/report/reproduction.ts';
 
 const exchange = (o: Partial<EvidenceEntry>): EvidenceEntry => ({

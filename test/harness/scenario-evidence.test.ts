@@ -7,7 +7,7 @@ import {
   recordEvidence,
   recordObservation,
   runWithRecord,
-} from '../../src/client/evidence.ts';
+} from '../../src/evidence/evidence.ts';
 import { once } from '../../suites/support/items.ts';
 
 const exchange = (url: string): EvidenceEntry => ({

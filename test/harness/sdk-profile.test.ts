@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { catalogue, findRequirement } from '../../src/requirements/index.ts';
-import { inProfile, SDK_WIRE_FACTS } from '../../src/requirements/sdk-profile.ts';
-import { computeVerdicts, exitCodeFor, type TestOutcome } from '../../src/requirements/verdict.ts';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import { inProfile, SDK_WIRE_FACTS } from '../../src/verdict/sdk-profile.ts';
+import { computeVerdicts, exitCodeFor, type TestOutcome } from '../../src/verdict/verdict.ts';
 
 const plain = (text: string) =>
   text.replace(/\*\*/g, '').replace(/`/g, '').replace(/\|/g, ' ').replace(/\s+/g, ' ').trim();

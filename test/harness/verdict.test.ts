@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Finding } from '../../src/checks/finding.ts';
-import { EXIT } from '../../src/cli/exit-codes.ts';
+import { EXIT } from '../../src/exit-codes.ts';
 import { harnessBug } from '../../src/harness/harness-error.ts';
 import { CatalogueError, mergeCatalogue } from '../../src/requirements/index.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
@@ -12,7 +12,7 @@ import {
   type TestOutcome,
   verdictWords,
   withWouldJudge,
-} from '../../src/requirements/verdict.ts';
+} from '../../src/verdict/verdict.ts';
 
 const req = (id: string, level: Requirement['level'], area: Requirement['area'] = 'auth'): Requirement => ({
   id,

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CapacityReport } from '../../src/load/capacity.ts';
+import type { CapacityReport } from '../../src/load/capacity-report.ts';
 import { parseSummary } from '../../src/load/summary.ts';
 import { compareCapacities, judgeBrackets } from '../../src/perf/capacity-compare.ts';
 import { perfCompare } from '../../src/perf/perf-compare.ts';

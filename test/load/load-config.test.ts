@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REDACTED } from '../../src/client/redact.ts';
+import { REDACTED } from '../../src/evidence/redact.ts';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
 
 const dirs: string[] = [];

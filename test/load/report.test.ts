@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { niceTicks, renderBarChart } from '../../src/figures/svg-chart.ts';
 import { comparisonCharts } from '../../src/perf/charts.ts';
 import { compareRuns } from '../../src/perf/compare.ts';
 import { perfCompare } from '../../src/perf/perf-compare.ts';
 import { renderComparisonHtml } from '../../src/perf/report-html.ts';
 import { renderComparisonMarkdown } from '../../src/perf/report-markdown.ts';
-import { niceTicks, renderBarChart } from '../../src/perf/svg-chart.ts';
 import { DEFAULT_TOLERANCE } from '../../src/perf/tracked.ts';
 import { counter, errorRate, run, trend } from './helpers.ts';
 

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli/exit-codes.ts';
+import { EXIT } from '../../src/exit-codes.ts';
 import { readK6Points, runCrosscheck } from '../../src/load/crosscheck.ts';
 import { runK6, runLoad } from '../../src/load/run-load.ts';
 

@@ -1,14 +1,14 @@
-/** src/perf/stats.ts and change-points.ts on inputs whose answers are known. */
+/** src/figures/stats.ts and src/perf/change-points.ts on inputs whose answers are known. */
 import { describe, expect, it } from 'vitest';
-import { eDivisive } from '../../src/perf/change-points.ts';
-import { buildHistory, renderHistoryHtml } from '../../src/perf/history.ts';
 import {
   bootstrapMedianCI,
   mannWhitneyU,
   runsNeeded,
   seededRandom,
   smallestP,
-} from '../../src/perf/stats.ts';
+} from '../../src/figures/stats.ts';
+import { eDivisive } from '../../src/perf/change-points.ts';
+import { buildHistory, renderHistoryHtml } from '../../src/perf/history.ts';
 import { ttfcRun } from './helpers.ts';
 
 describe('Mann-Whitney U', () => {

@@ -11,7 +11,7 @@ import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { HOSTED_FIGURES } from '../../reference/latitude/hosted-latency.ts';
-import { EXIT } from '../../src/cli/exit-codes.ts';
+import { EXIT } from '../../src/exit-codes.ts';
 import { REPO_ROOT, SPEAKCHECK_BIN } from '../../src/stack/embedded.ts';
 import { runToEnd } from '../../src/stack/launcher.ts';
 import { type DefectiveStack, startDefectiveStack } from '../defects/defective-stack.ts';

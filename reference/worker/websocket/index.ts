@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { findModel, MODELS } from '../../models/catalogue.ts';
 import type { Synthesizer } from '../../synth/index.ts';
-import type { WorkerHookContext } from '../main.ts';
+import type { WorkerHookContext } from '../hook-context.ts';
 import { websocketSecretKey } from './secret.ts';
 import { startWebsocketWorker } from './server.ts';
 import { createStoreService } from './store-service.ts';

@@ -10,8 +10,8 @@ import {
   TARGET_SYNTH_SCALING,
   TARGET_WALL_S,
 } from '../../bench/run-bench.ts';
-import { median } from '../../perf/stats.ts';
-import { EXIT } from '../exit-codes.ts';
+import { EXIT } from '../../exit-codes.ts';
+import { median } from '../../figures/stats.ts';
 
 function runs(value: string): number {
   const n = Number(value);

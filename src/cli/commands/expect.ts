@@ -8,9 +8,9 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors.ts';
 import { DEFAULT_EXPECT_FILE, renderExpectFile } from '../../config/expect-file.ts';
+import type { Expectation } from '../../config/types.ts';
+import { EXIT } from '../../exit-codes.ts';
 import type { ConformanceReport } from '../../report/model.ts';
-import type { Expectation } from '../../requirements/expectations.ts';
-import { EXIT } from '../exit-codes.ts';
 
 /** The report of a run directory (conformance.json), or a ConfigError saying what is missing. */
 export function readReport(dir: string): ConformanceReport {

@@ -1,7 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, printableOptions, resolveCommandTarget } from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
-import { type CapacityDimension, type CapacityMode, runCapacity } from '../../load/capacity.ts';
+import { EXIT, exitCodesHelp } from '../../exit-codes.ts';
+import { runCapacity } from '../../load/capacity.ts';
+import type { CapacityDimension, CapacityMode } from '../../load/capacity-report.ts';
 import { capacitySentence } from '../../load/capacity-report.ts';
 import { GENERATOR_SHARE_WARN } from '../../load/cpu-share.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
@@ -11,7 +13,6 @@ import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { DEFAULT_SLO, parseSlo, SloError } from '../../load/slo.ts';
 import { StackStartError } from '../../stack/embedded.ts';
 import { type StartedTarget, startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
-import { EXIT, exitCodesHelp } from '../exit-codes.ts';
 import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
 
 interface LoadFlags extends TargetFlags {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { ConfigError, resolveCommandTarget } from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
+import { EXIT } from '../../exit-codes.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { SummaryFormatError } from '../../load/summary.ts';
 import { loadHistory, writeHistory } from '../../perf/history.ts';
@@ -10,7 +11,6 @@ import { perfCompare } from '../../perf/perf-compare.ts';
 import { RunSetError } from '../../perf/run-set.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
-import { EXIT } from '../exit-codes.ts';
 import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
 
 function nonNegative(value: string): number {

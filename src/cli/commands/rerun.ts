@@ -6,9 +6,9 @@
  * `--base-url`. Credentials come from the flags and environment as for `run`: a report never holds them.
  */
 import type { Command } from 'commander';
+import { EXIT } from '../../exit-codes.ts';
 import type { ConformanceReport } from '../../report/model.ts';
-import type { VerdictStatus } from '../../requirements/verdict.ts';
-import { EXIT } from '../exit-codes.ts';
+import type { VerdictStatus } from '../../verdict/verdict.ts';
 import { readReport } from './expect.ts';
 import { addRunOptions, EXIT_CODES_HELP, type RunCommandFlags, runAction } from './run.ts';
 

@@ -1,15 +1,15 @@
-/** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: src/cli/exit-codes.ts. */
+/** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: src/exit-codes.ts. */
 import type { Command } from 'commander';
 import { loadConfigFile } from '../../config/config-file.ts';
 import { ConfigError, printableOptions, type RunFlags, resolveRunConfig } from '../../config/resolve.ts';
 import type { RunConfig } from '../../config/types.ts';
+import { EXIT, exitCodesHelp } from '../../exit-codes.ts';
 import {
   DEFAULT_MAX_TIME_MS,
   defaultMaxTimeMs,
   FULL_EXPIRY_MAX_TIME_MS,
   runConformance,
 } from '../../run/run-conformance.ts';
-import { EXIT, exitCodesHelp } from '../exit-codes.ts';
 
 /** `--max-time` in seconds (fractions allowed) → ms; undefined when not given. */
 function parseMaxTime(raw: string | undefined): number | undefined {

@@ -10,6 +10,7 @@ import { startReferenceStack } from '../../../reference/server.ts';
 import { SYNTHESIS_DELAY_ENV } from '../../../reference/synth/slowdown.ts';
 import { TlsSetupError } from '../../../reference/tls.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
+import { EXIT } from '../../exit-codes.ts';
 import { StackStartError } from '../../stack/embedded.ts';
 import { startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
 import {
@@ -20,7 +21,6 @@ import {
   LATITUDE_FLAG_DESCRIPTION,
   latitudeFlag,
 } from '../defect-flag.ts';
-import { EXIT } from '../exit-codes.ts';
 
 function integer(min: number) {
   return (value: string): number => {

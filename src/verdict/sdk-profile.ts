@@ -6,7 +6,7 @@
  * verbatim (test/harness/sdk-profile.test.ts finds each in ../shared/spec/wire-facts.md).
  */
 import type { Profile } from '../config/types.ts';
-import type { Requirement, RequirementLevel } from './types.ts';
+import type { Requirement, RequirementLevel } from '../requirements/types.ts';
 
 export const SDK_WIRE_FACTS: Readonly<Record<string, string>> = {
   'TAKE-BATCH':

@@ -1,5 +1,5 @@
 /** The final table `speakcheck run` prints: one row per area, then the totals. */
-import { notJudgedList, type RequirementVerdict, type VerdictSummary } from '../requirements/verdict.ts';
+import { notJudgedList, type RequirementVerdict, type VerdictSummary } from '../verdict/verdict.ts';
 
 export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
   // The not-concluded column only when the run was stopped (--max-time, Ctrl-C).

@@ -12,15 +12,8 @@
  *     a waiver with a deadline is meant to be looked at when the deadline comes.
  * Entries for requirements this run did not judge (another selection) change nothing.
  */
+import type { Expectation } from '../config/types.ts';
 import type { RequirementVerdict, Verdicts } from './verdict.ts';
-
-export interface Expectation {
-  requirement: string;
-  reason: string;
-  link?: string;
-  /** `YYYY-MM-DD`: the entry holds through that day (UTC), and fails the run after it. */
-  expires?: string;
-}
 
 export interface ExpectOutcome {
   /** Where the entries came from (the file), for the messages. */

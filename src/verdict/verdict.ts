@@ -19,11 +19,11 @@
  * of the run, neither judged nor listed as uncovered.
  */
 
-import { EXIT } from '../cli/exit-codes.ts';
-import type { EvidenceEntry } from '../client/evidence.ts';
 import { PROFILE_RULES, type Profile } from '../config/types.ts';
+import type { EvidenceEntry } from '../evidence/evidence.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { Requirement, RequirementLevel } from '../requirements/types.ts';
 import { inProfile, judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
-import type { Requirement, RequirementLevel } from './types.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
 export type VerdictStatus =
@@ -33,7 +33,7 @@ export type VerdictStatus =
   | 'skipped'
   | 'info'
   | 'not-concluded'
-  /** A failure (or block) the expect file lists (src/requirements/expectations.ts): does not gate. */
+  /** A failure (or block) the expect file lists (src/verdict/expectations.ts): does not gate. */
   | 'expected-failure'
   /** A SHOULD that failed in the lenient profile: does not gate there, still something to fix. */
   | 'non-strict'
@@ -565,7 +565,7 @@ export function verdictWords(verdicts: Verdicts, profile: Profile, exitCode: num
 
 /**
  * The sdk profile's words also say whether the server works with the vendor's SDK and clients: the
- * wire facts (src/requirements/sdk-profile.ts) are SHOULDs there, so a server that fails only those
+ * wire facts (src/verdict/sdk-profile.ts) are SHOULDs there, so a server that fails only those
  * is NOT COMPATIBLE, not "does not conform" (no sentence of speak-v1.md failed).
  */
 function withSdkCompatibility(words: string, verdicts: Verdicts, profile: Profile, exitCode: number): string {
