@@ -16,7 +16,7 @@ import { EXIT } from '../cli/exit-codes.ts';
 import { runThrottle, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import { registerSecret } from '../client/redact.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
-import { encodeRunConfig } from '../config/resolve.ts';
+import { encodeRunConfig, runBudgetMs } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
@@ -29,26 +29,12 @@ import { PreflightError, preflight } from './preflight.ts';
 import { suiteWorkersFor } from './suite-workers.ts';
 import { notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
 
-/** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
-export const DEFAULT_MAX_TIME_MS = 300_000;
-/**
- * Default of `--max-time` with `--expiry full` (the acceptance profile): the contract's longest
- * lifetime, the websocket URL's hour, plus its margin and ten minutes for the rest of the run. A
- * longer lifetime (a 24 h token) is reported not judged, naming the --max-time that would judge it.
- */
-export const FULL_EXPIRY_MAX_TIME_MS = 4_200_000;
-
-/** The budget when --max-time is not given: longer when the run waits out the real lifetimes. */
-export function defaultMaxTimeMs(config: Pick<RunConfig, 'expiry'>): number {
-  return config.expiry.mode === 'full' ? FULL_EXPIRY_MAX_TIME_MS : DEFAULT_MAX_TIME_MS;
-}
-
 /** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
 const CLOSE_BOUND_MS = 5_000;
 
 export interface RunOptions {
   allureHtml?: boolean;
-  /** The run's budget (default DEFAULT_MAX_TIME_MS), from the start of the run. */
+  /** The run's budget, from the start of the run (default: runBudgetMs, by the expiry mode). */
   maxTimeMs?: number;
   out?: (line: string) => void;
   err?: (line: string) => void;
@@ -92,7 +78,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     phases.push(`${name} ${((now - phaseStart) / 1000).toFixed(1)} s`);
     phaseStart = now;
   };
-  const maxTimeMs = o.maxTimeMs ?? defaultMaxTimeMs(config);
+  const maxTimeMs = o.maxTimeMs ?? runBudgetMs(undefined, config);
   // Before anything sends a request or vitest starts its worker threads: they copy the run-wide
   // throttle (one shared buffer) and the trusted CA from this thread's environment data.
   const throttle = runThrottle();

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { FILE_OPTIONS, TARGET_OPTIONS } from '../../config/options.ts';
 import { ConfigError, resolveCommandTarget } from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
@@ -11,7 +12,13 @@ import { RunSetError } from '../../perf/run-set.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
 import { EXIT } from '../exit-codes.ts';
-import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
+import {
+  addReportDirOption,
+  addTableOptions,
+  keyValue,
+  positiveInt,
+  reportDirOf,
+} from '../option-parsers.ts';
 
 function nonNegative(value: string): number {
   const n = Number(value);
@@ -130,57 +137,55 @@ export function registerPerf(program: Command): void {
     .option('--scenario <name>', `--interleave: the scenario to run (${SCENARIOS.join(', ')})`)
     .option('--vus <n>', '--interleave: virtual users per run', positiveInt)
     .option('--duration <d>', '--interleave: duration per scenario phase, e.g. 10s')
-    .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue)
-    .option('--email <email>', '--interleave: login email for URL targets (env SPEAK_EMAIL)')
-    .option('--password <password>', '--interleave: login password (env SPEAK_PASSWORD; prefer it)')
-    .option('--token <token>', '--interleave: permanent token (env SPEAK_TOKEN)')
-    .option('--model <name>', '--interleave: model under test (env SPEAK_MODEL)')
-    .option('--config <file>', '--interleave: credentials from a JSON or YAML file, as for run and load')
-    .action(async (baseline: string, current: string, flags: CompareFlags) => {
-      const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
-      if (flags.interleave) {
-        const sides = await interleavedSides(baseline, current, flags, outDir);
-        if (!sides) {
-          process.exitCode = EXIT.usage;
-          return;
-        }
-        [baseline, current] = sides;
+    .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue);
+  // URL targets' credentials and the config file: the same entries as run's (src/config/options.ts).
+  const { email, password, token, model } = TARGET_OPTIONS;
+  addTableOptions(compare, { email, password, token, model, config: FILE_OPTIONS.config }, '--interleave: ');
+  compare.action(async (baseline: string, current: string, flags: CompareFlags) => {
+    const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
+    if (flags.interleave) {
+      const sides = await interleavedSides(baseline, current, flags, outDir);
+      if (!sides) {
+        process.exitCode = EXIT.usage;
+        return;
       }
-      const tolerance: Tolerance = {
-        alpha: flags.alpha,
-        relative: flags.tolerance,
-        minMs: flags.minMs,
-        minErrorRate: flags.minErrorRate,
-      };
-      try {
-        const { comparison, capacities, files } = perfCompare(baseline, current, tolerance, outDir);
-        for (const w of comparison.warnings) console.error(`warning: ${w}`);
-        for (const f of comparison.regressions) {
-          console.error(
-            `worse: ${f.scenario} ${f.metric} ${f.stat}: ${f.baseline?.toFixed(3)} -> ${f.current?.toFixed(3)} (p ${f.p?.toFixed(4)})`,
-          );
-        }
-        console.log(
-          `${comparison.regressions.length} worse, ${comparison.improvements.length} better, ` +
-            `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
+      [baseline, current] = sides;
+    }
+    const tolerance: Tolerance = {
+      alpha: flags.alpha,
+      relative: flags.tolerance,
+      minMs: flags.minMs,
+      minErrorRate: flags.minErrorRate,
+    };
+    try {
+      const { comparison, capacities, files } = perfCompare(baseline, current, tolerance, outDir);
+      for (const w of comparison.warnings) console.error(`warning: ${w}`);
+      for (const f of comparison.regressions) {
+        console.error(
+          `worse: ${f.scenario} ${f.metric} ${f.stat}: ${f.baseline?.toFixed(3)} -> ${f.current?.toFixed(3)} (p ${f.p?.toFixed(4)})`,
         );
-        for (const c of capacities) {
-          const side = (b: typeof c.baseline) =>
-            b ? `${b.good} [${b.good} – ${Number.isFinite(b.bad) ? b.bad : '–'}] ${b.unit}` : '–';
-          console.log(`capacity ${c.scenario}: ${side(c.baseline)} -> ${side(c.current)}: ${c.verdict}`);
-        }
-        const capacityWorse = capacities.filter((c) => c.verdict === 'worse').length;
-        console.log(`report: ${files.markdown}, ${files.html}`);
-        process.exitCode = comparison.regressions.length || capacityWorse ? EXIT.failed : EXIT.ok;
-      } catch (err) {
-        if (err instanceof RunSetError || err instanceof SummaryFormatError) {
-          console.error(`speakcheck perf compare: ${err.message}`);
-          process.exitCode = EXIT.usage;
-          return;
-        }
-        throw err;
       }
-    });
+      console.log(
+        `${comparison.regressions.length} worse, ${comparison.improvements.length} better, ` +
+          `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
+      );
+      for (const c of capacities) {
+        const side = (b: typeof c.baseline) =>
+          b ? `${b.good} [${b.good} – ${Number.isFinite(b.bad) ? b.bad : '–'}] ${b.unit}` : '–';
+        console.log(`capacity ${c.scenario}: ${side(c.baseline)} -> ${side(c.current)}: ${c.verdict}`);
+      }
+      const capacityWorse = capacities.filter((c) => c.verdict === 'worse').length;
+      console.log(`report: ${files.markdown}, ${files.html}`);
+      process.exitCode = comparison.regressions.length || capacityWorse ? EXIT.failed : EXIT.ok;
+    } catch (err) {
+      if (err instanceof RunSetError || err instanceof SummaryFormatError) {
+        console.error(`speakcheck perf compare: ${err.message}`);
+        process.exitCode = EXIT.usage;
+        return;
+      }
+      throw err;
+    }
+  });
   const history = perf
     .command('history')
     .description(
