@@ -22,12 +22,12 @@ export const parsePositiveInt: OptionParser<number> = (raw, what) => {
   return Number(raw);
 };
 
-/** `--max-time` in seconds (fractions allowed) → ms. */
+/** `--max-time`: seconds, fractions allowed (the run's budget: runBudgetMs turns it into ms). */
 export const parseMaxTime: OptionParser<number> = (raw, what) => {
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new ConfigError(`${what} "${raw}" is not a positive number of seconds (e.g. 300).`);
-  return Math.round(seconds * 1000);
+  return seconds;
 };
 
 /** `--max-rps`: requests per second, fractions allowed (0.5: one every two seconds). */

@@ -16,6 +16,7 @@ import { expectFilePath, loadExpectFile } from './expect-file.ts';
 import {
   DEFAULT_MAX_TIME_S,
   FULL_EXPIRY_MAX_TIME_S,
+  type OptionTable,
   type OptionValues,
   type RawOptions,
   RUN_OPTIONS,
@@ -120,6 +121,8 @@ export interface ResolvedRun {
 }
 
 export interface ResolveRunOptions {
+  /** The option table (default RUN_OPTIONS; a test adds an entry to see it travel). */
+  table?: OptionTable & typeof RUN_OPTIONS;
   /**
    * `required` (a run): a remote server without credentials is a usage error. `optional`: what only
    * lists or prints the options (`run --list`, `--print-config`), contacting nothing, needs none.
@@ -149,7 +152,7 @@ export function resolveRun(
   file: RunFlags = {},
   options: ResolveRunOptions = {},
 ): ResolvedRun {
-  const values = resolveOptions(RUN_OPTIONS, flags, env, file);
+  const values = resolveOptions(options.table ?? RUN_OPTIONS, flags, env, file);
   const target = values.target ?? (values.baseUrl ? 'remote' : 'embedded');
   checkTarget(target, values.baseUrl);
   checkCredentials(values, target, options.credentials ?? 'required');
@@ -209,10 +212,14 @@ export function runBudgetMs(maxTimeS: number | undefined, config: Pick<RunConfig
  * The resolved run as `--print-config` shows it: every config-file key with the value the run uses
  * (defaults that depend on other options filled in), secrets redacted, and which file was read.
  */
-export function printableRun(run: ResolvedRun, configFile: string | undefined): Record<string, unknown> {
+export function printableRun(
+  run: ResolvedRun,
+  configFile: string | undefined,
+  table: OptionTable = RUN_OPTIONS,
+): Record<string, unknown> {
   const { config } = run;
   return printableValues(
-    RUN_OPTIONS,
+    table,
     {
       ...run.values,
       target: config.target,
