@@ -1,7 +1,7 @@
 /**
  * The option table: every option of `speakcheck run` (and the ones `rerun`, `load` and
  * `perf compare --interleave` share) declared once, as data. From it come the commander options and
- * their help (src/cli/option-table.ts), the config-file keys (config-file.ts), the environment
+ * their help (addTableOptions in src/cli/option-parsers.ts), the config-file keys (config-file.ts), the environment
  * variables and defaults of the resolution (resolve.ts), `--print-config` and docs/configuration.md
  * (config-docs.ts, `npm run docs:config`). A new option is one entry here; where it lands in
  * RunConfig is one line of resolveRunConfig.

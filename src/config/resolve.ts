@@ -28,7 +28,7 @@ import { PROFILE_RULES, type RunConfig, type SecondIdentity, type TargetFlags } 
 
 export { AREAS } from '../requirements/types.ts';
 export { ConfigError } from './errors.ts';
-export { parseCaFile, parseListenAddress, parseMaxRps } from './parsers.ts';
+export { parseListenAddress } from './parsers.ts';
 
 /** What commander hands over for run and rerun (all strings as typed, switches booleans). */
 export type RunFlags = RawOptions<typeof RUN_OPTIONS>;
@@ -39,13 +39,6 @@ export type RunValues = OptionValues<typeof RUN_OPTIONS>;
 export const TARGET_ENV = Object.fromEntries(
   Object.entries(TARGET_OPTIONS).map(([key, spec]) => [key, spec.env]),
 ) as { readonly [K in keyof typeof TARGET_OPTIONS]: (typeof TARGET_OPTIONS)[K]['env'] };
-
-/** The environment variables of the second identity (the security area's customer B). */
-export const SECOND_ENV = {
-  secondEmail: RUN_OPTIONS.secondEmail.env,
-  secondPassword: RUN_OPTIONS.secondPassword.env,
-  secondToken: RUN_OPTIONS.secondToken.env,
-} as const;
 
 /** The defaults of the run's numeric options, as the option table declares them. */
 export const DEFAULTS = {
@@ -238,11 +231,11 @@ export function printableRun(
 function checkTarget(target: RunConfig['target'], baseUrl: string | undefined): void {
   if (target !== 'remote' && baseUrl) {
     throw new ConfigError(
-      `--target ${target} starts its own server: do not also give --base-url/SPEAK_BASE_URL.`,
+      `--target ${target} starts its own server: do not also give --base-url/${TARGET_OPTIONS.baseUrl.env}.`,
     );
   }
   if (target === 'remote' && !baseUrl) {
-    throw new ConfigError('--target remote needs --base-url (or SPEAK_BASE_URL).');
+    throw new ConfigError(`--target remote needs --base-url (or ${TARGET_OPTIONS.baseUrl.env}).`);
   }
 }
 
