@@ -128,6 +128,9 @@ export function registerPerf(program: Command): void {
       DEFAULT_TOLERANCE.minErrorRate,
     );
   addReportDirOption(compare, 'report directory (default reports/perf/<timestamp>)');
+  // URL targets' credentials and the config file: the same entries as run's (src/config/options.ts).
+  const { email, password, token, model } = TARGET_OPTIONS;
+  addTableOptions(compare, { email, password, token, model, config: FILE_OPTIONS.config }, '--interleave: ');
   compare
     .option(
       '--interleave <n>',
@@ -137,55 +140,52 @@ export function registerPerf(program: Command): void {
     .option('--scenario <name>', `--interleave: the scenario to run (${SCENARIOS.join(', ')})`)
     .option('--vus <n>', '--interleave: virtual users per run', positiveInt)
     .option('--duration <d>', '--interleave: duration per scenario phase, e.g. 10s')
-    .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue);
-  // URL targets' credentials and the config file: the same entries as run's (src/config/options.ts).
-  const { email, password, token, model } = TARGET_OPTIONS;
-  addTableOptions(compare, { email, password, token, model, config: FILE_OPTIONS.config }, '--interleave: ');
-  compare.action(async (baseline: string, current: string, flags: CompareFlags) => {
-    const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
-    if (flags.interleave) {
-      const sides = await interleavedSides(baseline, current, flags, outDir);
-      if (!sides) {
-        process.exitCode = EXIT.usage;
-        return;
+    .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue)
+    .action(async (baseline: string, current: string, flags: CompareFlags) => {
+      const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
+      if (flags.interleave) {
+        const sides = await interleavedSides(baseline, current, flags, outDir);
+        if (!sides) {
+          process.exitCode = EXIT.usage;
+          return;
+        }
+        [baseline, current] = sides;
       }
-      [baseline, current] = sides;
-    }
-    const tolerance: Tolerance = {
-      alpha: flags.alpha,
-      relative: flags.tolerance,
-      minMs: flags.minMs,
-      minErrorRate: flags.minErrorRate,
-    };
-    try {
-      const { comparison, capacities, files } = perfCompare(baseline, current, tolerance, outDir);
-      for (const w of comparison.warnings) console.error(`warning: ${w}`);
-      for (const f of comparison.regressions) {
-        console.error(
-          `worse: ${f.scenario} ${f.metric} ${f.stat}: ${f.baseline?.toFixed(3)} -> ${f.current?.toFixed(3)} (p ${f.p?.toFixed(4)})`,
+      const tolerance: Tolerance = {
+        alpha: flags.alpha,
+        relative: flags.tolerance,
+        minMs: flags.minMs,
+        minErrorRate: flags.minErrorRate,
+      };
+      try {
+        const { comparison, capacities, files } = perfCompare(baseline, current, tolerance, outDir);
+        for (const w of comparison.warnings) console.error(`warning: ${w}`);
+        for (const f of comparison.regressions) {
+          console.error(
+            `worse: ${f.scenario} ${f.metric} ${f.stat}: ${f.baseline?.toFixed(3)} -> ${f.current?.toFixed(3)} (p ${f.p?.toFixed(4)})`,
+          );
+        }
+        console.log(
+          `${comparison.regressions.length} worse, ${comparison.improvements.length} better, ` +
+            `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
         );
+        for (const c of capacities) {
+          const side = (b: typeof c.baseline) =>
+            b ? `${b.good} [${b.good} – ${Number.isFinite(b.bad) ? b.bad : '–'}] ${b.unit}` : '–';
+          console.log(`capacity ${c.scenario}: ${side(c.baseline)} -> ${side(c.current)}: ${c.verdict}`);
+        }
+        const capacityWorse = capacities.filter((c) => c.verdict === 'worse').length;
+        console.log(`report: ${files.markdown}, ${files.html}`);
+        process.exitCode = comparison.regressions.length || capacityWorse ? EXIT.failed : EXIT.ok;
+      } catch (err) {
+        if (err instanceof RunSetError || err instanceof SummaryFormatError) {
+          console.error(`speakcheck perf compare: ${err.message}`);
+          process.exitCode = EXIT.usage;
+          return;
+        }
+        throw err;
       }
-      console.log(
-        `${comparison.regressions.length} worse, ${comparison.improvements.length} better, ` +
-          `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
-      );
-      for (const c of capacities) {
-        const side = (b: typeof c.baseline) =>
-          b ? `${b.good} [${b.good} – ${Number.isFinite(b.bad) ? b.bad : '–'}] ${b.unit}` : '–';
-        console.log(`capacity ${c.scenario}: ${side(c.baseline)} -> ${side(c.current)}: ${c.verdict}`);
-      }
-      const capacityWorse = capacities.filter((c) => c.verdict === 'worse').length;
-      console.log(`report: ${files.markdown}, ${files.html}`);
-      process.exitCode = comparison.regressions.length || capacityWorse ? EXIT.failed : EXIT.ok;
-    } catch (err) {
-      if (err instanceof RunSetError || err instanceof SummaryFormatError) {
-        console.error(`speakcheck perf compare: ${err.message}`);
-        process.exitCode = EXIT.usage;
-        return;
-      }
-      throw err;
-    }
-  });
+    });
   const history = perf
     .command('history')
     .description(
