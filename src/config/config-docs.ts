@@ -71,8 +71,8 @@ export function renderConfigurationDoc(sections: readonly DocSection[] = CONFIG_
     '',
     '<!-- Generated from src/config/options.ts by `npm run docs:config`: edit the table, not this file. -->',
     '',
-    'Every option of `speakcheck run` can be given as a flag, an environment variable or a key of a',
-    `config file (${CONFIG_FILE_NAMES.map(code).join(', ')} in the working directory, or`,
+    'The options of `speakcheck run` are given as flags, environment variables or keys of a config file',
+    `(${CONFIG_FILE_NAMES.map(code).join(', ')} in the working directory, or`,
     '`--config FILE`). Precedence, option by option: flags > environment variables > config file >',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's own syntax
     'defaults. In a config file, `${NAME}` in a value is replaced by the environment variable NAME (unset:',
