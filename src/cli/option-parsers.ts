@@ -1,5 +1,9 @@
-/** Commander options and parsers shared by the commands: one wording for each usage error, one name for each option. */
+/**
+ * Commander options and parsers shared by the commands: one wording for each usage error, one name for
+ * each option; the options of the option table (src/config/options.ts) as commander options.
+ */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { helpText, type OptionSpec, type OptionTable } from '../config/options.ts';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -34,4 +38,19 @@ export function reportDirOf(
   if (flags.out === undefined) return flags.reportDir;
   warn(`speakcheck ${command}: --out is deprecated, use --report-dir (same meaning)`);
   return flags.reportDir ?? flags.out;
+}
+
+/** The commander option of a table entry (src/config/options.ts): its flag, its generated help. */
+export function commanderOption(spec: OptionSpec<unknown>, helpPrefix = ''): Option {
+  const option = new Option(spec.flag, `${helpPrefix}${helpText(spec)}`);
+  // Repeatable: each occurrence adds its (comma-separated) values.
+  if (spec.kind === 'list')
+    option.argParser((value: string, previous: string[] = []) => [...previous, value]);
+  return option;
+}
+
+/** Adds every option of a table, in its order; `helpPrefix` says when they apply (`--interleave: `). */
+export function addTableOptions(command: Command, table: OptionTable, helpPrefix = ''): Command {
+  for (const spec of Object.values(table)) command.addOption(commanderOption(spec, helpPrefix));
+  return command;
 }

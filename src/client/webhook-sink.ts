@@ -14,7 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseListenAddress } from '../config/resolve.ts';
+import { RUN_OPTIONS } from '../config/options.ts';
+import { envValue } from '../config/resolve-options.ts';
 import type { ListenAddress } from '../config/types.ts';
 
 export interface WebhookCall {
@@ -278,8 +279,7 @@ export function planWebhookSink(
   env: Record<string, string | undefined> = process.env,
 ): SinkPlan {
   const listen: Partial<ListenAddress> =
-    config.webhookListen ??
-    (env.SPEAK_WEBHOOK_LISTEN ? parseListenAddress(env.SPEAK_WEBHOOK_LISTEN, 'SPEAK_WEBHOOK_LISTEN') : {});
+    config.webhookListen ?? envValue(RUN_OPTIONS.webhookListen, env) ?? {};
   if (config.webhookUrl) {
     const publicUrl = new URL(config.webhookUrl);
     const urlPort = publicUrl.port ? Number(publicUrl.port) : publicUrl.protocol === 'https:' ? 443 : 80;

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './errors.ts';
-import type { RunFlags } from './resolve.ts';
+import { configKeys, type OptionKind, type OptionTable, type RawOptions, RUN_OPTIONS } from './options.ts';
 
 export const CONFIG_FILE_NAMES = [
   'speakcheck.config.json',
@@ -17,40 +17,11 @@ export const CONFIG_FILE_NAMES = [
   'speakcheck.config.yml',
 ];
 
-/** The keys a config file may set: the run flags (camelCase), plus `maxTime`. */
-export const CONFIG_KEYS = [
-  'baseUrl',
-  'authUrl',
-  'email',
-  'password',
-  'token',
-  'model',
-  'webhookUrl',
-  'webhookListen',
-  'requestTimeout',
-  'readyTimeout',
-  'accessTokenLifetime',
-  'wsUrlLifetime',
-  'maxExpiryWait',
-  'profile',
-  'only',
-  'requirement',
-  'concurrency',
-  'keep',
-  'reportDir',
-  'target',
-  'expect',
-  'maxTime',
-  'secondEmail',
-  'secondPassword',
-  'secondToken',
-  'maxRps',
-  'caFile',
-  'expiry',
-  'signedUrlLifetime',
-] as const;
+/** The keys a config file may set: the run options' config keys (the flags in camelCase), from the option table. */
+export const CONFIG_KEYS: readonly string[] = configKeys(RUN_OPTIONS);
 
-export type FileFlags = RunFlags & { maxTime?: string };
+/** A config file's values as commander would hand them over. */
+export type FileFlags = RawOptions<typeof RUN_OPTIONS>;
 
 export interface LoadedConfigFile {
   path: string;
@@ -82,7 +53,11 @@ export function parseConfigText(
   text: string,
   path: string,
   env: Record<string, string | undefined>,
+  table: OptionTable = RUN_OPTIONS,
 ): FileFlags {
+  const kinds = new Map(
+    Object.values(table).flatMap((spec) => (spec.configKey ? [[spec.configKey, spec.kind ?? 'value']] : [])),
+  );
   let parsed: unknown;
   try {
     parsed = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
@@ -94,32 +69,34 @@ export function parseConfigText(
     throw new ConfigError(`${path} must hold an object of options (e.g. {"baseUrl": "https://…"}).`);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(parsed)) {
-    if (!(CONFIG_KEYS as readonly string[]).includes(key))
-      throw new ConfigError(`${path}: unknown key "${key}" (known: ${CONFIG_KEYS.join(', ')}).`);
-    out[key] = normalize(key, value, path, env);
+    const kind = kinds.get(key);
+    if (kind === undefined)
+      throw new ConfigError(`${path}: unknown key "${key}" (known: ${[...kinds.keys()].join(', ')}).`);
+    out[key] = normalize(key, kind, value, path, env);
   }
   return out as FileFlags;
 }
 
-/** Values as commander would hand them over: strings, `keep` a boolean, `requirement` a list. */
+/** Values as commander would hand them over: strings, a switch a boolean, a list option a list. */
 function normalize(
   key: string,
+  kind: OptionKind,
   value: unknown,
   path: string,
   env: Record<string, string | undefined>,
 ): unknown {
   const where = `${path}: ${key}`;
-  if (key === 'keep') {
+  if (kind === 'switch') {
     if (typeof value !== 'boolean') throw new ConfigError(`${where} must be true or false.`);
     return value;
   }
   if (Array.isArray(value)) {
-    if (key !== 'only' && key !== 'requirement') throw new ConfigError(`${where} must be a single value.`);
+    if (kind === 'value') throw new ConfigError(`${where} must be a single value.`);
     const items = value.map((item) => scalar(item, where, env));
-    return key === 'only' ? items.join(',') : items;
+    return kind === 'csv' ? items.join(',') : items;
   }
   const text = scalar(value, where, env);
-  return key === 'requirement' ? [text] : text;
+  return kind === 'list' ? [text] : text;
 }
 
 function scalar(value: unknown, where: string, env: Record<string, string | undefined>): string {

@@ -17,11 +17,13 @@ import { requirements as version } from './catalogue/version.ts';
 import { requirements as voices } from './catalogue/voices.ts';
 import { requirements as webhooks } from './catalogue/webhooks.ts';
 import { requirements as websocket } from './catalogue/websocket.ts';
-import type { Requirement, StandardQuote } from './types.ts';
+import type { Area, Requirement, StandardQuote } from './types.ts';
 
 export type { Area, Requirement, RequirementLevel, StandardQuote } from './types.ts';
+export { AREAS } from './types.ts';
 
-const AREA_FILES: Record<string, readonly Requirement[]> = {
+/** One catalogue file per area: the Record makes a missing area a type error. */
+const AREA_FILES: Record<Area, readonly Requirement[]> = {
   auth,
   models,
   voices,

@@ -6,19 +6,26 @@
  */
 export type RequirementLevel = 'MUST' | 'SHOULD' | 'INFO' | 'SECURITY';
 
-export type Area =
-  | 'auth'
-  | 'models'
-  | 'voices'
-  | 'takes'
-  | 'lists'
-  | 'audio'
-  | 'errors'
-  | 'docs'
-  | 'version'
-  | 'websocket'
-  | 'webhooks'
-  | 'security';
+/**
+ * The areas of the contract, declared once: a suite file per area (suites/<area>.spec.ts), a
+ * catalogue file per area (catalogue/<area>.ts, AREA_FILES), the values `--only` accepts.
+ */
+export const AREAS = [
+  'auth',
+  'models',
+  'voices',
+  'takes',
+  'lists',
+  'audio',
+  'errors',
+  'docs',
+  'version',
+  'websocket',
+  'webhooks',
+  'security',
+] as const;
+
+export type Area = (typeof AREAS)[number];
 
 /**
  * A named external standard a MUST or SHOULD rests on, in the standard's own words: where speak-v1.md

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
 import { runThrottle, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
-import { encodeRunConfig } from '../config/resolve.ts';
+import { encodeRunConfig, runBudgetMs } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { registerSecret } from '../evidence/redact.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -29,26 +29,12 @@ import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { suiteWorkersFor } from './suite-workers.ts';
 
-/** Default of `--max-time`: fifteen times a clean run against the embedded stack (about 20 s). */
-export const DEFAULT_MAX_TIME_MS = 300_000;
-/**
- * Default of `--max-time` with `--expiry full` (the acceptance profile): the contract's longest
- * lifetime, the websocket URL's hour, plus its margin and ten minutes for the rest of the run. A
- * longer lifetime (a 24 h token) is reported not judged, naming the --max-time that would judge it.
- */
-export const FULL_EXPIRY_MAX_TIME_MS = 4_200_000;
-
-/** The budget when --max-time is not given: longer when the run waits out the real lifetimes. */
-export function defaultMaxTimeMs(config: Pick<RunConfig, 'expiry'>): number {
-  return config.expiry.mode === 'full' ? FULL_EXPIRY_MAX_TIME_MS : DEFAULT_MAX_TIME_MS;
-}
-
 /** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
 const CLOSE_BOUND_MS = 5_000;
 
 export interface RunOptions {
   allureHtml?: boolean;
-  /** The run's budget (default DEFAULT_MAX_TIME_MS), from the start of the run. */
+  /** The run's budget, from the start of the run (default: runBudgetMs, by the expiry mode). */
   maxTimeMs?: number;
   out?: (line: string) => void;
   err?: (line: string) => void;
@@ -71,30 +57,85 @@ function securityNote(summary: { securityFailed: number; securityBlocked: number
   return `; ${failing} security check${failing > 1 ? 's' : ''} (tenant isolation) failed`;
 }
 
+/** Where the run's lines go: stdout/stderr unless the caller collects them. */
+interface RunOutput {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** On a terminal, the expiry countdown: one line rewritten in place. */
+  status?: (line: string) => void;
+}
+
 export async function runConformance(config: RunConfig, o: RunOptions = {}): Promise<number> {
+  const io = runOutput(o);
+  const startedAt = new Date();
+  guardSecrets(config);
+  config.reportDir = resolve(config.reportDir);
+  const maxTimeMs = o.maxTimeMs ?? runBudgetMs(undefined, config);
+  const throttle = startBudget(config, startedAt, maxTimeMs);
+  const stop = new RunStop(maxTimeMs, throttle, io.err);
+  const reporter = new ConformanceReporter({
+    config,
+    startedAt,
+    log: io.out,
+    throttleStats: () => throttle.stats(),
+    ...(io.status ? { status: io.status } : {}),
+  });
+  const phases = new PhaseClock();
+  // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
+  // its worker threads only start at start(), after the config is complete.
+  const vitestReady = createSuitesVitest(config, reporter);
+  vitestReady.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
+  let vitest: Vitest | undefined;
+  let stack: StartedTarget | undefined;
+  try {
+    const started = await startStack(config, io);
+    if (typeof started === 'number') return started;
+    stack = started;
+    if (stack) phases.end('stack start');
+    const checked = await checkServer(config, io);
+    if (typeof checked === 'number') return checked;
+    phases.end('preflight');
+    announceRun(config, stack, checked.version, reporter, io.out);
+    vitest = await vitestReady;
+    sizeSuiteWorkers(vitest, config, checked.quickestAnswerMs, io.out);
+    await runSuites(vitest, config, reporter, stop, io.err);
+    phases.end('suites');
+    return summarize(
+      reporter,
+      config,
+      { phases: phases.lines, throttle, allureHtml: o.allureHtml === true },
+      io,
+    );
+  } finally {
+    stop.dispose();
+    await closeRun(vitest, stop.stopping, stack);
+  }
+}
+
+function runOutput(o: RunOptions): RunOutput {
   // On a terminal the expiry countdown is one line rewritten in place; every other line clears it first.
   const live = o.out === undefined && process.stdout.isTTY === true;
-  const out = o.out ?? ((line: string) => process.stdout.write(`${live ? '\r\x1b[2K' : ''}${line}\n`));
-  const status = live ? (line: string) => process.stdout.write(`\r\x1b[2K${line}`) : undefined;
-  const err = o.err ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const startedAt = new Date();
+  return {
+    out: o.out ?? ((line: string) => process.stdout.write(`${live ? '\r\x1b[2K' : ''}${line}\n`)),
+    err: o.err ?? ((line: string) => process.stderr.write(`${line}\n`)),
+    ...(live ? { status: (line: string) => process.stdout.write(`\r\x1b[2K${line}`) } : {}),
+  };
+}
+
+/** The credentials never appear in a line or report of the run (src/client/redact.ts). */
+function guardSecrets(config: RunConfig): void {
   registerSecret(config.password);
   registerSecret(config.token);
   registerSecret(config.second?.password);
   registerSecret(config.second?.token);
-  config.reportDir = resolve(config.reportDir);
+}
 
-  let stack: StartedTarget | undefined;
-  const phases: string[] = [];
-  let phaseStart = performance.now();
-  const endPhase = (name: string) => {
-    const now = performance.now();
-    phases.push(`${name} ${((now - phaseStart) / 1000).toFixed(1)} s`);
-    phaseStart = now;
-  };
-  const maxTimeMs = o.maxTimeMs ?? defaultMaxTimeMs(config);
-  // Before anything sends a request or vitest starts its worker threads: they copy the run-wide
-  // throttle (one shared buffer) and the trusted CA from this thread's environment data.
+/**
+ * The run-wide throttle, the trusted CA and the budget's deadline, set before anything sends a
+ * request or vitest starts its worker threads: they copy the throttle (one shared buffer) and the
+ * CA from this thread's environment data.
+ */
+function startBudget(config: RunConfig, startedAt: Date, maxTimeMs: number): ReturnType<typeof runThrottle> {
   const throttle = runThrottle();
   throttle.reset({
     ...(config.maxRps !== undefined ? { maxRps: config.maxRps } : {}),
@@ -104,196 +145,283 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   // The expiry waits (src/harness/expiry.ts) end within the budget, or say what budget would judge them.
   config.expiry.deadlineMs = startedAt.getTime() + maxTimeMs;
   config.expiry.maxTimeS = Math.round(maxTimeMs / 1000);
-  // Resolved with the reason when the run must stop waiting (budget or signal during the suites).
-  let requestStop: (reason: string) => void = () => undefined;
-  const stopRequested = new Promise<string>((resolve) => {
-    requestStop = resolve;
-  });
-  let suitesRunning = false;
-  let stopping = false;
-  const budget = setTimeout(() => {
-    const stats = throttle.stats();
-    const throttled = stats.answered429 + stats.answered503 > 0 ? ` (${throttleSentence(stats)})` : '';
-    requestStop(`the run budget of ${(maxTimeMs / 1000).toFixed(0)} s (--max-time) ran out${throttled}`);
-  }, maxTimeMs);
-  budget.unref();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (suitesRunning && !stopping) {
-      stopping = true;
-      err(`speakcheck: ${signal}: stopping the suites and writing the reports (again to stop at once).`);
-      requestStop(`${signal} (interrupted)`);
+  return throttle;
+}
+
+/** "stack start 1.2 s, preflight 0.1 s, suites 9.8 s" for the timing line. */
+class PhaseClock {
+  readonly lines: string[] = [];
+  private start = performance.now();
+
+  end(name: string): void {
+    const now = performance.now();
+    this.lines.push(`${name} ${((now - this.start) / 1000).toFixed(1)} s`);
+    this.start = now;
+  }
+}
+
+/**
+ * When the run stops waiting: the budget (--max-time) runs out, or the first SIGINT/SIGTERM while
+ * the suites run (the reports are still written); a signal outside the suites, or a second one,
+ * stops the stack and exits at once (130).
+ */
+class RunStop {
+  /** Resolved with the reason when the run must stop waiting. */
+  readonly requested: Promise<string>;
+  suitesRunning = false;
+  stopping = false;
+  private request: (reason: string) => void = () => undefined;
+  private readonly budget: NodeJS.Timeout;
+  /** This run's own listeners, which dropVitestSignalListeners keeps. */
+  readonly ownListeners: Set<unknown>;
+
+  constructor(
+    maxTimeMs: number,
+    throttle: ReturnType<typeof runThrottle>,
+    private readonly err: (line: string) => void,
+  ) {
+    this.requested = new Promise<string>((resolve) => {
+      this.request = resolve;
+    });
+    this.budget = setTimeout(() => {
+      const stats = throttle.stats();
+      const throttled = stats.answered429 + stats.answered503 > 0 ? ` (${throttleSentence(stats)})` : '';
+      this.request(`the run budget of ${(maxTimeMs / 1000).toFixed(0)} s (--max-time) ran out${throttled}`);
+    }, maxTimeMs);
+    this.budget.unref();
+    process.once('SIGINT', this.onSignal);
+    process.once('SIGTERM', this.onSignal);
+    this.ownListeners = new Set([...process.rawListeners('SIGINT'), ...process.rawListeners('SIGTERM')]);
+  }
+
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    if (this.suitesRunning && !this.stopping) {
+      this.stopping = true;
+      this.err(`speakcheck: ${signal}: stopping the suites and writing the reports (again to stop at once).`);
+      this.request(`${signal} (interrupted)`);
       // The next signal takes the path below: stop the stack and exit at once.
-      process.once(signal, onSignal);
+      process.once(signal, this.onSignal);
       return;
     }
-    err(`speakcheck: ${signal}: stopping.`);
+    this.err(`speakcheck: ${signal}: stopping.`);
     // stopAllTargets covers an interrupt while the container stack is still starting.
     void stopAllTargets().finally(() => process.exit(EXIT.interrupted));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const reporter = new ConformanceReporter({
-    config,
-    startedAt,
-    log: out,
-    throttleStats: () => throttle.stats(),
-    ...(status ? { status } : {}),
-  });
-  const ownSignalListeners = new Set([...process.rawListeners('SIGINT'), ...process.rawListeners('SIGTERM')]);
-  // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
-  // its worker threads only start at start(), after the config is complete.
-  const vitestReady = createSuitesVitest(config, reporter);
-  vitestReady.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
-  let vitest: Vitest | undefined;
-  try {
-    if (config.target === 'embedded' || config.target === 'container') {
-      out(`speakcheck: starting the ${config.target} reference stack ...`);
-      try {
-        stack = await startTarget(config.target, {
-          onLog: (line) => out(`speakcheck: ${line}`),
-          // One synthesis worker: why in src/stack/target.ts.
-          workers: EMBEDDED_RUN_WORKERS,
-        });
-      } catch (e) {
-        if (e instanceof StackStartError) {
-          err(`speakcheck: could not run: ${e.message}.`);
-          return EXIT.targetUnavailable;
-        }
-        throw e;
-      }
-      config.baseUrl = stack.baseUrl;
-      config.authUrl = stack.baseUrl;
-      config.email = stack.email;
-      config.password = stack.password;
-      // The stack's second customer, unless the user named one (--second-email/--second-token).
-      if (stack.second && !config.second) config.second = stack.second;
-      endPhase('stack start');
-    }
 
-    let serverVersion: unknown;
-    let quickestAnswerMs = 0;
-    try {
-      const checked = await preflight(config);
-      serverVersion = checked.version;
-      quickestAnswerMs = checked.quickestAnswerMs;
-      if (checked.throttled)
-        err(
-          `speakcheck: the server only throttled the preflight (${checked.throttled}); going on: the suites wait on its limit within --max-time.`,
-        );
-    } catch (e) {
-      if (e instanceof PreflightError) {
-        err(`speakcheck: could not run: ${e.message}`);
-        return EXIT.targetUnavailable;
-      }
-      throw e;
-    }
-
-    endPhase('preflight');
-    out(
-      `speakcheck: testing ${config.baseUrl}${stack ? ` (${config.target} reference stack)` : ''}, profile ${config.profile}${
-        config.only.length ? `, areas ${config.only.join(', ')}` : ''
-      }${config.requirements.length ? `, requirements ${config.requirements.join(', ')}` : ''}, run ${config.runId}`,
-    );
-    reporter.noteServerVersion(serverVersion);
-    out(
-      `speakcheck: version ${speakcheckVersion()}; the server's /version ${
-        serverVersion === undefined
-          ? 'was not read (the server throttled)'
-          : `answered ${compactVersion(serverVersion)}`
-      }`,
-    );
-    vitest = await vitestReady;
-    config.suiteWorkers = suiteWorkersFor(config.target, quickestAnswerMs);
-    if (config.suiteWorkers !== vitest.config.maxWorkers) {
-      // Read when the pool starts (at start()). Min and max alike: with minWorkers 1 and maxWorkers 4
-      // the run lost files, tinypool ending a thread that still ran one ("Terminating worker thread").
-      vitest.config.maxWorkers = config.suiteWorkers;
-      vitest.config.minWorkers = config.suiteWorkers;
-      out(
-        `speakcheck: ${config.suiteWorkers} suite files at a time: the server's quickest answer took ${Math.round(quickestAnswerMs)} ms, a network's round trip (their waits overlap)`,
-      );
-    }
-    // Vitest's logger exits the process on SIGINT/SIGTERM; here a signal stops the suites and the
-    // reports are still written (onSignal), so its listeners go (its cleanup still runs at close).
-    for (const signal of ['SIGINT', 'SIGTERM'] as const)
-      for (const listener of process.rawListeners(signal))
-        if (!ownSignalListeners.has(listener)) process.off(signal, listener as (...a: unknown[]) => void);
-    process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);
-    suitesRunning = true;
-    const suites = vitest.start(suiteFilters(config.only));
-    suites.catch(() => undefined); // a stopped run does not wait for it
-    const stopped = await Promise.race([suites.then(() => undefined), stopRequested]);
-    suitesRunning = false;
-    if (stopped) {
-      stopping = true;
-      err(`speakcheck: ${stopped}: not waiting any longer; what has not finished is not concluded.`);
-      await reporter.concludeStopped(stopped);
-    }
-    endPhase('suites');
-    const result = reporter.result;
-    if (!result) {
-      err('speakcheck: the suites ended without a result (see the errors above).');
-      return EXIT.failed;
-    }
-    const { verdicts } = result;
-    out('');
-    out(summaryTable(verdicts.requirements, verdicts.summary));
-    out('');
-    for (const problem of verdicts.problems.slice(0, 10))
-      err(`  problem: ${problem.where}: ${problem.message.split('\n')[0]}`);
-    // Unexpected passes and expired entries stand out on stderr; the count of expected ones is a plain line.
-    if (result.expect) {
-      const { summary: expectSummary, alerts } = expectLines(result.expect);
-      if (expectSummary) out(expectSummary);
-      for (const line of alerts) err(line);
-    }
-    if (verdicts.summary.harnessErrors > 0)
-      err(
-        `speakcheck: the harness itself broke on ${verdicts.summary.harnessErrors} requirement(s) (status harness-error; not a verdict on the server): please file a bug report for speakcheck with conformance.json (its message names the line that broke)`,
-      );
-    const { tests } = verdicts.summary;
-    let exitCode = result.exitCode;
-    if (tests.passed + tests.failed === 0) {
-      err('speakcheck: no test ran: a run that checks nothing cannot pass.');
-      exitCode = EXIT.failed;
-    }
-    out(
-      `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${securityCount(verdicts.requirements, verdicts.summary)}${blockedText(verdicts.summary)}`,
-    );
-    const security = securityLine(verdicts.requirements, config.profile);
-    if (security) out(security);
-    out(`characters synthesized: ${verdicts.summary.characters}`);
-    out(`timing: ${phases.join(', ')}; ${trafficText(throttle.stats())}`);
-    out(
-      `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, badge.svg, badge.json, junit.xml, allure-results/)`,
-    );
-    if (o.allureHtml) out(generateAllureHtml(config.reportDir));
-    for (const line of notJudgedLines(verdicts.requirements)) out(line);
-    out(judgedText(verdicts.summary.judged));
-    const words = verdictWords(verdicts, config.profile, exitCode);
-    const { notConcluded } = verdicts.summary;
-    const stoppedNote =
-      notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
-    // The same words as every report's (run.verdict): one function says them (verdictWords).
-    out(
-      exitCode === EXIT.ok && words === 'CONFORMS'
-        ? 'verdict: CONFORMS'
-        : `verdict: ${words} (exit ${exitCode}, ${config.profile} profile${securityNote(verdicts.summary, config.profile)}${stoppedNote})`,
-    );
-    return exitCode;
-  } finally {
-    clearTimeout(budget);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    // When the run never started, the half-made vitest is not waited for: the CLI exits right after,
-    // and "could not run" must be said at once. A stopped run bounds the close: a worker stuck in a
-    // hung request is left to the process exit.
-    if (vitest) {
-      const closing = vitest.close();
-      await (stopping ? Promise.race([closing, sleep(CLOSE_BOUND_MS)]) : closing);
-    }
-    await stack?.stop();
+  dispose(): void {
+    clearTimeout(this.budget);
+    process.off('SIGINT', this.onSignal);
+    process.off('SIGTERM', this.onSignal);
   }
+}
+
+/**
+ * The embedded or container stack when the run starts its own server (its address and customers
+ * go into the config); undefined against a remote server; the exit code when it cannot start.
+ */
+async function startStack(config: RunConfig, io: RunOutput): Promise<StartedTarget | undefined | number> {
+  if (config.target !== 'embedded' && config.target !== 'container') return undefined;
+  io.out(`speakcheck: starting the ${config.target} reference stack ...`);
+  let stack: StartedTarget;
+  try {
+    stack = await startTarget(config.target, {
+      onLog: (line) => io.out(`speakcheck: ${line}`),
+      // One synthesis worker: why in src/stack/target.ts.
+      workers: EMBEDDED_RUN_WORKERS,
+    });
+  } catch (e) {
+    if (e instanceof StackStartError) {
+      io.err(`speakcheck: could not run: ${e.message}.`);
+      return EXIT.targetUnavailable;
+    }
+    throw e;
+  }
+  config.baseUrl = stack.baseUrl;
+  config.authUrl = stack.baseUrl;
+  config.email = stack.email;
+  config.password = stack.password;
+  // The stack's second customer, unless the user named one (--second-email/--second-token).
+  if (stack.second && !config.second) config.second = stack.second;
+  return stack;
+}
+
+/** The preflight: the server's version and quickest answer, or the exit code when it cannot be tested. */
+async function checkServer(
+  config: RunConfig,
+  io: RunOutput,
+): Promise<{ version: unknown; quickestAnswerMs: number } | number> {
+  try {
+    const checked = await preflight(config);
+    if (checked.throttled)
+      io.err(
+        `speakcheck: the server only throttled the preflight (${checked.throttled}); going on: the suites wait on its limit within --max-time.`,
+      );
+    return { version: checked.version, quickestAnswerMs: checked.quickestAnswerMs };
+  } catch (e) {
+    if (e instanceof PreflightError) {
+      io.err(`speakcheck: could not run: ${e.message}`);
+      return EXIT.targetUnavailable;
+    }
+    throw e;
+  }
+}
+
+/** What is tested, how, and which versions: the run's first lines. */
+function announceRun(
+  config: RunConfig,
+  stack: StartedTarget | undefined,
+  serverVersion: unknown,
+  reporter: ConformanceReporter,
+  out: (line: string) => void,
+): void {
+  out(
+    `speakcheck: testing ${config.baseUrl}${stack ? ` (${config.target} reference stack)` : ''}, profile ${config.profile}${
+      config.only.length ? `, areas ${config.only.join(', ')}` : ''
+    }${config.requirements.length ? `, requirements ${config.requirements.join(', ')}` : ''}, run ${config.runId}`,
+  );
+  reporter.noteServerVersion(serverVersion);
+  out(
+    `speakcheck: version ${speakcheckVersion()}; the server's /version ${
+      serverVersion === undefined
+        ? 'was not read (the server throttled)'
+        : `answered ${compactVersion(serverVersion)}`
+    }`,
+  );
+}
+
+/** Suite files at a time, by the server's quickest answer (src/run/suite-workers.ts). */
+function sizeSuiteWorkers(
+  vitest: Vitest,
+  config: RunConfig,
+  quickestAnswerMs: number,
+  out: (line: string) => void,
+): void {
+  config.suiteWorkers = suiteWorkersFor(config.target, quickestAnswerMs);
+  if (config.suiteWorkers === vitest.config.maxWorkers) return;
+  // Read when the pool starts (at start()). Min and max alike: with minWorkers 1 and maxWorkers 4
+  // the run lost files, tinypool ending a thread that still ran one ("Terminating worker thread").
+  vitest.config.maxWorkers = config.suiteWorkers;
+  vitest.config.minWorkers = config.suiteWorkers;
+  out(
+    `speakcheck: ${config.suiteWorkers} suite files at a time: the server's quickest answer took ${Math.round(quickestAnswerMs)} ms, a network's round trip (their waits overlap)`,
+  );
+}
+
+/** The suites, until they end or the run stops waiting (then what has not finished is not concluded). */
+async function runSuites(
+  vitest: Vitest,
+  config: RunConfig,
+  reporter: ConformanceReporter,
+  stop: RunStop,
+  err: (line: string) => void,
+): Promise<void> {
+  dropVitestSignalListeners(stop.ownListeners);
+  process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);
+  stop.suitesRunning = true;
+  const suites = vitest.start(suiteFilters(config.only));
+  suites.catch(() => undefined); // a stopped run does not wait for it
+  const stopped = await Promise.race([suites.then(() => undefined), stop.requested]);
+  stop.suitesRunning = false;
+  if (stopped) {
+    stop.stopping = true;
+    err(`speakcheck: ${stopped}: not waiting any longer; what has not finished is not concluded.`);
+    await reporter.concludeStopped(stopped);
+  }
+}
+
+/**
+ * Vitest's logger exits the process on SIGINT/SIGTERM; here a signal stops the suites and the
+ * reports are still written (RunStop), so its listeners go (its cleanup still runs at close).
+ */
+function dropVitestSignalListeners(own: ReadonlySet<unknown>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    for (const listener of process.rawListeners(signal))
+      if (!own.has(listener)) process.off(signal, listener as (...a: unknown[]) => void);
+}
+
+/** The summary table, the counts, the reports, the verdict line; returns the exit code. */
+function summarize(
+  reporter: ConformanceReporter,
+  config: RunConfig,
+  run: { phases: readonly string[]; throttle: ReturnType<typeof runThrottle>; allureHtml: boolean },
+  { out, err }: RunOutput,
+): number {
+  const result = reporter.result;
+  if (!result) {
+    err('speakcheck: the suites ended without a result (see the errors above).');
+    return EXIT.failed;
+  }
+  const { verdicts } = result;
+  out('');
+  out(summaryTable(verdicts.requirements, verdicts.summary));
+  out('');
+  for (const problem of verdicts.problems.slice(0, 10))
+    err(`  problem: ${problem.where}: ${problem.message.split('\n')[0]}`);
+  // Unexpected passes and expired entries stand out on stderr; the count of expected ones is a plain line.
+  if (result.expect) {
+    const { summary: expectSummary, alerts } = expectLines(result.expect);
+    if (expectSummary) out(expectSummary);
+    for (const line of alerts) err(line);
+  }
+  if (verdicts.summary.harnessErrors > 0)
+    err(
+      `speakcheck: the harness itself broke on ${verdicts.summary.harnessErrors} requirement(s) (status harness-error; not a verdict on the server): please file a bug report for speakcheck with conformance.json (its message names the line that broke)`,
+    );
+  const { tests } = verdicts.summary;
+  let exitCode = result.exitCode;
+  if (tests.passed + tests.failed === 0) {
+    err('speakcheck: no test ran: a run that checks nothing cannot pass.');
+    exitCode = EXIT.failed;
+  }
+  out(
+    `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${securityCount(verdicts.requirements, verdicts.summary)}${blockedText(verdicts.summary)}`,
+  );
+  const security = securityLine(verdicts.requirements, config.profile);
+  if (security) out(security);
+  out(`characters synthesized: ${verdicts.summary.characters}`);
+  out(`timing: ${run.phases.join(', ')}; ${trafficText(run.throttle.stats())}`);
+  out(
+    `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, badge.svg, badge.json, junit.xml, allure-results/)`,
+  );
+  if (run.allureHtml) out(generateAllureHtml(config.reportDir));
+  for (const line of notJudgedLines(verdicts.requirements)) out(line);
+  out(judgedText(verdicts.summary.judged));
+  out(verdictLine(verdicts, config.profile, exitCode));
+  return exitCode;
+}
+
+/** The same words as every report's (run.verdict): one function says them (verdictWords). */
+function verdictLine(
+  verdicts: Parameters<typeof verdictWords>[0] & {
+    summary: { notConcluded: number; securityFailed: number; securityBlocked: number };
+  },
+  profile: RunConfig['profile'],
+  exitCode: number,
+): string {
+  const words = verdictWords(verdicts, profile, exitCode);
+  const { notConcluded } = verdicts.summary;
+  const stoppedNote =
+    notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
+  return exitCode === EXIT.ok && words === 'CONFORMS'
+    ? 'verdict: CONFORMS'
+    : `verdict: ${words} (exit ${exitCode}, ${profile} profile${securityNote(verdicts.summary, profile)}${stoppedNote})`;
+}
+
+/**
+ * When the run never started, the half-made vitest is not waited for: the CLI exits right after,
+ * and "could not run" must be said at once. A stopped run bounds the close: a worker stuck in a
+ * hung request is left to the process exit. The stack is always stopped.
+ */
+async function closeRun(
+  vitest: Vitest | undefined,
+  stopping: boolean,
+  stack: StartedTarget | undefined,
+): Promise<void> {
+  if (vitest) {
+    const closing = vitest.close();
+    await (stopping ? Promise.race([closing, sleep(CLOSE_BOUND_MS)]) : closing);
+  }
+  await stack?.stop();
 }
 
 async function createSuitesVitest(config: RunConfig, reporter: ConformanceReporter): Promise<Vitest> {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { printableConfig } from '../../src/cli/commands/run.ts';
 import { planWebhookSink } from '../../src/client/webhook-sink.ts';
 import { interpolate, loadConfigFile, parseConfigText } from '../../src/config/config-file.ts';
 import { closestIds } from '../../src/config/requirement-selection.ts';
@@ -10,8 +9,10 @@ import {
   ConfigError,
   decodeRunConfig,
   encodeRunConfig,
+  printableRun,
   type RunFlags,
   resolveCommandTarget,
+  resolveRun,
   resolveRunConfig,
   resolveTargetFlags,
   TARGET_ENV,
@@ -293,14 +294,11 @@ describe('config file', () => {
   });
 
   test('--print-config shows no secret', () => {
-    const c = resolveRunConfig({}, {}, now, remote);
-    const shown = JSON.stringify(printableConfig(c, { configFile: 'x.yaml', maxTimeMs: 1 }));
+    const shown = JSON.stringify(printableRun(resolveRun({}, {}, now, remote), 'x.yaml'));
     expect(shown).not.toContain('filepw');
     expect(shown).toContain('"email":"file@x.y"');
-    const withToken = resolveRunConfig({ baseUrl: 'http://a:1', token: 'tok-secret-1' }, {}, now);
-    expect(JSON.stringify(printableConfig(withToken, { configFile: undefined, maxTimeMs: 1 }))).not.toContain(
-      'tok-secret-1',
-    );
+    const withToken = resolveRun({ baseUrl: 'http://a:1', token: 'tok-secret-1' }, {}, now);
+    expect(JSON.stringify(printableRun(withToken, undefined))).not.toContain('tok-secret-1');
   });
 });
 
@@ -342,13 +340,11 @@ describe('the second identity (security area: customer B)', () => {
     );
     const c = resolveRunConfig(base, {}, now, values);
     expect(c.second).toEqual({ email: 'b@x.y', password: 'sec-pw-22' });
-    const shown = JSON.stringify(printableConfig(c, { configFile: undefined, maxTimeMs: 1 }));
+    const shown = JSON.stringify(printableRun(resolveRun(base, {}, now, values), undefined));
     expect(shown).not.toContain('sec-pw-22');
-    expect(shown).toContain('"email":"b@x.y"');
-    const withToken = resolveRunConfig({ ...base, secondToken: 'sec-tok-33' }, {}, now);
-    expect(JSON.stringify(printableConfig(withToken, { configFile: undefined, maxTimeMs: 1 }))).not.toContain(
-      'sec-tok-33',
-    );
+    expect(shown).toContain('"secondEmail":"b@x.y"');
+    const withToken = resolveRun({ ...base, secondToken: 'sec-tok-33' }, {}, now);
+    expect(JSON.stringify(printableRun(withToken, undefined))).not.toContain('sec-tok-33');
   });
 });
 

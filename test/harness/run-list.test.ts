@@ -49,4 +49,14 @@ describe('speakcheck run --list', { timeout: 120_000 }, () => {
     );
     expect(connections).toBe(0);
   });
+
+  test('a remote server needs no credentials to be listed (nothing is contacted)', async () => {
+    const result = await speakcheckRun(['--list', '--base-url', baseUrl, '--only', 'version'], {
+      timeoutMs: 110_000,
+    });
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    expect(result.stderr).not.toContain('needs credentials');
+    expect(result.stdout).toContain('suites/version.spec.ts');
+    expect(connections).toBe(0);
+  });
 });

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { FILE_OPTIONS, TARGET_OPTIONS } from '../../config/options.ts';
 import { ConfigError, printableOptions, resolveCommandTarget } from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
 import { EXIT, exitCodesHelp } from '../../exit-codes.ts';
@@ -13,7 +14,13 @@ import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { DEFAULT_SLO, parseSlo, SloError } from '../../load/slo.ts';
 import { StackStartError } from '../../stack/embedded.ts';
 import { type StartedTarget, startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
-import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
+import {
+  addReportDirOption,
+  addTableOptions,
+  keyValue,
+  positiveInt,
+  reportDirOf,
+} from '../option-parsers.ts';
 
 interface LoadFlags extends TargetFlags {
   vus?: number;
@@ -63,23 +70,6 @@ export function registerLoad(program: Command): void {
     )
     .argument('<scenario>', `${SCENARIOS.join(' | ')} | capacity | crosscheck | merge`)
     .argument('[dirs...]', 'merge: run or segment directories (every samples.json(.gz) below them)')
-    .option(
-      '--base-url <url>',
-      'server under test (env SPEAK_BASE_URL; default: start the embedded reference stack)',
-    )
-    .option('--auth-url <url>', 'auth server (env SPEAK_AUTH_URL; default: the base url)')
-    .option('--email <email>', 'login email (env SPEAK_EMAIL)')
-    .option('--password <password>', 'login password (env SPEAK_PASSWORD; prefer it: argv is visible to ps)')
-    .option('--token <token>', 'permanent token instead of login (env SPEAK_TOKEN)')
-    .option('--model <name>', 'model under test (env SPEAK_MODEL; default: the first listed)')
-    .option(
-      '--config <file>',
-      'server and credentials from a JSON or YAML file, as for run (default: speakcheck.config.json|yaml|yml in the working directory); flags > env > file',
-    )
-    .option(
-      '--print-config',
-      'print the resolved server options (secrets redacted) and exit 0, contacting nothing',
-    )
     .option('--vus <n>', 'virtual users (websocket connections / concurrent clients)', positiveInt)
     .option('--duration <d>', 'duration per scenario phase, e.g. 10s')
     .addOption(
@@ -140,6 +130,8 @@ export function registerLoad(program: Command): void {
       share,
       GENERATOR_SHARE_WARN,
     );
+  // Server, credentials, --config and --print-config: the same entries as run's (src/config/options.ts).
+  addTableOptions(load, { ...TARGET_OPTIONS, ...FILE_OPTIONS });
   addReportDirOption(
     load,
     'run directory (default reports/load/<run>); merge: where the merged summary goes (default the first DIR)',

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { FILE_OPTIONS, TARGET_OPTIONS } from '../../config/options.ts';
 import { ConfigError, resolveCommandTarget } from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
 import { EXIT } from '../../exit-codes.ts';
@@ -11,7 +12,13 @@ import { perfCompare } from '../../perf/perf-compare.ts';
 import { RunSetError } from '../../perf/run-set.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
-import { addReportDirOption, keyValue, positiveInt, reportDirOf } from '../option-parsers.ts';
+import {
+  addReportDirOption,
+  addTableOptions,
+  keyValue,
+  positiveInt,
+  reportDirOf,
+} from '../option-parsers.ts';
 
 function nonNegative(value: string): number {
   const n = Number(value);
@@ -121,6 +128,9 @@ export function registerPerf(program: Command): void {
       DEFAULT_TOLERANCE.minErrorRate,
     );
   addReportDirOption(compare, 'report directory (default reports/perf/<timestamp>)');
+  // URL targets' credentials and the config file: the same entries as run's (src/config/options.ts).
+  const { email, password, token, model } = TARGET_OPTIONS;
+  addTableOptions(compare, { email, password, token, model, config: FILE_OPTIONS.config }, '--interleave: ');
   compare
     .option(
       '--interleave <n>',
@@ -131,11 +141,6 @@ export function registerPerf(program: Command): void {
     .option('--vus <n>', '--interleave: virtual users per run', positiveInt)
     .option('--duration <d>', '--interleave: duration per scenario phase, e.g. 10s')
     .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue)
-    .option('--email <email>', '--interleave: login email for URL targets (env SPEAK_EMAIL)')
-    .option('--password <password>', '--interleave: login password (env SPEAK_PASSWORD; prefer it)')
-    .option('--token <token>', '--interleave: permanent token (env SPEAK_TOKEN)')
-    .option('--model <name>', '--interleave: model under test (env SPEAK_MODEL)')
-    .option('--config <file>', '--interleave: credentials from a JSON or YAML file, as for run and load')
     .action(async (baseline: string, current: string, flags: CompareFlags) => {
       const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
       if (flags.interleave) {

@@ -6,6 +6,7 @@
  * `--base-url`. Credentials come from the flags and environment as for `run`: a report never holds them.
  */
 import type { Command } from 'commander';
+import { TARGET_OPTIONS } from '../../config/options.ts';
 import { EXIT } from '../../exit-codes.ts';
 import type { ConformanceReport } from '../../report/model.ts';
 import type { VerdictStatus } from '../../verdict/verdict.ts';
@@ -34,7 +35,7 @@ export function rerunFlags(
 ): RunCommandFlags {
   const { run } = report;
   const sameServer =
-    flags.baseUrl !== undefined || process.env.SPEAK_BASE_URL
+    flags.baseUrl !== undefined || process.env[TARGET_OPTIONS.baseUrl.env]
       ? {}
       : run.target === 'remote'
         ? { baseUrl: run.baseUrl }
