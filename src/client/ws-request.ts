@@ -144,10 +144,6 @@ export function firstPartPlayable(r: StreamedRequest): boolean {
   return header.audio.length > 44 || part0.some((f) => f.metadata.chunk_id === 1);
 }
 
-export function requestKey(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
-}
-
 /** A request that has not ended yet, with its clocks and which of its two ends it showed. */
 export interface Pending {
   request: StreamedRequest;

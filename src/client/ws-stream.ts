@@ -26,7 +26,7 @@ import { recordCharacters, recordEvidence } from './evidence.ts';
 import { type ReassembledTake, reassemble } from './reassembler.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { openWebsocket } from './ws-connect.ts';
-import { decodeAudioFrame, FrameError } from './ws-frame.ts';
+import { decodeAudioFrame, FrameError, frameRequestKey, requestKey } from './ws-frame.ts';
 import {
   DEFAULT_STREAM_TIMEOUTS,
   DONE,
@@ -41,7 +41,6 @@ import {
   type RequestOutcome,
   rememberConclusion,
   requestEvidence,
-  requestKey,
   type StreamedRequest,
   type TakeRequestOptions,
 } from './ws-request.ts';
@@ -348,9 +347,7 @@ export class SpeakStreamConnection {
       this.frameFailures.push({ seq, atMs, bytes: bytes.length, error });
       return;
     }
-    const rid = frame.metadata.request_id;
-    const key =
-      rid === null || rid === undefined ? this.takeToRequest.get(frame.metadata.take_id) : requestKey(rid);
+    const key = frameRequestKey(frame.metadata, this.takeToRequest);
     this.arrivals.push({
       seq,
       atMs,
