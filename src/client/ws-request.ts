@@ -144,14 +144,11 @@ export function firstPartPlayable(r: StreamedRequest): boolean {
   return header.audio.length > 44 || part0.some((f) => f.metadata.chunk_id === 1);
 }
 
-/** A request that has not ended yet, with its clocks and which of its two ends it showed. */
+/** A request that has not ended yet: its bounds and which of its two ends it showed. */
 export interface Pending {
   request: StreamedRequest;
   timeouts: StreamTimeouts;
   resolve: (r: StreamedRequest) => void;
-  timer?: NodeJS.Timeout;
-  settleTimer?: NodeJS.Timeout;
-  graceTimer?: NodeJS.Timeout;
   doneSeen: boolean;
   markerSeen: boolean;
   anyMessage: boolean;
