@@ -134,6 +134,30 @@ export interface StreamedRequest {
 
 export const DONE = new Set(['ready', 'error', 'timeout']);
 
+/** A request as it is sent: nothing arrived yet, its reassembly empty until it ends ('timeout' until then). */
+export function newStreamedRequest(requestId: RequestId, mode: StreamMode, sentAt: number): StreamedRequest {
+  return {
+    requestId,
+    mode,
+    sentAt,
+    inLineAt: sentAt,
+    outcome: 'timeout',
+    takeMessages: [],
+    statusMessages: [],
+    frames: [],
+    timings: {},
+    reassembly: {
+      requestId,
+      mode,
+      parts: [],
+      pcm: Buffer.alloc(0),
+      totalSamples: 0,
+      complete: false,
+      findings: [],
+    },
+  };
+}
+
 /** Part 0's header and some of its samples are here (in either mode). */
 export function firstPartPlayable(r: StreamedRequest): boolean {
   const part0 = r.frames.filter((f) => f.metadata.part_id === 0 && f.audio.length > 0);

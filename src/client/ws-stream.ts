@@ -26,6 +26,7 @@ import {
   type FrameFailure,
   firstPartPlayable,
   missingSummary,
+  newStreamedRequest,
   type Pending,
   type ReceivedFrame,
   type ReceivedText,
@@ -136,27 +137,7 @@ export class SpeakStreamConnection {
       ...(o.mode ? { stream: { mode: o.mode } } : {}),
       data,
     };
-    const now = performance.now();
-    const request: StreamedRequest = {
-      requestId: o.requestId,
-      mode,
-      sentAt: now,
-      inLineAt: now,
-      outcome: 'timeout',
-      takeMessages: [],
-      statusMessages: [],
-      frames: [],
-      timings: {},
-      reassembly: {
-        requestId: o.requestId,
-        mode,
-        parts: [],
-        pcm: Buffer.alloc(0),
-        totalSamples: 0,
-        complete: false,
-        findings: [],
-      },
-    };
+    const request = newStreamedRequest(o.requestId, mode, performance.now());
     const ended = await new Promise<StreamedRequest>((resolve) => {
       const pending: Pending = {
         request,

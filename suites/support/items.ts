@@ -41,15 +41,31 @@ export function expectItemSchema(kind: Kind, schema: string, json: unknown, what
   against(kind === 'take' ? 'TAKE-FIELD-TYPES' : 'VOICE-FIELD-TYPES', () => expectSchema(schema, json, what));
 }
 
+/** The schema of one item of `kind`. */
+const schemaOf = (kind: Kind) => (kind === 'take' ? 'Take' : 'Voice');
+
+/**
+ * POST /{kind}s/generate: a 2xx with the item, tracked for cleanup as soon as it has an id (before
+ * its schema is judged, so a malformed item is still deleted), then schema-checked.
+ */
+async function generate(
+  s: SpeakContext,
+  kind: Kind,
+  body: Record<string, unknown>,
+): Promise<{ exchange: Exchange; json: unknown }> {
+  const exchange = await s.api.post(`/v1/speak/${kind}s/generate`, body);
+  const json = expectCreated(exchange, `${kind} generation`);
+  const id = (json as Record<string, unknown> | null)?.[`${kind}_id`];
+  if (typeof id === 'string' && id) s.track(kind, id);
+  expectItemSchema(kind, schemaOf(kind), json, `the generated ${kind}`);
+  return { exchange, json };
+}
+
 export async function generateVoice(
   s: SpeakContext,
   body: Record<string, unknown>,
 ): Promise<{ exchange: Exchange; voice: Voice }> {
-  const exchange = await s.api.post('/v1/speak/voices/generate', body);
-  const json = expectCreated(exchange, 'voice generation');
-  const id = (json as { voice_id?: unknown } | null)?.voice_id;
-  if (typeof id === 'string' && id) s.track('voice', id);
-  expectItemSchema('voice', 'Voice', json, 'the generated voice');
+  const { exchange, json } = await generate(s, 'voice', body);
   return { exchange, voice: json as Voice };
 }
 
@@ -57,11 +73,7 @@ export async function generateTake(
   s: SpeakContext,
   body: Record<string, unknown>,
 ): Promise<{ exchange: Exchange; take: Take }> {
-  const exchange = await s.api.post('/v1/speak/takes/generate', body);
-  const json = expectCreated(exchange, 'take generation');
-  const id = (json as { take_id?: unknown } | null)?.take_id;
-  if (typeof id === 'string' && id) s.track('take', id);
-  expectItemSchema('take', 'Take', json, 'the generated take');
+  const { exchange, json } = await generate(s, 'take', body);
   return { exchange, take: json as Take };
 }
 
@@ -79,7 +91,7 @@ export async function getItem<T>(s: SpeakContext, kind: Kind, id: string): Promi
       },
     );
   }
-  expectItemSchema(kind, kind === 'take' ? 'Take' : 'Voice', json, `the ${kind} from GET`);
+  expectItemSchema(kind, schemaOf(kind), json, `the ${kind} from GET`);
   return json as T;
 }
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EndOfRequestClock } from '../../src/client/ws-end-clock.ts';
 import {
   earlyConclusions,
+  newStreamedRequest,
   type Pending,
   type RequestOutcome,
   resetEarlyConclusions,
@@ -22,26 +23,7 @@ const TIMEOUTS: StreamTimeouts = {
 
 function pending(shown: Partial<Pick<Pending, 'doneSeen' | 'markerSeen' | 'anyMessage'>> = {}): Pending {
   return {
-    request: {
-      requestId: 7,
-      mode: 'parts',
-      sentAt: 0,
-      inLineAt: 0,
-      outcome: 'timeout',
-      takeMessages: [],
-      statusMessages: [],
-      frames: [],
-      timings: {},
-      reassembly: {
-        requestId: 7,
-        mode: 'parts',
-        parts: [],
-        pcm: Buffer.alloc(0),
-        totalSamples: 0,
-        complete: false,
-        findings: [],
-      },
-    },
+    request: newStreamedRequest(7, 'parts', 0),
     timeouts: TIMEOUTS,
     resolve: () => undefined,
     doneSeen: false,
