@@ -202,14 +202,29 @@ export function requestEvidence(where: string, message: unknown, r: StreamedRequ
   };
 }
 
+/**
+ * The request's take rebuilt from the frames it has (any order); once it ended, frames that came
+ * after its end are reported as late.
+ */
+export function reassembleRequest(r: StreamedRequest): ReassembledTake {
+  return reassemble(
+    [
+      {
+        requestId: r.requestId,
+        mode: r.mode,
+        ...(r.takeId ? { takeId: r.takeId } : {}),
+        ...(r.endedAtSeq !== undefined ? { endedAtSeq: r.endedAtSeq } : {}),
+      },
+    ],
+    r.frames,
+  ).takes[0] as ReassembledTake;
+}
+
 /** What a request that has not ended well had and lacked, after `head` (why it ended). */
 export function missingSummary(p: Pending, head: string): string {
   const r = p.request;
   const statuses = r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none';
-  const take = reassemble(
-    [{ requestId: r.requestId, mode: r.mode, ...(r.takeId ? { takeId: r.takeId } : {}) }],
-    r.frames,
-  ).takes[0];
+  const take = reassembleRequest(r);
   const problems = take?.findings
     .map((f) => f.message)
     .slice(0, 3)

@@ -15,7 +15,7 @@
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { recordCharacters, recordEvidence } from './evidence.ts';
-import { type ReassembledTake, reassemble } from './reassembler.ts';
+import type { ReassembledTake } from './reassembler.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { openWebsocket } from './ws-connect.ts';
 import { EndOfRequestClock } from './ws-end-clock.ts';
@@ -31,6 +31,7 @@ import {
   type ReceivedFrame,
   type ReceivedText,
   type RequestOutcome,
+  reassembleRequest,
   requestEvidence,
   type StreamedRequest,
   type TakeRequestOptions,
@@ -354,11 +355,7 @@ export class SpeakStreamConnection {
     p.clock.rearmSilenceGrace();
     if (!p.doneSeen || !p.markerSeen) return;
     const r = p.request;
-    const take = reassemble(
-      [{ requestId: r.requestId, mode: r.mode, ...(r.takeId ? { takeId: r.takeId } : {}) }],
-      r.frames,
-    ).takes[0];
-    if (take?.complete) this.finish(p, 'ended', undefined, seq);
+    if (reassembleRequest(r).complete) this.finish(p, 'ended', undefined, seq);
     else p.clock.awaitStragglers(seq);
   }
 
@@ -384,17 +381,7 @@ export class SpeakStreamConnection {
 
   /** Re-runs the reassembly of an ended request (frames that arrived after its end included). */
   reassembleRequest(r: StreamedRequest): ReassembledTake {
-    return reassemble(
-      [
-        {
-          requestId: r.requestId,
-          mode: r.mode,
-          ...(r.takeId ? { takeId: r.takeId } : {}),
-          ...(r.endedAtSeq !== undefined ? { endedAtSeq: r.endedAtSeq } : {}),
-        },
-      ],
-      r.frames,
-    ).takes[0] as ReassembledTake;
+    return reassembleRequest(r);
   }
 
   private onClose(code: number, reason: string): void {
