@@ -31,15 +31,8 @@ import {
   useSpeak,
 } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
-import {
-  generateTake,
-  getItem,
-  once,
-  prefetch,
-  type Take,
-  useSharedVoice,
-  waitUntilDone,
-} from './support/items.ts';
+import { generateTake, getItem, type Take, waitUntilDone } from './support/items.ts';
+import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
 

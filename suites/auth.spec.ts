@@ -23,7 +23,7 @@ import {
   useSpeak,
 } from '../src/harness/index.ts';
 import { withWouldJudge } from '../src/verdict/verdict.ts';
-import { once } from './support/items.ts';
+import { once } from './support/scenarios.ts';
 import { useSkip } from './support/skip.ts';
 
 const speak = useSpeak();

@@ -11,7 +11,9 @@ import { assertClientError, assertErrorBody } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { rateLimitObservation, runThrottle } from '../src/client/back-pressure.ts';
 import { against, check, covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
-import { list, prefetch, type Take, useSharedVoice, type Voice } from './support/items.ts';
+import type { Take, Voice } from './support/items.ts';
+import { list } from './support/lists.ts';
+import { prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
 

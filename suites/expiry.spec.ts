@@ -30,7 +30,8 @@ import {
 } from '../src/harness/index.ts';
 import { withWouldJudge } from '../src/verdict/verdict.ts';
 import { signedRedirect } from './support/audio.ts';
-import { generateTake, type Take, useSharedVoice, waitUntilDone } from './support/items.ts';
+import { generateTake, type Take, waitUntilDone } from './support/items.ts';
+import { useSharedVoice } from './support/scenarios.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';
 import { visibleExpiryMs } from './support/ws-url.ts';
 

@@ -21,19 +21,9 @@ import {
   WIRE_LIST_SEMANTICS,
 } from '../src/checks/lists.ts';
 import { against, check, covers, observe, useSpeak } from '../src/harness/index.ts';
-import {
-  generateTake,
-  generateVoice,
-  list,
-  listHolding,
-  listPage,
-  once,
-  prefetch,
-  type Take,
-  useSharedVoice,
-  type Voice,
-  waitUntilDone,
-} from './support/items.ts';
+import { generateTake, generateVoice, type Take, type Voice, waitUntilDone } from './support/items.ts';
+import { list, listHolding, listPage } from './support/lists.ts';
+import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
 

@@ -18,16 +18,9 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
-import {
-  assertEqualField,
-  generateTake,
-  generateVoice,
-  once,
-  prefetch,
-  type Take,
-  type Voice,
-  waitUntilDone,
-} from './support/items.ts';
+import { assertEqualField } from './support/assertions.ts';
+import { generateTake, generateVoice, type Take, type Voice, waitUntilDone } from './support/items.ts';
+import { once, prefetch } from './support/scenarios.ts';
 
 const speak = useSpeak();
 

@@ -21,13 +21,11 @@ import {
   generateTake,
   generateVoice,
   getItem,
-  once,
-  prefetch,
   type Take,
-  useSharedVoice,
   type Voice,
   waitUntilDone,
 } from './support/items.ts';
+import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { useSkip } from './support/skip.ts';
 
 const speak = useSpeak();

@@ -19,20 +19,11 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
+import { assertEpochMs, assertEqualField } from './support/assertions.ts';
 import { fetchAudio } from './support/audio.ts';
-import {
-  assertEpochMs,
-  assertEqualField,
-  generateTake,
-  getItem,
-  list,
-  observedSequences,
-  once,
-  prefetch,
-  type Take,
-  useSharedVoice,
-  waitUntilDone,
-} from './support/items.ts';
+import { generateTake, getItem, observedSequences, type Take, waitUntilDone } from './support/items.ts';
+import { list } from './support/lists.ts';
+import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { sleep } from './support/wait.ts';
 
 const speak = useSpeak();

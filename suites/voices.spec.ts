@@ -19,21 +19,18 @@ import {
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
+import { assertEpochMs, assertEqualField } from './support/assertions.ts';
 import { fetchAudio } from './support/audio.ts';
 import {
-  assertEpochMs,
-  assertEqualField,
   generateTake,
   generateVoice,
   getItem,
-  list,
-  listHolding,
-  once,
-  prefetch,
   type Take,
   type Voice,
   waitUntilDone,
 } from './support/items.ts';
+import { list, listHolding } from './support/lists.ts';
+import { once, prefetch } from './support/scenarios.ts';
 
 const speak = useSpeak();
 

@@ -35,7 +35,8 @@ import {
   useSpeak,
 } from '../src/harness/index.ts';
 import { NOT_APPLICABLE, withWouldJudge } from '../src/verdict/verdict.ts';
-import { type Kind, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
+import { type Kind, waitUntilDone } from './support/items.ts';
+import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
 import { runWebhookSink, WEBHOOK_REMEDY } from './support/webhook-sink.ts';

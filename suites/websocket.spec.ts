@@ -46,7 +46,8 @@ import {
   useSpeak,
 } from '../src/harness/index.ts';
 import { withWouldJudge } from '../src/verdict/verdict.ts';
-import { generateVoice, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
+import { generateVoice, waitUntilDone } from './support/items.ts';
+import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { useSkip } from './support/skip.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';
 import { field } from './support/values.ts';

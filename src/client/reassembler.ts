@@ -13,7 +13,7 @@
  */
 
 import { parseWavHeader, WavHeaderError, type WavHeaderFacts } from './wav-header.ts';
-import type { AudioFrameMetadata, RequestId } from './ws-frame.ts';
+import { type AudioFrameMetadata, frameRequestKey, type RequestId, requestKey } from './ws-frame.ts';
 
 export type StreamMode = 'parts' | 'chunks';
 
@@ -96,10 +96,6 @@ export interface Reassembly {
   strayFindings: StreamFinding[];
   /** Every finding, strays first, then each take's in request order. */
   findings: StreamFinding[];
-}
-
-function requestKey(id: RequestId | null | undefined): string {
-  return `${typeof id}:${String(id)}`;
 }
 
 function describeId(id: RequestId | null | undefined): string {
@@ -443,8 +439,7 @@ export function reassemble(
   const known = [...byKey.values()].map((e) => describeId(e.request.requestId)).join(', ') || 'none';
   for (const frame of firstBySeq([...frames])) {
     const { request_id: rid, take_id: takeId } = frame.metadata;
-    // A frame without request_id is placed by its take, when a text frame has named that take.
-    const key = rid === null || rid === undefined ? byTake.get(takeId) : requestKey(rid);
+    const key = frameRequestKey(frame.metadata, byTake);
     const entry = key ? byKey.get(key) : undefined;
     if (!entry) {
       strayFindings.push({

@@ -30,6 +30,26 @@ export interface AudioFrame {
   audio: Buffer;
 }
 
+/**
+ * The key a request is known by on one connection: its id WITH its JSON type, so 1 and "1" are two
+ * requests (a server that echoes the id as another type names no request of ours).
+ */
+export function requestKey(id: unknown): string {
+  return `${typeof id}:${String(id)}`;
+}
+
+/**
+ * The request an audio frame belongs to: the one its request_id names or, for a frame without
+ * request_id, the one whose text frame named its take (`requestOfTake`: take_id → request key).
+ */
+export function frameRequestKey(
+  metadata: AudioFrameMetadata,
+  requestOfTake: ReadonlyMap<string, string>,
+): string | undefined {
+  const rid = metadata.request_id;
+  return rid === null || rid === undefined ? requestOfTake.get(metadata.take_id) : requestKey(rid);
+}
+
 export type FrameErrorKind =
   | 'too-short'
   | 'bad-magic'

@@ -134,6 +134,30 @@ export interface StreamedRequest {
 
 export const DONE = new Set(['ready', 'error', 'timeout']);
 
+/** A request as it is sent: nothing arrived yet, its reassembly empty until it ends ('timeout' until then). */
+export function newStreamedRequest(requestId: RequestId, mode: StreamMode, sentAt: number): StreamedRequest {
+  return {
+    requestId,
+    mode,
+    sentAt,
+    inLineAt: sentAt,
+    outcome: 'timeout',
+    takeMessages: [],
+    statusMessages: [],
+    frames: [],
+    timings: {},
+    reassembly: {
+      requestId,
+      mode,
+      parts: [],
+      pcm: Buffer.alloc(0),
+      totalSamples: 0,
+      complete: false,
+      findings: [],
+    },
+  };
+}
+
 /** Part 0's header and some of its samples are here (in either mode). */
 export function firstPartPlayable(r: StreamedRequest): boolean {
   const part0 = r.frames.filter((f) => f.metadata.part_id === 0 && f.audio.length > 0);
@@ -144,18 +168,11 @@ export function firstPartPlayable(r: StreamedRequest): boolean {
   return header.audio.length > 44 || part0.some((f) => f.metadata.chunk_id === 1);
 }
 
-export function requestKey(id: unknown): string {
-  return `${typeof id}:${String(id)}`;
-}
-
-/** A request that has not ended yet, with its clocks and which of its two ends it showed. */
+/** A request that has not ended yet: its bounds and which of its two ends it showed. */
 export interface Pending {
   request: StreamedRequest;
   timeouts: StreamTimeouts;
   resolve: (r: StreamedRequest) => void;
-  timer?: NodeJS.Timeout;
-  settleTimer?: NodeJS.Timeout;
-  graceTimer?: NodeJS.Timeout;
   doneSeen: boolean;
   markerSeen: boolean;
   anyMessage: boolean;
@@ -185,14 +202,29 @@ export function requestEvidence(where: string, message: unknown, r: StreamedRequ
   };
 }
 
+/**
+ * The request's take rebuilt from the frames it has (any order); once it ended, frames that came
+ * after its end are reported as late.
+ */
+export function reassembleRequest(r: StreamedRequest): ReassembledTake {
+  return reassemble(
+    [
+      {
+        requestId: r.requestId,
+        mode: r.mode,
+        ...(r.takeId ? { takeId: r.takeId } : {}),
+        ...(r.endedAtSeq !== undefined ? { endedAtSeq: r.endedAtSeq } : {}),
+      },
+    ],
+    r.frames,
+  ).takes[0] as ReassembledTake;
+}
+
 /** What a request that has not ended well had and lacked, after `head` (why it ended). */
 export function missingSummary(p: Pending, head: string): string {
   const r = p.request;
   const statuses = r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none';
-  const take = reassemble(
-    [{ requestId: r.requestId, mode: r.mode, ...(r.takeId ? { takeId: r.takeId } : {}) }],
-    r.frames,
-  ).takes[0];
+  const take = reassembleRequest(r);
   const problems = take?.findings
     .map((f) => f.message)
     .slice(0, 3)

@@ -2,46 +2,37 @@
  * The websocket stream client: asks the REST API for a worker URL (ws-url.ts), connects to it WITHOUT
  * any Authorization (ws-connect.ts: the secret in the URL is the credential, Authentication 9), submits
  * take requests and collects everything the worker sends, stamped with arrival order and time. The
- * request's data, timeouts and early conclusions live in ws-request.ts; this module is the connection:
- * routing each message to its request, the queue, and the clocks that end a request. It re-exports the
- * public pieces of the other three, so callers import from here alone.
+ * request's data, timeouts and early conclusions live in ws-request.ts, the clock that ends a request
+ * in ws-end-clock.ts; this module is the connection: routing each message to its request, and the
+ * queue. It re-exports the public pieces of the others, so callers import from here alone.
  *
  * A request ends when its take reached a done status AND its end-of-take marker arrived AND every
  * frame before the marker is there (frames may arrive out of order, so the marker can overtake
- * audio); after done + marker it waits at most `settleMs` for stragglers. A failure status or an
- * error message for the request ends it at once. Every wait is bounded and a timeout says exactly
- * what had and had not arrived.
- *
- * Early conclusion from evidence (so a broken server gets its verdict in seconds, not after every
- * request's full timeout): a request that showed its done status but no end-of-take marker and then
- * stays silent for `silenceGraceMs` (2 s), or its marker but no done status for `doneAfterMarkerMs`
- * (5 s), ends with that finding.
- * The finding is remembered for the run (this process: one suite file): a later request that
- * reaches the same state concludes at once, naming the request that first showed it.
- * Requests on one connection are served one after another (spec), so a queued request's clocks (first message, end of take) start when the one before it ends.
+ * audio). A failure status or an error message for the request ends it at once. Every other wait
+ * (first message, end of take, stragglers, half-ended requests concluded early) is bounded by the
+ * request's clock, which this module tells what arrived.
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { recordCharacters, recordEvidence } from '../evidence/evidence.ts';
-import { type ReassembledTake, reassemble } from './reassembler.ts';
+import type { ReassembledTake } from './reassembler.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { openWebsocket } from './ws-connect.ts';
-import { decodeAudioFrame, FrameError } from './ws-frame.ts';
+import { EndOfRequestClock } from './ws-end-clock.ts';
+import { decodeAudioFrame, FrameError, frameRequestKey, requestKey } from './ws-frame.ts';
 import {
   DEFAULT_STREAM_TIMEOUTS,
   DONE,
-  type EarlyConclusion,
-  earlierConclusion,
   type FrameFailure,
   firstPartPlayable,
   missingSummary,
+  newStreamedRequest,
   type Pending,
   type ReceivedFrame,
   type ReceivedText,
   type RequestOutcome,
-  rememberConclusion,
+  reassembleRequest,
   requestEvidence,
-  requestKey,
   type StreamedRequest,
   type TakeRequestOptions,
 } from './ws-request.ts';
@@ -63,6 +54,11 @@ export {
 } from './ws-request.ts';
 export { fetchWebsocketUrl, type UrlSource, WEBSOCKET_URL_PATHS, type WebsocketUrlForm } from './ws-url.ts';
 
+/** A request in flight on this connection, with the clock that bounds it. */
+interface Live extends Pending {
+  clock: EndOfRequestClock;
+}
+
 export class SpeakStreamConnection {
   /** Every message in arrival order (text and binary), for the serialization and ordering checks. */
   readonly arrivals: Array<{
@@ -83,9 +79,9 @@ export class SpeakStreamConnection {
   closeInfo?: { code: number; reason: string; atMs: number };
 
   private seq = 0;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, Live>();
   private readonly finished = new Map<string, StreamedRequest>();
-  private readonly queue: Pending[] = [];
+  private readonly queue: Live[] = [];
   private readonly takeToRequest = new Map<string, string>();
   private readonly waiters = new Set<{
     test: (m: ReceivedText) => boolean;
@@ -142,29 +138,9 @@ export class SpeakStreamConnection {
       ...(o.mode ? { stream: { mode: o.mode } } : {}),
       data,
     };
-    const now = performance.now();
-    const request: StreamedRequest = {
-      requestId: o.requestId,
-      mode,
-      sentAt: now,
-      inLineAt: now,
-      outcome: 'timeout',
-      takeMessages: [],
-      statusMessages: [],
-      frames: [],
-      timings: {},
-      reassembly: {
-        requestId: o.requestId,
-        mode,
-        parts: [],
-        pcm: Buffer.alloc(0),
-        totalSamples: 0,
-        complete: false,
-        findings: [],
-      },
-    };
+    const request = newStreamedRequest(o.requestId, mode, performance.now());
     const ended = await new Promise<StreamedRequest>((resolve) => {
-      const p: Pending = {
+      const pending: Pending = {
         request,
         timeouts: { ...DEFAULT_STREAM_TIMEOUTS, ...o.timeouts },
         resolve,
@@ -172,6 +148,11 @@ export class SpeakStreamConnection {
         markerSeen: false,
         anyMessage: false,
       };
+      const p: Live = Object.assign(pending, {
+        clock: new EndOfRequestClock(pending, (outcome, diagnostic, seq) =>
+          this.finish(p, outcome, diagnostic, seq),
+        ),
+      });
       this.pending.set(key, p);
       this.queue.push(p);
       try {
@@ -240,23 +221,9 @@ export class SpeakStreamConnection {
     return ['connecting', 'open', 'closing', 'closed'][this.socket.readyState] ?? 'unknown';
   }
 
-  private startClocks(p: Pending): void {
+  private startClocks(p: Live): void {
     p.request.inLineAt = performance.now();
-    const { firstMessageMs, endOfTakeMs } = p.timeouts;
-    p.timer = setTimeout(() => {
-      if (!p.anyMessage) {
-        this.finish(
-          p,
-          'timeout',
-          `no message for request ${String(p.request.requestId)} within ${firstMessageMs} ms of it being first in line${this.strayHint(p)}`,
-        );
-      } else {
-        p.timer = setTimeout(
-          () => this.finish(p, 'timeout', missingSummary(p, `did not end within ${endOfTakeMs} ms`)),
-          Math.max(0, endOfTakeMs - firstMessageMs),
-        );
-      }
-    }, firstMessageMs);
+    p.clock.startInLine(() => this.strayHint(p));
   }
 
   /** Names messages whose request_id looks like this request's but has another type (1 vs "1"). */
@@ -348,9 +315,7 @@ export class SpeakStreamConnection {
       this.frameFailures.push({ seq, atMs, bytes: bytes.length, error });
       return;
     }
-    const rid = frame.metadata.request_id;
-    const key =
-      rid === null || rid === undefined ? this.takeToRequest.get(frame.metadata.take_id) : requestKey(rid);
+    const key = frameRequestKey(frame.metadata, this.takeToRequest);
     this.arrivals.push({
       seq,
       atMs,
@@ -386,75 +351,19 @@ export class SpeakStreamConnection {
     }
   }
 
-  private maybeEnd(p: Pending, seq: number): void {
-    this.armSilenceGrace(p);
+  private maybeEnd(p: Live, seq: number): void {
+    p.clock.rearmSilenceGrace();
     if (!p.doneSeen || !p.markerSeen) return;
     const r = p.request;
-    const take = reassemble(
-      [{ requestId: r.requestId, mode: r.mode, ...(r.takeId ? { takeId: r.takeId } : {}) }],
-      r.frames,
-    ).takes[0];
-    if (take?.complete) {
-      this.finish(p, 'ended', undefined, seq);
-      return;
-    }
-    p.settleTimer ??= setTimeout(
-      () =>
-        this.finish(
-          p,
-          'ended',
-          missingSummary(
-            p,
-            `still incomplete ${p.timeouts.settleMs} ms after its done status and end marker`,
-          ),
-          seq,
-        ),
-      p.timeouts.settleMs,
-    );
+    if (reassembleRequest(r).complete) this.finish(p, 'ended', undefined, seq);
+    else p.clock.awaitStragglers(seq);
   }
 
-  /**
-   * Half-ended (done without marker, or marker without done): every message of the request re-arms
-   * the grace; when it runs out in silence, the request ends with what is missing. Once the run has
-   * seen this state conclude, the grace is not waited again.
-   */
-  private armSilenceGrace(p: Pending): void {
-    clearTimeout(p.graceTimer);
-    p.graceTimer = undefined;
-    const kind: EarlyConclusion | undefined =
-      p.doneSeen && !p.markerSeen
-        ? 'done-without-end-marker'
-        : p.markerSeen && !p.doneSeen
-          ? 'end-marker-without-done'
-          : undefined;
-    if (!kind) return;
-    const earlier = earlierConclusion(kind);
-    const graceMs = earlier
-      ? 0
-      : kind === 'done-without-end-marker'
-        ? p.timeouts.silenceGraceMs
-        : p.timeouts.doneAfterMarkerMs;
-    p.graceTimer = setTimeout(() => {
-      const silence = earlier
-        ? ' (concluded at once: an earlier request of this run already showed it)'
-        : `, then nothing for ${graceMs} ms`;
-      const what =
-        kind === 'done-without-end-marker'
-          ? `showed its done status${silence}: no end-of-take marker (an audio message without audio, part_id one past the last part) arrived`
-          : `sent its end-of-take marker${silence}: no done Take status (ready) arrived`;
-      const diagnostic = missingSummary(p, what);
-      if (!earlier) rememberConclusion(kind, diagnostic);
-      this.finish(p, 'ended', diagnostic);
-    }, graceMs);
-  }
-
-  private finish(p: Pending, outcome: RequestOutcome, diagnostic?: string, seq?: number): void {
+  private finish(p: Live, outcome: RequestOutcome, diagnostic?: string, seq?: number): void {
     const r = p.request;
     const key = requestKey(r.requestId);
     if (!this.pending.has(key)) return;
-    clearTimeout(p.timer);
-    clearTimeout(p.settleTimer);
-    clearTimeout(p.graceTimer);
+    p.clock.stop();
     this.pending.delete(key);
     this.finished.set(key, r);
     r.outcome = outcome;
@@ -472,17 +381,7 @@ export class SpeakStreamConnection {
 
   /** Re-runs the reassembly of an ended request (frames that arrived after its end included). */
   reassembleRequest(r: StreamedRequest): ReassembledTake {
-    return reassemble(
-      [
-        {
-          requestId: r.requestId,
-          mode: r.mode,
-          ...(r.takeId ? { takeId: r.takeId } : {}),
-          ...(r.endedAtSeq !== undefined ? { endedAtSeq: r.endedAtSeq } : {}),
-        },
-      ],
-      r.frames,
-    ).takes[0] as ReassembledTake;
+    return reassembleRequest(r);
   }
 
   private onClose(code: number, reason: string): void {

@@ -1,7 +1,7 @@
 /**
  * The run's shared voice: one plain voice (the model's first gender, no prosody, no style) generated
  * by the suites' global setup and handed to every suite file that only needs *a* ready voice to make
- * takes with (suites/support/items.ts, sharedVoice()). A voice is ready only after its example take
+ * takes with (suites/support/scenarios.ts, useSharedVoice()). A voice is ready only after its example take
  * is synthesized: one example take per run instead of one per suite file. Suites that test voice
  * generation itself (voices, models) still generate their own.
  *

@@ -20,6 +20,7 @@ import { writeReport } from '../../src/report/write.ts';
 import { QUOTES } from '../../src/requirements/catalogue/grounding.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { computeVerdicts, type TestOutcome } from '../../src/verdict/verdict.ts';
+import { testOutcome } from '../support/test-outcome.ts';
 import { withPage } from './browser.ts';
 import { accessibilityProblems, brokenHeaderWords } from './page-checks.ts';
 import { runSpeakcheck } from './run-speakcheck.ts';
@@ -343,49 +344,32 @@ function exchange(i: number): EvidenceEntry {
   };
 }
 
-function outcome(
-  key: string,
-  requirements: string[],
-  state: TestOutcome['state'],
-  extra: Partial<TestOutcome> = {},
-) {
-  const [file, name] = key.split(' > ') as [string, string];
-  return {
-    key,
-    file,
-    name,
-    state,
-    durationMs: 42,
-    errors: [],
-    requirements,
-    unknownRequirements: [],
-    observations: [],
-    evidence: [],
-    droppedEvidence: 0,
-    characters: 0,
-    ...extra,
-  } satisfies TestOutcome;
-}
-
 function renderedReport(): ConformanceReport {
   const outcomes: TestOutcome[] = [
-    outcome('suites/auth.spec.ts > login answers a token pair', ['AUTH-LOGIN-TOKENS'], 'passed'),
-    outcome('suites/auth.spec.ts > a used refresh token is rejected', ['AUTH-REFRESH-ROTATES'], 'failed', {
-      errors: [
-        `expected 401 for a refresh token used twice, got 200 with body ${'y'.repeat(10_000)} at POST /auth/refresh`,
-      ],
-      evidence: Array.from({ length: EXCHANGES }, (_, i) => exchange(i)),
-      droppedEvidence: DROPPED,
-      observations: [`second refresh answered 200 after ${'z'.repeat(3_000)}`],
-    }),
-    outcome('suites/takes.spec.ts > generate answers waiting', ['TAKES-GENERATE-WAITING'], 'passed', {
+    testOutcome('suites/auth.spec.ts > login answers a token pair', 'passed', ['AUTH-LOGIN-TOKENS']),
+    testOutcome(
+      'suites/auth.spec.ts > a used refresh token is rejected',
+      'failed',
+      ['AUTH-REFRESH-ROTATES'],
+      {
+        errors: [
+          `expected 401 for a refresh token used twice, got 200 with body ${'y'.repeat(10_000)} at POST /auth/refresh`,
+        ],
+        evidence: Array.from({ length: EXCHANGES }, (_, i) => exchange(i)),
+        droppedEvidence: DROPPED,
+        observations: [`second refresh answered 200 after ${'z'.repeat(3_000)}`],
+      },
+    ),
+    testOutcome('suites/takes.spec.ts > generate answers waiting', 'passed', ['TAKES-GENERATE-WAITING'], {
       characters: 12,
     }),
-    outcome('suites/takes.spec.ts > status order', ['TAKES-STATUS-ORDER'], 'passed'),
-    outcome('suites/takes.spec.ts > polling hints', ['TAKES-RETRY-AFTER'], 'passed', {
+    testOutcome('suites/takes.spec.ts > status order', 'passed', ['TAKES-STATUS-ORDER']),
+    testOutcome('suites/takes.spec.ts > polling hints', 'passed', ['TAKES-RETRY-AFTER'], {
       observations: ['no Retry-After header'],
     }),
-    outcome('suites/audio.spec.ts > mp3', ['AUDIO-MP3'], 'skipped', { observations: ['ffmpeg unavailable'] }),
+    testOutcome('suites/audio.spec.ts > mp3', 'skipped', ['AUDIO-MP3'], {
+      observations: ['ffmpeg unavailable'],
+    }),
   ];
   const verdicts = computeVerdicts(catalogue, outcomes);
   return buildReport(verdicts, outcomes, {

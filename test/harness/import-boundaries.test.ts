@@ -25,7 +25,8 @@ const PROBES: Record<string, string> = {
     "import { DEFECTS } from '../../reference/defects/index.ts';\nexport const x = DEFECTS;\n",
   'reference/api/bad.ts':
     "import { Finding } from '../../src/checks/finding.ts';\nexport const x = Finding;\n",
-  'reference/store/bad.ts': "import { once } from '../../suites/support/items.ts';\nexport const x = once;\n",
+  'reference/store/bad.ts':
+    "import { once } from '../../suites/support/scenarios.ts';\nexport const x = once;\n",
   'src/cli/commands/good.ts':
     "import { blobOrigin } from '../../../reference/options.ts';\nexport const x = blobOrigin;\n",
   'src/checks/good.ts': "import { schemas } from '../../schemas/index.ts';\nexport const x = schemas;\n",

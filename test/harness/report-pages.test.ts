@@ -19,6 +19,7 @@ import { renderHtml, toActOn } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
 import { catalogue } from '../../src/requirements/index.ts';
 import type { VerdictStatus } from '../../src/verdict/verdict.ts';
+import { testOutcome } from '../support/test-outcome.ts';
 
 function req(id: string, level: 'MUST' | 'SHOULD' | 'INFO', status: VerdictStatus): ReportedRequirement {
   return {
@@ -169,20 +170,12 @@ describe('page size', () => {
       body: `${marker}${'b'.repeat(1_000)}`,
       ms: 1,
     });
-    const outcome = (key: string, state: 'passed' | 'failed', marker: string) => ({
-      key,
-      file: 'suites/models.spec.ts',
-      name: key,
-      state,
-      durationMs: 1,
-      errors: state === 'failed' ? ['expected 200'] : [],
-      requirements: [key],
-      unknownRequirements: [],
-      observations: [],
-      evidence: Array.from({ length: 10 }, () => exchange(marker)),
-      droppedEvidence: 0,
-      characters: 0,
-    });
+    // The key is the bare id: the requirements below name their tests by it.
+    const outcome = (key: string, state: 'passed' | 'failed', marker: string) =>
+      testOutcome(`suites/models.spec.ts > ${key}`, state, [key], {
+        key,
+        evidence: Array.from({ length: 10 }, () => exchange(marker)),
+      });
     const r = {
       ...report([
         { ...req('PASSING', 'MUST', 'passed'), tests: ['PASSING'] },

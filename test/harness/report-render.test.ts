@@ -8,6 +8,7 @@ import { mdCell, renderMarkdown } from '../../src/report/render-md.ts';
 import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { computeVerdicts, type TestOutcome, withWouldJudge } from '../../src/verdict/verdict.ts';
+import { testOutcome } from '../support/test-outcome.ts';
 
 const hostile = '<script>alert("x")</script> & | pipe';
 const requirement: Requirement = {
@@ -19,15 +20,10 @@ const requirement: Requirement = {
   text: hostile,
 };
 const huge = 'A'.repeat(200_000);
-const outcome: TestOutcome = {
-  key: 'suites/auth.spec.ts > hostile',
-  file: 'suites/auth.spec.ts',
+const outcome: TestOutcome = testOutcome('suites/auth.spec.ts > hostile', 'failed', ['AUTH-HOSTILE'], {
   name: `hostile ${hostile}`,
-  state: 'failed',
   durationMs: 3,
   errors: [`expected <b>200</b>, got 500 with refresh_token "r" and "access_token":"abc123secret"`],
-  requirements: ['AUTH-HOSTILE'],
-  unknownRequirements: [],
   observations: [hostile],
   evidence: Array.from({ length: 30 }, (_, i) => ({
     method: 'GET',
@@ -40,7 +36,7 @@ const outcome: TestOutcome = {
   })),
   droppedEvidence: 5,
   characters: 7,
-};
+});
 
 function report() {
   const verdicts = computeVerdicts([requirement], [outcome]);

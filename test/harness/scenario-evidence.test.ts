@@ -8,7 +8,7 @@ import {
   recordObservation,
   runWithRecord,
 } from '../../src/evidence/evidence.ts';
-import { once } from '../../suites/support/items.ts';
+import { once } from '../../suites/support/scenarios.ts';
 
 const exchange = (url: string): EvidenceEntry => ({
   method: 'GET',

@@ -8,7 +8,8 @@ import { describe, expect, test } from 'vitest';
 import { catalogue, findRequirement } from '../../src/requirements/index.ts';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
 import { inProfile, SDK_WIRE_FACTS } from '../../src/verdict/sdk-profile.ts';
-import { computeVerdicts, exitCodeFor, type TestOutcome } from '../../src/verdict/verdict.ts';
+import { computeVerdicts, exitCodeFor } from '../../src/verdict/verdict.ts';
+import { testOutcome } from '../support/test-outcome.ts';
 
 const plain = (text: string) =>
   text.replace(/\*\*/g, '').replace(/`/g, '').replace(/\|/g, ' ').replace(/\s+/g, ' ').trim();
@@ -24,20 +25,9 @@ describe('sdk profile', () => {
   });
 
   test('a failed wire fact gates the sdk profile only', () => {
-    const failed: TestOutcome = {
-      key: 'takes > batch',
-      file: 'takes.spec.ts',
-      name: 'batch',
-      state: 'failed',
-      durationMs: 1,
+    const failed = testOutcome('suites/takes.spec.ts > batch', 'failed', ['TAKE-BATCH'], {
       errors: ['batch answer texts (same order)'],
-      requirements: ['TAKE-BATCH'],
-      unknownRequirements: [],
-      observations: [],
-      evidence: [],
-      droppedEvidence: 0,
-      characters: 0,
-    };
+    });
     const strict = computeVerdicts(catalogue, [failed], { requirements: ['TAKE-BATCH'], profile: 'strict' });
     expect(strict.requirements[0]!.status).toBe('info');
     expect(exitCodeFor(strict, 'strict')).toBe(0);

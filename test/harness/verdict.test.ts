@@ -9,10 +9,10 @@ import {
   exitCodeFor,
   judgedText,
   NOT_APPLICABLE,
-  type TestOutcome,
   verdictWords,
   withWouldJudge,
 } from '../../src/verdict/verdict.ts';
+import { testOutcome as outcome } from '../support/test-outcome.ts';
 
 const req = (id: string, level: Requirement['level'], area: Requirement['area'] = 'auth'): Requirement => ({
   id,
@@ -21,27 +21,6 @@ const req = (id: string, level: Requirement['level'], area: Requirement['area'] 
   level,
   source: 'speak-v1',
   text: `text of ${id}`,
-});
-
-const outcome = (
-  name: string,
-  state: TestOutcome['state'],
-  requirements: string[],
-  extra: Partial<TestOutcome> = {},
-): TestOutcome => ({
-  key: `suites/auth.spec.ts > ${name}`,
-  file: 'suites/auth.spec.ts',
-  name,
-  state,
-  durationMs: 1,
-  errors: state === 'failed' ? [`${name} broke`] : [],
-  requirements,
-  unknownRequirements: [],
-  observations: [],
-  evidence: [],
-  droppedEvidence: 0,
-  characters: 0,
-  ...extra,
 });
 
 const catalogue = [

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeAudioFrame, encodeAudioFrame, FrameError } from '../../src/client/ws-frame.ts';
+import {
+  decodeAudioFrame,
+  encodeAudioFrame,
+  FrameError,
+  frameRequestKey,
+  requestKey,
+} from '../../src/client/ws-frame.ts';
 
 function frameError(bytes: Buffer): FrameError {
   try {
@@ -75,5 +81,19 @@ describe('websocket audio frame', () => {
     const meta = Buffer.from(JSON.stringify({ take_id: 't', request_id: 1, part_id: 0 }));
     const frame = rawFrame('JSON', meta.length, meta, Buffer.from([1, 2, 3]));
     expect([...decodeAudioFrame(frame).audio]).toEqual([1, 2, 3]);
+  });
+});
+
+describe('the request a frame belongs to', () => {
+  it('keys a request id with its JSON type: 1 and "1" are two requests', () => {
+    expect(requestKey(1)).not.toBe(requestKey('1'));
+    expect(requestKey('a')).toBe(requestKey('a'));
+  });
+
+  it('places a frame by its request_id, or without one by the request that named its take', () => {
+    const byTake = new Map([['t1', requestKey(7)]]);
+    expect(frameRequestKey({ take_id: 't2', request_id: 7, part_id: 0 }, byTake)).toBe(requestKey(7));
+    expect(frameRequestKey({ take_id: 't1', request_id: null, part_id: 0 }, byTake)).toBe(requestKey(7));
+    expect(frameRequestKey({ take_id: 't9', request_id: null, part_id: 0 }, byTake)).toBeUndefined();
   });
 });

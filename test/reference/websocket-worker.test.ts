@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readWavHeader } from '../../reference/audio/wav.ts';
+import { activateLatitude } from '../../reference/latitude/index.ts';
 import { createSynthesizer, type Synthesizer, splitIntoParts } from '../../reference/synth/index.ts';
 import { backgroundSynthesizer } from '../../reference/worker/websocket/index.ts';
 import { createWebsocketSecret } from '../../reference/worker/websocket/secret.ts';
@@ -349,6 +350,38 @@ describe('takes', () => {
     const n = got.frames.filter((f) => f.meta.part_id === 0).length;
     expect(sorted).toEqual([...Array.from({ length: n }, (_, i) => `0.${i}`), '1.0']);
     ws.close();
+  });
+
+  /** The statuses a four-part take goes through over the websocket, with `switches` on meanwhile. */
+  async function fourPartStatuses(requestId: string, switches: string[]): Promise<unknown[]> {
+    activateLatitude(switches);
+    try {
+      const { ws, got, next } = await connect(url());
+      ws.send(
+        JSON.stringify({
+          command: '/takes/generate',
+          request_id: requestId,
+          data: { text: 'One. Two. Three. Four.', voice_id: 'v-ok' },
+        }),
+      );
+      await next(readyOf(requestId));
+      ws.close();
+      return got.texts.filter((t) => t.request_id === requestId).map((t) => (t.data as Json).status);
+    } finally {
+      activateLatitude([]);
+    }
+  }
+
+  it('a four-part take reports progress_25, progress_50 and progress_75', async () => {
+    const progress = ['progress_25', 'progress_50', 'progress_75'];
+    expect(await fourPartStatuses('four', [])).toEqual(['waiting', 'started', ...progress, 'ready']);
+  });
+
+  it('latitude statuses-as-shown: the same take goes only through the statuses the contract shows', async () => {
+    // speak-v1.md: "Take `status` values seen: `waiting`, `started`, `progress_50`, `ready`." The
+    // REST worker and the websocket worker share one progressAfter, so both honour the switch.
+    const shown = ['waiting', 'started', 'progress_50', 'ready'];
+    expect(await fourPartStatuses('four-as-shown', ['statuses-as-shown'])).toEqual(shown);
   });
 });
 

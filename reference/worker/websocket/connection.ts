@@ -14,10 +14,11 @@ import type { WebSocket } from 'ws';
 import { createAjv } from '../../../schemas/index.ts';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
+import { progressAfter } from '../../store/status.ts';
 import { outputSampleRate, type Synthesizer } from '../../synth/index.ts';
 import type { RequestId } from './frames.ts';
 import { endOfTakeFrame, type StreamMode, streamPart } from './part-stream.ts';
-import type { Json, ProgressStatus, TakeAudioWriter, TakeToSpeak, WebsocketTakeService } from './service.ts';
+import type { Json, TakeAudioWriter, TakeToSpeak, WebsocketTakeService } from './service.ts';
 import { createFrameOutlet } from './shuffle.ts';
 
 export interface ConnectionContext {
@@ -49,16 +50,6 @@ function safeParse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The progress status a take has reached after `done` of `total` parts (only multi-part takes). */
-export function progressAfter(done: number, total: number): ProgressStatus | undefined {
-  if (total < 2) return undefined;
-  const fraction = done / total;
-  if (fraction >= 0.75) return 'progress_75';
-  if (fraction >= 0.5) return 'progress_50';
-  if (fraction >= 0.25) return 'progress_25';
-  return undefined;
 }
 
 export function serveConnection(socket: WebSocket, context: ConnectionContext): void {
@@ -227,9 +218,10 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
         if (partId === 0) onProgress(await context.service.advanceTake(takeId, 'started'));
         await inFlight;
         inFlight = undefined;
+        // The REST worker's rule (reference/store/status.ts), latitude statuses-as-shown included.
         const before = progressAfter(partId, parts.length);
         const after = progressAfter(partId + 1, parts.length);
-        if (after && after !== before && partId + 1 < parts.length) {
+        if (after && after !== before) {
           onProgress(await context.service.advanceTake(takeId, after));
         }
       }

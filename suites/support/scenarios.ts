@@ -1,0 +1,89 @@
+/**
+ * Scenario mechanics of the suites: a scenario run once and shared by the tests that await it
+ * (with its evidence copied to each), scenarios started early, and the run's shared voice.
+ */
+import { beforeAll, inject } from 'vitest';
+import type { Voice } from '../../schemas/types.ts';
+import { Finding } from '../../src/checks/finding.ts';
+import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
+import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/evidence/evidence.ts';
+import {
+  expectSchema,
+  markSetupFailure,
+  type SpeakContext,
+  selectedRequirements,
+} from '../../src/harness/index.ts';
+import type { ProvidedSharedVoice } from '../../src/harness/shared-voice.ts';
+import { waitUntilDone } from './items.ts';
+
+/**
+ * Runs `make` once; later callers share its promise (one scenario feeds several tests). The
+ * scenario records its exchanges and observations apart, and every test that awaits it receives a
+ * copy as its own evidence, whichever test (or prefetch) started it. `evidence: false` for plumbing
+ * that every test awaits (the shared voice), whose exchanges would only bury the test's own.
+ */
+export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  if (o.evidence === false) {
+    return () => {
+      promise ??= make();
+      return promise.catch((error: unknown) => {
+        markSetupFailure(error);
+        throw error;
+      });
+    };
+  }
+  const scenario = newTestRecord();
+  return () => {
+    promise ??= runWithRecord(scenario, make);
+    // The reactions run in the awaiting test's context (AsyncLocalStorage follows `then`).
+    return promise.then(
+      (value) => {
+        adoptScenarioRecord(scenario);
+        return value;
+      },
+      (error: unknown) => {
+        adoptScenarioRecord(scenario);
+        markSetupFailure(error);
+        throw error;
+      },
+    );
+  };
+}
+
+/**
+ * Starts scenarios as soon as the file's login is done, without awaiting them: synthesis of
+ * independent items overlaps instead of queueing behind each test. Each test still awaits its
+ * scenario and sees its failure; here failures are only kept from being unhandled.
+ * With a requirement selection (`run --requirement`) nothing is started early: most scenarios
+ * would feed tests that are not registered, and each selected test starts what it awaits.
+ */
+export function prefetch(...scenarios: Array<() => Promise<unknown>>): void {
+  if (selectedRequirements()) return;
+  beforeAll(() => {
+    for (const scenario of scenarios) scenario().catch(() => undefined);
+  });
+}
+
+/**
+ * The run's shared voice (src/harness/shared-voice.ts), ready: for files that only need *a* voice
+ * to make takes with. The global setup asked for it; here its generate answer is schema-checked and
+ * it is waited for like any voice (bounded by the ready timeout from its creation, statuses recorded:
+ * every file's wait ends at the same moment, and a file that starts later polls once). Not tracked:
+ * the global setup deletes it after every file. Call once per file, at the top.
+ */
+export function useSharedVoice(s: SpeakContext): () => Promise<Voice> {
+  return once(
+    async () => {
+      const provided = JSON.parse(inject('speakSharedVoice')) as ProvidedSharedVoice;
+      if (!provided.ok && provided.throttled)
+        throw new ClientDiagnostic('throttled', provided.problem, 'POST /v1/speak/voices/generate');
+      if (!provided.ok) throw new Finding(provided.problem, { where: 'POST /v1/speak/voices/generate' });
+      expectSchema('Voice', provided.created, 'the generated voice');
+      const created = provided.created as Voice;
+      const since = provided.createdMs;
+      return (await waitUntilDone<Voice>(s, 'voice', provided.voiceId, { first: created, since })).final;
+    },
+    { evidence: false },
+  );
+}
