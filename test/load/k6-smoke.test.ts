@@ -2,7 +2,7 @@
  * A short real k6 run of every scenario against the embedded reference stack, through the CLI's code
  * path (k6 from load/install-k6.sh's location, summary.json from handleSummary, summary.md). The first
  * run starts its own stack (no base URL, as `speakcheck load` does); the others share one stack to keep
- * the smoke under a minute. Latency limits are loose (CI machines are shared: the README's figures are
+ * the smoke under a minute. Latency limits are loose (CI machines are shared: docs/benchmarks.md's figures are
  * measured on a quiet machine); error thresholds stay at each scenario's default.
  * Skipped, with the reason printed, only when k6 is not installed and not required (test/support/required-tools.ts).
  */
