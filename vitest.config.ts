@@ -55,6 +55,7 @@ export const INTEGRATION = [
   'test/suites/checks-audio.test.ts',
   'test/suites/expiry.test.ts',
   'test/suites/webhooks-faults.test.ts',
+  'test/support/required-tools-probe.test.ts',
 ];
 
 // speakcheck's own tests: the harness library, the reference stack driven over HTTP, and the

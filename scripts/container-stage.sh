@@ -3,14 +3,22 @@
 # containers, host networking, loopback only), twice: from the host (`run --target container`), then
 # from the harness image (Dockerfile.harness) against a stack kept up by `serve --target container`.
 #   scripts/container-stage.sh           # from the repo root, after npm ci
-# Exit 0 with "container stage SKIPPED: <why>" only when no container runtime can be set up;
+# Exit 0 with "container stage SKIPPED: <why>" only when no container runtime can be set up and
+# SPEAKCHECK_REQUIRE does not name `container` (in CI it does: then exit 1, one sentence naming it);
 # otherwise the first failing exit code: the host run's (0 conforms), then the image run's.
 # Reports: reports/container (host run) and reports/container-harness (the image's, a volume).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 log() { echo "== container stage: $* ($(($(date +%s) - start)) s)"; }
-skip() { echo "== container stage SKIPPED: $*"; exit 0; }
+skip() {
+  case ",${SPEAKCHECK_REQUIRE:-}," in
+    *,container,*)
+      echo "== container stage FAILED: container is required here (SPEAKCHECK_REQUIRE) but missing: $*; to install it, start Docker, or set up podman with eval \"\$(../shared/tools/container-runtime.sh)\" (it exports DOCKER_HOST)."
+      exit 1 ;;
+  esac
+  echo "== container stage SKIPPED: $*"; exit 0
+}
 
 RUNTIME_SCRIPT=$(cd .. && pwd)/shared/tools/container-runtime.sh
 CLI=docker  # the harness image is built and run with the runtime's own CLI

@@ -1,5 +1,5 @@
 /**
- * The delivery retry policy of the reference stack (also described in README, "Webhooks").
+ * The delivery retry policy of the reference stack (also described in reference/webhooks/README.md).
  *
  * - Each call has a 5 s timeout.
  * - Delivered: any 2xx answer.

@@ -10,18 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { VerdictStatus } from '../verdict/verdict.ts';
 
-/** Where the contract lives beside the checkout (as test/harness/grounding.test.ts reads it). */
-export const CONTRACT_PATH = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'shared',
-  'spec',
-  'speak-v1.md',
-);
+/** Where the contract lives in the repository (spec/, as test/harness/grounding.test.ts reads it). */
+export const CONTRACT_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'spec', 'speak-v1.md');
 
-/** The contract's markdown, or undefined when this checkout has none beside it (an installed package). */
+/** The contract's markdown, or undefined when this copy has none (an image or package built without spec/). */
 export function readContract(path = CONTRACT_PATH): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }

@@ -5,6 +5,7 @@
  * addresses a worker holding the model; REST jobs go only to workers serving their model; a worker
  * stopped with SIGTERM gives its job back at once; a worker killed mid-take never leaves the take
  * stuck; an API restart loses nothing. Skipped, with the reason printed, only when no container runtime answers
+ * and none is required (test/support/required-tools.ts)
  * (set one up with `eval "$(../shared/tools/container-runtime.sh)"`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,12 +16,12 @@ import {
   startContainerStack,
 } from '../../src/stack/container.ts';
 import { isDone, type Reply, request } from '../reference/stack.ts';
+import { toolReady } from '../support/required-tools.ts';
 
 type Json = Record<string, unknown>;
-const problem = await containerRuntimeProblem();
-if (problem) console.warn(`test/container skipped: ${problem}`);
+const runtimeReady = toolReady('container', await containerRuntimeProblem());
 
-describe.skipIf(problem !== undefined)('container stack topology', () => {
+describe.skipIf(!runtimeReady)('container stack topology', () => {
   let stack: ContainerStack;
   let token = '';
   let voiceId = '';

@@ -18,7 +18,7 @@ import { groundingProblems, plainWords } from '../../src/requirements/grounding-
 import { catalogue, type Requirement } from '../../src/requirements/index.ts';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
 
-const SPEC = readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'speak-v1.md'), 'utf8');
+const SPEC = readFileSync(join(REPO_ROOT, 'spec', 'speak-v1.md'), 'utf8');
 
 const judged = catalogue.filter((r) => r.level !== 'INFO');
 

@@ -10,10 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type EmbeddedStack, startEmbeddedStack } from '../../src/stack/embedded.ts';
+import { toolReady } from '../support/required-tools.ts';
 import { speakcheckRun } from './speakcheck-run.ts';
 
 const REQUIREMENT = 'VERSION-MAJOR-MINOR';
-const hasCurl = spawnSync('curl', ['--version']).status === 0;
+const hasCurl = toolReady(
+  'curl',
+  spawnSync('curl', ['--version']).status === 0 ? undefined : 'curl is not on PATH',
+);
 const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-repro-'));
 let stack: EmbeddedStack | undefined;
 
@@ -26,7 +30,6 @@ afterAll(async () => {
 });
 
 describe('reproduction against a defective stack', () => {
-  if (!hasCurl) console.warn('curl is not installed: the curl reproduction test is skipped.');
   test.skipIf(!hasCurl)(
     'the curl of a failed requirement shows the defect again',
     { timeout: 150_000 },

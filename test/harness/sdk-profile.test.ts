@@ -13,7 +13,7 @@ import { testOutcome } from '../support/test-outcome.ts';
 
 const plain = (text: string) =>
   text.replace(/\*\*/g, '').replace(/`/g, '').replace(/\|/g, ' ').replace(/\s+/g, ' ').trim();
-const WIRE_FACTS = plain(readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'wire-facts.md'), 'utf8'));
+const WIRE_FACTS = plain(readFileSync(join(REPO_ROOT, 'spec', 'wire-facts.md'), 'utf8'));
 
 describe('sdk profile', () => {
   test.each(Object.entries(SDK_WIRE_FACTS))('%s quotes wire-facts.md and is INFO elsewhere', (id, quote) => {

@@ -13,7 +13,7 @@ import { REPO_ROOT, SPEAKCHECK_BIN } from '../../src/stack/embedded.ts';
 import { runToEnd } from '../../src/stack/launcher.ts';
 import { type DefectiveStack, startDefectiveStack } from '../defects/defective-stack.ts';
 
-const SPEC = readFileSync(join(REPO_ROOT, '..', 'shared', 'spec', 'speak-v1.md'), 'utf8');
+const SPEC = readFileSync(join(REPO_ROOT, 'spec', 'speak-v1.md'), 'utf8');
 
 test('every latitude switch is well formed and quotes speak-v1.md verbatim', () => {
   const areas = new Set(catalogue.map((r) => r.area as string));

@@ -13,10 +13,9 @@ import { findK6, K6_VERSION } from '../../src/load/k6-binary.ts';
 import { perfCompare } from '../../src/perf/perf-compare.ts';
 import { DEFAULT_TOLERANCE } from '../../src/perf/tracked.ts';
 import { startEmbeddedStack } from '../../src/stack/embedded.ts';
+import { toolReady } from '../support/required-tools.ts';
 
-const k6 = findK6();
-if (!k6)
-  console.warn(`capacity slowdown test skipped: k6 ${K6_VERSION} is not installed (run load/install-k6.sh)`);
+const k6Ready = toolReady('k6', findK6() ? undefined : `k6 ${K6_VERSION} is not installed`);
 
 async function capacityAgainst(extraArgs: string[], name: string): Promise<CapacityResult> {
   const stack = await startEmbeddedStack({ extraArgs });
@@ -42,7 +41,7 @@ async function capacityAgainst(extraArgs: string[], name: string): Promise<Capac
   }
 }
 
-describe.skipIf(!k6)('load capacity against a slowed reference stack', () => {
+describe.skipIf(!k6Ready)('load capacity against a slowed reference stack', () => {
   it('finds a lower capacity, and perf compare reports it as worse', async () => {
     const normal = await capacityAgainst([], 'normal');
     const slowed = await capacityAgainst(['--synthesis-delay-ms', '300'], 'slowed');

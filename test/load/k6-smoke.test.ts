@@ -2,9 +2,9 @@
  * A short real k6 run of every scenario against the embedded reference stack, through the CLI's code
  * path (k6 from load/install-k6.sh's location, summary.json from handleSummary, summary.md). The first
  * run starts its own stack (no base URL, as `speakcheck load` does); the others share one stack to keep
- * the smoke under a minute. Latency limits are loose (CI machines are shared: the README's figures are
+ * the smoke under a minute. Latency limits are loose (CI machines are shared: docs/benchmarks.md's figures are
  * measured on a quiet machine); error thresholds stay at each scenario's default.
- * Skipped, with the reason printed, only when k6 is not installed.
+ * Skipped, with the reason printed, only when k6 is not installed and not required (test/support/required-tools.ts).
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,12 +15,12 @@ import { k6Percentile, readSamples } from '../../src/load/merge.ts';
 import { type LoadOptions, type LoadResult, runLoad } from '../../src/load/run-load.ts';
 import { type LoadSummary, readSummaryFile } from '../../src/load/summary.ts';
 import { type EmbeddedStack, startEmbeddedStack } from '../../src/stack/embedded.ts';
+import { toolReady } from '../support/required-tools.ts';
 
-const k6 = findK6();
-if (!k6)
-  console.warn(
-    `k6 smoke skipped: k6 ${K6_VERSION} is not installed at ${K6_CACHE_BIN} (run load/install-k6.sh)`,
-  );
+const k6Ready = toolReady(
+  'k6',
+  findK6() ? undefined : `k6 ${K6_VERSION} is not installed at ${process.env.K6_BIN || K6_CACHE_BIN}`,
+);
 
 type Scenario = LoadOptions['scenario'];
 
@@ -57,7 +57,7 @@ function metric(summary: LoadSummary, name: string) {
   return figures!.values;
 }
 
-describe.skipIf(!k6)('k6 smoke of every scenario against the reference stack', () => {
+describe.skipIf(!k6Ready)('k6 smoke of every scenario against the reference stack', () => {
   let stack: EmbeddedStack;
   const shared = () => ({ baseUrl: stack.baseUrl, email: stack.email, password: stack.password });
 

@@ -6,7 +6,8 @@
  * audio in every format after ready. With `--blob-url same-origin` (the contract allows it: a client
  * "must drop" Authorization itself) the signed URL is on the API's origin and the same command meets
  * the 400 "only one auth mechanism allowed" the signed URL answers, as S3 does.
- * Runs curl itself when present; says so and skips those cases when it is not.
+ * Runs curl itself when present; says so and skips those cases when it is not and not required
+ * (test/support/required-tools.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,12 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolReady } from '../support/required-tools.ts';
 import { isDone, pollUntil, type Session, type Stack, startStack } from './stack.ts';
 
 type Json = Record<string, unknown>;
 
-const hasCurl = spawnSync('curl', ['--version'], { stdio: 'ignore' }).status === 0;
-if (!hasCurl) console.warn('blob-store.test.ts: curl is not installed here; the curl cases are skipped');
+const hasCurl = toolReady(
+  'curl',
+  spawnSync('curl', ['--version'], { stdio: 'ignore' }).status === 0 ? undefined : 'curl is not on PATH',
+);
 
 const FORMATS = {
   wav: 'audio/wav',
