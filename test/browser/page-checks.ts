@@ -135,7 +135,8 @@ export async function axeViolations(page: Page, o: { openDetails?: boolean } = {
       for (const d of (globalThis as Any).document.querySelectorAll('details')) d.open = true;
     });
   }
-  await page.addScriptTag({ path: AXE_SCRIPT });
+  const loaded = await page.evaluate(() => typeof (globalThis as Any).axe === 'object');
+  if (!loaded) await page.addScriptTag({ path: AXE_SCRIPT });
   const found: AxeViolation[] = await page.evaluate(async () => {
     const g = globalThis as Any;
     const results = await g.axe.run(g.document, { resultTypes: ['violations'] });

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { withPage } from './browser.ts';
 import { keyPanel } from './compare-page.ts';
-import { accessibilityProblems } from './page-checks.ts';
+import { accessibilityProblems, axeViolations } from './page-checks.ts';
 import { runSpeakcheck } from './run-speakcheck.ts';
 
 interface Side {
@@ -209,6 +209,7 @@ describe('perf compare report page', () => {
           expect(r.whiskers, r.figure).toBe(2);
         }
         expect(await accessibilityProblems(s.page)).toEqual([]);
+        expect(await axeViolations(s.page, { openDetails: true })).toEqual([]);
         expect(s.requests.map((r) => new URL(r.url).protocol)).toEqual(['file:']);
         await s.screenshot('perf-compare-key-figures');
       },
@@ -230,7 +231,7 @@ describe('perf compare report page', () => {
         await expect(s.page.locator('.pill.v-worse').count()).resolves.toBe(0);
         await expect(s.page.locator('.verdict.bad').count()).resolves.toBe(0);
         expect(s.requests.map((r) => new URL(r.url).protocol)).toEqual(['file:']);
-        await s.screenshot('perf-compare-steady');
+        await s.screenshot('perf-compare-synthetic-steady');
       },
       { viewport: { width: 1280, height: 800 } },
     );
