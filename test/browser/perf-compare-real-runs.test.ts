@@ -75,13 +75,12 @@ describe.skipIf(!k6)('perf compare page of real load runs (normal vs slowed refe
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'speakcheck-perf-real-'));
     const user = ['--user', `${USER.email}:${USER.password}`];
-    [normal, slowed] = await Promise.all([
-      startEmbeddedStack({ extraArgs: user, readyTimeoutMs: 60_000 }),
-      startEmbeddedStack({
-        extraArgs: [...user, '--synthesis-delay-ms', String(SLOWDOWN_MS)],
-        readyTimeoutMs: 60_000,
-      }),
-    ]);
+    // One after the other: a stack that started is stopped in afterAll even when the next fails.
+    normal = await startEmbeddedStack({ extraArgs: user, readyTimeoutMs: 60_000 });
+    slowed = await startEmbeddedStack({
+      extraArgs: [...user, '--synthesis-delay-ms', String(SLOWDOWN_MS)],
+      readyTimeoutMs: 60_000,
+    });
     regression = await compare(normal.baseUrl, slowed.baseUrl, 'regression');
     steady = await compare(normal.baseUrl, normal.baseUrl, 'steady');
   }, 400_000);
