@@ -15,6 +15,7 @@ export const INTEGRATION = [
   'test/browser/browser-helper.test.ts',
   'test/browser/conformance-report-page.test.ts',
   'test/browser/perf-compare-page.test.ts',
+  'test/browser/perf-compare-real-runs.test.ts',
   'test/container/**/*.test.ts',
   'test/defects/**/*.test.ts',
   'test/harness/action-run.test.ts',

@@ -152,7 +152,7 @@ export function parseContract(markdown: string): Block[] {
       for (i++; i < lines.length && !lines[i]!.startsWith('```'); i++) code.push(lines[i]!);
       i++;
       const text = code.join('\n');
-      blocks.push({ statements: [], html: () => `<pre>${escapeHtml(text)}</pre>` });
+      blocks.push({ statements: [], html: () => `<pre tabindex="0">${escapeHtml(text)}</pre>` });
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(line);

@@ -42,8 +42,8 @@ function renderExchange(e: EvidenceEntry): string {
   return `<details class="ex"><summary><code>${escapeHtml(e.method)} ${escapeHtml(cut(e.url, 300))}</code> → <b>${escapeHtml(
     e.status ?? 'no answer',
   )}</b> <span class="ms">${escapeHtml(e.ms)} ms</span>${e.error ? ` <span class="err">${escapeHtml(cut(e.error, 300))}</span>` : ''}</summary>
-<pre>${escapeHtml(requestHeaders)}${e.requestBody ? `\n\n${escapeHtml(cut(e.requestBody, HTML_MAX_BODY_CHARS))}` : ''}</pre>
-<pre>${escapeHtml(headers)}${e.body ? `\n\n${escapeHtml(cut(e.body, HTML_MAX_BODY_CHARS))}` : ''}</pre></details>`;
+<pre tabindex="0">${escapeHtml(requestHeaders)}${e.requestBody ? `\n\n${escapeHtml(cut(e.requestBody, HTML_MAX_BODY_CHARS))}` : ''}</pre>
+<pre tabindex="0">${escapeHtml(headers)}${e.body ? `\n\n${escapeHtml(cut(e.body, HTML_MAX_BODY_CHARS))}` : ''}</pre></details>`;
 }
 
 /**
@@ -62,7 +62,7 @@ function renderTest(t: TestOutcome | undefined, key: string, withExchanges = tru
     return `<li class="t-${escapeHtml(t.state)}"><span class="badge ${escapeHtml(t.state)}">${escapeHtml(t.state)}</span> ${escapeHtml(
       t.name,
     )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>${exchanges}
-${t.errors.map((e) => `<pre class="err">${escapeHtml(cut(e, 1_000))}</pre>`).join('')}
+${t.errors.map((e) => `<pre tabindex="0" class="err">${escapeHtml(cut(e, 1_000))}</pre>`).join('')}
 ${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 500))}</li>`).join('')}</ul>` : ''}</li>`;
   }
   // The start shows the setup, the end shows the failure (polling tests make many exchanges).
@@ -74,7 +74,7 @@ ${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${es
   return `<li class="t-${escapeHtml(t.state)}"><span class="badge ${escapeHtml(t.state)}">${escapeHtml(t.state)}</span> ${escapeHtml(
     t.name,
   )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>
-${t.errors.map((e) => `<pre class="err">${escapeHtml(cut(e, 4_000))}</pre>`).join('')}
+${t.errors.map((e) => `<pre tabindex="0" class="err">${escapeHtml(cut(e, 4_000))}</pre>`).join('')}
 ${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 1_000))}</li>`).join('')}</ul>` : ''}
 ${head.map(renderExchange).join('\n')}${hidden > 0 ? `<p class="more">${hidden} more exchanges not shown.</p>` : ''}${tail
   .map(renderExchange)
@@ -86,15 +86,19 @@ function renderReproduction(r: ReportedRequirement): string {
   const repro = r.reproduction;
   if (!repro) return '';
   const ws = repro.websocket.length
-    ? `<p>Websocket requests sent (replay: <code>SPEAK_WS_URL=… node repro/${escapeHtml(r.id)}.mjs</code>):</p><pre class="repro">${escapeHtml(repro.websocket.join('\n'))}</pre><p>Transcript:</p><pre class="repro">${escapeHtml(repro.transcript.join('\n'))}</pre>`
+    ? `<p>Websocket requests sent (replay: <code>SPEAK_WS_URL=… node repro/${escapeHtml(r.id)}.mjs</code>):</p><pre tabindex="0" class="repro">${escapeHtml(repro.websocket.join('\n'))}</pre><p>Transcript:</p><pre tabindex="0" class="repro">${escapeHtml(repro.transcript.join('\n'))}</pre>`
     : '';
-  const curl = repro.curl.length ? `<pre class="repro">${escapeHtml(repro.curl.join('\n'))}</pre>` : '';
+  const curl = repro.curl.length
+    ? `<pre tabindex="0" class="repro">${escapeHtml(repro.curl.join('\n'))}</pre>`
+    : '';
   const notes = repro.notes.length
     ? `<ul>${repro.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`
     : '';
   return `<div class="repro"><b>Reproduction</b> (set <code>SPEAK_TOKEN</code> first)${curl}${ws}${notes}</div>`;
 }
 
+// Every <pre> carries tabindex="0": it scrolls past 24rem, and a box that scrolls must be reachable by
+// keyboard (WCAG 2.1.1; axe-core's scrollable-region-focusable, checked by test/browser).
 // overflow-wrap: a server's unbroken tokens (URLs, bodies, messages) wrap instead of widening the page;
 // headers and labels keep their words whole (overflow-wrap:normal), they only wrap between words.
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:.5rem 2rem 2rem;color:#1b1f24;overflow-wrap:anywhere}

@@ -45,6 +45,9 @@ const CHROMIUM_ARGS = [
 /** Bound of every single wait (navigation, selector, click) inside a page test. */
 export const PAGE_TIMEOUT_MS = 20_000;
 
+/** What a page opened from disk may ask for and still work offline. */
+const OFFLINE_SCHEMES = new Set(['file:', 'data:']);
+
 /** Schemes that never leave the browser. */
 const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:']);
 
@@ -66,6 +69,11 @@ export interface PageSession {
   failedRequests: string[];
   /** Requests that would have left the page's origin. */
   externalRequests(): RecordedRequest[];
+  /**
+   * Every request for anything but a file:// or data: URL, blocked or not: a report opened from disk
+   * must make none (it works offline: no CDN, no font or script host, no call home).
+   */
+  networkRequests(): string[];
   /** Full-page PNG at reports/screenshots/<name>.png; returns the path. */
   screenshot(name: string, o?: { fullPage?: boolean }): Promise<string>;
 }
@@ -143,6 +151,8 @@ export async function withPage<T>(
       pageErrors,
       failedRequests,
       externalRequests: () => requests.filter((r) => r.blocked),
+      networkRequests: () =>
+        requests.map((r) => r.url).filter((u) => !OFFLINE_SCHEMES.has(new URL(u).protocol)),
       async screenshot(name, so = {}) {
         await mkdir(SCREENSHOT_DIR, { recursive: true });
         const path = join(SCREENSHOT_DIR, `${name}.png`);

@@ -5,6 +5,7 @@
  * and the text of every visible element contrasts with its background (WCAG AA: 4.5, 3 for large).
  * Words inside headers are checked to stay whole on one line (no mid-word break).
  */
+import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
 /** The page's window and DOM, typed loosely: the project's tsconfig has no DOM lib. */
@@ -104,4 +105,47 @@ export async function brokenHeaderWords(page: Page, selector = 'th,h1,h2,h3'): P
     }
     return broken;
   }, selector);
+}
+
+/** axe-core's browser bundle, injected into the page under test as an inline script (no request). */
+const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Rules axe rates below "serious" that these pages must pass all the same: a reader of a saved report
+ * finds its way by the language, the main landmark and the one top heading.
+ */
+const ALSO_REQUIRED = new Set(['html-has-lang', 'landmark-one-main', 'page-has-heading-one']);
+
+export interface AxeViolation {
+  rule: string;
+  impact: string;
+  help: string;
+  /** Up to five offending elements: their selector and what axe says is wrong with each. */
+  nodes: string[];
+}
+
+/**
+ * axe-core (WCAG 2.x A/AA and best-practice rules) run on the page as it is now: its violations of
+ * impact serious or critical, plus any of ALSO_REQUIRED. With `openDetails` every collapsed
+ * <details> is opened first, so the evidence, the contract and the grouped lists are checked too.
+ */
+export async function axeViolations(page: Page, o: { openDetails?: boolean } = {}): Promise<AxeViolation[]> {
+  if (o.openDetails) {
+    await page.evaluate(() => {
+      for (const d of (globalThis as Any).document.querySelectorAll('details')) d.open = true;
+    });
+  }
+  const loaded = await page.evaluate(() => typeof (globalThis as Any).axe === 'object');
+  if (!loaded) await page.addScriptTag({ path: AXE_SCRIPT });
+  const found: AxeViolation[] = await page.evaluate(async () => {
+    const g = globalThis as Any;
+    const results = await g.axe.run(g.document, { resultTypes: ['violations'] });
+    return results.violations.map((v: Any) => ({
+      rule: v.id,
+      impact: v.impact ?? 'unknown',
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n: Any) => `${n.target.join(' ')}: ${n.failureSummary}`),
+    }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical' || ALSO_REQUIRED.has(v.rule));
 }

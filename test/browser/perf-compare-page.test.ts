@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { withPage } from './browser.ts';
-import { accessibilityProblems } from './page-checks.ts';
+import { keyPanel } from './compare-page.ts';
+import { accessibilityProblems, axeViolations } from './page-checks.ts';
 import { runSpeakcheck } from './run-speakcheck.ts';
 
 interface Side {
@@ -103,51 +103,6 @@ beforeAll(async () => {
   const steady = [join(dir, 'baseline'), writeRuns('steady', baseline), '--out', join(dir, 'steady-out')];
   ({ code: steadyExit, output: steadyOutput } = await runSpeakcheck(['perf', 'compare', ...steady], 30_000));
 }, 70_000);
-
-interface KeyRow {
-  figure: string;
-  verdict: string;
-  pill: string;
-  pillBackground: string;
-  whiskers: number;
-}
-
-/** The key-figure panel as drawn: it comes before every chart and table, each row with its whiskers. */
-async function keyPanel(page: Page): Promise<KeyRow[]> {
-  const panel = page.locator('.key-panel');
-  await expect(panel.isVisible()).resolves.toBe(true);
-  // First in reading order: above every chart and every other table, and inside the first window.
-  const panelTop = (await panel.boundingBox())!.y;
-  expect(panelTop).toBeLessThan(800);
-  const others = await page
-    .locator('figure, details.group')
-    .evaluateAll((els) =>
-      els.map(
-        (e) => (e as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top,
-      ),
-    );
-  expect(others.length).toBeGreaterThan(0);
-  for (const top of others) expect(top).toBeGreaterThan(panelTop);
-  return page.locator('.key-panel tr.key-row').evaluateAll((rows) =>
-    rows.map((r) => {
-      const row = r as unknown as {
-        dataset: { verdict: string };
-        querySelector(s: string): { textContent: string } | null;
-        querySelectorAll(s: string): { length: number };
-      };
-      const pill = row.querySelector('.pill') as unknown as { textContent: string };
-      const g = globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } };
-      return {
-        figure: row.querySelector('td.fig')?.textContent ?? '',
-        verdict: row.dataset.verdict,
-        pill: pill.textContent,
-        pillBackground: g.getComputedStyle(pill).backgroundColor,
-        // A drawn interval: the whisker line of each side (the runs differ, so each side has one).
-        whiskers: row.querySelectorAll('svg line.whisker').length,
-      };
-    }),
-  );
-}
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -254,6 +209,7 @@ describe('perf compare report page', () => {
           expect(r.whiskers, r.figure).toBe(2);
         }
         expect(await accessibilityProblems(s.page)).toEqual([]);
+        expect(await axeViolations(s.page, { openDetails: true })).toEqual([]);
         expect(s.requests.map((r) => new URL(r.url).protocol)).toEqual(['file:']);
         await s.screenshot('perf-compare-key-figures');
       },
@@ -275,7 +231,7 @@ describe('perf compare report page', () => {
         await expect(s.page.locator('.pill.v-worse').count()).resolves.toBe(0);
         await expect(s.page.locator('.verdict.bad').count()).resolves.toBe(0);
         expect(s.requests.map((r) => new URL(r.url).protocol)).toEqual(['file:']);
-        await s.screenshot('perf-compare-steady');
+        await s.screenshot('perf-compare-synthetic-steady');
       },
       { viewport: { width: 1280, height: 800 } },
     );

@@ -12,12 +12,17 @@ export interface CliResult {
   output: string;
 }
 
-export async function runSpeakcheck(args: string[], timeoutMs: number): Promise<CliResult> {
+/** `env` adds variables, e.g. SPEAK_PASSWORD (a password in argv is visible to ps). */
+export async function runSpeakcheck(
+  args: string[],
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<CliResult> {
   const r = await runToEnd({
     args: [SPEAKCHECK_BIN, ...args],
     cwd: REPO_ROOT,
     timeoutMs,
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   const stopped = r.timedOut
     ? `\n[speakcheck ${args[0]} did not finish within ${timeoutMs} ms: stopped]`
