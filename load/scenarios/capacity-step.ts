@@ -88,6 +88,9 @@ export async function setup(): Promise<WsRunSetup> {
 }
 
 function wsStep(data: WsRunSetup): void {
+  // Arrivals take the workers in turn, as the API hands out addresses: tied to the VU instead, the
+  // split followed whichever VUs k6's arrival-rate pool happened to pick. A stream keeps its worker.
+  if (LOAD === 'rate' && !askForAddresses) url = data.urls[exec.scenario.iterationInTest % data.urls.length]!;
   url ??= askForAddresses
     ? websocketUrl(session, data.model)
     : data.urls[exec.vu.idInTest % data.urls.length]!;
