@@ -1,6 +1,6 @@
 /**
  * One take over REST, as a client without websockets does it: POST takes/generate, then poll the
- * take (POLL_MS) until it is ready, recording acceptance, queue wait, latency, audio seconds and
+ * take (POLL_MS; with `pollMaxMs` above it, each wait doubles up to that cap) until it is ready, recording acceptance, queue wait, latency, audio seconds and
  * errors (throughput-rest, capacity-step).
  */
 import { sleep } from 'k6';
@@ -17,6 +17,12 @@ import type { Session } from './session.ts';
 
 export interface RestTakeOptions {
   pollMs: number;
+  /**
+   * Back-off: each wait doubles from pollMs up to this cap (default pollMs: a fixed interval). A
+   * fixed 50 ms poll turns an overloaded server's queue into a storm of polls (1,500 requests/s at
+   * 60 takes/s) that takes the CPU synthesis needs, so the overload feeds itself.
+   */
+  pollMaxMs?: number;
   timeoutMs: number;
   tags: Record<string, string>;
 }
@@ -38,6 +44,7 @@ export function restTake(session: Session, voiceId: string, text: string, o: Res
   let take = created.json() as unknown as Take;
   let queued = take.status === 'waiting';
   if (!queued) queueWait.add(0, tags);
+  let wait = o.pollMs;
   while (take.status !== 'ready') {
     if (take.status === 'error' || take.status === 'timeout') {
       restErrors.add(true, tags);
@@ -48,7 +55,8 @@ export function restTake(session: Session, voiceId: string, text: string, o: Res
       restErrors.add(true, tags);
       return;
     }
-    sleep(o.pollMs / 1000);
+    sleep(wait / 1000);
+    wait = Math.min(Math.max(o.pollMaxMs ?? o.pollMs, o.pollMs), wait * 2);
     const res = session.request('GET', `/v1/speak/takes/${take.take_id}`, null, {
       tags: { name: 'takes/{id}' },
     });

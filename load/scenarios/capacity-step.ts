@@ -12,7 +12,7 @@
  * counts every take that ended, which gives the achieved rate.
  *
  * Env: MODE (chunks | parts | rest), LOAD (rate), RATE (8), STREAMS (4), STEP_S (10), TEXTS
- *      (paragraph), MAX_VUS (200), POLL_MS (50), REQUESTS_PER_CONNECTION (5), WARMUP_TAKES, WARMUP_CONNECTIONS.
+ *      (paragraph), MAX_VUS (200), POLL_MS (50), POLL_MAX_MS (250), REQUESTS_PER_CONNECTION (5), WARMUP_TAKES, WARMUP_CONNECTIONS.
  */
 import exec from 'k6/execution';
 import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
@@ -43,6 +43,9 @@ const STREAMS = envNumber('STREAMS', 4);
 const STEP_S = envNumber('STEP_S', 10);
 const MAX_VUS = envNumber('MAX_VUS', 200);
 const POLL_MS = envNumber('POLL_MS', 50);
+// REST polls back off (50, 100, 200, 250, 250 ms ...): a fixed 50 ms poll made overloaded steps
+// feed themselves (load/lib/rest-take.ts); 250 ms keeps the latency's resolution well inside a 2 s SLO.
+const POLL_MAX_MS = envNumber('POLL_MAX_MS', 250);
 const PER_CONNECTION = envNumber('REQUESTS_PER_CONNECTION', 5);
 const texts = textSet('paragraph');
 
@@ -85,6 +88,9 @@ export async function setup(): Promise<WsRunSetup> {
 }
 
 function wsStep(data: WsRunSetup): void {
+  // Arrivals take the workers in turn, as the API hands out addresses: tied to the VU instead, the
+  // split followed whichever VUs k6's arrival-rate pool happened to pick. A stream keeps its worker.
+  if (LOAD === 'rate' && !askForAddresses) url = data.urls[exec.scenario.iterationInTest % data.urls.length]!;
   url ??= askForAddresses
     ? websocketUrl(session, data.model)
     : data.urls[exec.vu.idInTest % data.urls.length]!;
@@ -121,6 +127,7 @@ export default function (data: WsRunSetup): void {
   if (MODE === 'rest') {
     restTake(session, data.voiceId, pick(texts, exec.scenario.iterationInTest), {
       pollMs: POLL_MS,
+      pollMaxMs: POLL_MAX_MS,
       timeoutMs: 60_000,
       tags: { model: data.model, mode: 'rest' },
     });

@@ -4,7 +4,7 @@
  * offered and the achieved load, the knee (the found capacity) marked — as SVG in summary.html.
  */
 import { escapeXml, renderXYChart } from '../figures/svg-chart.ts';
-import type { SearchEnd, SearchOptions } from './capacity-search.ts';
+import type { SearchEnd, SearchOptions, SearchPhase } from './capacity-search.ts';
 import type { SloFigure } from './slo.ts';
 
 export type CapacityMode = 'chunks' | 'parts' | 'rest';
@@ -13,7 +13,7 @@ export type CapacityDimension = 'rate' | 'streams';
 /** One step as the report shows it. */
 export interface CapacityStep {
   index: number;
-  phase: 'up' | 'down' | 'bisect';
+  phase: SearchPhase;
   /** Offered load: takes per second, or concurrent streams. */
   load: number;
   holds: boolean;
@@ -45,6 +45,10 @@ export interface CapacityReport {
   firstBad?: number;
   /** The step that held at `capacity` and the one that broke at `firstBad`. */
   bracket: { good?: CapacityStep; bad?: CapacityStep };
+  /** Every run at the two bracketing loads (a load is re-run to confirm its verdict). */
+  bracketRuns?: { good: CapacityStep[]; bad: CapacityStep[] };
+  /** Whether re-runs settled the verdicts at `capacity` and `firstBad` (capacity-search.ts). */
+  confirmed?: { capacity: boolean; firstBad: boolean };
   steps: CapacityStep[];
   search: Omit<SearchOptions, 'now'> & { minSamples: number; stepS: number };
   elapsedMs: number;
@@ -96,20 +100,31 @@ export function renderCapacityMarkdown(r: CapacityReport, exitCode: number): str
     `- SLO: \`${r.slo}\` (every term must hold in a step)`,
     `- Target: ${r.target}; k6 ${r.k6Version ?? 'unknown'}`,
     `- Search: start ${r.search.start}, ×${r.search.growth} up until the SLO breaks, then bisection to ${(r.search.precision * 100).toFixed(0)} % ` +
-      `(granularity ${r.search.granularity}); each step held ≥ ${r.search.stepS} s and until ≥ ${r.search.minSamples} takes were offered (≤ 30 s), after its warm-up`,
+      `(granularity ${r.search.granularity}); each step held ≥ ${r.search.stepS} s and until ≥ ${r.search.minSamples} takes were offered (≤ 30 s), after its warm-up` +
+      (r.search.confirm === false
+        ? '; every step trusted once (--no-confirm)'
+        : '; a breaking step, and the last good one, re-run (phase confirm) until two runs agree or three were made, the majority counts, a tie breaks'),
     `- ${r.steps.length} steps in ${(r.elapsedMs / 1000).toFixed(0)} s (budget ${(r.budgetMs / 1000).toFixed(0)} s); exit ${exitCode}`,
     '',
   ];
   if (r.bracket.good || r.bracket.bad) {
     lines.push('## Bracketing steps', '');
-    for (const [label, s] of [
-      ['last good', r.bracket.good],
-      ['first bad', r.bracket.bad],
+    const runsAt = (label: 'good' | 'bad', s: CapacityStep | undefined) =>
+      r.bracketRuns?.[label] ?? (s ? [s] : []);
+    for (const [label, key, s, settled] of [
+      ['last good', 'good', r.bracket.good, r.confirmed?.capacity],
+      ['first bad', 'bad', r.bracket.bad, r.confirmed?.firstBad],
     ] as const) {
-      if (s)
-        lines.push(
-          `- ${label}: ${n(s.load)} ${r.unit}: ${figure} p95 ${n(s.p95Ms)} ms over ${s.samples} takes in ${s.durationS} s, errors ${pct(s.errorRate)}, achieved ${n(s.achievedRate)} takes/s`,
-        );
+      const runs = runsAt(key, s);
+      if (runs.length === 0) continue;
+      const verdicts = runs.map((x) => (x.holds ? 'held' : 'broke')).join(', ');
+      lines.push(
+        `- ${label}: ${n(runs[0]!.load)} ${r.unit}, ${runs.length} run${runs.length === 1 ? '' : 's'} (${verdicts}${settled ? ': settled' : runs.length === 1 ? ': not re-run' : ''}):`,
+        ...runs.map(
+          (x) =>
+            `  - step ${x.index}: ${figure} p50 ${n(x.p50Ms)} / p95 ${n(x.p95Ms)} / p99 ${n(x.p99Ms)} ms over ${x.samples} takes in ${x.durationS} s, errors ${pct(x.errorRate)}, achieved ${n(x.achievedRate)} takes/s, k6 share ${pct(x.generatorShare)}${x.holds ? '' : ` (broken: ${x.broken.join('; ')})`}`,
+        ),
+      );
     }
     lines.push('');
   }

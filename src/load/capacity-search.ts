@@ -7,6 +7,13 @@
  * 2. Bisect between the last good and the first bad load until the bracket is narrower than
  *    `precision` × the good load (and at least `granularity` wide), or the budget is spent.
  * A first step that already breaks is followed by steps down (÷ growth) to `min`.
+ *
+ * Confirmation (on unless `confirm: false`): one step is one sample of a noisy machine, and near the
+ * knee a single burst elsewhere can break a step that holds on a re-run. So a step that breaks the
+ * SLO is re-run before its load counts as broken, and when the bracket is narrow the last good load
+ * is re-run too. A load's verdict is the majority of its runs, settled by two that agree or by a
+ * third; a tie (one held, one broke, no budget for a third) counts as broken. A good load that a
+ * re-run breaks moves the bracket down and the bisection goes on below it.
  */
 
 export interface StepOutcome<F = unknown> {
@@ -31,6 +38,8 @@ export interface SearchOptions {
   budgetMs: number;
   /** Safety bound on steps. */
   maxSteps: number;
+  /** Re-run a breaking step, and the last good one, before trusting them (default true). */
+  confirm?: boolean;
   now?: () => number;
 }
 
@@ -46,13 +55,18 @@ export type SearchEnd =
   /** The budget ended before any bracket. */
   | 'budget';
 
+/** `confirm`: a re-run of a load already tried. */
+export type SearchPhase = 'up' | 'down' | 'bisect' | 'confirm';
+
 export interface SearchResult<F = unknown> {
   end: SearchEnd;
   /** The highest load that held the SLO (undefined when none did). */
   capacity?: number;
   /** The lowest load that broke it (undefined when none did). */
   firstBad?: number;
-  steps: Array<StepOutcome<F> & { phase: 'up' | 'down' | 'bisect' }>;
+  steps: Array<StepOutcome<F> & { phase: SearchPhase }>;
+  /** Whether the verdicts at `capacity` and `firstBad` were settled by re-runs (see above). */
+  confirmed: { capacity: boolean; firstBad: boolean };
   elapsedMs: number;
 }
 
@@ -70,56 +84,109 @@ export async function searchCapacity<F>(
 ): Promise<SearchResult<F>> {
   const now = o.now ?? Date.now;
   const startedAt = now();
+  const confirm = o.confirm ?? true;
   const steps: SearchResult<F>['steps'] = [];
-  let good: number | undefined;
-  let bad: number | undefined;
+  /** Every run's verdict, per load, in order. */
+  const runs = new Map<number, boolean[]>();
   /** Whether one more step (as long as the longest so far) still fits the budget. */
   const fits = (): boolean => {
     const longest = Math.max(0, ...steps.map((s) => s.elapsedMs));
     return steps.length < o.maxSteps && now() - startedAt + longest <= o.budgetMs;
   };
-  const run = async (load: number, phase: 'up' | 'down' | 'bisect') => {
+  const run = async (load: number, phase: SearchPhase): Promise<void> => {
     const outcome = await measure(load);
     steps.push({ ...outcome, phase });
-    if (outcome.holds) good = good === undefined ? load : Math.max(good, load);
-    else bad = bad === undefined ? load : Math.min(bad, load);
-    return outcome.holds;
+    runs.set(load, [...(runs.get(load) ?? []), outcome.holds]);
+  };
+  const verdict = (load: number) => holdsByMajority(runs.get(load) ?? []);
+  /** Re-runs a load until its verdict is settled or the budget ends; returns the verdict. */
+  const settle = async (load: number): Promise<boolean> => {
+    while (confirm && !isSettled(runs.get(load) ?? []) && fits()) await run(load, 'confirm');
+    return verdict(load);
+  };
+  /** One run; a break is confirmed before it counts. */
+  const probe = async (load: number, phase: SearchPhase): Promise<boolean> => {
+    await run(load, phase);
+    return verdict(load) ? true : await settle(load);
   };
   const round = (v: number) => Number((Math.round(v / o.granularity) * o.granularity).toPrecision(12));
 
-  // 1. Step up (or down when the start already breaks).
+  // 1. Step up from the start while the steps hold.
   let load = Math.min(Math.max(o.start, o.min), o.max);
-  let holds = await run(load, 'up');
-  if (holds) {
-    while (holds && load < o.max) {
-      if (!fits()) break;
-      load = Math.min(o.max, Math.max(round(load * o.growth), load + o.granularity));
-      holds = await run(load, 'up');
-    }
-  } else {
-    while (!holds && load > o.min) {
-      if (!fits()) break;
-      load = Math.max(o.min, round(load / o.growth));
-      holds = await run(load, 'down');
-    }
+  let holds = await probe(load, 'up');
+  while (holds && load < o.max && fits()) {
+    load = Math.min(o.max, Math.max(round(load * o.growth), load + o.granularity));
+    holds = await probe(load, 'up');
   }
-  // 2. Bisect between the last good and the first bad load.
-  while (good !== undefined && bad !== undefined && bad - good > o.precision * good) {
-    const mid = midpoint(good, bad, o.granularity);
-    if (mid === undefined || !fits()) break;
-    await run(mid, 'bisect');
+  // 2. Step down while nothing below the first bad load held; bisect between the last good and
+  // the first bad load; once narrow, confirm the last good.
+  for (;;) {
+    const { good, bad } = bracketOf(runs);
+    if (bad === undefined) {
+      // Held up to max: that claim is confirmed like a last good load.
+      if (good === undefined || good < o.max || !confirm || isSettled(runs.get(good)!) || !fits()) break;
+      await run(good, 'confirm');
+      await settle(good);
+      continue;
+    }
+    if (good === undefined) {
+      if (bad <= o.min || !fits()) break;
+      await probe(Math.max(o.min, round(bad / o.growth)), 'down');
+      continue;
+    }
+    if (!isNarrow(good, bad, o)) {
+      const mid = midpoint(good, bad, o.granularity);
+      if (mid === undefined || !fits()) break;
+      await probe(mid, 'bisect');
+      continue;
+    }
+    if (!confirm || isSettled(runs.get(good) ?? []) || !fits()) break;
+    await run(good, 'confirm');
+    await settle(good);
+    // A good load that the re-runs broke is now the first bad: the loop goes on below it.
   }
-  const result: SearchResult<F> = { end: endOf(good, bad, o), steps, elapsedMs: now() - startedAt };
+  const { good, bad } = bracketOf(runs);
+  const result: SearchResult<F> = {
+    end: endOf(good, bad, o),
+    steps,
+    confirmed: {
+      capacity: good !== undefined && isSettled(runs.get(good)!),
+      firstBad: bad !== undefined && isSettled(runs.get(bad)!),
+    },
+    elapsedMs: now() - startedAt,
+  };
   if (good !== undefined) result.capacity = good;
   if (bad !== undefined) result.firstBad = bad;
   return result;
 }
 
+/** The majority of a load's runs held; a tie counts as broken (the SLO is a promise). */
+export function holdsByMajority(verdicts: boolean[]): boolean {
+  const held = verdicts.filter(Boolean).length;
+  return verdicts.length > 0 && held > verdicts.length - held;
+}
+
+/** Two runs that agree, or three (a majority either way). */
+export function isSettled(verdicts: boolean[]): boolean {
+  return verdicts.length >= 3 || (verdicts.length === 2 && verdicts[0] === verdicts[1]);
+}
+
+/** The lowest load whose verdict is broken, and the highest good load below it. */
+function bracketOf(runs: Map<number, boolean[]>): { good?: number; bad?: number } {
+  const loads = [...runs.keys()];
+  const bads = loads.filter((l) => !holdsByMajority(runs.get(l)!));
+  const bad = bads.length > 0 ? Math.min(...bads) : undefined;
+  const goods = loads.filter((l) => holdsByMajority(runs.get(l)!) && (bad === undefined || l < bad));
+  const good = goods.length > 0 ? Math.max(...goods) : undefined;
+  return { ...(good === undefined ? {} : { good }), ...(bad === undefined ? {} : { bad }) };
+}
+
+function isNarrow(good: number, bad: number, o: SearchOptions): boolean {
+  return bad - good <= o.precision * good || midpoint(good, bad, o.granularity) === undefined;
+}
+
 function endOf(good: number | undefined, bad: number | undefined, o: SearchOptions): SearchEnd {
-  if (good !== undefined && bad !== undefined) {
-    const narrow = bad - good <= o.precision * good || midpoint(good, bad, o.granularity) === undefined;
-    return narrow ? 'found' : 'bracketed';
-  }
+  if (good !== undefined && bad !== undefined) return isNarrow(good, bad, o) ? 'found' : 'bracketed';
   if (good !== undefined) return good >= o.max ? 'holds-at-max' : 'budget';
   if (bad !== undefined) return bad <= o.min ? 'breaks-at-min' : 'budget';
   return 'budget';

@@ -41,6 +41,8 @@ export interface CapacityOptions extends TargetCredentials {
   minSamples?: number;
   budgetS?: number;
   precision?: number;
+  /** Re-run breaking steps and the last good one (capacity-search.ts); default true. */
+  confirm?: boolean;
   /** Extra `-e` knobs for every step (TEXTS, POLL_MS, ...). */
   env?: Record<string, string>;
   outDir?: string;
@@ -60,9 +62,11 @@ const STEP_MAX_S = 30;
 /** Defaults per mode and dimension: where the 2-worker reference stack's range lies (load/README.md). */
 export function searchDefaults(mode: CapacityMode, over: CapacityDimension) {
   if (over === 'streams') return { start: 2, max: 256, granularity: 1 };
+  // Start at 8 takes/s: below it a step needs > 12 s for its minimum samples, and the reference
+  // holds 30-50; a server that breaks at 8 is searched downwards.
   return mode === 'rest'
-    ? { start: 2, max: 256, granularity: 0.5 }
-    : { start: 4, max: 512, granularity: 0.5 };
+    ? { start: 8, max: 256, granularity: 0.5 }
+    : { start: 8, max: 512, granularity: 0.5 };
 }
 
 /** The step's hold time: at least stepS, long enough for minSamples takes at this rate, at most 30 s. */
@@ -121,7 +125,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
   const figure: SloFigure = mainTerm?.kind === 'latency' ? mainTerm.figure : 'first_playable';
   const defaults = searchDefaults(o.mode, o.over);
   const stepS = o.stepS ?? 8;
-  const minSamples = o.minSamples ?? 60;
+  // 100 takes: a p95 then rests on the 5 slowest, not on 1-3 (near the knee steps hold 250-400).
+  const minSamples = o.minSamples ?? 100;
   const budgetMs = (o.budgetS ?? 180) * 1000;
   const search: SearchOptions = {
     start: o.start ?? defaults.start,
@@ -131,7 +136,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
     precision: o.precision ?? 0.1,
     granularity: defaults.granularity,
     budgetMs,
-    maxSteps: 16,
+    maxSteps: 20,
+    confirm: o.confirm ?? true,
   };
   const script = join(REPO_ROOT, 'load', 'scenarios', 'capacity-step.ts');
   return withLoadTarget(o, runDir, log, async ({ k6, target, stack, secrets, vars: targetVars }) => {
@@ -236,6 +242,11 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
         good: steps.find((s) => s.holds && s.load === result.capacity),
         bad: steps.find((s) => !s.holds && s.load === result.firstBad),
       },
+      bracketRuns: {
+        good: steps.filter((s) => s.load === result.capacity),
+        bad: steps.filter((s) => s.load === result.firstBad),
+      },
+      confirmed: result.confirmed,
       steps,
       search: { ...searchShown, minSamples, stepS },
       elapsedMs: result.elapsedMs,

@@ -5,7 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { midpoint, type SearchOptions, searchCapacity } from '../../src/load/capacity-search.ts';
+import {
+  holdsByMajority,
+  isSettled,
+  midpoint,
+  type SearchOptions,
+  searchCapacity,
+} from '../../src/load/capacity-search.ts';
 
 const base: SearchOptions = {
   start: 4,
@@ -18,8 +24,11 @@ const base: SearchOptions = {
   maxSteps: 16,
 };
 
-/** A measurement whose SLO holds at or below `knee`; each step "takes" stepMs of a fake clock. */
-function fake(knee: number, stepMs = 10_000) {
+/**
+ * A measurement whose SLO holds at or below `knee`; each step "takes" stepMs of a fake clock.
+ * `flipFirstRun(load)` makes the first run at that load say the opposite (a burst of noise).
+ */
+function fake(knee: number, stepMs = 10_000, flipFirstRun: (load: number) => boolean = () => false) {
   let clock = 0;
   const loads: number[] = [];
   return {
@@ -27,8 +36,15 @@ function fake(knee: number, stepMs = 10_000) {
     now: () => clock,
     measure: async (load: number) => {
       clock += stepMs;
+      const first = !loads.includes(load);
       loads.push(load);
-      return { load, holds: load <= knee, figures: { load }, elapsedMs: stepMs };
+      const truth = load <= knee;
+      return {
+        load,
+        holds: first && flipFirstRun(load) ? !truth : truth,
+        figures: { load },
+        elapsedMs: stepMs,
+      };
     },
   };
 }
@@ -37,8 +53,11 @@ describe('searchCapacity', () => {
   it('steps up x2 until the SLO breaks, then bisects to within 10 % of the knee', async () => {
     const f = fake(44);
     const r = await searchCapacity(f.measure, { ...base, now: f.now });
-    expect(f.loads.slice(0, 5)).toEqual([4, 8, 16, 32, 64]);
+    // 64 breaks and is re-run before it counts.
+    expect(f.loads.slice(0, 6)).toEqual([4, 8, 16, 32, 64, 64]);
+    expect(r.steps[5]!.phase).toBe('confirm');
     expect(r.end).toBe('found');
+    expect(r.confirmed).toEqual({ capacity: true, firstBad: true });
     expect(r.capacity).toBeLessThanOrEqual(44);
     expect(r.firstBad).toBeGreaterThan(44);
     expect(r.firstBad! - r.capacity!).toBeLessThanOrEqual(0.1 * r.capacity!);
@@ -66,8 +85,8 @@ describe('searchCapacity', () => {
   it('steps down when the first step already breaks', async () => {
     const f = fake(1.5);
     const r = await searchCapacity(f.measure, { ...base, now: f.now });
-    expect(f.loads.slice(0, 3)).toEqual([4, 2, 1]);
-    expect(r.steps[1]!.phase).toBe('down');
+    expect(f.loads.slice(0, 5)).toEqual([4, 4, 2, 2, 1]);
+    expect(r.steps[2]!.phase).toBe('down');
     expect(r.capacity).toBe(1.5);
     expect(r.firstBad).toBe(2);
   });
@@ -98,11 +117,76 @@ describe('searchCapacity', () => {
   it('reports a bracket the budget left wide as bracketed, not found', async () => {
     const f = fake(44, 10_000);
     const r = await searchCapacity(f.measure, { ...base, budgetMs: 60_000, now: f.now });
-    // 4, 8, 16, 32, 64 and one bisection (48) fill the 60 s: 32 – 48 is wider than 10 %.
+    // 4, 8, 16, 32, 64 and its confirmation fill the 60 s: 32 – 64 is wider than 10 %.
     expect(r.steps).toHaveLength(6);
     expect(r.capacity).toBe(32);
-    expect(r.firstBad).toBe(48);
+    expect(r.firstBad).toBe(64);
     expect(r.end).toBe('bracketed');
+    expect(r.confirmed).toEqual({ capacity: false, firstBad: true });
+  });
+
+  it('re-runs a step that broke by chance below the knee, and goes on up', async () => {
+    const f = fake(44, 10_000, (load) => load === 16);
+    const r = await searchCapacity(f.measure, { ...base, now: f.now });
+    // 16 broke once, held twice: the majority holds.
+    expect(f.loads.slice(0, 6)).toEqual([4, 8, 16, 16, 16, 32]);
+    expect(r.capacity).toBeLessThanOrEqual(44);
+    expect(r.firstBad).toBeGreaterThan(44);
+    expect(r.end).toBe('found');
+  });
+
+  it('re-runs the last good load, and bisects below it when the re-runs break', async () => {
+    // 48 holds by chance on its first run; its confirmation breaks twice.
+    const f = fake(36, 10_000, (load) => load === 48);
+    const r = await searchCapacity(f.measure, { ...base, now: f.now, budgetMs: 1e9, maxSteps: 200 });
+    const at48 = r.steps.filter((s) => s.load === 48).map((s) => s.holds);
+    expect(at48).toEqual([true, false, false]);
+    expect(r.capacity).toBeLessThanOrEqual(36);
+    expect(r.firstBad).toBeGreaterThan(36);
+    expect(r.firstBad).toBeLessThanOrEqual(48);
+    expect(r.confirmed.capacity).toBe(true);
+  });
+
+  it("brackets the knee when any load's first run lies (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.double({ min: 1, max: 400, noNaN: true }),
+        fc.func(fc.boolean()),
+        async (knee, lies) => {
+          const f = fake(knee, 10_000, (load) => lies(load));
+          const r = await searchCapacity(f.measure, { ...base, now: f.now, budgetMs: 1e9, maxSteps: 1e4 });
+          expect(r.end, JSON.stringify(r.steps.map((s) => [s.load, s.holds, s.phase]))).toBe('found');
+          const trace = JSON.stringify(r.steps.map((s) => [s.load, s.holds, s.phase]));
+          expect(r.capacity!, trace).toBeLessThanOrEqual(knee);
+          expect(r.firstBad!, trace).toBeGreaterThan(knee);
+          expect(r.confirmed).toEqual({ capacity: true, firstBad: true });
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('trusts every step once with confirm: false', async () => {
+    const f = fake(44);
+    const r = await searchCapacity(f.measure, { ...base, now: f.now, confirm: false });
+    expect(r.steps.some((s) => s.phase === 'confirm')).toBe(false);
+    expect(f.loads.slice(0, 5)).toEqual([4, 8, 16, 32, 64]);
+    expect(r.end).toBe('found');
+  });
+});
+
+describe('verdicts of repeated runs', () => {
+  it('takes the majority; a tie breaks', () => {
+    expect(holdsByMajority([true])).toBe(true);
+    expect(holdsByMajority([false, true])).toBe(false);
+    expect(holdsByMajority([false, true, true])).toBe(true);
+    expect(holdsByMajority([])).toBe(false);
+  });
+  it('is settled by two runs that agree or by three', () => {
+    expect(isSettled([true])).toBe(false);
+    expect(isSettled([true, true])).toBe(true);
+    expect(isSettled([true, false])).toBe(false);
+    expect(isSettled([true, false, false])).toBe(true);
   });
 });
 

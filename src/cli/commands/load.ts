@@ -44,6 +44,7 @@ interface LoadFlags extends TargetFlags {
   stepSeconds: number;
   minSamples: number;
   maxGeneratorShare: number;
+  confirm: boolean;
 }
 
 function positiveNumber(value: string): number {
@@ -107,11 +108,7 @@ export function registerLoad(program: Command): void {
       `capacity: the SLO every step must hold (default websocket "${DEFAULT_SLO.websocket}", rest "${DEFAULT_SLO.rest}")`,
     )
     .option('--budget <s>', 'capacity: wall-time budget of the search in seconds', positiveNumber, 180)
-    .option(
-      '--start <n>',
-      'capacity: first load (default chunks/parts 4 takes/s, rest 2 takes/s, streams 2)',
-      positiveNumber,
-    )
+    .option('--start <n>', 'capacity: first load (default 8 takes/s, streams 2)', positiveNumber)
     .option(
       '--max <n>',
       'capacity: highest load tried (default 512 takes/s websocket, 256 rest, 256 streams)',
@@ -122,7 +119,11 @@ export function registerLoad(program: Command): void {
       '--min-samples <n>',
       'capacity: each step held until this many takes were offered (at most 30 s)',
       positiveInt,
-      60,
+      100,
+    )
+    .option(
+      '--no-confirm',
+      'capacity: trust every step once (default: a breaking step, and the last good one, are re-run before they count)',
     )
     .option(
       '--max-generator-share <f>',
@@ -269,6 +270,7 @@ async function capacity(target: TargetFlags, flags: LoadFlags): Promise<void> {
     max: flags.max,
     stepS: flags.stepSeconds,
     minSamples: flags.minSamples,
+    confirm: flags.confirm,
     env: flags.env,
     outDir: flags.reportDir,
     maxGeneratorShare: flags.maxGeneratorShare,
