@@ -15,6 +15,7 @@ import { assertClientError, assertStatus } from '../src/checks/errors.ts';
 import { Finding } from '../src/checks/finding.ts';
 import { jwtLifetimeSeconds, jwtSecondsLeft } from '../src/checks/tokens.ts';
 import { assertRequestEnded } from '../src/checks/websocket.ts';
+import { visibleExpiryMs } from '../src/checks/websocket-url.ts';
 import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import {
   check,
@@ -32,7 +33,6 @@ import { withWouldJudge } from '../src/requirements/verdict.ts';
 import { signedRedirect } from './support/audio.ts';
 import { generateTake, type Take, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';
-import { visibleExpiryMs } from './support/ws-url.ts';
 
 const speak = useSpeak();
 const sharedVoice = useSharedVoice(speak);
