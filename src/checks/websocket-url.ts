@@ -155,3 +155,36 @@ export function assertUrlLifetime(issuedMs: number, expiryMs: number): void {
     });
   }
 }
+
+/** What the address checks read of an HTTP answer. */
+interface AddressAnswer {
+  status: number;
+  text: string;
+  json?: unknown;
+}
+
+/** WS-URL-ENDPOINT / WS-URL-SDK-FORM: `GET {request}` answered 200 (its body is judged by schema). */
+export function assertAddressAnswered(answer: AddressAnswer, request: string): void {
+  if (answer.status !== 200) {
+    throw new Finding(`GET ${request} answered ${answer.status}, expected 200`, {
+      expected: 200,
+      actual: answer.status,
+    });
+  }
+}
+
+/** WS-URL-UNKNOWN-MODEL: the address endpoint refused a bad model (`what`) with a 4xx JSON with detail. */
+export function assertAddressRefused(answer: AddressAnswer, what: string): void {
+  const json = answer.json;
+  const detail =
+    json !== null && typeof json === 'object' ? (json as { detail?: unknown }).detail : undefined;
+  if (answer.status < 400 || answer.status >= 500 || detail === undefined) {
+    throw new Finding(
+      `address endpoint ${what}: ${answer.status} ${answer.text.slice(0, 120)}; a 4xx JSON with detail was expected`,
+      {
+        expected: '4xx + detail',
+        actual: answer.status,
+      },
+    );
+  }
+}

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { Finding } from '../../src/checks/finding.ts';
 import {
   alteredValue,
+  assertAddressAnswered,
+  assertAddressRefused,
   assertNoTokenInUrl,
   assertSecretVaries,
   assertUrlLifetime,
@@ -132,5 +134,31 @@ describe('assertUrlLifetime', () => {
     expect(() => assertUrlLifetime(0, 600_000)).toThrow(
       'the websocket URL lives 600 s, the spec says 1 hour',
     );
+  });
+});
+
+describe('the address endpoint', () => {
+  const answer = (status: number, json?: unknown) => ({ status, json, text: JSON.stringify(json ?? '') });
+
+  it('wants 200 for a model it serves', () => {
+    expect(() => assertAddressAnswered(answer(200, {}), '/v1/speak/websocket?model=m')).not.toThrow();
+    expect(() => assertAddressAnswered(answer(404), '/v1/speak/websocket?model=m')).toThrow(
+      'GET /v1/speak/websocket?model=m answered 404, expected 200',
+    );
+  });
+
+  it('wants a 4xx JSON with detail for a missing or unknown model', () => {
+    expect(() =>
+      assertAddressRefused(answer(404, { detail: 'no such model' }), 'unknown model'),
+    ).not.toThrow();
+    for (const wrong of [
+      answer(200, { websocket_url: 'ws://x' }),
+      answer(500, { detail: 'x' }),
+      answer(400, {}),
+    ]) {
+      expect(() => assertAddressRefused(wrong, 'unknown model')).toThrow(
+        /^address endpoint unknown model: .*; a 4xx JSON with detail was expected$/,
+      );
+    }
   });
 });
