@@ -16,20 +16,21 @@ import { Finding } from '../src/checks/finding.ts';
 import { jwtLifetimeSeconds, jwtSecondsLeft } from '../src/checks/tokens.ts';
 import { assertRequestEnded } from '../src/checks/websocket.ts';
 import { visibleExpiryMs } from '../src/checks/websocket-url.ts';
-import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import {
   check,
   covers,
   EXPIRY_MARGIN_MS,
   expiryTestTimeoutMs,
+  fetchWebsocketUrl,
   markSetupFailure,
   observe,
   planExpiry,
   runSelectsArea,
+  SpeakStreamConnection,
   useSpeak,
   waitUntil,
+  withWouldJudge,
 } from '../src/harness/index.ts';
-import { withWouldJudge } from '../src/requirements/verdict.ts';
 import { signedRedirect } from './support/audio.ts';
 import { generateTake, type Take, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';

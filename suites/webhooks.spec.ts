@@ -42,19 +42,24 @@ import {
   statusChanges,
   type TimelineEntry,
 } from '../src/checks/webhooks.ts';
-import { type SinkBehaviour, statusOf, type WebhookCall } from '../src/client/webhook-sink.ts';
-import type { RemoteWebhookSink, SettleEntry } from '../src/client/webhook-sink-control.ts';
-import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
 import {
   check,
   checkStep,
   covers,
   expectJson,
   expectSchema,
+  fetchWebsocketUrl,
+  NOT_APPLICABLE,
   observe,
+  type RemoteWebhookSink,
+  type SettleEntry,
+  type SinkBehaviour,
+  SpeakStreamConnection,
+  statusOf,
   useSpeak,
+  type WebhookCall,
+  withWouldJudge,
 } from '../src/harness/index.ts';
-import { NOT_APPLICABLE, withWouldJudge } from '../src/requirements/verdict.ts';
 import { type Kind, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';

@@ -70,26 +70,24 @@ import {
   tamper,
   visibleExpiryMs,
 } from '../src/checks/websocket-url.ts';
-import type { StreamMode } from '../src/client/reassembler.ts';
-import {
-  DEFAULT_STREAM_TIMEOUTS,
-  fetchWebsocketUrl,
-  SpeakStreamConnection,
-  type StreamedRequest,
-  type StreamTimeouts,
-} from '../src/client/ws-stream.ts';
 import {
   against,
   check,
   checkStep,
   covers,
+  DEFAULT_STREAM_TIMEOUTS,
   expectJson,
   expectSchema,
+  fetchWebsocketUrl,
   notObservable,
   observe,
+  SpeakStreamConnection,
+  type StreamedRequest,
+  type StreamMode,
+  type StreamTimeouts,
   useSpeak,
+  withWouldJudge,
 } from '../src/harness/index.ts';
-import { withWouldJudge } from '../src/requirements/verdict.ts';
 import { generateVoice, once, prefetch, useSharedVoice, waitUntilDone } from './support/items.ts';
 import { useSkip } from './support/skip.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';

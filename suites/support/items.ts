@@ -8,23 +8,25 @@ import type { Take, Voice } from '../../schemas/types.ts';
 import { assertClientError } from '../../src/checks/errors.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { distinctRuns, isDone } from '../../src/checks/status.ts';
-import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
-import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/client/evidence.ts';
 import {
+  adoptScenarioRecord,
   against,
   allowedWaitMs,
+  ClientDiagnostic,
   type Exchange,
   expectJson,
   expectSchema,
   markSetupFailure,
   NotWaitedAgain,
+  newTestRecord,
+  type ProvidedSharedVoice,
   ReadyBoundExceeded,
   runWaitLedger,
+  runWithRecord,
   type SpeakContext,
   selectedRequirements,
   type WaitLedger,
 } from '../../src/harness/index.ts';
-import type { ProvidedSharedVoice } from '../../src/harness/shared-voice.ts';
 
 export type Kind = 'voice' | 'take';
 
