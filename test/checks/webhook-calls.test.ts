@@ -26,22 +26,13 @@ import {
   callTimeline,
   slowSinkAllowanceMs,
 } from '../../src/checks/webhook-calls.ts';
+import { findingOf } from '../support/finding-of.ts';
 
 const call = (hook: string, status: string, receivedMs = 0) => ({
   hook,
   json: { take_id: 't1', status },
   receivedMs,
 });
-
-function findingOf(fn: () => void): Finding {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof Finding) return error;
-    throw error;
-  }
-  throw new Error('the check accepted faulty calls');
-}
 
 describe('reading the calls', () => {
   const calls = [call('status', 'started', 10), call('done', 'ready', 30), call('status', 'ready', 20)];

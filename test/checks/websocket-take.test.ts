@@ -3,7 +3,6 @@
  * a Finding that names the fault for a wrong one.
  */
 import { describe, expect, it } from 'vitest';
-import { Finding } from '../../src/checks/finding.ts';
 import {
   assertDistinctTakes,
   assertDurationInSamples,
@@ -18,16 +17,7 @@ import {
   takeStatuses,
 } from '../../src/checks/websocket-take.ts';
 import type { TakeMessage } from '../../src/client/ws-stream.ts';
-
-function findingOf(fn: () => void): Finding {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof Finding) return error;
-    throw error;
-  }
-  throw new Error('the check accepted a faulty take');
-}
+import { findingOf } from '../support/finding-of.ts';
 
 const message = (seq: number, data: Record<string, unknown>): TakeMessage =>
   ({ seq, atMs: seq, raw: { request_id: 1, data }, data }) as TakeMessage;
