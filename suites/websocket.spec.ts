@@ -46,6 +46,7 @@ import {
   partTailPeaks,
 } from '../src/checks/websocket-parts.ts';
 import {
+  assertAudioStreamed,
   assertDistinctTakes,
   assertDurationInSamples,
   assertErrorNamesRequest,
@@ -56,6 +57,7 @@ import {
   assertStillOpen,
   assertTakeInRest,
   assertTakeMessagesOfRequest,
+  assertTakeMessagesSent,
   type TakeAudioInfo,
   takeStatuses,
 } from '../src/checks/websocket-take.ts';
@@ -324,14 +326,7 @@ for (const mode of ['parts', 'chunks'] as const) {
       // The reassembler's findings, each against the requirement it breaks.
       const byRequirement = streamFindingsByRequirement(r.reassembly.findings, mode);
       for (const [id, findings] of byRequirement) check(id, () => assertNoStreamFindings(r, findings));
-      check(modeId, () => {
-        if (r.reassembly.parts.length === 0) {
-          throw new Finding(`${mode} mode: the take streamed no audio part`, {
-            expected: '>= 1 part',
-            actual: 0,
-          });
-        }
-      });
+      check(modeId, () => assertAudioStreamed(r, `${mode} mode`));
     },
   );
 
@@ -341,8 +336,7 @@ for (const mode of ['parts', 'chunks'] as const) {
     async () => {
       const { r } = await scenario[mode]();
       await checkStep('WS-TEXT-TAKE', () => {
-        if (r.takeMessages.length === 0)
-          throw new Finding(`${mode} mode: no Take text message at all`, { expected: 'Take messages' });
+        assertTakeMessagesSent(r, `${mode} mode`);
         for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Take message #${m.seq}`);
         for (const m of r.takeMessages) expectSchema('Take', m.data, `the Take of message #${m.seq}`);
       });

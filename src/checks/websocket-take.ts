@@ -30,6 +30,22 @@ export function assertReadyTake(r: Pick<StreamedRequest, 'requestId' | 'lastTake
   return take;
 }
 
+/** WS-TEXT-TAKE (the messages' schemas aside): the request got Take text messages at all. */
+export function assertTakeMessagesSent(r: Pick<StreamedRequest, 'takeMessages'>, where: string): void {
+  if (r.takeMessages.length === 0)
+    throw new Finding(`${where}: no Take text message at all`, { expected: 'Take messages' });
+}
+
+/** WS-MODE-PARTS / WS-MODE-CHUNKS: the take streamed at least one audio part. */
+export function assertAudioStreamed(r: Pick<StreamedRequest, 'reassembly'>, where: string): void {
+  if (r.reassembly.parts.length === 0) {
+    throw new Finding(`${where}: the take streamed no audio part`, {
+      expected: '>= 1 part',
+      actual: 0,
+    });
+  }
+}
+
 /** The statuses of the request's Take messages, in arrival order. */
 export function takeStatuses(r: Pick<StreamedRequest, 'takeMessages'>): string[] {
   return r.takeMessages.map((m) => String(m.data.status));

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  assertAudioStreamed,
   assertDistinctTakes,
   assertDurationInSamples,
   assertErrorNamesRequest,
@@ -14,8 +15,10 @@ import {
   assertStillOpen,
   assertTakeInRest,
   assertTakeMessagesOfRequest,
+  assertTakeMessagesSent,
   takeStatuses,
 } from '../../src/checks/websocket-take.ts';
+import type { ReassembledTake } from '../../src/client/reassembler.ts';
 import type { TakeMessage } from '../../src/client/ws-stream.ts';
 import { findingOf } from '../support/finding-of.ts';
 
@@ -158,5 +161,21 @@ describe('assertStillOpen and assertDistinctTakes', () => {
     const f = findingOf(() => assertDistinctTakes([{ takeId: 'a' }, { takeId: 'a' }, { takeId: 'c' }]));
     expect(f.message).toBe('the 3 connections got takes ["a","c"]');
     expect(f.facts).toMatchObject({ expected: 3, actual: 2 });
+  });
+});
+
+describe('something was sent', () => {
+  it('wants Take messages and an audio part', () => {
+    expect(() => assertTakeMessagesSent({ takeMessages: [message(1, TAKE)] }, 'parts mode')).not.toThrow();
+    expect(findingOf(() => assertTakeMessagesSent({ takeMessages: [] }, 'parts mode')).message).toBe(
+      'parts mode: no Take text message at all',
+    );
+    const parts = (n: number) => ({
+      reassembly: { parts: Array.from({ length: n }) } as unknown as ReassembledTake,
+    });
+    expect(() => assertAudioStreamed(parts(1), 'chunks mode')).not.toThrow();
+    expect(findingOf(() => assertAudioStreamed(parts(0), 'chunks mode')).message).toBe(
+      'chunks mode: the take streamed no audio part',
+    );
   });
 });
