@@ -21,8 +21,8 @@ import {
   expectSchema,
   observe,
   useSpeak,
+  withWouldJudge,
 } from '../src/harness/index.ts';
-import { withWouldJudge } from '../src/verdict/verdict.ts';
 import { once } from './support/scenarios.ts';
 import { useSkip } from './support/skip.ts';
 

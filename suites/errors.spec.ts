@@ -9,8 +9,16 @@ import { assertProperty } from '../fixtures/property.ts';
 import type { Gender } from '../schemas/types.ts';
 import { assertClientError, assertErrorBody } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { rateLimitObservation, runThrottle } from '../src/client/back-pressure.ts';
-import { against, check, covers, type Exchange, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  against,
+  check,
+  covers,
+  type Exchange,
+  observe,
+  rateLimitObservation,
+  runThrottle,
+  useSpeak,
+} from '../src/harness/index.ts';
 import type { Take, Voice } from './support/items.ts';
 import { list } from './support/lists.ts';
 import { prefetch, useSharedVoice } from './support/scenarios.ts';

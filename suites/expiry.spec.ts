@@ -15,25 +15,26 @@ import { assertClientError, assertStatus } from '../src/checks/errors.ts';
 import { Finding } from '../src/checks/finding.ts';
 import { jwtLifetimeSeconds, jwtSecondsLeft } from '../src/checks/tokens.ts';
 import { assertRequestEnded } from '../src/checks/websocket.ts';
-import { fetchWebsocketUrl, SpeakStreamConnection } from '../src/client/ws-stream.ts';
+import { visibleExpiryMs } from '../src/checks/websocket-url.ts';
 import {
   check,
   covers,
   EXPIRY_MARGIN_MS,
   expiryTestTimeoutMs,
+  fetchWebsocketUrl,
   markSetupFailure,
   observe,
   planExpiry,
   runSelectsArea,
+  SpeakStreamConnection,
   useSpeak,
   waitUntil,
+  withWouldJudge,
 } from '../src/harness/index.ts';
-import { withWouldJudge } from '../src/verdict/verdict.ts';
 import { signedRedirect } from './support/audio.ts';
 import { generateTake, type Take, waitUntilDone } from './support/items.ts';
 import { useSharedVoice } from './support/scenarios.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';
-import { visibleExpiryMs } from './support/ws-url.ts';
 
 const speak = useSpeak();
 const sharedVoice = useSharedVoice(speak);

@@ -15,8 +15,17 @@
 import { AUDIO_FORMATS } from '../src/checks/audio.ts';
 import { requestLine } from '../src/checks/exchange.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { fetchWebsocketUrl, SpeakStreamConnection, type StreamedRequest } from '../src/client/ws-stream.ts';
-import { check, checkStep, covers, type Exchange, type SpeakClient, useSpeak } from '../src/harness/index.ts';
+import {
+  check,
+  checkStep,
+  covers,
+  type Exchange,
+  fetchWebsocketUrl,
+  type SpeakClient,
+  SpeakStreamConnection,
+  type StreamedRequest,
+  useSpeak,
+} from '../src/harness/index.ts';
 import {
   generateTake,
   generateVoice,

@@ -13,11 +13,18 @@ import { beforeAll, type TestContext } from 'vitest';
 import { Finding } from '../src/checks/finding.ts';
 import { assertStatusOrder } from '../src/checks/status.ts';
 import { assertPostedJson } from '../src/checks/webhooks.ts';
-import { statusOf, type WebhookCall } from '../src/client/webhook-sink.ts';
-import type { RemoteWebhookSink, SettleEntry } from '../src/client/webhook-sink-control.ts';
-import { check, covers, observe } from '../src/harness/index.ts';
-import { loadRunConfig } from '../src/harness/run-config.ts';
-import { NOT_APPLICABLE, withWouldJudge } from '../src/verdict/verdict.ts';
+import {
+  check,
+  covers,
+  loadRunConfig,
+  NOT_APPLICABLE,
+  observe,
+  type RemoteWebhookSink,
+  type SettleEntry,
+  statusOf,
+  type WebhookCall,
+  withWouldJudge,
+} from '../src/harness/index.ts';
 import { runWebhookSink, WEBHOOK_REMEDY } from './support/webhook-sink.ts';
 
 let sink: RemoteWebhookSink | undefined;

@@ -13,45 +13,88 @@ import { oneSentenceArb, textArb } from '../fixtures/texts.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertSignedRedirect } from '../src/checks/redirect.ts';
 import { assertStatusOrder } from '../src/checks/status.ts';
-import { firstDifference, withoutWebhookBookkeeping } from '../src/checks/webhooks.ts';
 import {
+  assertChunksSooner,
   assertFramesWellFormed,
   assertModeShape,
   assertNoStrays,
+  assertNoStreamFindings,
   assertPcmIdentical,
   assertRequestEnded,
   assertRequestIdEcho,
   assertSameAudio,
   assertSerialized,
   assertStreamClean,
+  assertStreamed,
+  durationTolerance,
+  formatMs,
+  inServiceOrder,
   wavSamples,
 } from '../src/checks/websocket.ts';
-import type { StreamFinding, StreamFindingKind, StreamMode } from '../src/client/reassembler.ts';
 import {
-  DEFAULT_STREAM_TIMEOUTS,
-  fetchWebsocketUrl,
-  SpeakStreamConnection,
-  type StreamedRequest,
-  type StreamTimeouts,
-} from '../src/client/ws-stream.ts';
+  modeRequirement,
+  requirementOfEnding,
+  streamFindingsByRequirement,
+} from '../src/checks/websocket-findings.ts';
+import {
+  assertChunkZeroBeforePartEnd,
+  assertChunkZeroFirst,
+  assertPartsAreSentences,
+  chunkZeroAfterPartEnd,
+  chunkZeroNotFirst,
+  framesByPart,
+  partTailPeaks,
+} from '../src/checks/websocket-parts.ts';
+import {
+  assertAudioStreamed,
+  assertDistinctTakes,
+  assertDurationInSamples,
+  assertErrorNamesRequest,
+  assertMultipartProgress,
+  assertReadyTake,
+  assertSampleRateOfInfo,
+  assertStartedAnnounced,
+  assertStillOpen,
+  assertTakeInRest,
+  assertTakeMessagesOfRequest,
+  assertTakeMessagesSent,
+  type TakeAudioInfo,
+  takeStatuses,
+} from '../src/checks/websocket-take.ts';
+import {
+  assertAddressAnswered,
+  assertAddressRefused,
+  assertNoTokenInUrl,
+  assertSecretVaries,
+  assertUrlLifetime,
+  changingParts,
+  partName,
+  tamper,
+  visibleExpiryMs,
+} from '../src/checks/websocket-url.ts';
 import {
   against,
   check,
   checkStep,
   covers,
+  DEFAULT_STREAM_TIMEOUTS,
   expectJson,
   expectSchema,
+  fetchWebsocketUrl,
   notObservable,
   observe,
+  SpeakStreamConnection,
+  type StreamedRequest,
+  type StreamMode,
+  type StreamTimeouts,
   useSpeak,
+  withWouldJudge,
 } from '../src/harness/index.ts';
-import { withWouldJudge } from '../src/verdict/verdict.ts';
 import { generateVoice, waitUntilDone } from './support/items.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { useSkip } from './support/skip.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';
 import { field } from './support/values.ts';
-import { visibleExpiryMs } from './support/ws-url.ts';
 
 const speak = useSpeak();
 const skip = useSkip();
@@ -61,21 +104,6 @@ const THREE_SENTENCES =
 const ONE_SENTENCE = 'Hello from the websocket.';
 /** Waits for a connection-level or error message the server may or may not send. */
 const MESSAGE_WAIT_MS = 2_000;
-/**
- * WS-AUDIO-MATCHES-REST: how far the stream's duration may be from the REST wav's. The contract
- * gives no number: the threshold is chosen by speakcheck, one chunk of the stream (chunks mode: its
- * longest audio chunk), never less than 20 ms.
- */
-const SAME_DURATION_FLOOR_MS = 20;
-
-/** The duration tolerance of WS-AUDIO-MATCHES-REST for this stream, in samples (see above). */
-function durationTolerance(r: StreamedRequest, rest: { sampleRate: number; blockAlign: number }): number {
-  const floor = Math.ceil((rest.sampleRate * SAME_DURATION_FLOOR_MS) / 1000);
-  if (r.reassembly.mode !== 'chunks') return floor;
-  const longestChunk = Math.max(0, ...r.frames.map((f) => f.audio.length));
-  return Math.max(floor, Math.ceil(longestChunk / Math.max(1, rest.blockAlign)));
-}
-
 function timeouts(): StreamTimeouts {
   return {
     ...DEFAULT_STREAM_TIMEOUTS,
@@ -121,13 +149,9 @@ async function streamTake(
   return r;
 }
 
-function ms(value: number | undefined): string {
-  return value === undefined ? 'never' : `${value.toFixed(1)} ms`;
-}
-
 function recordTimings(r: StreamedRequest, text: string): void {
   observe(
-    `websocket timing (${r.mode} mode, ${text.length} chars, ${r.reassembly.parts.length} part(s)): first audio ${ms(r.timings.firstAudioMs)}, first playable (header + samples) ${ms(r.timings.firstPlayableMs)}, first status ${ms(r.timings.firstStatusMs)}, end of take ${ms(r.timings.endMs)}`,
+    `websocket timing (${r.mode} mode, ${text.length} chars, ${r.reassembly.parts.length} part(s)): first audio ${formatMs(r.timings.firstAudioMs)}, first playable (header + samples) ${formatMs(r.timings.firstPlayableMs)}, first status ${formatMs(r.timings.firstStatusMs)}, end of take ${formatMs(r.timings.endMs)}`,
   );
 }
 
@@ -145,67 +169,6 @@ const scenario: Record<StreamMode, () => Promise<{ conn: SpeakStreamConnection; 
 // secret tests below instead of starting at the first test that awaits them.
 prefetch(scenario.parts, scenario.chunks);
 
-function readyTake(r: StreamedRequest): Record<string, unknown> {
-  const take = r.lastTake;
-  if (take?.status !== 'ready') {
-    throw new Finding(
-      `request ${show(r.requestId)}: the last Take message has status ${show(take?.status ?? null)}, expected "ready"`,
-      {
-        where: `request ${show(r.requestId)}`,
-        expected: 'ready',
-        actual: take?.status,
-      },
-    );
-  }
-  return take;
-}
-
-/** The requirement a request that did not end cleanly is evidence against, by how it ended. */
-function endingRequirement(r: StreamedRequest): string {
-  if (r.outcome === 'closed') return 'WS-NO-DISCONNECT-MID-REQUEST';
-  if (r.outcome === 'timeout') return 'WS-END-OF-TAKE';
-  return 'WS-REQUEST-FORMAT';
-}
-
-/** Which requirement each kind of reassembler finding breaks (`mode`: WS-MODE-PARTS or WS-MODE-CHUNKS). */
-function requirementOfFinding(kind: StreamFindingKind, mode: string): string {
-  switch (kind) {
-    case 'duplicate-frame':
-    case 'gap':
-      return 'WS-FRAME-IDS-COMPLETE';
-    case 'missing-end-of-take':
-    case 'frame-after-end-of-take':
-      return 'WS-END-OF-TAKE';
-    case 'missing-end-of-part':
-    case 'chunk-after-end-of-part':
-      return mode === 'WS-MODE-CHUNKS' ? 'WS-CHUNK-END-MARKER' : mode;
-    case 'mode-mismatch':
-    case 'unknown-take':
-      return 'WS-FRAME-METADATA';
-    case 'unknown-request':
-      return 'WS-REQUEST-ID-ECHO';
-    default:
-      return mode; // header and format findings: the mode's WAV shape
-  }
-}
-
-/** The stream's findings grouped by requirement; every requirement a finding could name is present. */
-function streamFindingsByRequirement(r: StreamedRequest, mode: string): Map<string, StreamFinding[]> {
-  const groups = new Map<string, StreamFinding[]>(
-    ['WS-FRAME-IDS-COMPLETE', 'WS-END-OF-TAKE', 'WS-FRAME-METADATA', mode].map((id) => [id, []]),
-  );
-  if (mode === 'WS-MODE-CHUNKS') groups.set('WS-CHUNK-END-MARKER', []);
-  for (const f of r.reassembly.findings) {
-    const id = requirementOfFinding(f.kind, mode);
-    groups.set(id, [...(groups.get(id) ?? []), f]);
-  }
-  return groups;
-}
-
-function assertNoStreamFindings(r: StreamedRequest, findings: readonly StreamFinding[]): void {
-  assertStreamClean({ ...r, reassembly: { ...r.reassembly, findings: [...findings] } });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Address and secret
 
@@ -215,15 +178,7 @@ covers(
   async () => {
     const url = await checkStep('WS-URL-ENDPOINT', async () => {
       const exchange = await speak.api.get('/v1/speak/websocket', { query: { model: speak.model.name } });
-      if (exchange.status !== 200) {
-        throw new Finding(
-          `GET /v1/speak/websocket?model=${speak.model.name} answered ${exchange.status}, expected 200`,
-          {
-            expected: 200,
-            actual: exchange.status,
-          },
-        );
-      }
+      assertAddressAnswered(exchange, `/v1/speak/websocket?model=${speak.model.name}`);
       const body = expectJson(exchange);
       expectSchema('WebsocketUrl', body, 'the websocket address');
       return String(field(body, 'websocket_url'));
@@ -231,17 +186,7 @@ covers(
     check('WS-URL-SECRET-NOT-TOKEN', () => {
       const tokens = speak.api.tokens();
       const secrets = [tokens?.access, tokens?.refresh, speak.config.token].filter((s): s is string => !!s);
-      for (const secret of secrets) {
-        if (url.includes(secret) || decodeURIComponent(url).includes(secret)) {
-          throw new Finding(
-            'the websocket URL contains the bearer/refresh token itself; the spec wants a distinct secret',
-            {
-              where: 'websocket_url',
-              expected: 'a secret distinct from the access token',
-            },
-          );
-        }
-      }
+      assertNoTokenInUrl(url, secrets);
     });
   },
 );
@@ -251,15 +196,7 @@ covers(
   'GET /v1/speak/websocket/{model} (SDK form) answers worker_websocket_url',
   async () => {
     const exchange = await speak.api.get(`/v1/speak/websocket/${encodeURIComponent(speak.model.name)}`);
-    if (exchange.status !== 200) {
-      throw new Finding(
-        `GET /v1/speak/websocket/${speak.model.name} answered ${exchange.status}, expected 200`,
-        {
-          expected: 200,
-          actual: exchange.status,
-        },
-      );
-    }
+    assertAddressAnswered(exchange, `/v1/speak/websocket/${speak.model.name}`);
     expectSchema('WorkerWebsocketUrl', expectJson(exchange), 'the SDK-form websocket address');
     // The SDK URL must work as well as the spec one.
     const url = String(field(exchange.json, 'worker_websocket_url'));
@@ -279,17 +216,8 @@ covers(['WS-URL-UNKNOWN-MODEL'], 'the address endpoint without a model or with a
   for (const [what, e] of [
     ['without model', missing],
     ['unknown model', unknown],
-  ] as const) {
-    if (e.status < 400 || e.status >= 500 || field(e.json, 'detail') === undefined) {
-      throw new Finding(
-        `address endpoint ${what}: ${e.status} ${e.text.slice(0, 120)}; a 4xx JSON with detail was expected`,
-        {
-          expected: '4xx + detail',
-          actual: e.status,
-        },
-      );
-    }
-  }
+  ] as const)
+    assertAddressRefused(e, what);
 });
 
 covers(['WS-CONNECT-NO-BEARER'], 'connects to the URL without any Authorization header', async () => {
@@ -318,66 +246,6 @@ covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async 
   });
 });
 
-/** A query value or a path segment of a URL: where a websocket secret can live. */
-type UrlPart = { query: string } | { segment: number };
-
-function partName(part: UrlPart): string {
-  return 'query' in part ? `query parameter ${part.query}` : `path segment ${part.segment}`;
-}
-
-/** The parts of two freshly issued URLs that differ: the secret (and what it signs) lives there. */
-function changingParts(a: string, b: string): UrlPart[] {
-  const ua = new URL(a);
-  const ub = new URL(b);
-  const parts: UrlPart[] = [];
-  for (const [key, value] of ua.searchParams)
-    if (ub.searchParams.get(key) !== value) parts.push({ query: key });
-  const sa = ua.pathname.split('/');
-  const sb = ub.pathname.split('/');
-  sa.forEach((segment, index) => {
-    if (sb[index] !== segment) parts.push({ segment: index });
-  });
-  return parts;
-}
-
-/** The value of `part` in `raw` ('' when absent). */
-function partValue(raw: string, part: UrlPart): string {
-  const url = new URL(raw);
-  return 'query' in part
-    ? (url.searchParams.get(part.query) ?? '')
-    : (url.pathname.split('/')[part.segment] ?? '');
-}
-
-/** `raw` with `part` set to `value`, or removed (undefined). */
-function withPart(raw: string, part: UrlPart, value: string | undefined): string {
-  const url = new URL(raw);
-  if ('query' in part) {
-    if (value === undefined) url.searchParams.delete(part.query);
-    else url.searchParams.set(part.query, value);
-  } else {
-    const segments = url.pathname.split('/');
-    if (value === undefined) segments.splice(part.segment, 1);
-    else segments[part.segment] = value;
-    url.pathname = segments.join('/');
-  }
-  return url.toString();
-}
-
-/**
- * `value` with the character at about `at` (0..1) of its length replaced by another one of
- * `alphabet` (the characters the part is written in): same length, same alphabet, so only the
- * secret's check (not its syntax) can tell.
- */
-function altered(value: string, at: number, alphabet: readonly string[]): string {
-  const chars = [...value];
-  const i = Math.min(chars.length - 1, Math.floor(chars.length * at));
-  const other =
-    alphabet.find((c) => c !== chars[i] && /[A-Za-z0-9]/.test(c)) ?? alphabet.find((c) => c !== chars[i]);
-  if (i < 0 || other === undefined) return `${value}A`;
-  chars[i] = other;
-  return chars.join('');
-}
-
 covers(
   ['WS-URL-SECRET-VARIES', 'WS-URL-TAMPERED-REFUSED'],
   'two URLs differ in their secret; with it removed or altered the URL is refused at the upgrade',
@@ -387,33 +255,15 @@ covers(
     // A second URL shows which parts carry the secret: they change from one issue to the next.
     const parts = changingParts(url, second);
     check('WS-URL-SECRET-VARIES', () => {
-      if (parts.length === 0)
-        throw new Finding(
-          'two websocket URLs issued one after the other are identical: no part of them is a secret with a limited lifetime',
-          { expected: 'URLs that differ in their secret', actual: url.replace(/[?#].*$/, '?…') },
-        );
+      assertSecretVaries(parts, url);
       observe(`the secret is in: ${parts.map(partName).join(', ')}`);
     });
     if (parts.length === 0)
       notObservable('the two issued URLs are identical: the secret cannot be located to alter or remove it');
     await check('WS-URL-TAMPERED-REFUSED', async () => {
-      for (const part of parts) {
-        const status = await expectUpgradeRefused(
-          withPart(url, part, undefined),
-          `${partName(part)} removed`,
-          speak.config.timeouts.requestMs,
-        );
-        observe(`${partName(part)} removed: refused with HTTP ${status}`);
-        // The part's own alphabet (both URLs' values): an altered secret still looks like one.
-        const alphabet = [...new Set([...partValue(url, part), ...partValue(second, part)])].sort();
-        // Early and late in each part: a secret may be claims and a signature side by side.
-        for (const at of [0.25, 0.75]) {
-          const tampered = withPart(url, part, altered(partValue(url, part), at, alphabet));
-          const why = `${partName(part)} altered at ${at * 100} % of its length`;
-          observe(
-            `${why}: refused with HTTP ${await expectUpgradeRefused(tampered, why, speak.config.timeouts.requestMs)}`,
-          );
-        }
+      for (const { url: tampered, why } of tamper(url, second)) {
+        const status = await expectUpgradeRefused(tampered, why, speak.config.timeouts.requestMs);
+        observe(`${why}: refused with HTTP ${status}`);
       }
     });
   },
@@ -427,14 +277,8 @@ covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it',
     observe('the websocket URL shows no readable expiry; its lifetime is not known to the harness');
     return;
   }
-  const lifetimeS = (expiry - before) / 1000;
-  observe(`the websocket URL expires ${lifetimeS.toFixed(0)} s after it was issued`);
-  if (Math.abs(lifetimeS - 3600) > 60) {
-    throw new Finding(`the websocket URL lives ${lifetimeS.toFixed(0)} s, the spec says 1 hour`, {
-      expected: 3600,
-      actual: lifetimeS,
-    });
-  }
+  observe(`the websocket URL expires ${((expiry - before) / 1000).toFixed(0)} s after it was issued`);
+  assertUrlLifetime(before, expiry);
 });
 
 // WS-URL-EXPIRED-REFUSED and WS-OPEN-PAST-EXPIRY wait a lifetime out: suites/expiry.spec.ts.
@@ -471,26 +315,19 @@ for (const mode of ['parts', 'chunks'] as const) {
     `${mode} mode: frames, ids, WAV headers and end markers`,
     async () => {
       const { conn, r } = await scenario[mode]();
-      const modeId = mode === 'parts' ? 'WS-MODE-PARTS' : 'WS-MODE-CHUNKS';
+      const modeId = modeRequirement(mode);
       check('WS-FRAME-FORMAT', () => assertFramesWellFormed(conn));
       // How the request ended names its requirement (a close mid-request, a missing end, a refusal).
-      check('WS-REQUEST-FORMAT', () => against(endingRequirement(r), () => assertRequestEnded(r)));
+      check('WS-REQUEST-FORMAT', () => against(requirementOfEnding(r.outcome), () => assertRequestEnded(r)));
       check('WS-REQUEST-ID-ECHO', () => {
         assertNoStrays(conn);
         assertRequestIdEcho(r);
       });
       check('WS-FRAME-METADATA', () => assertModeShape(r));
       // The reassembler's findings, each against the requirement it breaks.
-      const byRequirement = streamFindingsByRequirement(r, modeId);
+      const byRequirement = streamFindingsByRequirement(r.reassembly.findings, mode);
       for (const [id, findings] of byRequirement) check(id, () => assertNoStreamFindings(r, findings));
-      check(modeId, () => {
-        if (r.reassembly.parts.length === 0) {
-          throw new Finding(`${mode} mode: the take streamed no audio part`, {
-            expected: '>= 1 part',
-            actual: 0,
-          });
-        }
-      });
+      check(modeId, () => assertAudioStreamed(r, `${mode} mode`));
     },
   );
 
@@ -500,12 +337,11 @@ for (const mode of ['parts', 'chunks'] as const) {
     async () => {
       const { r } = await scenario[mode]();
       await checkStep('WS-TEXT-TAKE', () => {
-        if (r.takeMessages.length === 0)
-          throw new Finding(`${mode} mode: no Take text message at all`, { expected: 'Take messages' });
+        assertTakeMessagesSent(r, `${mode} mode`);
         for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Take message #${m.seq}`);
         for (const m of r.takeMessages) expectSchema('Take', m.data, `the Take of message #${m.seq}`);
       });
-      const statuses = r.takeMessages.map((m) => String(m.data.status));
+      const statuses = takeStatuses(r);
       check('WS-STATUS-ORDER', () => assertStatusOrder(statuses, `websocket take ${r.takeId ?? '?'}`));
       const repeats = statuses.filter((s, i) => i > 0 && s === statuses[i - 1]);
       observe(
@@ -513,31 +349,13 @@ for (const mode of ['parts', 'chunks'] as const) {
       );
       // Every take passes waiting → started on its way to ready (States and transitions: "a status
       // message is sent"), so a stream without `started` left a status change unannounced.
-      check('WS-TEXT-TAKE', () => {
-        if (!statuses.includes('started')) {
-          throw new Finding(
-            `${mode} mode: the Take messages went ${statuses.join(' → ')}, without \`started\`: a status change was not sent`,
-            { expected: 'a Take message with status started before ready', actual: statuses },
-          );
-        }
-      });
-      check('WS-READY-INFO', () => expectSchema('TakeInfo', readyTake(r).info, 'info of the ready Take'));
+      check('WS-TEXT-TAKE', () => assertStartedAnnounced(statuses, `${mode} mode`));
+      check('WS-READY-INFO', () =>
+        expectSchema('TakeInfo', assertReadyTake(r).info, 'info of the ready Take'),
+      );
       // The whole Take: the one this request made, with the text and voice it was asked for.
       const voiceId = await voice();
-      check('WS-TEXT-TAKE', () => {
-        for (const m of r.takeMessages) {
-          if (m.data.take_id !== r.takeId || m.data.text !== THREE_SENTENCES || m.data.voice_id !== voiceId) {
-            throw new Finding(
-              `Take message #${m.seq} is not this request's take: take_id ${show(m.data.take_id)}, text ${show(m.data.text)}, voice_id ${show(m.data.voice_id)}`,
-              {
-                where: `message #${m.seq}`,
-                expected: { take_id: r.takeId, text: THREE_SENTENCES, voice_id: voiceId },
-                actual: m.data,
-              },
-            );
-          }
-        }
-      });
+      check('WS-TEXT-TAKE', () => assertTakeMessagesOfRequest(r, { text: THREE_SENTENCES, voiceId }));
     },
   );
 
@@ -546,7 +364,7 @@ for (const mode of ['parts', 'chunks'] as const) {
     `${mode} mode: a take the server sent in several parts shows started, then progress_50, before ready`,
     async () => {
       const { r } = await scenario[mode]();
-      const statuses = r.takeMessages.map((m) => String(m.data.status));
+      const statuses = takeStatuses(r);
       // "A part is usually one sentence": a server may merge short sentences, so what makes a take
       // multi-part is the parts it sent, not the sentences of the text.
       const parts = r.reassembly.parts.length;
@@ -561,15 +379,7 @@ for (const mode of ['parts', 'chunks'] as const) {
           ),
         );
       }
-      const started = statuses.indexOf('started');
-      const half = statuses.indexOf('progress_50');
-      const ready = statuses.indexOf('ready');
-      if (started < 0 || half < started || ready < half) {
-        throw new Finding(
-          `${mode} mode: a take sent in ${parts} parts went ${statuses.join(' → ')}; expected started, then progress_50, then ready`,
-          { expected: ['started', 'progress_50', 'ready'], actual: statuses },
-        );
-      }
+      assertMultipartProgress(statuses, parts, `${mode} mode`);
     },
   );
 
@@ -579,29 +389,11 @@ for (const mode of ['parts', 'chunks'] as const) {
     async () => {
       const { r } = await scenario[mode]();
       assertRequestEnded(r);
-      const take = readyTake(r);
+      const take = assertReadyTake(r);
       const takeId = String(take.take_id);
       const listed = expectJson(await speak.api.get('/v1/speak/takes', { query: { take_id: takeId } }));
       const fetched = expectJson(await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}`));
-      check('WS-TAKE-IN-REST', () => {
-        if (!Array.isArray(listed) || !listed.some((t) => field(t, 'take_id') === takeId)) {
-          throw new Finding(
-            `take ${takeId} made over the websocket is not in GET /v1/speak/takes?take_id=${takeId}`,
-            {
-              expected: takeId,
-              actual: Array.isArray(listed) ? listed.map((t) => field(t, 'take_id')) : listed,
-            },
-          );
-        }
-        // The ready Take over the websocket is the take as REST shows it (webhook bookkeeping aside).
-        const diff = firstDifference(withoutWebhookBookkeeping(take), withoutWebhookBookkeeping(fetched));
-        if (diff) {
-          throw new Finding(
-            `GET /v1/speak/takes/${takeId} differs from the websocket's ready Take at ${diff.pointer}: websocket ${show(diff.a)}, REST ${show(diff.b)}`,
-            { where: diff.pointer, expected: diff.b, actual: diff.a },
-          );
-        }
-      });
+      check('WS-TAKE-IN-REST', () => assertTakeInRest(take, listed, fetched));
       const redirect = assertSignedRedirect(
         await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}/wav`),
       );
@@ -620,19 +412,8 @@ for (const mode of ['parts', 'chunks'] as const) {
       check('WS-PCM-MATCHES-REST', () =>
         assertPcmIdentical(r.reassembly.pcm, rest.pcm, rest.blockAlign, `take ${takeId} (${mode} mode)`),
       );
-      const info = take.info as { duration: number; audio_rate: number };
-      check('WS-DURATION-SAMPLES', () => {
-        if (r.reassembly.totalSamples !== info.duration || r.reassembly.sampleRate !== info.audio_rate) {
-          throw new Finding(
-            `take ${takeId}: the stream holds ${r.reassembly.totalSamples} samples at ${r.reassembly.sampleRate} Hz, info says duration ${info.duration} at ${info.audio_rate} Hz`,
-            {
-              where: 'info',
-              expected: info,
-              actual: { samples: r.reassembly.totalSamples, rate: r.reassembly.sampleRate },
-            },
-          );
-        }
-      });
+      const info = take.info as TakeAudioInfo;
+      check('WS-DURATION-SAMPLES', () => assertDurationInSamples(r.reassembly, info, takeId));
     },
   );
 }
@@ -649,33 +430,13 @@ covers(['WS-MODE-PARTS-DEFAULT'], 'a request without `stream` is answered in par
 
 covers(['WS-PARTS-ARE-SENTENCES'], 'parts are sentences ending in silence', async () => {
   const { r } = await scenario.parts();
-  const take = readyTake(r);
+  const take = assertReadyTake(r);
   const sentences = (field(take.info, 'normalized_text') as unknown[] | undefined)?.length;
-  const tails = r.reassembly.parts.map((p) => {
-    const tail = p.pcm.subarray(
-      Math.max(0, p.pcm.length - Math.round((r.reassembly.sampleRate ?? 22050) * 0.02) * 2),
-    );
-    let peak = 0;
-    for (let i = 0; i + 1 < tail.length; i += 2) peak = Math.max(peak, Math.abs(tail.readInt16LE(i)));
-    return peak;
-  });
+  const tails = partTailPeaks(r.reassembly.parts, r.reassembly.sampleRate);
   observe(
     `${r.reassembly.parts.length} part(s) for ${sentences} normalized sentence(s); peak level of each part's last 20 ms: ${tails.join(', ')}`,
   );
-  if (sentences !== r.reassembly.parts.length) {
-    throw new Finding(
-      `${r.reassembly.parts.length} audio parts but info.normalized_text has ${sentences} entries`,
-      {
-        expected: sentences,
-        actual: r.reassembly.parts.length,
-      },
-    );
-  }
-  const loud = tails.findIndex((peak) => peak > 1000);
-  if (loud >= 0)
-    throw new Finding(`part ${loud} does not end in silence (peak ${tails[loud]} in its last 20 ms)`, {
-      actual: tails[loud],
-    });
+  assertPartsAreSentences(sentences, tails);
 });
 
 covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than parts mode', async () => {
@@ -685,48 +446,23 @@ covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than
     assertRequestEnded(parts);
     assertRequestEnded(chunks);
     observe(
-      `one sentence, one connection: time to first audio chunks ${ms(chunks.timings.firstAudioMs)}, parts ${ms(parts.timings.firstAudioMs)}; time to first playable audio (part 0's header, then its first audio bytes) chunks ${ms(chunks.timings.firstPlayableMs)}, parts ${ms(parts.timings.firstPlayableMs)}`,
+      `one sentence, one connection: time to first audio chunks ${formatMs(chunks.timings.firstAudioMs)}, parts ${formatMs(parts.timings.firstAudioMs)}; time to first playable audio (part 0's header, then its first audio bytes) chunks ${formatMs(chunks.timings.firstPlayableMs)}, parts ${formatMs(parts.timings.firstPlayableMs)}`,
     );
-    if ((chunks.timings.firstAudioMs ?? Infinity) >= (parts.timings.firstAudioMs ?? Infinity)) {
-      throw new Finding('chunks mode was not faster to first audio than parts mode', {
-        expected: `< ${ms(parts.timings.firstAudioMs)}`,
-        actual: ms(chunks.timings.firstAudioMs),
-      });
-    }
+    assertChunksSooner(chunks, parts);
   });
 });
-
-/** A chunks-mode request's audio frames per reassembled part, and the part's chunk 0 (its header). */
-function framesByPart(r: Awaited<ReturnType<typeof scenario.chunks>>['r']) {
-  return r.reassembly.parts.map((part) => {
-    const audioFrames = r.frames.filter((f) => f.metadata.part_id === part.partId && f.audio.length > 0);
-    return { partId: part.partId, audioFrames, header: audioFrames.find((f) => !f.metadata.chunk_id) };
-  });
-}
 
 covers(
   ['WS-CHUNK0-SENT-FIRST'],
   'chunks mode: is chunk 0 (the header) sent before the rest of its part?',
   async () => {
     const { r } = await scenario.chunks();
-    const late: string[] = [];
-    for (const { partId, audioFrames, header } of framesByPart(r)) {
-      const before = header ? audioFrames.filter((f) => f.seq < header.seq).length : 0;
-      if (before > 0) late.push(`part ${partId}: ${before} audio chunk(s) before chunk 0`);
-    }
+    const late = chunkZeroNotFirst(framesByPart(r));
     const gap = (r.timings.firstPlayableMs ?? Number.NaN) - (r.timings.firstAudioMs ?? Number.NaN);
     observe(
-      `${late.length ? late.join('; ') : 'chunk 0 arrived first in every part'}; first playable audio ${ms(r.timings.firstPlayableMs)} vs first audio ${ms(r.timings.firstAudioMs)} (+${Number.isFinite(gap) ? gap.toFixed(1) : '?'} ms)`,
+      `${late.length ? late.join('; ') : 'chunk 0 arrived first in every part'}; first playable audio ${formatMs(r.timings.firstPlayableMs)} vs first audio ${formatMs(r.timings.firstAudioMs)} (+${Number.isFinite(gap) ? gap.toFixed(1) : '?'} ms)`,
     );
-    if (late.length > 0) {
-      throw new Finding(
-        `chunk 0 is not sent first: ${late.join('; ')}; a client that plays chunks as they come cannot start before the header`,
-        {
-          expected: 'chunk 0 first',
-          actual: late,
-        },
-      );
-    }
+    assertChunkZeroFirst(late);
   },
 );
 
@@ -735,21 +471,11 @@ covers(
   "chunks mode: each part's chunk 0 arrives before the part's last audio chunk",
   async () => {
     const { r } = await scenario.chunks();
-    const late: string[] = [];
-    for (const { partId, audioFrames, header } of framesByPart(r)) {
-      const lastAudio = Math.max(...audioFrames.filter((f) => f !== header).map((f) => f.seq));
-      if (!header || header.seq > lastAudio)
-        late.push(`part ${partId}: chunk 0 ${header ? 'after its last audio chunk' : 'missing'}`);
-    }
+    const late = chunkZeroAfterPartEnd(framesByPart(r));
     observe(
-      `${late.length ? late.join('; ') : "every part's chunk 0 came before its last audio chunk"}; first playable audio ${ms(r.timings.firstPlayableMs)}`,
+      `${late.length ? late.join('; ') : "every part's chunk 0 came before its last audio chunk"}; first playable audio ${formatMs(r.timings.firstPlayableMs)}`,
     );
-    if (late.length > 0) {
-      throw new Finding(
-        `${late.join('; ')}: a client cannot start a part before the part is complete, so chunks mode is not lower latency`,
-        { expected: "chunk 0 before the part's last audio chunk", actual: late },
-      );
-    }
+    assertChunkZeroBeforePartEnd(late);
   },
 );
 
@@ -773,12 +499,6 @@ covers(
     });
   },
 );
-
-/** The requests in the order the worker served them: by the arrival of their first audio frame. */
-function inServiceOrder(requests: StreamedRequest[]): StreamedRequest[] {
-  const firstAudio = (r: StreamedRequest) => Math.min(...r.frames.map((f) => f.seq));
-  return [...requests].sort((x, y) => firstAudio(x) - firstAudio(y));
-}
 
 covers(
   ['WS-SERIALIZED'],
@@ -821,12 +541,7 @@ covers(
           assertNoStrays(conn);
           assertStreamClean(results[i]!);
         });
-        const ids = new Set(results.map((r) => r.takeId));
-        if (ids.size !== results.length)
-          throw new Finding(`the three connections got takes ${show([...ids])}`, {
-            expected: 3,
-            actual: ids.size,
-          });
+        assertDistinctTakes(results);
       });
     } finally {
       await Promise.all(conns.map((c) => c.close()));
@@ -871,11 +586,11 @@ covers(
         );
         if (r.takeId) speak.track('take', r.takeId);
         check('WS-URL-MODEL-HELD', () => {
-          if (r.outcome !== 'ended')
-            throw new Finding(
-              `a take with a voice of model ${model}, over the URL issued for model=${model}, did not stream: ${r.diagnostic ?? r.outcome}`,
-              { expected: `a worker holding ${model}`, actual: r.outcome },
-            );
+          assertStreamed(
+            r,
+            `a take with a voice of model ${model}, over the URL issued for model=${model}, did not stream`,
+            `a worker holding ${model}`,
+          );
           assertRequestEnded(r);
         });
       } finally {
@@ -889,14 +604,7 @@ covers(
 // Errors: an error message, and the connection stays usable
 
 async function stillUsable(conn: SpeakStreamConnection, after: string): Promise<void> {
-  if (!conn.open) {
-    throw new Finding(
-      `the worker closed the connection after ${after} (code ${conn.closeInfo?.code}, "${conn.closeInfo?.reason ?? ''}")`,
-      {
-        expected: 'connection stays open',
-      },
-    );
-  }
+  assertStillOpen(conn, after);
   const r = await streamTake(conn, ONE_SENTENCE, 'parts');
   assertRequestEnded(r);
 }
@@ -912,29 +620,7 @@ function assertErrorFor(
   what: string,
 ): void {
   check('WS-ERROR-SHAPE', () => expectSchema('WsStatusMessage', m.json, `the error message for ${what}`));
-  check(id, () => errorNamesRequest(m, requestId, what));
-}
-
-function errorNamesRequest(
-  m: { json: unknown; text: string },
-  requestId: string | undefined,
-  what: string,
-): void {
-  if (field(m.json, 'status') !== 'error') {
-    throw new Finding(`${what}: answered ${m.text.slice(0, 200)}, expected status "error"`, {
-      expected: 'error',
-      actual: field(m.json, 'status'),
-    });
-  }
-  if (requestId !== undefined && field(m.json, 'request_id') !== requestId) {
-    throw new Finding(
-      `${what}: the error message names request_id ${show(field(m.json, 'request_id'))}, expected ${show(requestId)}`,
-      {
-        expected: requestId,
-        actual: field(m.json, 'request_id'),
-      },
-    );
-  }
+  check(id, () => assertErrorNamesRequest(m, requestId, what));
 }
 
 covers(
@@ -1020,12 +706,11 @@ covers(
       observe(
         `"/take/generate": ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; ${r.reassembly.parts.length} audio part(s)`,
       );
-      if (r.outcome !== 'ended') {
-        throw new Finding(
-          `the worker does not accept "/take/generate" (the vendor's browser client's command): ${r.outcome}${r.diagnostic ? `, ${r.diagnostic}` : ''}`,
-          { expected: 'the take streamed as for /takes/generate', actual: r.outcome },
-        );
-      }
+      assertStreamed(
+        r,
+        `the worker does not accept "/take/generate" (the vendor's browser client's command)`,
+        'the take streamed as for /takes/generate',
+      );
       assertRequestEnded(r);
       assertStreamClean(r);
       await stillUsable(conn, 'the singular command');
@@ -1084,19 +769,10 @@ covers(
             const r = await streamTake(conn, text, mode, `prop-${++n}`);
             assertRequestEnded(r);
             assertStreamClean(r);
-            const take = readyTake(r);
-            const info = take.info as { duration: number; audio_rate: number };
+            const info = assertReadyTake(r).info as TakeAudioInfo;
             // The unit of info.duration is not shown (WS-DURATION-SAMPLES, INFO, judges it apart):
             // the audio matches info by its sample rate.
-            if (r.reassembly.sampleRate !== info.audio_rate) {
-              throw new Finding(
-                `${show(text)} (${mode}): stream sampled at ${r.reassembly.sampleRate} Hz, info.audio_rate ${info.audio_rate} Hz`,
-                {
-                  expected: info.audio_rate,
-                  actual: r.reassembly.sampleRate,
-                },
-              );
-            }
+            assertSampleRateOfInfo(r.reassembly.sampleRate, info, `${show(text)} (${mode})`);
           },
         ),
         { numRuns: 5, interruptAfterTimeLimit: speak.config.timeouts.readyMs * 2 },

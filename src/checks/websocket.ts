@@ -2,6 +2,8 @@
  * Websocket stream checks: turn what the stream client collected into Findings that say what the
  * server did wrong (framing, ids, end markers, ordering, audio against REST).
  */
+
+import type { StreamFinding } from '../client/reassembler.ts';
 import { parseWavHeader, WavHeaderError } from '../client/wav-header.ts';
 import type { SpeakStreamConnection, StreamedRequest } from '../client/ws-stream.ts';
 import { Finding, show } from './finding.ts';
@@ -46,6 +48,11 @@ export function assertStreamClean(r: StreamedRequest): void {
       .join('; ')}`,
     { where: name(r), expected: 'no findings', actual: findings.map((f) => f.kind) },
   );
+}
+
+/** assertStreamClean for some of the stream's findings: those that break one requirement. */
+export function assertNoStreamFindings(r: StreamedRequest, findings: readonly StreamFinding[]): void {
+  assertStreamClean({ ...r, reassembly: { ...r.reassembly, findings: [...findings] } });
 }
 
 /** Frames of stray requests or unknown takes: the connection carried audio nobody asked for. */
@@ -216,4 +223,60 @@ export function assertPcmIdentical(
     `${where}: the websocket PCM (${streamPcm.length} bytes) differs from the REST wav samples (${restPcm.length} bytes)${at < n ? ` from byte ${at} (sample ${sample}) on` : `: one is a prefix of the other (${Math.abs(streamPcm.length - restPcm.length)} bytes more in the ${streamPcm.length > restPcm.length ? 'stream' : 'REST wav'})`}`,
     { where, expected: restPcm.length, actual: streamPcm.length },
   );
+}
+
+/**
+ * WS-AUDIO-MATCHES-REST: how far the stream's duration may be from the REST wav's. The contract
+ * gives no number: the threshold is chosen by speakcheck, one chunk of the stream (chunks mode: its
+ * longest audio chunk), never less than 20 ms.
+ */
+export const SAME_DURATION_FLOOR_MS = 20;
+
+/** The duration tolerance of WS-AUDIO-MATCHES-REST for this stream, in samples (see above). */
+export function durationTolerance(
+  r: Pick<StreamedRequest, 'frames' | 'reassembly'>,
+  rest: { sampleRate: number; blockAlign: number },
+): number {
+  const floor = Math.ceil((rest.sampleRate * SAME_DURATION_FLOOR_MS) / 1000);
+  if (r.reassembly.mode !== 'chunks') return floor;
+  const longestChunk = Math.max(0, ...r.frames.map((f) => f.audio.length));
+  return Math.max(floor, Math.ceil(longestChunk / Math.max(1, rest.blockAlign)));
+}
+
+/** The requests in the order the worker served them: by the arrival of their first audio frame. */
+export function inServiceOrder<R extends Pick<StreamedRequest, 'frames'>>(requests: readonly R[]): R[] {
+  const firstAudio = (r: R) => Math.min(...r.frames.map((f) => f.seq));
+  return [...requests].sort((x, y) => firstAudio(x) - firstAudio(y));
+}
+
+/** `12.3 ms`, or `never` for a moment that did not come. */
+export function formatMs(value: number | undefined): string {
+  return value === undefined ? 'never' : `${value.toFixed(1)} ms`;
+}
+
+/** WS-CHUNKS-LOWER-LATENCY: the same text reached its first audio sooner in chunks mode than in parts mode. */
+export function assertChunksSooner(
+  chunks: Pick<StreamedRequest, 'timings'>,
+  parts: Pick<StreamedRequest, 'timings'>,
+): void {
+  if ((chunks.timings.firstAudioMs ?? Infinity) >= (parts.timings.firstAudioMs ?? Infinity)) {
+    throw new Finding('chunks mode was not faster to first audio than parts mode', {
+      expected: `< ${formatMs(parts.timings.firstAudioMs)}`,
+      actual: formatMs(chunks.timings.firstAudioMs),
+    });
+  }
+}
+
+/** A request that must have streamed (`what` it was, e.g. a command or a model's URL) ended normally. */
+export function assertStreamed(
+  r: Pick<StreamedRequest, 'outcome' | 'diagnostic'>,
+  what: string,
+  expected: string,
+): void {
+  if (r.outcome !== 'ended') {
+    throw new Finding(`${what}: ${r.outcome}${r.diagnostic ? `, ${r.diagnostic}` : ''}`, {
+      expected,
+      actual: r.outcome,
+    });
+  }
 }

@@ -1,12 +1,34 @@
 /**
  * The suite kit: the only module a conformance suite imports from the harness
- * (besides src/checks/* and fixtures/*). See docs/dev/contracts.md, "The suite kit".
+ * (besides src/checks/* and fixtures/*); biome.json's override for suites/** refuses any other src/
+ * module there. See docs/dev/contracts.md, "The suite kit".
  */
+
+// What suites and suites/support use of the client, the verdict words and the run's setup: re-exported
+// here so the kit stays the one door (biome.json forbids suites/ any other src/ module but src/checks/*).
+export { rateLimitObservation, runThrottle } from '../client/back-pressure.ts';
 export { ClientDiagnostic, type DiagnosticKind, describeBody } from '../client/diagnostics.ts';
 export { type Exchange, expectJson } from '../client/http.ts';
+export type { StreamMode } from '../client/reassembler.ts';
 export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/speak-client.ts';
+export { type SinkBehaviour, statusOf, type WebhookCall } from '../client/webhook-sink.ts';
+export {
+  type ProvidedWebhookSink,
+  RemoteWebhookSink,
+  type SettleEntry,
+} from '../client/webhook-sink-control.ts';
+export {
+  DEFAULT_STREAM_TIMEOUTS,
+  fetchWebsocketUrl,
+  SpeakStreamConnection,
+  type StreamedRequest,
+  type StreamTimeouts,
+  WsClientError,
+} from '../client/ws-stream.ts';
 export type { RunConfig } from '../config/types.ts';
+export { adoptScenarioRecord, newTestRecord, runWithRecord } from '../evidence/evidence.ts';
 export { findRequirement } from '../requirements/index.ts';
+export { NOT_APPLICABLE, withWouldJudge } from '../verdict/verdict.ts';
 export { against, check, checkStep, markSetupFailure, notObservable } from './check.ts';
 export { type Model, type SpeakContext, useSpeak } from './context.ts';
 export {
@@ -18,7 +40,9 @@ export {
   selectedRequirements,
 } from './covers.ts';
 export { EXPIRY_MARGIN_MS, planExpiry, waitUntil } from './expiry.ts';
+export { loadRunConfig } from './run-config.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
+export type { ProvidedSharedVoice } from './shared-voice.ts';
 export {
   allowedWaitMs,
   isStuckWait,

@@ -5,15 +5,17 @@
 import { beforeAll, inject } from 'vitest';
 import type { Voice } from '../../schemas/types.ts';
 import { Finding } from '../../src/checks/finding.ts';
-import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
-import { adoptScenarioRecord, newTestRecord, runWithRecord } from '../../src/evidence/evidence.ts';
 import {
+  adoptScenarioRecord,
+  ClientDiagnostic,
   expectSchema,
   markSetupFailure,
+  newTestRecord,
+  type ProvidedSharedVoice,
+  runWithRecord,
   type SpeakContext,
   selectedRequirements,
 } from '../../src/harness/index.ts';
-import type { ProvidedSharedVoice } from '../../src/harness/shared-voice.ts';
 import { waitUntilDone } from './items.ts';
 
 /**

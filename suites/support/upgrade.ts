@@ -4,8 +4,7 @@
  * connection that opens is a Finding that says which.
  */
 import { Finding } from '../../src/checks/finding.ts';
-import { WsClientError } from '../../src/client/ws-client-error.ts';
-import { SpeakStreamConnection } from '../../src/client/ws-stream.ts';
+import { SpeakStreamConnection, WsClientError } from '../../src/harness/index.ts';
 
 /** Resolves with the refusal's status; `why` names the URL in the finding ("… past its lifetime"). */
 export async function expectUpgradeRefused(url: string, why: string, timeoutMs: number): Promise<number> {

@@ -1,10 +1,10 @@
 /**
  * The run's webhook sink as the webhook suite files see it: started by the global setup
- * (src/harness/run-sink.ts), reached through its control API (src/client/webhook-sink-control.ts).
+ * (src/harness/run-sink.ts), reached through its control API (src/client/webhook-sink-control.ts,
+ * re-exported by the suite kit).
  */
 import { inject } from 'vitest';
-import { type ProvidedWebhookSink, RemoteWebhookSink } from '../../src/client/webhook-sink-control.ts';
-import '../../src/harness/meta.ts';
+import { type ProvidedWebhookSink, RemoteWebhookSink } from '../../src/harness/index.ts';
 
 /**
  * What would judge the webhook requirements when the server cannot call the sink: an address the

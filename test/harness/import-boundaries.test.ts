@@ -1,6 +1,7 @@
 /**
  * The folders' boundaries (biome.json `overrides`, rule noRestrictedImports, run by `npm run check`):
  * harness code (src/, suites/) never imports reference/ except the CLI composition root (src/cli/);
+ * suites/ import src/ only through the suite kit src/harness/index.ts and the checks src/checks/*;
  * load/ imports neither src/ nor reference/; reference/ imports neither src/ nor suites/. Each probe
  * is linted with the project's own biome.json in a scratch tree mirroring the folders, so the
  * working tree never holds a bad file.
@@ -30,6 +31,15 @@ const PROBES: Record<string, string> = {
   'src/cli/commands/good.ts':
     "import { blobOrigin } from '../../../reference/options.ts';\nexport const x = blobOrigin;\n",
   'src/checks/good.ts': "import { schemas } from '../../schemas/index.ts';\nexport const x = schemas;\n",
+  'suites/harness-bad.ts': "import { check } from '../src/harness/check.ts';\nexport const x = check;\n",
+  'suites/client-bad.ts':
+    "import type { StreamedRequest } from '../src/client/ws-stream.ts';\nexport type X = StreamedRequest;\n",
+  'suites/support/verdict-bad.ts':
+    "import { withWouldJudge } from '../../src/verdict/verdict.ts';\nexport const x = withWouldJudge;\n",
+  'suites/kit-good.ts':
+    "import { check } from '../src/harness/index.ts';\nimport { show } from '../src/checks/finding.ts';\nimport { textArb } from '../fixtures/texts.ts';\nexport const x = [check, show, textArb];\n",
+  'suites/support/kit-good.ts':
+    "import { covers } from '../../src/harness/index.ts';\nimport { isDone } from '../../src/checks/status.ts';\nexport const x = [covers, isDone];\n",
   'load/lib/good.ts': "import type { Take } from '../../schemas/types.ts';\nexport type X = Take;\n",
 };
 

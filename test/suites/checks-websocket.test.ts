@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { buildSyntheticStream, tonePcm } from '../../fixtures/ws-streams/synthetic.ts';
-import { Finding } from '../../src/checks/finding.ts';
 import {
   assertFramesWellFormed,
   assertModeShape,
@@ -19,6 +18,7 @@ import {
 } from '../../src/checks/websocket.ts';
 import { decodeAudioFrame, encodeAudioFrame } from '../../src/client/ws-frame.ts';
 import { SpeakStreamConnection } from '../../src/client/ws-stream.ts';
+import { findingOf } from '../support/finding-of.ts';
 
 type Req = { request_id: number | string; stream?: { mode: 'parts' | 'chunks' } };
 let server: WebSocketServer;
@@ -70,16 +70,6 @@ async function run(mode: 'parts' | 'chunks', count = 1) {
   } finally {
     await conn.close();
   }
-}
-
-function findingOf(fn: () => void): Finding {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof Finding) return error;
-    throw error;
-  }
-  throw new Error('the check accepted a faulty stream');
 }
 
 describe('websocket checks catch faulty streams', () => {
