@@ -6,58 +6,11 @@ const EXIT_WITH_RUNNER = fileURLToPath(new URL('./src/harness/exit-with-runner.m
 /**
  * The test files that start processes or stacks (the reference stack, `speakcheck run|serve|load`,
  * k6, ffmpeg, python, containers, browsers) or synthesize speech (espeak engine threads, seconds
- * each): the `integration` project. Every other file is a pure
+ * each) are named `*.int.test.ts`: the `integration` project. Every other file is a pure
  * `unit` test, the inner loop (`npm run test:unit`); its setup file fails any child-process call
- * with a sentence pointing here, so a slow file cannot slip into it unnoticed.
+ * with a sentence naming the suffix, so a slow file cannot slip into it unnoticed.
  */
-export const INTEGRATION = [
-  'test/browser/api-docs.test.ts',
-  'test/browser/browser-helper.test.ts',
-  'test/browser/conformance-report-page.test.ts',
-  'test/browser/perf-compare-page.test.ts',
-  'test/browser/perf-compare-real-runs.test.ts',
-  'test/container/**/*.test.ts',
-  'test/defects/**/*.test.ts',
-  'test/harness/action-run.test.ts',
-  'test/harness/container-launcher-missing.test.ts',
-  'test/harness/diagnostics.test.ts',
-  'test/harness/embedded-stack.test.ts',
-  'test/harness/hostile-server.test.ts',
-  'test/harness/import-boundaries.test.ts',
-  'test/harness/launcher.test.ts',
-  'test/harness/layers.test.ts',
-  'test/harness/per-requirement.test.ts',
-  'test/harness/reproduction-defect.test.ts',
-  'test/harness/reproduction.test.ts',
-  'test/harness/rerun.test.ts',
-  'test/harness/run-*.test.ts',
-  'test/interop/**/*.test.ts',
-  'test/latitude/**/*.test.ts',
-  'test/load/capacity-slowdown.test.ts',
-  'test/load/framing.test.ts',
-  'test/load/install-k6.test.ts',
-  'test/load/k6-smoke.test.ts',
-  'test/load/load-config.test.ts',
-  'test/load/merge.test.ts',
-  'test/load/run-k6.test.ts',
-  'test/reference/audio.test.ts',
-  'test/reference/blob-store.test.ts',
-  'test/reference/list-query-fuzz.test.ts',
-  'test/reference/hosted-stack.test.ts',
-  'test/reference/rest-*.test.ts',
-  'test/reference/serve-cli.test.ts',
-  'test/reference/synth.test.ts',
-  'test/reference/webhooks.test.ts',
-  'test/reference/websocket.test.ts',
-  'test/reference/websocket-store-contention.test.ts',
-  'test/reference/websocket-worker.test.ts',
-  'test/reference/worker-cli.test.ts',
-  'test/suites/broken-server.test.ts',
-  'test/suites/checks-audio.test.ts',
-  'test/suites/expiry.test.ts',
-  'test/suites/webhooks-faults.test.ts',
-  'test/support/required-tools-probe.test.ts',
-];
+export const INTEGRATION = ['test/**/*.int.test.ts'];
 
 // speakcheck's own tests: the harness library, the reference stack driven over HTTP, and the
 // conformance suites run end to end against the reference stack. The conformance suites themselves

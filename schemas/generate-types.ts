@@ -1,7 +1,7 @@
 /**
  * Generates schemas/types.ts (the TypeScript type of every schema) from the schema files, with
  * json-schema-to-typescript: `node --import tsx schemas/generate-types.ts` (npm run schemas:types).
- * The output is committed; test/harness/schema-types.test.ts fails when it is out of date.
+ * The output is committed; test/schemas/schema-types.test.ts fails when it is out of date.
  *
  * The schemas refer to each other by `$id` (`"$ref": "Prosody.json"`); they are bundled into one
  * document whose `$defs` hold every schema (refs rewritten to `#/$defs/Name`), so each schema

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The run step of action.yml (the GitHub Action), kept in a script so a test can run it locally with
-# the same environment variables the action sets (test/harness/action-run.test.ts).
+# the same environment variables the action sets (test/cli/action-run.int.test.ts).
 #
 # In:  SPEAK_BASE_URL, SPEAK_EMAIL + SPEAK_PASSWORD or SPEAK_TOKEN, SPEAK_PROFILE, SPEAK_ONLY
 #      (read by `speakcheck run` itself; empty means unset), SPEAKCHECK_EXPECT_FILE (passed as

@@ -1,6 +1,6 @@
 /**
  * `npm run docs:config`: writes docs/configuration.md from the option table (src/config/options.ts).
- * test/harness/option-table.test.ts fails when the committed file differs from what this writes.
+ * test/config/option-table.test.ts fails when the committed file differs from what this writes.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

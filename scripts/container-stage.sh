@@ -132,6 +132,6 @@ else
 fi
 log "harness image run exit $harness_status"
 if [ "$status" -eq 0 ]; then status=$harness_status; fi
-# The topology tests (test/container) run inside `npm test` once DOCKER_HOST is set (see .ci/run).
+# The topology tests (test/stack/container-topology.int.test.ts) run inside `npm test` once DOCKER_HOST is set (see .ci/run).
 log "done, exit $status"
 exit "$status"

@@ -65,4 +65,4 @@ field() { sed -n "s/^$1=//p" "$out/ready"; }
 
 echo "sdk-interop: daisys ${SDK_VERSION} against $(field base_url) (access tokens live ${TOKEN_TTL_S} s)"
 SPEAK_BASE_URL="$(field base_url)" SPEAK_EMAIL="$(field email)" SPEAK_PASSWORD="$(field password)" \
-  SPEAK_ACCESS_TOKEN_TTL="$TOKEN_TTL_S" "$VENV/bin/python" test/interop/daisys_sdk_interop.py
+  SPEAK_ACCESS_TOKEN_TTL="$TOKEN_TTL_S" "$VENV/bin/python" test/reference/interop/daisys_sdk_interop.py

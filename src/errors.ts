@@ -2,7 +2,7 @@
  * The one base of every error the harness throws on purpose, in the manner of undici's errors: the
  * class says what broke, `code` is a stable string a caller (or a script reading the logs) can branch
  * on without parsing the message. Messages stay free to improve; codes do not change once released.
- * test/harness/errors.test.ts lists every code once.
+ * test/errors.test.ts lists every code once.
  */
 export const SPEAKCHECK_ERROR_CODES = [
   // configuration and the run itself

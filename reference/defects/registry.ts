@@ -2,7 +2,7 @@
  * The named defect switches of the reference stack (`speakcheck serve --defect NAME`): each is one
  * small, realistic deviation from the contract that an implementation could ship, hooked at the exact
  * spot with `defects.has('name')`. They exist to prove the harness catches broken servers
- * (test/defects/defect-matrix.test.ts): a run against a stack with a switch on must fail, and fail on
+ * (test/reference/defects/defect-matrix.int.test.ts): a run against a stack with a switch on must fail, and fail on
  * at least one of the requirement ids the switch declares. Off by default; see active.ts.
  */
 export interface DefectSpec {

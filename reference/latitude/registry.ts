@@ -3,7 +3,7 @@
  * of reference/defects/: each makes one choice the contract leaves open the other way from our
  * default, at the exact spot with `latitude.has('name')`, and quotes verbatim the sentence of
  * speak-v1.md that leaves it open. They exist to prove the harness is fair
- * (test/latitude/latitude-matrix.test.ts): the whole harness against a stack with a switch on must
+ * (test/reference/latitude/latitude-matrix.int.test.ts): the whole harness against a stack with a switch on must
  * still say CONFORMS. A switch whose run fails is either a harness over-fit (fix the check, keep it
  * sharp) or a choice the contract forbids (then it is not here: see the notes at the end).
  */

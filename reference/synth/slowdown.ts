@@ -3,7 +3,7 @@
  * worker processes through SYNTHESIS_DELAY_ENV): each part holds its synthesizer N ms longer
  * before the part completes, as a slower engine would, without burning CPU on a shared machine.
  * Latency is never a verdict of the harness; the switch exists so load tests can prove that they
- * see a slower server (test/load/capacity-slowdown.test.ts).
+ * see a slower server (test/load/capacity-slowdown.int.test.ts).
  */
 export const SYNTHESIS_DELAY_ENV = 'SPEAKCHECK_REFERENCE_SYNTHESIS_DELAY_MS';
 

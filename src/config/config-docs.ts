@@ -1,6 +1,6 @@
 /**
  * docs/configuration.md, generated from the option table (options.ts) by `npm run docs:config`
- * (scripts/config-docs.ts); test/harness/option-table.test.ts fails when the committed file is not
+ * (scripts/config-docs.ts); test/config/option-table.test.ts fails when the committed file is not
  * what the table generates.
  */
 import { CONFIG_FILE_NAMES } from './config-file.ts';

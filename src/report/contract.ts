@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { VerdictStatus } from '../verdict/verdict.ts';
 
-/** Where the contract lives in the repository (spec/, as test/harness/grounding.test.ts reads it). */
+/** Where the contract lives in the repository (spec/, as test/requirements/grounding.test.ts reads it). */
 export const CONTRACT_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'spec', 'speak-v1.md');
 
 /** The contract's markdown, or undefined when this copy has none (an image or package built without spec/). */

@@ -4,7 +4,7 @@
  * the contract leaves open ("…: not shown") and what only the wire facts (vendor SDK observations)
  * say can ground nothing: such a statement is INFO. Whether a quoted sentence truly *requires* the
  * statement is a reader's judgement; this refuses what can be told mechanically.
- * test/harness/grounding.test.ts applies it to the whole catalogue, and to fabricated bad
+ * test/requirements/grounding.test.ts applies it to the whole catalogue, and to fabricated bad
  * requirements to prove it refuses them.
  */
 import type { Requirement, StandardQuote } from './types.ts';

@@ -71,7 +71,7 @@ export interface Requirement {
   text: string;
   /**
    * MUST and SHOULD: the sentence (or table row) of speak-v1.md that requires it, verbatim
-   * (test/harness/grounding.test.ts finds each in the spec; never a "not shown" sentence). INFO needs none.
+   * (test/requirements/grounding.test.ts finds each in the spec; never a "not shown" sentence). INFO needs none.
    */
   quote?: string;
   /**

@@ -3,7 +3,7 @@
  * example clients rely on, judged as SHOULD. speak-v1.md leaves these open, so elsewhere they are
  * INFO ("Observed (not judged, INFO): …"); a server that wants the vendor's SDK and clients to work
  * against it unchanged gates on them here. Each id carries the sentence of wire-facts.md it rests on,
- * verbatim (test/harness/sdk-profile.test.ts finds each in spec/wire-facts.md).
+ * verbatim (test/requirements/sdk-profile.test.ts finds each in spec/wire-facts.md).
  */
 import type { Profile } from '../config/types.ts';
 import type { Requirement, RequirementLevel } from '../requirements/types.ts';

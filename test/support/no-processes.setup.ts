@@ -12,7 +12,7 @@ const GUARDED = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFile
 export class ProcessInUnitTestError extends Error {
   constructor(call: string) {
     super(
-      `child_process.${call}() in a unit test: the unit project starts no processes; list this file in INTEGRATION (vitest.config.ts)`,
+      `child_process.${call}() in a unit test: the unit project starts no processes; name the file *.int.test.ts (the integration project, vitest.config.ts)`,
     );
     this.name = 'ProcessInUnitTestError';
   }

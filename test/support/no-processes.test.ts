@@ -7,6 +7,8 @@ import { ProcessInUnitTestError } from './no-processes.setup.ts';
 describe('unit project guard', () => {
   it('refuses child processes with a sentence naming where the file belongs', () => {
     expect(() => spawn('true')).toThrow(ProcessInUnitTestError);
-    expect(() => execFileSync('true')).toThrow(/list this file in INTEGRATION \(vitest\.config\.ts\)/);
+    expect(() => execFileSync('true')).toThrow(
+      /name the file \*\.int\.test\.ts \(the integration project, vitest\.config\.ts\)/,
+    );
   });
 });

@@ -39,7 +39,7 @@ const SWAGGER_HTML = `<!doctype html>
 // Swagger UI: validatorUrl null, or every host but localhost shows a badge image fetched from
 // validator.swagger.io. Redoc: its sidebar footer's logo is an <img> from cdn.redoc.ly with no option
 // to turn it off; an empty src makes the browser fire the image's error handler (which hides it)
-// without a request. Both found, and guarded against a library upgrade, by test/browser/api-docs.test.ts.
+// without a request. Both found, and guarded against a library upgrade, by test/reference/api/api-docs.int.test.ts.
 const REDOC_CDN_LOGO = '"https://cdn.redoc.ly/redoc/logo-mini.svg"';
 const REDOC_OFFLINE_BUNDLE = readFileSync(REDOC_BUNDLE, 'utf8').replaceAll(REDOC_CDN_LOGO, '""');
 

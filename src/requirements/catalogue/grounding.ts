@@ -3,7 +3,7 @@ import type { StandardQuote } from '../types.ts';
 /**
  * The sentence (or table row) of speak-v1.md each MUST and SHOULD rests on, verbatim (markdown as in
  * the contract): one that requires it, never one that leaves the matter open ("not shown").
- * test/harness/grounding.test.ts finds every one in spec/speak-v1.md and applies the rule
+ * test/requirements/grounding.test.ts finds every one in spec/speak-v1.md and applies the rule
  * of src/requirements/grounding-rule.ts: a MUST or SHOULD has a quote here or a standard in
  * STANDARD_QUOTES below (or both); what neither requires is INFO. The reports show the grounding
  * with the requirement.

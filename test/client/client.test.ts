@@ -1,0 +1,193 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { closeHttp } from '../../src/client/http.ts';
+import { HttpSpeakClient } from '../../src/client/speak-client.ts';
+import { newTestRecord, runWithRecord } from '../../src/evidence/evidence.ts';
+import { REDACTED } from '../../src/evidence/redact.ts';
+import { type FakeServer, sendJson, startFakeServer } from '../support/fake-server.ts';
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await closeHttp();
+});
+
+const settings = (url: string) => ({ baseUrl: url, authUrl: url, requestTimeoutMs: 2_000 });
+
+/** Login hands out access-1; refresh hands out access-2; only access-2 is accepted by /models. */
+async function startAuthServer(o: { refreshWorks: boolean }) {
+  let refreshes = 0;
+  return startFakeServer((req, res) => {
+    if (req.url === '/auth/login')
+      return sendJson(res, 200, { access_token: 'access-one-aaaa', refresh_token: 'refresh-one-aaaa' });
+    if (req.url === '/auth/refresh') {
+      refreshes++;
+      if (!o.refreshWorks) return sendJson(res, 401, { detail: 'refresh token revoked' });
+      return sendJson(res, 200, {
+        access_token: `access-two-${refreshes}aaa`,
+        refresh_token: 'refresh-two-aaaa',
+      });
+    }
+    if (req.url === '/v1/speak/models') {
+      return req.headers.authorization?.startsWith('Bearer access-two')
+        ? sendJson(res, 200, [])
+        : sendJson(res, 401, { detail: 'expired' });
+    }
+    sendJson(res, 404, { detail: 'unknown' });
+  });
+}
+
+describe('session', () => {
+  test('a 401 refreshes the token and retries exactly once', async () => {
+    server = await startAuthServer({ refreshWorks: true });
+    const api = await HttpSpeakClient.login(settings(server.url), {
+      email: 'a@b.c',
+      password: 'secret-password',
+    });
+    const exchange = await api.get('/v1/speak/models');
+    expect(exchange.status).toBe(200);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/auth/login',
+      '/v1/speak/models',
+      '/auth/refresh',
+      '/v1/speak/models',
+    ]);
+    const refresh = JSON.parse(server.requests[2]!.body);
+    expect(refresh).toEqual({ refresh_token: 'refresh-one-aaaa', email: 'a@b.c' });
+    expect(api.tokens()).toEqual({ access: 'access-two-1aaa', refresh: 'refresh-two-aaaa' });
+  });
+
+  test('a second 401 after the retry is returned, not retried again', async () => {
+    server = await startFakeServer((req, res) => {
+      if (req.url.startsWith('/auth/'))
+        return sendJson(res, 200, { access_token: 'tok-aaaaaa', refresh_token: 'ref-aaaaaa' });
+      sendJson(res, 401, { detail: 'never' });
+    });
+    const api = await HttpSpeakClient.login(settings(server.url), { email: 'a@b.c', password: 'pw-123456' });
+    const exchange = await api.get('/v1/speak/models');
+    expect(exchange.status).toBe(401);
+    expect(server.requests.filter((r) => r.url === '/v1/speak/models')).toHaveLength(2);
+    expect(server.requests.filter((r) => r.url === '/auth/refresh')).toHaveLength(1);
+  });
+
+  test('when the refresh is refused the client logs in again with the password', async () => {
+    server = await startAuthServer({ refreshWorks: false });
+    const api = await HttpSpeakClient.login(settings(server.url), {
+      email: 'a@b.c',
+      password: 'secret-password',
+    });
+    await api.get('/v1/speak/models');
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/auth/login',
+      '/v1/speak/models',
+      '/auth/refresh',
+      '/auth/login',
+      '/v1/speak/models',
+    ]);
+  });
+
+  test('an explicit authorization header is sent as given and never retried', async () => {
+    server = await startAuthServer({ refreshWorks: true });
+    const api = await HttpSpeakClient.login(settings(server.url), {
+      email: 'a@b.c',
+      password: 'secret-password',
+    });
+    const exchange = await api.get('/v1/speak/models', { headers: { Authorization: 'Bearer tampered' } });
+    expect(exchange.status).toBe(401);
+    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer tampered');
+    expect(server.requests.filter((r) => r.url === '/auth/refresh')).toHaveLength(0);
+  });
+
+  test('the anonymous client sends no Authorization', async () => {
+    server = await startAuthServer({ refreshWorks: true });
+    const anon = HttpSpeakClient.anonymous(settings(server.url));
+    const exchange = await anon.get('/v1/speak/models');
+    expect(exchange.status).toBe(401);
+    expect(server.requests[0]!.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('redirects and signed URLs', () => {
+  test('a 307 is returned as is, and fetchSigned follows it without Authorization', async () => {
+    server = await startFakeServer((req, res) => {
+      if (req.url === '/auth/login')
+        return sendJson(res, 200, { access_token: 'acc-aaaaaa', refresh_token: 'ref-aaaaaa' });
+      if (req.url === '/v1/speak/takes/t1/wav') {
+        res.writeHead(307, { location: '/blobs/t1.wav?X-Amz-Signature=abcdef123456&X-Amz-Expires=600' });
+        return res.end();
+      }
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.end(Buffer.from('RIFF0000WAVE'));
+    });
+    const api = await HttpSpeakClient.login(settings(server.url), { email: 'a@b.c', password: 'pw-123456' });
+    const redirect = await api.get('/v1/speak/takes/t1/wav');
+    expect(redirect.status).toBe(307);
+    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer acc-aaaaaa');
+    const audio = await api.fetchSigned(redirect.headers.location!, {
+      headers: { Authorization: 'Bearer leak' },
+    });
+    expect(audio.status).toBe(200);
+    expect(audio.body.subarray(0, 4).toString()).toBe('RIFF');
+    const signed = server.requests.at(-1)!;
+    expect(signed.url).toContain('X-Amz-Signature=abcdef123456');
+    expect(signed.headers.authorization).toBeUndefined();
+    expect(server.requests).toHaveLength(3); // login, redirect, signed: nothing followed automatically
+  });
+});
+
+describe('evidence', () => {
+  test('every exchange is recorded for the running test, with secrets redacted', async () => {
+    server = await startFakeServer((req, res) => {
+      if (req.url === '/auth/login')
+        return sendJson(res, 200, {
+          access_token: 'eyJhbGciOi.eyJzdWIiOi.sig',
+          refresh_token: 'refresh-xyz-123',
+        });
+      res.writeHead(307, { location: `${server!.url}/blob?X-Amz-Signature=deadbeefcafe` });
+      res.end();
+    });
+    const record = newTestRecord();
+    await runWithRecord(record, async () => {
+      const api = await HttpSpeakClient.login(settings(server!.url), {
+        email: 'me@x.y',
+        password: 'hunter2-password',
+      });
+      await api.get('/v1/speak/takes/x/wav');
+    });
+    expect(record.evidence).toHaveLength(2);
+    const [login, audio] = record.evidence;
+    expect(login!.method).toBe('POST');
+    expect(login!.status).toBe(200);
+    expect(login!.requestBody).toContain('"password":"‹redacted›"');
+    expect(login!.body).not.toContain('refresh-xyz-123');
+    expect(login!.body).not.toContain('eyJhbGciOi');
+    expect(audio!.requestHeaders.authorization).toBe(`Bearer ${REDACTED}`);
+    expect(audio!.status).toBe(307);
+    expect(audio!.headers.location).toContain(`X-Amz-Signature=${REDACTED}`);
+    const all = JSON.stringify(record.evidence);
+    expect(all).not.toContain('hunter2-password');
+    expect(all).not.toContain('deadbeefcafe');
+  });
+});
+
+describe('evidence of a failed exchange', () => {
+  test('a body over maxBytes is recorded once, with status, what came and the error, redacted', async () => {
+    server = await startFakeServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('x'.repeat(1_000));
+    });
+    const record = newTestRecord();
+    const anon = HttpSpeakClient.anonymous(settings(server.url));
+    const failure = await runWithRecord(record, () =>
+      anon.get('/v1/speak/takes/x/wav?X-Amz-Signature=deadbeefcafe', { maxBytes: 10 }).catch((e) => e),
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain('exceeded 10 bytes');
+    expect(record.evidence).toHaveLength(1);
+    const [entry] = record.evidence;
+    expect(entry!.status).toBe(200);
+    expect(entry!.error).toContain('exceeded 10 bytes');
+    expect(entry!.url).toContain(`X-Amz-Signature=${REDACTED}`);
+    expect(JSON.stringify(entry)).not.toContain('deadbeefcafe');
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The latitude matrix, the dual of the defect matrix (test/reference/defects/defect-matrix.int.test.ts): for each
+ * latitude switch of the reference stack (reference/latitude/registry.ts), a stack with that switch
+ * on and the WHOLE harness against it (`speakcheck run`, strict profile): the verdict must be
+ * CONFORMS (exit 0), since every switch makes a choice speak-v1.md leaves open. Then one stack with
+ * every mutually compatible switch on at once. Prints the time of each run and the total.
+ *
+ * Two stacks at a time (the machine has two cores), each with one synthesis worker.
+ * SPEAKCHECK_LATITUDE_MATRIX=all runs every switch and the combined run; =a,b those switches only
+ * (and, when it names `combined`, the combined run); otherwise none. CI runs it as a stage of its
+ * own after `npm test` (.ci/run), not beside the defect matrix: two matrices of whole runs at once
+ * on two cores made each run several times slower and timing-sensitive checks flaky.
+ *
+ * A switch that departs from a SHOULD on purpose (`departsFrom`: the alternative its MUST allows,
+ * e.g. clamping where refusal is the SHOULD) runs in the lenient profile, where only MUST gates, and
+ * the SHOULDs it fails there (non-strict) must be among those it declares: CONFORMS on every MUST,
+ * and no other SHOULD lost.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { compatibleLatitudes, LATITUDES, type LatitudeSpec } from '../../../reference/latitude/index.ts';
+import { type HarnessRun, mapLimited, runHarness, startDefectiveStack } from '../defects/defective-stack.ts';
+
+const selection = process.env.SPEAKCHECK_LATITUDE_MATRIX ?? '';
+const everything = selection === '1' || selection === 'all';
+const named = selection.split(',');
+const chosen: readonly LatitudeSpec[] = everything
+  ? LATITUDES
+  : LATITUDES.filter((latitude) => named.includes(latitude.name));
+const COMBINED = 'combined';
+const runCombined = everything || named.includes(COMBINED);
+/**
+ * Stacks served the way a hosted server is (issue 32), beyond one switch: `tls` is `serve --tls`
+ * (https, wss and signed URLs under a throwaway CA the run trusts with --ca-file);
+ * `hosted` is hosted-latency + rate-limit + --tls at once. Named like switches in the selection.
+ */
+interface Served {
+  label: string;
+  names: string[];
+  tls: boolean;
+}
+const SERVED: readonly Served[] = [
+  { label: 'tls', names: [], tls: true },
+  { label: 'hosted', names: ['hosted-latency', 'rate-limit'], tls: true },
+];
+const servedChosen = SERVED.filter((served) => everything || named.includes(served.label));
+const PARALLEL = Number(process.env.SPEAKCHECK_LATITUDE_PARALLEL ?? 2);
+/** One synthesis worker: the whole harness runs fine on it, and a second costs a synthesizer per stack. */
+const STACK_WORKERS = ['--workers', '1'];
+
+interface Outcome {
+  label: string;
+  names: string[];
+  run?: HarnessRun;
+  latitudeLine?: string;
+  error?: string;
+  ms: number;
+}
+
+const outcomes = new Map<string, Outcome>();
+let totalMs = 0;
+
+const conforms = (o: Outcome) => o.run?.code === 0;
+
+/** The SHOULDs the switches `names` depart from on purpose (registry `departsFrom`). */
+function departures(names: readonly string[]): string[] {
+  return LATITUDES.filter((l) => names.includes(l.name)).flatMap((l) => l.departsFrom ?? []);
+}
+
+async function runWith(label: string, names: string[], tls = false): Promise<void> {
+  const t0 = Date.now();
+  let stack: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
+  try {
+    stack = await startDefectiveStack(
+      [],
+      [...STACK_WORKERS, ...names.flatMap((name) => ['--latitude', name]), ...(tls ? ['--tls'] : [])],
+    );
+    // The run trusts the stack's throwaway CA as a vendor's tester would a private one.
+    const trust = stack.caFile ? ['--ca-file', stack.caFile] : [];
+    if (tls && !stack.caFile) throw new Error('serve --tls printed no ca_file= line');
+    const profile = departures(names).length > 0 ? ['--profile', 'lenient'] : [];
+    const run = await runHarness(stack, [], {}, [...trust, ...profile]);
+    outcomes.set(label, { label, names, run, latitudeLine: stack.latitudeLine, ms: Date.now() - t0 });
+  } catch (error) {
+    outcomes.set(label, { label, names, error: (error as Error).message, ms: Date.now() - t0 });
+  } finally {
+    await stack?.stop();
+  }
+  const o = outcomes.get(label)!;
+  const failed = [...(o.run?.verdicts ?? [])].filter(([, status]) => status === 'failed').map(([id]) => id);
+  const departed = [...(o.run?.verdicts ?? [])]
+    .filter(([, status]) => status === 'non-strict')
+    .map(([id]) => id);
+  process.stdout.write(
+    `latitude ${label}: ${conforms(o) ? 'CONFORMS' : `NOT conforming (exit ${o.run?.code ?? 'none'}; failed: ${failed.join(', ') || o.error || '?'})`}${departed.length ? ` (lenient; SHOULD departed from: ${departed.join(', ')})` : ''} in ${(o.ms / 1000).toFixed(0)} s\n`,
+  );
+}
+
+describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('latitude matrix', () => {
+  const combined = compatibleLatitudes();
+
+  beforeAll(async () => {
+    const started = Date.now();
+    await mapLimited(chosen, PARALLEL, (latitude) => runWith(latitude.name, [latitude.name]));
+    await mapLimited(servedChosen, PARALLEL, (served) => runWith(served.label, served.names, served.tls));
+    const alone = Date.now() - started;
+    if (runCombined)
+      await runWith(
+        COMBINED,
+        combined.map((latitude) => latitude.name),
+      );
+    totalMs = Date.now() - started;
+    process.stdout.write(
+      `latitude matrix: ${chosen.length} switch(es)${servedChosen.length > 0 ? ` and ${servedChosen.map((s) => s.label).join(', ')}` : ''} alone in ${(alone / 1000).toFixed(0)} s (${PARALLEL} at a time)${
+        runCombined
+          ? `; ${combined.length} compatible switches at once in ${((outcomes.get(COMBINED)?.ms ?? 0) / 1000).toFixed(0)} s`
+          : ''
+      }; total ${(totalMs / 1000).toFixed(0)} s\n`,
+    );
+  }, 60 * 60_000);
+
+  afterAll(() => {
+    for (const o of outcomes.values()) if (o.run) rmSync(o.run.reportDir, { recursive: true, force: true });
+  });
+
+  const cases = [
+    ...chosen.map((latitude) => [latitude.name, [latitude.name]] as const),
+    ...servedChosen.map((served) => [served.label, served.names] as const),
+    ...(runCombined ? [[COMBINED, combined.map((latitude) => latitude.name)] as const] : []),
+  ];
+  test.each(cases)('%s: the whole harness says CONFORMS', (label, names) => {
+    const o = outcomes.get(label);
+    expect(o?.error, 'the stack or the run could not start').toBeUndefined();
+    // The stack announced its choices.
+    expect(o!.latitudeLine).toBe(names.join(','));
+    const run = o!.run!;
+    const failed = [...run.verdicts].filter(([, status]) => status === 'failed').map(([id]) => id);
+    expect(run.code, `exit code; failed: ${failed.join(', ')}\n${run.output.slice(-4000)}`).toBe(0);
+    expect(failed).toEqual([]);
+    // Lenient runs: only the declared SHOULDs may have failed (non-strict).
+    const departed = [...run.verdicts].filter(([, status]) => status === 'non-strict').map(([id]) => id);
+    expect(departed.filter((id) => !departures(names).includes(id))).toEqual([]);
+  });
+});
