@@ -9,6 +9,7 @@ import {
   renderCapacityHtml,
   renderCapacityMarkdown,
 } from '../../src/load/capacity-report.ts';
+import { searchOptions } from '../support/search-options.ts';
 
 function step(index: number, load: number, holds: boolean, phase: CapacityStep['phase']): CapacityStep {
   return {
@@ -57,15 +58,7 @@ function report(): CapacityReport {
     confirmed: { capacity: true, firstBad: true },
     steps,
     search: {
-      start: 16,
-      min: 0.5,
-      max: 512,
-      growth: 2,
-      precision: 0.1,
-      granularity: 0.5,
-      budgetMs: 180_000,
-      maxSteps: 20,
-      confirm: true,
+      ...searchOptions({ start: 16, maxSteps: 20, confirm: true }),
       minSamples: 100,
       stepS: 8,
     },

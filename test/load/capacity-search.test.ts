@@ -12,17 +12,9 @@ import {
   type SearchOptions,
   searchCapacity,
 } from '../../src/load/capacity-search.ts';
+import { searchOptions } from '../support/search-options.ts';
 
-const base: SearchOptions = {
-  start: 4,
-  min: 0.5,
-  max: 512,
-  growth: 2,
-  precision: 0.1,
-  granularity: 0.5,
-  budgetMs: 180_000,
-  maxSteps: 16,
-};
+const base: SearchOptions = searchOptions();
 
 /**
  * A measurement whose SLO holds at or below `knee`; each step "takes" stepMs of a fake clock.

@@ -8,6 +8,7 @@ import { parseSummary } from '../../src/load/summary.ts';
 import { compareCapacities, judgeBrackets } from '../../src/perf/capacity-compare.ts';
 import { perfCompare } from '../../src/perf/perf-compare.ts';
 import { DEFAULT_TOLERANCE } from '../../src/perf/tracked.ts';
+import { searchOptions } from '../support/search-options.ts';
 
 function report(
   capacity: number | undefined,
@@ -45,14 +46,7 @@ function report(
       ...(firstBad === undefined ? [] : [step(firstBad, false)]),
     ],
     search: {
-      start: 4,
-      min: 0.5,
-      max: 512,
-      growth: 2,
-      precision: 0.1,
-      granularity: 0.5,
-      budgetMs: 180_000,
-      maxSteps: 16,
+      ...searchOptions(),
       minSamples: 60,
       stepS: 8,
     },
