@@ -11,13 +11,20 @@ import {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
 });
 
 describe('requiredTools', () => {
   test('reads the comma-separated names, blanks and spaces aside', () => {
     expect([...requiredTools(' k6, container ,,curl,sdk')]).toEqual(['k6', 'container', 'curl', 'sdk']);
-    expect(requiredTools(undefined).size).toBe(0);
     expect(requiredTools('').size).toBe(0);
+  });
+
+  test('without an argument it reads SPEAKCHECK_REQUIRE (CI sets it), and nothing is required when unset', () => {
+    vi.stubEnv(REQUIRE_ENV, 'curl');
+    expect([...requiredTools()]).toEqual(['curl']);
+    vi.stubEnv(REQUIRE_ENV, '');
+    expect(requiredTools().size).toBe(0);
   });
 
   test('an unknown name is refused, naming it and the known ones (a typo must not turn a requirement off)', () => {
