@@ -1,6 +1,6 @@
 /**
  * The layers of speakcheck and the trees beside them (`npm run lint:layers`, part of `npm run check`;
- * test/checks/layers.int.test.ts proves each rule catches what it should). A module may import its own
+ * test/lint/layers.int.test.ts proves each rule catches what it should). A module may import its own
  * layer and the layers below it, never one above, and no import may close a cycle — type-only
  * imports included, since a cycle of types still ties the modules' meanings together.
  *
