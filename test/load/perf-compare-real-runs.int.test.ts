@@ -9,7 +9,7 @@
  *  - normal vs normal (two baseline sets): exit 0; the same panel, every verdict "~", nothing red.
  * Tolerance 50 % and 50 ms: run-to-run noise of a shared CI machine stays below them, a 300 ms
  * slower synthesizer (first audio ~7 ms → ~310 ms) is far above.
- * Skipped, with the reason printed, only when k6 is not installed (as the k6 smoke test).
+ * Skipped, with the reason printed, only when k6 is not installed and SPEAKCHECK_REQUIRE does not name it (test/support/required-tools.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,13 +21,13 @@ import { type EmbeddedStack, startEmbeddedStack } from '../../src/stack/embedded
 import { keyPanel, REGRESSION_RED } from '../browser/compare-page.ts';
 import { withPage } from '../support/browser.ts';
 import { axeViolations } from '../support/page-checks.ts';
+import { toolReady } from '../support/required-tools.ts';
 import { type CliResult, runSpeakcheck } from '../support/run-speakcheck.ts';
 
-const k6 = findK6();
-if (!k6)
-  console.warn(
-    `perf compare page of real runs skipped: k6 ${K6_VERSION} is not installed at ${K6_CACHE_BIN} (run load/install-k6.sh)`,
-  );
+const k6 = toolReady(
+  'k6',
+  findK6() ? undefined : `k6 ${K6_VERSION} is not installed at ${process.env.K6_BIN || K6_CACHE_BIN}`,
+);
 
 /** One account on both stacks, so one set of credentials serves both sides of the comparison. */
 const USER = { email: 'perf-page@speakcheck.test', password: 'perf-page-password-1' };
