@@ -1,10 +1,12 @@
 /**
  * Synthesis and encoding figures of this machine.
- *   node --import tsx reference/bench/synth-bench.ts [--speed-json]
+ *   node --import tsx reference/bench/synth-bench.ts [--speed-json | --variants]
  * Prints: machine; espeak first-samples latency (synthesizePart() call → first onSamples) p50/p95;
  * synthesis speed (audio seconds per wall second) with one synthesizer and with two at once (each
  * synthesizer is its own worker thread, so two show the 2-core scaling); encode time per format for a
  * 10 s clip. `--speed-json` prints only the speed figures, as one JSON line (`speakcheck bench`).
+ * `--variants` prints the speed of every espeak variant a voice could get (f1–f5, m1–m7) and says which
+ * the voices draw from: the breath variants cost about twice as much (reference/synth/espeak-settings.ts).
  *
  * Speed is measured warm: each synthesizer first speaks the whole workload once. A fresh espeak
  * thread runs V8's baseline WASM code and recompiles its hot functions with the optimizing compiler
@@ -21,6 +23,7 @@ import { join } from 'node:path';
 import { encodeWavFile } from '../audio/encode.ts';
 import type { AudioFormat } from '../audio/formats.ts';
 import { wavFile } from '../audio/wav.ts';
+import { espeakSettingsFor, FEMALE_VARIANTS, MALE_VARIANTS } from '../synth/espeak-settings.ts';
 import { createSynthesizer, SAMPLE_RATE, type Synthesizer, type VoiceRendering } from '../synth/index.ts';
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog near the river bank.';
@@ -115,6 +118,54 @@ async function tenSecondClip(synth: Synthesizer): Promise<Int16Array[]> {
     });
   }
   return chunks;
+}
+
+/**
+ * Audio s per wall s of each variant on one warm synthesizer: rounds go through every variant in
+ * turn, best of SPEED_REPEATS, so a burst of other load hits all of them alike; the ratio to f1 is
+ * the figure to read.
+ */
+async function variantSpeeds(): Promise<void> {
+  const synth = await createSynthesizer();
+  const variants = ['f1', 'f2', 'f3', 'f4', 'f5', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'];
+  const base = espeakSettingsFor(VOICE, synth.catalogue);
+  const speakAs = async (variant: string) => {
+    const settings = { ...base, voice: base.voice.replace(/\+.*$/, `+${variant}`) };
+    const started = performance.now();
+    let samples = 0;
+    for (let round = 0; round < 2; round++)
+      for (const part of PARAGRAPH)
+        samples += await synth.synthesizeWith(
+          part,
+          () => settings,
+          () => {},
+        );
+    return samples / SAMPLE_RATE / ((performance.now() - started) / 1000);
+  };
+  for (let i = 0; i < WARM_UP_PARAGRAPHS; i++) for (const v of variants) await speakAs(v);
+  const best = new Map<string, number>();
+  for (let i = 0; i < SPEED_REPEATS; i++)
+    for (const v of variants) best.set(v, Math.max(best.get(v) ?? 0, await speakAs(v)));
+  const f1 = best.get('f1')!;
+  const drawn = new Set([...FEMALE_VARIANTS, ...MALE_VARIANTS]);
+  console.log(
+    `inputs: ${PARAGRAPH.length}-sentence paragraph x2 per round, one warm synthesizer, best of ${SPEED_REPEATS}`,
+  );
+  console.log('variant  audio s per wall s  vs f1  voices draw it');
+  for (const v of variants) {
+    const speed = best.get(v)!;
+    console.log(
+      `${v.padEnd(8)} ${speed.toFixed(0).padStart(18)}  ${(speed / f1).toFixed(2).padStart(5)}  ${drawn.has(v) ? 'yes' : 'no (breath)'}`,
+    );
+  }
+  await synth.close();
+}
+
+if (process.argv.includes('--variants')) {
+  const cpu = cpus();
+  console.log(`machine: ${cpu[0]?.model ?? 'unknown cpu'}, ${cpu.length} cores, node ${process.version}`);
+  await variantSpeeds();
+  process.exit(0);
 }
 
 if (process.argv.includes('--speed-json')) {

@@ -25,8 +25,17 @@ export interface EspeakSettings {
 
 export const FALLBACK_ESPEAK_VOICE = 'gmw/en-US';
 
-const FEMALE_VARIANTS = ['f1', 'f2', 'f3', 'f4', 'f5'];
-const MALE_VARIANTS = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'];
+/**
+ * Only variants that cost about the same to speak. espeak's f2, f3 and f5 add breath (noise filtered
+ * through the formant resonators, sample by sample): about twice the CPU per audio second. Measured
+ * 2026-11-26 with `node --import tsx reference/bench/synth-bench.ts --variants` (one warm thread,
+ * audio s per wall s): f1 701, f4 671, f2 357, f3 357, f5 370; m1–m7 516–676. The variant is drawn
+ * from the voice id, so with them each new voice was a coin flip between two costs: a load run's
+ * capacity moved by a third with the voice its setup happened to create, and two runs of one build
+ * did not agree (load/README.md, "Capacity").
+ */
+export const FEMALE_VARIANTS = ['f1', 'f4'];
+export const MALE_VARIANTS = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'];
 // espeak has no neutral variants; a nonbinary voice draws from both sets (stable per seed).
 const NONBINARY_VARIANTS = [...FEMALE_VARIANTS, ...MALE_VARIANTS];
 

@@ -201,10 +201,19 @@ class EspeakSynthesizer implements Synthesizer {
   }
 
   synthesizePart(text: string, voice: VoiceRendering, onSamples: (pcm: Int16Array) => void): Promise<number> {
+    return this.synthesizeWith(text, () => this.settingsFor(voice), onSamples);
+  }
+
+  /** synthesizePart with espeak settings given as they are (benchmarks compare variants with it). */
+  synthesizeWith(
+    text: string,
+    settings: () => EspeakSettings,
+    onSamples: (pcm: Int16Array) => void,
+  ): Promise<number> {
     if (this.closed) return Promise.reject(new Error('synthesizer is closed'));
     const factor = outputSampleRate() / SAMPLE_RATE;
     const run = this.queue
-      .then(() => this.speak(text, voice, (pcm) => onSamples(toOutputRate(pcm))))
+      .then(() => this.speak(text, settings, (pcm) => onSamples(toOutputRate(pcm))))
       .then(async (samples) => {
         await slowdown();
         return samples * factor;
@@ -215,12 +224,13 @@ class EspeakSynthesizer implements Synthesizer {
 
   private async speak(
     text: string,
-    voice: VoiceRendering,
+    settingsOf: () => EspeakSettings,
     onSamples: (pcm: Int16Array) => void,
   ): Promise<number> {
+    // A restarted thread has its own catalogue: settings are made after it is up.
     if (!this.thread.alive) this.thread = await EspeakThread.start();
     const id = this.thread.newId();
-    const settings = this.settingsFor(voice);
+    const settings = settingsOf();
     let callbackError: unknown;
     const deliver = (pcm: Int16Array) => {
       if (callbackError !== undefined) return;
