@@ -1,11 +1,15 @@
 /**
  * The few Speak v1 calls the scenarios share: choose the model, create a voice for the run (and
- * delete it at the end), ask for a websocket address.
+ * delete it at the end) or use the one VOICE_ID names, ask for a websocket address.
+ *
+ * Why a run may name its voice: what a take costs the server can depend on the voice (the reference's
+ * espeak variants once differed by 2×; a hosted TTS's voices may too), so runs meant to be compared
+ * (the steps of one capacity search, a baseline and a release) should speak with the same one.
  */
 import { sleep } from 'k6';
 // Type-only: erased when k6 strips the types, so the scripts load nothing from schemas/ at run time.
 import type { Model, Voice } from '../../schemas/types.ts';
-import { envNumber, type Target, target } from './config.ts';
+import { envNumber, envString, type Target, target } from './config.ts';
 import { voiceSpec } from './data.ts';
 import { warmupTakeLatency, warmupTtfc } from './metrics.ts';
 import { Session } from './session.ts';
@@ -14,6 +18,8 @@ import { runWsTakes, type StreamMode } from './ws-takes.ts';
 export interface RunSetup {
   model: string;
   voiceId: string;
+  /** made: this run made the voice, and deletes it at its end unless KEEP_VOICE is set; given: VOICE_ID. */
+  voiceSource: 'made' | 'given';
   /** Set by scenarios that warm up in setup(): reported in the summary (setup_data). */
   warmup?: WarmUpReport;
 }
@@ -44,6 +50,8 @@ export function prepareRun(t: Target = target()): RunSetup {
   if (!models.some((m) => m.name === model)) {
     throw new Error(`model ${model} is not listed (have: ${models.map((m) => m.name).join(', ')})`);
   }
+  const given = envString('VOICE_ID', '');
+  if (given) return { model, voiceId: readyVoice(session, given), voiceSource: 'given' };
   const res = session.request(
     'POST',
     '/v1/speak/voices/generate',
@@ -53,21 +61,29 @@ export function prepareRun(t: Target = target()): RunSetup {
   if (res.status < 200 || res.status >= 300)
     throw new Error(`voice generation: HTTP ${res.status} ${res.body}`);
   const voice = res.json() as unknown as Voice;
-  const deadline = Date.now() + VOICE_READY_TIMEOUT_S * 1000;
-  let status = voice.status;
-  while (status !== 'ready') {
-    if (status === 'error' || status === 'timeout')
-      throw new Error(`voice ${voice.voice_id} ended in ${status}`);
-    if (Date.now() > deadline)
-      throw new Error(`voice ${voice.voice_id} not ready after ${VOICE_READY_TIMEOUT_S}s`);
-    sleep(0.2);
-    status = session.getJson<Voice>(`/v1/speak/voices/${voice.voice_id}`, 'voices/{id}').status;
-  }
-  return { model, voiceId: voice.voice_id };
+  const voiceId = readyVoice(session, voice.voice_id, voice.status);
+  return { model, voiceId, voiceSource: 'made' };
 }
 
-/** teardown(): delete the run's voice (best effort: a server without DELETE keeps it). */
+/** Waits until the voice is ready (it may still be generating); returns its id. */
+function readyVoice(session: Session, voiceId: string, known?: string): string {
+  const deadline = Date.now() + VOICE_READY_TIMEOUT_S * 1000;
+  let status = known ?? session.getJson<Voice>(`/v1/speak/voices/${voiceId}`, 'voices/{id}').status;
+  while (status !== 'ready') {
+    if (status === 'error' || status === 'timeout') throw new Error(`voice ${voiceId} ended in ${status}`);
+    if (Date.now() > deadline) throw new Error(`voice ${voiceId} not ready after ${VOICE_READY_TIMEOUT_S}s`);
+    sleep(0.2);
+    status = session.getJson<Voice>(`/v1/speak/voices/${voiceId}`, 'voices/{id}').status;
+  }
+  return voiceId;
+}
+
+/**
+ * teardown(): delete the voice this run made (best effort: a server without DELETE keeps it), unless
+ * KEEP_VOICE is set (`load capacity` makes one voice in its first step for all the others).
+ */
 export function cleanupRun(setup: RunSetup, t: Target = target()): void {
+  if (setup.voiceSource !== 'made' || envString('KEEP_VOICE', '') !== '') return;
   new Session(t).request('DELETE', `/v1/speak/voices/${setup.voiceId}`, null, {
     tags: { name: 'voices/{id}' },
   });

@@ -16,9 +16,16 @@ export function writeSummary(
 ): Record<string, string> {
   // setup_data holds worker addresses with their secrets: it never goes into a report. Only the
   // warm-up's account is kept, beside the figures it was kept out of.
-  const { setup_data: setupData, ...rest } = data as SummaryData & { setup_data?: { warmup?: unknown } };
+  // The voice id is no secret and says what was spoken with: runs compared should share it.
+  const { setup_data: setupData, ...rest } = data as SummaryData & {
+    setup_data?: { warmup?: unknown; voiceId?: string; voiceSource?: string };
+  };
   const warmup = setupData?.warmup === undefined ? {} : { warmup: setupData.warmup };
-  const out: SummaryData = { ...rest, speakcheck: { scenario, ...warmup, ...extra } };
+  const voice =
+    setupData?.voiceId === undefined
+      ? {}
+      : { voice: { id: setupData.voiceId, source: setupData.voiceSource } };
+  const out: SummaryData = { ...rest, speakcheck: { scenario, ...warmup, ...voice, ...extra } };
   const dir = envString('SUMMARY_DIR', '');
   const files: Record<string, string> = { stdout: `\n== ${scenario}\n${textTable(out)}` };
   if (dir) files[`${dir}/summary.json`] = JSON.stringify(out, null, 2);

@@ -56,6 +56,8 @@ export interface CapacityReport {
   generatorWarnings: string[];
   k6Version?: string;
   target: string;
+  /** The one voice every step spoke with: made by the first step (and deleted at the end) or given as VOICE_ID. */
+  voice?: { id: string; source: 'made' | 'given' };
 }
 
 function n(v: number | undefined, digits = 1): string {
@@ -99,6 +101,7 @@ export function renderCapacityMarkdown(r: CapacityReport, exitCode: number): str
     `- Result: ${capacitySentence(r)}`,
     `- SLO: \`${r.slo}\` (every term must hold in a step)`,
     `- Target: ${r.target}; k6 ${r.k6Version ?? 'unknown'}`,
+    `- Voice: ${r.voice ? `${r.voice.id} (${r.voice.source === 'given' ? 'given as VOICE_ID' : 'made by step 1, used by every step'})` : 'none recorded'}`,
     `- Search: start ${r.search.start}, ×${r.search.growth} up until the SLO breaks, then bisection to ${(r.search.precision * 100).toFixed(0)} % ` +
       `(granularity ${r.search.granularity}); each step held ≥ ${r.search.stepS} s and until ≥ ${r.search.minSamples} takes were offered (≤ 30 s), after its warm-up` +
       (r.search.confirm === false

@@ -8,6 +8,7 @@
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HttpSpeakClient } from '../client/speak-client.ts';
 import { EXIT } from '../exit-codes.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 import {
@@ -142,6 +143,11 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
   const script = join(REPO_ROOT, 'load', 'scenarios', 'capacity-step.ts');
   return withLoadTarget(o, runDir, log, async ({ k6, target, stack, secrets, vars: targetVars }) => {
     mkdirSync(runDir, { recursive: true });
+    // Every step speaks with one voice: what a take costs can depend on the voice (the reference's
+    // espeak variants once differed by 2×), and steps that each made their own measured different
+    // workloads. The first step makes it and keeps it; VOICE_ID (--env) names one to use instead.
+    const given = o.env?.VOICE_ID;
+    let voice: CapacityReport['voice'] = given ? { id: given, source: 'given' } : undefined;
     const steps: CapacityStep[] = [];
     const warnings: string[] = [];
     const measure = async (load: number): Promise<StepOutcome<CapacityStep>> => {
@@ -161,6 +167,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
         // The stack is warm after the first step: later steps warm only k6's new connections.
         WARMUP_TAKES: o.env?.WARMUP_TAKES ?? (index === 1 ? '5' : '2'),
         ...(o.over === 'rate' ? { RATE: String(load) } : { STREAMS: String(load) }),
+        ...(voice ? { VOICE_ID: voice.id } : { KEEP_VOICE: '1' }),
       };
       const sampler = new CpuSampler();
       log(`step ${index}: ${load} ${unitOf(o)} for ${durationS} s`);
@@ -178,6 +185,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
       const kept = join(dir, 'step-summary.json');
       renameSync(stepSummary, kept);
       const summary = readSummaryFile(kept);
+      voice ??= madeVoice(summary);
       const f = stepFigures(summary, o.mode, o.over === 'rate' ? load : Number.NaN, durationS);
       // Streams: there is no offered rate; "achieved" is judged only for arrival rates.
       const judged =
@@ -227,6 +235,8 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
     } catch (err) {
       if (!(err instanceof CapacityStepError)) throw err;
       return { exitCode: EXIT.failed, runDir, reason: err.message };
+    } finally {
+      if (voice?.source === 'made') await deleteVoice(target, voice.id, log);
     }
     for (const s of result.steps) s.figures.phase = s.phase;
     const { now: _now, ...searchShown } = search;
@@ -254,6 +264,7 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
       generatorWarnings: warnings,
       k6Version: k6Version(k6),
       target: stack ? `embedded reference stack (${stack.baseUrl})` : target.baseUrl,
+      ...(voice ? { voice } : {}),
     };
     const exitCode = result.end === 'found' || result.end === 'bracketed' ? EXIT.ok : EXIT.failed;
     writeCapacityFiles(runDir, report, exitCode);
@@ -262,6 +273,30 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
 }
 
 class CapacityStepError extends Error {}
+
+/** The voice a step made and kept (KEEP_VOICE), from its summary (load/lib/summary.ts). */
+function madeVoice(summary: LoadSummary): CapacityReport['voice'] {
+  const v = summary.extra.voice as { id?: unknown; source?: unknown } | undefined;
+  return typeof v?.id === 'string' && v.source === 'made' ? { id: v.id, source: 'made' } : undefined;
+}
+
+/** Deletes the search's own voice at the end (best effort, like a k6 teardown: a failure is logged). */
+async function deleteVoice(
+  target: TargetCredentials & { baseUrl: string },
+  voiceId: string,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    const client = await HttpSpeakClient.login(
+      { baseUrl: target.baseUrl, authUrl: target.authUrl ?? target.baseUrl, requestTimeoutMs: 10_000 },
+      { email: target.email, password: target.password, token: target.token },
+    );
+    const res = await client.delete(`/v1/speak/voices/${encodeURIComponent(voiceId)}`);
+    if (res.status >= 300) log(`the search's voice ${voiceId} was not deleted: HTTP ${res.status}`);
+  } catch (err) {
+    log(`the search's voice ${voiceId} was not deleted: ${(err as Error).message}`);
+  }
+}
 
 export function unitOf(o: { mode: CapacityMode; over: CapacityDimension }): string {
   return o.over === 'streams' ? 'streams' : 'takes/s';
