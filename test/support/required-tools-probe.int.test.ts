@@ -4,12 +4,12 @@
  * a PATH holding node alone), fail before they start anything, in the sentence of
  * test/support/required-tools.ts. Without SPEAKCHECK_REQUIRE the same files skip instead.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import { type Finished, runToEnd } from '../../src/stack/launcher.ts';
 import { HOW_TO_INSTALL, REQUIRE_ENV } from './required-tools.ts';
 
 const VITEST = join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
@@ -28,22 +28,12 @@ function freshEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, CI: '', ...extra };
 }
 
-function vitestRun(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST, 'run', '--config', 'vitest.config.ts', file], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, output }));
+function vitestRun(file: string, env: NodeJS.ProcessEnv): Promise<Finished> {
+  return runToEnd({
+    args: [VITEST, 'run', '--config', 'vitest.config.ts', file],
+    cwd: REPO_ROOT,
+    env,
+    timeoutMs: 55_000,
   });
 }
 

@@ -4,27 +4,17 @@
  * test/reference/interop/daisys_sdk_interop.py. Skipped, saying why, only where Python 3.10+ or PyPI is missing
  * (the script's exit code 3) and the sdk is not required (test/support/required-tools.ts): then it fails.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { type Finished, runToEnd } from '../../../src/stack/launcher.ts';
 import { toolReady } from '../../support/required-tools.ts';
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/sdk-interop.sh', import.meta.url));
 const SKIPPED = 3;
 
-function runScript(): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, output }));
-  });
+/** The script to its end (bounded below the test's own timeout), output interleaved. */
+function runScript(): Promise<Finished> {
+  return runToEnd({ command: 'bash', args: [SCRIPT], timeoutMs: 170_000, what: 'scripts/sdk-interop.sh' });
 }
 
 it('the daisys Python SDK drives the reference stack: REST, audio, websocket (iter_request) and refresh', async (ctx) => {
