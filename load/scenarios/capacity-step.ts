@@ -13,6 +13,8 @@
  *
  * Env: MODE (chunks | parts | rest), LOAD (rate), RATE (8), STREAMS (4), STEP_S (10), TEXTS
  *      (paragraph), MAX_VUS (200), POLL_MS (50), POLL_MAX_MS (250), REQUESTS_PER_CONNECTION (5), WARMUP_TAKES, WARMUP_CONNECTIONS.
+ *      VOICE_ID (speak with this voice; the search passes step 1's to every later step), KEEP_VOICE
+ *      (keep the voice this run made: step 1), as in every scenario (load/lib/speak.ts).
  */
 import exec from 'k6/execution';
 import { envNumber, envString, SUMMARY_TREND_STATS, target } from '../lib/config.ts';
