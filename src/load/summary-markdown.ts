@@ -45,6 +45,15 @@ export function warmUpLine(raw: unknown): string {
   );
 }
 
+/** One line on the voice the run spoke with (load/lib/speak.ts): runs to compare should share it. */
+export function voiceLine(raw: unknown): string {
+  const v = raw as { id?: unknown; source?: unknown } | undefined;
+  if (typeof v?.id !== 'string') return '';
+  const how =
+    v.source === 'given' ? 'given as VOICE_ID' : 'made for this run; --env VOICE_ID=<id> reuses one';
+  return `- Voice: ${v.id} (${how})`;
+}
+
 interface RampStep {
   rate: number;
   p50_ms?: number | null;
@@ -131,6 +140,7 @@ export function renderSummaryMarkdown(summary: LoadSummary, info: RunInfo): stri
       ? ''
       : `- Test run duration: ${(summary.testRunDurationMs / 1000).toFixed(1)} s`,
     warmUpLine(summary.extra.warmup),
+    voiceLine(summary.extra.voice),
     '',
   ];
   const times = trends.filter((m) => m.time);

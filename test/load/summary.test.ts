@@ -106,6 +106,28 @@ describe('summary.md', () => {
     expect(textTable(raw)).toMatch(/^speak_ws_ttfc\{mode:chunks\} +p50=[\d.]+ms /m);
   });
 
+  it('names the voice the run spoke with, and how it came to the run', () => {
+    const raw = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+    const render = (voice: unknown) => {
+      raw.speakcheck = { ...raw.speakcheck, voice };
+      const info = {
+        run: 'r1',
+        scenario: 'ttfc-websocket',
+        baseUrl: 'x',
+        k6Version: 'k6',
+        command: 'c',
+        exitCode: 0,
+      };
+      return renderSummaryMarkdown(parseSummary(raw), info);
+    };
+    expect(render({ id: 'vc_1', source: 'made' })).toContain(
+      '- Voice: vc_1 (made for this run; --env VOICE_ID=<id> reuses one)',
+    );
+    expect(render({ id: 'vc_2', source: 'given' })).toContain('- Voice: vc_2 (given as VOICE_ID)');
+    expect(render(undefined)).not.toContain('- Voice:');
+    expect(render(undefined)).not.toMatch(/\n\n\n/);
+  });
+
   it('says when thresholds failed', () => {
     const failed = renderSummaryMarkdown(summary, {
       run: 'r1',
