@@ -14,6 +14,13 @@
  * is re-run too. A load's verdict is the majority of its runs, settled by two that agree or by a
  * third; a tie (one held, one broke, no budget for a third) counts as broken. A good load that a
  * re-run breaks moves the bracket down and the bisection goes on below it.
+ *
+ * Saturation check (arrival rates; `achieved` given): a broken step that ended fewer takes per
+ * second than the last good load was offered says that good load held by chance (a server that ends
+ * at most A takes/s when overloaded is not expected to hold more than A for long). Then the good load
+ * is re-run at once, before the search spends steps above it; without the check one lucky step could
+ * send the whole bisection above the knee until the budget ran out (parts mode, 2026-11-26: 64 takes/s
+ * held once at p95 176 ms, the server then ended 55/s when offered 128, and ten steps went to 68–128).
  */
 
 export interface StepOutcome<F = unknown> {
@@ -23,6 +30,8 @@ export interface StepOutcome<F = unknown> {
   figures: F;
   /** How long the step took, setup included. */
   elapsedMs: number;
+  /** Takes the server ended per second (arrival rates only): the saturation check reads it. */
+  achieved?: number;
 }
 
 export interface SearchOptions {
@@ -88,6 +97,8 @@ export async function searchCapacity<F>(
   const steps: SearchResult<F>['steps'] = [];
   /** Every run's verdict, per load, in order. */
   const runs = new Map<number, boolean[]>();
+  /** The most takes per second any run at a load ended (when measured). */
+  const achieved = new Map<number, number>();
   /** Whether one more step (as long as the longest so far) still fits the budget. */
   const fits = (): boolean => {
     const longest = Math.max(0, ...steps.map((s) => s.elapsedMs));
@@ -97,7 +108,12 @@ export async function searchCapacity<F>(
     const outcome = await measure(load);
     steps.push({ ...outcome, phase });
     runs.set(load, [...(runs.get(load) ?? []), outcome.holds]);
+    if (outcome.achieved !== undefined)
+      achieved.set(load, Math.max(achieved.get(load) ?? 0, outcome.achieved));
   };
+  /** The saturation check (header): an overloaded step ended fewer takes/s than `good` offers. */
+  const suspect = (good: number, bad: number): boolean =>
+    confirm && !isSettled(runs.get(good) ?? []) && (achieved.get(bad) ?? Number.POSITIVE_INFINITY) < good;
   const verdict = (load: number) => holdsByMajority(runs.get(load) ?? []);
   /** Re-runs a load until its verdict is settled or the budget ends; returns the verdict. */
   const settle = async (load: number): Promise<boolean> => {
@@ -132,6 +148,11 @@ export async function searchCapacity<F>(
     if (good === undefined) {
       if (bad <= o.min || !fits()) break;
       await probe(Math.max(o.min, round(bad / o.growth)), 'down');
+      continue;
+    }
+    if (suspect(good, bad) && fits()) {
+      await run(good, 'confirm');
+      await settle(good);
       continue;
     }
     if (!isNarrow(good, bad, o)) {

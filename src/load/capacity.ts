@@ -227,7 +227,14 @@ export async function runCapacity(o: CapacityOptions): Promise<CapacityResult> {
         `step ${index}: ${load} ${unitOf(o)} → ${figure} p95 ${step.p95Ms?.toFixed(0) ?? '–'} ms over ${step.samples} takes, ` +
           `errors ${(f.errorRate * 100).toFixed(1)} %, achieved ${f.achievedRate.toFixed(1)}/s: ${verdict.holds ? 'SLO holds' : `SLO broken (${verdict.broken.join('; ')})`}`,
       );
-      return { load, holds: verdict.holds, figures: step, elapsedMs: step.elapsedMs };
+      return {
+        load,
+        holds: verdict.holds,
+        figures: step,
+        elapsedMs: step.elapsedMs,
+        // Streams have no offered rate to compare with: no saturation check (capacity-search.ts).
+        ...(o.over === 'rate' ? { achieved: f.achievedRate } : {}),
+      };
     };
     let result: Awaited<ReturnType<typeof searchCapacity<CapacityStep>>>;
     try {

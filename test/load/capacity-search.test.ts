@@ -19,8 +19,15 @@ const base: SearchOptions = searchOptions();
 /**
  * A measurement whose SLO holds at or below `knee`; each step "takes" stepMs of a fake clock.
  * `flipFirstRun(load)` makes the first run at that load say the opposite (a burst of noise).
+ * `throughput`: the takes per second the server ends when overloaded; each step reports
+ * min(load, throughput) as achieved (none when undefined).
  */
-function fake(knee: number, stepMs = 10_000, flipFirstRun: (load: number) => boolean = () => false) {
+function fake(
+  knee: number,
+  stepMs = 10_000,
+  flipFirstRun: (load: number) => boolean = () => false,
+  throughput?: number,
+) {
   let clock = 0;
   const loads: number[] = [];
   return {
@@ -36,6 +43,7 @@ function fake(knee: number, stepMs = 10_000, flipFirstRun: (load: number) => boo
         holds: first && flipFirstRun(load) ? !truth : truth,
         figures: { load },
         elapsedMs: stepMs,
+        ...(throughput === undefined ? {} : { achieved: Math.min(load, throughput) }),
       };
     },
   };
@@ -139,13 +147,36 @@ describe('searchCapacity', () => {
     expect(r.confirmed.capacity).toBe(true);
   });
 
+  it('re-runs a good load at once when an overloaded step ended fewer takes/s than it offers', async () => {
+    // The knee is 56 and the server ends 55/s overloaded; 64 holds by chance on its first run. 128
+    // then breaks having ended 55/s < 64: 64 is re-run before anything above it is tried.
+    const f = fake(56, 10_000, (load) => load === 64, 55);
+    const r = await searchCapacity(f.measure, { ...base, now: f.now, budgetMs: 1e9, maxSteps: 200 });
+    const trace = JSON.stringify(r.steps.map((s) => [s.load, s.holds, s.phase]));
+    expect(f.loads.slice(0, 9), trace).toEqual([4, 8, 16, 32, 64, 128, 128, 64, 64]);
+    expect(
+      f.loads.filter((l) => l > 64),
+      trace,
+    ).toEqual([128, 128]);
+    expect(r.end).toBe('found');
+    expect(r.capacity!, trace).toBeLessThanOrEqual(56);
+    expect(r.firstBad!, trace).toBeGreaterThan(56);
+    // Without the figure the search cannot know: it bisects above 64 first, as before.
+    const blind = fake(56, 10_000, (load) => load === 64);
+    await searchCapacity(blind.measure, { ...base, now: blind.now, budgetMs: 1e9, maxSteps: 200 });
+    expect(blind.loads).toContain(96);
+  });
+
   it("brackets the knee when any load's first run lies (property)", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.double({ min: 1, max: 400, noNaN: true }),
         fc.func(fc.boolean()),
-        async (knee, lies) => {
-          const f = fake(knee, 10_000, (load) => lies(load));
+        // The overloaded server's throughput: none measured, or anywhere from half to twice the knee.
+        fc.option(fc.double({ min: 0.5, max: 2, noNaN: true }), { nil: undefined }),
+        async (knee, lies, throughputShare) => {
+          const throughput = throughputShare === undefined ? undefined : throughputShare * knee;
+          const f = fake(knee, 10_000, (load) => lies(load), throughput);
           const r = await searchCapacity(f.measure, { ...base, now: f.now, budgetMs: 1e9, maxSteps: 1e4 });
           expect(r.end, JSON.stringify(r.steps.map((s) => [s.load, s.holds, s.phase]))).toBe('found');
           const trace = JSON.stringify(r.steps.map((s) => [s.load, s.holds, s.phase]));
