@@ -69,6 +69,16 @@ describe('k6 summary parsing', () => {
   });
 });
 
+/** The run facts summary.md prints above the figures (any values: the tests read the figures). */
+const runInfo = (exitCode: number) => ({
+  run: 'r1',
+  scenario: 'ttfc-websocket',
+  baseUrl: 'x',
+  k6Version: 'k6',
+  command: 'c',
+  exitCode,
+});
+
 describe('summary.md', () => {
   const summary = readSummaryFile(FIXTURE);
   const md = renderSummaryMarkdown(summary, {
@@ -93,14 +103,7 @@ describe('summary.md', () => {
   it('shows a trend that never got a sample as empty, not as a 0 ms latency', () => {
     const raw = JSON.parse(readFileSync(FIXTURE, 'utf8'));
     raw.metrics['speak_ws_ttfc{mode:parts}'].values = { count: 0, med: 0, 'p(90)': 0, 'p(95)': 0, max: 0 };
-    const empty = renderSummaryMarkdown(parseSummary(raw), {
-      run: 'r1',
-      scenario: 'ttfc-websocket',
-      baseUrl: 'x',
-      k6Version: 'k6',
-      command: 'c',
-      exitCode: 0,
-    });
+    const empty = renderSummaryMarkdown(parseSummary(raw), runInfo(0));
     expect(empty).toContain('| `speak_ws_ttfc{mode:parts}` | – | – | – | – | – | – | 0 |');
     expect(textTable(raw)).toMatch(/^speak_ws_ttfc\{mode:parts\} +no samples$/m);
     expect(textTable(raw)).toMatch(/^speak_ws_ttfc\{mode:chunks\} +p50=[\d.]+ms /m);
@@ -110,15 +113,7 @@ describe('summary.md', () => {
     const raw = JSON.parse(readFileSync(FIXTURE, 'utf8'));
     const render = (voice: unknown) => {
       raw.speakcheck = { ...raw.speakcheck, voice };
-      const info = {
-        run: 'r1',
-        scenario: 'ttfc-websocket',
-        baseUrl: 'x',
-        k6Version: 'k6',
-        command: 'c',
-        exitCode: 0,
-      };
-      return renderSummaryMarkdown(parseSummary(raw), info);
+      return renderSummaryMarkdown(parseSummary(raw), runInfo(0));
     };
     expect(render({ id: 'vc_1', source: 'made' })).toContain(
       '- Voice: vc_1 (made for this run; --env VOICE_ID=<id> reuses one)',
@@ -129,14 +124,7 @@ describe('summary.md', () => {
   });
 
   it('says when thresholds failed', () => {
-    const failed = renderSummaryMarkdown(summary, {
-      run: 'r1',
-      scenario: 'ttfc-websocket',
-      baseUrl: 'x',
-      k6Version: 'k6',
-      command: 'c',
-      exitCode: 99,
-    });
+    const failed = renderSummaryMarkdown(summary, runInfo(99));
     expect(failed).toContain('**THRESHOLDS FAILED**');
   });
 });
