@@ -13,7 +13,7 @@
  * Entries for requirements this run did not judge (another selection) change nothing.
  */
 import type { Expectation } from '../config/types.ts';
-import type { RequirementVerdict, Verdicts } from './verdict.ts';
+import { levelCounts, type RequirementVerdict, type Verdicts } from './verdict.ts';
 
 export interface ExpectOutcome {
   /** Where the entries came from (the file), for the messages. */
@@ -63,20 +63,13 @@ export function applyExpectations(
       message: `Expected (${entry.reason}${entry.link ? `, ${entry.link}` : ''}): ${verdict.status === 'blocked' ? 'blocked: ' : ''}${verdict.message}`,
     };
   });
-  const at = (status: RequirementVerdict['status'], level: RequirementVerdict['level']) =>
-    requirements.filter((r) => r.status === status && r.level === level).length;
   const summary = {
     ...verdicts.summary,
     failed: requirements.filter((r) => r.status === 'failed').length,
     blocked: requirements.filter((r) => r.status === 'blocked').length,
     expectedFailures: expected.length,
     nonStrict: requirements.filter((r) => r.status === 'non-strict').length,
-    mustFailed: at('failed', 'MUST'),
-    shouldFailed: at('failed', 'SHOULD'),
-    mustBlocked: at('blocked', 'MUST'),
-    shouldBlocked: at('blocked', 'SHOULD'),
-    securityFailed: at('failed', 'SECURITY'),
-    securityBlocked: at('blocked', 'SECURITY'),
+    ...levelCounts(requirements),
   };
   return {
     verdicts: { ...verdicts, requirements, summary },

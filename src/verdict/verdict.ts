@@ -220,8 +220,6 @@ export function computeVerdicts(
     }
   }
   const count = (status: VerdictStatus) => requirements.filter((r) => r.status === status).length;
-  const at = (status: VerdictStatus, level: RequirementLevel) =>
-    requirements.filter((r) => r.status === status && r.level === level).length;
   const uncovered = requirements.filter((r) => !r.covered).map((r) => r.id);
   return {
     summary: {
@@ -237,12 +235,7 @@ export function computeVerdicts(
       notApplicable: count('not-applicable'),
       harnessErrors: count('harness-error'),
       uncovered: uncovered.length,
-      mustFailed: at('failed', 'MUST'),
-      shouldFailed: at('failed', 'SHOULD'),
-      mustBlocked: at('blocked', 'MUST'),
-      shouldBlocked: at('blocked', 'SHOULD'),
-      securityFailed: at('failed', 'SECURITY'),
-      securityBlocked: at('blocked', 'SECURITY'),
+      ...levelCounts(requirements),
       tests: {
         passed: outcomes.filter((t) => t.state === 'passed').length,
         failed: outcomes.filter((t) => t.state === 'failed').length,
@@ -621,4 +614,18 @@ function notJudgedText(verdicts: Verdicts, profile: Profile): string {
 /** "judged: 140 of 142 MUST, 30 of 30 SHOULD" */
 export function judgedText(account: JudgedAccount): string {
   return `judged: ${account.mustJudged} of ${account.must} MUST, ${account.shouldJudged} of ${account.should} SHOULD`;
+}
+
+/** Failed and blocked requirements per level: the counts the verdict line and the exit code read. */
+export function levelCounts(requirements: readonly Pick<RequirementVerdict, 'status' | 'level'>[]) {
+  const at = (status: VerdictStatus, level: RequirementLevel) =>
+    requirements.filter((r) => r.status === status && r.level === level).length;
+  return {
+    mustFailed: at('failed', 'MUST'),
+    shouldFailed: at('failed', 'SHOULD'),
+    mustBlocked: at('blocked', 'MUST'),
+    shouldBlocked: at('blocked', 'SHOULD'),
+    securityFailed: at('failed', 'SECURITY'),
+    securityBlocked: at('blocked', 'SECURITY'),
+  };
 }
