@@ -14,10 +14,10 @@ export const SPEAKCHECK_ERROR_CODES = [
   'SPEAKCHECK_NO_CONTAINER_RUNTIME',
   // a test's own outcome (src/harness)
   'SPEAKCHECK_STEP_FAILED',
-  'SPEAKCHECK_BLOCKED',
   'SPEAKCHECK_CHECKS_FAILED',
   'SPEAKCHECK_WAIT_BLOCKED',
-  'SPEAKCHECK_NOT_OBSERVABLE',
+  'SPEAKCHECK_TEST_BOUND',
+  'SPEAKCHECK_NOT_OBSERVED',
   // what a check found the server doing (src/checks)
   'SPEAKCHECK_FINDING',
   // the wire (src/client): ClientDiagnostic, one code per DiagnosticKind

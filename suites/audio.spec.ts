@@ -22,11 +22,12 @@ import { AMZ_SIGNATURE_PARAM, assertTamperedRejected, tamperSignature } from '..
 import { distinctRuns, isDone } from '../src/checks/status.ts';
 import {
   against,
+  cannotObserve,
   check,
   checkStep,
   covers,
   type Exchange,
-  notObservable,
+  notObserved,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
@@ -270,6 +271,10 @@ async function fetchEarly(takeId: string, format: string): Promise<EarlyFetch> {
  */
 const STREAM_START_GRACE_MS = 250;
 const STREAM_START_ROUND_TRIPS = 3;
+/** What would judge a "before ready" requirement when even the longest take was ready too soon. */
+const TOO_FAST_REMEDY =
+  'a server whose takes of a long text are not ready within a round trip (a remote or busier server), or no --max-rps pacing that delays the requests';
+
 /** The long text once, then repeated: a server too fast to observe gets a longer take. */
 const REPEATS = [1, 3, 9, 15] as const;
 
@@ -403,11 +408,12 @@ covers(
   async () => {
     const { others } = await streaming();
     const early = others.filter((o) => o.statusAtAnswer !== 'ready');
-    if (early.length === 0) {
-      notObservable(
+    if (early.length === 0)
+      return notObserved(
+        'AUDIO-ONLY-WAV-BEFORE-READY',
         'even a take of 15 times the long text was ready before the harness could ask for the other formats: "before ready" could not be observed',
+        TOO_FAST_REMEDY,
       );
-    }
     const delivered: string[] = [];
     for (const { format, redirect, signed, statusAtAnswer } of others) {
       const when = `while the take was ${statusAtAnswer}`;
@@ -439,9 +445,10 @@ covers(
   async () => {
     const { take, wavRedirect, statusAtWav, streamed, progressive } = await streaming();
     if (statusAtWav === 'ready') {
-      // None of the three could be observed before ready: not judged (skipped by covers), not failed.
-      notObservable(
+      // None of the three could be observed before ready: not judged, not failed.
+      cannotObserve(
         'even a take of 15 times the long text was ready before its wav was requested: "before ready" could not be observed',
+        TOO_FAST_REMEDY,
       );
     }
     // A wav request before ready that is not redirected is refused: wav could not be fetched
@@ -455,9 +462,10 @@ covers(
       });
     // The redirect's finding names AUDIO-307 or AUDIO-SIGNED-LOCATION (support/audio.ts).
     await checkStep(['AUDIO-307', 'AUDIO-SIGNED-LOCATION'], () => signedRedirect(wavRedirect));
-    // Not judged at all when the take was too quick for "streamed while generated" to be seen:
-    // before any check of it holds, so the requirement is blocked with the reason.
-    if (streamed?.status === 200 && progressive.kind === 'not-observable') notObservable(progressive.reason);
+    // Not judged at all when the take was too quick for "streamed while generated" to be seen (the
+    // redirect checks above stand: they were observed).
+    if (streamed?.status === 200 && progressive.kind === 'not-observable')
+      return notObserved('AUDIO-WAV-BEFORE-READY', progressive.reason, TOO_FAST_REMEDY);
     const streamedWav = await checkStep('AUDIO-WAV-BEFORE-READY', () => {
       if (streamed?.status !== 200) {
         throw new Finding(

@@ -14,6 +14,7 @@ import {
 } from '../src/checks/tokens.ts';
 import {
   against,
+  cannotObserve,
   check,
   checkStep,
   covers,
@@ -21,24 +22,19 @@ import {
   expectSchema,
   observe,
   useSpeak,
-  withWouldJudge,
 } from '../src/harness/index.ts';
 import { once } from './support/scenarios.ts';
-import { useSkip } from './support/skip.ts';
 
 const speak = useSpeak();
-const skip: (reason: string) => never = useSkip();
 
 const PROBE = 'speakcheck-probe-unknown';
 
 function credentials(): { email: string; password: string } {
   const { email, password } = speak.config;
   if (email === undefined || password === undefined) {
-    skip(
-      withWouldJudge(
-        'the run uses a permanent token (--token): no email and password to test login, refresh and logout with',
-        '--email and --password instead of --token',
-      ),
+    cannotObserve(
+      'the run uses a permanent token (--token): no email and password to test login, refresh and logout with',
+      '--email and --password instead of --token',
     );
   }
   return { email: email!, password: password! };
@@ -333,11 +329,9 @@ covers(['AUTH-REFRESH-WITHOUT-EMAIL'], 'refresh without email (reported)', async
 covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => {
   const { control, logout, after } = await loggedOut();
   if (!logout || !after) {
-    skip(
-      withWouldJudge(
-        `a refresh right after login answered ${control.status}, so a refusal after logout would prove nothing (AUTH-REFRESH-PAIR judges refresh)`,
-        'a server whose refresh works (AUTH-REFRESH-PAIR)',
-      ),
+    cannotObserve(
+      `a refresh right after login answered ${control.status}, so a refusal after logout would prove nothing (AUTH-REFRESH-PAIR judges refresh)`,
+      'a server whose refresh works (AUTH-REFRESH-PAIR)',
     );
   }
   if (logout.status >= 300) {
@@ -353,7 +347,11 @@ covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => 
 
 covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async () => {
   const { control, logout } = await loggedOut();
-  if (!logout) skip(`no logout was made: the refresh before it answered ${control.status}`);
+  if (!logout)
+    cannotObserve(
+      `no logout was made: the refresh before it answered ${control.status}`,
+      'a server whose refresh works (AUTH-REFRESH-PAIR)',
+    );
   observe(
     `POST /auth/logout answered ${logout.status}, content-type ${logout.headers['content-type'] ?? 'none'}, body ${show(logout.text)}.`,
   );

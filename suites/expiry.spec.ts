@@ -10,7 +10,7 @@
  * acceptance profile). A lifetime not waited out leaves its requirement not judged, with the reason
  * and what would judge it; it is never passed unseen.
  */
-import { describe, type TestContext } from 'vitest';
+import { describe } from 'vitest';
 import { assertClientError, assertStatus } from '../src/checks/errors.ts';
 import { Finding } from '../src/checks/finding.ts';
 import { jwtLifetimeSeconds, jwtSecondsLeft } from '../src/checks/tokens.ts';
@@ -18,18 +18,19 @@ import { assertRequestEnded } from '../src/checks/websocket.ts';
 import { visibleExpiryMs } from '../src/checks/websocket-url.ts';
 import {
   check,
+  coveredIds,
   covers,
   EXPIRY_MARGIN_MS,
   expiryTestTimeoutMs,
   fetchWebsocketUrl,
   markSetupFailure,
+  notObserved,
   observe,
   planExpiry,
   runSelectsArea,
   SpeakStreamConnection,
   useSpeak,
   waitUntil,
-  withWouldJudge,
 } from '../src/harness/index.ts';
 import { signedRedirect } from './support/audio.ts';
 import { generateTake, type Take, waitUntilDone } from './support/items.ts';
@@ -78,14 +79,13 @@ describe.concurrent('lifetimes waited out', () => {
     );
 });
 
-async function accessTokenExpires(context: TestContext): Promise<void> {
+async function accessTokenExpires(): Promise<void> {
   const { expiry, token: permanent, email, password } = speak.config;
   if (permanent !== undefined || email === undefined || password === undefined)
-    return context.skip(
-      withWouldJudge(
-        'the run uses a permanent token (--token): no access token that expires',
-        '--email and --password instead of --token',
-      ),
+    return notObserved(
+      coveredIds(),
+      'the run uses a permanent token (--token): no access token that expires',
+      '--email and --password instead of --token',
     );
   const issuedMs = Date.now();
   // A token of its own (not the session's, which refreshes itself), so its issue time is known.
@@ -116,7 +116,7 @@ async function accessTokenExpires(context: TestContext): Promise<void> {
     flag: '--access-token-lifetime',
     expiry,
   });
-  if (!plan.wait) return context.skip(plan.reason);
+  if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
   await waitUntil('access token', plan.expiresAtMs + EXPIRY_MARGIN_MS);
   await check('AUTH-EXPIRED-TOKEN-401', async () => {
     for (const path of PROTECTED_READS) {
@@ -163,7 +163,7 @@ function amzDateMs(text: string): number | undefined {
   return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
 }
 
-async function signedUrlExpires(context: TestContext): Promise<void> {
+async function signedUrlExpires(): Promise<void> {
   const { expiry } = speak.config;
   const take = await setup(async () => {
     const { take } = await generateTake(speak, {
@@ -184,7 +184,7 @@ async function signedUrlExpires(context: TestContext): Promise<void> {
     flag: '--signed-url-lifetime',
     expiry,
   });
-  if (!plan.wait) return context.skip(plan.reason);
+  if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
   await waitUntil('signed audio URL', plan.expiresAtMs + EXPIRY_MARGIN_MS);
   const late = await speak.api.fetchSigned(signed.location.href);
   assertClientError(
@@ -196,7 +196,7 @@ async function signedUrlExpires(context: TestContext): Promise<void> {
   );
 }
 
-async function websocketUrlExpires(context: TestContext): Promise<void> {
+async function websocketUrlExpires(): Promise<void> {
   const { expiry, timeouts } = speak.config;
   const voiceId = (await sharedVoice()).voice_id;
   const issuedMs = Date.now();
@@ -222,7 +222,7 @@ async function websocketUrlExpires(context: TestContext): Promise<void> {
     flag: '--ws-url-lifetime',
     expiry,
   });
-  if (!plan.wait) return context.skip(plan.reason);
+  if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
   const opened = await SpeakStreamConnection.connect(early!, { timeoutMs: timeouts.requestMs });
   try {
     // Still within the lifetime: a margin before its end, or half-way for a lifetime that short.

@@ -20,7 +20,7 @@ import {
   toQueryParams,
   WIRE_LIST_SEMANTICS,
 } from '../src/checks/lists.ts';
-import { against, check, covers, observe, useSpeak } from '../src/harness/index.ts';
+import { against, check, covers, notObserved, observe, useSpeak } from '../src/harness/index.ts';
 import { generateTake, generateVoice, type Take, type Voice, waitUntilDone } from './support/items.ts';
 import { list, listHolding, listPage } from './support/lists.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
@@ -302,10 +302,15 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
       const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
         ({ length: _l, page: _p, ...rest }) => rest as ListQuery,
       );
-      await check('LIST-ID-FILTER', () =>
-        assertProperty(
+      // A property that held observed each part its queries used: the id filter, `older`, `newer`.
+      const used = { 'LIST-ID-FILTER': false, 'LIST-OLDER': false, 'LIST-NEWER': false };
+      await check(['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'], async () => {
+        await assertProperty(
           `lists${label}: filters and bounds`,
           fc.asyncProperty(arb, async (query) => {
+            used['LIST-ID-FILTER'] ||= query.ids !== undefined;
+            used['LIST-OLDER'] ||= query.older !== undefined;
+            used['LIST-NEWER'] ||= query.newer !== undefined;
             // The two reads at once: the items are settled, and a run's time is its round trips.
             const [now, got] = await Promise.all([fullNow(kind, ids), answer(query, kind)]);
             const expected = listOracle(now, query, semantics);
@@ -315,8 +320,11 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
             against(blame, () => assertListOracle(got, expected, query, now, path));
           }),
           { numRuns },
-        ),
-      );
+        );
+        for (const [id, seen] of Object.entries(used))
+          if (!seen)
+            notObserved(id, `no generated query used it in ${numRuns} runs`, 'a run with more property runs');
+      });
     },
   );
 

@@ -15,6 +15,7 @@ import {
   expectSchema,
   isStuckWait,
   type Model,
+  notApplicable,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
@@ -278,10 +279,12 @@ covers(
 
 covers(['MODEL-STYLES-USABLE'], 'a take is accepted and ready with a style the model offers', async () => {
   const result = await styleTake();
-  if (!result) {
-    observe(`model ${speak.model.name} offers no style.`);
-    return;
-  }
+  if (!result)
+    return notApplicable(
+      'MODEL-STYLES-USABLE',
+      `model ${speak.model.name} offers no style`,
+      'a model that offers styles (--model NAME)',
+    );
   assertEqualField(result.take.style, result.style, `take ${result.take.take_id} /style`);
   observe(`ready with style ${show(result.style)}`);
 });

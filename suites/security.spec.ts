@@ -16,6 +16,7 @@ import { AUDIO_FORMATS } from '../src/checks/audio.ts';
 import { requestLine } from '../src/checks/exchange.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import {
+  cannotObserve,
   check,
   checkStep,
   covers,
@@ -35,22 +36,21 @@ import {
   waitUntilDone,
 } from './support/items.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
-import { useSkip } from './support/skip.ts';
 
 const speak = useSpeak();
-const skip: (reason: string) => never = useSkip();
 const sharedVoice = useSharedVoice(speak);
 
-export const NO_SECOND_IDENTITY =
-  'not judged: the run has no second identity (customer B) to check isolation with; give one with --second-email/--second-password or --second-token (env SPEAK_SECOND_EMAIL/SPEAK_SECOND_PASSWORD or SPEAK_SECOND_TOKEN, config secondEmail/secondPassword/secondToken)';
+const NO_SECOND_IDENTITY = 'the run has no second identity (customer B) to check isolation with';
+const SECOND_IDENTITY_REMEDY =
+  '--second-email/--second-password or --second-token (env SPEAK_SECOND_EMAIL/SPEAK_SECOND_PASSWORD or SPEAK_SECOND_TOKEN, config secondEmail/secondPassword/secondToken)';
 
 const customerB = once(() => speak.loginSecond(), { evidence: false });
 
 /** B's session; skips the test (not judged, naming the option) when the run has no second identity. */
 async function asB(): Promise<SpeakClient> {
-  if (!speak.config.second) skip(NO_SECOND_IDENTITY);
+  if (!speak.config.second) cannotObserve(NO_SECOND_IDENTITY, SECOND_IDENTITY_REMEDY);
   const b = await customerB();
-  if (!b) return skip(NO_SECOND_IDENTITY);
+  if (!b) return cannotObserve(NO_SECOND_IDENTITY, SECOND_IDENTITY_REMEDY);
   return b;
 }
 
@@ -362,9 +362,15 @@ covers(['SEC-REFRESH-OTHER-EMAIL'], "A's refresh token with B's email never yiel
   await asB();
   const second = speak.config.second!;
   if (second.email === undefined)
-    skip('not judged: customer B is given as a token (--second-token): no email of B to present');
+    cannotObserve(
+      'customer B is given as a token (--second-token): no email of B to present',
+      '--second-email and --second-password instead of --second-token',
+    );
   if (speak.config.email === undefined)
-    skip('not judged: the run signs in with a permanent token (--token): no refresh token of A to present');
+    cannotObserve(
+      'the run signs in with a permanent token (--token): no refresh token of A to present',
+      '--email and --password instead of --token',
+    );
   const a = await speak.login();
   const refresh = a.tokens()!.refresh;
   const exchange = await speak.anon.post('/auth/refresh', { refresh_token: refresh, email: second.email });
@@ -390,8 +396,9 @@ covers(
   async () => {
     await asB();
     if (speak.config.email === undefined)
-      skip(
-        'not judged: the run signs in with a permanent token (--token): A has no refresh token to log out',
+      cannotObserve(
+        'the run signs in with a permanent token (--token): A has no refresh token to log out',
+        '--email and --password instead of --token',
       );
     const [a, b] = await Promise.all([speak.login(), speak.loginSecond()]);
     const aRefresh = a.tokens()!.refresh;

@@ -9,7 +9,7 @@
  * failing entry is reported). A requirement no scenario filed an entry for (its scenario failed
  * before the call arrived, which the webhooks file reports) is skipped here.
  */
-import { beforeAll, type TestContext } from 'vitest';
+import { beforeAll } from 'vitest';
 import { Finding } from '../src/checks/finding.ts';
 import { assertStatusOrder } from '../src/checks/status.ts';
 import { assertPostedJson } from '../src/checks/webhooks.ts';
@@ -17,13 +17,13 @@ import {
   check,
   covers,
   loadRunConfig,
-  NOT_APPLICABLE,
+  notApplicable,
+  notObserved,
   observe,
   type RemoteWebhookSink,
   type SettleEntry,
   statusOf,
   type WebhookCall,
-  withWouldJudge,
 } from '../src/harness/index.ts';
 import { runWebhookSink, WEBHOOK_REMEDY } from './support/webhook-sink.ts';
 
@@ -128,19 +128,16 @@ for (const [id, name] of SETTLED) {
   covers(
     [id],
     name,
-    async (context: TestContext) => {
-      if (!sink) {
-        context.skip(
-          withWouldJudge(`${NOT_APPLICABLE}webhooks: ${unreachable ?? 'no webhook sink'}`, WEBHOOK_REMEDY),
-        );
-        return;
-      }
+    async () => {
+      if (!sink) return notApplicable(id, `webhooks: ${unreachable ?? 'no webhook sink'}`, WEBHOOK_REMEDY);
       const theSink = sink;
       const mine = (await settleEntries(theSink)).filter((e) => e.requirement === id);
-      if (mine.length === 0) {
-        context.skip(`no scenario of this run filed a window for ${id} (see the webhooks tests)`);
-        return;
-      }
+      if (mine.length === 0)
+        return notObserved(
+          id,
+          `no scenario of this run filed a window for ${id} (see the webhooks tests)`,
+          'a run whose webhook scenarios get as far as the call this window follows',
+        );
       const judged = await Promise.all(mine.map(async (e) => ({ e, ...(await callsInWindow(theSink, e)) })));
       for (const { e, calls, later } of judged) {
         observe(

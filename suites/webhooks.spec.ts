@@ -11,7 +11,7 @@
  * When the server cannot reach the sink (not on this machine and no --webhook-url), every test
  * here is skipped with that one-line reason.
  */
-import { afterAll, beforeAll, beforeEach, type TestContext } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { AUDIO_FORMATS, type AudioFormat, assertContainer } from '../src/checks/audio.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, isDone } from '../src/checks/status.ts';
@@ -45,11 +45,13 @@ import {
 import {
   check,
   checkStep,
+  coveredIds,
   covers,
   expectJson,
   expectSchema,
   fetchWebsocketUrl,
-  NOT_APPLICABLE,
+  notApplicable,
+  notObserved,
   observe,
   type RemoteWebhookSink,
   type SettleEntry,
@@ -58,7 +60,6 @@ import {
   statusOf,
   useSpeak,
   type WebhookCall,
-  withWouldJudge,
 } from '../src/harness/index.ts';
 import { type Kind, waitUntilDone } from './support/items.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
@@ -98,20 +99,15 @@ afterAll(async () => {
   await sink?.producerDone();
 });
 
-/** Requirement ids per test name, so a skipped test still names what it would have checked. */
-const idsByName = new Map<string, string[]>();
-
-beforeEach((context) => {
-  if (!unreachable) return;
-  context.task.meta.requirements = idsByName.get(context.task.name) ?? [];
-  // The server cannot call the sink: the webhook feature is not available to this run.
-  context.skip(withWouldJudge(`${NOT_APPLICABLE}webhooks: ${unreachable}`, WEBHOOK_REMEDY));
-});
-
-/** covers(), remembering the ids for the skip above. */
-function webhookTest(ids: string[], name: string, fn: (context: TestContext) => Promise<void>): void {
-  idsByName.set(name, ids);
-  covers(ids, name, fn);
+/**
+ * covers(), not applicable when the server cannot call the sink: the webhook feature is not
+ * available to this run (each id says so, with what would judge it).
+ */
+function webhookTest(ids: string[], name: string, fn: () => Promise<void>): void {
+  covers(ids, name, async () => {
+    if (unreachable) return notApplicable(ids, `webhooks: ${unreachable}`, WEBHOOK_REMEDY);
+    return fn();
+  });
 }
 
 function theSink(): RemoteWebhookSink {
@@ -414,10 +410,14 @@ webhookTest(
   async () => {
     const s = await mainTake();
     if (!doneCalls(s)[0]) throw new Finding(`take ${s.takeId}: no done call arrived`);
-    if (statusOf(doneCalls(s)[0]!.json) !== 'ready') {
-      observe(`take ${s.takeId} ended ${statusOf(doneCalls(s)[0]!.json)}: no audio to fetch`);
-      return;
-    }
+    const ended = statusOf(doneCalls(s)[0]!.json);
+    // A take that ended in error has no audio: the state this requirement speaks of did not occur.
+    if (ended !== 'ready')
+      return notObserved(
+        'WEBHOOK-DONE-AUDIO-FETCHABLE',
+        `take ${s.takeId} ended ${ended}: no audio to fetch when its done call arrived`,
+        'a run whose webhook take ends ready',
+      );
     assertAudioFetchableAtDone(s.audioAtDone, s.takeId);
   },
 );
@@ -672,7 +672,7 @@ const RECORD_BOUND_MS = 5_000;
 webhookTest(
   ['WEBHOOK-LAST-CALL-RECORD'],
   'a shown {"post_url"} call record names the delivered call',
-  async (context) => {
+  async () => {
     const s = await postUrlTake();
     const call = doneCalls(s).at(-1);
     if (!call) throw new Finding(`take ${s.takeId}: the done webhook was not called`);
@@ -686,7 +686,11 @@ webhookTest(
     }
     const hook = field(take, 'done_webhook');
     if (field(hook, 'timestamp_ms') === undefined && field(hook, 'status_code') === undefined) {
-      context.skip(`take ${s.takeId}: done_webhook shows no call record (${show(hook)}); it may not`);
+      return notObserved(
+        coveredIds(),
+        `take ${s.takeId}: done_webhook shows no call record (${show(hook)}); the contract does not say it must`,
+        'a server whose Take records the call of its done_webhook',
+      );
     }
     assertCallRecorded(
       hook,

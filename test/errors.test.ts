@@ -7,8 +7,8 @@ import { FrameError } from '../src/client/ws-frame.ts';
 import { WsClientError } from '../src/client/ws-stream.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { isSpeakcheckError, SPEAKCHECK_ERROR_CODES, type SpeakcheckError } from '../src/errors.ts';
-import { NotObservable, StepFailed } from '../src/harness/check.ts';
-import { Blocked, ChecksFailed } from '../src/harness/covers.ts';
+import { CannotObserve, StepFailed } from '../src/harness/check.ts';
+import { ChecksFailed, TestBoundExceeded } from '../src/harness/covers.ts';
 import { SchemaFinding } from '../src/harness/schema.ts';
 import { NotWaitedAgain } from '../src/harness/wait-ledger.ts';
 import { K6UnavailableError } from '../src/load/k6-binary.ts';
@@ -31,7 +31,6 @@ const EVERY_ERROR: [SpeakcheckError, string][] = [
   [new LaunchError('m'), 'SPEAKCHECK_LAUNCH'],
   [new ContainerRuntimeUnavailable('m'), 'SPEAKCHECK_NO_CONTAINER_RUNTIME'],
   [new StepFailed('X-1', new Error('m')), 'SPEAKCHECK_STEP_FAILED'],
-  [new Blocked(['X-1'], {}, new Error('m')), 'SPEAKCHECK_BLOCKED'],
   [new ChecksFailed(['m']), 'SPEAKCHECK_CHECKS_FAILED'],
   [
     new NotWaitedAgain(
@@ -59,7 +58,8 @@ const EVERY_ERROR: [SpeakcheckError, string][] = [
   [new SummaryFormatError('m'), 'SPEAKCHECK_LOAD_SUMMARY'],
   [new MergeError('m'), 'SPEAKCHECK_LOAD_MERGE'],
   [new RunSetError('m'), 'SPEAKCHECK_PERF_RUN_SET'],
-  [new NotObservable('m'), 'SPEAKCHECK_NOT_OBSERVABLE'],
+  [new CannotObserve('m', 'w'), 'SPEAKCHECK_NOT_OBSERVED'],
+  [new TestBoundExceeded('t', 1000), 'SPEAKCHECK_TEST_BOUND'],
   [new SloError('m'), 'SPEAKCHECK_LOAD_SLO'],
 ];
 

@@ -11,23 +11,38 @@ export type ExpiryMode = 'quick' | 'full';
  * What each profile gates. A new profile adds its row here (the Record makes it a type error to
  * forget one), and parseProfile accepts it from PROFILES.
  *   shouldGates:     a failed (or blocked) SHOULD fails the run, and CONFORMS needs every SHOULD judged;
+ *   securityGates:   a failed (or blocked) security check (tenant isolation) fails the run;
  *   notJudgedGates:  a MUST or SHOULD left unjudged (skipped, not applicable, not concluded) fails the
  *                    run (exit 1): the profile of a buyer's acceptance, where "not judged" is no answer;
  *   expiry:          the default of --expiry in this profile.
  */
 export const PROFILE_RULES: Record<
   Profile,
-  { shouldGates: boolean; notJudgedGates: boolean; expiry: ExpiryMode; summary: string }
+  {
+    shouldGates: boolean;
+    securityGates: boolean;
+    notJudgedGates: boolean;
+    expiry: ExpiryMode;
+    summary: string;
+  }
 > = {
   strict: {
     shouldGates: true,
+    securityGates: true,
     notJudgedGates: false,
     expiry: 'quick',
     summary: 'MUST and SHOULD gate; default',
   },
-  lenient: { shouldGates: false, notJudgedGates: false, expiry: 'quick', summary: 'only MUST gates' },
+  lenient: {
+    shouldGates: false,
+    securityGates: false,
+    notJudgedGates: false,
+    expiry: 'quick',
+    summary: 'only MUST gates',
+  },
   acceptance: {
     shouldGates: true,
+    securityGates: true,
     notJudgedGates: true,
     expiry: 'full',
     summary:
@@ -35,6 +50,7 @@ export const PROFILE_RULES: Record<
   },
   sdk: {
     shouldGates: true,
+    securityGates: true,
     notJudgedGates: false,
     expiry: 'quick',
     summary: 'strict plus the wire facts the vendor SDK relies on, as SHOULD (src/verdict/sdk-profile.ts)',

@@ -1,10 +1,13 @@
 /**
- * check(): inside a covers() test, attributes the assertions it wraps to one requirement id.
+ * check(): inside a covers() test, what one assertion concluded about one requirement id, recorded
+ * as data (src/verdict/conclusion.ts): `held` when the check's assertions ran and held, `violated`
+ * (or `harness-bug`) when it threw. A check is soft: the test goes on, so its other requirements are
+ * still judged; covers() fails the test at the end if any judged check was violated.
  *
- * A check is soft: its failure is recorded for its id and the test goes on, so the test's other
- * requirements are still judged; covers() fails the test at the end if any judged check failed.
- * A failure thrown outside every check (a setup step: a generation that failed, a take that never
- * got ready) leaves the requirements not concluded yet "blocked" by it (src/verdict/verdict.ts).
+ * A pass is an observation (issue 40): when a check (or the test around it) could not bring about the
+ * state its requirement speaks of, it says so with `notObserved(id, reason, wouldJudge)` — the check
+ * then concludes nothing for that id, and the test goes on. A requirement with no `held` conclusion
+ * is never passed (src/verdict/verdict.ts).
  *
  * `checkStep(id, fn)` is for a setup step that is itself the proof of a requirement (generation
  * answering 500 is VOICE-GENERATE-RETURNS-VOICE failing): its failure fails `id` and stops the test,
@@ -12,24 +15,17 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Finding } from '../checks/finding.ts';
-import { ClientDiagnostic } from '../client/diagnostics.ts';
 import { SpeakcheckError } from '../errors.ts';
-import { redactText } from '../evidence/redact.ts';
-import type { CheckTallies, HarnessErrorNote } from '../verdict/verdict.ts';
-import { harnessBug } from './harness-error.ts';
-import { stuckWaitRequirement } from './wait-ledger.ts';
+import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
+import { classify, messageOf } from './disposition.ts';
 
-export type { CheckTallies };
-
-type CheckTally = CheckTallies[string];
+export { markSetupFailure, messageOf, throttledBy } from './disposition.ts';
 
 /** What covers() hands to check() through AsyncLocalStorage. */
 export interface CheckScope {
   /** The ids the test covers: a check for another id is a harness bug. */
   ids: readonly string[];
-  tallies: CheckTallies;
-  /** Bugs of the harness itself caught in a check (src/harness/harness-error.ts): never the server's fault. */
-  harnessErrors?: HarnessErrorNote[];
+  conclusions: Conclusions;
 }
 
 const scope = new AsyncLocalStorage<CheckScope>();
@@ -51,25 +47,33 @@ export class StepFailed extends SpeakcheckError {
 }
 
 /**
- * Soft: records whether `fn` held for `id`; resolves (never rejects) to whether it held. A Finding
+ * Soft: records what `fn` concluded for `id`; resolves (never rejects) to whether it held. A Finding
  * that names another requirement the test covers (`facts.requirement`) is recorded against that one.
+ * Several ids: one assertion that observes each of them (a request that ended cleanly shows both that
+ * it ended and that the connection stayed open); held for all, a failure against the one its Finding
+ * names (else the first).
  */
-export function check(id: string, fn: () => Promise<unknown>): Promise<boolean>;
-export function check(id: string, fn: () => unknown): boolean;
-export function check(id: string, fn: () => unknown): boolean | Promise<boolean> {
-  const s = scopeFor(id);
+export function check(id: string | readonly string[], fn: () => Promise<unknown>): Promise<boolean>;
+export function check(id: string | readonly string[], fn: () => unknown): boolean;
+export function check(id: string | readonly string[], fn: () => unknown): boolean | Promise<boolean> {
+  const ids = typeof id === 'string' ? [id] : id;
+  const first = ids[0];
+  if (first === undefined) throw new Error('check() without a requirement id');
+  const s = scopeFor(first);
+  for (const other of ids) scopeFor(other);
+  const before = ids.map((each) => notObservedCount(s, each));
   let result: unknown;
   try {
     result = fn();
   } catch (err) {
-    return fail(s, id, err);
+    return failed(s, first, err);
   }
   if (result instanceof Promise)
     return result.then(
-      () => pass(s, id),
-      (err: unknown) => fail(s, id, err),
+      () => held(s, ids, before),
+      (err: unknown) => failed(s, first, err),
     );
-  return pass(s, id);
+  return held(s, ids, before);
 }
 
 /**
@@ -85,25 +89,82 @@ export async function checkStep<T>(id: string | readonly string[], fn: () => Pro
   for (const other of ids) scopeFor(other);
   try {
     const value = await fn();
-    for (const held of ids) pass(s, held);
+    for (const each of ids) record(s, each, { kind: 'held' });
     return value;
   } catch (err) {
-    if (blocksHere(s, err)) throw err;
-    fail(s, first, err);
-    throw new StepFailed(attributed(s, first, err), err);
+    const d = classify(err);
+    // A stuck wait blocks here unless the step proves the ready bound it is evidence against;
+    // back-pressure, a skip and a test's time bound conclude nothing: covers() handles them.
+    if (d.kind === 'skip' || d.kind === 'throttled' || d.kind === 'test-bound') throw err;
+    if (d.kind === 'cannot-observe') throw err;
+    if (d.kind === 'stuck' && !s.ids.includes(d.requirement)) throw err;
+    if (d.kind === 'step-failed') throw err;
+    const target = attributed(s, first, err);
+    record(s, target, conclusionOf(d));
+    throw new StepFailed(target, err);
   }
+}
+
+/**
+ * The state `id` speaks of did not occur (a take ready before "before ready" could be seen, an
+ * expiry the run does not wait out): `id` is not judged by this test, with the reason and what would
+ * judge it. The test goes on. Inside a check of `id`, that check then concludes nothing.
+ */
+export function notObserved(id: string | readonly string[], reason: string, wouldJudge: string): void {
+  for (const each of typeof id === 'string' ? [id] : id)
+    record(scopeFor(each), each, { kind: 'not-observed', reason, wouldJudge });
+}
+
+/**
+ * For a helper that cannot go on (a run without a second identity, a server that sent a take as one
+ * part): every requirement the test has not concluded yet is not observed, with the reason and what
+ * would judge it, and the test ends there. What the test concluded before stands.
+ */
+export function cannotObserve(reason: string, wouldJudge: string): never {
+  throw new CannotObserve(reason, wouldJudge);
+}
+
+export class CannotObserve extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_NOT_OBSERVED';
+  constructor(
+    readonly reason: string,
+    readonly wouldJudge: string,
+  ) {
+    super(`not observed: ${reason}`);
+    this.name = 'CannotObserve';
+  }
+}
+
+/**
+ * The server does not offer what `id` needs (webhooks it cannot deliver): not judged, with the
+ * reason and what would judge it. The test goes on.
+ */
+export function notApplicable(id: string | readonly string[], reason: string, wouldJudge: string): void {
+  for (const each of typeof id === 'string' ? [id] : id)
+    record(scopeFor(each), each, { kind: 'not-applicable', reason, wouldJudge });
+}
+
+/**
+ * Nothing can be concluded about `id` because the other side of a comparison is missing through no
+ * fault the check can name (a GET that was throttled or gave no body): neither held nor violated.
+ */
+export function notConcluded(id: string | readonly string[], reason: string, wouldJudge: string): void {
+  for (const each of typeof id === 'string' ? [id] : id)
+    record(scopeFor(each), each, { kind: 'not-concluded', cause: 'throttled', reason, wouldJudge });
+}
+
+/** The ids the current test covers: for a notObserved() or notApplicable() that speaks for the whole test. */
+export function coveredIds(): readonly string[] {
+  const s = scope.getStore();
+  if (!s) throw new Error('coveredIds() outside a covers() test.');
+  return s.ids;
 }
 
 /** The requirement a failure counts against: the one its Finding names, if the test covers it, else `id`. */
 export function attributed(s: Pick<CheckScope, 'ids'>, id: string, err: unknown): string {
-  // A wrapper (a property's failure) keeps the Finding it wraps as its cause.
-  const named = namedRequirement(err) ?? namedRequirement((err as { cause?: unknown } | null)?.cause);
+  const d = classify(err);
+  const named = 'requirement' in d ? d.requirement : undefined;
   return named !== undefined && s.ids.includes(named) ? named : id;
-}
-
-function namedRequirement(err: unknown): string | undefined {
-  const named = (err as { facts?: { requirement?: unknown } } | null)?.facts?.requirement;
-  return typeof named === 'string' ? named : undefined;
 }
 
 /**
@@ -125,6 +186,15 @@ export function against<T>(id: string, fn: () => T): T {
   return result;
 }
 
+/** The conclusion a failure is, for the requirement it counts against. */
+export function conclusionOf(d: ReturnType<typeof classify>): Conclusion {
+  if (d.kind === 'harness-bug') return { kind: 'harness-bug', message: d.message, bug: d.bug };
+  if (d.kind === 'cannot-observe')
+    return { kind: 'not-observed', reason: d.reason, wouldJudge: d.wouldJudge };
+  if (d.kind === 'skip') return { kind: 'violated', message: 'skipped' };
+  return { kind: 'violated', message: d.message };
+}
+
 /** The current test's scope; outside covers(), or for an id the test does not cover, a harness bug. */
 function scopeFor(id: string): CheckScope {
   const s = scope.getStore();
@@ -134,97 +204,37 @@ function scopeFor(id: string): CheckScope {
   return s;
 }
 
-function tally(s: CheckScope, id: string): CheckTally {
-  s.tallies[id] ??= { passed: 0, failed: [] };
-  return s.tallies[id];
+function record(s: CheckScope, id: string, conclusion: Conclusion): void {
+  s.conclusions[id] ??= [];
+  s.conclusions[id].push(conclusion);
 }
 
-function pass(s: CheckScope, id: string): boolean {
-  tally(s, id).passed++;
-  return true;
+function notObservedCount(s: CheckScope, id: string): number {
+  return (s.conclusions[id] ?? []).filter((c) => c.kind === 'not-observed').length;
 }
 
-function fail(s: CheckScope, id: string, err: unknown): boolean {
-  // A skip inside a check is still a skip of the whole test; back-pressure that outlasted its bound
-  // stops the whole test too, which concludes nothing (covers()).
-  if (isSkip(err)) throw err;
-  if (blocksHere(s, err)) throw err;
-  if (throttledBy(err) !== undefined) throw err;
-  // Nothing to judge is no failure either: covers() makes it a skip.
-  if (err instanceof NotObservable) throw err;
+/** The check ran without throwing: held for each id, unless it said it could not observe that one's state. */
+function held(s: CheckScope, ids: readonly string[], notObservedBefore: readonly number[]): boolean {
+  let all = true;
+  ids.forEach((id, i) => {
+    if (notObservedCount(s, id) > (notObservedBefore[i] ?? 0)) all = false;
+    else record(s, id, { kind: 'held' });
+  });
+  return all;
+}
+
+function failed(s: CheckScope, id: string, err: unknown): boolean {
+  const d = classify(err);
+  // A skip, back-pressure past its bound or the test's own time bound stop the whole test, which
+  // concludes nothing for what is left (covers()).
+  if (d.kind === 'skip' || d.kind === 'throttled' || d.kind === 'test-bound') throw err;
+  // Not observed: this check concludes nothing, nor does the rest of the test (covers()).
+  if (d.kind === 'cannot-observe') throw err;
+  // A voice or take that never got done is no evidence about this check's own requirement: it stops
+  // the test, which blocks what it left open, unless the test covers the ready bound it fails.
+  if (d.kind === 'stuck' && !s.ids.includes(d.requirement)) throw err;
   // A step that already failed its own id (checkStep inside a check) is not counted twice.
-  if (err instanceof StepFailed) {
-    tally(s, id);
-    return false;
-  }
-  const message = redactText(messageOf(err));
-  tally(s, attributed(s, id, err)).failed.push(message);
-  const bug = harnessBug(err);
-  if (bug !== undefined) s.harnessErrors?.push({ message, bug: redactText(bug) });
+  if (d.kind === 'step-failed') return false;
+  record(s, attributed(s, id, err), conclusionOf(d));
   return false;
-}
-
-/**
- * A voice or take that never got done (src/harness/wait-ledger.ts: the wait that ran its bound, or a
- * later one not repeated) is no evidence about this check's own requirement: it stops the test,
- * which blocks what it left unjudged, unless the test covers the ready bound that it fails.
- */
-function blocksHere(s: Pick<CheckScope, 'ids'>, err: unknown): boolean {
-  const requirement = stuckWaitRequirement(err);
-  return requirement !== undefined && !s.ids.includes(requirement);
-}
-
-/**
- * The throttled diagnostic (src/client/back-pressure.ts) behind `err`, also when a wrapper (a
- * property's failure, a step) keeps it as its cause: back-pressure is never a verdict.
- */
-export function throttledBy(err: unknown): ClientDiagnostic | undefined {
-  let current = err;
-  for (let depth = 0; depth < 6 && current; depth++) {
-    if (current instanceof ClientDiagnostic && current.kind === 'throttled') return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-export function isSkip(err: unknown): boolean {
-  return (err as { code?: unknown } | null)?.code === 'VITEST_PENDING';
-}
-
-export function messageOf(err: unknown): string {
-  if (err instanceof StepFailed) return err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
-}
-
-const setupFailures = new WeakSet<object>();
-
-/** Marks an error as a shared scenario's (once()) failure: a test that merely awaited it is blocked by it. */
-export function markSetupFailure(err: unknown): void {
-  if (typeof err === 'object' && err !== null) setupFailures.add(err);
-}
-
-/** A failure that blocks the ids a test has not concluded: a shared scenario's, a step's, a stuck wait's. */
-export function isSetupFailure(err: unknown): boolean {
-  return (
-    typeof err === 'object' &&
-    err !== null &&
-    (setupFailures.has(err) || err instanceof StepFailed || stuckWaitRequirement(err) !== undefined)
-  );
-}
-
-/** Why a test could not observe what it judges (thrown by notObservable): covers() skips the test, not judged. */
-export class NotObservable extends SpeakcheckError {
-  readonly code = 'SPEAKCHECK_NOT_OBSERVABLE';
-  override name = 'NotObservable';
-}
-
-/**
- * Stops the test because the server gave it nothing to judge (e.g. a take ready too fast for
- * "before ready" to be seen): covers() reports the test skipped with `reason`, so what only it covers
- * is not judged (named in the verdict, failing only the acceptance profile's gate), never failed.
- * Not a fault of the server, and not a pass either.
- */
-export function notObservable(reason: string): never {
-  throw new NotObservable(`not observable: ${reason}`);
 }

@@ -4,40 +4,32 @@
  * contract is silent, we only report what the server does) a failing assertion becomes an
  * observation and the test passes.
  *
- * Inside the test, `check(id, fn)` (src/harness/check.ts) attributes assertions to one of the ids:
- * a failed check fails only its id and the test goes on; the test fails at the end if a judged
- * check failed. An error thrown outside every check:
- *   - from a shared scenario (once()) or a checkStep(): the ids not concluded yet are blocked by it;
- *   - in a test that used no check() at all: it fails every id the test covers (the whole test is
- *     the check of its ids: a test with one id need not wrap anything);
- *   - otherwise (a setup step between checks): the ids not concluded yet are blocked by it.
- * The per-id tallies and the blocking error go into the task meta for the verdicts.
+ * What the test concluded about each id is data (src/verdict/conclusion.ts): check() records held,
+ * violated or not observed (src/harness/check.ts); an error thrown outside every check is classified
+ * once (src/harness/disposition.ts) and concludes the ids still open:
+ *   - back-pressure past its bound, or the test's own time bound: not concluded (never failed);
+ *   - a shared scenario's or a step's failure, a stuck wait: blocked by it;
+ *   - a bug of speakcheck: harness-bug;
+ *   - in a test that concluded nothing before it: violated, for every id (the whole test is the
+ *     check of its ids: a test with one id need not wrap anything); otherwise blocked.
+ * A test that ends with ids no check concluded leaves them not observed: a pass is an observation.
  *
  * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
  */
 import { type TestContext, test } from 'vitest';
+import { runThrottle, throttleSentence } from '../client/back-pressure.ts';
 import type { Profile } from '../config/types.ts';
-import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../evidence/evidence.ts';
-import { redactText } from '../evidence/redact.ts';
-import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
-import { levelIn } from '../verdict/sdk-profile.ts';
-import { type HarnessErrorNote, withWouldJudge } from '../verdict/verdict.ts';
-import { labelForAllure } from './allure-labels.ts';
-import {
-  attributed,
-  type CheckTallies,
-  isSetupFailure,
-  isSkip,
-  messageOf,
-  NotObservable,
-  runWithChecks,
-  StepFailed,
-  throttledBy,
-} from './check.ts';
-import { harnessBug } from './harness-error.ts';
-import './meta.ts';
 import { SpeakcheckError } from '../errors.ts';
+import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../evidence/evidence.ts';
+import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
+import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
+import { tally } from '../verdict/conclusion.ts';
+import { levelIn } from '../verdict/sdk-profile.ts';
+import { labelForAllure } from './allure-labels.ts';
+import { attributed, conclusionOf, runWithChecks } from './check.ts';
+import { classify } from './disposition.ts';
+import './meta.ts';
 import { loadRunConfig } from './run-config.ts';
 
 export interface CoversOptions {
@@ -51,10 +43,18 @@ export function setDefaultTestTimeout(ms: number): void {
   defaultTimeoutMs = ms;
 }
 
+/** vitest's testTimeout for the suites (suites.vitest.config.ts): the bound when none is set. */
+const SUITES_TEST_TIMEOUT_MS = 90_000;
+/**
+ * vitest's own timeout sits this far behind the test's bound: the bound is ours, and running out of
+ * it concludes nothing (not concluded, the harness's limit); vitest's is only the backstop.
+ */
+const RUNNER_GRACE_MS = 10_000;
+
 export function covers(
   ids: string[],
   name: string,
-  /** Receives vitest's test context (e.g. for `context.skip(reason)`); most tests ignore it. */
+  /** Receives vitest's test context; most tests ignore it. */
   fn: (context: TestContext) => Promise<void> | void,
   o: CoversOptions = {},
 ): void {
@@ -62,9 +62,9 @@ export function covers(
   if (selection && !ids.some((id) => selection.has(id))) return;
   const unknown = unknownRequirementIds(ids);
   const infoOnly = ids.length > 0 && unknown.length === 0 && ids.every((id) => isInfo(id));
-  const timeout = o.timeoutMs ?? defaultTimeoutMs;
+  const boundMs = o.timeoutMs ?? defaultTimeoutMs ?? SUITES_TEST_TIMEOUT_MS;
   // The ids are in the meta from collection on, so `run --list` shows them without running anything.
-  const options = { ...(timeout !== undefined ? { timeout } : {}), meta: { requirements: [...ids] } };
+  const options = { timeout: boundMs + RUNNER_GRACE_MS, meta: { requirements: [...ids] } };
   test(name, options, async (context) => {
     const { task } = context;
     task.meta.requirements = [...ids];
@@ -79,62 +79,134 @@ export function covers(
     }
     const record = newTestRecord();
     drainPending(record);
-    const tallies: CheckTallies = {};
-    const harnessErrors: HarnessErrorNote[] = [];
+    const conclusions: Conclusions = {};
+    // What the meta carries is a copy taken when the test ends: a body still running past its bound
+    // (abandoned, see withinBound) must not change the test's conclusions afterwards.
+    const snapshot = () => structuredClone(conclusions);
+    let stoppedBy: { err: unknown } | undefined;
     try {
-      await runWithRecord(record, () => runWithChecks({ ids, tallies, harnessErrors }, () => fn(context)));
+      await withinBound(boundMs, name, () =>
+        runWithRecord(record, () => runWithChecks({ ids, conclusions }, () => fn(context))),
+      );
     } catch (err) {
-      // A skip is not an assertion: it must stay a skip even for INFO-only tests.
-      if (isSkip(err)) throw err;
-      // The server gave the test nothing to judge (e.g. a take ready too fast for "before ready" to
-      // be seen): not judged, with the reason, never failed nor blocked (a blocked MUST gates). When a
-      // check of a judged requirement already failed, that failure stands and the rest is blocked (below).
-      const gatingFailure = Object.entries(tallies).some(([id, t]) => t.failed.length > 0 && !isInfo(id));
-      if (err instanceof NotObservable && !gatingFailure) {
-        context.skip(
-          withWouldJudge(
-            redactText(err.message),
-            'a server, text or moment where the behaviour can be observed (a longer take, a busier or remote server); then run again',
-          ),
-        );
-      }
-      // The server's back-pressure outlasted a request's bound: nothing is concluded, for or against.
-      const throttled = throttledBy(err);
-      if (throttled !== undefined) {
-        task.meta.throttled = redactText(throttled.message);
-        throw throttled;
-      }
-      const bug = harnessBug(err);
-      if (bug !== undefined)
-        harnessErrors.push({ message: redactText(messageOf(err)), bug: redactText(bug) });
-      if (infoOnly) {
-        record.observations.push(`Observed (not judged, INFO): ${redactText(messageOf(err))}`);
-      } else {
-        const message = redactText(messageOf(err));
-        const named = err instanceof StepFailed ? '' : attributed({ ids }, '', err);
-        if (named) {
-          // A Finding that names a covered requirement fails it wherever it surfaced.
-          const own = tallies[named];
-          tallies[named] = { passed: own?.passed ?? 0, failed: [...(own?.failed ?? []), message] };
-        } else if (Object.keys(tallies).length === 0 && !isSetupFailure(err)) {
-          for (const id of ids) tallies[id] = { passed: 0, failed: [message] };
-          throw err;
-        }
-        if (unconcluded(ids, tallies).length === 0) throw err;
-        task.meta.blockedBy = message;
-        throw new Blocked(ids, tallies, err);
-      }
-    } finally {
-      task.meta.checks = tallies;
-      if (harnessErrors.length > 0) task.meta.harnessErrors = harnessErrors;
-      task.meta.evidence = record.evidence;
-      task.meta.droppedEvidence = record.droppedEvidence;
-      task.meta.observations = record.observations;
-      task.meta.characters = record.characters;
-      await labelForAllure(ids, record, resultLines(ids, tallies, task.meta.blockedBy));
+      // An INFO-only test and a test that could not observe its state go on to the end: what
+      // stopped them is an observation, not a failure.
+      if (concludeStopped(ids, conclusions, err, infoOnly, record.observations) === 'stopped')
+        stoppedBy = { err };
     }
-    concludeChecks(ids, tallies, record.observations);
+    if (stoppedBy === undefined) concludeFinished(ids, conclusions, record.observations);
+    task.meta.conclusions = snapshot();
+    task.meta.evidence = record.evidence;
+    task.meta.droppedEvidence = record.droppedEvidence;
+    task.meta.observations = record.observations;
+    task.meta.characters = record.characters;
+    await labelForAllure(ids, record, resultLines(ids, task.meta.conclusions));
+    if (stoppedBy !== undefined) throw stoppedBy.err;
+    failOnViolations(ids, conclusions);
   });
+}
+
+/**
+ * An error escaped the test body: what it means for the ids the test had not concluded yet
+ * (src/harness/disposition.ts says what the error is). Throws when the error is vitest's own skip.
+ */
+function concludeStopped(
+  ids: readonly string[],
+  conclusions: Conclusions,
+  err: unknown,
+  infoOnly: boolean,
+  observations: string[],
+): 'observed' | 'stopped' {
+  const d = classify(err);
+  if (d.kind === 'skip') throw err;
+  const open = ids.filter((id) => (conclusions[id] ?? []).length === 0);
+  const each = (list: readonly string[], c: Conclusion) => {
+    for (const id of list) conclusions[id] = [...(conclusions[id] ?? []), c];
+  };
+  switch (d.kind) {
+    case 'throttled':
+      each(open, {
+        kind: 'not-concluded',
+        cause: 'throttled',
+        reason: d.message,
+        wouldJudge:
+          "--max-rps under the server's rate limit, or a longer --max-time (the server's back-pressure outlasted its bound)",
+      });
+      return 'stopped';
+    case 'cannot-observe':
+      each(open, { kind: 'not-observed', reason: d.reason, wouldJudge: d.wouldJudge });
+      return 'observed';
+    case 'test-bound':
+      each(open, {
+        kind: 'not-concluded',
+        cause: 'timeout',
+        reason: d.message,
+        wouldJudge:
+          'a longer --ready-timeout or --max-time (the test ran out of the time speakcheck gives it)',
+      });
+      return 'stopped';
+    default:
+      break;
+  }
+  if (infoOnly) {
+    observations.push(`Observed (not judged, INFO): ${d.message}`);
+    each(open, { kind: 'held' });
+    return 'observed';
+  }
+  if (d.kind === 'harness-bug') {
+    each(open, conclusionOf(d));
+    return 'stopped';
+  }
+  // A Finding that names a covered requirement fails it wherever it surfaced.
+  const named = d.kind === 'step-failed' ? '' : attributed({ ids }, '', err);
+  if (named) each([named], { kind: 'violated', message: d.message });
+  const stillOpen = ids.filter((id) => (conclusions[id] ?? []).length === 0);
+  // A test that concluded nothing before a plain failure is the check of all its ids.
+  const concludedAny = ids.some((id) => (conclusions[id] ?? []).length > 0);
+  if (!concludedAny && d.kind === 'finding') {
+    each(stillOpen, { kind: 'violated', message: d.message });
+    return 'stopped';
+  }
+  each(stillOpen, { kind: 'blocked', by: d.message });
+  return 'stopped';
+}
+
+/**
+ * The body ended: a test that concluded nothing at all is the check of all its ids (its assertions
+ * are the body: a test with one id need not wrap anything); in a test that did conclude some, an id
+ * no check concluded was not judged here.
+ */
+function concludeFinished(ids: readonly string[], conclusions: Conclusions, observations: string[]): void {
+  const concludedAny = ids.some((id) => (conclusions[id] ?? []).length > 0);
+  for (const id of ids) {
+    if ((conclusions[id] ?? []).length > 0) continue;
+    conclusions[id] = concludedAny
+      ? [
+          {
+            kind: 'not-observed',
+            reason: 'no check of it ran in this test (what it needs did not occur)',
+            wouldJudge: 'a run where the test reaches its check (see the observations)',
+          },
+        ]
+      : [{ kind: 'held' }];
+  }
+  // INFO judges nothing: its violated checks are what the server does, noted as observations.
+  for (const id of ids) {
+    if (!isInfo(id)) continue;
+    for (const m of tally(conclusions[id]).violated)
+      observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
+  }
+}
+
+/** After the body: any violated check of a judged requirement fails the test, each on its own line. */
+function failOnViolations(ids: readonly string[], conclusions: Conclusions): void {
+  const failed = ids
+    .filter((id) => !isInfo(id))
+    .flatMap((id) => {
+      const { violated } = tally(conclusions[id]);
+      return violated.length > 0 ? [`${id}: ${violated.join(' · ')}`] : [];
+    });
+  if (failed.length > 0) throw new ChecksFailed(failed);
 }
 
 /** Whether the run's profile only observes `id` (INFO): the sdk profile judges the SDK's wire facts. */
@@ -150,42 +222,57 @@ function isInfo(id: string): boolean {
   return levelIn(requirement, profile) === 'INFO';
 }
 
-/** After the body: INFO ids' failed checks become observations; any other failed check fails the test. */
-function concludeChecks(ids: readonly string[], tallies: CheckTallies, observations: string[]): void {
-  const failed: string[] = [];
-  for (const id of ids) {
-    const messages = tallies[id]?.failed ?? [];
-    if (messages.length === 0) continue;
-    if (isInfo(id)) for (const m of messages) observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
-    else failed.push(`${id}: ${messages.join(' · ')}`);
-  }
-  if (failed.length > 0) throw new ChecksFailed(failed);
-}
-
 /** Each id's own result in this test, for the Allure attachment. */
-function resultLines(ids: readonly string[], tallies: CheckTallies, blockedBy: string | undefined): string[] {
+function resultLines(ids: readonly string[], conclusions: Conclusions | undefined): string[] {
   return ids.map((id) => {
-    const t = tallies[id];
-    if (t && t.failed.length > 0) return `${id}: failed: ${t.failed.join(' · ')}`;
-    if (blockedBy !== undefined && !(t && t.passed > 0)) return `${id}: blocked by: ${blockedBy}`;
-    return `${id}: ${t ? `${t.passed} check${t.passed > 1 ? 's' : ''} held` : 'no failure'}`;
+    const list = conclusions?.[id] ?? [];
+    return `${id}: ${list.map((c) => describe(c)).join(' · ') || 'nothing concluded'}`;
   });
 }
 
-/** The ids no check concluded (neither held nor failed) so far. */
-function unconcluded(ids: readonly string[], tallies: CheckTallies): string[] {
-  return ids.filter((id) => !(tallies[id] && (tallies[id].passed > 0 || tallies[id].failed.length > 0)));
+function describe(c: Conclusion): string {
+  switch (c.kind) {
+    case 'held':
+      return 'held';
+    case 'violated':
+      return `violated: ${c.message}`;
+    case 'blocked':
+      return `blocked by: ${c.by}`;
+    case 'harness-bug':
+      return `harness bug: ${c.bug}`;
+    case 'not-concluded':
+      return `not concluded (${c.cause}): ${c.reason}`;
+    default:
+      return `${c.kind}: ${c.reason}`;
+  }
 }
 
-/** The test's failure when a step outside every check stopped it: says which ids it left unjudged. */
-export class Blocked extends SpeakcheckError {
-  readonly code = 'SPEAKCHECK_BLOCKED';
-  constructor(ids: readonly string[], tallies: CheckTallies, cause: unknown) {
-    const open = ids.filter(
-      (id) => !(tallies[id] && (tallies[id].passed > 0 || tallies[id].failed.length > 0)),
+/**
+ * Runs the test body within its bound. Past the bound the body is abandoned (it may still be waiting
+ * on the server) and the test ends with TestBoundExceeded: the harness's own limit, which concludes
+ * nothing about the server, naming what the run waited on.
+ */
+async function withinBound(boundMs: number, name: string, body: () => unknown): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TestBoundExceeded(name, boundMs)), boundMs);
+  });
+  try {
+    await Promise.race([Promise.resolve().then(body), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A test ran out of the time speakcheck gives it: not the server's failure, nothing concluded. */
+export class TestBoundExceeded extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_TEST_BOUND';
+  constructor(name: string, boundMs: number) {
+    const waited = throttleSentence(runThrottle().stats());
+    super(
+      `"${name}" did not finish within its bound of ${boundMs < 10_000 ? (boundMs / 1000).toFixed(1) : Math.round(boundMs / 1000)} s (speakcheck's limit for one test, not the server's failure); the run so far: ${waited}`,
     );
-    super(`blocked (not judged): ${open.join(', ')}; by: ${messageOf(cause)}`, { cause });
-    this.name = 'Blocked';
+    this.name = 'TestBoundExceeded';
   }
 }
 

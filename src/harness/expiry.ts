@@ -12,7 +12,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExpiryConfig } from '../config/types.ts';
-import { withWouldJudge } from '../verdict/verdict.ts';
 
 /** How long past a lifetime a refusal is demanded: clock skew and second-granular stamps. */
 export const EXPIRY_MARGIN_MS = 2_000;
@@ -23,8 +22,8 @@ export const EXPIRY_WAIT_LOG = 'speakcheck-expiry-wait ';
 
 export type ExpiryPlan =
   | { wait: true; expiresAtMs: number; lifetimeS: number }
-  /** Not judged: the reason, with what would judge it (withWouldJudge). */
-  | { wait: false; reason: string };
+  /** Not judged: the reason, and what would judge it. */
+  | { wait: false; reason: string; wouldJudge: string };
 
 /**
  * Whether the run waits this lifetime out. `expiresAtMs`: when the thing expires, if known;
@@ -44,10 +43,8 @@ export function planExpiry(o: {
   if (o.expiresAtMs === undefined || o.lifetimeS === undefined)
     return {
       wait: false,
-      reason: withWouldJudge(
-        `${what}: lifetime unknown (${source})`,
-        `${o.flag} S (the lifetime the server gives them) with --profile acceptance or --expiry full`,
-      ),
+      reason: `${what}: lifetime unknown (${source})`,
+      wouldJudge: `${o.flag} S (the lifetime the server gives them) with --profile acceptance or --expiry full`,
     };
   const lifetimeS = Math.round(o.lifetimeS);
   const waitS = Math.ceil(lifetimeS + EXPIRY_MARGIN_MS / 1000);
@@ -55,10 +52,8 @@ export function planExpiry(o: {
     if (lifetimeS <= expiry.maxWaitS) return { wait: true, expiresAtMs: o.expiresAtMs, lifetimeS };
     return {
       wait: false,
-      reason: withWouldJudge(
-        `${what} live ${lifetimeS} s (${source}), longer than the ${expiry.maxWaitS} s a quick run waits (--max-expiry-wait)`,
-        `--profile acceptance or --expiry full (waits ${waitS} s beside the rest of the run)`,
-      ),
+      reason: `${what} live ${lifetimeS} s (${source}), longer than the ${expiry.maxWaitS} s a quick run waits (--max-expiry-wait)`,
+      wouldJudge: `--profile acceptance or --expiry full (waits ${waitS} s beside the rest of the run)`,
     };
   }
   const endMs = o.expiresAtMs + EXPIRY_MARGIN_MS + CHECK_SLACK_MS;
@@ -67,10 +62,8 @@ export function planExpiry(o: {
     const neededS = Math.ceil(budgetS + (endMs - expiry.deadlineMs) / 1000);
     return {
       wait: false,
-      reason: withWouldJudge(
-        `${what} live ${lifetimeS} s (${source}): the wait would end after the run budget of ${budgetS} s (--max-time)`,
-        `--max-time ${neededS} or more`,
-      ),
+      reason: `${what} live ${lifetimeS} s (${source}): the wait would end after the run budget of ${budgetS} s (--max-time)`,
+      wouldJudge: `--max-time ${neededS} or more`,
     };
   }
   return { wait: true, expiresAtMs: o.expiresAtMs, lifetimeS };

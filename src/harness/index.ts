@@ -28,8 +28,17 @@ export {
 export type { RunConfig } from '../config/types.ts';
 export { adoptScenarioRecord, newTestRecord, runWithRecord } from '../evidence/evidence.ts';
 export { findRequirement } from '../requirements/index.ts';
-export { NOT_APPLICABLE, withWouldJudge } from '../verdict/verdict.ts';
-export { against, check, checkStep, markSetupFailure, notObservable } from './check.ts';
+export {
+  against,
+  cannotObserve,
+  check,
+  checkStep,
+  coveredIds,
+  markSetupFailure,
+  notApplicable,
+  notConcluded,
+  notObserved,
+} from './check.ts';
 export { type Model, type SpeakContext, useSpeak } from './context.ts';
 export {
   type CoversOptions,

@@ -1,6 +1,6 @@
 /** What a conformance test leaves in its vitest task meta for the reporter (JSON only). */
 import type { EvidenceEntry } from '../evidence/evidence.ts';
-import type { CheckTallies, HarnessErrorNote } from '../verdict/verdict.ts';
+import type { Conclusions } from '../verdict/conclusion.ts';
 
 export interface SpeakTestMeta {
   /** Requirement ids the test declares through covers(). */
@@ -9,18 +9,12 @@ export interface SpeakTestMeta {
   unknownRequirements?: string[];
   /** True when every id is INFO: assertion failures became observations. */
   infoOnly?: boolean;
-  /** Per requirement id: the check() calls that held and the messages of those that failed. */
-  checks?: CheckTallies;
-  /** The error thrown outside every check: the ids it left unconcluded are blocked by it. */
-  blockedBy?: string;
-  /** Bugs of the harness itself this test ran into (src/harness/harness-error.ts). */
-  harnessErrors?: HarnessErrorNote[];
+  /** Per requirement id: what the test concluded about it, as data (src/verdict/conclusion.ts). */
+  conclusions?: Conclusions;
   evidence?: EvidenceEntry[];
   droppedEvidence?: number;
   observations?: string[];
   characters?: number;
-  /** The server's back-pressure (429/503) outlasted a request's bound: the test concluded nothing. */
-  throttled?: string;
 }
 
 declare module 'vitest' {

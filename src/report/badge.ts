@@ -4,6 +4,7 @@
  * (https://shields.io/badges/endpoint-badge) beside it. The counts are the run's: MUST requirements
  * passed of the MUST requirements judged in this run (a selection says "subset").
  */
+import { levelGates } from '../verdict/gate.ts';
 import type { ConformanceReport } from './model.ts';
 
 export interface Badge {
@@ -22,9 +23,9 @@ const AMBER = '#9a6700';
 export function badgeOf(report: Pick<ConformanceReport, 'requirements' | 'run'>): Badge {
   const musts = report.requirements.filter((r) => r.level === 'MUST');
   const mustPassed = musts.filter((r) => r.status === 'passed').length;
-  // Security checks gate outside lenient (exitCodeFor): a leak is red however many MUSTs passed.
+  // Where security checks gate (src/verdict/gate.ts): a leak is red however many MUSTs passed.
   const securityFailed =
-    report.run.profile !== 'lenient' &&
+    levelGates('SECURITY', report.run.profile) &&
     report.requirements.some((r) => r.level === 'SECURITY' && ['failed', 'blocked'].includes(r.status));
   const mustFailed = securityFailed || musts.some((r) => ['failed', 'blocked'].includes(r.status));
   const subset = report.run.only.length > 0 || (report.run.requirements?.length ?? 0) > 0;

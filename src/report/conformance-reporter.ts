@@ -12,15 +12,10 @@ import { redactText } from '../evidence/redact.ts';
 import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
 import { catalogue } from '../requirements/index.ts';
+import { conclusionsOfState, unfinished } from '../verdict/conclusion.ts';
 import { applyExpectations, type ExpectOutcome } from '../verdict/expectations.ts';
-import {
-  computeVerdicts,
-  exitCodeFor,
-  type Problem,
-  type TestOutcome,
-  type Verdicts,
-  verdictWords,
-} from '../verdict/verdict.ts';
+import { gate } from '../verdict/gate.ts';
+import { computeVerdicts, type Problem, type TestOutcome, type Verdicts } from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { buildReport, type ConformanceReport } from './model.ts';
 import { writeReport } from './write.ts';
@@ -219,12 +214,11 @@ export class ConformanceReporter implements Reporter {
       ? applyExpectations(computed, config.expect.entries, config.expect.file)
       : undefined;
     const verdicts = expected?.verdicts ?? computed;
-    const exitCode = exitCodeFor(
-      verdicts,
-      config.profile,
-      unhandledErrors.length,
-      expected?.outcome.expired.length ?? 0,
-    );
+    const gated = gate(verdicts, config.profile, {
+      unhandledErrors: unhandledErrors.length,
+      expiredExpectations: expected?.outcome.expired.length ?? 0,
+    });
+    const { exitCode } = gated;
     const finishedAt = new Date();
     const report = buildReport(verdicts, outcomes, {
       runId: config.runId,
@@ -239,7 +233,8 @@ export class ConformanceReporter implements Reporter {
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),
       exitCode,
-      verdict: verdictWords(verdicts, config.profile, exitCode),
+      verdict: gated.words,
+      verdictReasons: gated.reasons,
       ...(expected ? { expect: expected.outcome } : {}),
       ...(traffic ? { traffic } : {}),
       ...(config.caFile ? { caFile: config.caFile } : {}),
@@ -259,36 +254,44 @@ export class ConformanceReporter implements Reporter {
   private outcome(test: TestCase, file: string): TestOutcome {
     const meta = test.meta();
     const result = test.result();
-    // A test the server's back-pressure kept from finishing concluded nothing (src/client/back-pressure.ts).
+    const requirements = meta.requirements ?? [];
+    const errors =
+      result.state === 'failed' ? (result.errors ?? []).map((e) => redactText(errorText(e))) : [];
+    const note = result.state === 'skipped' && result.note ? redactText(result.note) : undefined;
+    const conclusions =
+      meta.conclusions ??
+      conclusionsOfState(
+        result.state === 'pending' ? (this.stopReason ? 'not-concluded' : 'skipped') : result.state,
+        requirements,
+        {
+          ...(errors[0] === undefined ? {} : { error: errors[0] }),
+          ...(note === undefined ? {} : { note }),
+          ...(this.stopReason ? { stopped: this.stopReason } : {}),
+        },
+      );
+    // A test kept from finishing (back-pressure, its own bound, the run stopped) concluded nothing.
     const state =
       result.state === 'pending'
         ? this.stopReason
           ? 'not-concluded'
           : 'skipped'
-        : meta.throttled !== undefined && result.state === 'failed'
+        : result.state === 'failed' && unfinished(conclusions)
           ? 'not-concluded'
           : result.state;
-    const errors = result.state === 'failed' || result.state === 'passed' ? (result.errors ?? []) : [];
     return {
       key: `${file} > ${test.fullName}`,
       file,
       name: test.fullName,
       state,
       durationMs: test.diagnostic()?.duration ?? 0,
-      errors: state === 'failed' ? errors.map((e) => redactText(errorText(e))) : [],
-      requirements: meta.requirements ?? [],
+      errors: state === 'failed' ? errors : [],
+      requirements,
       unknownRequirements: meta.unknownRequirements ?? [],
-      observations: [
-        ...(meta.observations ?? []),
-        ...(result.state === 'skipped' && result.note ? [`Skipped: ${redactText(result.note)}`] : []),
-      ],
+      observations: [...(meta.observations ?? []), ...(note ? [`Skipped: ${note}`] : [])],
       evidence: meta.evidence ?? [],
       droppedEvidence: meta.droppedEvidence ?? 0,
       characters: meta.characters ?? 0,
-      ...(meta.checks === undefined ? {} : { checks: meta.checks }),
-      ...(meta.blockedBy === undefined ? {} : { blockedBy: redactText(meta.blockedBy) }),
-      ...(meta.harnessErrors === undefined ? {} : { harnessErrors: meta.harnessErrors }),
-      ...(meta.throttled === undefined ? {} : { throttled: redactText(meta.throttled) }),
+      conclusions,
     };
   }
 }

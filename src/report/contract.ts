@@ -42,7 +42,7 @@ export interface RenderedContract {
 /** The grouping the report uses everywhere: what a reader acts on, in that order. */
 export type Outcome = 'failed' | 'blocked' | 'not-judged' | 'passed' | 'info';
 
-/** skipped, not applicable, not concluded, harness error: nothing was decided about the server. */
+/** not observed, skipped, not applicable, not concluded, harness error: nothing was decided about the server. */
 export function outcomeOf(status: VerdictStatus): Outcome {
   switch (status) {
     case 'failed':

@@ -23,10 +23,12 @@ export interface RunInfo {
   durationMs: number;
   exitCode: number;
   /**
-   * The verdict in words (verdictWords): CONFORMS only when every MUST (strict: and SHOULD) was
-   * judged and held; else e.g. "NO MUST FAILED — 2 MUST NOT JUDGED" or "DOES NOT CONFORM".
+   * The verdict in words (src/verdict/gate.ts): CONFORMS only when every MUST (strict: and SHOULD)
+   * was judged and held; else e.g. "NO MUST FAILED — 2 MUST NOT JUDGED" or "DOES NOT CONFORM".
    */
   verdict?: string;
+  /** What keeps the run from CONFORMS, MUSTs first (the gate's reasons). */
+  verdictReasons?: string[];
   /** The expect file's effect (`run --expect`): expected, unexpected passes, expired entries. */
   expect?: ExpectOutcome;
   /** Why the run broke down as a whole (unhandled errors), if it did. */

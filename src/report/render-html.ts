@@ -113,7 +113,7 @@ details.req>summary,details.area>summary{cursor:pointer}details.req[hidden],deta
 details.area{margin:.3rem 0}details.area>summary{font-weight:600;padding:.2rem 0}
 .act-group h3{font-size:1rem;margin:.8rem 0 .2rem}.none{color:#1a7f37;font-weight:600}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3rem;font-size:.8rem;color:#fff}
-.passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#57606a}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#7d4e00}.not-applicable{background:#57606a}.harness-error{background:#24292f}
+.passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#57606a}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#7d4e00}.not-applicable{background:#57606a}.not-observed{background:#57606a}.harness-error{background:#24292f}
 .jbar{display:inline-block;width:8rem;height:.7rem;background:#d0d7de;vertical-align:middle}.jbar>i{display:block;height:100%;background:#1a7f37}table.jar td{padding:.1rem .5rem}
 .lvl{font-size:.75rem;border:1px solid #999;border-radius:3px;padding:0 .25rem}.msg{color:#444}
 pre{white-space:pre-wrap;word-break:break-all;background:#f6f8fa;padding:.4rem;border-radius:4px;max-height:24rem;overflow:auto}
@@ -205,6 +205,7 @@ const STATUS_NOTE: Partial<Record<string, string>> = {
   'expected-failure': '<b>Expected failure</b> (listed in the expect file; does not gate the run): ',
   skipped: '<b>Not judged</b> (every covering test was skipped, or none exists): ',
   'not-applicable': '<b>Not judged</b> (the server does not offer this optional feature): ',
+  'not-observed': '<b>Not judged</b> (the state it speaks of was not observed in this run): ',
   'not-concluded': '<b>Not judged</b> (the run was stopped before a covering test finished): ',
   'harness-error': '<b>Not judged</b> (the harness broke while judging it; not the server’s fault): ',
 };
@@ -282,7 +283,7 @@ function actSection(act: ReportedRequirement[], ctx: RenderContext): string {
   const groups: [Outcome, string][] = [
     ['failed', 'Failed'],
     ['blocked', 'Blocked (not judged: a step before the checks failed)'],
-    ['not-judged', 'Not judged (skipped, not applicable, not concluded, harness error)'],
+    ['not-judged', 'Not judged (not observed, skipped, not applicable, not concluded, harness error)'],
   ];
   const html = groups
     .map(([o, title]) => {
@@ -360,7 +361,7 @@ ${judgedPerArea(report)}
     .map((a) => `<option>${escapeHtml(a)}</option>`)
     .join(
       '',
-    )}</select></label> <label>Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>blocked</option><option>expected-failure</option><option>non-strict</option><option>not-applicable</option><option>harness-error</option><option>passed</option><option>info</option><option>skipped</option><option>not-concluded</option></select></label>
+    )}</select></label> <label>Verdict <select id="f-status"><option value="">all</option><option>failed</option><option>blocked</option><option>expected-failure</option><option>non-strict</option><option>not-applicable</option><option>not-observed</option><option>harness-error</option><option>passed</option><option>info</option><option>skipped</option><option>not-concluded</option></select></label>
 <label>Search <input id="f-text" type="search"></label> <span id="f-count" aria-live="polite"></span></div>
 ${list}</section>
 ${contractSection}

@@ -15,6 +15,7 @@ const ICON: Record<string, string> = {
   'expected-failure': '🔶',
   'non-strict': '⚠️',
   'not-applicable': '➖',
+  'not-observed': '👁️',
   'harness-error': '🐞',
 };
 

@@ -1,4 +1,6 @@
 /** The final table `speakcheck run` prints: one row per area, then the totals. */
+import type { Profile } from '../config/types.ts';
+import { levelGates } from '../verdict/gate.ts';
 import { notJudgedList, type RequirementVerdict, type VerdictSummary } from '../verdict/verdict.ts';
 
 export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
@@ -10,12 +12,14 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
   const rare = (
     [
       ['non-strict', summary.nonStrict],
+      ['not observed', summary.notObserved],
       ['n/a', summary.notApplicable],
       ['harness error', summary.harnessErrors],
     ] as const
   ).filter(([, n]) => (n ?? 0) > 0);
   const rareStatus: Record<string, string> = {
     'non-strict': 'non-strict',
+    'not observed': 'not-observed',
     'n/a': 'not-applicable',
     'harness error': 'harness-error',
   };
@@ -81,14 +85,16 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
  */
 export function securityLine(
   requirements: readonly RequirementVerdict[],
-  profile: string,
+  profile: Profile,
 ): string | undefined {
   const security = requirements.filter((r) => r.level === 'SECURITY');
   if (security.length === 0) return undefined;
   const n = (...statuses: string[]) => security.filter((r) => statuses.includes(r.status)).length;
-  const notJudged = security.filter((r) => r.status === 'skipped' || r.status === 'not-applicable');
-  const why = notJudged[0]?.message.replace(/^Every covering test was skipped\.\s*(Skipped: )?/, '');
-  const gating = profile === 'lenient' ? 'reported only (lenient profile)' : `gating (${profile} profile)`;
+  const notJudged = security.filter((r) => r.notJudged !== undefined && r.status !== 'blocked');
+  const why = notJudged[0]?.notJudged?.reason;
+  const gating = levelGates('SECURITY', profile)
+    ? `gating (${profile} profile)`
+    : `reported only (${profile} profile)`;
   return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('passed')} passed, ${n('failed', 'non-strict')} failed, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
 }
 

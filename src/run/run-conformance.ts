@@ -24,7 +24,7 @@ import { notJudgedLines, securityLine, summaryTable } from '../report/summary-ta
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { expectLines } from '../verdict/expectations.ts';
-import { judgedText, verdictWords } from '../verdict/verdict.ts';
+import { judgedText } from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
 import { suiteWorkersFor } from './suite-workers.ts';
@@ -48,13 +48,6 @@ function securityCount(
   return requirements.some((r) => r.level === 'SECURITY')
     ? `, SECURITY failed: ${summary.securityFailed}`
     : '';
-}
-
-/** The verdict line's note when security checks (counted apart from the MUSTs) are among what failed. */
-function securityNote(summary: { securityFailed: number; securityBlocked: number }, profile: string): string {
-  const failing = summary.securityFailed + summary.securityBlocked;
-  if (failing === 0 || profile === 'lenient') return '';
-  return `; ${failing} security check${failing > 1 ? 's' : ''} (tenant isolation) failed`;
 }
 
 /** Where the run's lines go: stdout/stderr unless the caller collects them. */
@@ -368,11 +361,9 @@ function summarize(
       `speakcheck: the harness itself broke on ${verdicts.summary.harnessErrors} requirement(s) (status harness-error; not a verdict on the server): please file a bug report for speakcheck with conformance.json (its message names the line that broke)`,
     );
   const { tests } = verdicts.summary;
-  let exitCode = result.exitCode;
-  if (tests.passed + tests.failed === 0) {
+  const { exitCode } = result;
+  if (tests.passed + tests.failed === 0)
     err('speakcheck: no test ran: a run that checks nothing cannot pass.');
-    exitCode = EXIT.failed;
-  }
   out(
     `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${securityCount(verdicts.requirements, verdicts.summary)}${blockedText(verdicts.summary)}`,
   );
@@ -386,25 +377,21 @@ function summarize(
   if (run.allureHtml) out(generateAllureHtml(config.reportDir));
   for (const line of notJudgedLines(verdicts.requirements)) out(line);
   out(judgedText(verdicts.summary.judged));
-  out(verdictLine(verdicts, config.profile, exitCode));
+  out(verdictLine(result.report.run));
   return exitCode;
 }
 
-/** The same words as every report's (run.verdict): one function says them (verdictWords). */
-function verdictLine(
-  verdicts: Parameters<typeof verdictWords>[0] & {
-    summary: { notConcluded: number; securityFailed: number; securityBlocked: number };
-  },
-  profile: RunConfig['profile'],
-  exitCode: number,
-): string {
-  const words = verdictWords(verdicts, profile, exitCode);
-  const { notConcluded } = verdicts.summary;
-  const stoppedNote =
-    notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
-  return exitCode === EXIT.ok && words === 'CONFORMS'
-    ? 'verdict: CONFORMS'
-    : `verdict: ${words} (exit ${exitCode}, ${profile} profile${securityNote(verdicts.summary, profile)}${stoppedNote})`;
+/** The gate's words and reasons, as every report says them (run.verdict, src/verdict/gate.ts). */
+function verdictLine(run: {
+  verdict?: string;
+  verdictReasons?: string[];
+  exitCode: number;
+  profile: string;
+}): string {
+  const words = run.verdict ?? 'DOES NOT CONFORM';
+  if (run.exitCode === EXIT.ok && words === 'CONFORMS') return 'verdict: CONFORMS';
+  const reasons = (run.verdictReasons ?? []).join('; ');
+  return `verdict: ${words} (exit ${run.exitCode}, ${run.profile} profile${reasons ? `; ${reasons}` : ''})`;
 }
 
 /**

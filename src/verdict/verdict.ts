@@ -19,11 +19,11 @@
  * of the run, neither judged nor listed as uncovered.
  */
 
-import { PROFILE_RULES, type Profile } from '../config/types.ts';
+import type { Profile } from '../config/types.ts';
 import type { EvidenceEntry } from '../evidence/evidence.ts';
-import { EXIT } from '../exit-codes.ts';
 import type { Requirement, RequirementLevel } from '../requirements/types.ts';
-import { inProfile, judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
+import { type Conclusion, type Conclusions, decisive } from './conclusion.ts';
+import { inProfile } from './sdk-profile.ts';
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'not-concluded';
 export type VerdictStatus =
@@ -39,23 +39,10 @@ export type VerdictStatus =
   | 'non-strict'
   /** Every covering test was skipped because the server does not offer an optional feature. */
   | 'not-applicable'
+  /** Covering tests ran, but none saw the state the requirement speaks of (a pass is an observation). */
+  | 'not-observed'
   /** The harness itself broke while judging it (src/harness/harness-error.ts): not the server's fault. */
   | 'harness-error';
-
-/** A skip reason that starts with this says the server does not offer the feature: not applicable. */
-export const NOT_APPLICABLE = 'not applicable: ';
-
-/**
- * Inside a skip reason, separates why the requirement was not judged from what would judge it (an
- * option, a reachable webhook URL, a longer budget): `withWouldJudge(reason, remedy)` writes it,
- * the verdicts read it back into `RequirementVerdict.notJudged`. A vitest skip note is one string,
- * so the structure travels inside it.
- */
-export const WOULD_JUDGE_IT = ' · would judge it: ';
-
-export function withWouldJudge(reason: string, wouldJudgeIt: string): string {
-  return `${reason}${WOULD_JUDGE_IT}${wouldJudgeIt}`;
-}
 
 /** A MUST or SHOULD that has no verdict of its own in this run: why, and what would judge it. */
 export interface NotJudged {
@@ -73,9 +60,6 @@ export interface JudgedAccount {
   shouldJudged: number;
 }
 
-/** Per requirement id within one test: the checks that held and the messages of those that failed. */
-export type CheckTallies = Record<string, { passed: number; failed: string[] }>;
-
 export interface TestOutcome {
   /** Unique within a run: `<file> > <describe> > <name>`. */
   key: string;
@@ -90,21 +74,8 @@ export interface TestOutcome {
   evidence: EvidenceEntry[];
   droppedEvidence: number;
   characters: number;
-  /** The test's check() tallies per id (absent: the test attributes nothing, its outcome is every id's). */
-  checks?: CheckTallies;
-  /** The error of a step outside every check that stopped the test. */
-  blockedBy?: string;
-  /** Bugs of the harness this test ran into: each the failure message it left and the bug's line. */
-  harnessErrors?: HarnessErrorNote[];
-  /** The server's back-pressure outlasted a request's bound: the test concluded nothing (state not-concluded). */
-  throttled?: string;
-}
-
-export interface HarnessErrorNote {
-  /** The failure message the error left (a check's, the blocking step's or the test's). */
-  message: string;
-  /** "TypeError: … (at src/x.ts:12)". */
-  bug: string;
+  /** What the test concluded about each of its requirement ids (src/verdict/conclusion.ts). */
+  conclusions: Conclusions;
 }
 
 export interface RequirementVerdict extends Requirement {
@@ -139,6 +110,8 @@ export interface VerdictSummary {
   nonStrict: number;
   /** Optional features the server does not offer. */
   notApplicable: number;
+  /** Requirements whose state no covering test observed (a take too fast for "before ready"). */
+  notObserved: number;
   /** Requirements the harness could not judge because it broke itself (exit 3, EXIT.harnessError: no verdict on the server). */
   harnessErrors: number;
   uncovered: number;
@@ -201,8 +174,9 @@ export function computeVerdicts(
     withNotJudged(
       withRunObservations(
         nonStrict(
-          throttledNote(
-            notConcluded(judge(requirement, byRequirement.get(requirement.id) ?? []), o.stopped),
+          notConcluded(
+            judge(requirement, byRequirement.get(requirement.id) ?? [], o.throttled),
+            o.stopped,
             o.throttled,
           ),
           o.profile,
@@ -233,6 +207,7 @@ export function computeVerdicts(
       expectedFailures: count('expected-failure'),
       nonStrict: count('non-strict'),
       notApplicable: count('not-applicable'),
+      notObserved: count('not-observed'),
       harnessErrors: count('harness-error'),
       uncovered: uncovered.length,
       ...levelCounts(requirements),
@@ -254,25 +229,18 @@ export function computeVerdicts(
  * In a stopped run, a requirement with an unfinished covering test, or with none that ran at all
  * (its file never started), is not concluded (timeout), unless a covering test already failed.
  */
-function notConcluded(verdict: RequirementVerdict, stopped: string | undefined): RequirementVerdict {
+function notConcluded<V extends RequirementVerdict>(
+  verdict: V,
+  stopped: string | undefined,
+  throttled: string | undefined,
+): V {
   if (!stopped || verdict.status !== 'skipped') return verdict;
   if (verdict.covered) return verdict; // its tests ran and were skipped: a real skip
+  // A run that waited on the server's limit says so first: back-pressure is never a verdict.
   return {
     ...verdict,
     status: 'not-concluded',
-    message: `Not concluded (timeout): ${stopped} before any covering test ran.`,
-  };
-}
-
-/**
- * A requirement not concluded in a run that waited on the server's limit says so in one sentence
- * ("Not concluded (throttled: 429 on 37 requests, waited 41 s): ..."): back-pressure is never a verdict.
- */
-function throttledNote(verdict: RequirementVerdict, throttled: string | undefined): RequirementVerdict {
-  if (!throttled || verdict.status !== 'not-concluded') return verdict;
-  return {
-    ...verdict,
-    message: verdict.message.replace(/^Not concluded \([^)]*\)/, `Not concluded (${throttled})`),
+    message: `Not concluded (${throttled ?? 'timeout'}): ${stopped} before any covering test ran.`,
   };
 }
 
@@ -305,39 +273,31 @@ export function notJudgedList(requirements: readonly RequirementVerdict[]): Requ
 }
 
 /**
- * A MUST or SHOULD without a verdict of its own gets `notJudged`: the reason (its message, the skip
- * note without the remedy) and what would judge it (the remedy the skip named, else one by status).
+ * A MUST or SHOULD without a verdict of its own gets `notJudged`: the reason and what would judge it,
+ * from the conclusion that decided it (src/verdict/conclusion.ts), else one by status.
  */
-function withNotJudged(verdict: RequirementVerdict, stopped: string | undefined): RequirementVerdict {
-  if (verdict.level === 'INFO' || JUDGED.has(verdict.status)) return verdict;
-  const [message, named] = splitWouldJudge(verdict.message);
-  // The status already says it was skipped: the reason is the skip's own words.
-  const reason = message.replace(/^Every covering test was skipped\. Skipped: /, '');
+function withNotJudged(verdict: Judged, stopped: string | undefined): RequirementVerdict {
+  const { decidedBy, ...plain } = verdict;
+  if (verdict.level === 'INFO' || JUDGED.has(verdict.status)) return plain;
+  // A stopped run's remedy depends on why it was stopped, which only the whole run knows.
+  const stoppedHere = decidedBy?.kind === 'not-concluded' && decidedBy.cause === 'stopped';
+  const said = decidedBy !== undefined && 'wouldJudge' in decidedBy && !stoppedHere ? decidedBy : undefined;
   return {
-    ...verdict,
-    message,
-    notJudged: { status: verdict.status, reason, wouldJudgeIt: named ?? defaultRemedy(verdict, stopped) },
+    ...plain,
+    notJudged: {
+      status: verdict.status,
+      reason: said?.reason ?? verdict.message,
+      wouldJudgeIt: said?.wouldJudge ?? defaultRemedy(verdict, stopped),
+    },
   };
 }
 
-/** "reason · would judge it: remedy" → [reason, remedy]; the first remedy when several skips named one. */
-function splitWouldJudge(message: string): [string, string | undefined] {
-  const at = message.indexOf(WOULD_JUDGE_IT);
-  if (at < 0) return [message, undefined];
-  const rest = message.slice(at + WOULD_JUDGE_IT.length);
-  const remedy = rest.split(' · ')[0]!.trim();
-  const after = rest.slice(remedy.length);
-  return [`${message.slice(0, at)}${after}`.trim(), remedy];
-}
-
-/** What would judge a requirement whose skip named no remedy, by why it was not judged. */
+/** What would judge a requirement whose conclusion named no remedy, by why it was not judged. */
 function defaultRemedy(verdict: RequirementVerdict, stopped: string | undefined): string {
   switch (verdict.status) {
     case 'blocked':
       return 'the server getting past the step that blocked it (see the message); then run again';
     case 'not-concluded':
-      if (verdict.message.startsWith('Not concluded (throttled'))
-        return "--max-rps under the server's rate limit, or a longer --max-time (the server's back-pressure outlasted the budget)";
       return stopped?.includes('--max-time')
         ? 'a longer --max-time (the run budget ran out before it finished)'
         : 'a run that is not stopped before it finishes';
@@ -345,6 +305,8 @@ function defaultRemedy(verdict: RequirementVerdict, stopped: string | undefined)
       return 'a speakcheck without this bug (please report it)';
     case 'not-applicable':
       return 'the server offering the feature';
+    case 'not-observed':
+      return 'a run where the state it speaks of can be observed (see the reason)';
     default:
       return verdict.covered
         ? 'a run where its test is not skipped (see the reason)'
@@ -366,23 +328,20 @@ function nonStrict(verdict: RequirementVerdict, profile: Profile | undefined): R
   };
 }
 
-/** A failed or blocked result whose every cause is a bug of the harness: that requirement is not judged. */
-function harnessErrorOf(
-  id: string,
-  results: Array<{ test: TestOutcome; result: Result }>,
-): string | undefined {
-  // Every failure message of the requirement (all its failed checks, not only the first) must be a bug.
-  const messages = results.flatMap(({ test, result }) =>
-    (result.kind === 'failed' && test.checks?.[id]?.failed.length
-      ? test.checks[id]!.failed
-      : [result.message]
-    ).map((message) => test.harnessErrors?.find((h) => message.startsWith(h.message))),
-  );
-  if (messages.length === 0 || messages.some((b) => b === undefined)) return undefined;
-  return messages[0]!.bug;
+/** A verdict with the conclusion that decided it (withNotJudged reads its reason and remedy). */
+type Judged = RequirementVerdict & { decidedBy?: Conclusion };
+
+/** One conclusion and the test it came from. */
+interface Found {
+  test: TestOutcome;
+  c: Conclusion;
 }
 
-function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdict {
+/**
+ * A requirement's verdict: the precedence fold (src/verdict/conclusion.ts, PRECEDENCE) over what
+ * every covering test concluded about it. Passed needs at least one `held` and nothing stronger.
+ */
+function judge(requirement: Requirement, tests: TestOutcome[], throttled: string | undefined): Judged {
   const base = {
     ...requirement,
     tests: tests.map((t) => t.key),
@@ -390,225 +349,126 @@ function judge(requirement: Requirement, tests: TestOutcome[]): RequirementVerdi
     observations: tests.flatMap((t) => t.observations),
   };
   if (tests.length === 0) return { ...base, status: 'skipped', message: 'No test covers this requirement.' };
-  // A test the stopped run did not let finish concluded nothing, for or against: except a check of
-  // it that had already failed (a later request throttled past its bound does not undo that).
-  const concluded = tests.filter((t) => t.state !== 'skipped' && t.state !== 'not-concluded');
-  const results = concluded.map((t) => ({ test: t, result: resultIn(t, requirement.id) }));
-  const failedBeforeStop = tests
-    .filter((t) => t.state === 'not-concluded' && (t.checks?.[requirement.id]?.failed.length ?? 0) > 0)
-    .map((t) => ({
-      test: t,
-      result: { kind: 'failed', message: t.checks![requirement.id]!.failed[0]! } as Result,
-    }));
-  const failed = [...results.filter((r) => r.result.kind === 'failed'), ...failedBeforeStop];
-  const blocked = results.filter((r) => r.result.kind === 'blocked');
-  const bug =
-    requirement.level === 'INFO'
-      ? undefined
-      : harnessErrorOf(requirement.id, failed.length > 0 ? failed : blocked);
-  if (bug !== undefined) {
-    return {
-      ...base,
-      status: 'harness-error',
-      message: `Harness error (a bug of speakcheck, not a verdict on the server; please report it): ${bug}`,
-    };
+  const found: Found[] = tests.flatMap((test) =>
+    (test.conclusions[requirement.id] ?? []).map((c) => ({ test, c })),
+  );
+  if (requirement.level === 'INFO') return judgeInfo(base, tests, found, throttled);
+  const top = decisive(found.map((f) => f.c));
+  const all = (kind: Conclusion['kind']) => found.filter((f) => f.c.kind === kind);
+  const first = top === undefined ? undefined : found.find((f) => f.c === top)!;
+  const decidedBy = top === undefined ? {} : { decidedBy: top };
+  switch (top?.kind) {
+    case undefined:
+      return {
+        ...base,
+        status: 'not-observed',
+        message: 'Not observed: no covering test concluded anything about it.',
+      };
+    case 'violated': {
+      const failing = new Set(all('violated').map((f) => f.test));
+      const more =
+        failing.size > 1 ? ` (and ${failing.size - 1} more failing test${failing.size > 2 ? 's' : ''})` : '';
+      return {
+        ...base,
+        ...decidedBy,
+        status: 'failed',
+        message: `${first!.test.name}: ${top.message}${more}`,
+      };
+    }
+    case 'harness-bug':
+      return {
+        ...base,
+        ...decidedBy,
+        status: 'harness-error',
+        message: `Harness error (a bug of speakcheck, not a verdict on the server; please report it): ${top.bug}`,
+      };
+    case 'blocked':
+      return {
+        ...base,
+        ...decidedBy,
+        status: 'blocked',
+        message: `${first!.test.name}: blocked by: ${top.by}`,
+      };
+    case 'not-concluded':
+      return {
+        ...base,
+        ...decidedBy,
+        status: 'not-concluded',
+        // A run stopped while it waited on the server's limit says so first.
+        message: `Not concluded (${top.cause === 'stopped' && throttled ? throttled : top.cause}): ${first!.test.name}: ${top.reason}`,
+      };
+    case 'held': {
+      const held = new Set(all('held').map((f) => f.test)).size;
+      return {
+        ...base,
+        ...decidedBy,
+        status: 'passed',
+        message: `${held} test${held > 1 ? 's' : ''} passed.`,
+      };
+    }
+    case 'not-applicable':
+      return { ...base, ...decidedBy, status: 'not-applicable', message: `Not applicable: ${top.reason}` };
+    case 'not-observed':
+      return {
+        ...base,
+        ...decidedBy,
+        status: 'not-observed',
+        message: `Not observed: ${first!.test.name}: ${top.reason}`,
+      };
   }
-  if (failed.length > 0 && requirement.level !== 'INFO') {
-    const first = failed[0]!;
-    const more =
-      failed.length > 1 ? ` (and ${failed.length - 1} more failing test${failed.length > 2 ? 's' : ''})` : '';
-    return { ...base, status: 'failed', message: `${first.test.name}: ${first.result.message}${more}` };
-  }
-  if (blocked.length > 0 && requirement.level !== 'INFO') {
-    const first = blocked[0]!;
-    return { ...base, status: 'blocked', message: `${first.test.name}: blocked by: ${first.result.message}` };
-  }
+}
+
+/**
+ * INFO judges nothing: its verdict is what the covering tests saw. A test the server's back-pressure
+ * kept from finishing is an observation missed, not a run left unconcluded (a run stopped by
+ * --max-time or Ctrl-C still is one).
+ */
+function judgeInfo(
+  base: Omit<RequirementVerdict, 'status' | 'message'>,
+  tests: TestOutcome[],
+  found: Found[],
+  throttled: string | undefined,
+): Judged {
+  const ran = tests.filter((t) => t.state !== 'skipped' && t.state !== 'not-concluded');
   const unfinished = tests.filter((t) => t.state === 'not-concluded');
-  // INFO judges nothing: a test the server's back-pressure kept from finishing is an observation
-  // missed, not a run left unconcluded (a run stopped by --max-time or Ctrl-C still is one).
-  if (
-    unfinished.length > 0 &&
-    requirement.level === 'INFO' &&
-    concluded.length === 0 &&
-    unfinished.every((t) => t.throttled !== undefined)
-  ) {
+  const cause = (t: TestOutcome) =>
+    Object.values(t.conclusions)
+      .flat()
+      .find((c): c is Extract<Conclusion, { kind: 'not-concluded' }> => c.kind === 'not-concluded');
+  if (ran.length === 0 && unfinished.length > 0) {
     const first = unfinished[0]!;
-    return {
-      ...base,
-      status: 'info',
-      message: `Not observed: ${first.name} did not finish${first.throttled !== undefined ? ` (${first.throttled})` : ''}.`,
-    };
-  }
-  if (unfinished.length > 0) {
-    const first = unfinished[0]!;
+    const why = cause(first);
+    if (unfinished.every((t) => cause(t)?.cause === 'throttled'))
+      return {
+        ...base,
+        status: 'info',
+        message: `Not observed: ${first.name} did not finish${why ? ` (${why.reason})` : ''}.`,
+      };
     return {
       ...base,
       status: 'not-concluded',
-      message:
-        first.throttled !== undefined
-          ? `Not concluded (throttled): ${first.name} did not finish: ${first.throttled}`
-          : `Not concluded (timeout): ${first.name} did not finish.`,
-    };
-  }
-  const ran = concluded;
-  const skipNotes = tests.map((t) => t.observations.find((o) => o.startsWith(`Skipped: ${NOT_APPLICABLE}`)));
-  if (ran.length === 0 && skipNotes.every((n) => n !== undefined)) {
-    return {
-      ...base,
-      status: 'not-applicable',
-      message: `Not applicable: ${skipNotes[0]!.slice(`Skipped: ${NOT_APPLICABLE}`.length)}`,
+      message: `Not concluded (${throttled ?? 'timeout'}): ${first.name} did not finish.`,
     };
   }
   if (ran.length === 0) {
     const why = base.observations.length > 0 ? ` ${base.observations.join(' · ')}` : '';
     return { ...base, status: 'skipped', message: `Every covering test was skipped.${why}` };
   }
-  if (requirement.level === 'INFO') {
-    const notSeen = blocked.map((b) => `Not observed in "${b.test.name}": blocked by: ${b.result.message}`);
-    // A failure covers() did not already note (a test without checks): an observation, not a verdict.
-    const unnoted = failed
-      .filter((f) => !base.observations.some((o) => o.includes(f.result.message)))
-      .map((f) => `Observed (not judged, INFO): ${f.result.message}`);
-    const notes = [...base.observations, ...unnoted, ...notSeen];
-    const seen = notes.length > 0 ? notes.join(' · ') : 'Observed; nothing noted.';
-    return { ...base, status: 'info', message: seen };
-  }
-  return { ...base, status: 'passed', message: `${ran.length} test${ran.length > 1 ? 's' : ''} passed.` };
-}
-
-interface Result {
-  kind: 'passed' | 'failed' | 'blocked';
-  message: string;
-}
-
-/** One requirement's result within one test that ran. */
-function resultIn(test: TestOutcome, id: string): Result {
-  const own = test.checks?.[id];
-  if (own && own.failed.length > 0) return { kind: 'failed', message: own.failed[0]! };
-  if (test.blockedBy !== undefined)
-    return own && own.passed > 0
-      ? { kind: 'passed', message: '' }
-      : { kind: 'blocked', message: test.blockedBy };
-  // A failed test that attributes nothing (no checks, or outside covers()) fails each of its ids.
-  const attributes = test.checks !== undefined && Object.keys(test.checks).length > 0;
-  if (test.state === 'failed' && !attributes) return { kind: 'failed', message: test.errors[0] ?? 'failed' };
-  return { kind: 'passed', message: '' };
-}
-
-/**
- * The exit code of a run, per profile. Not judged is not failed: a MUST nobody could judge (an
- * expiry longer than the run waits, webhooks a remote server cannot deliver) is neither held nor
- * broken. The profiles decide differently, on purpose:
- *   strict, lenient: exit 0 with the distinct verdict "NO MUST FAILED — N MUST NOT JUDGED" (never
- *     CONFORMS). A CI gate runs on every change against servers it cannot always make fully
- *     judgeable (no public webhook URL, 15-minute tokens); failing it for that would teach teams to
- *     switch the gate off. The gap is printed on the verdict line and listed in every report,
- *     each with what would judge it, so nobody reads it as CONFORMS.
- *   acceptance: exit 1. A buyer accepting a server wants "every MUST and SHOULD held", and an
- *     unjudged one is no answer: the gate fails until the run is set up to judge everything.
- * A stopped run that could not conclude a requirement fails in every profile (exit 1, NOT
- * CONCLUDED): it was meant to judge it and did not get to.
- */
-export function exitCodeFor(
-  verdicts: Verdicts,
-  profile: Profile,
-  unhandledErrors = 0,
-  /** Entries of the expect file past their expiry date: each fails the run. */
-  expiredExpectations = 0,
-): number {
-  // The harness broke: whatever else happened, the run cannot vouch for its verdicts.
-  if (verdicts.summary.harnessErrors > 0) return EXIT.harnessError;
-  const rules = PROFILE_RULES[profile];
-  const { mustFailed, shouldFailed, mustBlocked, shouldBlocked } = verdicts.summary;
-  // A blocked requirement was not shown to hold: it counts like a failure, though reported apart.
-  if (mustFailed + mustBlocked > 0) return EXIT.failed;
-  if (rules.shouldGates && shouldFailed + shouldBlocked > 0) return EXIT.failed;
-  // Security checks gate in every profile but lenient (there they are reported, non-strict).
-  const { securityFailed = 0, securityBlocked = 0 } = verdicts.summary;
-  if (profile !== 'lenient' && securityFailed + securityBlocked > 0) return EXIT.failed;
-  if (verdicts.problems.length > 0 || unhandledErrors > 0) return EXIT.failed;
-  if (expiredExpectations > 0) return EXIT.failed;
-  // A run that could not conclude a requirement cannot say the server conforms.
-  if (verdicts.summary.notConcluded > 0) return EXIT.failed;
-  if (rules.notJudgedGates && notJudgedGating(verdicts, profile).length > 0) return EXIT.failed;
-  return EXIT.ok;
-}
-
-/** The unjudged requirements that keep the word CONFORMS away in this profile (SHOULDs where they gate). */
-export function notJudgedGating(verdicts: Verdicts, profile: Profile): RequirementVerdict[] {
-  const shouldToo = PROFILE_RULES[profile].shouldGates;
-  // Security checks are not the contract's: unjudged, they keep CONFORMS away only where anything
-  // unjudged fails the gate (acceptance); elsewhere the security line says they were not judged.
-  const securityToo = PROFILE_RULES[profile].notJudgedGates;
-  return notJudgedList(verdicts.requirements).filter(
-    (r) =>
-      r.level === 'MUST' || (shouldToo && r.level === 'SHOULD') || (securityToo && r.level === 'SECURITY'),
+  const notSeen = found.flatMap(({ test, c }) =>
+    c.kind === 'blocked' ? [`Not observed in "${test.name}": blocked by: ${c.by}`] : [],
   );
-}
-
-/**
- * The verdict, in words, as the terminal's last line and every report's headline say it. CONFORMS
- * only when the run passed AND every MUST (strict, acceptance: and SHOULD) was judged; a clean run
- * that left some unjudged says so instead: "NO MUST FAILED — 2 MUST NOT JUDGED".
- */
-export function verdictWords(verdicts: Verdicts, profile: Profile, exitCode: number): string {
-  const words = contractWords(verdicts, profile, exitCode);
-  return judgesWireFacts(profile) ? withSdkCompatibility(words, verdicts, profile, exitCode) : words;
-}
-
-/**
- * The sdk profile's words also say whether the server works with the vendor's SDK and clients: the
- * wire facts (src/verdict/sdk-profile.ts) are SHOULDs there, so a server that fails only those
- * is NOT COMPATIBLE, not "does not conform" (no sentence of speak-v1.md failed).
- */
-function withSdkCompatibility(words: string, verdicts: Verdicts, profile: Profile, exitCode: number): string {
-  const { summary } = verdicts;
-  if (summary.harnessErrors > 0 || summary.notConcluded > 0) return words;
-  const gating = (r: RequirementVerdict) =>
-    (r.status === 'failed' || r.status === 'blocked') && r.level !== 'INFO';
-  const wireFacts = verdicts.requirements.filter((r) => gating(r) && r.id in SDK_WIRE_FACTS);
-  const contract = verdicts.requirements.filter((r) => gating(r) && !(r.id in SDK_WIRE_FACTS));
-  if (exitCode === EXIT.ok) {
-    const unjudged = notJudgedGating(verdicts, profile).filter((r) => r.id in SDK_WIRE_FACTS);
-    return unjudged.length > 0
-      ? `${words} — SDK compatibility not fully judged (${unjudged.map((r) => r.id).join(', ')})`
-      : `${words} — compatible with the vendor's SDK and clients`;
-  }
-  if (contract.length > 0 || wireFacts.length === 0 || exitCode !== EXIT.failed) return words;
-  return `NOT COMPATIBLE with the vendor's SDK and clients (wire facts not met: ${wireFacts.map((r) => r.id).join(', ')}; no requirement of speak-v1.md failed)`;
-}
-
-function contractWords(verdicts: Verdicts, profile: Profile, exitCode: number): string {
-  const { summary } = verdicts;
-  if (summary.harnessErrors > 0) return 'NO VERDICT (harness error)';
-  const failedGate =
-    summary.mustFailed + summary.mustBlocked > 0 ||
-    (PROFILE_RULES[profile].shouldGates && summary.shouldFailed + summary.shouldBlocked > 0) ||
-    // Security checks gate in every profile but lenient (exitCodeFor).
-    (profile !== 'lenient' && (summary.securityFailed ?? 0) + (summary.securityBlocked ?? 0) > 0);
-  if (failedGate) return 'DOES NOT CONFORM';
-  if (summary.notConcluded > 0) return 'NOT CONCLUDED';
-  const open = notJudgedText(verdicts, profile);
-  // In acceptance an unjudged requirement alone makes exit 1: then the words still say why.
-  const onlyUnjudgedFails =
-    exitCode === EXIT.failed &&
-    PROFILE_RULES[profile].notJudgedGates &&
-    open !== '' &&
-    verdicts.problems.length === 0;
-  if (exitCode !== EXIT.ok && !onlyUnjudgedFails) return 'DOES NOT CONFORM';
-  if (!open) return 'CONFORMS';
-  const held = PROFILE_RULES[profile].shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED';
-  return `${held} — ${open} NOT JUDGED`;
-}
-
-/** "21 MUST, 2 SHOULD" not judged (those that gate in the profile), or '' when none. */
-function notJudgedText(verdicts: Verdicts, profile: Profile): string {
-  const open = notJudgedGating(verdicts, profile);
-  return (['MUST', 'SHOULD', 'SECURITY'] as const)
-    .map((level) => [level, open.filter((r) => r.level === level).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([level, n]) => `${n} ${level}`)
-    .join(', ');
+  // A violation covers() did not already note (a test without checks): an observation, not a verdict.
+  const unnoted = found.flatMap(({ c }) =>
+    c.kind === 'violated' && !base.observations.some((o) => o.includes(c.message))
+      ? [`Observed (not judged, INFO): ${c.message}`]
+      : [],
+  );
+  const notes = [...base.observations, ...unnoted, ...notSeen];
+  return {
+    ...base,
+    status: 'info',
+    message: notes.length > 0 ? notes.join(' · ') : 'Observed; nothing noted.',
+  };
 }
 
 /** "judged: 140 of 142 MUST, 30 of 30 SHOULD" */

@@ -1,26 +1,26 @@
-/** check() and checkStep(): what they record per requirement id, and what they let through. */
+/** check(), checkStep() and notObserved(): what they conclude per requirement id, and what they let through. */
 import { describe, expect, test } from 'vitest';
 import {
-  type CheckTallies,
+  CannotObserve,
+  cannotObserve,
   check,
   checkStep,
-  isSetupFailure,
   markSetupFailure,
-  NotObservable,
-  notObservable,
+  notObserved,
   runWithChecks,
   StepFailed,
 } from '../../src/harness/check.ts';
-import type { HarnessErrorNote } from '../../src/verdict/verdict.ts';
+import { classify } from '../../src/harness/disposition.ts';
+import type { Conclusions } from '../../src/verdict/conclusion.ts';
 
 const inTest = <T>(ids: string[], fn: () => T) => {
-  const tallies: CheckTallies = {};
-  return { tallies, result: runWithChecks({ ids, tallies }, fn) };
+  const conclusions: Conclusions = {};
+  return { conclusions, result: runWithChecks({ ids, conclusions }, fn) };
 };
 
 describe('check', () => {
-  test('sync and async checks are soft and tallied per id', async () => {
-    const { tallies, result } = inTest(['A', 'B'], async () => {
+  test('sync and async checks are soft and concluded per id', async () => {
+    const { conclusions, result } = inTest(['A', 'B'], async () => {
       const a = check('A', () => undefined);
       const b = check('B', () => {
         throw new Error('b is wrong');
@@ -31,14 +31,14 @@ describe('check', () => {
       return [a, b, c];
     });
     expect(await result).toEqual([true, false, false]);
-    expect(tallies).toEqual({
-      A: { passed: 1, failed: ['a is wrong later'] },
-      B: { passed: 0, failed: ['b is wrong'] },
+    expect(conclusions).toEqual({
+      A: [{ kind: 'held' }, { kind: 'violated', message: 'a is wrong later' }],
+      B: [{ kind: 'violated', message: 'b is wrong' }],
     });
   });
 
-  test('checkStep returns the value, or fails its id and stops with a StepFailed (a setup failure)', async () => {
-    const { tallies, result } = inTest(['A'], async () => {
+  test('checkStep returns the value, or fails its id and stops with a StepFailed', async () => {
+    const { conclusions, result } = inTest(['A'], async () => {
       expect(await checkStep('A', async () => 42)).toBe(42);
       await checkStep('A', () => {
         throw new Error('generation answered 500');
@@ -46,28 +46,49 @@ describe('check', () => {
     });
     const err = await result.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepFailed);
-    expect(isSetupFailure(err)).toBe(true);
+    expect(classify(err).kind).toBe('step-failed');
     expect((err as Error).message).toBe('A: generation answered 500');
-    expect(tallies.A).toEqual({ passed: 1, failed: ['generation answered 500'] });
+    expect(conclusions.A).toEqual([
+      { kind: 'held' },
+      { kind: 'violated', message: 'generation answered 500' },
+    ]);
   });
 
-  test('notObservable stops the test, never failing an id (covers() makes it a skip: not judged)', () => {
+  test('notObserved inside a check: that check concludes nothing else, and the test goes on', () => {
+    const { conclusions, result } = inTest(['A', 'B'], () => {
+      const a = check('A', () => notObserved('A', 'the take was ready too fast', 'a slower server'));
+      const b = check('B', () => undefined);
+      return [a, b];
+    });
+    expect(result).toEqual([false, true]);
+    expect(conclusions).toEqual({
+      A: [{ kind: 'not-observed', reason: 'the take was ready too fast', wouldJudge: 'a slower server' }],
+      B: [{ kind: 'held' }],
+    });
+  });
+
+  test('cannotObserve stops the test with its reason and remedy, recording nothing by itself', () => {
     let thrown: unknown;
-    const { tallies } = inTest(['A'], () => {
+    const { conclusions } = inTest(['A'], () => {
       try {
-        check('A', () => notObservable('the take was ready too fast'));
+        check('A', () => cannotObserve('no second identity', '--second-token'));
       } catch (error) {
         thrown = error;
       }
     });
-    expect(thrown).toBeInstanceOf(NotObservable);
-    expect((thrown as Error).message).toBe('not observable: the take was ready too fast');
-    expect(tallies).toEqual({});
+    expect(thrown).toBeInstanceOf(CannotObserve);
+    expect(classify(thrown)).toEqual({
+      kind: 'cannot-observe',
+      reason: 'no second identity',
+      wouldJudge: '--second-token',
+    });
+    expect(conclusions).toEqual({});
   });
 
   test('a check of an id the test does not cover, or outside a test, is a harness bug', () => {
     expect(() => inTest(['A'], () => check('B', () => undefined))).toThrow(/does not cover it/);
     expect(() => check('A', () => undefined)).toThrow(/outside a covers\(\) test/);
+    expect(() => inTest(['A'], () => notObserved('B', 'r', 'w'))).toThrow(/does not cover it/);
   });
 
   test('a skip inside a check stays a skip', () => {
@@ -83,17 +104,15 @@ describe('check', () => {
 
   test('markSetupFailure tags a shared scenario error', () => {
     const err = new Error('voice never ready');
-    expect(isSetupFailure(err)).toBe(false);
+    expect(classify(err).kind).toBe('finding');
     markSetupFailure(err);
-    expect(isSetupFailure(err)).toBe(true);
+    expect(classify(err).kind).toBe('setup');
   });
 });
 
 describe('harness errors', () => {
-  test('a programming error from our own code inside a check is noted beside its failure', () => {
-    const tallies: CheckTallies = {};
-    const harnessErrors: HarnessErrorNote[] = [];
-    runWithChecks({ ids: ['A'], tallies, harnessErrors }, () => {
+  test('a programming error from our own code inside a check is a harness bug, not a violation', () => {
+    const { conclusions } = inTest(['A'], () => {
       check('A', () => {
         const bug = new TypeError('items is undefined');
         bug.stack = 'TypeError: items is undefined\n    at list (/repo/src/checks/lists.ts:40:7)';
@@ -103,9 +122,15 @@ describe('harness errors', () => {
         throw new Error('expected 200, got 500');
       });
     });
-    expect(tallies).toEqual({ A: { passed: 0, failed: ['items is undefined', 'expected 200, got 500'] } });
-    expect(harnessErrors).toEqual([
-      { message: 'items is undefined', bug: 'TypeError: items is undefined (at src/checks/lists.ts:40)' },
-    ]);
+    expect(conclusions).toEqual({
+      A: [
+        {
+          kind: 'harness-bug',
+          message: 'items is undefined',
+          bug: 'TypeError: items is undefined (at src/checks/lists.ts:40)',
+        },
+        { kind: 'violated', message: 'expected 200, got 500' },
+      ],
+    });
   });
 });

@@ -5,13 +5,8 @@
  */
 import { appendFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
-import {
-  type CheckTallies,
-  check,
-  checkStep,
-  isSetupFailure,
-  runWithChecks,
-} from '../../src/harness/check.ts';
+import { check, checkStep, runWithChecks } from '../../src/harness/check.ts';
+import { classify } from '../../src/harness/disposition.ts';
 import {
   allowedWaitMs,
   createLedgerFile,
@@ -22,6 +17,7 @@ import {
   ReadyBoundExceeded,
   type StuckWait,
 } from '../../src/harness/wait-ledger.ts';
+import type { Conclusions } from '../../src/verdict/conclusion.ts';
 
 const BOUND = 60_000;
 const stuckVoice: StuckWait = {
@@ -115,8 +111,8 @@ describe('a stuck wait in a test', () => {
   const first = new ReadyBoundExceeded(stuckVoice, 'waiting');
 
   const inTest = <T>(ids: string[], fn: () => T) => {
-    const tallies: CheckTallies = {};
-    return { tallies, result: runWithChecks({ ids, tallies }, fn) };
+    const conclusions: Conclusions = {};
+    return { conclusions, result: runWithChecks({ ids, conclusions }, fn) };
   };
 
   test('names the first wait and its evidence', () => {
@@ -137,35 +133,35 @@ describe('a stuck wait in a test', () => {
     '%s inside a check of another requirement stops the test as a setup failure, failing nothing',
     async (_, err) => {
       expect(isStuckWait(err)).toBe(true);
-      const { tallies, result } = inTest(['TAKE-BATCH'], async () => {
+      const { conclusions, result } = inTest(['TAKE-BATCH'], async () => {
         await check('TAKE-BATCH', async () => {
           throw err;
         });
       });
       const thrown = await result.catch((e: unknown) => e);
       expect(thrown).toBe(err);
-      expect(isSetupFailure(thrown)).toBe(true);
-      expect(tallies).toEqual({});
+      expect(classify(thrown).kind).toBe('stuck');
+      expect(conclusions).toEqual({});
     },
   );
 
   test('inside a checkStep of another requirement: passed through, not a StepFailed of that step', async () => {
-    const { tallies, result } = inTest(['TAKE-GENERATE-RETURNS-TAKE'], () =>
+    const { conclusions, result } = inTest(['TAKE-GENERATE-RETURNS-TAKE'], () =>
       checkStep('TAKE-GENERATE-RETURNS-TAKE', async () => {
         throw notAgain;
       }),
     );
     expect(await result.catch((e: unknown) => e)).toBe(notAgain);
-    expect(tallies).toEqual({});
+    expect(conclusions).toEqual({});
   });
 
   test('in a test that covers the ready bound: the evidence fails it', async () => {
-    const { tallies, result } = inTest(['VOICE-READY-BOUND', 'VOICE-GET-OBJECT'], () =>
+    const { conclusions, result } = inTest(['VOICE-READY-BOUND', 'VOICE-GET-OBJECT'], () =>
       checkStep('VOICE-READY-BOUND', async () => {
         throw notAgain;
       }),
     );
     await expect(result).rejects.toThrow(/VOICE-READY-BOUND: voice vc_share did not reach/);
-    expect(tallies['VOICE-READY-BOUND']?.failed).toEqual([notAgain.message]);
+    expect(conclusions['VOICE-READY-BOUND']).toEqual([{ kind: 'violated', message: notAgain.message }]);
   });
 });

@@ -7,7 +7,7 @@ import { escapeHtml, HTML_MAX_BODY_CHARS, renderHtml } from '../../src/report/re
 import { mdCell, renderMarkdown } from '../../src/report/render-md.ts';
 import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import { computeVerdicts, type TestOutcome, withWouldJudge } from '../../src/verdict/verdict.ts';
+import { computeVerdicts, type TestOutcome } from '../../src/verdict/verdict.ts';
 import { testOutcome } from '../support/test-outcome.ts';
 
 const hostile = '<script>alert("x")</script> & | pipe';
@@ -157,13 +157,19 @@ describe('reproduction in the reports', () => {
       ...outcome,
       key: 'suites/expiry.spec.ts > waits',
       name: 'waits',
-      state: 'skipped',
+      state: 'passed',
       errors: [],
       evidence: [],
       requirements: ['AUTH-WAITS'],
-      observations: [
-        `Skipped: ${withWouldJudge('access tokens live 900 s <JWT exp>', '--profile acceptance (waits 902 s)')}`,
-      ],
+      conclusions: {
+        'AUTH-WAITS': [
+          {
+            kind: 'not-observed',
+            reason: 'access tokens live 900 s <JWT exp>',
+            wouldJudge: '--profile acceptance (waits 902 s)',
+          },
+        ],
+      },
     };
     const passed: TestOutcome = {
       ...skipped,
@@ -171,6 +177,7 @@ describe('reproduction in the reports', () => {
       state: 'passed',
       requirements: ['MODELS-OK'],
       observations: [],
+      conclusions: { 'MODELS-OK': [{ kind: 'held' }] },
     };
     const verdicts = computeVerdicts(
       [must('AUTH-WAITS', 'auth'), must('MODELS-OK', 'models')],
@@ -185,7 +192,7 @@ describe('reproduction in the reports', () => {
     expect(md).toContain('- Verdict: **no MUST or SHOULD failed — 1 MUST not judged** (exit code 0)');
     expect(md).toContain('- judged: 1 of 2 MUST, 0 of 0 SHOULD');
     expect(md).toMatch(
-      /## Not judged \(1\)[\s\S]*\| AUTH-WAITS \| MUST \| skipped \| .*access tokens live 900 s &lt;JWT exp&gt;.* \| --profile acceptance \(waits 902 s\) \|/,
+      /## Not judged \(1\)[\s\S]*\| AUTH-WAITS \| MUST \| not-observed \| .*access tokens live 900 s &lt;JWT exp&gt;.* \| --profile acceptance \(waits 902 s\) \|/,
     );
     const html = renderHtml(r);
     expect(html).toContain(

@@ -9,7 +9,8 @@ import { EXIT } from '../../src/exit-codes.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { applyExpectations, expectLines } from '../../src/verdict/expectations.ts';
-import { computeVerdicts, exitCodeFor } from '../../src/verdict/verdict.ts';
+import { gate } from '../../src/verdict/gate.ts';
+import { computeVerdicts } from '../../src/verdict/verdict.ts';
 import { testOutcome as outcome } from '../support/test-outcome.ts';
 
 const req = (id: string, level: Requirement['level']): Requirement => ({
@@ -31,7 +32,7 @@ const now = new Date('2026-11-24T12:00:00Z');
 
 describe('applyExpectations', () => {
   test('without an expect file the failures fail the run', () => {
-    expect(exitCodeFor(verdicts, 'strict')).toBe(EXIT.failed);
+    expect(gate(verdicts, 'strict').exitCode).toBe(EXIT.failed);
   });
 
   test('every failure expected: exit 0, status expected-failure keeping the original message', () => {
@@ -44,7 +45,7 @@ describe('applyExpectations', () => {
       'x.yaml',
       now,
     );
-    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.ok);
+    expect(gate(v, 'strict', { expiredExpectations: o.expired.length }).exitCode).toBe(EXIT.ok);
     const a = v.requirements.find((r) => r.id === 'AUTH-A')!;
     expect(a.status).toBe('expected-failure');
     expect(a.message).toBe('Expected (known bug, https://tracker/1): a fails: a fails broke');
@@ -60,7 +61,7 @@ describe('applyExpectations', () => {
       'x.yaml',
       now,
     );
-    expect(exitCodeFor(v, 'strict')).toBe(EXIT.failed);
+    expect(gate(v, 'strict').exitCode).toBe(EXIT.failed);
     expect(v.summary.mustFailed).toBe(1);
   });
 
@@ -77,7 +78,7 @@ describe('applyExpectations', () => {
     );
     expect(o.unexpectedPasses.map((e) => e.requirement)).toEqual(['AUTH-B']);
     expect(v.requirements.find((r) => r.id === 'AUTH-B')!.status).toBe('passed');
-    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.ok);
+    expect(gate(v, 'strict', { expiredExpectations: o.expired.length }).exitCode).toBe(EXIT.ok);
     expect(expectLines(o).alerts).toEqual(['*** unexpected pass: AUTH-B passed: remove it from x.yaml ***']);
   });
 
@@ -93,7 +94,7 @@ describe('applyExpectations', () => {
     );
     expect(v.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
     expect(o.expired.map((e) => e.requirement)).toEqual(['AUTH-A']);
-    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.failed);
+    expect(gate(v, 'strict', { expiredExpectations: o.expired.length }).exitCode).toBe(EXIT.failed);
     expect(expectLines(o).alerts[0]).toMatch(
       /expired: the expected failure AUTH-A in x\.yaml expired on 2026-11-23/,
     );
@@ -110,12 +111,14 @@ describe('applyExpectations', () => {
       'x.yaml',
       now,
     );
-    expect(exitCodeFor(v, 'strict', 0, o.expired.length)).toBe(EXIT.failed);
+    expect(gate(v, 'strict', { expiredExpectations: o.expired.length }).exitCode).toBe(EXIT.failed);
   });
 
   test('a blocked requirement can be expected too', () => {
     const blocked = computeVerdicts(catalogue, [
-      { ...outcome('a blocked', 'failed', ['AUTH-A']), checks: {}, blockedBy: 'login failed' },
+      outcome('a blocked', 'failed', ['AUTH-A'], {
+        conclusions: { 'AUTH-A': [{ kind: 'blocked', by: 'login failed' }] },
+      }),
       outcome('b passes', 'passed', ['AUTH-B', 'AUTH-C']),
     ]);
     expect(blocked.requirements[0]!.status).toBe('blocked');
@@ -127,7 +130,7 @@ describe('applyExpectations', () => {
     );
     expect(v.requirements[0]!.status).toBe('expected-failure');
     expect(v.requirements[0]!.message).toContain('blocked: ');
-    expect(exitCodeFor(v, 'strict')).toBe(EXIT.ok);
+    expect(gate(v, 'strict').exitCode).toBe(EXIT.ok);
   });
 });
 

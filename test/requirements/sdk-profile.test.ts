@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { catalogue, findRequirement } from '../../src/requirements/index.ts';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
+import { gate } from '../../src/verdict/gate.ts';
 import { inProfile, SDK_WIRE_FACTS } from '../../src/verdict/sdk-profile.ts';
-import { computeVerdicts, exitCodeFor } from '../../src/verdict/verdict.ts';
+import { computeVerdicts } from '../../src/verdict/verdict.ts';
 import { testOutcome } from '../support/test-outcome.ts';
 
 const plain = (text: string) =>
@@ -30,9 +31,9 @@ describe('sdk profile', () => {
     });
     const strict = computeVerdicts(catalogue, [failed], { requirements: ['TAKE-BATCH'], profile: 'strict' });
     expect(strict.requirements[0]!.status).toBe('info');
-    expect(exitCodeFor(strict, 'strict')).toBe(0);
+    expect(gate(strict, 'strict').exitCode).toBe(0);
     const sdk = computeVerdicts(catalogue, [failed], { requirements: ['TAKE-BATCH'], profile: 'sdk' });
     expect(sdk.requirements[0]).toMatchObject({ status: 'failed', level: 'SHOULD' });
-    expect(exitCodeFor(sdk, 'sdk')).toBe(1);
+    expect(gate(sdk, 'sdk').exitCode).toBe(1);
   });
 });

@@ -1,18 +1,30 @@
 import { describe, expect, test } from 'vitest';
 import { Finding } from '../../src/checks/finding.ts';
+import type { Profile } from '../../src/config/types.ts';
 import { EXIT } from '../../src/exit-codes.ts';
 import { harnessBug } from '../../src/harness/harness-error.ts';
 import { CatalogueError, mergeCatalogue } from '../../src/requirements/index.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import {
-  computeVerdicts,
-  exitCodeFor,
-  judgedText,
-  NOT_APPLICABLE,
-  verdictWords,
-  withWouldJudge,
-} from '../../src/verdict/verdict.ts';
+import type { Conclusion } from '../../src/verdict/conclusion.ts';
+import { gate } from '../../src/verdict/gate.ts';
+import { computeVerdicts, judgedText, type Verdicts } from '../../src/verdict/verdict.ts';
 import { testOutcome as outcome } from '../support/test-outcome.ts';
+
+/** The gate's exit code and words (src/verdict/gate.ts), as the cases below ask for them. */
+const exitCodeFor = (v: Verdicts, profile: Profile, unhandledErrors = 0) =>
+  gate(v, profile, { unhandledErrors }).exitCode;
+const verdictWords = (v: Verdicts, profile: Profile, _exitCode?: number) => gate(v, profile).words;
+
+/** Conclusions as covers() leaves them. */
+const held: Conclusion = { kind: 'held' };
+const violated = (message: string): Conclusion => ({ kind: 'violated', message });
+const blockedBy = (by: string): Conclusion => ({ kind: 'blocked', by });
+const throttledBy = (reason: string): Conclusion => ({
+  kind: 'not-concluded',
+  cause: 'throttled',
+  reason,
+  wouldJudge: '--max-rps under the limit',
+});
 
 const req = (id: string, level: Requirement['level'], area: Requirement['area'] = 'auth'): Requirement => ({
   id,
@@ -54,8 +66,9 @@ describe('verdicts', () => {
       'suites/auth.spec.ts > a passes',
       'suites/auth.spec.ts > b fails',
     ]);
-    expect(byId['AUTH-C']!.status).toBe('skipped');
-    expect(byId['AUTH-C']!.message).toMatch(/skipped\. Skipped: token lives 15 minutes/);
+    // A covering test that was skipped observed nothing: not judged, with the skip's reason.
+    expect(byId['AUTH-C']!.status).toBe('not-observed');
+    expect(byId['AUTH-C']!.message).toBe('Not observed: c skipped: skipped: token lives 15 minutes');
     expect(byId['AUTH-D']!.status).toBe('info');
     expect(byId['AUTH-D']!.message).toBe('server keeps old refresh tokens');
     expect(byId['AUTH-E']!.status).toBe('skipped');
@@ -67,7 +80,8 @@ describe('verdicts', () => {
       requirements: 6,
       passed: 2,
       failed: 1,
-      skipped: 2,
+      skipped: 1,
+      notObserved: 1,
       info: 1,
       uncovered: 1,
       mustFailed: 1,
@@ -136,12 +150,14 @@ describe('verdicts', () => {
     expect(() => mergeCatalogue({ auth: [req('auth_a', 'MUST')] })).toThrow(/not UPPER-DASH-CASE/);
   });
 
-  describe('per-requirement results within one test (check() tallies, blocked)', () => {
-    const tally = (passed: number, ...failed: string[]) => ({ passed, failed });
-
+  describe('per-requirement results within one test (conclusions, blocked)', () => {
     test("a failed check fails only its own id; the test's other ids pass", () => {
       const t = outcome('three ids', 'failed', ['AUTH-A', 'AUTH-B', 'AUTH-C'], {
-        checks: { 'AUTH-A': tally(2), 'AUTH-B': tally(1, 'prosody differs'), 'AUTH-C': tally(1) },
+        conclusions: {
+          'AUTH-A': [held, held],
+          'AUTH-B': [held, violated('prosody differs')],
+          'AUTH-C': [held],
+        },
       });
       const r = computeVerdicts(catalogue, [t]);
       const status = Object.fromEntries(r.requirements.map((x) => [x.id, x.status]));
@@ -152,8 +168,12 @@ describe('verdicts', () => {
 
     test('a step outside every check blocks the ids not concluded; concluded ones keep their result', () => {
       const t = outcome('setup broke', 'failed', ['AUTH-A', 'AUTH-B', 'AUTH-C', 'AUTH-D'], {
-        checks: { 'AUTH-A': tally(1) },
-        blockedBy: 'take abc never became ready within 30000 ms',
+        conclusions: {
+          'AUTH-A': [held],
+          'AUTH-B': [blockedBy('take abc never became ready within 30000 ms')],
+          'AUTH-C': [blockedBy('take abc never became ready within 30000 ms')],
+          'AUTH-D': [blockedBy('take abc never became ready within 30000 ms')],
+        },
       });
       const r = computeVerdicts(catalogue, [t]);
       const byId = Object.fromEntries(r.requirements.map((x) => [x.id, x]));
@@ -171,8 +191,10 @@ describe('verdicts', () => {
 
     test('a check failed before the blocking step: that id is failed, not blocked', () => {
       const t = outcome('fail then block', 'failed', ['AUTH-A', 'AUTH-B'], {
-        checks: { 'AUTH-A': tally(0, 'wrong status') },
-        blockedBy: 'generation answered 500',
+        conclusions: {
+          'AUTH-A': [violated('wrong status')],
+          'AUTH-B': [blockedBy('generation answered 500')],
+        },
       });
       const status = computeVerdicts(catalogue, [t]).requirements.map((x) => [x.id, x.status]);
       expect(status).toEqual(
@@ -184,9 +206,11 @@ describe('verdicts', () => {
     });
 
     test('across tests: failed beats blocked, blocked beats passed', () => {
-      const passes = outcome('passes', 'passed', ['AUTH-A', 'AUTH-B'], { checks: { 'AUTH-A': tally(1) } });
-      const blocks = outcome('blocks', 'failed', ['AUTH-A', 'AUTH-B'], { checks: {}, blockedBy: 'no voice' });
-      const fails = outcome('fails', 'failed', ['AUTH-B'], { checks: { 'AUTH-B': tally(0, 'bad') } });
+      const passes = outcome('passes', 'passed', ['AUTH-A', 'AUTH-B']);
+      const blocks = outcome('blocks', 'failed', ['AUTH-A', 'AUTH-B'], {
+        conclusions: { 'AUTH-A': [blockedBy('no voice')], 'AUTH-B': [blockedBy('no voice')] },
+      });
+      const fails = outcome('fails', 'failed', ['AUTH-B'], { conclusions: { 'AUTH-B': [violated('bad')] } });
       const r = computeVerdicts(catalogue, [passes, blocks, fails]);
       const byId = Object.fromEntries(r.requirements.map((x) => [x.id, x]));
       expect(byId['AUTH-A']!.status).toBe('blocked');
@@ -196,12 +220,14 @@ describe('verdicts', () => {
 
     test('a blocked MUST does not conform; a blocked SHOULD only in strict', () => {
       const must = computeVerdicts(catalogue, [
-        outcome('m', 'failed', ['AUTH-A'], { checks: {}, blockedBy: 'login failed' }),
+        outcome('m', 'failed', ['AUTH-A'], { conclusions: { 'AUTH-A': [blockedBy('login failed')] } }),
       ]);
       expect(must.summary.failed).toBe(0);
       expect(exitCodeFor(must, 'lenient')).toBe(EXIT.failed);
       const should = computeVerdicts(catalogue, [
-        outcome('s', 'failed', ['AUTH-C'], { checks: {}, blockedBy: 'login failed' }),
+        outcome('s', 'failed', ['AUTH-C'], { conclusions: { 'AUTH-C': [blockedBy('login failed')] } }),
+        // Something judged beside it: a run that judged nothing fails whatever the profile.
+        outcome('a', 'passed', ['AUTH-A']),
       ]);
       expect(exitCodeFor(should, 'strict')).toBe(EXIT.failed);
       expect(exitCodeFor(should, 'lenient')).toBe(EXIT.ok);
@@ -231,7 +257,7 @@ describe('a stopped run (--max-time, Ctrl-C)', () => {
   test('unfinished or never-run requirements are not concluded; a failure stays a failure', () => {
     expect(byId['AUTH-A']!.status).toBe('passed');
     expect(byId['AUTH-B']!.status).toBe('not-concluded');
-    expect(byId['AUTH-B']!.message).toMatch(/^Not concluded \(timeout\): b unfinished did not finish/);
+    expect(byId['AUTH-B']!.message).toMatch(/^Not concluded \(stopped\): b unfinished: the run was stopped/);
     expect(byId['AUTH-C']!.status).toBe('failed');
     expect(byId['AUTH-D']!.status).toBe('skipped');
     // No test of it ran before the stop: its file never started.
@@ -270,18 +296,20 @@ describe('verdicts a vendor can act on', () => {
     expect(must.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
   });
 
-  test('not-applicable: every covering test skipped because the feature is not offered', () => {
+  test('not-applicable: the feature is not offered, and nothing else was concluded', () => {
+    const notOffered = (reason: string): Conclusion => ({
+      kind: 'not-applicable',
+      reason,
+      wouldJudge: 'a sink',
+    });
+    const sink = 'webhooks: the server cannot reach the sink';
     const v = computeVerdicts(catalogue, [
-      outcome('hook 1', 'skipped', ['AUTH-A'], {
-        observations: [`Skipped: ${NOT_APPLICABLE}webhooks: the server cannot reach the sink`],
-      }),
-      outcome('hook 2', 'skipped', ['AUTH-B'], {
-        observations: [`Skipped: ${NOT_APPLICABLE}webhooks: the server cannot reach the sink`],
-      }),
-      // One covering test skipped for another reason: a plain skip, not "not applicable".
+      outcome('hook 1', 'passed', ['AUTH-A'], { conclusions: { 'AUTH-A': [notOffered(sink)] } }),
+      outcome('hook 2', 'passed', ['AUTH-B'], { conclusions: { 'AUTH-B': [notOffered(sink)] } }),
+      // One covering test was skipped for another reason: "not applicable" still says the most.
       outcome('b other', 'skipped', ['AUTH-B'], { observations: ['Skipped: token lives 15 minutes'] }),
-      // One covering test ran: judged as usual.
-      outcome('hook 3', 'skipped', ['AUTH-E'], { observations: [`Skipped: ${NOT_APPLICABLE}x`] }),
+      // One covering test concluded: judged as usual.
+      outcome('hook 3', 'passed', ['AUTH-E'], { conclusions: { 'AUTH-E': [notOffered('x')] } }),
       outcome('e fails', 'failed', ['AUTH-E']),
     ]);
     const byId = Object.fromEntries(v.requirements.map((r) => [r.id, r]));
@@ -289,25 +317,22 @@ describe('verdicts a vendor can act on', () => {
       status: 'not-applicable',
       message: 'Not applicable: webhooks: the server cannot reach the sink',
     });
-    expect(byId['AUTH-B']!.status).toBe('skipped');
+    expect(byId['AUTH-B']!.status).toBe('not-applicable');
     expect(byId['AUTH-E']!.status).toBe('failed');
-    expect(v.summary.notApplicable).toBe(1);
+    expect(v.summary.notApplicable).toBe(2);
   });
 
   test('harness-error: a failure whose cause is our own bug, exit 3; a Finding beside it still fails', () => {
     const bug = 'TypeError: x.y is not a function (at suites/auth.spec.ts:12)';
     const v = computeVerdicts(catalogue, [
       outcome('a breaks', 'failed', ['AUTH-A', 'AUTH-B'], {
-        checks: {
-          'AUTH-A': { passed: 0, failed: ['x.y is not a function'] },
-          'AUTH-B': { passed: 0, failed: ['expected 401, got 200'] },
+        conclusions: {
+          'AUTH-A': [{ kind: 'harness-bug', message: 'x.y is not a function', bug }],
+          'AUTH-B': [violated('expected 401, got 200')],
         },
-        harnessErrors: [{ message: 'x.y is not a function', bug }],
       }),
-      outcome('c blocked by a bug', 'failed', ['AUTH-C'], {
-        checks: {},
-        blockedBy: 'x.y is not a function',
-        harnessErrors: [{ message: 'x.y is not a function', bug }],
+      outcome('c stopped by a bug', 'failed', ['AUTH-C'], {
+        conclusions: { 'AUTH-C': [{ kind: 'harness-bug', message: 'x.y is not a function', bug }] },
       }),
     ]);
     const byId = Object.fromEntries(v.requirements.map((r) => [r.id, r]));
@@ -321,8 +346,12 @@ describe('verdicts a vendor can act on', () => {
     // A bug and a real failure of the same requirement: the real failure is the verdict.
     const mixed = computeVerdicts(catalogue, [
       outcome('a mixed', 'failed', ['AUTH-A'], {
-        checks: { 'AUTH-A': { passed: 0, failed: ['x.y is not a function', 'expected 401, got 200'] } },
-        harnessErrors: [{ message: 'x.y is not a function', bug }],
+        conclusions: {
+          'AUTH-A': [
+            { kind: 'harness-bug', message: 'x.y is not a function', bug },
+            violated('expected 401, got 200'),
+          ],
+        },
       }),
     ]);
     expect(mixed.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
@@ -385,14 +414,23 @@ describe('SECURITY checks (the security area): counted apart, gating in every pr
     expect(exitCodeFor(v, 'lenient')).toBe(EXIT.ok);
   });
 
-  test('not judged without a second identity: skipped with the reason, the run not failed', () => {
-    const why =
-      'Skipped: not judged: the run has no second identity … --second-email/--second-password or --second-token';
-    const v = computeVerdicts(security, [outcome('b', 'skipped', ['SEC-X'], { observations: [why] })], {
-      profile: 'strict',
-    });
-    expect(v.requirements.find((r) => r.id === 'SEC-X')).toMatchObject({ status: 'skipped' });
-    expect(v.requirements.find((r) => r.id === 'SEC-X')!.message).toContain('--second-token');
+  test('not judged without a second identity: not observed with the reason, the run not failed', () => {
+    const conclusions = {
+      'SEC-X': [
+        {
+          kind: 'not-observed' as const,
+          reason: 'the run has no second identity (customer B) to check isolation with',
+          wouldJudge: '--second-email/--second-password or --second-token',
+        },
+      ],
+    };
+    const v = computeVerdicts(
+      security,
+      [outcome('b', 'passed', ['SEC-X'], { conclusions }), outcome('a', 'passed', ['AUTH-A'])],
+      { profile: 'strict' },
+    );
+    expect(v.requirements.find((r) => r.id === 'SEC-X')).toMatchObject({ status: 'not-observed' });
+    expect(v.requirements.find((r) => r.id === 'SEC-X')!.notJudged?.wouldJudgeIt).toContain('--second-token');
     expect(exitCodeFor(v, 'strict')).toBe(EXIT.ok);
   });
 });
@@ -405,9 +443,19 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
       catalogue,
       [
         outcome('lists the voices', 'not-concluded', ['AUTH-A', 'AUTH-C'], {
-          throttled: 'throttled: 429 ×9 (Retry-After: 1) to GET http://x/v1/speak/voices; waited 58.0 s',
           // No check failed before the throttled request (one that had would stand: see below).
-          checks: {},
+          conclusions: {
+            'AUTH-A': [
+              throttledBy(
+                'throttled: 429 ×9 (Retry-After: 1) to GET http://x/v1/speak/voices; waited 58.0 s',
+              ),
+            ],
+            'AUTH-C': [
+              throttledBy(
+                'throttled: 429 ×9 (Retry-After: 1) to GET http://x/v1/speak/voices; waited 58.0 s',
+              ),
+            ],
+          },
         }),
         outcome('another', 'passed', ['AUTH-B']),
       ],
@@ -415,8 +463,9 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
     );
     const a = verdicts.requirements.find((r) => r.id === 'AUTH-A')!;
     expect(a.status).toBe('not-concluded');
+    expect(a.notJudged?.wouldJudgeIt).toBe('--max-rps under the limit');
     expect(a.message).toBe(
-      `Not concluded (${throttled}): lists the voices did not finish: throttled: 429 ×9 (Retry-After: 1) to GET http://x/v1/speak/voices; waited 58.0 s`,
+      'Not concluded (throttled): lists the voices: throttled: 429 ×9 (Retry-After: 1) to GET http://x/v1/speak/voices; waited 58.0 s',
     );
     expect(verdicts.summary.mustFailed + verdicts.summary.shouldFailed).toBe(0);
     expect(exitCodeFor(verdicts, 'strict')).toBe(EXIT.failed);
@@ -452,23 +501,29 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
     req('AUTH-C', 'SHOULD'),
     req('AUTH-D', 'INFO'),
   ];
-  const tokenSkip = withWouldJudge(
-    'access tokens live 900 s (JWT exp)',
-    '--profile acceptance or --expiry full (waits 902 s)',
-  );
-  /** A and C pass, D observed; B only skipped: one MUST not judged. */
+  /** A and C pass, D observed; B not observed: one MUST not judged. */
   const unjudgedMust = [
     outcome('a', 'passed', ['AUTH-A', 'AUTH-C']),
     outcome('d', 'passed', ['AUTH-D']),
-    outcome('b waits', 'skipped', ['AUTH-B'], { observations: [`Skipped: ${tokenSkip}`] }),
+    outcome('b waits', 'passed', ['AUTH-B'], {
+      conclusions: {
+        'AUTH-B': [
+          {
+            kind: 'not-observed',
+            reason: 'access tokens live 900 s (JWT exp)',
+            wouldJudge: '--profile acceptance or --expiry full (waits 902 s)',
+          },
+        ],
+      },
+    }),
   ];
 
-  test('a skip names what would judge it: carried apart from the reason, counted as not judged', () => {
+  test('not observed names what would judge it: carried apart from the reason, counted as not judged', () => {
     const v = computeVerdicts(small, unjudgedMust, { profile: 'strict' });
     const b = v.requirements.find((r) => r.id === 'AUTH-B')!;
-    expect(b.status).toBe('skipped');
+    expect(b.status).toBe('not-observed');
     expect(b.notJudged).toEqual({
-      status: 'skipped',
+      status: 'not-observed',
       reason: 'access tokens live 900 s (JWT exp)',
       wouldJudgeIt: '--profile acceptance or --expiry full (waits 902 s)',
     });
@@ -484,7 +539,9 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
       [...small, req('AUTH-E', 'MUST')],
       [
         outcome('a', 'passed', ['AUTH-A']),
-        outcome('b blocked', 'failed', ['AUTH-B'], { checks: {}, blockedBy: 'login answered 500' }),
+        outcome('b blocked', 'failed', ['AUTH-B'], {
+          conclusions: { 'AUTH-B': [blockedBy('login answered 500')] },
+        }),
         outcome('c unfinished', 'not-concluded', ['AUTH-C']),
       ],
       { stopped: 'the run budget of 300 s (--max-time) ran out' },
@@ -506,6 +563,36 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
       status: 'skipped',
       wouldJudgeIt: expect.stringMatching(/a test that covers it/),
     });
+  });
+
+  test('a run that judged nothing is no pass in any profile', () => {
+    const nothing = [outcome('b waits', 'passed', ['AUTH-B'], { conclusions: unjudgedMust[2]!.conclusions })];
+    for (const profile of ['lenient', 'strict', 'acceptance'] as const) {
+      const v = computeVerdicts(small, nothing, { profile, requirements: ['AUTH-B'] });
+      expect(gate(v, profile), profile).toMatchObject({ exitCode: EXIT.failed, words: 'NOTHING JUDGED' });
+    }
+    const none = computeVerdicts(small, [], { requirements: ['AUTH-A'] });
+    expect(gate(none, 'strict')).toMatchObject({ words: 'NOTHING JUDGED', reasons: ['no test ran'] });
+  });
+
+  test('the reasons name what fails the gate in level order: MUST, then SHOULD, then security', () => {
+    const sec = req('SEC-Y', 'SECURITY', 'security');
+    const v = computeVerdicts(
+      [...small, sec],
+      [
+        outcome('c fails', 'failed', ['AUTH-C']),
+        outcome('y fails', 'failed', ['SEC-Y']),
+        outcome('a fails', 'failed', ['AUTH-A']),
+        outcome('b blocked', 'failed', ['AUTH-B'], { conclusions: { 'AUTH-B': [blockedBy('no voice')] } }),
+      ],
+      { profile: 'strict' },
+    );
+    expect(gate(v, 'strict').reasons).toEqual([
+      '1 MUST failed, 1 blocked',
+      '1 SHOULD failed',
+      '1 security check failed',
+    ]);
+    expect(gate(v, 'lenient').reasons).toEqual(['1 MUST failed, 1 blocked']);
   });
 
   test('exit codes and words per profile: not judged is exit 0 in strict and lenient, 1 in acceptance', () => {
@@ -569,8 +656,10 @@ describe('merged rules: back-pressure, INFO and the sdk words', () => {
       catalogue,
       [
         outcome('fails, then throttled', 'not-concluded', ['AUTH-A', 'AUTH-B'], {
-          throttled: 'throttled: 429 ×3 to GET http://x/v1/speak/voices; waited 25.0 s',
-          checks: { 'AUTH-A': { passed: 0, failed: ['GET answered 500'] } },
+          conclusions: {
+            'AUTH-A': [violated('GET answered 500')],
+            'AUTH-B': [throttledBy('throttled: 429 ×3 to GET http://x/v1/speak/voices; waited 25.0 s')],
+          },
         }),
       ],
       { areas: ['auth'] },
@@ -585,7 +674,9 @@ describe('merged rules: back-pressure, INFO and the sdk words', () => {
       catalogue,
       [
         outcome('a b c e', 'passed', ['AUTH-A', 'AUTH-B', 'AUTH-C', 'AUTH-E']),
-        outcome('observes d', 'not-concluded', ['AUTH-D'], { throttled: 'throttled: 429 ×1; waited 25.0 s' }),
+        outcome('observes d', 'not-concluded', ['AUTH-D'], {
+          conclusions: { 'AUTH-D': [throttledBy('throttled: 429 ×1; waited 25.0 s')] },
+        }),
       ],
       { areas: ['auth'] },
     );

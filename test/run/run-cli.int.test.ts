@@ -211,14 +211,15 @@ describe('speakcheck run: the security area without a second identity', { timeou
       { env: { SPEAK_PASSWORD: FAKE_PASSWORD, SPEAKCHECK_SUITES: 'suites/security.spec.ts' } },
     );
     expect(result.stdout, result.stderr).toMatch(
-      /security \(tenant isolation.*10 checks: 0 passed, 0 failed, 0 blocked, 10 not judged \(not judged: .*--second-email\/--second-password or --second-token/,
+      /security \(tenant isolation.*10 checks: 0 passed, 0 failed, 0 blocked, 10 not judged \(the run has no second identity/,
     );
+    expect(result.stdout).toMatch(/what would judge it: --second-email\/--second-password or --second-token/);
     const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
     const security = report.requirements.filter((r: { area: string }) => r.area === 'security');
     expect(security).toHaveLength(10);
     for (const r of security) {
-      expect(r.status, r.id).toBe('skipped');
-      expect(r.message, r.id).toContain('--second-email/--second-password or --second-token');
+      expect(r.status, r.id).toBe('not-observed');
+      expect(r.notJudged.wouldJudgeIt, r.id).toContain('--second-email/--second-password or --second-token');
     }
     // Nothing judged at all: a run that checks nothing cannot pass.
     expect(result.code).toBe(1);

@@ -61,7 +61,7 @@ const CASES: ExpiryCase[] = [
       '3600',
     ],
     expect: {},
-    // Both selected tests skipped: a run that checked nothing does not pass (exit 1), and says so.
+    // Both selected requirements not observed: a run that judged nothing does not pass (exit 1), and says so.
     exitCode: 1,
     skipped: {
       'AUTH-EXPIRED-TOKEN-401':
@@ -128,7 +128,7 @@ describe.each(CASES)('$name', (c) => {
     }
     for (const [id, message] of Object.entries(c.skipped ?? {})) {
       const verdict = verdicts.get(id);
-      expect(verdict?.status, `${id}: ${verdict?.message}`).toBe('skipped');
+      expect(verdict?.status, `${id}: ${verdict?.message}`).toBe('not-observed');
       expect(verdict?.message, id).toMatch(message);
       expect(verdict?.message, id).not.toContain('\n');
     }

@@ -1,0 +1,97 @@
+/**
+ * The one classifier of what an error means for the requirements of a test (issue 40): check(),
+ * checkStep() and covers() all ask it, and it branches on the errors' stable codes
+ * (src/errors.ts), never on their messages. A disposition says what to record and whether the
+ * error stops the test; the sentences are the errors' own messages, kept as data in the
+ * conclusions (src/verdict/conclusion.ts).
+ */
+import { redactText } from '../evidence/redact.ts';
+import { harnessBug } from './harness-error.ts';
+import { stuckWaitRequirement } from './wait-ledger.ts';
+
+export type Disposition =
+  /** vitest's own skip: not ours to classify. */
+  | { kind: 'skip' }
+  /** The server's back-pressure outlasted a request's bound, or a route never served: nothing concluded. */
+  | { kind: 'throttled'; message: string }
+  /** A helper could not bring about the state the test needs (check.ts cannotObserve): not observed. */
+  | { kind: 'cannot-observe'; reason: string; wouldJudge: string }
+  /** A test's own time bound ran out (src/harness/covers.ts): the harness's limit, nothing concluded. */
+  | { kind: 'test-bound'; message: string }
+  /** A step that already recorded its own failure (checkStep): what it left open is blocked. */
+  | { kind: 'step-failed'; message: string }
+  /** A voice or take that never got done (src/harness/wait-ledger.ts): evidence against its ready bound only. */
+  | { kind: 'stuck'; requirement: string; message: string }
+  /** A bug of speakcheck (src/harness/harness-error.ts). */
+  | { kind: 'harness-bug'; message: string; bug: string }
+  /** A failure a shared scenario (once()) threw: the tests that awaited it are blocked by it. */
+  | { kind: 'setup'; message: string; requirement?: string }
+  /** Anything else: a finding against the server, attributed to `requirement` when it names one. */
+  | { kind: 'finding'; message: string; requirement?: string };
+
+const setupFailures = new WeakSet<object>();
+
+/** Marks an error as a shared scenario's (once()) failure: a test that merely awaited it is blocked by it. */
+export function markSetupFailure(err: unknown): void {
+  if (typeof err === 'object' && err !== null) setupFailures.add(err);
+}
+
+/** What `err` means for the requirements of the test it surfaced in. */
+export function classify(err: unknown): Disposition {
+  if (codeOf(err) === 'VITEST_PENDING') return { kind: 'skip' };
+  const message = redactText(messageOf(err));
+  const throttled = throttledBy(err);
+  if (throttled !== undefined) return { kind: 'throttled', message: redactText(messageOf(throttled)) };
+  if (codeOf(err) === 'SPEAKCHECK_TEST_BOUND') return { kind: 'test-bound', message };
+  if (codeOf(err) === 'SPEAKCHECK_NOT_OBSERVED') {
+    const { reason, wouldJudge } = err as { reason: string; wouldJudge: string };
+    return { kind: 'cannot-observe', reason, wouldJudge };
+  }
+  if (codeOf(err) === 'SPEAKCHECK_STEP_FAILED') return { kind: 'step-failed', message };
+  const stuck = stuckWaitRequirement(err);
+  if (stuck !== undefined) return { kind: 'stuck', requirement: stuck, message };
+  const bug = harnessBug(err);
+  if (bug !== undefined) return { kind: 'harness-bug', message, bug: redactText(bug) };
+  const requirement = namedRequirement(err) ?? namedRequirement(causeOf(err));
+  const named = requirement === undefined ? {} : { requirement };
+  if (typeof err === 'object' && err !== null && setupFailures.has(err))
+    return { kind: 'setup', message, ...named };
+  return { kind: 'finding', message, ...named };
+}
+
+/**
+ * The throttled diagnostic (src/client/back-pressure.ts) behind `err`, also when a wrapper (a
+ * property's failure, a step) keeps it as its cause: back-pressure is never a verdict.
+ */
+export function throttledBy(err: unknown): unknown {
+  return inCauses(err, (e) => codeOf(e) === 'SPEAKCHECK_THROTTLED');
+}
+
+export function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+/** The requirement a Finding names as the one it is evidence against (`facts.requirement`). */
+function namedRequirement(err: unknown): string | undefined {
+  const named = (err as { facts?: { requirement?: unknown } } | null)?.facts?.requirement;
+  return typeof named === 'string' ? named : undefined;
+}
+
+function codeOf(err: unknown): unknown {
+  return (err as { code?: unknown } | null)?.code;
+}
+
+function causeOf(err: unknown): unknown {
+  return (err as { cause?: unknown } | null)?.cause;
+}
+
+/** The first error in the chain of causes (a wrapper keeps what it wraps as its cause) that `test` accepts. */
+function inCauses(err: unknown, test: (e: unknown) => boolean): unknown {
+  let current = err;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    if (test(current)) return current;
+    current = causeOf(current);
+  }
+  return undefined;
+}

@@ -1,0 +1,112 @@
+/**
+ * What one test concluded about one requirement, as data (issue 40). A test leaves a list of these
+ * per requirement id in its task meta (src/harness/covers.ts writes them, src/harness/check.ts and
+ * src/harness/disposition.ts make them); the verdict of a requirement is a precedence fold over the
+ * conclusions of every test that covers it (`foldConclusions`). Nothing here is parsed back from a
+ * sentence: the words are written from these fields (src/verdict/verdict.ts, src/report).
+ *
+ * The rule this encodes: a requirement passes only on an observation. `held` is recorded only when
+ * a check ran its assertions on what the server did; a test that could not bring about the state a
+ * requirement speaks of says so with `not-observed` (src/harness/check.ts `notObserved`), and a
+ * covered requirement no test concluded anything about is not judged either.
+ */
+
+export type Conclusion =
+  /** A check of the requirement ran its assertions on an observation and they held. */
+  | { kind: 'held' }
+  /** The server broke the requirement: the finding, in one sentence. */
+  | { kind: 'violated'; message: string }
+  /** A step the requirement depended on failed first (a generation, a stuck wait, a shared scenario). */
+  | { kind: 'blocked'; by: string }
+  /** The state the requirement speaks of did not occur in this run (a take ready too fast, an expiry not waited out). */
+  | { kind: 'not-observed'; reason: string; wouldJudge: string }
+  /** The server does not offer what the requirement needs (webhooks it cannot deliver to us). */
+  | { kind: 'not-applicable'; reason: string; wouldJudge: string }
+  /**
+   * Nothing concluded for or against: the server's back-pressure outlasted its bound (`throttled`),
+   * the harness's own time bound for the test ran out (`timeout`), or the run was stopped (`stopped`).
+   */
+  | { kind: 'not-concluded'; cause: NotConcludedCause; reason: string; wouldJudge: string }
+  /** speakcheck itself broke while judging it: never the server's fault. */
+  | { kind: 'harness-bug'; message: string; bug: string };
+
+export type ConclusionKind = Conclusion['kind'];
+export type NotConcludedCause = 'throttled' | 'timeout' | 'stopped';
+
+/** Per requirement id, what one test concluded (in the order it concluded it). */
+export type Conclusions = Record<string, Conclusion[]>;
+
+/**
+ * The order in which conclusions decide a requirement, strongest first: one violation fails it
+ * whatever held elsewhere; a harness bug, a block or an unfinished test keep a pass away (nothing
+ * shows the requirement held where they stood); a hold then passes it; and only when nothing was
+ * concluded at all does "not applicable" or "not observed" say why it was not judged.
+ */
+export const PRECEDENCE: readonly ConclusionKind[] = [
+  'violated',
+  'harness-bug',
+  'blocked',
+  'not-concluded',
+  'held',
+  'not-applicable',
+  'not-observed',
+];
+
+/** The deciding conclusion among `all` (undefined when there is none: not judged, nothing said). */
+export function decisive(all: readonly Conclusion[]): Conclusion | undefined {
+  for (const kind of PRECEDENCE) {
+    const found = all.find((c) => c.kind === kind);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Counts of held and violated conclusions: what the Allure lines and the report's test rows show. */
+export function tally(list: readonly Conclusion[] | undefined): { held: number; violated: string[] } {
+  const all = list ?? [];
+  return {
+    held: all.filter((c) => c.kind === 'held').length,
+    violated: all.flatMap((c) => (c.kind === 'violated' ? [c.message] : [])),
+  };
+}
+
+/**
+ * The conclusions of a test that left none of its own (a hook failed before its body ran, it was
+ * skipped, or the stopped run never let it finish): its state speaks for every id it covers.
+ */
+export function conclusionsOfState(
+  state: 'passed' | 'failed' | 'skipped' | 'not-concluded',
+  ids: readonly string[],
+  o: { error?: string; note?: string; stopped?: string },
+): Conclusions {
+  const one = (): Conclusion => {
+    switch (state) {
+      case 'passed':
+        return { kind: 'held' };
+      case 'failed':
+        return { kind: 'violated', message: o.error ?? 'failed' };
+      case 'skipped':
+        return {
+          kind: 'not-observed',
+          reason: o.note ? `skipped: ${o.note}` : 'the test was skipped',
+          wouldJudge: 'a run where its test is not skipped (see the reason)',
+        };
+      case 'not-concluded':
+        return {
+          kind: 'not-concluded',
+          cause: 'stopped',
+          reason: `the run was stopped${o.stopped ? ` (${o.stopped})` : ''} before the test finished`,
+          wouldJudge: o.stopped?.includes('--max-time')
+            ? 'a longer --max-time (the run budget ran out before it finished)'
+            : 'a run that is not stopped before it finishes',
+        };
+    }
+  };
+  return Object.fromEntries(ids.map((id) => [id, [one()]]));
+}
+
+/** A test that concluded nothing for or against anything it covers, and was kept from finishing. */
+export function unfinished(conclusions: Conclusions): boolean {
+  const all = Object.values(conclusions).flat();
+  return all.some((c) => c.kind === 'not-concluded') && !all.some((c) => c.kind === 'violated');
+}

@@ -1,0 +1,181 @@
+/**
+ * The gate (issue 40): ONE function decides, from the verdicts and the profile's rules
+ * (PROFILE_RULES in src/config/types.ts: which levels gate, whether "not judged" fails), the exit
+ * code, the headline words and the reasons. The terminal, every report, the badge and the exit code
+ * read its result; nothing else evaluates the profile's rules.
+ *
+ * Not judged is not failed: a MUST nobody could judge (an expiry longer than the run waits,
+ * webhooks a remote server cannot deliver) is neither held nor broken. The profiles decide
+ * differently, on purpose:
+ *   strict, lenient, sdk: exit 0 with the distinct verdict "NO MUST FAILED — N MUST NOT JUDGED"
+ *     (never CONFORMS). A CI gate runs on every change against servers it cannot always make fully
+ *     judgeable; failing it for that would teach teams to switch the gate off. The gap is printed on
+ *     the verdict line and listed in every report, each with what would judge it.
+ *   acceptance: exit 1. A buyer accepting a server wants "every MUST and SHOULD held", and an
+ *     unjudged one is no answer.
+ * A run that could not conclude a requirement (stopped, or kept from finishing) fails in every
+ * profile (exit 1, NOT CONCLUDED): it was meant to judge it and did not get to.
+ */
+import { PROFILE_RULES, type Profile } from '../config/types.ts';
+import { EXIT } from '../exit-codes.ts';
+import type { RequirementLevel } from '../requirements/types.ts';
+import { judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
+import { notJudgedList, type RequirementVerdict, type Verdicts } from './verdict.ts';
+
+export interface GateResult {
+  exitCode: number;
+  /** The verdict in words: the terminal's last line and every report's headline. */
+  words: string;
+  /** What keeps the run from CONFORMS, most serious first (MUST, then SHOULD, then SECURITY, then the rest). */
+  reasons: string[];
+}
+
+export interface GateInputs {
+  /** Errors vitest reported outside any test. */
+  unhandledErrors?: number;
+  /** Entries of the expect file past their expiry date: each fails the run. */
+  expiredExpectations?: number;
+}
+
+/** The statuses that conclude something about the server (INFO: an observation the selection asked for). */
+const JUDGED_STATUSES: ReadonlySet<string> = new Set([
+  'passed',
+  'failed',
+  'non-strict',
+  'expected-failure',
+  'info',
+]);
+
+type GatedLevel = Exclude<RequirementLevel, 'INFO'>;
+const LEVELS: readonly GatedLevel[] = ['MUST', 'SHOULD', 'SECURITY'];
+const LEVEL_NAME: Record<GatedLevel, [string, string]> = {
+  MUST: ['MUST', 'MUST'],
+  SHOULD: ['SHOULD', 'SHOULD'],
+  SECURITY: ['security check', 'security checks'],
+};
+
+/** Whether a failed or blocked requirement of `level` fails the run in `profile`. */
+export function levelGates(level: RequirementLevel, profile: Profile): boolean {
+  const rules = PROFILE_RULES[profile];
+  if (level === 'MUST') return true;
+  if (level === 'SHOULD') return rules.shouldGates;
+  if (level === 'SECURITY') return rules.securityGates;
+  return false;
+}
+
+/** The unjudged requirements that keep the word CONFORMS away in this profile. */
+export function notJudgedGating(verdicts: Verdicts, profile: Profile): RequirementVerdict[] {
+  // Security checks are not the contract's: unjudged, they keep CONFORMS away only where anything
+  // unjudged fails the gate (acceptance); elsewhere the security line says they were not judged.
+  const securityToo = PROFILE_RULES[profile].notJudgedGates;
+  return notJudgedList(verdicts.requirements).filter(
+    (r) =>
+      (r.level !== 'SECURITY' && levelGates(r.level, profile)) || (securityToo && r.level === 'SECURITY'),
+  );
+}
+
+export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = {}): GateResult {
+  const { summary } = verdicts;
+  const rules = PROFILE_RULES[profile];
+  // The harness broke: whatever else happened, the run cannot vouch for its verdicts.
+  if (summary.harnessErrors > 0)
+    return {
+      exitCode: EXIT.harnessError,
+      words: 'NO VERDICT (harness error)',
+      reasons: [`${summary.harnessErrors} requirement(s) hit a bug of speakcheck`],
+    };
+  const failing = LEVELS.filter((level) => levelGates(level, profile)).flatMap((level) => {
+    const failed = count(verdicts, level, 'failed');
+    const blocked = count(verdicts, level, 'blocked');
+    if (failed + blocked === 0) return [];
+    const [one, many] = LEVEL_NAME[level];
+    const parts = [
+      ...(failed > 0 ? [`${failed} ${failed === 1 ? one : many} failed`] : []),
+      ...(blocked > 0 ? [`${blocked} blocked`] : []),
+    ];
+    return [parts.join(', ')];
+  });
+  const other: string[] = [];
+  const judgedAny = verdicts.requirements.some((r) => JUDGED_STATUSES.has(r.status));
+  if (verdicts.problems.length > 0) other.push(`${verdicts.problems.length} test file or test problem(s)`);
+  if ((inputs.unhandledErrors ?? 0) > 0) other.push(`${inputs.unhandledErrors} unhandled error(s)`);
+  if ((inputs.expiredExpectations ?? 0) > 0)
+    other.push(
+      `${inputs.expiredExpectations} expect entr${inputs.expiredExpectations === 1 ? 'y' : 'ies'} expired`,
+    );
+  if (failing.length > 0 || other.length > 0)
+    return withSdk(verdicts, profile, {
+      exitCode: EXIT.failed,
+      words: 'DOES NOT CONFORM',
+      reasons: [...failing, ...other],
+    });
+  if (summary.notConcluded > 0)
+    return {
+      exitCode: EXIT.failed,
+      words: 'NOT CONCLUDED',
+      reasons: [`${summary.notConcluded} requirement(s) not concluded`],
+    };
+  const open = notJudgedText(verdicts, profile);
+  // A run that checked nothing, or judged nothing, is no pass whatever the profile: "no MUST
+  // failed" would be vacuous.
+  const ranNone = summary.tests.passed + summary.tests.failed === 0;
+  if (ranNone || !judgedAny)
+    return {
+      exitCode: EXIT.failed,
+      words: 'NOTHING JUDGED',
+      reasons: [
+        ranNone ? 'no test ran' : `${open || 'every requirement'} not judged: see what would judge each`,
+      ],
+    };
+  if (!open) return withSdk(verdicts, profile, { exitCode: EXIT.ok, words: 'CONFORMS', reasons: [] });
+  const held = rules.shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED';
+  return withSdk(verdicts, profile, {
+    // In acceptance an unjudged requirement alone fails the run: then the words still say why.
+    exitCode: rules.notJudgedGates ? EXIT.failed : EXIT.ok,
+    words: `${held} — ${open} NOT JUDGED`,
+    // The words say it all; the not-judged lines say what would judge each.
+    reasons: [],
+  });
+}
+
+function count(verdicts: Verdicts, level: GatedLevel, status: 'failed' | 'blocked'): number {
+  return verdicts.requirements.filter((r) => r.level === level && r.status === status).length;
+}
+
+/** "21 MUST, 2 SHOULD" not judged (those that gate in the profile), or '' when none. */
+function notJudgedText(verdicts: Verdicts, profile: Profile): string {
+  const open = notJudgedGating(verdicts, profile);
+  return LEVELS.map((level) => [level, open.filter((r) => r.level === level).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([level, n]) => `${n} ${level}`)
+    .join(', ');
+}
+
+/**
+ * The sdk profile's words also say whether the server works with the vendor's SDK and clients: the
+ * wire facts (src/verdict/sdk-profile.ts) are SHOULDs there, so a server that fails only those
+ * is NOT COMPATIBLE, not "does not conform" (no sentence of speak-v1.md failed).
+ */
+function withSdk(verdicts: Verdicts, profile: Profile, result: GateResult): GateResult {
+  if (!judgesWireFacts(profile)) return result;
+  const gating = (r: RequirementVerdict) =>
+    (r.status === 'failed' || r.status === 'blocked') && r.level !== 'INFO';
+  const wireFacts = verdicts.requirements.filter((r) => gating(r) && r.id in SDK_WIRE_FACTS);
+  const contract = verdicts.requirements.filter((r) => gating(r) && !(r.id in SDK_WIRE_FACTS));
+  if (result.exitCode === EXIT.ok) {
+    const unjudged = notJudgedGating(verdicts, profile).filter((r) => r.id in SDK_WIRE_FACTS);
+    return {
+      ...result,
+      words:
+        unjudged.length > 0
+          ? `${result.words} — SDK compatibility not fully judged (${unjudged.map((r) => r.id).join(', ')})`
+          : `${result.words} — compatible with the vendor's SDK and clients`,
+    };
+  }
+  if (contract.length > 0 || wireFacts.length === 0 || result.exitCode !== EXIT.failed) return result;
+  if (verdicts.problems.length > 0 || result.words !== 'DOES NOT CONFORM') return result;
+  return {
+    ...result,
+    words: `NOT COMPATIBLE with the vendor's SDK and clients (wire facts not met: ${wireFacts.map((r) => r.id).join(', ')}; no requirement of speak-v1.md failed)`,
+  };
+}
