@@ -153,6 +153,12 @@ export const DEFECTS = [
     'a take in progress_* is reported as waiting again',
   ),
   d(
+    'take-list-ready-only',
+    'takes',
+    ['TAKE-LISTED-AT-ONCE'],
+    'GET /v1/speak/takes lists only takes whose status is ready: a take in progress is left out',
+  ),
+  d(
     'batch-reversed',
     'takes',
     ['TAKE-BATCH'],
