@@ -135,6 +135,12 @@ export const DEFECTS = [
     'info is filled (with a guess) before the take is ready',
   ),
   d(
+    'info-while-generating',
+    'takes',
+    ['TAKE-INFO-NULL-BEFORE-READY'],
+    'info is null while the take waits, but filled (with an estimate) once the worker has started it, before ready',
+  ),
+  d(
     'take-style-dropped',
     'takes',
     ['TAKE-ECHOES-REQUEST'],
