@@ -33,21 +33,12 @@ import {
 } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
 import { generateTake, getItem, type Take, waitUntilDone } from './support/items.ts';
+import { longText } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
 
 const TEXT = 'Audio comes in five formats. Each one must carry the same speech.';
-/** Long enough that the take is still being generated when its wav is requested. */
-const LONG_TEXT = [
-  'This text is a little longer on purpose.',
-  'It gives the server time to stream the wav while it is generated.',
-  'Every sentence becomes one part of the audio.',
-  'The harness reads the growing body until the stream ends.',
-  'Then it compares the streamed audio with the finished take.',
-  'That is all for this test.',
-].join(' ');
-
 /** A plain ready voice to make takes with: the run's shared one. */
 const voice = useSharedVoice(speak);
 
@@ -352,7 +343,7 @@ function progressiveOf(
  */
 const streaming = once(async () => {
   for (const repeat of REPEATS) {
-    const text = Array.from({ length: repeat }, () => LONG_TEXT).join(' ');
+    const text = longText(repeat);
     const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text });
     const path = `/v1/speak/takes/${encodeURIComponent(take.take_id)}`;
     const wavRedirect = await speak.api.get(`${path}/wav`);

@@ -9,20 +9,30 @@ import { propertySeed } from '../fixtures/property-seed.ts';
 import { multilingualArb, unicodeArb } from '../fixtures/texts.ts';
 import { assertDurationIsSampleCount, assertInfoConsistent, parseWav } from '../src/checks/audio.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { assertStatusOrder, distinctRuns } from '../src/checks/status.ts';
+import { assertStatusOrder, distinctRuns, isDone } from '../src/checks/status.ts';
 import {
   check,
   checkStep,
   covers,
   expectJson,
   expectSchema,
+  notObservable,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
 import { assertEpochMs, assertEqualField } from './support/assertions.ts';
 import { fetchAudio } from './support/audio.ts';
-import { generateTake, getItem, observedSequences, type Take, waitUntilDone } from './support/items.ts';
+import {
+  generateTake,
+  getItem,
+  type ObservedSequence,
+  observedSequences,
+  type Polled,
+  type Take,
+  waitUntilDone,
+} from './support/items.ts';
 import { list } from './support/lists.ts';
+import { longText } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { sleep } from './support/wait.ts';
 
@@ -43,14 +53,10 @@ const generated = once(async () => {
   const v = await voice();
   const body = { voice_id: v.voice_id, text: MULTI_PART };
   const { take } = await generateTake(speak, body);
-  // The unfiltered list: length absent is unlimited (wire facts), and the newest take comes first anyway.
-  // One read: TAKE-LISTED-AT-ONCE asks for the take in the list at once, so no second look (it is the
-  // newest, at the top of the first page, where a page shift cannot hide it).
-  const whole = await list<Take>(speak, 'take');
   const polled = waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
   // Callers that only need the creation must not leave the polling promise unhandled.
   polled.catch(() => undefined);
-  return { body, take, whole, polled };
+  return { body, take, polled };
 });
 
 covers(
@@ -61,15 +67,11 @@ covers(
     'TAKE-FIELD-TYPES',
     'TAKE-TIMESTAMP-MS',
     'TAKE-ECHOES-REQUEST',
-    'TAKE-LISTED-AT-ONCE',
   ],
-  'take generation returns a waiting Take with info null, listed at once',
+  'take generation returns a waiting Take with info null',
   async () => {
     // A generation that fails, or a body that breaks the Take schema (TAKE-FIELD-TYPES), stops here.
-    const { body, take, whole } = await checkStep(
-      ['TAKE-GENERATE-RETURNS-TAKE', 'TAKE-FIELD-TYPES'],
-      generated,
-    );
+    const { body, take } = await checkStep(['TAKE-GENERATE-RETURNS-TAKE', 'TAKE-FIELD-TYPES'], generated);
     const where = `generated take ${take.take_id.slice(0, 8)}`;
     check('TAKE-GENERATE-WAITING', () => assertEqualField(take.status, 'waiting', `${where} /status`));
     check('TAKE-GENERATE-INFO-NULL', () => assertEqualField(take.info, null, `${where} /info`));
@@ -79,27 +81,97 @@ covers(
       assertEqualField(take.prosody, null, `${where} /prosody (none given)`);
     });
     check('TAKE-TIMESTAMP-MS', () => assertEpochMs(take.timestamp_ms, `${where} /timestamp_ms`));
-    check('TAKE-LISTED-AT-ONCE', () => {
-      if (!whole.some((t) => t.take_id === take.take_id)) {
-        throw new Finding(
-          `GET /v1/speak/takes (${whole.length} takes) right after generation does not hold ${take.take_id}`,
-        );
-      }
-    });
   },
 );
+
+/** Long text, then longer: a server too fast to observe a take in progress gets a longer take. */
+const LISTED_REPEATS = [1, 5, 15] as const;
+
+/** What one list read showed of a take it was read right after. */
+type ListedObservation =
+  | { kind: 'listed-in-progress'; message: string }
+  | { kind: 'missing'; message: string }
+  | { kind: 'not-observable'; reason: string };
+
+/**
+ * Polls the long take to its end: its many parts keep it in started and progress_* long enough for
+ * polling to see them (TAKE-INFO-NULL-BEFORE-READY needs a take seen in progress).
+ */
+function pollLong(take: Take): Promise<Polled<Take>> {
+  const polled = waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
+  polled.catch(() => undefined); // awaited by the tests that judge it
+  return polled;
+}
+
+/**
+ * TAKE-LISTED-AT-ONCE speaks of a take still in progress ("on acceptance the take is waiting and
+ * appears in the take list"): a list read after the take was ready shows nothing about that state,
+ * and a server that lists only ready takes passes it. So the list is read right after generation,
+ * once per attempt, and the answer counts only when the take provably was not done when it answered:
+ * its own entry shows an in-progress status, or, when the entry is missing, a GET right after the
+ * list answered still shows it not done. A take done before that is retried with a longer text
+ * (at most three takes: a rate-limited server is not hammered).
+ */
+const listedAtOnce = once(
+  async (): Promise<{ observed: ListedObservation; polled: Promise<Polled<Take>> }> => {
+    const v = await voice();
+    let reason = '';
+    let last: Take | undefined;
+    for (const repeat of LISTED_REPEATS) {
+      const text = longText(repeat);
+      const { take } = await generateTake(speak, { voice_id: v.voice_id, text });
+      // The unfiltered list (length absent is unlimited, wire facts), whole: the take is the newest.
+      const whole = await list<Take>(speak, 'take');
+      const where = `take ${take.take_id.slice(0, 8)} (${text.length} characters)`;
+      last = take;
+      const entry = whole.find((t) => t.take_id === take.take_id);
+      if (entry && !isDone(entry.status))
+        return {
+          observed: {
+            kind: 'listed-in-progress',
+            message: `${where} is in GET /v1/speak/takes right after generation, ${entry.status} there`,
+          },
+          polled: pollLong(take),
+        };
+      if (!entry) {
+        const after = await getItem<Take>(speak, 'take', take.take_id);
+        const state = isDone(after.status)
+          ? `already ${after.status} when read right after the list (it may have been done when the list answered)`
+          : `still ${after.status} when read right after the list: it was in progress when the list answered`;
+        return {
+          observed: {
+            kind: 'missing',
+            message: `GET /v1/speak/takes (${whole.length} takes) right after generation does not hold ${where}, ${state}`,
+          },
+          polled: pollLong(take),
+        };
+      }
+      reason = `even a take of ${repeat} times the long text (${text.length} characters) was ${entry.status} before the take list answered: a take in progress could not be observed in the list`;
+      observe(`${where} was already ${entry.status} in the list; trying a longer one`);
+    }
+    return { observed: { kind: 'not-observable', reason }, polled: pollLong(last!) };
+  },
+);
+
+covers(['TAKE-LISTED-AT-ONCE'], 'a take still in progress appears in the take list at once', async () => {
+  const { observed } = await listedAtOnce();
+  // Absent from the list after it was accepted is a failure whatever its state; listed counts
+  // only when it was listed while in progress, the state the requirement speaks of.
+  if (observed.kind === 'not-observable') notObservable(observed.reason);
+  if (observed.kind === 'missing') throw new Finding(observed.message);
+  observe(observed.message);
+});
 
 covers(
   [
     'TAKE-STATUS-ORDER',
     'TAKE-READY-BOUND',
     'TAKE-GET-OBJECT',
-    'TAKE-INFO-NULL-BEFORE-READY',
     'TAKE-INFO-AT-READY',
     'TAKE-INFO-FIELDS',
     'TAKE-INFO-AUDIO-RATE',
   ],
-  'statuses move forward to ready; info is null before ready and matches the wav at ready',
+  'statuses move forward to ready; info matches the wav at ready',
   async () => {
     const { take } = await generated();
     // GETs answering an array (TAKE-GET-OBJECT) are attributed wherever the wait meets them.
@@ -122,15 +194,6 @@ covers(
         [...polled.statuses, ...after],
         `${where} (then ${after.length} reads after it was done)`,
       ),
-    );
-    check('TAKE-INFO-NULL-BEFORE-READY', () =>
-      polled.snapshots.forEach((snapshot, i) => {
-        if (snapshot.status !== 'ready' && snapshot.info !== null) {
-          throw new Finding(
-            `${where}: info is ${show(snapshot.info)} while the status is ${snapshot.status} (observation ${i}); expected null until ready`,
-          );
-        }
-      }),
     );
     const info = await checkStep('TAKE-INFO-AT-READY', () => {
       const filled = polled.final.info;
@@ -246,41 +309,61 @@ const toDelete = once(async () => {
 
 prefetch(generated, atBounds, withLanguage, multilingual, toDelete);
 
+/** Every take sequence this file polled, once the scenarios that poll one have ended. */
+async function polledTakeSequences(): Promise<readonly ObservedSequence[]> {
+  await Promise.allSettled([
+    (await generated()).polled,
+    atBounds(),
+    withLanguage(),
+    multilingual(),
+    toDelete(),
+    listedAtOnce().then(({ polled }) => polled),
+  ]);
+  const takes = observedSequences(speak).filter((sequence) => sequence.kind === 'take');
+  if (takes.length < 5)
+    throw new Finding(`only ${takes.length} take sequences were observed; the scenarios did not run`);
+  return takes;
+}
+
+covers(['TAKE-STATUS-ORDER'], 'every status sequence polled in this file moves forward', async () => {
+  const takes = await polledTakeSequences();
+  for (const { id, snapshots } of takes) {
+    check('TAKE-STATUS-ORDER', () =>
+      assertStatusOrder(
+        snapshots.map((x) => x.status),
+        `take ${id.slice(0, 8)}`,
+      ),
+    );
+  }
+  observe(
+    `${takes.length} take sequences: ${takes.map((t) => distinctRuns(t.snapshots.map((x) => x.status)).join('→')).join('; ')}`,
+  );
+});
+
 covers(
-  ['TAKE-STATUS-ORDER', 'TAKE-INFO-NULL-BEFORE-READY'],
-  'every status sequence polled in this file moves forward, with info null before ready',
+  ['TAKE-INFO-NULL-BEFORE-READY'],
+  'info is null in every state before ready that polling saw, the worker states included',
   async () => {
-    await Promise.allSettled([
-      (await generated()).polled,
-      atBounds(),
-      withLanguage(),
-      multilingual(),
-      toDelete(),
-    ]);
-    const takes = observedSequences(speak).filter((sequence) => sequence.kind === 'take');
-    if (takes.length < 5)
-      throw new Finding(`only ${takes.length} take sequences were observed; the scenarios did not run`);
+    const takes = await polledTakeSequences();
+    let inWorker = 0;
     for (const { id, snapshots } of takes) {
-      const where = `take ${id.slice(0, 8)}`;
-      check('TAKE-STATUS-ORDER', () =>
-        assertStatusOrder(
-          snapshots.map((x) => x.status),
-          where,
-        ),
-      );
-      check('TAKE-INFO-NULL-BEFORE-READY', () => {
-        for (const snapshot of snapshots as Take[]) {
-          if (snapshot.status !== 'ready' && snapshot.info !== null) {
-            throw new Finding(
-              `${where}: info is ${show(snapshot.info)} while the status is ${snapshot.status}`,
-            );
-          }
+      (snapshots as Take[]).forEach((snapshot, i) => {
+        if (snapshot.status === 'ready') return;
+        if (snapshot.status !== 'waiting' && !isDone(snapshot.status)) inWorker++;
+        if (snapshot.info !== null) {
+          throw new Finding(
+            `take ${id.slice(0, 8)}: info is ${show(snapshot.info)} while the status is ${snapshot.status} (observation ${i}); expected null until ready`,
+          );
         }
       });
     }
-    observe(
-      `${takes.length} take sequences: ${takes.map((t) => distinctRuns(t.snapshots.map((x) => x.status)).join('→')).join('; ')}`,
-    );
+    // "Until ready" is more than the waiting answer of generation (TAKE-GENERATE-INFO-NULL judges
+    // that): a server may fill info when its worker starts. Passed only when a take was seen there.
+    if (inWorker === 0)
+      notObservable(
+        `no take of the ${takes.length} polled (a long one among them) was seen in started or progress_*: each went from waiting to done between two polls, so info before ready was seen only in waiting`,
+      );
+    observe(`info was null in all ${inWorker} snapshots polling saw in started or progress_*`);
   },
 );
 

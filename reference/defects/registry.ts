@@ -135,6 +135,12 @@ export const DEFECTS = [
     'info is filled (with a guess) before the take is ready',
   ),
   d(
+    'info-while-generating',
+    'takes',
+    ['TAKE-INFO-NULL-BEFORE-READY'],
+    'info is null while the take waits, but filled (with an estimate) once the worker has started it, before ready',
+  ),
+  d(
     'take-style-dropped',
     'takes',
     ['TAKE-ECHOES-REQUEST'],
@@ -151,6 +157,12 @@ export const DEFECTS = [
     'takes',
     ['TAKE-STATUS-ORDER', 'TAKE-STATUS-VALUES'],
     'a take in progress_* is reported as waiting again',
+  ),
+  d(
+    'take-list-ready-only',
+    'takes',
+    ['TAKE-LISTED-AT-ONCE'],
+    'GET /v1/speak/takes lists only takes whose status is ready: a take in progress is left out',
   ),
   d(
     'batch-reversed',

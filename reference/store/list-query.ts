@@ -97,6 +97,8 @@ export function listSql(
   const where = leak ? [] : ['user_id = ?'];
   const params: unknown[] = leak ? [] : [userId];
   if (table === 'takes' && latitude.has('example-takes-hidden')) where.push('example_of IS NULL');
+  // Defect take-list-ready-only: takes still in progress are left out of the take list.
+  if (table === 'takes' && defects.has('take-list-ready-only')) where.push("status = 'ready'");
   if (q.ids !== null && !(idColumn === 'take_id' && defects.has('take-id-filter-ignored'))) {
     if (q.ids.length === 0) where.push('0');
     else {

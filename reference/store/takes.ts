@@ -49,6 +49,14 @@ function defectiveInfo(row: TakeRow, info: TakeInfo | null): TakeInfo | null {
   if (info === null && row.status !== 'ready' && defects.has('info-before-ready')) {
     return { duration: 0, audio_rate: 22050, normalized_text: [row.text] };
   }
+  // Defect info-while-generating: null while waiting, an estimate once the worker has started the take.
+  if (
+    info === null &&
+    (row.status === 'started' || row.status.startsWith('progress_')) &&
+    defects.has('info-while-generating')
+  ) {
+    return { duration: 0, audio_rate: 22050, normalized_text: [row.text] };
+  }
   return info;
 }
 
