@@ -33,7 +33,7 @@ import {
 } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
 import { generateTake, getItem, type Take, waitUntilDone } from './support/items.ts';
-import { longText } from './support/long-text.ts';
+import { longText, TOO_FAST_REMEDY } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
@@ -262,10 +262,6 @@ async function fetchEarly(takeId: string, format: string): Promise<EarlyFetch> {
  */
 const STREAM_START_GRACE_MS = 250;
 const STREAM_START_ROUND_TRIPS = 3;
-/** What would judge a "before ready" requirement when even the longest take was ready too soon. */
-const TOO_FAST_REMEDY =
-  'a server whose takes of a long text are not ready within a round trip (a remote or busier server), or no --max-rps pacing that delays the requests';
-
 /** The long text once, then repeated: a server too fast to observe gets a longer take. */
 const REPEATS = [1, 3, 9, 15] as const;
 

@@ -16,7 +16,7 @@ import {
   covers,
   expectJson,
   expectSchema,
-  notObservable,
+  notObserved,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
@@ -32,7 +32,7 @@ import {
   waitUntilDone,
 } from './support/items.ts';
 import { list } from './support/lists.ts';
-import { longText } from './support/long-text.ts';
+import { longText, TOO_FAST_REMEDY } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { sleep } from './support/wait.ts';
 
@@ -157,7 +157,8 @@ covers(['TAKE-LISTED-AT-ONCE'], 'a take still in progress appears in the take li
   const { observed } = await listedAtOnce();
   // Absent from the list after it was accepted is a failure whatever its state; listed counts
   // only when it was listed while in progress, the state the requirement speaks of.
-  if (observed.kind === 'not-observable') notObservable(observed.reason);
+  if (observed.kind === 'not-observable')
+    return notObserved('TAKE-LISTED-AT-ONCE', observed.reason, TOO_FAST_REMEDY);
   if (observed.kind === 'missing') throw new Finding(observed.message);
   observe(observed.message);
 });
@@ -360,8 +361,10 @@ covers(
     // "Until ready" is more than the waiting answer of generation (TAKE-GENERATE-INFO-NULL judges
     // that): a server may fill info when its worker starts. Passed only when a take was seen there.
     if (inWorker === 0)
-      notObservable(
+      return notObserved(
+        'TAKE-INFO-NULL-BEFORE-READY',
         `no take of the ${takes.length} polled (a long one among them) was seen in started or progress_*: each went from waiting to done between two polls, so info before ready was seen only in waiting`,
+        TOO_FAST_REMEDY,
       );
     observe(`info was null in all ${inWorker} snapshots polling saw in started or progress_*`);
   },

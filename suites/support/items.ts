@@ -10,18 +10,13 @@ import type { Take, Voice } from '../../schemas/types.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { distinctRuns, isDone } from '../../src/checks/status.ts';
 import {
-  adoptScenarioRecord,
   against,
   allowedWaitMs,
-  ClientDiagnostic,
   type Exchange,
   expectSchema,
   NotWaitedAgain,
-  newTestRecord,
-  type ProvidedSharedVoice,
   ReadyBoundExceeded,
   runWaitLedger,
-  runWithRecord,
   type SpeakContext,
   type WaitLedger,
 } from '../../src/harness/index.ts';

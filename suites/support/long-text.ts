@@ -17,3 +17,7 @@ export const LONG_TEXT = [
 export function longText(repeat: number): string {
   return Array.from({ length: repeat }, () => LONG_TEXT).join(' ');
 }
+
+/** What would judge a "while in progress" requirement when even the longest take was done too soon. */
+export const TOO_FAST_REMEDY =
+  'a server whose takes of a long text are not done within a round trip (a remote or busier server), or no --max-rps pacing that delays the requests';
