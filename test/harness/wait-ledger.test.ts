@@ -5,6 +5,7 @@
  */
 import { appendFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
+import { startRunFacts } from '../../src/facts/run-facts.ts';
 import {
   type CheckTallies,
   check,
@@ -14,7 +15,6 @@ import {
 } from '../../src/harness/check.ts';
 import {
   allowedWaitMs,
-  createLedgerFile,
   fileLedger,
   isStuckWait,
   memoryLedger,
@@ -79,7 +79,7 @@ describe('the ledger file', () => {
   afterEach(() => remove?.());
 
   test('what one reader writes every other reader of the file sees (as the suite threads do)', () => {
-    const file = createLedgerFile();
+    const file = startRunFacts();
     remove = file.remove;
     const one = fileLedger(file.path);
     const other = fileLedger(file.path);
@@ -92,14 +92,14 @@ describe('the ledger file', () => {
   });
 
   test('a line still being written is read at the next poll, not as garbage', () => {
-    const file = createLedgerFile();
+    const file = startRunFacts();
     remove = file.remove;
     appendFileSync(file.path, '{"type":"stuck","kind":"voice"');
     expect(fileLedger(file.path).stuck('voice', 'x')).toBeUndefined();
   });
 
   test('removed at the end of the run: a missing file is an empty ledger', () => {
-    const file = createLedgerFile();
+    const file = startRunFacts();
     file.remove();
     expect(fileLedger(file.path).slowestDoneMs('voice')).toBeUndefined();
     rmSync(file.path, { force: true });
