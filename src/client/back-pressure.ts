@@ -15,6 +15,7 @@
  */
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
 import { ClientDiagnostic } from './diagnostics.ts';
+import { RoutePatience } from './route-patience.ts';
 
 /** The statuses that are back-pressure, never an answer a check sees. */
 export function isBackPressure(status: number | null): boolean {
@@ -311,6 +312,7 @@ function cachedThrottle(buffer: SharedArrayBuffer): SharedThrottle {
 export class BackPressure {
   private readonly answers: Array<{ status: number; retryAfter: string | undefined }> = [];
   private waitedMs = 0;
+  private readonly patience: RoutePatience | undefined;
 
   constructor(
     /** "GET http://…" as the diagnostic names the request. */
@@ -318,10 +320,29 @@ export class BackPressure {
     private readonly url: string,
     private readonly boundMs: number = PER_REQUEST_THROTTLE_MS,
     private readonly throttle: SharedThrottle = runThrottle(),
-  ) {}
+    /**
+     * The request's route (./route.ts): a route that never serves is learned once for the run
+     * (./route-patience.ts). Undefined: no route patience.
+     */
+    route?: string,
+  ) {
+    this.patience =
+      route === undefined
+        ? undefined
+        : new RoutePatience(route, {
+            nowMs: () => Date.now(),
+            servedTotal: () => servedTotal(throttle.stats()),
+          });
+  }
 
-  /** Before each attempt: the run's pace and any run-wide hold. */
+  /**
+   * Before each attempt: a route the run learned to be unavailable concludes at once; else the
+   * run's pace and any run-wide hold.
+   */
   async beforeAttempt(): Promise<void> {
+    const unavailable = this.answers.length === 0 ? this.patience?.unavailable() : undefined;
+    if (unavailable)
+      throw this.unavailableDiagnostic(unavailable.sentence ?? 'the route is unavailable', true);
     const asked = performance.now();
     await this.throttle.acquire();
     if (this.answers.length > 0) this.waitedMs += performance.now() - asked;
@@ -329,6 +350,7 @@ export class BackPressure {
 
   /** The server answered (not back-pressure). */
   answered(): void {
+    this.patience?.served();
     this.throttle.noteAnswer();
     if (this.waitedMs > 0) this.throttle.noteWaited(this.waitedMs);
   }
@@ -342,6 +364,12 @@ export class BackPressure {
     const pastBound = this.waitedMs + waitMs > this.boundMs;
     const pastBudget = deadline !== undefined && Date.now() + waitMs > deadline;
     this.throttle.noteThrottled(status, retryAfterMs, Math.min(waitMs, this.boundMs));
+    const unavailable = this.patience?.throttled(status, retryAfterMs !== undefined);
+    if (unavailable) {
+      this.throttle.noteGaveUp();
+      this.throttle.noteWaited(this.waitedMs);
+      throw this.unavailableDiagnostic(unavailable.sentence ?? 'the route is unavailable', false);
+    }
     if (pastBound || pastBudget) {
       this.throttle.noteGaveUp();
       this.throttle.noteWaited(this.waitedMs);
@@ -362,6 +390,17 @@ export class BackPressure {
     this.waitedMs += performance.now() - sleptAt;
   }
 
+  /** The route is unavailable this run: the one sentence of its evidence, and whether this request was sent. */
+  private unavailableDiagnostic(sentence: string, notSent: boolean): ClientDiagnostic {
+    return new ClientDiagnostic(
+      'throttled',
+      notSent
+        ? `${sentence}; ${this.what} was not sent (the route is unavailable for the rest of the run)`
+        : `${sentence}; ${this.what} gave up after ${this.summary()}: the route is unavailable for the rest of the run`,
+      this.url,
+    );
+  }
+
   /** "throttled: 429 ×3 (Retry-After: 1)" */
   private summary(): string {
     const byStatus = new Map<number, number>();
@@ -370,6 +409,11 @@ export class BackPressure {
     const last = this.answers.at(-1)?.retryAfter;
     return `throttled: ${statuses} (${last === undefined ? 'no Retry-After' : `Retry-After: ${last}`})`;
   }
+}
+
+/** Requests the run got answered (not back-pressure): every attempt but the throttled ones. */
+export function servedTotal(stats: ThrottleStats): number {
+  return Math.max(0, stats.requests - stats.answered429 - stats.answered503);
 }
 
 /** "throttled: 429 on 37 requests, waited 41 s" — the one sentence of a run that waited on the server's limit. */

@@ -1,0 +1,119 @@
+/**
+ * A route that never serves is learned once (src/client/route-patience.ts), on a fake clock, and
+ * the route template every request is counted under (src/client/route.ts).
+ */
+import { describe, expect, test } from 'vitest';
+import { pathTemplate, routeOf } from '../../src/client/route.ts';
+import { ROUTE_PATIENCE_MS, RoutePatience } from '../../src/client/route-patience.ts';
+import { runOutages } from '../../src/facts/outages.ts';
+import { memoryFacts } from '../../src/facts/run-facts.ts';
+
+function fakeRun() {
+  let now = 1_000_000;
+  let served = 0;
+  const facts = memoryFacts();
+  const clock = { nowMs: () => now, servedTotal: () => served };
+  return {
+    facts,
+    patience: (route = 'GET /v1/speak/takes/{take_id}/flac') => {
+      const p = new RoutePatience(route, clock, facts);
+      // Every fact recorded at the fake time.
+      const record = facts.record;
+      facts.record = (f) => record({ ...f, atMs: f.atMs ?? now });
+      return p;
+    },
+    advance: (ms: number, servedMeanwhile = 10) => {
+      now += ms;
+      served += servedMeanwhile;
+    },
+  };
+}
+
+describe('route templates', () => {
+  test.each([
+    ['/v1/speak/takes/3f0c1a52-8d3e-4c1b-9a57-0d6f0e2b1c44/flac', '/v1/speak/takes/{take_id}/flac'],
+    ['/v1/speak/voices/vc_01HZX3K8Q9T2M4N6P8R0S2U4W6', '/v1/speak/voices/{voice_id}'],
+    ['/v1/speak/takes/42', '/v1/speak/takes/{take_id}'],
+    ['/signed/audio/9b1e4f0a2c3d4e5f/m4a', '/signed/audio/{id}/m4a'],
+    ['/v1/speak/takes/generate', '/v1/speak/takes/generate'],
+    ['/v1/speak/version', '/v1/speak/version'],
+  ])('%s → %s', (path, template) => {
+    expect(pathTemplate(path)).toBe(template);
+  });
+
+  test('the method is part of the route, the query never', () => {
+    expect(routeOf('get', 'http://h/v1/speak/takes/42/wav?X-Amz-Signature=abc')).toBe(
+      'GET /v1/speak/takes/{take_id}/wav',
+    );
+  });
+});
+
+describe('route patience', () => {
+  test('unavailable after 30 s and 3 honoured Retry-Afters while other routes were served: one sentence', () => {
+    const run = fakeRun();
+    const flac = run.patience();
+    for (let i = 0; i < 30; i++) {
+      expect(flac.throttled(429, true), `answer ${i + 1}`).toBeUndefined();
+      run.advance(1_000, 7);
+    }
+    const fact = flac.throttled(429, true);
+    expect(fact?.sentence).toBe(
+      'GET /v1/speak/takes/{take_id}/flac answered 429 to all 31 requests over 30 s while 210 other requests were served',
+    );
+    expect(fact?.consequence).toMatchObject({ kind: 'not-concluded' });
+    // Learned once: another request of the run (another "thread" over the same facts) finds it at once.
+    expect(run.patience().unavailable()?.sentence).toBe(fact?.sentence);
+    expect(runOutages(run.facts)).toEqual([
+      expect.objectContaining({
+        route: 'GET /v1/speak/takes/{take_id}/flac',
+        statuses: [429],
+        answers: 31,
+        servedElsewhere: 210,
+      }),
+    ]);
+  });
+
+  test('a brief overload still conforms: any answer of the route starts its patience again', () => {
+    const run = fakeRun();
+    const flac = run.patience();
+    for (let i = 0; i < 20; i++) {
+      flac.throttled(503, true);
+      run.advance(1_000);
+    }
+    flac.served();
+    for (let i = 0; i < 20; i++) {
+      expect(flac.throttled(503, true)).toBeUndefined();
+      run.advance(1_000);
+    }
+    expect(flac.unavailable()).toBeUndefined();
+  });
+
+  test('never without three honoured Retry-Afters, nor when nothing else of the run was served', () => {
+    const noRetryAfter = fakeRun();
+    const a = noRetryAfter.patience();
+    a.throttled(429, true);
+    a.throttled(429, true);
+    for (let i = 0; i < 40; i++) {
+      noRetryAfter.advance(1_000);
+      expect(a.throttled(429, false)).toBeUndefined();
+    }
+    const wholeRun = fakeRun();
+    const b = wholeRun.patience();
+    for (let i = 0; i < 40; i++) {
+      expect(b.throttled(429, true)).toBeUndefined();
+      wholeRun.advance(1_000, 0);
+    }
+    expect(ROUTE_PATIENCE_MS).toBe(30_000);
+  });
+
+  test('per route: another route of the same run keeps its own patience', () => {
+    const run = fakeRun();
+    const flac = run.patience();
+    for (let i = 0; i <= 31; i++) {
+      flac.throttled(429, true);
+      run.advance(1_000);
+    }
+    expect(flac.unavailable()).toBeDefined();
+    expect(run.patience('GET /v1/speak/takes/{take_id}/wav').unavailable()).toBeUndefined();
+  });
+});
