@@ -364,7 +364,7 @@ export class BackPressure {
     const pastBound = this.waitedMs + waitMs > this.boundMs;
     const pastBudget = deadline !== undefined && Date.now() + waitMs > deadline;
     this.throttle.noteThrottled(status, retryAfterMs, Math.min(waitMs, this.boundMs));
-    const unavailable = this.patience?.throttled(status, retryAfterMs !== undefined);
+    const unavailable = this.patience?.throttled(status, retryAfterMs);
     if (unavailable) {
       this.throttle.noteGaveUp();
       this.throttle.noteWaited(this.waitedMs);

@@ -2,8 +2,9 @@
  * A route that never serves is learned once (issue 37). Back-pressure is never a verdict
  * (./back-pressure.ts), but a route the server only ever answers with 429/503 while it serves the
  * rest of the run would cost every later request to it its own bound. So, per route (./route.ts):
- * once it answered only 429/503 for ROUTE_PATIENCE_MS, at least ROUTE_PATIENCE_ATTEMPTS of those
- * answers with a Retry-After the client honoured, while other requests of the run were served, the
+ * once it answered only 429/503 for ROUTE_PATIENCE_MS (counted to the end of the Retry-After it
+ * just asked for: the route refuses at least that long), at least ROUTE_PATIENCE_ATTEMPTS of those
+ * answers with a Retry-After the client honoured, while other requests of the run were served (the server is up), the
  * route is "unavailable" for the rest of the run (a run-wide fact: src/facts), and every later
  * request to it concludes at once with the 'throttled' diagnostic (not concluded, never failed),
  * naming the evidence in one sentence.
@@ -15,8 +16,14 @@
 import { OUTAGE_WOULD_JUDGE, type RouteOutageData, UNAVAILABLE } from '../facts/outages.ts';
 import { type Fact, type FactStore, runFacts } from '../facts/run-facts.ts';
 
-/** How long a route may answer only back-pressure before it is unavailable for the run. */
-export const ROUTE_PATIENCE_MS = 30_000;
+/**
+ * How long a route may answer only back-pressure before it is unavailable for the run: one
+ * request's whole back-pressure bound (PER_REQUEST_THROTTLE_MS, 25 s), so the first request to
+ * run out of its bound on a route that served nothing meanwhile is the last one to wait. (Any
+ * longer and a route fetched once per suite file, as the audio formats are, would never be learned:
+ * each request gives up at 25 s.)
+ */
+export const ROUTE_PATIENCE_MS = 25_000;
 /** And with at least this many of those answers carrying a Retry-After that was honoured. */
 export const ROUTE_PATIENCE_ATTEMPTS = 3;
 
@@ -56,27 +63,28 @@ export class RoutePatience {
    * A 429/503 of the route. Returns the unavailability fact when this answer used up the route's
    * patience (recorded for the run), else undefined.
    */
-  throttled(status: number, retryAfterHonoured: boolean): Fact | undefined {
+  throttled(status: number, retryAfterMs: number | undefined): Fact | undefined {
+    const retryAfterHonoured = retryAfterMs !== undefined;
     const known = this.unavailable();
     if (known) return known;
-    const opening = this.streak().length === 0;
     this.facts.record({
       key: this.key,
       type: THROTTLED,
-      data: {
-        status,
-        retryAfterHonoured,
-        ...(opening ? { servedTotal: this.clock.servedTotal() } : {}),
-      },
+      data: { status, retryAfterHonoured },
     });
     const streak = this.streak();
     const first = streak[0];
     if (!first) return undefined;
     const spanMs = this.clock.nowMs() - (first.atMs ?? this.clock.nowMs());
+    // The route refuses at least until the end of the wait it just asked for.
+    const refusedMs = spanMs + (retryAfterMs ?? 0);
     const honoured = streak.filter((f) => f.data?.retryAfterHonoured === true).length;
-    const servedAtStart = Number(first.data?.servedTotal ?? this.clock.servedTotal());
-    const servedElsewhere = Math.max(0, this.clock.servedTotal() - servedAtStart);
-    if (spanMs < ROUTE_PATIENCE_MS || honoured < ROUTE_PATIENCE_ATTEMPTS || servedElsewhere === 0)
+    // The rest of the run was served: the server is up, this route is not. Counted over the run (a
+    // route fetched only at the end of a run may have had nothing else served beside its streak);
+    // the route's own answers are left out where they were recorded (those that ended a streak).
+    const ownServed = this.facts.all().filter((f) => f.key === this.key && f.type === SERVED).length;
+    const servedElsewhere = Math.max(0, this.clock.servedTotal() - ownServed);
+    if (refusedMs < ROUTE_PATIENCE_MS || honoured < ROUTE_PATIENCE_ATTEMPTS || servedElsewhere === 0)
       return undefined;
     const statuses = [...new Set(streak.map((f) => Number(f.data?.status)))].sort();
     const data: RouteOutageData = {

@@ -18,7 +18,7 @@ export interface RouteOutageData {
   answers: number;
   /** From the streak's first throttled answer to its conclusion. */
   spanMs: number;
-  /** Requests the rest of the run got served meanwhile. */
+  /** Requests the rest of the run got served (the server was up). */
   servedElsewhere: number;
 }
 

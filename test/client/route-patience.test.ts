@@ -49,16 +49,16 @@ describe('route templates', () => {
 });
 
 describe('route patience', () => {
-  test('unavailable after 30 s and 3 honoured Retry-Afters while other routes were served: one sentence', () => {
+  test('unavailable after 25 s (to the end of the last Retry-After) and 3 honoured Retry-Afters while other routes were served: one sentence', () => {
     const run = fakeRun();
     const flac = run.patience();
-    for (let i = 0; i < 30; i++) {
-      expect(flac.throttled(429, true), `answer ${i + 1}`).toBeUndefined();
+    for (let i = 0; i < 24; i++) {
+      expect(flac.throttled(429, 1_000), `answer ${i + 1}`).toBeUndefined();
       run.advance(1_000, 7);
     }
-    const fact = flac.throttled(429, true);
+    const fact = flac.throttled(429, 1_000);
     expect(fact?.sentence).toBe(
-      'GET /v1/speak/takes/{take_id}/flac answered 429 to all 31 requests over 30 s while 210 other requests were served',
+      'GET /v1/speak/takes/{take_id}/flac answered 429 to all 25 requests over 24 s while 168 other requests were served',
     );
     expect(fact?.consequence).toMatchObject({ kind: 'not-concluded' });
     // Learned once: another request of the run (another "thread" over the same facts) finds it at once.
@@ -67,8 +67,8 @@ describe('route patience', () => {
       expect.objectContaining({
         route: 'GET /v1/speak/takes/{take_id}/flac',
         statuses: [429],
-        answers: 31,
-        servedElsewhere: 210,
+        answers: 25,
+        servedElsewhere: 168,
       }),
     ]);
   });
@@ -76,13 +76,13 @@ describe('route patience', () => {
   test('a brief overload still conforms: any answer of the route starts its patience again', () => {
     const run = fakeRun();
     const flac = run.patience();
-    for (let i = 0; i < 20; i++) {
-      flac.throttled(503, true);
+    for (let i = 0; i < 15; i++) {
+      flac.throttled(503, 1_000);
       run.advance(1_000);
     }
     flac.served();
-    for (let i = 0; i < 20; i++) {
-      expect(flac.throttled(503, true)).toBeUndefined();
+    for (let i = 0; i < 15; i++) {
+      expect(flac.throttled(503, 1_000)).toBeUndefined();
       run.advance(1_000);
     }
     expect(flac.unavailable()).toBeUndefined();
@@ -91,26 +91,26 @@ describe('route patience', () => {
   test('never without three honoured Retry-Afters, nor when nothing else of the run was served', () => {
     const noRetryAfter = fakeRun();
     const a = noRetryAfter.patience();
-    a.throttled(429, true);
-    a.throttled(429, true);
+    a.throttled(429, 1_000);
+    a.throttled(429, 1_000);
     for (let i = 0; i < 40; i++) {
       noRetryAfter.advance(1_000);
-      expect(a.throttled(429, false)).toBeUndefined();
+      expect(a.throttled(429, undefined)).toBeUndefined();
     }
     const wholeRun = fakeRun();
     const b = wholeRun.patience();
     for (let i = 0; i < 40; i++) {
-      expect(b.throttled(429, true)).toBeUndefined();
+      expect(b.throttled(429, 1_000)).toBeUndefined();
       wholeRun.advance(1_000, 0);
     }
-    expect(ROUTE_PATIENCE_MS).toBe(30_000);
+    expect(ROUTE_PATIENCE_MS).toBe(25_000);
   });
 
   test('per route: another route of the same run keeps its own patience', () => {
     const run = fakeRun();
     const flac = run.patience();
     for (let i = 0; i <= 31; i++) {
-      flac.throttled(429, true);
+      flac.throttled(429, 1_000);
       run.advance(1_000);
     }
     expect(flac.unavailable()).toBeDefined();
