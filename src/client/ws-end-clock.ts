@@ -121,9 +121,10 @@ export class EndOfRequestClock {
     if (situation === 'later-request' && state.open)
       this.p.request.evidenceAgainst = SILENT_LATER_REQUEST_REQUIREMENT;
     if (earlier) {
+      const waited = waitedMs > 0 ? ` past ${waitedMs} ms` : '';
       this.end(
         'timeout',
-        `${head}, not waited for longer: ${earlier.sentence ?? 'an earlier request of this run was silent'}`,
+        `no message for request ${id}, not waited for${waited} (the run already learned it): ${earlier.sentence ?? 'an earlier request of this run was silent'}`,
       );
       return;
     }

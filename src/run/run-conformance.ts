@@ -407,8 +407,14 @@ function verdictLine(
 ): string {
   const words = verdictWords(verdicts, profile, exitCode);
   const { notConcluded } = verdicts.summary;
+  // Not concluded because a route never served (named on the outage lines above), else because the run was stopped.
+  const outages = runOutages().length;
   const stoppedNote =
-    notConcluded > 0 ? `; ${notConcluded} requirement(s) not concluded: the run was stopped` : '';
+    notConcluded === 0
+      ? ''
+      : outages > 0
+        ? `; ${notConcluded} requirement(s) not concluded: ${outages} route${outages === 1 ? '' : 's'} never served (outage above)`
+        : `; ${notConcluded} requirement(s) not concluded: the run was stopped`;
   return exitCode === EXIT.ok && words === 'CONFORMS'
     ? 'verdict: CONFORMS'
     : `verdict: ${words} (exit ${exitCode}, ${profile} profile${securityNote(verdicts.summary, profile)}${stoppedNote})`;
