@@ -90,7 +90,8 @@ const RETRY_AFTER_ABSENT = 14; // throttled answers without a usable Retry-After
 const GAVE_UP = 15; // requests that ran out of their back-pressure bound
 const DEADLINE = 16; // the run's --max-time, µs since the epoch; 0: none
 const WAITED_US = 17; // time requests spent waiting on back-pressure, summed over requests
-const SLOTS = 18;
+const ANSWERED = 18; // attempts answered with something other than back-pressure
+const SLOTS = 19;
 
 const ENVIRONMENT_KEY = 'speakcheck:run-throttle';
 
@@ -169,6 +170,7 @@ export class SharedThrottle {
 
   /** An answer that was not back-pressure: after a calm second, the rate grows back (see INCREASE_MIN_MILLI). */
   noteAnswer(): void {
+    Atomics.add(this.a, ANSWERED, 1n);
     const rate = Atomics.load(this.a, RATE);
     if (rate === 0n) return;
     const now = nowUs();
@@ -230,6 +232,11 @@ export class SharedThrottle {
       gaveUp: n(GAVE_UP),
       ...(rate > 0 ? { rateRps: rate / 1000 } : {}),
     };
+  }
+
+  /** Attempts the server answered with something other than back-pressure, over every thread. */
+  answered(): number {
+    return Number(Atomics.load(this.a, ANSWERED));
   }
 
   /** Extends the run-wide hold to `until`, adding only the part not already held to the held time. */
@@ -331,7 +338,7 @@ export class BackPressure {
         ? undefined
         : new RoutePatience(route, {
             nowMs: () => Date.now(),
-            servedTotal: () => servedTotal(throttle.stats()),
+            servedTotal: () => throttle.answered(),
           });
   }
 
@@ -409,11 +416,6 @@ export class BackPressure {
     const last = this.answers.at(-1)?.retryAfter;
     return `throttled: ${statuses} (${last === undefined ? 'no Retry-After' : `Retry-After: ${last}`})`;
   }
-}
-
-/** Requests the run got answered (not back-pressure): every attempt but the throttled ones. */
-export function servedTotal(stats: ThrottleStats): number {
-  return Math.max(0, stats.requests - stats.answered429 - stats.answered503);
 }
 
 /** "throttled: 429 on 37 requests, waited 41 s" — the one sentence of a run that waited on the server's limit. */

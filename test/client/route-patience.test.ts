@@ -2,11 +2,15 @@
  * A route that never serves is learned once (src/client/route-patience.ts), on a fake clock, and
  * the route template every request is counted under (src/client/route.ts).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
+import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
+import { closeHttp, send } from '../../src/client/http.ts';
 import { pathTemplate, routeOf } from '../../src/client/route.ts';
 import { ROUTE_PATIENCE_MS, RoutePatience } from '../../src/client/route-patience.ts';
 import { runOutages } from '../../src/facts/outages.ts';
-import { memoryFacts } from '../../src/facts/run-facts.ts';
+import { memoryFacts, resetMemoryFacts, runFacts } from '../../src/facts/run-facts.ts';
 
 function fakeRun() {
   let now = 1_000_000;
@@ -115,5 +119,49 @@ describe('route patience', () => {
     }
     expect(flac.unavailable()).toBeDefined();
     expect(run.patience('GET /v1/speak/takes/{take_id}/wav').unavailable()).toBeUndefined();
+  });
+});
+
+describe('a request to a route the run learned to be unavailable', () => {
+  test('is not sent: it throws the throttled diagnostic at once, with the sentence', async () => {
+    let received = 0;
+    const server = createServer((_req, res) => {
+      received += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    resetMemoryFacts();
+    try {
+      runFacts().record({
+        key: 'route:GET /v1/speak/takes/{take_id}/flac',
+        type: 'unavailable',
+        consequence: { kind: 'not-concluded', wouldJudge: 'x' },
+        sentence:
+          'GET /v1/speak/takes/{take_id}/flac answered 429 to all 25 requests over 24 s while 9 other requests were served',
+      });
+      const started = performance.now();
+      const error = await send({
+        method: 'GET',
+        url: `${base}/v1/speak/takes/42/flac`,
+        timeoutMs: 2_000,
+      }).catch((e) => e);
+      expect(error).toBeInstanceOf(ClientDiagnostic);
+      expect((error as ClientDiagnostic).kind).toBe('throttled');
+      expect((error as Error).message).toMatch(
+        /^GET \/v1\/speak\/takes\/\{take_id\}\/flac answered 429 to all 25 requests.*was not sent/,
+      );
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(received).toBe(0);
+      // Another route of the same take is sent as usual.
+      expect(
+        (await send({ method: 'GET', url: `${base}/v1/speak/takes/42/wav`, timeoutMs: 2_000 })).status,
+      ).toBe(200);
+      expect(received).toBe(1);
+    } finally {
+      resetMemoryFacts();
+      await closeHttp();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
