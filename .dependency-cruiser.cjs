@@ -14,6 +14,9 @@
  *   requirements  src/requirements/: the catalogue, pure data; everything above names its ids.
  *   config        src/config/: the run's typed configuration and its resolution from flags, env and
  *                 files (it names requirements, e.g. --requirements and the expect file).
+ *   facts         src/facts/ (run-facts, outages): what the run learned once (a stuck take, a route
+ *                 that never serves, a silent websocket), one JSON-lines file shared by every thread
+ *                 of the run; the client, harness, report and run consult it, so below client.
  *   client        src/client/: HTTP, websocket and webhook-sink clients of a Speak server; the
  *                 webhook sink takes its listen address from the config, hence above config.
  *   checks        src/checks/: named judgments of what the client observed (they read its
@@ -47,6 +50,7 @@ const LAYERS = [
   ['figures', '^src/figures/'],
   ['requirements', '^src/requirements/'],
   ['config', '^src/config/'],
+  ['facts', '^src/facts/'],
   ['client', '^src/client/'],
   ['checks', '^src/checks/'],
   ['verdict', '^src/verdict/'],

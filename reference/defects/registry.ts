@@ -9,13 +9,24 @@ export interface DefectSpec {
   name: string;
   /** The requirement area (src/requirements/catalogue/<area>.ts) whose suite observes the defect. */
   area: string;
-  /** Requirement ids of which at least one must fail when the defect is on. */
+  /**
+   * Requirement ids of which at least one must fail when the defect is on; for an outage, each of
+   * which must be not concluded.
+   */
   requirements: readonly string[];
   description: string;
+  /**
+   * 'outage': a part of the server that only ever answers back-pressure (429/503). Back-pressure is
+   * never a failure, so the honest verdict is "not concluded": caught when the run exits 1 within
+   * the bound, the declared requirements are not concluded, and the outage is named once.
+   */
+  kind?: 'outage';
 }
 
 const d = <N extends string>(name: N, area: string, requirements: string[], description: string) =>
   ({ name, area, requirements, description }) as const;
+const outage = <N extends string>(name: N, area: string, requirements: string[], description: string) =>
+  ({ name, area, requirements, description, kind: 'outage' }) as const;
 
 export const DEFECTS = [
   // auth
@@ -248,6 +259,12 @@ export const DEFECTS = [
     ['AUDIO-ONLY-WAV-BEFORE-READY'],
     'flac is streamed like wav before the take is ready (its signed URL delivers the partial audio)',
   ),
+  outage(
+    'flac-always-throttled',
+    'audio',
+    ['AUDIO-ALL-FORMATS-READY'],
+    'GET /v1/speak/takes/{id}/flac always answers 429 with Retry-After: 1 (every other route answers)',
+  ),
   d(
     'wav-not-before-ready',
     'audio',
@@ -361,6 +378,18 @@ export const DEFECTS = [
     'websocket',
     ['WS-SERIALIZED'],
     'requests on one connection are handled at once: the next request starts while the previous one still streams',
+  ),
+  d(
+    'ws-ignores-later-requests',
+    'websocket',
+    ['WS-SERIALIZED'],
+    'the worker handles only the first take request of a connection: later ones never get a message, the connection stays open',
+  ),
+  outage(
+    'ws-upgrade-always-503',
+    'websocket',
+    ['WS-SERIALIZED'],
+    'every worker websocket upgrade is answered 503 with Retry-After: 1 (REST answers normally)',
   ),
   // webhooks
   d('webhook-done-twice', 'webhooks', ['WEBHOOK-DONE-ONCE'], 'the done webhook is called twice'),

@@ -16,6 +16,12 @@ export interface FindingFacts {
    * there when the test covers that id.
    */
   requirement?: string;
+  /**
+   * The requirement was named by a run-wide fact (src/facts: a connection silent after its first
+   * request): the finding fails it where the test covers it and blocks the test elsewhere, as a stuck
+   * wait does: it is no evidence about the other requirements of the test it surfaced in.
+   */
+  runFact?: boolean;
 }
 
 /**

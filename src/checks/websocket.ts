@@ -19,6 +19,8 @@ export function assertRequestEnded(r: StreamedRequest): void {
       where: name(r),
       expected: 'done Take, end-of-take marker, every frame',
       actual: r.outcome,
+      // What the run knows the ending is evidence against (a connection silent after its first request).
+      ...(r.evidenceAgainst ? { requirement: r.evidenceAgainst, runFact: true } : {}),
     });
   }
 }

@@ -15,6 +15,7 @@
  */
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
 import { ClientDiagnostic } from './diagnostics.ts';
+import { RoutePatience } from './route-patience.ts';
 
 /** The statuses that are back-pressure, never an answer a check sees. */
 export function isBackPressure(status: number | null): boolean {
@@ -89,7 +90,8 @@ const RETRY_AFTER_ABSENT = 14; // throttled answers without a usable Retry-After
 const GAVE_UP = 15; // requests that ran out of their back-pressure bound
 const DEADLINE = 16; // the run's --max-time, µs since the epoch; 0: none
 const WAITED_US = 17; // time requests spent waiting on back-pressure, summed over requests
-const SLOTS = 18;
+const ANSWERED = 18; // attempts answered with something other than back-pressure
+const SLOTS = 19;
 
 const ENVIRONMENT_KEY = 'speakcheck:run-throttle';
 
@@ -168,6 +170,7 @@ export class SharedThrottle {
 
   /** An answer that was not back-pressure: after a calm second, the rate grows back (see INCREASE_MIN_MILLI). */
   noteAnswer(): void {
+    Atomics.add(this.a, ANSWERED, 1n);
     const rate = Atomics.load(this.a, RATE);
     if (rate === 0n) return;
     const now = nowUs();
@@ -229,6 +232,11 @@ export class SharedThrottle {
       gaveUp: n(GAVE_UP),
       ...(rate > 0 ? { rateRps: rate / 1000 } : {}),
     };
+  }
+
+  /** Attempts the server answered with something other than back-pressure, over every thread. */
+  answered(): number {
+    return Number(Atomics.load(this.a, ANSWERED));
   }
 
   /** Extends the run-wide hold to `until`, adding only the part not already held to the held time. */
@@ -311,6 +319,7 @@ function cachedThrottle(buffer: SharedArrayBuffer): SharedThrottle {
 export class BackPressure {
   private readonly answers: Array<{ status: number; retryAfter: string | undefined }> = [];
   private waitedMs = 0;
+  private readonly patience: RoutePatience | undefined;
 
   constructor(
     /** "GET http://…" as the diagnostic names the request. */
@@ -318,10 +327,29 @@ export class BackPressure {
     private readonly url: string,
     private readonly boundMs: number = PER_REQUEST_THROTTLE_MS,
     private readonly throttle: SharedThrottle = runThrottle(),
-  ) {}
+    /**
+     * The request's route (./route.ts): a route that never serves is learned once for the run
+     * (./route-patience.ts). Undefined: no route patience.
+     */
+    route?: string,
+  ) {
+    this.patience =
+      route === undefined
+        ? undefined
+        : new RoutePatience(route, {
+            nowMs: () => Date.now(),
+            servedTotal: () => throttle.answered(),
+          });
+  }
 
-  /** Before each attempt: the run's pace and any run-wide hold. */
+  /**
+   * Before each attempt: a route the run learned to be unavailable concludes at once; else the
+   * run's pace and any run-wide hold.
+   */
   async beforeAttempt(): Promise<void> {
+    const unavailable = this.answers.length === 0 ? this.patience?.unavailable() : undefined;
+    if (unavailable)
+      throw this.unavailableDiagnostic(unavailable.sentence ?? 'the route is unavailable', true);
     const asked = performance.now();
     await this.throttle.acquire();
     if (this.answers.length > 0) this.waitedMs += performance.now() - asked;
@@ -329,6 +357,7 @@ export class BackPressure {
 
   /** The server answered (not back-pressure). */
   answered(): void {
+    this.patience?.served();
     this.throttle.noteAnswer();
     if (this.waitedMs > 0) this.throttle.noteWaited(this.waitedMs);
   }
@@ -342,6 +371,12 @@ export class BackPressure {
     const pastBound = this.waitedMs + waitMs > this.boundMs;
     const pastBudget = deadline !== undefined && Date.now() + waitMs > deadline;
     this.throttle.noteThrottled(status, retryAfterMs, Math.min(waitMs, this.boundMs));
+    const unavailable = this.patience?.throttled(status, retryAfterMs);
+    if (unavailable) {
+      this.throttle.noteGaveUp();
+      this.throttle.noteWaited(this.waitedMs);
+      throw this.unavailableDiagnostic(unavailable.sentence ?? 'the route is unavailable', false);
+    }
     if (pastBound || pastBudget) {
       this.throttle.noteGaveUp();
       this.throttle.noteWaited(this.waitedMs);
@@ -360,6 +395,17 @@ export class BackPressure {
     const sleptAt = performance.now();
     await new Promise((resolve) => setTimeout(resolve, waitMs));
     this.waitedMs += performance.now() - sleptAt;
+  }
+
+  /** The route is unavailable this run: the one sentence of its evidence, and whether this request was sent. */
+  private unavailableDiagnostic(sentence: string, notSent: boolean): ClientDiagnostic {
+    return new ClientDiagnostic(
+      'throttled',
+      notSent
+        ? `${sentence}; ${this.what} was not sent (the route is unavailable for the rest of the run)`
+        : `${sentence}; ${this.what} gave up after ${this.summary()}: the route is unavailable for the rest of the run`,
+      this.url,
+    );
   }
 
   /** "throttled: 429 ×3 (Retry-After: 1)" */

@@ -14,6 +14,7 @@ import { Agent, request } from 'undici';
 import { evidenceFor, recordEvidence } from '../evidence/evidence.ts';
 import { BackPressure, isBackPressure } from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
+import { routeOf } from './route.ts';
 import { trustedCa } from './tls-trust.ts';
 
 export interface Exchange {
@@ -87,7 +88,13 @@ export async function closeHttp(): Promise<void> {
  * verdict.
  */
 export async function send(o: SendOptions): Promise<Exchange> {
-  const backPressure = new BackPressure(`${o.method.toUpperCase()} ${o.url}`, o.url, o.throttleBoundMs);
+  const backPressure = new BackPressure(
+    `${o.method.toUpperCase()} ${o.url}`,
+    o.url,
+    o.throttleBoundMs,
+    undefined,
+    routeOf(o.method, o.url),
+  );
   for (;;) {
     await backPressure.beforeAttempt();
     const exchange = await sendOnce(o);

@@ -10,6 +10,7 @@ import { type EvidenceEntry, recordEvidence } from '../evidence/evidence.ts';
 import { describeWebsocketUrl, REDACTED } from '../evidence/redact.ts';
 import { BackPressure, isBackPressure } from './back-pressure.ts';
 import { certificateProblem } from './diagnostics.ts';
+import { WEBSOCKET_UPGRADE_ROUTE } from './route.ts';
 import { trustedCa } from './tls-trust.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { registerUrlSecrets } from './ws-url.ts';
@@ -26,7 +27,13 @@ export async function openWebsocket<T>(
 ): Promise<T> {
   // An upgrade refused with 429/503 is back-pressure like any request: waited out and tried again
   // (a refused upgrade did not use the URL up), every attempt recorded as evidence.
-  const backPressure = new BackPressure(`GET (websocket upgrade) ${describeWebsocketUrl(url)}`, url);
+  const backPressure = new BackPressure(
+    `GET (websocket upgrade) ${describeWebsocketUrl(url)}`,
+    url,
+    undefined,
+    undefined,
+    WEBSOCKET_UPGRADE_ROUTE,
+  );
   for (;;) {
     await backPressure.beforeAttempt();
     try {

@@ -13,6 +13,8 @@
  *   ends with that finding. The first such conclusion is remembered for the run, and a later request
  *   in the same state concludes at once, naming the one that first showed it.
  */
+import { randomUUID } from 'node:crypto';
+import { type Fact, runFacts } from '../facts/run-facts.ts';
 import {
   type EarlyConclusion,
   earlierConclusion,
@@ -25,10 +27,38 @@ import {
 /** How the clock ends a request: the connection's finish (seq: the arrival that armed the bound). */
 export type EndRequest = (outcome: RequestOutcome, diagnostic: string, seq?: number) => void;
 
+/** What the connection says of itself when a request's first-message bound runs out. */
+export interface ConnectionState {
+  /** The connection is still open (a closed one is a disconnect, not silence). */
+  open: boolean;
+  /** An earlier request on this connection got at least one message. */
+  earlierAnswered: boolean;
+}
+
+/**
+ * A silent websocket (issue 37), learned once: a request that got no message within its bound while
+ * its connection stayed open is a run-wide fact (src/facts), of one of two situations:
+ * - `later-request`: an earlier request on the connection was answered, this one never: the
+ *   connection stopped serving after its first request(s), evidence against WS-SERIALIZED
+ *   (requests over one websocket are handled one after another: each one in turn);
+ * - `from-start`: the connection never answered anything: it blocks what needed the stream.
+ * A later request in the same situation waits only twice as long as the slowest first message of
+ * that situation this run saw (none when none came), then concludes naming the first evidence.
+ */
+export type SilentSituation = 'later-request' | 'from-start';
+
+const SILENT = 'silent';
+const FIRST_MESSAGE = 'first-message';
+/** The requirement a connection that answers its first request and then falls silent breaks. */
+export const SILENT_LATER_REQUEST_REQUIREMENT = 'WS-SERIALIZED';
+
 export class EndOfRequestClock {
   private inLineTimer?: NodeJS.Timeout;
   private settleTimer?: NodeJS.Timeout;
   private graceTimer?: NodeJS.Timeout;
+  /** The run-wide fact key of this request's first-message wait (set when it is first in line). */
+  private silenceKey?: string;
+  private inLineSince = 0;
 
   constructor(
     private readonly p: Pending,
@@ -37,24 +67,83 @@ export class EndOfRequestClock {
 
   /**
    * The request is first in line. `strayHint` says, when no message came, what did arrive instead
-   * (a look-alike request id of another JSON type, strays, malformed frames).
+   * (a look-alike request id of another JSON type, strays, malformed frames); `connection` what the
+   * connection is (open, whether it answered an earlier request): a silence is learned once.
    */
-  startInLine(strayHint: () => string): void {
+  startInLine(strayHint: () => string, connection: () => ConnectionState = () => NO_STATE): void {
     const { firstMessageMs, endOfTakeMs } = this.p.timeouts;
     const id = String(this.p.request.requestId);
-    this.inLineTimer = setTimeout(() => {
-      if (!this.p.anyMessage) {
-        this.end(
-          'timeout',
-          `no message for request ${id} within ${firstMessageMs} ms of it being first in line${strayHint()}`,
+    const situation: SilentSituation = connection().earlierAnswered ? 'later-request' : 'from-start';
+    const key = `ws-silent-${situation}:${randomUUID()}`;
+    this.silenceKey = key;
+    this.inLineSince = performance.now();
+    const { allowedMs, fact } = runFacts().allowance(key, firstMessageMs);
+    const early = fact !== undefined && allowedMs < firstMessageMs ? fact : undefined;
+    this.inLineTimer = setTimeout(
+      () => {
+        if (!this.p.anyMessage) {
+          this.silent(id, situation, early, early ? allowedMs : firstMessageMs, strayHint, connection);
+          return;
+        }
+        this.inLineTimer = setTimeout(
+          () => this.end('timeout', missingSummary(this.p, `did not end within ${endOfTakeMs} ms`)),
+          Math.max(0, endOfTakeMs - (performance.now() - this.inLineSince)),
         );
-        return;
-      }
-      this.inLineTimer = setTimeout(
-        () => this.end('timeout', missingSummary(this.p, `did not end within ${endOfTakeMs} ms`)),
-        Math.max(0, endOfTakeMs - firstMessageMs),
+      },
+      early ? allowedMs : firstMessageMs,
+    );
+  }
+
+  /**
+   * The request's first message arrived: how long it took from being first in line is the measure
+   * later requests of its situation are allowed, once one was silent.
+   */
+  firstMessage(): void {
+    if (this.silenceKey === undefined) return;
+    runFacts().record({
+      key: this.silenceKey,
+      type: FIRST_MESSAGE,
+      tookMs: performance.now() - this.inLineSince,
+    });
+  }
+
+  /** No message within the bound (or the shorter allowance a silent request of the run left). */
+  private silent(
+    id: string,
+    situation: SilentSituation,
+    earlier: Fact | undefined,
+    waitedMs: number,
+    strayHint: () => string,
+    connection: () => ConnectionState,
+  ): void {
+    const state = connection();
+    const head = `no message for request ${id} within ${waitedMs} ms of it being first in line`;
+    if (situation === 'later-request' && state.open)
+      this.p.request.evidenceAgainst = SILENT_LATER_REQUEST_REQUIREMENT;
+    if (earlier) {
+      const waited = waitedMs > 0 ? ` past ${waitedMs} ms` : '';
+      this.end(
+        'timeout',
+        `no message for request ${id}, not waited for${waited} (the run already learned it): ${earlier.sentence ?? 'an earlier request of this run was silent'}`,
       );
-    }, firstMessageMs);
+      return;
+    }
+    const diagnostic = `${head}${strayHint()}`;
+    if (state.open && this.silenceKey !== undefined)
+      runFacts().record({
+        key: this.silenceKey,
+        type: SILENT,
+        spreads: true,
+        consequence:
+          situation === 'later-request'
+            ? { kind: 'evidence-against', requirement: SILENT_LATER_REQUEST_REQUIREMENT }
+            : { kind: 'blocks' },
+        sentence:
+          situation === 'later-request'
+            ? `an earlier request of this run (${id}) got no message within ${waitedMs} ms of being first in line on a connection that had answered a request before it and stayed open`
+            : `an earlier request of this run (${id}) got no message within ${waitedMs} ms on a connection that had answered nothing and stayed open`,
+      });
+    this.end('timeout', diagnostic);
   }
 
   /** Done status and end marker are here, the take is not complete: wait `settleMs` once for stragglers. */
@@ -108,6 +197,8 @@ export class EndOfRequestClock {
     clearTimeout(this.graceTimer);
   }
 }
+
+const NO_STATE: ConnectionState = { open: false, earlierAnswered: false };
 
 /** Which of its two ends a request showed without the other, if it is in that state. */
 function halfEnded(p: Pending): EarlyConclusion | undefined {

@@ -6,6 +6,7 @@
  */
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { redactText } from '../evidence/redact.ts';
+import { resetMemoryFacts, runFacts } from '../facts/run-facts.ts';
 import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
 import type { FrameError, RequestId } from './ws-frame.ts';
 
@@ -58,30 +59,49 @@ export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = {
 /** A half-ended request: which of the two ends it showed. */
 export type EarlyConclusion = 'done-without-end-marker' | 'end-marker-without-done';
 
-/**
- * Early conclusions of this run (this process), by kind, with the sentence that concluded the first
- * one: later requests in the same state conclude without waiting their grace again.
- */
-const concludedThisRun = new Map<EarlyConclusion, string>();
+/** The run-wide fact of a half-ended request (src/facts): `ws-half-ended:<kind>`. */
+const HALF_ENDED = 'half-ended';
+const halfEndedKey = (kind: EarlyConclusion): string => `ws-half-ended:${kind}`;
+/** The requirement a half-ended request is evidence against, by which end it lacks. */
+const HALF_ENDED_REQUIREMENT: Record<EarlyConclusion, string> = {
+  'done-without-end-marker': 'WS-END-OF-TAKE',
+  'end-marker-without-done': 'WS-READY-INFO',
+};
 
-/** What the run has concluded early so far (for reports and tests). */
+/**
+ * Early conclusions of this run, by kind, with the sentence that concluded the first one: later
+ * requests in the same state conclude without waiting their grace again. Run-wide facts (src/facts):
+ * every suite thread of the run learns them from the first that saw one.
+ */
 export function earlyConclusions(): ReadonlyMap<EarlyConclusion, string> {
-  return concludedThisRun;
+  const map = new Map<EarlyConclusion, string>();
+  for (const f of runFacts().all())
+    if (f.type === HALF_ENDED && f.sentence !== undefined) {
+      const kind = f.key.slice('ws-half-ended:'.length) as EarlyConclusion;
+      if (!map.has(kind)) map.set(kind, f.sentence);
+    }
+  return map;
 }
 
 /** The sentence that first concluded `kind` in this run, if any. */
 export function earlierConclusion(kind: EarlyConclusion): string | undefined {
-  return concludedThisRun.get(kind);
+  return runFacts().find(halfEndedKey(kind), HALF_ENDED)?.sentence;
 }
 
 /** Remembers the first conclusion of `kind`: later requests in that state conclude at once. */
 export function rememberConclusion(kind: EarlyConclusion, diagnostic: string): void {
-  if (!concludedThisRun.has(kind)) concludedThisRun.set(kind, diagnostic);
+  if (earlierConclusion(kind) !== undefined) return;
+  runFacts().record({
+    key: halfEndedKey(kind),
+    type: HALF_ENDED,
+    consequence: { kind: 'evidence-against', requirement: HALF_ENDED_REQUIREMENT[kind] },
+    sentence: diagnostic,
+  });
 }
 
-/** Forgets the run's early conclusions (tests that start a new "run" in one process). */
+/** Forgets the run's facts kept in memory (tests that start a new "run" in one thread). */
 export function resetEarlyConclusions(): void {
-  concludedThisRun.clear();
+  resetMemoryFacts();
 }
 
 export interface TakeRequestOptions {
@@ -130,6 +150,11 @@ export interface StreamedRequest {
   timings: { firstStatusMs?: number; firstAudioMs?: number; firstPlayableMs?: number; endMs?: number };
   /** The reassembled take, with findings, computed when the request ended. */
   reassembly: ReassembledTake;
+  /**
+   * The requirement the way it ended is evidence against, when the run knows (a request left
+   * without a message on a connection that answered an earlier one: WS-SERIALIZED).
+   */
+  evidenceAgainst?: string;
 }
 
 export const DONE = new Set(['ready', 'error', 'timeout']);

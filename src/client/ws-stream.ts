@@ -223,7 +223,15 @@ export class SpeakStreamConnection {
 
   private startClocks(p: Live): void {
     p.request.inLineAt = performance.now();
-    p.clock.startInLine(() => this.strayHint(p));
+    p.clock.startInLine(
+      () => this.strayHint(p),
+      () => ({
+        open: this.open,
+        earlierAnswered: [...this.finished.values()].some(
+          (r) => r.takeMessages.length + r.statusMessages.length + r.frames.length > 0,
+        ),
+      }),
+    );
   }
 
   /** Names messages whose request_id looks like this request's but has another type (1 vs "1"). */
@@ -344,9 +352,10 @@ export class SpeakStreamConnection {
     this.maybeEnd(p, seq);
   }
 
-  private touch(p: Pending, atMs: number): void {
+  private touch(p: Live, atMs: number): void {
     if (!p.anyMessage) {
       p.anyMessage = true;
+      p.clock.firstMessage();
       p.request.timings.firstStatusMs ??= atMs - p.request.sentAt;
     }
   }

@@ -97,7 +97,7 @@ export async function checkStep<T>(id: string | readonly string[], fn: () => Pro
     // back-pressure, a skip and a test's time bound conclude nothing: covers() handles them.
     if (d.kind === 'skip' || d.kind === 'throttled' || d.kind === 'test-bound') throw err;
     if (d.kind === 'cannot-observe') throw err;
-    if (d.kind === 'stuck' && !s.ids.includes(d.requirement)) throw err;
+    if (d.kind === 'run-fact' && !s.ids.includes(d.requirement)) throw err;
     if (d.kind === 'step-failed') throw err;
     const target = attributed(s, first, err);
     record(s, target, conclusionOf(d));
@@ -232,7 +232,7 @@ function failed(s: CheckScope, id: string, err: unknown): boolean {
   if (d.kind === 'cannot-observe') throw err;
   // A voice or take that never got done is no evidence about this check's own requirement: it stops
   // the test, which blocks what it left open, unless the test covers the ready bound it fails.
-  if (d.kind === 'stuck' && !s.ids.includes(d.requirement)) throw err;
+  if (d.kind === 'run-fact' && !s.ids.includes(d.requirement)) throw err;
   // A step that already failed its own id (checkStep inside a check) is not counted twice.
   if (d.kind === 'step-failed') return false;
   record(s, attributed(s, id, err), conclusionOf(d));

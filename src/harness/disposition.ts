@@ -20,8 +20,12 @@ export type Disposition =
   | { kind: 'test-bound'; message: string }
   /** A step that already recorded its own failure (checkStep): what it left open is blocked. */
   | { kind: 'step-failed'; message: string }
-  /** A voice or take that never got done (src/harness/wait-ledger.ts): evidence against its ready bound only. */
-  | { kind: 'stuck'; requirement: string; message: string }
+  /**
+   * Evidence of a run-wide fact against one requirement (a voice or take that never got done, a
+   * websocket silent after its first request): it fails that requirement where the test covers it and
+   * blocks the test elsewhere.
+   */
+  | { kind: 'run-fact'; requirement: string; message: string }
   /** A bug of speakcheck (src/harness/harness-error.ts). */
   | { kind: 'harness-bug'; message: string; bug: string }
   /** A failure a shared scenario (once()) threw: the tests that awaited it are blocked by it. */
@@ -48,8 +52,8 @@ export function classify(err: unknown): Disposition {
     return { kind: 'cannot-observe', reason, wouldJudge };
   }
   if (codeOf(err) === 'SPEAKCHECK_STEP_FAILED') return { kind: 'step-failed', message };
-  const stuck = stuckWaitRequirement(err);
-  if (stuck !== undefined) return { kind: 'stuck', requirement: stuck, message };
+  const fact = stuckWaitRequirement(err) ?? runFactRequirement(err) ?? runFactRequirement(causeOf(err));
+  if (fact !== undefined) return { kind: 'run-fact', requirement: fact, message };
   const bug = harnessBug(err);
   if (bug !== undefined) return { kind: 'harness-bug', message, bug: redactText(bug) };
   const requirement = namedRequirement(err) ?? namedRequirement(causeOf(err));
@@ -70,6 +74,12 @@ export function throttledBy(err: unknown): unknown {
 export function messageOf(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/** The requirement a run-wide fact names in a Finding (`facts.runFact`). */
+function runFactRequirement(err: unknown): string | undefined {
+  const facts = (err as { facts?: { requirement?: unknown; runFact?: unknown } } | null)?.facts;
+  return facts?.runFact === true && typeof facts.requirement === 'string' ? facts.requirement : undefined;
 }
 
 /** The requirement a Finding names as the one it is evidence against (`facts.requirement`). */

@@ -12,19 +12,22 @@ import { runThrottle } from '../client/back-pressure.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
 import { decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { publishedFactsPath, startRunFacts } from '../facts/run-facts.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
 import { type RunSink, startRunSink } from './run-sink.ts';
 import { generateSharedVoice, type SharedVoice } from './shared-voice.ts';
-import { createLedgerFile } from './wait-ledger.ts';
 import './meta.ts';
 
 let stack: StartedTarget | undefined;
 let sharedVoice: SharedVoice | undefined;
 let sink: RunSink | undefined;
-let ledger: ReturnType<typeof createLedgerFile> | undefined;
+/** The run's facts when the global setup made them (run directly; `speakcheck run` makes its own). */
+let facts: ReturnType<typeof startRunFacts> | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const given = process.env[RUN_CONFIG_ENV];
+  // The run's facts (src/facts), published before vitest starts the worker threads, which copy it.
+  if (publishedFactsPath() === undefined) facts = startRunFacts();
   let config: RunConfig;
   if (given) {
     config = decodeRunConfig(given);
@@ -51,8 +54,6 @@ export async function setup(project: TestProject): Promise<void> {
   [sharedVoice, sink] = await Promise.all([generateSharedVoice(config), startRunSink(config, files)]);
   project.provide('speakSharedVoice', JSON.stringify(sharedVoice.provided));
   project.provide('speakWebhookSink', JSON.stringify(sink.provided));
-  ledger = createLedgerFile();
-  project.provide('speakWaitLedger', ledger.path);
 }
 
 export async function teardown(): Promise<void> {
@@ -63,6 +64,8 @@ export async function teardown(): Promise<void> {
   sharedVoice = undefined;
   await stack?.stop();
   stack = undefined;
-  ledger?.remove();
-  ledger = undefined;
+  // Not removed here: the reporter still reads the run's outages after the teardown; at exit.
+  const made = facts;
+  facts = undefined;
+  if (made) process.once('exit', () => made.remove());
 }

@@ -26,7 +26,5 @@ declare module 'vitest' {
     speakSharedVoice: string;
     /** The run's webhook sink (JSON of ProvidedWebhookSink, src/client/webhook-sink-control.ts). */
     speakWebhookSink: string;
-    /** The run's ledger of stuck waits: the path of its file (src/harness/wait-ledger.ts). */
-    speakWaitLedger: string;
   }
 }

@@ -1,9 +1,9 @@
 /**
  * One wait per stuck thing (issue 32). A voice or take that did not get done within the ready bound
  * is written down here, run-wide: the suite files run as worker threads of one process (and a
- * per-file state lives in each file's SpeakContext), so the ledger is a file of JSON lines made by
- * the suites' global setup and handed to every thread through provide/inject. Later waits read it
- * at every poll (src/harness and suites/support/items.ts `waitUntilDone`):
+ * per-file state lives in each file's SpeakContext), so the ledger is kept in the run's facts
+ * (src/facts: one file of JSON lines every thread shares, its path published by the main thread).
+ * Later waits read it at every poll (src/harness and suites/support/items.ts `waitUntilDone`):
  *   - a wait for the very item that already exceeded its bound concludes after one poll;
  *   - a wait for another item of the same kind waits at most twice as long as the slowest item of
  *     that kind this run saw done (not at all when none got done), then concludes;
@@ -11,14 +11,12 @@
  * evidence. Fair: only a wait that ran its whole bound poisons later ones, and only of its own kind;
  * a slow server whose items all get done never writes a stuck line.
  *
- * Outside a run (a unit test calling the helpers) the ledger lives in memory, per thread. No vitest
- * import here: the global setup (main thread) makes the file.
+ * Outside a run (a unit test calling the helpers) the facts live in memory, per thread. No vitest
+ * import here: the main thread (speakcheck run, else the global setup) makes the file.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Finding, show } from '../checks/finding.ts';
 import { SpeakcheckError } from '../errors.ts';
+import { type Fact, type FactStore, fileFacts, groupOf, memoryFacts, runFacts } from '../facts/run-facts.ts';
 import './meta.ts';
 
 export type WaitKind = 'voice' | 'take';
@@ -40,8 +38,6 @@ export interface StuckWait {
   boundMs: number;
 }
 
-type Line = ({ type: 'stuck' } & StuckWait) | { type: 'done'; kind: WaitKind; id: string; tookMs: number };
-
 export interface WaitLedger {
   recordStuck(stuck: StuckWait): void;
   recordDone(kind: WaitKind, id: string, tookMs: number): void;
@@ -49,91 +45,67 @@ export interface WaitLedger {
   stuck(kind: WaitKind, id: string): { stuck: StuckWait; sameItem: boolean } | undefined;
   /** The longest a done item of this kind took this run (from its creation or its wait's start). */
   slowestDoneMs(kind: WaitKind): number | undefined;
+  /** The run-wide facts the ledger writes to and reads from (src/facts). */
+  readonly facts: FactStore;
 }
 
-/** The ledger over `lines()`: everything is derived from the lines read at each question. */
-function ledgerOver(lines: () => Line[], append: (line: Line) => void): WaitLedger {
+const STUCK = 'stuck';
+const DONE = 'done';
+const keyOf = (kind: WaitKind, id: string): string => `${kind}:${id}`;
+
+/**
+ * The ledger over run-wide facts: a stuck wait is a fact keyed `<kind>:<id>` that spreads to its
+ * kind (evidence against the kind's ready bound), a done item a success with how long it took.
+ */
+export function ledgerOver(facts: FactStore): WaitLedger {
+  const stuckOf = (f: Fact): StuckWait => f.data as unknown as StuckWait;
   return {
-    recordStuck: (stuck) => append({ type: 'stuck', ...stuck }),
-    recordDone: (kind, id, tookMs) => append({ type: 'done', kind, id, tookMs }),
+    facts,
+    recordStuck: (stuck) =>
+      facts.record({
+        key: keyOf(stuck.kind, stuck.id),
+        type: STUCK,
+        spreads: true,
+        consequence: { kind: 'evidence-against', requirement: READY_BOUND_REQUIREMENT[stuck.kind] },
+        sentence: describeStuck(stuck),
+        data: { ...stuck },
+      }),
+    recordDone: (kind, id, tookMs) => facts.record({ key: keyOf(kind, id), type: DONE, tookMs }),
     stuck(kind, id) {
-      const all = lines().flatMap(({ type, ...line }) =>
-        type === 'stuck' && line.kind === kind ? [line as StuckWait] : [],
-      );
-      const same = all.find((l) => l.id === id);
-      if (same) return { stuck: same, sameItem: true };
-      return all[0] ? { stuck: all[0], sameItem: false } : undefined;
+      const all = facts.all().filter((f) => f.type === STUCK && groupOf(f.key) === kind);
+      const same = all.find((f) => f.key === keyOf(kind, id));
+      if (same) return { stuck: stuckOf(same), sameItem: true };
+      return all[0] ? { stuck: stuckOf(all[0]), sameItem: false } : undefined;
     },
     slowestDoneMs(kind) {
-      const took = lines().flatMap((l) => (l.type === 'done' && l.kind === kind ? [l.tookMs] : []));
+      const took = facts
+        .all()
+        .flatMap((f) =>
+          f.type === DONE && groupOf(f.key) === kind && f.tookMs !== undefined ? [f.tookMs] : [],
+        );
       return took.length > 0 ? Math.max(...took) : undefined;
     },
   };
 }
 
-/** A ledger in a file of JSON lines: appends are single small writes (O_APPEND), whole lines. */
+/** A ledger in a file of JSON lines (the run's facts file, or any other). */
 export function fileLedger(path: string): WaitLedger {
-  const lines = (): Line[] => {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return [];
-    }
-    return text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .flatMap((l) => {
-        try {
-          return [JSON.parse(l) as Line];
-        } catch {
-          return []; // a line being written right now: read complete at the next poll
-        }
-      });
-  };
-  return ledgerOver(lines, (line) => appendFileSync(path, `${JSON.stringify(line)}\n`));
+  return ledgerOver(fileFacts(path));
 }
 
 export function memoryLedger(): WaitLedger {
-  const lines: Line[] = [];
-  return ledgerOver(
-    () => lines,
-    (line) => lines.push(line),
-  );
+  return ledgerOver(memoryFacts());
 }
 
-const ledgers = new Map<string, WaitLedger>();
-let inMemory: WaitLedger | undefined;
-
-/**
- * The run's ledger at `path` (what the global setup provided as `speakWaitLedger`), or one in memory
- * when there is none (outside a run).
- */
-export function runWaitLedger(path: string | undefined): WaitLedger {
-  if (!path) {
-    inMemory ??= memoryLedger();
-    return inMemory;
-  }
-  let ledger = ledgers.get(path);
-  if (!ledger) {
-    ledger = fileLedger(path);
-    ledgers.set(path, ledger);
-  }
-  return ledger;
-}
-
-/** Made by the suites' global setup: an empty ledger file, and its removal at the end of the run. */
-export function createLedgerFile(): { path: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'speakcheck-waits-'));
-  const path = join(dir, 'stuck-waits.jsonl');
-  writeFileSync(path, '');
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+/** The run's ledger: over the run's facts (src/facts: one file for every thread, in memory outside a run). */
+export function runWaitLedger(): WaitLedger {
+  return ledgerOver(runFacts());
 }
 
 /**
- * How long a wait may go on, given what the run already knows: `boundMs` unless an item of its kind
- * got stuck; then none for the stuck item itself, and twice the slowest done item of the kind (none
- * when none got done, and never more than `boundMs`) for any other.
+ * How long a wait may go on, given what the run already knows (the facts' allowance): `boundMs`
+ * unless an item of its kind got stuck; then none for the stuck item itself, and twice the slowest
+ * done item of the kind (none when none got done, and never more than `boundMs`) for any other.
  */
 export function allowedWaitMs(
   ledger: WaitLedger,
@@ -141,11 +113,9 @@ export function allowedWaitMs(
   id: string,
   boundMs: number,
 ): { allowedMs: number; stuck?: StuckWait } {
-  const known = ledger.stuck(kind, id);
-  if (!known) return { allowedMs: boundMs };
-  if (known.sameItem) return { allowedMs: 0, stuck: known.stuck };
-  const slowest = ledger.slowestDoneMs(kind);
-  return { allowedMs: Math.min(boundMs, slowest === undefined ? 0 : 2 * slowest), stuck: known.stuck };
+  const { allowedMs, fact } = ledger.facts.allowance(keyOf(kind, id), boundMs);
+  if (!fact || fact.type !== STUCK) return { allowedMs: boundMs };
+  return { allowedMs, stuck: fact.data as unknown as StuckWait };
 }
 
 /** The first wait's evidence, in one phrase. */

@@ -9,6 +9,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { rateLimitObservation, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import type { RunConfig } from '../config/types.ts';
 import { redactText } from '../evidence/redact.ts';
+import { runOutages } from '../facts/outages.ts';
 import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
 import { catalogue } from '../requirements/index.ts';
@@ -217,6 +218,7 @@ export class ConformanceReporter implements Reporter {
     const gated = gate(verdicts, config.profile, {
       unhandledErrors: unhandledErrors.length,
       expiredExpectations: expected?.outcome.expired.length ?? 0,
+      outages: runOutages().length,
     });
     const { exitCode } = gated;
     const finishedAt = new Date();

@@ -2,6 +2,7 @@
 import type { ThrottleStats } from '../client/back-pressure.ts';
 import type { Profile } from '../config/types.ts';
 import { redactJson, redactText } from '../evidence/redact.ts';
+import type { Outage } from '../facts/outages.ts';
 import type { ExpectOutcome } from '../verdict/expectations.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../verdict/verdict.ts';
 import { type Reproduction, reproductionOf } from './reproduction.ts';
@@ -50,6 +51,8 @@ export interface ConformanceReport {
   problems: Verdicts['problems'];
   /** Every test once, with its evidence; requirements refer to them by key. */
   tests: TestOutcome[];
+  /** Each route the run learned to be unavailable, once (src/facts/outages.ts); absent when none. */
+  outages?: Outage[];
 }
 
 export function buildReport(

@@ -9,6 +9,7 @@
  * stay in conformance.json.
  */
 import type { EvidenceEntry } from '../evidence/evidence.ts';
+import type { Outage } from '../facts/outages.ts';
 import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
 import { badgeOf, renderBadgeSvg } from './badge.ts';
 import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
@@ -276,8 +277,20 @@ ${body}
 </details>`;
 }
 
-function actSection(act: ReportedRequirement[], ctx: RenderContext): string {
-  if (act.length === 0) {
+/** Each route the run learned to be unavailable, once, with what would judge what it kept from being concluded. */
+function outagesBlock(outages: readonly Outage[]): string {
+  if (outages.length === 0) return '';
+  const items = outages
+    .map(
+      (o) =>
+        `<li>${escapeHtml(o.sentence)}: what it kept from being concluded would be judged with ${escapeHtml(o.wouldJudge)}.</li>`,
+    )
+    .join('');
+  return `<div class="act-group"><h3>Outages (a route that never served): ${outages.length}</h3><ul>${items}</ul></div>`;
+}
+
+function actSection(act: ReportedRequirement[], ctx: RenderContext, outages: readonly Outage[] = []): string {
+  if (act.length === 0 && outages.length === 0) {
     return '<section id="act"><h2>Act on first</h2><p class="none">Nothing: every requirement of the run was judged, and none failed.</p></section>';
   }
   const groups: [Outcome, string][] = [
@@ -293,7 +306,7 @@ function actSection(act: ReportedRequirement[], ctx: RenderContext): string {
         : '';
     })
     .join('\n');
-  return `<section id="act"><h2>Act on first</h2>${html}</section>`;
+  return `<section id="act"><h2>Act on first</h2>${outagesBlock(outages)}${html}</section>`;
 }
 
 export interface HtmlOptions {
@@ -351,7 +364,7 @@ ${reqs.map((r) => renderListed(r, ctx)).join('\n')}
   }</nav></header>
 <main>
 ${summary.judged ? `<p><b>${escapeHtml(judgedText(summary.judged))}</b></p>` : ''}${securityHtml(report)}${problems}${expectHtml(run.expect)}
-${actSection(act, ctx)}
+${actSection(act, ctx, report.outages ?? [])}
 <section id="areas"><h2>By area</h2>${areaBars(report, areas)}
 ${judgedPerArea(report)}
 <table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Blocked</th><th>Expected failures</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>MUST / SHOULD blocked</th><th>Tests passed / failed / skipped</th></tr>

@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runOutages } from '../facts/outages.ts';
 import { badgeEndpointJson, badgeOf, renderBadgeSvg } from './badge.ts';
 import { readContract } from './contract.ts';
 import type { ConformanceReport } from './model.ts';
@@ -11,8 +12,11 @@ import { renderHtml } from './render-html.ts';
 import { renderMarkdown } from './render-md.ts';
 import { websocketScript } from './reproduction.ts';
 
-export async function writeReport(dir: string, report: ConformanceReport): Promise<string[]> {
+export async function writeReport(dir: string, given: ConformanceReport): Promise<string[]> {
   await mkdir(dir, { recursive: true });
+  // The run's outages (src/facts), named once in every report: read here, where the run's facts are.
+  const outages = given.outages ?? runOutages();
+  const report = outages.length > 0 ? { ...given, outages } : given;
   const files = {
     'conformance.json': `${JSON.stringify(report, null, 2)}\n`,
     'conformance.md': renderMarkdown(report),

@@ -18,6 +18,8 @@ import { encodeRunConfig, runBudgetMs } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { registerSecret } from '../evidence/redact.ts';
 import { EXIT } from '../exit-codes.ts';
+import { outageLine, runOutages } from '../facts/outages.ts';
+import { startRunFacts } from '../facts/run-facts.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { notJudgedLines, securityLine, summaryTable } from '../report/summary-table.ts';
@@ -65,6 +67,8 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   config.reportDir = resolve(config.reportDir);
   const maxTimeMs = o.maxTimeMs ?? runBudgetMs(undefined, config);
   const throttle = startBudget(config, startedAt, maxTimeMs);
+  // The run's facts (src/facts), published before vitest starts the suites' threads; removed at the end.
+  const facts = startRunFacts();
   const stop = new RunStop(maxTimeMs, throttle, io.err);
   const reporter = new ConformanceReporter({
     config,
@@ -102,6 +106,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   } finally {
     stop.dispose();
     await closeRun(vitest, stop.stopping, stack);
+    facts.remove();
   }
 }
 
@@ -377,6 +382,8 @@ function summarize(
   if (run.allureHtml) out(generateAllureHtml(config.reportDir));
   for (const line of notJudgedLines(verdicts.requirements)) out(line);
   out(judgedText(verdicts.summary.judged));
+  // Each route the run learned to be unavailable, once (what it kept from being concluded is not concluded).
+  for (const outage of runOutages()) out(outageLine(outage));
   out(verdictLine(result.report.run));
   return exitCode;
 }

@@ -35,6 +35,8 @@ export interface GateInputs {
   unhandledErrors?: number;
   /** Entries of the expect file past their expiry date: each fails the run. */
   expiredExpectations?: number;
+  /** Routes the run learned never serve (src/facts/outages.ts): what they kept from being concluded. */
+  outages?: number;
 }
 
 /** The statuses that conclude something about the server (INFO: an observation the selection asked for). */
@@ -113,7 +115,13 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
     return {
       exitCode: EXIT.failed,
       words: 'NOT CONCLUDED',
-      reasons: [`${summary.notConcluded} requirement(s) not concluded`],
+      reasons: [
+        `${summary.notConcluded} requirement(s) not concluded${
+          (inputs.outages ?? 0) > 0
+            ? `: ${inputs.outages} route${inputs.outages === 1 ? '' : 's'} never served (the outage lines name them)`
+            : ''
+        }`,
+      ],
     };
   const open = notJudgedText(verdicts, profile);
   // A run that checked nothing, or judged nothing, is no pass whatever the profile: "no MUST

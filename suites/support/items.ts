@@ -5,7 +5,6 @@
  * Lists are in lists.ts, scenario mechanics (once, prefetch, useSharedVoice) in scenarios.ts,
  * shared assertions in assertions.ts.
  */
-import { inject } from 'vitest';
 import type { Take, Voice } from '../../schemas/types.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { distinctRuns, isDone } from '../../src/checks/status.ts';
@@ -120,20 +119,9 @@ export function observedSequences(s: SpeakContext): readonly ObservedSequence[] 
   return sequencesOf(s);
 }
 
-let ledger: WaitLedger | undefined;
-
 /** The run's ledger of stuck waits (src/harness/wait-ledger.ts): one wait per stuck thing, run-wide. */
 function waitLedger(): WaitLedger {
-  if (!ledger) {
-    let path: string | undefined;
-    try {
-      path = inject('speakWaitLedger');
-    } catch {
-      path = undefined; // outside a run: a ledger in memory
-    }
-    ledger = runWaitLedger(path);
-  }
-  return ledger;
+  return runWaitLedger();
 }
 
 /**

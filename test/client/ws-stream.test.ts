@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { buildSyntheticStream, tonePcm } from '../../fixtures/ws-streams/synthetic.ts';
 import {
@@ -70,6 +70,9 @@ async function connect(): Promise<SpeakStreamConnection> {
 }
 
 describe('websocket stream client', () => {
+  // Each test is a run of its own: what an earlier one learned (a silent request) does not carry over.
+  beforeEach(() => resetEarlyConclusions());
+
   it.each(['parts', 'chunks'] as const)(
     'collects a whole %s-mode take and ends it on done + end marker',
     async (mode) => {
@@ -308,6 +311,115 @@ describe('early conclusion of half-ended requests (no full timeout for a broken 
       expect(earlyConclusions().size).toBe(0);
     } finally {
       await conn.close();
+    }
+  });
+});
+
+describe('a silent websocket is learned once (issue 37)', () => {
+  const fast = { firstMessageMs: 400, endOfTakeMs: 5_000 };
+  /** Answers only the first request of each connection; later ones never get a message. */
+  const firstOnly = (): Script => {
+    const served = new WeakSet<WebSocket>();
+    return (socket, req) => {
+      if (served.has(socket)) return;
+      served.add(socket);
+      socket.send(JSON.stringify({ request_id: req.request_id, data: take('waiting') }));
+      for (const f of frames('parts', req.request_id)) socket.send(f);
+      socket.send(JSON.stringify({ request_id: req.request_id, data: take('ready') }));
+    };
+  };
+
+  beforeEach(() => resetEarlyConclusions());
+
+  it('a later request left without a message fails WS-SERIALIZED once its bound ran out, and the next one at once', async () => {
+    script = firstOnly();
+    const one = await connect();
+    const two = await connect();
+    try {
+      const a1 = await one.generate({}, { requestId: 's1', mode: 'parts', timeouts: fast });
+      expect(a1.outcome).toBe('ended');
+      const a2 = await one.generate({}, { requestId: 's2', mode: 'parts', timeouts: fast });
+      expect(a2.outcome).toBe('timeout');
+      expect(a2.diagnostic).toMatch(/no message for request s2 within 400 ms of it being first in line/);
+      expect(a2.evidenceAgainst).toBe('WS-SERIALIZED');
+      expect(a2.timings.endMs).toBeGreaterThanOrEqual(390);
+      // Another connection: its first request is served, its second concludes without its bound.
+      const b1 = await two.generate({}, { requestId: 't1', mode: 'parts', timeouts: fast });
+      expect(b1.outcome).toBe('ended');
+      const b2 = await two.generate(
+        {},
+        { requestId: 't2', mode: 'parts', timeouts: { ...fast, firstMessageMs: 20_000 } },
+      );
+      expect(b2.outcome).toBe('timeout');
+      expect(b2.evidenceAgainst).toBe('WS-SERIALIZED');
+      expect(b2.diagnostic).toMatch(
+        /no message for request t2, not waited for \(the run already learned it\): an earlier request of this run \(s2\) got no message within 400 ms/,
+      );
+      expect(b2.timings.endMs).toBeLessThan(1_000);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('a connection silent from its start is recorded: the first request of another connection is not waited for again', async () => {
+    script = () => undefined;
+    const one = await connect();
+    const two = await connect();
+    try {
+      const a = await one.generate({}, { requestId: 'q1', mode: 'parts', timeouts: fast });
+      expect(a.outcome).toBe('timeout');
+      expect(a.evidenceAgainst).toBeUndefined();
+      const b = await two.generate(
+        {},
+        { requestId: 'q2', mode: 'parts', timeouts: { ...fast, firstMessageMs: 20_000 } },
+      );
+      expect(b.outcome).toBe('timeout');
+      expect(b.diagnostic).toMatch(/not waited for .*on a connection that had answered nothing/);
+      expect(b.timings.endMs).toBeLessThan(1_000);
+      // A silence from the start says nothing about later requests: that situation is still waited.
+      expect(b.evidenceAgainst).toBeUndefined();
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('fair to a server that did answer later requests before: twice its slowest first message, then concluded', async () => {
+    let calls = 0;
+    script = (socket, req) => {
+      calls += 1;
+      // The first two connections serve both requests; from then on only the first of each.
+      if (calls > 4 && calls % 2 === 0) return;
+      setTimeout(() => {
+        socket.send(JSON.stringify({ request_id: req.request_id, data: take('waiting') }));
+        for (const f of frames('parts', req.request_id)) socket.send(f);
+        socket.send(JSON.stringify({ request_id: req.request_id, data: take('ready') }));
+      }, 150);
+    };
+    const conns = await Promise.all([connect(), connect(), connect(), connect()]);
+    try {
+      for (const [i, conn] of conns.entries()) {
+        const first = await conn.generate(
+          {},
+          { requestId: `f${i}`, mode: 'parts', timeouts: { ...fast, firstMessageMs: 2_000 } },
+        );
+        expect(first.outcome).toBe('ended');
+        const second = await conn.generate(
+          {},
+          { requestId: `g${i}`, mode: 'parts', timeouts: { ...fast, firstMessageMs: 2_000 } },
+        );
+        if (i < 2) expect(second.outcome).toBe('ended');
+        else if (i === 2) expect(second.timings.endMs).toBeGreaterThanOrEqual(1_990);
+        else {
+          // Twice the slowest later request's first message (about 150 ms), not the 2 s bound.
+          expect(second.outcome).toBe('timeout');
+          expect(second.timings.endMs).toBeGreaterThanOrEqual(290);
+          expect(second.timings.endMs).toBeLessThan(1_500);
+        }
+      }
+    } finally {
+      for (const conn of conns) await conn.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 /** check(), checkStep() and notObserved(): what they conclude per requirement id, and what they let through. */
 import { describe, expect, test } from 'vitest';
+import { Finding } from '../../src/checks/finding.ts';
 import {
   CannotObserve,
   cannotObserve,
@@ -107,6 +108,42 @@ describe('check', () => {
     expect(classify(err).kind).toBe('finding');
     markSetupFailure(err);
     expect(classify(err).kind).toBe('setup');
+  });
+});
+
+describe('run-wide facts', () => {
+  const silent = () =>
+    new Finding('request 7 got no message while the connection stayed open', {
+      requirement: 'WS-SERIALIZED',
+      runFact: true,
+    });
+
+  test('a finding a run-wide fact names fails that requirement where the test covers it', () => {
+    const { conclusions } = inTest(['WS-SERIALIZED', 'WS-X'], () => {
+      check('WS-X', () => {
+        throw silent();
+      });
+    });
+    expect(conclusions).toEqual({
+      'WS-SERIALIZED': [
+        { kind: 'violated', message: 'request 7 got no message while the connection stayed open' },
+      ],
+    });
+  });
+
+  test('elsewhere it stops the test (covers() blocks what is left), failing nothing', () => {
+    let thrown: unknown;
+    const { conclusions } = inTest(['WS-RANDOM-TEXTS'], () => {
+      try {
+        check('WS-RANDOM-TEXTS', () => {
+          throw silent();
+        });
+      } catch (error) {
+        thrown = error;
+      }
+    });
+    expect(classify(thrown)).toMatchObject({ kind: 'run-fact', requirement: 'WS-SERIALIZED' });
+    expect(conclusions).toEqual({});
   });
 });
 

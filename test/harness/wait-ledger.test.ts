@@ -5,11 +5,11 @@
  */
 import { appendFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
+import { startRunFacts } from '../../src/facts/run-facts.ts';
 import { check, checkStep, runWithChecks } from '../../src/harness/check.ts';
 import { classify } from '../../src/harness/disposition.ts';
 import {
   allowedWaitMs,
-  createLedgerFile,
   fileLedger,
   isStuckWait,
   memoryLedger,
@@ -75,7 +75,7 @@ describe('the ledger file', () => {
   afterEach(() => remove?.());
 
   test('what one reader writes every other reader of the file sees (as the suite threads do)', () => {
-    const file = createLedgerFile();
+    const file = startRunFacts();
     remove = file.remove;
     const one = fileLedger(file.path);
     const other = fileLedger(file.path);
@@ -88,14 +88,14 @@ describe('the ledger file', () => {
   });
 
   test('a line still being written is read at the next poll, not as garbage', () => {
-    const file = createLedgerFile();
+    const file = startRunFacts();
     remove = file.remove;
     appendFileSync(file.path, '{"type":"stuck","kind":"voice"');
     expect(fileLedger(file.path).stuck('voice', 'x')).toBeUndefined();
   });
 
   test('removed at the end of the run: a missing file is an empty ledger', () => {
-    const file = createLedgerFile();
+    const file = startRunFacts();
     file.remove();
     expect(fileLedger(file.path).slowestDoneMs('voice')).toBeUndefined();
     rmSync(file.path, { force: true });
@@ -140,7 +140,7 @@ describe('a stuck wait in a test', () => {
       });
       const thrown = await result.catch((e: unknown) => e);
       expect(thrown).toBe(err);
-      expect(classify(thrown).kind).toBe('stuck');
+      expect(classify(thrown).kind).toBe('run-fact');
       expect(conclusions).toEqual({});
     },
   );

@@ -177,6 +177,12 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       async (request, reply) => {
         const { take_id, format: rawFormat } = request.params;
         const format = formatOf(rawFormat);
+        // Defect flac-always-throttled: the flac route only ever answers back-pressure.
+        if (format === 'flac' && defects.has('flac-always-throttled'))
+          return reply
+            .code(429)
+            .header('retry-after', '1')
+            .send({ detail: 'Rate limit exceeded, retry later' });
         const row = takeOf(ctx, ownerFor(ctx, 'leak-audio', 'take', request.userId, take_id), take_id);
         if (row.status === 'error' || row.status === 'timeout') {
           throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);

@@ -64,6 +64,7 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
 
   let queue: Promise<void> = Promise.resolve();
   let pending = 0;
+  let takesServed = 0;
 
   socket.on('message', (data, isBinary) => {
     if (isBinary) {
@@ -127,6 +128,9 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
   }
 
   async function generateTake(data: unknown, requestId: RequestId, mode: StreamMode): Promise<void> {
+    // Defect ws-ignores-later-requests: only the connection's first take request is served; the
+    // later ones are dropped without a word (the connection stays open).
+    if (defects.has('ws-ignores-later-requests') && takesServed++ > 0) return;
     const created = await context.service.createTake(context.userId, context.model, data);
     if (!created.ok) {
       sendError(created.message, requestId);

@@ -48,6 +48,14 @@ function refuse(socket: Duplex, status: 401 | 403 | 404, detail: string): void {
   );
 }
 
+/** 503 with Retry-After: 1, as a node shedding load refuses an upgrade. */
+function refuseOverloaded(socket: Duplex): void {
+  const body = JSON.stringify({ detail: 'the worker is overloaded, retry later' });
+  socket.end(
+    `HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** The endpoint path and the secret: `?secret=`, or (latitude ws-secret-in-path) the last path segment. */
 function secretOf(url: URL): { path: string; secret: string | null } {
   if (latitude.has('ws-secret-in-path') && url.pathname.startsWith(`${WEBSOCKET_PATH}/`)) {
@@ -71,6 +79,8 @@ export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<W
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    // Defect ws-upgrade-always-503: every upgrade is refused as an overloaded node would, forever.
+    if (defects.has('ws-upgrade-always-503')) return refuseOverloaded(socket);
     const url = new URL(request.url ?? '/', 'http://worker');
     const { path, secret } = secretOf(url);
     // Defects ws-any-url-accepted, ws-url-without-secret: neither the path nor the secret is checked;

@@ -1,0 +1,114 @@
+/**
+ * A route that never serves is learned once (issue 37). Back-pressure is never a verdict
+ * (./back-pressure.ts), but a route the server only ever answers with 429/503 while it serves the
+ * rest of the run would cost every later request to it its own bound. So, per route (./route.ts):
+ * once it answered only 429/503 for ROUTE_PATIENCE_MS (counted to the end of the Retry-After it
+ * just asked for: the route refuses at least that long), at least ROUTE_PATIENCE_ATTEMPTS of those
+ * answers with a Retry-After the client honoured, while other requests of the run were served (the server is up), the
+ * route is "unavailable" for the rest of the run (a run-wide fact: src/facts), and every later
+ * request to it concludes at once with the 'throttled' diagnostic (not concluded, never failed),
+ * naming the evidence in one sentence.
+ *
+ * Fair to a brief overload: the patience is per route and starts again at any answer of the route
+ * that is not back-pressure; a server throttling the whole run (nothing else served) never makes a
+ * route unavailable.
+ */
+import { OUTAGE_WOULD_JUDGE, type RouteOutageData, UNAVAILABLE } from '../facts/outages.ts';
+import { type Fact, type FactStore, runFacts } from '../facts/run-facts.ts';
+
+/**
+ * How long a route may answer only back-pressure before it is unavailable for the run: one
+ * request's whole back-pressure bound (PER_REQUEST_THROTTLE_MS, 25 s), so the first request to
+ * run out of its bound on a route that served nothing meanwhile is the last one to wait. (Any
+ * longer and a route fetched once per suite file, as the audio formats are, would never be learned:
+ * each request gives up at 25 s.)
+ */
+export const ROUTE_PATIENCE_MS = 25_000;
+/** And with at least this many of those answers carrying a Retry-After that was honoured. */
+export const ROUTE_PATIENCE_ATTEMPTS = 3;
+
+const THROTTLED = 'throttled';
+const SERVED = 'served';
+
+/** What the patience needs to know of the run and the time (injectable for tests). */
+export interface PatienceClock {
+  nowMs(): number;
+  /** Requests the whole run got answered (not back-pressure) so far. */
+  servedTotal(): number;
+}
+
+export class RoutePatience {
+  readonly key: string;
+
+  constructor(
+    /** "GET /v1/speak/takes/{take_id}/flac" */
+    readonly route: string,
+    private readonly clock: PatienceClock,
+    private readonly facts: FactStore = runFacts(),
+  ) {
+    this.key = `route:${route}`;
+  }
+
+  /** The fact that made the route unavailable, if the run learned it. */
+  unavailable(): Fact | undefined {
+    return this.facts.find(this.key, UNAVAILABLE);
+  }
+
+  /** The route answered: its patience starts again (written only when a streak is open). */
+  served(): void {
+    if (this.streak().length > 0) this.facts.record({ key: this.key, type: SERVED });
+  }
+
+  /**
+   * A 429/503 of the route. Returns the unavailability fact when this answer used up the route's
+   * patience (recorded for the run), else undefined.
+   */
+  throttled(status: number, retryAfterMs: number | undefined): Fact | undefined {
+    const retryAfterHonoured = retryAfterMs !== undefined;
+    const known = this.unavailable();
+    if (known) return known;
+    this.facts.record({
+      key: this.key,
+      type: THROTTLED,
+      data: { status, retryAfterHonoured },
+    });
+    const streak = this.streak();
+    const first = streak[0];
+    if (!first) return undefined;
+    const spanMs = this.clock.nowMs() - (first.atMs ?? this.clock.nowMs());
+    // The route refuses at least until the end of the wait it just asked for.
+    const refusedMs = spanMs + (retryAfterMs ?? 0);
+    const honoured = streak.filter((f) => f.data?.retryAfterHonoured === true).length;
+    // The rest of the run was served: the server is up, this route is not. Counted over the run (a
+    // route fetched only at the end of a run may have had nothing else served beside its streak);
+    // the route's own answers are left out where they were recorded (those that ended a streak).
+    const ownServed = this.facts.all().filter((f) => f.key === this.key && f.type === SERVED).length;
+    const servedElsewhere = Math.max(0, this.clock.servedTotal() - ownServed);
+    if (refusedMs < ROUTE_PATIENCE_MS || honoured < ROUTE_PATIENCE_ATTEMPTS || servedElsewhere === 0)
+      return undefined;
+    const statuses = [...new Set(streak.map((f) => Number(f.data?.status)))].sort();
+    const data: RouteOutageData = {
+      route: this.route,
+      statuses,
+      answers: streak.length,
+      spanMs,
+      servedElsewhere,
+    };
+    this.facts.record({
+      key: this.key,
+      type: UNAVAILABLE,
+      consequence: { kind: 'not-concluded', wouldJudge: OUTAGE_WOULD_JUDGE },
+      sentence: `${this.route} answered ${statuses.join('/')} to all ${streak.length} requests over ${Math.round(spanMs / 1000)} s while ${servedElsewhere} other request${servedElsewhere === 1 ? ' was' : 's were'} served`,
+      data: data as unknown as Record<string, unknown>,
+    });
+    // Two threads may conclude together: the first fact recorded is the run's.
+    return this.unavailable();
+  }
+
+  /** The route's throttled answers since its last served one (the current streak). */
+  private streak(): Fact[] {
+    const mine = this.facts.all().filter((f) => f.key === this.key);
+    const lastServed = mine.map((f) => f.type).lastIndexOf(SERVED);
+    return mine.slice(lastServed + 1).filter((f) => f.type === THROTTLED);
+  }
+}

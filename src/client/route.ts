@@ -1,0 +1,48 @@
+/**
+ * The route of a request: its method and its path with every id replaced by a placeholder, so every
+ * request to "the flac audio of a take" is one route whatever the take
+ * (`GET /v1/speak/takes/{take_id}/flac`). Derived from the URL alone (any server, any path): a
+ * segment is an id when it looks like one (a UUID, a number, a long token with digits), and its
+ * placeholder is named after the collection before it (`takes/…` → `{take_id}`), else `{id}`.
+ * The query is never part of a route (it carries signatures and secrets).
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a path segment is an id rather than a name of the API. */
+export function isIdSegment(segment: string): boolean {
+  if (UUID.test(segment) || /^\d+$/.test(segment)) return true;
+  // A hex digest or a token: long, with digits (API names like `v1`, `m4a` are short).
+  if (/^[0-9a-f]{8,}$/i.test(segment) && /\d/.test(segment)) return true;
+  return segment.length >= 16 && /\d/.test(segment) && /^[A-Za-z0-9._~%-]+$/.test(segment);
+}
+
+/** `/v1/speak/takes/3f0c…/flac` → `/v1/speak/takes/{take_id}/flac`. */
+export function pathTemplate(pathname: string): string {
+  const segments = pathname.split('/');
+  return segments
+    .map((segment, i) => {
+      if (segment === '' || !isIdSegment(segment)) return segment;
+      const before = segments[i - 1] ?? '';
+      const singular = /^[a-z]+s$/i.test(before) ? before.slice(0, -1).toLowerCase() : '';
+      return singular ? `{${singular}_id}` : '{id}';
+    })
+    .join('/');
+}
+
+/** `GET /v1/speak/takes/{take_id}/flac` for a request's method and URL. */
+export function routeOf(method: string, url: string): string {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    pathname = url.split('?')[0] ?? url;
+  }
+  return `${method.toUpperCase()} ${pathTemplate(pathname)}`;
+}
+
+/**
+ * The websocket upgrade as one route: its URL (path included) is the server's secret and each worker
+ * may have its own address, so every upgrade of the run is the same route.
+ */
+export const WEBSOCKET_UPGRADE_ROUTE = 'GET (websocket upgrade) {worker url}';

@@ -1,0 +1,56 @@
+/**
+ * The run's outages: each route the run learned to be unavailable (it answered only 429/503 for the
+ * whole patience while other routes were served: src/client/route-patience.ts), once, with what
+ * would judge what it kept from being concluded. For the terminal's verdict area and the reports.
+ */
+import { type FactStore, runFacts } from './run-facts.ts';
+
+/** The fact type a route's unavailability is recorded as (key: `route:<METHOD> <template>`). */
+export const UNAVAILABLE = 'unavailable';
+
+/** What a route-unavailable fact carries in its `data`. */
+export interface RouteOutageData {
+  /** "GET /v1/speak/takes/{take_id}/flac" */
+  route: string;
+  /** The statuses it answered, e.g. [429]. */
+  statuses: number[];
+  /** Throttled answers in the streak that made it unavailable. */
+  answers: number;
+  /** From the streak's first throttled answer to its conclusion. */
+  spanMs: number;
+  /** Requests the rest of the run got served (the server was up). */
+  servedElsewhere: number;
+}
+
+export interface Outage extends RouteOutageData {
+  /** The one sentence: "GET … answered 429 to all 17 requests over 31 s while 212 other requests were served". */
+  sentence: string;
+  /** What would judge what the outage kept from being concluded. */
+  wouldJudge: string;
+}
+
+/** What would conclude what an unavailable route kept from being judged. */
+export const OUTAGE_WOULD_JUDGE =
+  '--max-rps under the server’s limit, a longer --max-time, or the server fixed to serve this route';
+
+/** The run's outages, one per route, in the order they were learned. */
+export function runOutages(facts: FactStore = runFacts()): Outage[] {
+  const seen = new Set<string>();
+  const outages: Outage[] = [];
+  for (const f of facts.all()) {
+    if (f.type !== UNAVAILABLE || seen.has(f.key)) continue;
+    seen.add(f.key);
+    const data = f.data as unknown as RouteOutageData;
+    outages.push({
+      ...data,
+      sentence: f.sentence ?? `${data.route} was unavailable`,
+      wouldJudge: f.consequence?.kind === 'not-concluded' ? f.consequence.wouldJudge : OUTAGE_WOULD_JUDGE,
+    });
+  }
+  return outages;
+}
+
+/** "outage: GET … answered 429 to all 17 requests over 31 s while …; would judge it: …" */
+export function outageLine(o: Outage): string {
+  return `outage: ${o.sentence}; what it kept from being concluded would be judged with ${o.wouldJudge}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * Run-wide facts (src/facts/run-facts.ts): what one thread records every other thread of the run
+ * reads (two stores over one file, as two suite threads are), and the allowance a later wait gets.
+ */
+import { appendFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  fileFacts,
+  memoryFacts,
+  publishedFactsPath,
+  runFacts,
+  startRunFacts,
+} from '../../src/facts/run-facts.ts';
+
+let remove: (() => void) | undefined;
+afterEach(() => {
+  remove?.();
+  remove = undefined;
+});
+
+describe('record, find and allowance', () => {
+  test('find returns the first limiting fact of a key; successes are not found without their type', () => {
+    const facts = memoryFacts();
+    facts.record({ key: 'take:a', type: 'done', tookMs: 10 });
+    expect(facts.find('take:a')).toBeUndefined();
+    expect(facts.find('take:a', 'done')?.tookMs).toBe(10);
+    facts.record({ key: 'take:a', type: 'stuck', consequence: { kind: 'blocks' }, sentence: 'first' });
+    facts.record({ key: 'take:a', type: 'stuck', consequence: { kind: 'blocks' }, sentence: 'second' });
+    expect(facts.find('take:a')?.sentence).toBe('first');
+    expect(facts.find('take:a')?.atMs).toBeGreaterThan(0);
+  });
+
+  test('allowance: the bound when nothing is known, 0 for the key itself, twice the slowest success of a spreading group', () => {
+    const facts = memoryFacts();
+    expect(facts.allowance('take:b', 60_000)).toEqual({ allowedMs: 60_000 });
+    facts.record({ key: 'take:a', type: 'stuck', spreads: true, consequence: { kind: 'blocks' } });
+    expect(facts.allowance('take:a', 60_000).allowedMs).toBe(0);
+    expect(facts.allowance('take:b', 60_000).allowedMs).toBe(0); // nothing of the group got done
+    facts.record({ key: 'take:c', type: 'done', tookMs: 3_000 });
+    expect(facts.allowance('take:b', 60_000)).toMatchObject({ allowedMs: 6_000, fact: { key: 'take:a' } });
+    facts.record({ key: 'take:d', type: 'done', tookMs: 40_000 });
+    expect(facts.allowance('take:b', 60_000).allowedMs).toBe(60_000);
+    // Another group is untouched.
+    expect(facts.allowance('voice:b', 60_000)).toEqual({ allowedMs: 60_000 });
+  });
+
+  test('a fact that does not spread limits its key only', () => {
+    const facts = memoryFacts();
+    facts.record({ key: 'route:GET /a', type: 'unavailable', consequence: { kind: 'blocks' } });
+    expect(facts.allowance('route:GET /a', 25_000).allowedMs).toBe(0);
+    expect(facts.allowance('route:GET /b', 25_000)).toEqual({ allowedMs: 25_000 });
+  });
+});
+
+describe('one file for the run', () => {
+  test('what one store appends the other reads, a half-written line included once it is complete', () => {
+    const run = startRunFacts();
+    remove = run.remove;
+    const one = fileFacts(run.path);
+    const other = fileFacts(run.path);
+    expect(other.all()).toEqual([]);
+    one.record({ key: 'take:a', type: 'stuck', spreads: true, consequence: { kind: 'blocks' } });
+    expect(other.allowance('take:b', 1_000).allowedMs).toBe(0);
+    appendFileSync(run.path, '{"key":"take:c","type":"done",');
+    expect(other.all()).toHaveLength(1);
+    appendFileSync(run.path, '"tookMs":200}\n');
+    expect(other.allowance('take:b', 1_000).allowedMs).toBe(400);
+    expect(one.all()).toHaveLength(2);
+  });
+
+  test('published to threads started later: a worker thread records into the same run', async () => {
+    const run = startRunFacts();
+    remove = run.remove;
+    expect(publishedFactsPath()).toBe(run.path);
+    expect(runFacts().all()).toEqual([]);
+    // A worker thread (as a suite file runs): it sees the published path and appends a fact.
+    const worker = new Worker(
+      `const { getEnvironmentData } = require('node:worker_threads');
+       const { appendFileSync } = require('node:fs');
+       const path = getEnvironmentData('speakcheck:run-facts');
+       appendFileSync(path, JSON.stringify({ key: 'route:GET /x', type: 'unavailable', consequence: { kind: 'blocks' }, sentence: 'from a thread' }) + '\\n');`,
+      { eval: true },
+    );
+    await new Promise((resolve, reject) => worker.once('exit', resolve).once('error', reject));
+    expect(runFacts().find('route:GET /x')?.sentence).toBe('from a thread');
+  });
+
+  test('outside a run the facts live in memory; removing the run unpublishes its file', () => {
+    const run = startRunFacts();
+    run.remove();
+    expect(publishedFactsPath()).toBeUndefined();
+    runFacts().record({ key: 'x:1', type: 'seen' });
+    expect(runFacts().find('x:1', 'seen')).toBeDefined();
+  });
+});
