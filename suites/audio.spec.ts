@@ -28,9 +28,10 @@ import {
   type Exchange,
   notObservable,
   observe,
+  signedUrlLifetime,
   useSpeak,
 } from '../src/harness/index.ts';
-import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
+import { type FetchedAudio, fetchAudio, signedRedirect, signedUrlAgain } from './support/audio.ts';
 import { generateTake, getItem, type Take, waitUntilDone } from './support/items.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
@@ -187,8 +188,20 @@ covers(
 
 covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is refused', async () => {
   const { signed } = await audioOf('wav');
+  const take = await readyTake();
+  // The URL was fetched at the file's start: once stale (the run's waits), a refusal would prove
+  // nothing about the signature. A fresh one is asked for and tampered the same way.
+  const again = async () => {
+    const fresh = signedRedirect(
+      await speak.api.get(`/v1/speak/takes/${encodeURIComponent(take.take_id)}/wav`),
+    );
+    return { fresh, href: tamperSignature(fresh.location, fresh.signatureParam).href };
+  };
   const tampered = tamperSignature(signed.location, signed.signatureParam);
-  const exchange = await speak.api.fetchSigned(tampered.href);
+  const exchange = await speak.api.fetchSigned(tampered.href, {
+    expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
+    reissue: async () => (await again()).href,
+  });
   assertTamperedRejected(exchange);
   assertClientError(exchange, 'tampered signed URL');
   // The expiry, when present, is covered by the signature too.
@@ -201,7 +214,18 @@ covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is r
       expiresParam,
       String(Number(stretched.searchParams.get(expiresParam)) + 1_000_000),
     );
-    assertTamperedRejected(await speak.api.fetchSigned(stretched.href));
+    const stretch = (url: URL) => {
+      const copy = new URL(url.href);
+      copy.searchParams.set(expiresParam, String(Number(copy.searchParams.get(expiresParam)) + 1_000_000));
+      return copy.href;
+    };
+    assertTamperedRejected(
+      await speak.api.fetchSigned(stretched.href, {
+        // Its own expiry parameter was stretched: the original's lifetime is the one that counts.
+        expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
+        reissue: async () => stretch((await again()).fresh.location),
+      }),
+    );
   }
 });
 
@@ -252,6 +276,8 @@ async function fetchEarly(takeId: string, format: string): Promise<EarlyFetch> {
     return { format, redirect, statusAtAnswer: await statusNow(takeId) };
   let statusAtHeaders: Promise<string> | undefined;
   const signed = await speak.api.fetchSigned(redirect.headers.location, {
+    receivedAtMs: Date.now(),
+    reissue: signedUrlAgain(speak, takeId, format),
     // A server that (wrongly) streams this format like wav keeps the body open until the take is
     // done: read it as long as a take may take, or the defect shows up as a timeout of our own.
     timeoutMs: speak.config.timeouts.readyMs,
@@ -367,6 +393,7 @@ const streaming = once(async () => {
     const [streamed, { reads, polled }] = await Promise.all([
       location
         ? speak.api.fetchSigned(location, {
+            reissue: signedUrlAgain(speak, take.take_id, 'wav'),
             timeoutMs: speak.config.timeouts.readyMs,
             onFirstByte: () => {
               firstByteAt = Date.now();

@@ -60,6 +60,7 @@ import {
   type WebhookCall,
   withWouldJudge,
 } from '../src/harness/index.ts';
+import { signedUrlAgain } from './support/audio.ts';
 import { type Kind, waitUntilDone } from './support/items.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { field } from './support/values.ts';
@@ -156,7 +157,10 @@ async function fetchAudioAtDone(takeId: string, format: AudioFormat): Promise<Au
   const location = redirect.headers.location;
   if (redirect.status !== 307 || !location)
     return { format, redirectStatus: redirect.status, fetchStatus: null, bytes: 0 };
-  const audio = await speak.api.fetchSigned(location);
+  const audio = await speak.api.fetchSigned(location, {
+    receivedAtMs: Date.now(),
+    reissue: signedUrlAgain(speak, takeId, format),
+  });
   const fetched = {
     format,
     redirectStatus: redirect.status,
@@ -473,11 +477,10 @@ webhookTest(
 /** The websocket take with both hooks: streamed to its end, then its webhook calls settled. */
 const websocketTake = once(async () => {
   const sinkNow = theSink();
-  const [{ token, url }, voiceId, wsUrl] = await Promise.all([
-    sinkNow.newToken(),
-    voice(),
-    fetchWebsocketUrl(speak.api, speak.model.name, 'spec'),
-  ]);
+  const [{ token, url }, voiceId] = await Promise.all([sinkNow.newToken(), voice()]);
+  // Asked for once the voice is ready, right before the upgrade: fetched beside the voice's wait it
+  // could pass a short lifetime before it is used (issue 37).
+  const wsUrl = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
   const conn = await SpeakStreamConnection.connect(wsUrl, { timeoutMs: speak.config.timeouts.requestMs });
   try {
     const r = await conn.generate(
