@@ -43,6 +43,7 @@ import {
   type TimelineEntry,
 } from '../src/checks/webhooks.ts';
 import {
+  ClientDiagnostic,
   check,
   checkStep,
   covers,
@@ -227,6 +228,8 @@ interface TakeScenario {
   /** The first done call, and what GET and the audio endpoints answered right after it arrived. */
   doneCall: WebhookCall | undefined;
   getAfterDone: unknown;
+  /** What failed right after the done call (its GET or its audio) when that left nothing to judge. */
+  atDoneError?: unknown;
   audioAtDone: AudioAtDone[];
 }
 
@@ -287,7 +290,12 @@ async function runTakeScenario(o: {
   );
   const [polled, done] = await Promise.all([
     polling,
-    atDone.catch(() => ({ doneCall: undefined, getAfterDone: undefined, audioAtDone: [] })),
+    atDone.catch((error: unknown) => ({
+      doneCall: undefined,
+      getAfterDone: undefined,
+      atDoneError: error,
+      audioAtDone: [],
+    })),
   ]);
   // Status calls still in flight: awaited until every status polling saw (the final one included)
   // was called, bounded by the duplicate window from the done call. Later calls, and a second done
@@ -348,6 +356,15 @@ const mainTake = once(async () => {
   return s;
 });
 
+/**
+ * The run's own missing side is no difference: when what it asked right after the done call (GET,
+ * the audio) was throttled past its bound, the check that compares with it is not concluded (the
+ * 'throttled' diagnostic), never "GET undefined" or "no audio" blamed on the server (issue 37).
+ */
+function rethrowThrottledAtDone(s: TakeScenario): void {
+  if (s.atDoneError instanceof ClientDiagnostic && s.atDoneError.kind === 'throttled') throw s.atDoneError;
+}
+
 function doneCalls(s: TakeScenario): WebhookCall[] {
   return callsOf(s.calls, 'done');
 }
@@ -407,6 +424,7 @@ webhookTest(
   async () => {
     const s = await mainTake();
     const call = doneCalls(s)[0];
+    rethrowThrottledAtDone(s);
     if (!call) throw new Finding(`take ${s.takeId}: no done call to compare`);
     assertWebhookBodyMatchesGet(call.json, s.getAfterDone, `take ${s.takeId} done_webhook`);
   },
@@ -422,6 +440,7 @@ webhookTest(
       observe(`take ${s.takeId} ended ${statusOf(doneCalls(s)[0]!.json)}: no audio to fetch`);
       return;
     }
+    rethrowThrottledAtDone(s);
     assertAudioFetchableAtDone(s.audioAtDone, s.takeId);
   },
 );
