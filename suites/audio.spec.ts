@@ -388,13 +388,18 @@ const streaming = once(async () => {
       continue;
     }
     const location = wavRedirect.status === 307 ? wavRedirect.headers.location : undefined;
-    const requestedAt = Date.now();
+    // When the signed request actually left: the run's own waits before it (the limiter, a 429's
+    // hold) are not the server's, or a held request would make a streaming wav look buffered.
+    let requestedAt = Date.now();
     let firstByteAt: number | undefined;
     const [streamed, { reads, polled }] = await Promise.all([
       location
         ? speak.api.fetchSigned(location, {
             reissue: signedUrlAgain(speak, take.take_id, 'wav'),
             timeoutMs: speak.config.timeouts.readyMs,
+            onSend: () => {
+              requestedAt = Date.now();
+            },
             onFirstByte: () => {
               firstByteAt = Date.now();
             },

@@ -42,6 +42,11 @@ export interface SignedFetchOptions {
   /** Called when the first byte of the signed URL's body arrived. */
   onFirstByte?: () => void;
   /**
+   * Called right before each attempt leaves, after the run's own waits (the limiter, back-pressure):
+   * a time measured from here is the server's, not ours.
+   */
+  onSend?: () => void;
+  /**
    * A new signed URL for the same audio (the format endpoint asked again for its 307): used instead
    * of `location` when the lifetime `location` shows has passed, or nearly, by the time it would be
    * sent. Without it the URL is sent as given, stale or not (the expiry checks want exactly that).
@@ -206,13 +211,17 @@ export class HttpSpeakClient implements SpeakClient {
           ...(o.onHeaders ? { onHeaders: o.onHeaders } : {}),
           ...(o.onFirstByte ? { onFirstByte: o.onFirstByte } : {}),
           prepare: () => {
-            if (!o.reissue || renewed >= MAX_RENEWALS) return undefined;
+            if (!o.reissue || renewed >= MAX_RENEWALS) {
+              o.onSend?.();
+              return undefined;
+            }
             const shown = signedUrlLifetime(url, receivedAtMs === undefined ? {} : { receivedAtMs });
             const lifetime =
               expiresAtMs === undefined
                 ? shown
                 : { ...shown, expiresAtMs, source: shown?.source ?? 'as the caller said' };
             if (!freshEnough(lifetime)) throw new StaleCredential();
+            o.onSend?.();
             return undefined;
           },
         });

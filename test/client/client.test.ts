@@ -289,9 +289,14 @@ describe('lifetimes: no credential is sent past the lifetime it shows (issue 37)
     const api = HttpSpeakClient.anonymous(settings(server.url));
     const fresh = signedPath(Date.now(), 0);
     let reissued = 0;
-    const audio = await api.fetchSigned(fresh, { reissue: async () => `${++reissued}` });
+    let sent = 0;
+    const audio = await api.fetchSigned(fresh, {
+      reissue: async () => `${++reissued}`,
+      onSend: () => sent++,
+    });
     expect(audio.status).toBe(200);
     expect(reissued).toBe(0);
+    expect(sent).toBe(1);
     expect(server.requests.map((r) => r.url)).toEqual([fresh]);
   });
 });
