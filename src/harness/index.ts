@@ -10,6 +10,7 @@ export { rateLimitObservation, runThrottle } from '../client/back-pressure.ts';
 export { ClientDiagnostic, type DiagnosticKind, describeBody } from '../client/diagnostics.ts';
 export { type Exchange, expectJson } from '../client/http.ts';
 export {
+  accessTokenLifetime,
   freshEnough,
   type Lifetime,
   signedUrlLifetime,
