@@ -22,6 +22,7 @@ import { AMZ_SIGNATURE_PARAM, assertTamperedRejected, tamperSignature } from '..
 import { distinctRuns, isDone } from '../src/checks/status.ts';
 import {
   against,
+  ClientDiagnostic,
   check,
   checkStep,
   covers,
@@ -256,11 +257,18 @@ interface EarlyFetch {
   statusAtAnswer: string;
 }
 
+/** What statusNow says when the read was throttled past its bound: our missing data, not the server's. */
+const THROTTLED_STATUS = 'unknown (throttled)';
+
+/** Whether a status from statusNow is no status at all (the read failed). */
+const unreadable = (status: string) => status === 'unknown' || status === THROTTLED_STATUS;
+
 /** The take's status now; `unknown` when it cannot be read (the take tests judge that). */
 async function statusNow(takeId: string): Promise<string> {
   return getItem<Take>(speak, 'take', takeId).then(
     (t) => t.status,
-    () => 'unknown',
+    (error: unknown) =>
+      error instanceof ClientDiagnostic && error.kind === 'throttled' ? THROTTLED_STATUS : 'unknown',
   );
 }
 
@@ -323,7 +331,7 @@ async function statusTimeline(takeId: string, firstByteAt: () => number | undefi
     const status = await statusNow(takeId);
     reads.push({ sentAt, status });
     const byte = firstByteAt();
-    if ((byte !== undefined && sentAt >= byte) || isDone(status) || status === 'unknown' || sentAt > bound)
+    if ((byte !== undefined && sentAt >= byte) || isDone(status) || unreadable(status) || sentAt > bound)
       return reads;
   }
 }
@@ -341,7 +349,7 @@ function progressiveOf(
   roundTripMs: number,
 ): Progressive {
   const grace = Math.round(Math.max(STREAM_START_GRACE_MS, STREAM_START_ROUND_TRIPS * roundTripMs));
-  const inProgress = reads.filter((r) => !isDone(r.status) && r.status !== 'unknown');
+  const inProgress = reads.filter((r) => !isDone(r.status) && !unreadable(r.status));
   const afterByte = inProgress.find((r) => firstByteAt !== undefined && r.sentAt >= firstByteAt);
   const byteAt = firstByteAt !== undefined ? `${firstByteAt - requestedAt} ms` : 'never';
   if (afterByte)
@@ -433,7 +441,7 @@ covers(
   ['AUDIO-ONLY-WAV-BEFORE-READY'],
   'before ready, another format than wav is not delivered',
   async () => {
-    const { others } = await streaming();
+    const { others, take } = await streaming();
     const early = others.filter((o) => o.statusAtAnswer !== 'ready');
     if (early.length === 0) {
       notObservable(
@@ -441,13 +449,20 @@ covers(
       );
     }
     const delivered: string[] = [];
+    /** Audio delivered when the take's status could not be read: no evidence of "before ready". */
+    const unsure: string[] = [];
     for (const { format, redirect, signed, statusAtAnswer } of others) {
       const when = `while the take was ${statusAtAnswer}`;
       if (signed) {
         const gotAudio = signed.status >= 200 && signed.status < 300 && signed.body.length > 0;
-        if (gotAudio && statusAtAnswer !== 'ready')
+        if (gotAudio && statusAtAnswer === THROTTLED_STATUS) unsure.push(format);
+        else if (gotAudio && statusAtAnswer !== 'ready')
           delivered.push(`${format}: 307, then its signed URL delivered ${signed.body.length} bytes ${when}`);
         else observe(`${format}: 307, then its signed URL answered ${signed.status} ${when}`);
+        continue;
+      }
+      if ((redirect.status < 400 || redirect.status >= 500) && statusAtAnswer === THROTTLED_STATUS) {
+        unsure.push(format);
         continue;
       }
       if ((redirect.status < 400 || redirect.status >= 500) && statusAtAnswer !== 'ready') {
@@ -456,6 +471,14 @@ covers(
       }
       observe(`${format} answered ${redirect.status} ${show(redirect.text)} ${when}`);
     }
+    // The take's status read failing (e.g. throttled past its bound) is our missing side: audio
+    // delivered then proves nothing, and alone it leaves the check not concluded (issue 37).
+    if (delivered.length === 0 && unsure.length > 0)
+      throw new ClientDiagnostic(
+        'throttled',
+        `${unsure.join(', ')} delivered audio, but the take's status could not be read at that moment: "before ready" is not known`,
+        `${speak.config.baseUrl}/v1/speak/takes/${encodeURIComponent(take.take_id)}`,
+      );
     if (delivered.length > 0) {
       throw new Finding(`before ready, only wav may be fetched, but: ${delivered.join('; ')}`, {
         expected: 'no audio but wav before ready',
