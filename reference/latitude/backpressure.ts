@@ -30,6 +30,8 @@ export interface RateLimit {
   rps: number;
   /** Bucket size: the requests a client may send at once. */
   burst: number;
+  /** The Retry-After a 429 states (whole seconds) instead of the time until a token is back. */
+  retryAfterSeconds?: number;
 }
 
 interface Bucket {
@@ -142,7 +144,8 @@ export function installBackpressure(app: FastifyInstance, limit: RateLimit = DEF
     app.addHook('onRequest', async (request, reply) => {
       if (isSignedAudio(request)) return;
       const verdict = buckets.take(rateLimitKey(request));
-      if (!verdict.allowed) return refuseRateLimited(reply, verdict.retryAfterSeconds);
+      if (!verdict.allowed)
+        return refuseRateLimited(reply, limit.retryAfterSeconds ?? verdict.retryAfterSeconds);
     });
   }
 }

@@ -10,6 +10,7 @@ import {
   everyNth,
   installBackpressure,
   RATE_LIMIT_DETAIL,
+  type RateLimit,
   retryAfterDate,
   SHED_EVERY,
   TokenBuckets,
@@ -97,7 +98,10 @@ describe('the back-pressure hooks on an app', () => {
     activateLatitude([]);
   });
 
-  async function appWith(switches: string[], limit = { rps: 1, burst: 3 }): Promise<FastifyInstance> {
+  async function appWith(
+    switches: string[],
+    limit: RateLimit = { rps: 1, burst: 3 },
+  ): Promise<FastifyInstance> {
     activateLatitude(switches);
     handled = 0;
     const built = Fastify();
@@ -167,6 +171,14 @@ describe('the back-pressure hooks on an app', () => {
     expect(waitMs).toBeGreaterThanOrEqual(1000);
     expect(waitMs).toBeLessThanOrEqual(2000);
     expect(handled).toBe(3);
+  });
+
+  test('rate-limit with a stated Retry-After (--rate-limit-retry-after): the 429 says that many seconds', async () => {
+    const a = await appWith(['rate-limit'], { rps: 1, burst: 3, retryAfterSeconds: 10 });
+    for (let i = 0; i < 3; i++) expect((await get(a, '/v1/speak/takes', 'one')).statusCode).toBe(200);
+    const refused = await get(a, '/v1/speak/takes', 'one');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('10');
   });
 
   test('retryAfterDate rounds up to the next whole second', () => {
