@@ -32,9 +32,10 @@ const runCombined = everything || named.includes(COMBINED);
 /**
  * Stacks served the way a hosted server is (issue 32), beyond one switch: `tls` is `serve --tls`
  * (https, wss and signed URLs under a throwaway CA the run trusts with --ca-file);
- * `hosted` is hosted-latency + rate-limit + --tls at once; `short-lifetimes` is rate-limit with
- * access tokens and signed URLs living 8 s (issue 37: the run's own waits must never make it use a
- * token or a signed URL past the lifetime it shows). Named like switches in the selection.
+ * `hosted` is hosted-latency + rate-limit + --tls at once; `short-lifetimes` is rate-limit whose 429
+ * asks for 10 s, with access tokens and signed URLs living 8 s (issue 37: the run's own waits must
+ * never make it use a token or a signed URL past the lifetime it shows). Named like switches in the
+ * selection.
  */
 interface Served {
   label: string;
@@ -50,7 +51,8 @@ const SERVED: readonly Served[] = [
     label: 'short-lifetimes',
     names: ['rate-limit'],
     tls: false,
-    serve: ['--access-token-ttl', '8', '--signed-url-ttl', '8'],
+    // A 429 asks for 10 s, longer than the lifetimes: every hold can outlive a URL or a token.
+    serve: ['--access-token-ttl', '8', '--signed-url-ttl', '8', '--rate-limit-retry-after', '10'],
   },
 ];
 const servedChosen = SERVED.filter((served) => everything || named.includes(served.label));
