@@ -46,6 +46,11 @@ export interface StackOptions {
   /** Latitude rate-limit: bucket size (requests at once). */
   rateLimitBurst: number;
   /**
+   * Latitude rate-limit: the Retry-After a 429 states, in seconds, instead of the time until a token
+   * is back (a hosted limit with a window: "come back in 10 s"); undefined: the bucket's own.
+   */
+  rateLimitRetryAfterSeconds?: number;
+  /**
    * https and wss with a throwaway CA made at start (reference/tls.ts); the CA file is in the stack's
    * `caFile`. Needs the openssl command-line tool.
    */
@@ -87,6 +92,7 @@ export function resolveOptions(given: Partial<StackOptions>): StackOptions {
   positive('wsShuffleWindow', 0);
   positive('blobPort', 0);
   positive('rateLimitBurst', 1);
+  if (o.rateLimitRetryAfterSeconds !== undefined) positive('rateLimitRetryAfterSeconds', 1);
   if (!(Number.isFinite(o.rateLimitRps) && o.rateLimitRps > 0)) {
     throw new RangeError(`option rateLimitRps must be a number > 0 (got ${String(o.rateLimitRps)})`);
   }

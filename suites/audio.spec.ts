@@ -22,6 +22,7 @@ import { AMZ_SIGNATURE_PARAM, assertTamperedRejected, tamperSignature } from '..
 import { distinctRuns, isDone } from '../src/checks/status.ts';
 import {
   against,
+  ClientDiagnostic,
   cannotObserve,
   check,
   checkStep,
@@ -29,9 +30,10 @@ import {
   type Exchange,
   notObserved,
   observe,
+  signedUrlLifetime,
   useSpeak,
 } from '../src/harness/index.ts';
-import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
+import { type FetchedAudio, fetchAudio, signedRedirect, signedUrlAgain } from './support/audio.ts';
 import { generateTake, getItem, type Take, waitUntilDone } from './support/items.ts';
 import { longText, TOO_FAST_REMEDY } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
@@ -179,8 +181,20 @@ covers(
 
 covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is refused', async () => {
   const { signed } = await audioOf('wav');
+  const take = await readyTake();
+  // The URL was fetched at the file's start: once stale (the run's waits), a refusal would prove
+  // nothing about the signature. A fresh one is asked for and tampered the same way.
+  const again = async () => {
+    const fresh = signedRedirect(
+      await speak.api.get(`/v1/speak/takes/${encodeURIComponent(take.take_id)}/wav`),
+    );
+    return { fresh, href: tamperSignature(fresh.location, fresh.signatureParam).href };
+  };
   const tampered = tamperSignature(signed.location, signed.signatureParam);
-  const exchange = await speak.api.fetchSigned(tampered.href);
+  const exchange = await speak.api.fetchSigned(tampered.href, {
+    expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
+    reissue: async () => (await again()).href,
+  });
   assertTamperedRejected(exchange);
   assertClientError(exchange, 'tampered signed URL');
   // The expiry, when present, is covered by the signature too.
@@ -193,7 +207,18 @@ covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is r
       expiresParam,
       String(Number(stretched.searchParams.get(expiresParam)) + 1_000_000),
     );
-    assertTamperedRejected(await speak.api.fetchSigned(stretched.href));
+    const stretch = (url: URL) => {
+      const copy = new URL(url.href);
+      copy.searchParams.set(expiresParam, String(Number(copy.searchParams.get(expiresParam)) + 1_000_000));
+      return copy.href;
+    };
+    assertTamperedRejected(
+      await speak.api.fetchSigned(stretched.href, {
+        // Its own expiry parameter was stretched: the original's lifetime is the one that counts.
+        expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
+        reissue: async () => stretch((await again()).fresh.location),
+      }),
+    );
   }
 });
 
@@ -224,11 +249,18 @@ interface EarlyFetch {
   statusAtAnswer: string;
 }
 
+/** What statusNow says when the read was throttled past its bound: our missing data, not the server's. */
+const THROTTLED_STATUS = 'unknown (throttled)';
+
+/** Whether a status from statusNow is no status at all (the read failed). */
+const unreadable = (status: string) => status === 'unknown' || status === THROTTLED_STATUS;
+
 /** The take's status now; `unknown` when it cannot be read (the take tests judge that). */
 async function statusNow(takeId: string): Promise<string> {
   return getItem<Take>(speak, 'take', takeId).then(
     (t) => t.status,
-    () => 'unknown',
+    (error: unknown) =>
+      error instanceof ClientDiagnostic && error.kind === 'throttled' ? THROTTLED_STATUS : 'unknown',
   );
 }
 
@@ -244,6 +276,8 @@ async function fetchEarly(takeId: string, format: string): Promise<EarlyFetch> {
     return { format, redirect, statusAtAnswer: await statusNow(takeId) };
   let statusAtHeaders: Promise<string> | undefined;
   const signed = await speak.api.fetchSigned(redirect.headers.location, {
+    receivedAtMs: Date.now(),
+    reissue: signedUrlAgain(speak, takeId, format),
     // A server that (wrongly) streams this format like wav keeps the body open until the take is
     // done: read it as long as a take may take, or the defect shows up as a timeout of our own.
     timeoutMs: speak.config.timeouts.readyMs,
@@ -289,7 +323,7 @@ async function statusTimeline(takeId: string, firstByteAt: () => number | undefi
     const status = await statusNow(takeId);
     reads.push({ sentAt, status });
     const byte = firstByteAt();
-    if ((byte !== undefined && sentAt >= byte) || isDone(status) || status === 'unknown' || sentAt > bound)
+    if ((byte !== undefined && sentAt >= byte) || isDone(status) || unreadable(status) || sentAt > bound)
       return reads;
   }
 }
@@ -307,7 +341,7 @@ function progressiveOf(
   roundTripMs: number,
 ): Progressive {
   const grace = Math.round(Math.max(STREAM_START_GRACE_MS, STREAM_START_ROUND_TRIPS * roundTripMs));
-  const inProgress = reads.filter((r) => !isDone(r.status) && r.status !== 'unknown');
+  const inProgress = reads.filter((r) => !isDone(r.status) && !unreadable(r.status));
   const afterByte = inProgress.find((r) => firstByteAt !== undefined && r.sentAt >= firstByteAt);
   const byteAt = firstByteAt !== undefined ? `${firstByteAt - requestedAt} ms` : 'never';
   if (afterByte)
@@ -354,12 +388,18 @@ const streaming = once(async () => {
       continue;
     }
     const location = wavRedirect.status === 307 ? wavRedirect.headers.location : undefined;
-    const requestedAt = Date.now();
+    // When the signed request actually left: the run's own waits before it (the limiter, a 429's
+    // hold) are not the server's, or a held request would make a streaming wav look buffered.
+    let requestedAt = Date.now();
     let firstByteAt: number | undefined;
     const [streamed, { reads, polled }] = await Promise.all([
       location
         ? speak.api.fetchSigned(location, {
+            reissue: signedUrlAgain(speak, take.take_id, 'wav'),
             timeoutMs: speak.config.timeouts.readyMs,
+            onSend: () => {
+              requestedAt = Date.now();
+            },
             onFirstByte: () => {
               firstByteAt = Date.now();
             },
@@ -393,7 +433,7 @@ covers(
   ['AUDIO-ONLY-WAV-BEFORE-READY'],
   'before ready, another format than wav is not delivered',
   async () => {
-    const { others } = await streaming();
+    const { others, take } = await streaming();
     const early = others.filter((o) => o.statusAtAnswer !== 'ready');
     if (early.length === 0)
       return notObserved(
@@ -402,13 +442,20 @@ covers(
         TOO_FAST_REMEDY,
       );
     const delivered: string[] = [];
+    /** Audio delivered when the take's status could not be read: no evidence of "before ready". */
+    const unsure: string[] = [];
     for (const { format, redirect, signed, statusAtAnswer } of others) {
       const when = `while the take was ${statusAtAnswer}`;
       if (signed) {
         const gotAudio = signed.status >= 200 && signed.status < 300 && signed.body.length > 0;
-        if (gotAudio && statusAtAnswer !== 'ready')
+        if (gotAudio && statusAtAnswer === THROTTLED_STATUS) unsure.push(format);
+        else if (gotAudio && statusAtAnswer !== 'ready')
           delivered.push(`${format}: 307, then its signed URL delivered ${signed.body.length} bytes ${when}`);
         else observe(`${format}: 307, then its signed URL answered ${signed.status} ${when}`);
+        continue;
+      }
+      if ((redirect.status < 400 || redirect.status >= 500) && statusAtAnswer === THROTTLED_STATUS) {
+        unsure.push(format);
         continue;
       }
       if ((redirect.status < 400 || redirect.status >= 500) && statusAtAnswer !== 'ready') {
@@ -417,6 +464,14 @@ covers(
       }
       observe(`${format} answered ${redirect.status} ${show(redirect.text)} ${when}`);
     }
+    // The take's status read failing (e.g. throttled past its bound) is our missing side: audio
+    // delivered then proves nothing, and alone it leaves the check not concluded (issue 37).
+    if (delivered.length === 0 && unsure.length > 0)
+      throw new ClientDiagnostic(
+        'throttled',
+        `${unsure.join(', ')} delivered audio, but the take's status could not be read at that moment: "before ready" is not known`,
+        `${speak.config.baseUrl}/v1/speak/takes/${encodeURIComponent(take.take_id)}`,
+      );
     if (delivered.length > 0) {
       throw new Finding(`before ready, only wav may be fetched, but: ${delivered.join('; ')}`, {
         expected: 'no audio but wav before ready',

@@ -13,6 +13,7 @@ import {
   tamperToken,
 } from '../src/checks/tokens.ts';
 import {
+  accessTokenLifetime,
   against,
   cannotObserve,
   check,
@@ -20,6 +21,7 @@ import {
   covers,
   type Exchange,
   expectSchema,
+  freshEnough,
   observe,
   useSpeak,
 } from '../src/harness/index.ts';
@@ -81,9 +83,16 @@ function expectPair(exchange: Exchange, what: string): TokenPair {
   return tokenPair(exchange.json, what);
 }
 
-async function assertAccessWorks(access: string, what: string): Promise<void> {
+/**
+ * The access token from `what` works. A token the run kept past the lifetime it shows (its own
+ * waits: back-pressure, other scenarios first) proves nothing when refused: `again` does the step
+ * that made it once more and its token is judged instead (issue 37), at most twice.
+ */
+async function assertAccessWorks(access: string, what: string, again?: () => Promise<string>): Promise<void> {
+  let token = access;
+  for (let n = 0; again && n < 2 && !freshEnough(accessTokenLifetime(token)); n++) token = await again();
   const exchange = await speak.anon.get('/v1/speak/models', {
-    headers: { authorization: `Bearer ${access}` },
+    headers: { authorization: `Bearer ${token}` },
   });
   if (exchange.status !== 200) {
     throw new Finding(
@@ -239,9 +248,13 @@ const loggedOut = once(async () => {
   return { control, logout, after };
 });
 
-/** The run's own access token (the kit's login), or a fresh login. */
+/**
+ * The run's own access token (the kit's login), or a fresh login; a fresh login too when it has
+ * passed the lifetime it shows (a tampered copy must be refused for the tampering, not the age).
+ */
 async function accessToken(): Promise<string> {
-  return speak.api.tokens()?.access ?? (await base()).access_token;
+  const current = speak.api.tokens()?.access ?? (await base()).access_token;
+  return freshEnough(accessTokenLifetime(current)) ? current : (await login()).access_token;
 }
 
 covers(
@@ -251,7 +264,9 @@ covers(
     // Made without a token; a body that is not a token pair names AUTH-TOKEN-PAIR-SHAPE.
     const pair = await checkStep(['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-PATHS'], base);
     check('AUTH-TOKEN-PAIR-SHAPE', () => expectSchema('TokenPair', pair, 'the login answer'));
-    await check('AUTH-ACCESS-TOKEN-WORKS', () => assertAccessWorks(pair.access_token, 'login'));
+    await check('AUTH-ACCESS-TOKEN-WORKS', () =>
+      assertAccessWorks(pair.access_token, 'login', async () => (await login()).access_token),
+    );
     observe(`login at ${speak.config.authUrl}/auth/login answered a token pair.`);
   },
 );
@@ -283,9 +298,18 @@ covers(
       expectPair(exchange, 'POST /auth/refresh'),
     );
     check('AUTH-REFRESH-ROTATES', () => rotated(from, pair));
-    await check('AUTH-REFRESH-PAIR', () => assertAccessWorks(pair.access_token, 'refresh'));
+    await check('AUTH-REFRESH-PAIR', () =>
+      assertAccessWorks(pair.access_token, 'refresh', () =>
+        refreshedAgain(pair, 'POST /auth/refresh (again)'),
+      ),
+    );
   },
 );
+
+/** The access token of a refresh of `pair`: the same step once more, for a token gone stale in our waits. */
+async function refreshedAgain(pair: TokenPair, what: string): Promise<string> {
+  return expectPair(await refresh(pair.refresh_token), what).access_token;
+}
 
 /** The refreshed pair is new: both tokens differ from the ones it replaced. */
 function rotated(from: TokenPair, pair: TokenPair): void {
@@ -311,13 +335,18 @@ covers(
     if (!stale)
       observe('an altered access token was not refused with 401: the refresh carried the valid one instead');
     const pair = expectPair(exchange, `POST /auth/refresh with ${stale ? 'a refused' : 'the'} bearer header`);
-    await assertAccessWorks(pair.access_token, 'refresh with bearer');
+    await assertAccessWorks(pair.access_token, 'refresh with bearer', () =>
+      refreshedAgain(pair, 'POST /auth/refresh (again)'),
+    );
   },
 );
 
 covers(['AUTH-REFRESH-CHAIN'], 'refreshing repeatedly keeps working without the password', async () => {
   const pairs = await chain();
-  await assertAccessWorks(pairs.at(-1)!.access_token, 'the third refresh in a row');
+  const last = pairs.at(-1)!;
+  await assertAccessWorks(last.access_token, 'the third refresh in a row', () =>
+    refreshedAgain(last, 'POST /auth/refresh (a fourth)'),
+  );
 });
 
 covers(['AUTH-REFRESH-WITHOUT-EMAIL'], 'refresh without email (reported)', async () => {

@@ -16,12 +16,16 @@ import { AUDIO_FORMATS } from '../src/checks/audio.ts';
 import { requestLine } from '../src/checks/exchange.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import {
+  accessTokenLifetime,
+  ClientDiagnostic,
   cannotObserve,
   check,
   checkStep,
   covers,
   type Exchange,
   fetchWebsocketUrl,
+  freshEnough,
+  observe,
   type SpeakClient,
   SpeakStreamConnection,
   type StreamedRequest,
@@ -243,6 +247,8 @@ covers(
     check('SEC-DELETE-REFUSED', () => assertRefusedForB(voiceDelete, "DELETE of A's voice"));
     await check('SEC-DELETE-REFUSED', async () => {
       const after = await getItem<Take>(speak, 'take', take.take_id).catch((error: unknown) => {
+        // Our own failure to read it (throttled, timed out) is not the server losing it.
+        if (error instanceof ClientDiagnostic) throw error;
         throw new Finding(
           `after B's DELETE ${path('takes', take.take_id)}, A's take is gone for A: ${(error as Error).message}`,
         );
@@ -253,6 +259,8 @@ covers(
     });
     await check('SEC-DELETE-REFUSED', async () => {
       await getItem<Voice>(speak, 'voice', voice.voice_id).catch((error: unknown) => {
+        // Our own failure to read it (throttled, timed out) is not the server losing it.
+        if (error instanceof ClientDiagnostic) throw error;
         throw new Finding(
           `after B's DELETE ${path('voices', voice.voice_id)}, A's voice is gone for A: ${(error as Error).message}`,
         );
@@ -371,12 +379,13 @@ covers(['SEC-REFRESH-OTHER-EMAIL'], "A's refresh token with B's email never yiel
       'the run signs in with a permanent token (--token): no refresh token of A to present',
       '--email and --password instead of --token',
     );
+  // Before the refresh: waiting for the voice after it could outlive the access token it gave.
+  const voice = await sharedVoice();
   const a = await speak.login();
   const refresh = a.tokens()!.refresh;
   const exchange = await speak.anon.post('/auth/refresh', { refresh_token: refresh, email: second.email });
   const access = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
   if (exchange.status >= 400 || typeof access !== 'string' || access === '') return; // refused
-  const voice = await sharedVoice();
   const probe = await speak.anon.get(path('voices', voice.voice_id), {
     headers: { authorization: `Bearer ${access}` },
   });
@@ -421,19 +430,26 @@ covers(
         );
     });
     if (!bTokens) return; // B signs in with a permanent token: nothing of B's to revoke by mistake
-    const bUse = await speak.anon.get('/v1/speak/models', {
-      headers: { authorization: `Bearer ${bTokens.access}` },
-    });
-    check('SEC-LOGOUT-SCOPED', () => {
-      if (bUse.status !== 200)
-        throw new Finding(
-          `after A's logout, B's access token answered ${bUse.status} on GET /v1/speak/models: A's logout revoked B's session`,
-          {
-            expected: 200,
-            actual: bUse.status,
-          },
-        );
-    });
+    // B's access token may have passed the lifetime it shows in our own waits (A's logout and
+    // refresh throttled): refused then, it proves nothing; B's refresh token below still judges.
+    if (freshEnough(accessTokenLifetime(bTokens.access))) {
+      const bUse = await speak.anon.get('/v1/speak/models', {
+        headers: { authorization: `Bearer ${bTokens.access}` },
+      });
+      check('SEC-LOGOUT-SCOPED', () => {
+        if (bUse.status !== 200)
+          throw new Finding(
+            `after A's logout, B's access token answered ${bUse.status} on GET /v1/speak/models: A's logout revoked B's session`,
+            {
+              expected: 200,
+              actual: bUse.status,
+            },
+          );
+      });
+    } else
+      observe(
+        "B's access token passed the lifetime it shows before it could be tried (the run's own waits): B's session is judged by its refresh token",
+      );
     const bRefresh = await speak.anon.post('/auth/refresh', {
       refresh_token: bTokens.refresh,
       email: speak.config.second!.email,

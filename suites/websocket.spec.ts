@@ -89,6 +89,7 @@ import {
   type StreamTimeouts,
   useSpeak,
 } from '../src/harness/index.ts';
+import { signedUrlAgain } from './support/audio.ts';
 import { generateVoice, waitUntilDone } from './support/items.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { expectUpgradeRefused } from './support/upgrade.ts';
@@ -398,7 +399,10 @@ for (const mode of ['parts', 'chunks'] as const) {
       const redirect = assertSignedRedirect(
         await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}/wav`),
       );
-      const wav = await speak.api.fetchSigned(redirect.location.toString());
+      const wav = await speak.api.fetchSigned(redirect.location.toString(), {
+        receivedAtMs: Date.now(),
+        reissue: signedUrlAgain(speak, takeId, 'wav'),
+      });
       if (wav.status !== 200)
         throw new Finding(`the signed wav URL answered ${wav.status}`, { expected: 200, actual: wav.status });
       const rest = wavSamples(wav.body, `REST wav of take ${takeId}`);

@@ -113,7 +113,13 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = createServer(ctx);
   // Latitude rate-limit / transient-503 answer first: a refused request is not processed at all.
-  installBackpressure(app, { rps: ctx.options.rateLimitRps, burst: ctx.options.rateLimitBurst });
+  installBackpressure(app, {
+    rps: ctx.options.rateLimitRps,
+    burst: ctx.options.rateLimitBurst,
+    ...(ctx.options.rateLimitRetryAfterSeconds !== undefined
+      ? { retryAfterSeconds: ctx.options.rateLimitRetryAfterSeconds }
+      : {}),
+  });
   installHostedRequestLatency(app);
   app.setValidatorCompiler(routeValidatorCompiler(ctx.ajv));
   // The OpenAPI document is generated from the routes that declare an operation (api/openapi.ts).

@@ -11,6 +11,9 @@
  *   {"detail":"Rate limit exceeded, retry later"}.
  * - transient-503: every 20th request is answered 503 with `Retry-After: 1` and a JSON detail, as a
  *   hosted service shedding load.
+ * - rate-limit-no-retry-after, retry-after-date: the same bucket, its 429 without Retry-After (the
+ *   client backs off on its own) or with an HTTP-date (RFC 9110 §10.2.3: `Retry-After: Fri, 27 Nov
+ *   2026 10:00:03 GMT`, the second the token is back, rounded up) instead of delay-seconds.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SIGNED_AUDIO_PREFIX } from '../signing/audio-url.ts';
@@ -27,6 +30,8 @@ export interface RateLimit {
   rps: number;
   /** Bucket size: the requests a client may send at once. */
   burst: number;
+  /** The Retry-After a 429 states (whole seconds) instead of the time until a token is back. */
+  retryAfterSeconds?: number;
 }
 
 interface Bucket {
@@ -101,6 +106,31 @@ function refuse(reply: FastifyReply, status: 429 | 503, retryAfterSeconds: numbe
   return reply.code(status).header('retry-after', String(retryAfterSeconds)).send({ detail });
 }
 
+/** An HTTP-date (IMF-fixdate, whole seconds) no earlier than `seconds` from `nowMs`. */
+export function retryAfterDate(seconds: number, nowMs: number = Date.now()): string {
+  return new Date(Math.ceil((nowMs + seconds * 1000) / 1000) * 1000).toUTCString();
+}
+
+/** A 429 in the form the switches on ask for: delay-seconds, an HTTP-date, or no Retry-After at all. */
+function refuseRateLimited(reply: FastifyReply, retryAfterSeconds: number) {
+  if (latitude.has('rate-limit-no-retry-after')) return reply.code(429).send({ detail: RATE_LIMIT_DETAIL });
+  if (latitude.has('retry-after-date'))
+    return reply
+      .code(429)
+      .header('retry-after', retryAfterDate(retryAfterSeconds))
+      .send({ detail: RATE_LIMIT_DETAIL });
+  return refuse(reply, 429, retryAfterSeconds, RATE_LIMIT_DETAIL);
+}
+
+/** Whether a token bucket is on: rate-limit, or one of the switches that only change its 429's form. */
+export function rateLimited(): boolean {
+  return (
+    latitude.has('rate-limit') ||
+    latitude.has('rate-limit-no-retry-after') ||
+    latitude.has('retry-after-date')
+  );
+}
+
 /** The hooks of whichever of the two switches is on; first of the API's own hooks. */
 export function installBackpressure(app: FastifyInstance, limit: RateLimit = DEFAULT_RATE_LIMIT): void {
   if (latitude.has('transient-503')) {
@@ -109,12 +139,13 @@ export function installBackpressure(app: FastifyInstance, limit: RateLimit = DEF
       if (!isSignedAudio(request) && shed()) return refuse(reply, 503, 1, SHED_LOAD_DETAIL);
     });
   }
-  if (latitude.has('rate-limit')) {
+  if (rateLimited()) {
     const buckets = new TokenBuckets(limit);
     app.addHook('onRequest', async (request, reply) => {
       if (isSignedAudio(request)) return;
       const verdict = buckets.take(rateLimitKey(request));
-      if (!verdict.allowed) return refuse(reply, 429, verdict.retryAfterSeconds, RATE_LIMIT_DETAIL);
+      if (!verdict.allowed)
+        return refuseRateLimited(reply, limit.retryAfterSeconds ?? verdict.retryAfterSeconds);
     });
   }
 }

@@ -239,6 +239,27 @@ export const LATITUDES = [
     'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
     'every 20th API request is answered 503 with Retry-After: 1 and a JSON detail, not processed (a hosted service shedding load)',
   ),
+  l(
+    'rate-limit-no-retry-after',
+    'errors',
+    'Rate limits, maximum text length, and maximum number of voices or takes: not shown.',
+    'the token bucket of rate-limit, its 429 without a Retry-After header: the client has to back off on its own',
+    // One form of Retry-After at a time.
+    ['retry-after-date'],
+  ),
+  l(
+    'retry-after-date',
+    'errors',
+    'Rate limits, maximum text length, and maximum number of voices or takes: not shown.',
+    "the token bucket of rate-limit, its 429's Retry-After an HTTP-date (RFC 9110 §10.2.3) instead of delay-seconds",
+    ['rate-limit-no-retry-after'],
+  ),
+  l(
+    'ws-upgrade-warmup-503',
+    'websocket',
+    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
+    'a worker node refuses its first 3 websocket upgrades with 503 + Retry-After: 1 and a JSON detail while it warms up, then accepts them (reference/latitude/ws-warmup.ts)',
+  ),
   // issue 31: what the contract's own words allow, where the catalogue used to demand more
   l(
     'prosody-clamped',

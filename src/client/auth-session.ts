@@ -8,6 +8,7 @@ import { SpeakcheckError } from '../errors.ts';
 import { registerSecret } from '../evidence/redact.ts';
 import { ClientDiagnostic } from './diagnostics.ts';
 import type { Exchange, SendOptions } from './http.ts';
+import { accessTokenLifetime, freshEnough, type Lifetime } from './lifetime.ts';
 
 export interface TokenPair {
   access: string;
@@ -29,6 +30,8 @@ export type Sender = (o: Omit<SendOptions, 'timeoutMs'> & { timeoutMs?: number }
 
 export class AuthSession {
   private pair: TokenPair | undefined;
+  /** The lifetime the access token shows (JWT exp, expires_in); undefined: none shown. */
+  private lifetime: Lifetime | undefined;
   private inFlight: Promise<void> | undefined;
 
   constructor(
@@ -51,10 +54,20 @@ export class AuthSession {
     registerSecret(pair.access);
     registerSecret(pair.refresh);
     this.pair = { ...pair };
+    this.lifetime = accessTokenLifetime(pair.access);
   }
 
   accessToken(): string | undefined {
     return this.o.token ?? this.pair?.access;
+  }
+
+  /**
+   * Whether the access token can still be sent now: more than its margin left of the lifetime it
+   * shows (src/client/lifetime.ts). A permanent token, or one that shows no lifetime, always can.
+   */
+  accessTokenFresh(nowMs: number = Date.now()): boolean {
+    if (this.o.token !== undefined || !this.pair) return true;
+    return freshEnough(this.lifetime, nowMs);
   }
 
   async login(): Promise<TokenPair> {
@@ -105,6 +118,7 @@ export class AuthSession {
       refresh_token: this.pair.refresh,
     });
     this.pair = undefined;
+    this.lifetime = undefined;
     return exchange;
   }
 
@@ -118,7 +132,10 @@ export class AuthSession {
   }
 
   private readPair(exchange: Exchange, what: string): TokenPair {
-    const body = exchange.json as { access_token?: unknown; refresh_token?: unknown } | undefined;
+    const receivedAtMs = Date.now();
+    const body = exchange.json as
+      | { access_token?: unknown; refresh_token?: unknown; expires_in?: unknown }
+      | undefined;
     if (exchange.status < 200 || exchange.status >= 300) {
       throw new AuthError(`${what} failed: POST ${exchange.url} answered ${exchange.status}.`, exchange);
     }
@@ -131,6 +148,10 @@ export class AuthSession {
     }
     registerSecret(body.access_token);
     registerSecret(body.refresh_token);
+    this.lifetime = accessTokenLifetime(body.access_token, {
+      receivedAtMs,
+      ...(typeof body.expires_in === 'number' ? { expiresInS: body.expires_in } : {}),
+    });
     return { access: body.access_token, refresh: body.refresh_token };
   }
 }

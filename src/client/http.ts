@@ -43,6 +43,19 @@ export interface SendOptions {
   throttleBoundMs?: number;
   /** Called once, when the first byte of the body arrived (the body may stream for long after). */
   onFirstByte?: () => void;
+  /**
+   * Called right before each attempt, after any wait on back-pressure: what it returns replaces the
+   * URL and is merged into the headers of that attempt. So a credential (an access token, a signed
+   * URL) is read, and renewed when stale, at the moment it is sent, not before the run's own waits
+   * (src/client/lifetime.ts).
+   */
+  prepare?: () => Promise<AttemptChanges | undefined> | AttemptChanges | undefined;
+}
+
+/** What `prepare` changes for one attempt. */
+export interface AttemptChanges {
+  url?: string;
+  headers?: Record<string, string>;
 }
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -97,7 +110,15 @@ export async function send(o: SendOptions): Promise<Exchange> {
   );
   for (;;) {
     await backPressure.beforeAttempt();
-    const exchange = await sendOnce(o);
+    const changes = await o.prepare?.();
+    const attempt = changes
+      ? {
+          ...o,
+          ...(changes.url !== undefined ? { url: changes.url } : {}),
+          headers: { ...(o.headers ?? {}), ...(changes.headers ?? {}) },
+        }
+      : o;
+    const exchange = await sendOnce(attempt);
     if (!isBackPressure(exchange.status)) {
       backPressure.answered();
       return exchange;

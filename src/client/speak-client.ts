@@ -3,12 +3,25 @@
  * base url. A logged-in client sends the bearer token, and on a 401 renews it (refresh, else login)
  * and retries once. Redirects are never followed automatically; `fetchSigned` follows a Location by
  * hand and never sends Authorization (spec, Audio rules 2; S3 rejects a second auth mechanism).
+ *
+ * Lifetimes (issue 37): the token and the signed URL are read right before each attempt, after the
+ * run's own waits (the limiter, back-pressure). One that is no longer fresh enough for the lifetime
+ * it shows (src/client/lifetime.ts) is not sent: the token is refreshed first, the signed URL is
+ * asked for again (`reissue`), at most MAX_RENEWALS times per call, so a server is never blamed for
+ * refusing a credential the run itself let expire.
  */
 
 import { recordCharacters } from '../evidence/evidence.ts';
 import { AuthSession, type TokenPair } from './auth-session.ts';
 import { DEFAULT_MAX_BYTES, type Exchange, type SendOptions, send } from './http.ts';
+import { freshEnough, signedUrlLifetime } from './lifetime.ts';
 import { Limiter } from './limiter.ts';
+
+/** How many times one call renews a stale credential before sending what it has. */
+export const MAX_RENEWALS = 2;
+
+/** Thrown by an attempt's `prepare` (inside the limiter) so the renewal happens outside it. */
+class StaleCredential extends Error {}
 
 export interface RequestOptions {
   query?: Record<string, string | number>;
@@ -28,6 +41,21 @@ export interface SignedFetchOptions {
   onHeaders?: (status: number) => void;
   /** Called when the first byte of the signed URL's body arrived. */
   onFirstByte?: () => void;
+  /**
+   * Called right before each attempt leaves, after the run's own waits (the limiter, back-pressure):
+   * a time measured from here is the server's, not ours.
+   */
+  onSend?: () => void;
+  /**
+   * A new signed URL for the same audio (the format endpoint asked again for its 307): used instead
+   * of `location` when the lifetime `location` shows has passed, or nearly, by the time it would be
+   * sent. Without it the URL is sent as given, stale or not (the expiry checks want exactly that).
+   */
+  reissue?: () => Promise<string>;
+  /** When `location` reached the run (epoch ms): its stated lifetime counts from then at the latest. */
+  receivedAtMs?: number;
+  /** Overrides the expiry read from `location` (a URL whose expiry parameter was altered on purpose). */
+  expiresAtMs?: number;
 }
 
 export interface SpeakClient {
@@ -111,34 +139,41 @@ export class HttpSpeakClient implements SpeakClient {
     }
     const explicitAuth = 'authorization' in headers;
     const ownOrigin = this.sameOriginAsServer(url);
-    const sendOnce = () => {
-      const h = { ...headers };
-      const token = this.session?.accessToken();
-      if (!explicitAuth && ownOrigin && token) h.authorization = `Bearer ${token}`;
-      return {
-        token,
-        exchange: this.send({
-          method,
-          url,
-          headers: h,
-          ...(body !== undefined ? { body } : {}),
-          ...sizing(o),
-        }),
-      };
-    };
-    const first = sendOnce();
-    let exchange = await first.exchange;
     const isAuthCall = url.startsWith(`${this.settings.authUrl}/auth/`);
-    if (
-      exchange.status === 401 &&
-      this.session &&
-      !explicitAuth &&
-      ownOrigin &&
-      !isAuthCall &&
-      !this.session.permanent
-    ) {
-      await this.session.renew(first.token);
-      exchange = await sendOnce().exchange;
+    const session = this.session;
+    const renews = session !== undefined && !explicitAuth && ownOrigin && !session.permanent;
+    /** One call: the token is read (and, when stale, renewed first) right before each attempt. */
+    const sendOnce = async (): Promise<{ token: string | undefined; exchange: Exchange }> => {
+      let token: string | undefined;
+      for (let renewed = 0; ; renewed++) {
+        try {
+          const exchange = await this.send({
+            method,
+            url,
+            headers,
+            ...(body !== undefined ? { body } : {}),
+            ...sizing(o),
+            prepare: () => {
+              token = session?.accessToken();
+              if (renews && !isAuthCall && renewed < MAX_RENEWALS && !session.accessTokenFresh())
+                throw new StaleCredential();
+              return !explicitAuth && ownOrigin && token
+                ? { headers: { authorization: `Bearer ${token}` } }
+                : undefined;
+            },
+          });
+          return { token, exchange };
+        } catch (error) {
+          if (!(error instanceof StaleCredential) || !session) throw error;
+          await session.renew(token);
+        }
+      }
+    };
+    const first = await sendOnce();
+    let exchange = first.exchange;
+    if (exchange.status === 401 && renews && !isAuthCall) {
+      await session.renew(first.token);
+      exchange = (await sendOnce()).exchange;
     }
     this.countSynthesis(method, url, o.json, exchange);
     return exchange;
@@ -157,20 +192,47 @@ export class HttpSpeakClient implements SpeakClient {
   }
 
   async fetchSigned(location: string, o: SignedFetchOptions = {}): Promise<Exchange> {
-    const url = new URL(location, `${this.settings.baseUrl}/`).toString();
     const headers = lowerCaseKeys(o.headers);
     // Never, whatever the caller passed: a signed URL carries its own authorisation.
     delete headers.authorization;
     delete headers['proxy-authorization'];
-    return this.send({
-      method: 'GET',
-      url,
-      headers,
-      timeoutMs: o.timeoutMs ?? this.settings.requestTimeoutMs,
-      maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES,
-      ...(o.onHeaders ? { onHeaders: o.onHeaders } : {}),
-      ...(o.onFirstByte ? { onFirstByte: o.onFirstByte } : {}),
-    });
+    let current = location;
+    let receivedAtMs = o.receivedAtMs;
+    let expiresAtMs = o.expiresAtMs;
+    for (let renewed = 0; ; renewed++) {
+      const url = new URL(current, `${this.settings.baseUrl}/`).toString();
+      try {
+        return await this.send({
+          method: 'GET',
+          url,
+          headers,
+          timeoutMs: o.timeoutMs ?? this.settings.requestTimeoutMs,
+          maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES,
+          ...(o.onHeaders ? { onHeaders: o.onHeaders } : {}),
+          ...(o.onFirstByte ? { onFirstByte: o.onFirstByte } : {}),
+          prepare: () => {
+            if (!o.reissue || renewed >= MAX_RENEWALS) {
+              o.onSend?.();
+              return undefined;
+            }
+            const shown = signedUrlLifetime(url, receivedAtMs === undefined ? {} : { receivedAtMs });
+            const lifetime =
+              expiresAtMs === undefined
+                ? shown
+                : { ...shown, expiresAtMs, source: shown?.source ?? 'as the caller said' };
+            if (!freshEnough(lifetime)) throw new StaleCredential();
+            o.onSend?.();
+            return undefined;
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof StaleCredential) || !o.reissue) throw error;
+        current = await o.reissue();
+        receivedAtMs = Date.now();
+        // The caller's override was for the URL it gave; a reissued one shows its own.
+        expiresAtMs = undefined;
+      }
+    }
   }
 
   /** The one way out: bounded by the limiter and the request timeout. */

@@ -9,6 +9,13 @@
 export { rateLimitObservation, runThrottle } from '../client/back-pressure.ts';
 export { ClientDiagnostic, type DiagnosticKind, describeBody } from '../client/diagnostics.ts';
 export { type Exchange, expectJson } from '../client/http.ts';
+export {
+  accessTokenLifetime,
+  freshEnough,
+  type Lifetime,
+  signedUrlLifetime,
+  websocketUrlLifetime,
+} from '../client/lifetime.ts';
 export type { StreamMode } from '../client/reassembler.ts';
 export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/speak-client.ts';
 export { type SinkBehaviour, statusOf, type WebhookCall } from '../client/webhook-sink.ts';

@@ -191,3 +191,188 @@ describe('evidence of a failed exchange', () => {
     expect(JSON.stringify(entry)).not.toContain('deadbeefcafe');
   });
 });
+
+describe('lifetimes: no credential is sent past the lifetime it shows (issue 37)', () => {
+  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  /** A JWT whose exp is `inS` seconds from now (no iat: only exp speaks). */
+  const jwtExpiring = (inS: number, tag: string) =>
+    `${b64({ alg: 'HS256' })}.${b64({ exp: Math.floor(Date.now() / 1000) + inS, tag })}.c2lnbmF0dXJl`;
+
+  test('an access token past its JWT exp is refreshed before the request, never sent', async () => {
+    const stale = jwtExpiring(-5, 'stale');
+    const fresh = jwtExpiring(900, 'fresh');
+    server = await startFakeServer((req, res) => {
+      if (req.url === '/auth/login')
+        return sendJson(res, 200, { access_token: stale, refresh_token: 'r-one-aaaa' });
+      if (req.url === '/auth/refresh')
+        return sendJson(res, 200, { access_token: fresh, refresh_token: 'r-two-aaaa' });
+      sendJson(res, 200, []);
+    });
+    const api = await HttpSpeakClient.login(settings(server.url), { email: 'a@b.c', password: 'pw-123456' });
+    expect((await api.get('/v1/speak/models')).status).toBe(200);
+    expect(server.requests.map((r) => r.url)).toEqual(['/auth/login', '/auth/refresh', '/v1/speak/models']);
+    expect(server.requests.at(-1)!.headers.authorization).toBe(`Bearer ${fresh}`);
+  });
+
+  test('an access token made stale by a 429 wait is refreshed before the retry (expires_in)', async () => {
+    let logins = 0;
+    let refreshes = 0;
+    let limited = false;
+    const issuedAt = new Map<string, number>();
+    server = await startFakeServer((req, res) => {
+      if (req.url === '/auth/login' || req.url === '/auth/refresh') {
+        const token =
+          req.url === '/auth/login' ? `opaque-login-${++logins}` : `opaque-refresh-${++refreshes}`;
+        issuedAt.set(token, Date.now());
+        return sendJson(res, 200, { access_token: token, refresh_token: `r-${token}`, expires_in: 2 });
+      }
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+      if (!limited) {
+        limited = true;
+        res.writeHead(429, { 'retry-after': '2', 'content-type': 'application/json' });
+        return res.end('{"detail":"Rate limit exceeded"}');
+      }
+      if (Date.now() > (issuedAt.get(token) ?? 0) + 2_000) return sendJson(res, 401, { detail: 'expired' });
+      sendJson(res, 200, []);
+    });
+    const api = await HttpSpeakClient.login(settings(server.url), { email: 'a@b.c', password: 'pw-123456' });
+    expect((await api.get('/v1/speak/models')).status).toBe(200);
+    // login, the throttled try, the refresh after the wait, the retry with the new token: no 401 at all.
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/auth/login',
+      '/v1/speak/models',
+      '/auth/refresh',
+      '/v1/speak/models',
+    ]);
+    expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer opaque-refresh-1');
+  }, 10_000);
+
+  test('a server that keeps handing out stale tokens: bounded renewals, then the request goes', async () => {
+    server = await startFakeServer((req, res) => {
+      if (req.url?.startsWith('/auth/'))
+        return sendJson(res, 200, { access_token: jwtExpiring(-5, req.url), refresh_token: 'r-aaaaaaaa' });
+      sendJson(res, 200, []);
+    });
+    const api = await HttpSpeakClient.login(settings(server.url), { email: 'a@b.c', password: 'pw-123456' });
+    expect((await api.get('/v1/speak/models')).status).toBe(200);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/auth/login',
+      '/auth/refresh',
+      '/auth/refresh',
+      '/v1/speak/models',
+    ]);
+  });
+
+  test('an explicit Authorization is sent as given, stale or not (the expiry checks)', async () => {
+    server = await startFakeServer((_req, res) => sendJson(res, 401, { detail: 'expired' }));
+    const anon = HttpSpeakClient.anonymous(settings(server.url));
+    const stale = jwtExpiring(-5, 'stale');
+    expect(
+      (await anon.get('/v1/speak/models', { headers: { authorization: `Bearer ${stale}` } })).status,
+    ).toBe(401);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  const amz = (ms: number) =>
+    new Date(ms)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+  const signedPath = (signedAtMs: number, n: number) =>
+    `/blobs/t1.wav?X-Amz-Date=${amz(signedAtMs)}&X-Amz-Expires=8&X-Amz-Signature=sig${n}aaaaaa`;
+
+  test('a signed URL past X-Amz-Date + X-Amz-Expires is asked for again (reissue), the stale one never sent', async () => {
+    let issued = 0;
+    server = await startFakeServer((req, res) => {
+      if (req.url === '/v1/speak/takes/t1/wav') {
+        issued++;
+        res.writeHead(307, { location: signedPath(Date.now(), issued) });
+        return res.end();
+      }
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.end(Buffer.from('RIFF0000WAVE'));
+    });
+    const api = HttpSpeakClient.anonymous(settings(server.url));
+    const stale = signedPath(Date.now() - 60_000, 0);
+    const audio = await api.fetchSigned(stale, {
+      reissue: async () => (await api.get('/v1/speak/takes/t1/wav')).headers.location!,
+    });
+    expect(audio.status).toBe(200);
+    // The stale URL was never sent: a new 307, then the URL it gave.
+    expect(server.requests.map((r) => r.url.replace(/X-Amz-Date=\w+&/, ''))).toEqual([
+      '/v1/speak/takes/t1/wav',
+      '/blobs/t1.wav?X-Amz-Expires=8&X-Amz-Signature=sig1aaaaaa',
+    ]);
+    expect(server.requests.some((r) => r.url.includes('sig0'))).toBe(false);
+  });
+
+  test('a signed URL made stale by a back-pressure wait is asked for again before the retry', async () => {
+    // The blob store sheds the first fetch (503, Retry-After: 2); the URL lives 2 s: after the wait
+    // it is stale, and a store that checks expiry would refuse it (403 request has expired).
+    let issued = 0;
+    let shed = false;
+    server = await startFakeServer((req, res) => {
+      if (req.url === '/v1/speak/takes/t1/wav') {
+        issued++;
+        res.writeHead(307, {
+          location: `/blobs/t1.wav?X-Amz-Date=${amz(Date.now())}&X-Amz-Expires=2&X-Amz-Signature=sig${issued}aaaaaa`,
+        });
+        return res.end();
+      }
+      const url = new URL(req.url ?? '/', 'http://x');
+      const signedAt = Date.parse(
+        url.searchParams
+          .get('X-Amz-Date')!
+          .replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
+      );
+      if (Date.now() > signedAt + 2_000) return sendJson(res, 403, { detail: 'request has expired' });
+      if (!shed) {
+        shed = true;
+        res.writeHead(503, { 'retry-after': '2', 'content-type': 'application/json' });
+        return res.end('{"detail":"slow down"}');
+      }
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.end(Buffer.from('RIFF0000WAVE'));
+    });
+    const api = HttpSpeakClient.anonymous(settings(server.url));
+    const first = (await api.get('/v1/speak/takes/t1/wav')).headers.location!;
+    const audio = await api.fetchSigned(first, {
+      receivedAtMs: Date.now(),
+      reissue: async () => (await api.get('/v1/speak/takes/t1/wav')).headers.location!,
+    });
+    expect(audio.status).toBe(200);
+    expect(issued).toBe(2);
+    const blobs = server.requests
+      .filter((r) => r.url.startsWith('/blobs/'))
+      .map((r) => /sig(\d)/.exec(r.url)![1]);
+    // The first URL once (shed), then only the fresh one: the stale one was never sent again.
+    expect(blobs).toEqual(['1', '2']);
+  }, 10_000);
+
+  test('without reissue a stale signed URL is sent as given (the expiry check wants exactly that)', async () => {
+    server = await startFakeServer((_req, res) => sendJson(res, 403, { detail: 'request has expired' }));
+    const api = HttpSpeakClient.anonymous(settings(server.url));
+    const stale = signedPath(Date.now() - 60_000, 0);
+    expect((await api.fetchSigned(stale)).status).toBe(403);
+    expect(server.requests.map((r) => r.url)).toEqual([stale]);
+  });
+
+  test('a fresh signed URL is used as is', async () => {
+    server = await startFakeServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      res.end(Buffer.from('RIFF0000WAVE'));
+    });
+    const api = HttpSpeakClient.anonymous(settings(server.url));
+    const fresh = signedPath(Date.now(), 0);
+    let reissued = 0;
+    let sent = 0;
+    const audio = await api.fetchSigned(fresh, {
+      reissue: async () => `${++reissued}`,
+      onSend: () => sent++,
+    });
+    expect(audio.status).toBe(200);
+    expect(reissued).toBe(0);
+    expect(sent).toBe(1);
+    expect(server.requests.map((r) => r.url)).toEqual([fresh]);
+  });
+});

@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
+import { warmupGate } from '../../latitude/ws-warmup.ts';
 import type { Synthesizer } from '../../synth/index.ts';
 import { serveConnection } from './connection.ts';
 import { verifyWebsocketSecret } from './secret.ts';
@@ -77,10 +78,13 @@ export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<W
   // perMessageDeflate off: audio does not compress and deflate would add latency to every chunk.
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1 << 20 });
 
+  // Latitude ws-upgrade-warmup-503: the node's first upgrades are refused while it "warms up".
+  const warmingUp = warmupGate();
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     // Defect ws-upgrade-always-503: every upgrade is refused as an overloaded node would, forever.
     if (defects.has('ws-upgrade-always-503')) return refuseOverloaded(socket);
+    if (warmingUp(socket)) return;
     const url = new URL(request.url ?? '/', 'http://worker');
     const { path, secret } = secretOf(url);
     // Defects ws-any-url-accepted, ws-url-without-secret: neither the path nor the secret is checked;

@@ -79,6 +79,7 @@ interface ServeFlags {
   latencySeed: number;
   rateLimitRps: number;
   rateLimitBurst: number;
+  rateLimitRetryAfter?: number;
   tls?: boolean;
   synthesisDelayMs: number;
 }
@@ -148,6 +149,11 @@ export function registerServe(program: Command): void {
       DEFAULT_OPTIONS.rateLimitBurst,
     )
     .option(
+      '--rate-limit-retry-after <s>',
+      "the Retry-After of --latitude rate-limit's 429, in seconds (default: until a token is back)",
+      integer(1),
+    )
+    .option(
       '--latency-seed <n>',
       'seed of the random delays of --latitude hosted-latency (the same seed, the same figures)',
       integer(0),
@@ -185,6 +191,9 @@ export function registerServe(program: Command): void {
         latencySeed: flags.latencySeed,
         rateLimitRps: flags.rateLimitRps,
         rateLimitBurst: flags.rateLimitBurst,
+        ...(flags.rateLimitRetryAfter !== undefined
+          ? { rateLimitRetryAfterSeconds: flags.rateLimitRetryAfter }
+          : {}),
         tls: flags.tls === true,
         log,
       }).catch((error: unknown) => {

@@ -10,12 +10,16 @@ import {
   everyNth,
   installBackpressure,
   RATE_LIMIT_DETAIL,
+  type RateLimit,
+  retryAfterDate,
   SHED_EVERY,
   TokenBuckets,
 } from '../../../reference/latitude/backpressure.ts';
 import { HOSTED_FIGURES, LatencySchedule, type MsRange } from '../../../reference/latitude/hosted-latency.ts';
 import { activateLatitude } from '../../../reference/latitude/index.ts';
+import { WARMUP_REFUSALS, warmupGate } from '../../../reference/latitude/ws-warmup.ts';
 import { SIGNED_AUDIO_PREFIX } from '../../../reference/signing/audio-url.ts';
+import { parseRetryAfter } from '../../../src/client/back-pressure.ts';
 
 const within = (value: number, [min, max]: MsRange) => value >= min && value <= max;
 
@@ -94,7 +98,10 @@ describe('the back-pressure hooks on an app', () => {
     activateLatitude([]);
   });
 
-  async function appWith(switches: string[], limit = { rps: 1, burst: 3 }): Promise<FastifyInstance> {
+  async function appWith(
+    switches: string[],
+    limit: RateLimit = { rps: 1, burst: 3 },
+  ): Promise<FastifyInstance> {
     activateLatitude(switches);
     handled = 0;
     const built = Fastify();
@@ -140,6 +147,58 @@ describe('the back-pressure hooks on an app', () => {
     }
     expect(statuses.flatMap((s, i) => (s === 503 ? [i + 1] : []))).toEqual([20, 40]);
     expect(handled).toBe(38);
+  });
+
+  test('rate-limit-no-retry-after: the same bucket, its 429 without Retry-After', async () => {
+    const a = await appWith(['rate-limit-no-retry-after']);
+    for (let i = 0; i < 3; i++) expect((await get(a, '/v1/speak/takes', 'one')).statusCode).toBe(200);
+    const refused = await get(a, '/v1/speak/takes', 'one');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeUndefined();
+    expect(refused.json()).toEqual({ detail: RATE_LIMIT_DETAIL });
+    expect(handled).toBe(3);
+  });
+
+  test('retry-after-date: the same bucket, its Retry-After an HTTP-date the harness reads', async () => {
+    const a = await appWith(['retry-after-date']);
+    for (let i = 0; i < 3; i++) expect((await get(a, '/v1/speak/takes', 'one')).statusCode).toBe(200);
+    const before = Date.now();
+    const refused = await get(a, '/v1/speak/takes', 'one');
+    expect(refused.statusCode).toBe(429);
+    const value = String(refused.headers['retry-after']);
+    expect(value).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    const waitMs = parseRetryAfter(value, before);
+    expect(waitMs).toBeGreaterThanOrEqual(1000);
+    expect(waitMs).toBeLessThanOrEqual(2000);
+    expect(handled).toBe(3);
+  });
+
+  test('rate-limit with a stated Retry-After (--rate-limit-retry-after): the 429 says that many seconds', async () => {
+    const a = await appWith(['rate-limit'], { rps: 1, burst: 3, retryAfterSeconds: 10 });
+    for (let i = 0; i < 3; i++) expect((await get(a, '/v1/speak/takes', 'one')).statusCode).toBe(200);
+    const refused = await get(a, '/v1/speak/takes', 'one');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('10');
+  });
+
+  test('retryAfterDate rounds up to the next whole second', () => {
+    expect(retryAfterDate(1, Date.UTC(2026, 10, 27, 10, 0, 2, 300))).toBe('Fri, 27 Nov 2026 10:00:04 GMT');
+    expect(retryAfterDate(2, Date.UTC(2026, 10, 27, 10, 0, 2, 0))).toBe('Fri, 27 Nov 2026 10:00:04 GMT');
+  });
+
+  test('ws-upgrade-warmup-503: the first upgrades of a node are 503 + Retry-After, then let through', () => {
+    activateLatitude(['ws-upgrade-warmup-503']);
+    const gate = warmupGate();
+    const written: string[] = [];
+    const socket = { end: (text: string) => written.push(text) } as unknown as Parameters<typeof gate>[0];
+    const refused = Array.from({ length: WARMUP_REFUSALS + 2 }, () => gate(socket));
+    expect(refused).toEqual([...Array(WARMUP_REFUSALS).fill(true), false, false]);
+    expect(written).toHaveLength(WARMUP_REFUSALS);
+    expect(written[0]).toMatch(/^HTTP\/1\.1 503 /);
+    expect(written[0]).toMatch(/\r\nRetry-After: 1\r\n/);
+    expect(written[0]).toContain('"detail"');
+    activateLatitude([]);
+    expect(warmupGate()(socket)).toBe(false);
   });
 
   test('off: nothing is limited', async () => {
