@@ -351,7 +351,9 @@ ${reqs.map((r) => renderListed(r, ctx)).join('\n')}
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Speak v1 conformance: ${escapeHtml(verdict)}</title><style>${CSS}</style></head><body>
-<header><div class="head">${renderBadgeSvg(badgeOf(report))}<h1>Speak v1 conformance report: ${escapeHtml(verdict)}</h1></div>
+<header><div class="head">${renderBadgeSvg(badgeOf(report))}<h1>Speak v1 conformance report: ${escapeHtml(verdict)}</h1></div>${
+    run.verdictReasons?.length ? `<p class="why">Why: ${escapeHtml(run.verdictReasons.join('; '))}</p>` : ''
+  }
 <p class="run">Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)})${
     run.serverVersion === undefined ? '' : `, /version <code>${escapeHtml(run.serverVersion)}</code>`
   }; speakcheck ${escapeHtml(run.harness)}; profile ${escapeHtml(run.profile)}${escapeHtml(

@@ -38,7 +38,11 @@ export function renderMarkdown(report: ConformanceReport): string {
   lines.push(
     `- Run ${run.runId}: ${run.startedAt} → ${run.finishedAt} (${(run.durationMs / 1000).toFixed(1)} s)`,
   );
-  lines.push(`- Verdict: **${mdCell(verdictOf(run))}** (exit code ${run.exitCode})`);
+  // The gate's reasons, MUSTs first: the same words as the terminal's verdict line.
+  const reasons = (run.verdictReasons ?? []).join('; ');
+  lines.push(
+    `- Verdict: **${mdCell(verdictOf(run))}** (exit code ${run.exitCode}${reasons ? `; ${mdCell(reasons)}` : ''})`,
+  );
   if (summary.judged) lines.push(`- ${judgedText(summary.judged)}`);
   if (summary.notConcluded > 0)
     lines.push(`- Not concluded (timeout): ${summary.notConcluded} requirement(s): the run was stopped`);

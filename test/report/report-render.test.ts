@@ -57,6 +57,21 @@ function report() {
 }
 
 describe('report rendering', () => {
+  test("md and html say the gate's words and reasons, as the terminal's verdict line does", () => {
+    const r = report();
+    r.run = {
+      ...r.run,
+      verdict: 'DOES NOT CONFORM',
+      verdictReasons: ['1 MUST failed, 2 blocked', '1 security check failed'],
+    };
+    expect(renderMarkdown(r)).toContain(
+      '- Verdict: **does not conform** (exit code 1; 1 MUST failed, 2 blocked; 1 security check failed)',
+    );
+    expect(renderHtml(r)).toContain(
+      '<p class="why">Why: 1 MUST failed, 2 blocked; 1 security check failed</p>',
+    );
+  });
+
   test('md and html name the speakcheck that ran and the server /version, escaped', () => {
     const r = report();
     const md = renderMarkdown(r);

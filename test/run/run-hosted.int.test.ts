@@ -93,6 +93,14 @@ async function runThrough(
 const CONFORMS_OR_ONLY_EXPIRY_UNJUDGED =
   /verdict: (CONFORMS|NO MUST OR SHOULD FAILED — \d+ MUST NOT JUDGED) \(exit 0|verdict: CONFORMS/;
 
+/**
+ * Voice deletes and logouts are never throttled: the run's last two requests (the global teardown
+ * deleting the shared voice, then logging out) come after conformance.json is written, so a throttled
+ * answer to one of them would be in the proxy's count and could not be in the report's.
+ */
+const teardownLike = (req: IncomingMessage) =>
+  (req.method === 'DELETE' && req.url?.startsWith('/v1/speak/voices/')) || req.url === '/auth/logout';
+
 describe('speakcheck run against a throttling server', { timeout: 240_000 }, () => {
   test(`429 to everything for the first ${THROTTLE_FIRST_S} s, then served: CONFORMS`, async () => {
     let firstAt: number | undefined;
@@ -117,11 +125,6 @@ describe('speakcheck run against a throttling server', { timeout: 240_000 }, () 
   });
 
   test('503 + Retry-After: 1 on every 20th request: CONFORMS', async () => {
-    // Voice deletes and logouts are never throttled: the run's last two requests (the global teardown
-    // deleting the shared voice, then logging out) come after conformance.json is written, so a 503 on
-    // one of them would be in the proxy's count and could not be in the report's.
-    const teardownLike = (req: IncomingMessage) =>
-      (req.method === 'DELETE' && req.url?.startsWith('/v1/speak/voices/')) || req.url === '/auth/logout';
     const { result, report } = await runThrough((n, req) =>
       n % 20 === 0 && !teardownLike(req) ? { status: 503, retryAfter: '1' } : undefined,
     );
@@ -129,6 +132,21 @@ describe('speakcheck run against a throttling server', { timeout: 240_000 }, () 
     expect(result.stdout).toMatch(CONFORMS_OR_ONLY_EXPIRY_UNJUDGED);
     expect(report!.run.traffic!.answered503).toBe(proxy!.counts.throttled);
     expect(proxy!.counts.throttled).toBeGreaterThanOrEqual(10);
+  });
+
+  test('a busy server whose Retry-After stretches the run past --max-time: never DOES NOT CONFORM', async () => {
+    // Issue 37: every 10th API request 429 with Retry-After: 3. Before, vitest's own test timeout
+    // was reported as the server breaking a MUST; now a test past its bound concludes nothing.
+    const { result, report } = await runThrough(
+      (n, req) => (n % 10 === 0 && !teardownLike(req) ? { status: 429, retryAfter: '3' } : undefined),
+      ['--max-time', '40'],
+    );
+    expect(result.stdout).not.toMatch(/verdict: DOES NOT CONFORM/);
+    expect([0, 1], result.stderr + result.stdout).toContain(result.code);
+    if (result.code === 1) expect(result.stdout).toMatch(/verdict: NOT CONCLUDED \(exit 1/);
+    const { summary } = report!;
+    expect(summary.failed + summary.blocked + summary.mustFailed + summary.shouldFailed).toBe(0);
+    expect(proxy!.counts.throttled).toBeGreaterThan(0);
   });
 
   test('429 to everything: exit 1 within --max-time, every requirement not concluded (none failed), saying why', async () => {
