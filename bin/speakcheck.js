@@ -4,11 +4,11 @@
 // when the package is made, or in a clone one rebuilt in the cache directory whenever a source
 // changed, so there is no build step between editing a suite or the reference stack and running it;
 // through tsx when no bundle can be had (or SPEAKCHECK_TSX=1). Nothing is ever written into the
-// package: what a run generates goes to the cache directory (src/cli/cache-dir.mjs).
+// package: what a run generates goes to the cache directory (src/config/cache-dir.mjs).
 import { register } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { bundledCli } from '../src/cli/bundle.mjs';
-import { CACHE_DIR_ENV, CacheDirError, cacheDirFlag, resolveCacheDir } from '../src/cli/cache-dir.mjs';
+import { CACHE_DIR_ENV, CacheDirError, cacheDirFlag, resolveCacheDir } from '../src/config/cache-dir.mjs';
 
 // glibc's malloc, in every process this one starts (the stack's API and workers, ffmpeg); read by
 // glibc at a process's start, so not this one's. Measured with `speakcheck bench`, no CPU time lost:

@@ -10,7 +10,7 @@
  *   `prepack`: `node src/cli/bundle.mjs --pack`): an installed speakcheck starts from plain
  *   JavaScript, with no esbuild, no tsx and no first-start bundling (and so no esbuild service).
  * - A clone's: made at the first start after an edit (the sources changed since the bundle in
- *   dist/, or there is none), in the cache directory (src/cli/cache-dir.mjs), one per clone, so a
+ *   dist/, or there is none), in the cache directory (src/config/cache-dir.mjs), one per clone, so a
  *   read-only clone or one owned by another user runs too. No build step to remember.
  * Each start hashes the files the bundle was made from (its manifest.json lists them, ~15 ms); when
  * one changed it bundles again (~0.3 s) and switches atomically, so concurrent starts never see a

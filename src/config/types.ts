@@ -139,7 +139,7 @@ export interface RunConfig {
   /** Keep what the run creates instead of deleting it at the end. */
   keep: boolean;
   reportDir: string;
-  /** `--cache-dir`: where the run's generated files go (src/cli/cache-dir.mjs); absent: the default. */
+  /** `--cache-dir`: where the run's generated files go (src/config/cache-dir.mjs); absent: the default. */
   cacheDir?: string;
   target: Target;
   /**

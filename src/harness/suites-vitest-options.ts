@@ -2,7 +2,7 @@
  * The conformance suites' vitest options, given to vitest inline by `speakcheck run` and `run --list`
  * (`config: false`): vitest never bundles a config file, which it would write beside the file
  * (`suites.vitest.config.ts.timestamp-….mjs`), inside a package that may be read-only. Vite's and
- * vitest's caches go to the run's cache directory (src/cli/cache-dir.mjs), not node_modules/.vite.
+ * vitest's caches go to the run's cache directory (src/config/cache-dir.mjs), not node_modules/.vite.
  * suites.vitest.config.ts wraps the same options for running a suite file directly in a clone.
  */
 import { join } from 'node:path';

@@ -6,7 +6,7 @@
  */
 import { relative } from 'node:path';
 import type { TestModule } from 'vitest/node';
-import { resolveCacheDir } from '../cli/cache-dir.mjs';
+import { resolveCacheDir } from '../config/cache-dir.mjs';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { suiteFilters } from '../harness/suite-files.ts';

@@ -1,12 +1,12 @@
 /** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: src/exit-codes.ts. */
 import type { Command } from 'commander';
+import { CacheDirError, resolveCacheDir } from '../../config/cache-dir.mjs';
 import { loadConfigFile } from '../../config/config-file.ts';
 import { RUN_OPTIONS } from '../../config/options.ts';
 import { ConfigError, printableRun, type RunFlags, resolveRun } from '../../config/resolve.ts';
 import type { RunConfig } from '../../config/types.ts';
 import { EXIT, exitCodesHelp } from '../../exit-codes.ts';
 import { runConformance } from '../../run/run-conformance.ts';
-import { CacheDirError, resolveCacheDir } from '../cache-dir.mjs';
 import { addTableOptions } from '../option-parsers.ts';
 
 /** What commander hands over for run and rerun: every option of the run table. */
