@@ -63,7 +63,7 @@ harness_image() {
   tag=localhost/speakcheck-harness:$(
     { printf '%s\n' "${args[@]}"
       find Dockerfile.harness .dockerignore package.json package-lock.json tsconfig.json \
-        suites.vitest.config.ts bin src suites fixtures schemas -type f ! -name '*.test.ts' -print0 |
+        bin src suites fixtures schemas spec reference -type f ! -name '*.test.ts' -print0 |
         sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
   if "$CLI" image inspect "$tag" >/dev/null 2>&1; then echo "$tag"; return 0; fi
   "$CLI" build -q -f Dockerfile.harness "${args[@]}" -t "$tag" . >/dev/null || return 1
@@ -107,8 +107,11 @@ harness_run() {
     return 1
   fi
   log "container stack up at $base_url; harness image $image runs against it"
-  rm -rf reports/container-harness && mkdir -p reports/container-harness
+  rm -rf reports/container-harness && mkdir -p -m 777 reports/container-harness
+  # As people run it: an unprivileged user of its own, a read-only file system but /tmp (its cache)
+  # and the reports volume.
   SPEAK_EMAIL=$email SPEAK_PASSWORD=$password "$CLI" run --rm --name "$harness_name" --network host \
+    --user 1234:1234 --read-only --tmpfs /tmp \
     -e SPEAK_EMAIL -e SPEAK_PASSWORD -v "$PWD/reports/container-harness:/reports" \
     "$image" run --base-url "$base_url" --report-dir /reports || code=$?
   exec 3<&-

@@ -1,21 +1,30 @@
 /**
- * The compiled CLI: bin/speakcheck.js runs the TypeScript sources as one esbuild bundle in
- * `dist/<hash>/` instead of through tsx at run time. Measured on the 2-core machine: tsx costs each
- * Node process ~0.3 s to register and ~1 s more to load the API's modules (1.4 s vs 0.26 s, 115 vs
- * 48 MB RSS), and every process and espeak thread that loads it gets a hooks thread of its own; the
- * embedded stack alone is five such processes and threads on its critical path.
+ * The compiled CLI: bin/speakcheck.js runs the TypeScript sources as one esbuild bundle instead of
+ * through tsx at run time. Measured on the 2-core machine: tsx costs each Node process ~0.3 s to
+ * register and ~1 s more to load the API's modules (1.4 s vs 0.26 s, 115 vs 48 MB RSS), and every
+ * process and espeak thread that loads it gets a hooks thread of its own; the embedded stack alone
+ * is five such processes and threads on its critical path.
  *
- * No build step to remember: the bundle is a cache of the sources. Each start hashes the files the
- * last bundle was made from (listed in dist/manifest.json, ~15 ms); when one changed (an edit, a
- * checkout, a fresh clone), it bundles again (~0.3 s) and switches atomically, so concurrent starts
- * never see a half-written bundle. When esbuild is missing, dist/ is not writable or the build fails,
- * or SPEAKCHECK_TSX=1 is set, the CLI runs the sources through tsx as before (a syntax error is then
- * reported by tsx with the source's line).
+ * Two places a bundle comes from, and neither is written by a run inside the package:
+ * - The package's own, `dist/<hash>/`, made when the package is made (`npm pack`/`npm publish` run
+ *   `prepack`: `node src/cli/bundle.mjs --pack`): an installed speakcheck starts from plain
+ *   JavaScript, with no esbuild, no tsx and no first-start bundling (and so no esbuild service).
+ * - A clone's: made at the first start after an edit (the sources changed since the bundle in
+ *   dist/, or there is none), in the cache directory (src/config/cache-dir.mjs), one per clone, so a
+ *   read-only clone or one owned by another user runs too. No build step to remember.
+ * Each start hashes the files the bundle was made from (its manifest.json lists them, ~15 ms); when
+ * one changed it bundles again (~0.3 s) and switches atomically, so concurrent starts never see a
+ * half-written bundle. When esbuild is missing, the cache cannot be written or the build fails, or
+ * SPEAKCHECK_TSX=1 is set, the CLI runs the sources through tsx (a syntax error is then reported by
+ * tsx with the source's line). The esbuild service a build starts is stopped right after it.
  *
  * Paths stay right in the bundle: every `import.meta.url` of a bundled module is rewritten to the URL
- * of its source file (relative to the bundle, so the clone can move), so files found beside a source
- * (schemas/*.json, suites, package.json) are found as before. Only reference/entry-points.ts keeps
- * the bundle's own URL: it is how the stack finds its bundled worker-process and espeak-thread entries.
+ * of its source file, so files found beside a source (schemas/*.json, suites, package.json) are found
+ * as before: relative to the bundle in the package's dist/ (the package can move), absolute in the
+ * cache (whose bundle is keyed by the clone's path). A cache bundle is outside the package, where
+ * Node would not find the package's dependencies: its imports of packages are resolved at bundle
+ * time to the files they name. Only reference/entry-points.ts keeps the bundle's own URL: it is how
+ * the stack finds its bundled worker-process and espeak-thread entries.
  * Plain JavaScript: it runs before any TypeScript loader.
  */
 import { createHash } from 'node:crypto';
@@ -24,10 +33,10 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIST = join(ROOT, 'dist');
-const MANIFEST = join(DIST, 'manifest.json');
+/** The package's bundle, made by `prepack`. */
+const PACKED = join(ROOT, 'dist');
 const SELF = 'src/cli/bundle.mjs';
-/** Entry name in dist/<hash>/ → source. */
+/** Entry name in a bundle directory → source. */
 export const ENTRIES = {
   cli: 'src/cli/main.ts',
   'worker-main': 'reference/worker/main.ts',
@@ -39,25 +48,39 @@ const KEEPS_OWN_URL = 'reference/entry-points.ts';
  *  forks its workers and espeak threads from there (a restarted worker too). ~1.6 MB each. */
 const STALE_AFTER_MS = 24 * 3600_000;
 
-/** URL of the bundled CLI, built when the sources changed; undefined: run the sources through tsx. */
-export async function bundledCli() {
+/** The cache's bundles of this clone: one directory per clone path. */
+export function cacheBundleDir(cacheDir) {
+  const clone = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
+  return join(cacheDir, 'bundle', clone);
+}
+
+/**
+ * URL of the bundled CLI: the package's when current, else the cache's (built when the sources
+ * changed); undefined: run the sources through tsx.
+ * @param {string | undefined} cacheDir where a clone's bundle goes (undefined: none can be written)
+ */
+export async function bundledCli(cacheDir) {
   if (process.env.SPEAKCHECK_TSX === '1') return undefined;
-  const current = currentBundle();
-  if (current) return pathToFileURL(join(DIST, current, 'cli.js')).href;
+  const packed = currentBundle(PACKED);
+  if (packed) return pathToFileURL(join(PACKED, packed, 'cli.js')).href;
+  if (!cacheDir) return undefined;
+  const dir = cacheBundleDir(cacheDir);
+  const cached = currentBundle(dir);
+  if (cached) return pathToFileURL(join(dir, cached, 'cli.js')).href;
   try {
-    return pathToFileURL(join(DIST, await build(), 'cli.js')).href;
+    return pathToFileURL(join(dir, await build(dir, 'cache'), 'cli.js')).href;
   } catch (error) {
     if (process.env.SPEAKCHECK_DEBUG_BUNDLE === '1') process.stderr.write(`speakcheck: bundle: ${error}\n`);
     return undefined;
   }
 }
 
-/** The hash directory of the manifest when its sources are unchanged. */
-function currentBundle() {
+/** The hash directory of `dir`'s manifest when its sources are unchanged. */
+function currentBundle(dir) {
   try {
-    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     if (hashSources(manifest.inputs) !== manifest.hash) return undefined;
-    statSync(join(DIST, manifest.hash, 'cli.js'));
+    statSync(join(dir, manifest.hash, 'cli.js'));
     return manifest.hash;
   } catch {
     return undefined;
@@ -73,29 +96,42 @@ function hashSources(inputs) {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Bundles ENTRIES into dist/<hash>/ (hash of every source the bundle holds); returns the hash. */
-export async function build() {
-  const { build: esbuild } = await import('esbuild');
+/**
+ * Bundles ENTRIES into `dir/<hash>/` (hash of every source the bundle holds); returns the hash.
+ * kind 'pack': the package's dist/ (source URLs relative, packages imported by name); 'cache': a
+ * directory outside the package (source URLs absolute, packages imported by their resolved files).
+ * @param {string} dir @param {'pack' | 'cache'} kind
+ */
+export async function build(dir, kind) {
+  const esbuild = await import('esbuild');
   const started = Date.now();
-  const result = await esbuild({
-    absWorkingDir: ROOT,
-    entryPoints: Object.entries(ENTRIES).map(([out, input]) => ({ in: input, out })),
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    outdir: join(DIST, 'out'),
-    chunkNames: 'chunk-[hash]',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    legalComments: 'none',
-    // Stack traces name the sources with NODE_OPTIONS=--enable-source-maps (or run SPEAKCHECK_TSX=1).
-    sourcemap: 'linked',
-    plugins: [sourceUrlPlugin()],
-  });
+  let result;
+  try {
+    result = await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: Object.entries(ENTRIES).map(([out, input]) => ({ in: input, out })),
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      ...(kind === 'pack' ? { packages: 'external' } : {}),
+      outdir: join(dir, 'out'),
+      chunkNames: 'chunk-[hash]',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      legalComments: 'none',
+      // A clone's stack traces name the sources with NODE_OPTIONS=--enable-source-maps (or run
+      // SPEAKCHECK_TSX=1). The package's bundle has none: its maps were 1.6 of its 2.3 MB, for
+      // traces that a bug report (conformance.json, the sentence) does not need.
+      sourcemap: kind === 'pack' ? false : 'linked',
+      plugins: [sourceUrlPlugin(kind), ...(kind === 'cache' ? [resolvedPackagesPlugin()] : [])],
+    });
+  } finally {
+    // The service process esbuild started would otherwise live as long as this process (the run).
+    await esbuild.stop();
+  }
   // This file too: a change of how the bundle is made makes a new one.
   const inputs = [
     ...Object.keys(result.metafile.inputs).filter((file) => !file.includes('node_modules/')),
@@ -104,28 +140,28 @@ export async function build() {
   // A source edited while esbuild read it: use this bundle once, but do not record it as current.
   const settled = inputs.every((file) => statSync(join(ROOT, file)).mtimeMs < started);
   const hash = hashSources(inputs);
-  const target = join(DIST, hash);
-  const temporary = join(DIST, `${hash}.tmp-${process.pid}`);
+  const target = join(dir, hash);
+  const temporary = join(dir, `${hash}.tmp-${process.pid}`);
   mkdirSync(temporary, { recursive: true });
   for (const file of result.outputFiles) {
-    writeFileSync(join(temporary, relative(join(DIST, 'out'), file.path)), file.contents);
+    writeFileSync(join(temporary, relative(join(dir, 'out'), file.path)), file.contents);
   }
   try {
     renameSync(temporary, target);
   } catch {
     rmSync(temporary, { recursive: true, force: true }); // another start made the same bundle first
   }
-  if (settled) {
-    const manifestTemp = `${MANIFEST}.tmp-${process.pid}`;
+  if (settled || kind === 'pack') {
+    const manifestTemp = join(dir, `manifest.json.tmp-${process.pid}`);
     writeFileSync(manifestTemp, `${JSON.stringify({ hash, inputs }, null, 1)}\n`);
-    renameSync(manifestTemp, MANIFEST);
+    renameSync(manifestTemp, join(dir, 'manifest.json'));
   }
-  removeStale(hash);
+  removeStale(dir, hash, kind === 'pack' ? 0 : STALE_AFTER_MS);
   return hash;
 }
 
-/** import.meta.url → the source file's URL, relative to the bundle directory (dist/<hash>/). */
-function sourceUrlPlugin() {
+/** import.meta.url → the source file's URL: relative to dist/<hash>/ ('pack'), absolute ('cache'). */
+function sourceUrlPlugin(kind) {
   return {
     name: 'speakcheck-source-url',
     setup(b) {
@@ -133,25 +169,59 @@ function sourceUrlPlugin() {
         const source = readFileSync(args.path, 'utf8');
         const path = relative(ROOT, args.path).split(sep).join('/');
         if (path === KEEPS_OWN_URL || !source.includes('import.meta.url')) return undefined;
-        const fromBundle = JSON.stringify(`../../${path}`);
-        return {
-          contents: source.replaceAll('import.meta.url', `new URL(${fromBundle}, import.meta.url).href`),
-          loader: 'ts',
-        };
+        const url =
+          kind === 'pack'
+            ? `new URL(${JSON.stringify(`../../${path}`)}, import.meta.url).href`
+            : JSON.stringify(pathToFileURL(args.path).href);
+        return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
       });
     },
   };
 }
 
-function removeStale(keep) {
-  for (const entry of readdirSync(DIST)) {
+/**
+ * A cache bundle lives outside the package, where Node's lookup of `import 'fastify'` would find
+ * nothing: each package import becomes the file URL esbuild resolves it to from the importing
+ * source (Node's conditions: node, import/require, default). One that does not resolve (an
+ * optional peer dependency that is not installed, testcontainers) stays as it is: it fails where it
+ * is used, as from the sources.
+ */
+function resolvedPackagesPlugin() {
+  return {
+    name: 'speakcheck-resolved-packages',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData?.resolving || args.path.startsWith('node:')) return undefined;
+        const resolved = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { resolving: true },
+        });
+        if (resolved.errors.length > 0 || !resolved.path) return { path: args.path, external: true };
+        if (!resolved.path.includes(`${sep}node_modules${sep}`)) return undefined; // a source: bundle it
+        return { path: pathToFileURL(resolved.path).href, external: true };
+      });
+    },
+  };
+}
+
+function removeStale(dir, keep, afterMs) {
+  for (const entry of readdirSync(dir)) {
     if (entry === keep || entry === 'manifest.json') continue;
-    const path = join(DIST, entry);
+    const path = join(dir, entry);
     try {
-      if (Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS)
-        rmSync(path, { recursive: true, force: true });
+      if (Date.now() - statSync(path).mtimeMs >= afterMs) rmSync(path, { recursive: true, force: true });
     } catch {
       // removed by another start meanwhile
     }
   }
+}
+
+// `node src/cli/bundle.mjs --pack` (the package's prepack script): the package's dist/, afresh.
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--pack')) {
+  rmSync(PACKED, { recursive: true, force: true });
+  mkdirSync(PACKED, { recursive: true });
+  const hash = await build(PACKED, 'pack');
+  process.stdout.write(`speakcheck: bundled ${Object.values(ENTRIES).join(', ')} into dist/${hash}/\n`);
 }

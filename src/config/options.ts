@@ -272,6 +272,16 @@ export const RUN_ONLY_OPTIONS = {
     defaultText: 'reports/<timestamp>/',
     help: 'where the reports go',
   },
+  cacheDir: {
+    flag: '--cache-dir <dir>',
+    env: 'SPEAKCHECK_CACHE_DIR',
+    configKey: 'cacheDir',
+    defaultText: '$XDG_CACHE_HOME/speakcheck, else ~/.cache/speakcheck, else <temp dir>/speakcheck-<uid>',
+    help:
+      "where a run's generated files go (vite's and vitest's caches; a clone's bundle of the sources): " +
+      'never inside the installed package, which may be read-only (a clone reads the flag and the ' +
+      'environment for its bundle, before the config file)',
+  },
   target: {
     flag: '--target <target>',
     configKey: 'target',

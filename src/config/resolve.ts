@@ -192,6 +192,7 @@ export function resolveRun(
   if (values.webhookListen) config.webhookListen = values.webhookListen;
   if (values.maxRps !== undefined) config.maxRps = values.maxRps;
   if (values.caFile) config.caFile = values.caFile;
+  if (values.cacheDir) config.cacheDir = values.cacheDir;
   return { values, config, maxTimeMs: runBudgetMs(values.maxTime, config) };
 }
 

@@ -139,6 +139,8 @@ export interface RunConfig {
   /** Keep what the run creates instead of deleting it at the end. */
   keep: boolean;
   reportDir: string;
+  /** `--cache-dir`: where the run's generated files go (src/config/cache-dir.mjs); absent: the default. */
+  cacheDir?: string;
   target: Target;
   /**
    * A second identity (customer B) for the security area's isolation checks: email/password or a

@@ -4,11 +4,13 @@
  * no hooks, no test bodies, so no server is contacted. covers() puts each test's ids in its meta
  * at collection.
  */
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { TestModule } from 'vitest/node';
+import { resolveCacheDir } from '../config/cache-dir.mjs';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
+import { SUITES_TEST_OPTIONS, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 
 export interface ListedTest {
@@ -27,19 +29,25 @@ export async function collectTests(config: RunConfig): Promise<{ files: ListedFi
   const baseUrl = config.baseUrl || 'http://embedded-stack-not-started.invalid';
   process.env[RUN_CONFIG_ENV] = encodeRunConfig({ ...config, baseUrl, authUrl: config.authUrl || baseUrl });
   const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest('test', {
-    root: REPO_ROOT,
-    config: join(REPO_ROOT, 'suites.vitest.config.ts'),
-    watch: false,
-    passWithNoTests: true,
-    globalSetup: [],
-    // Each file collected in a fresh module graph: with the suites' isolate: false, a loaded machine
-    // (2 cores, other processes busy) silently lost whole files from the listing (1 to 2 of 14 in 4 of
-    // 6 listings beside a unit-test run); isolated, 6 of 6 listed all 14.
-    isolate: true,
-    reporters: [],
-    ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
-  });
+  const vitest = await createVitest(
+    'test',
+    {
+      ...SUITES_TEST_OPTIONS,
+      root: REPO_ROOT,
+      // Inline (src/harness/suites-vitest-options.ts): vitest writes no bundled config into the package.
+      config: false,
+      watch: false,
+      passWithNoTests: true,
+      globalSetup: [],
+      // Each file collected in a fresh module graph: with the suites' isolate: false, a loaded machine
+      // (2 cores, other processes busy) silently lost whole files from the listing (1 to 2 of 14 in 4 of
+      // 6 listings beside a unit-test run); isolated, 6 of 6 listed all 14.
+      isolate: true,
+      reporters: [],
+      ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
+    },
+    suitesViteOverrides(resolveCacheDir(config.cacheDir)),
+  );
   try {
     const { testModules, unhandledErrors } = await vitest.collect(suiteFilters(config.only));
     const files = testModules

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
 import { runThrottle, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
+import { resolveCacheDir } from '../config/cache-dir.mjs';
 import { encodeRunConfig, runBudgetMs } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { registerSecret } from '../evidence/redact.ts';
@@ -21,6 +22,7 @@ import { EXIT } from '../exit-codes.ts';
 import { outageLine, runOutages } from '../facts/outages.ts';
 import { startRunFacts } from '../facts/run-facts.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
+import { SUITES_TEST_OPTIONS, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { notJudgedLines, securityLine, summaryTable } from '../report/summary-table.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
@@ -80,7 +82,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   const phases = new PhaseClock();
   // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
   // its worker threads only start at start(), after the config is complete.
-  const vitestReady = createSuitesVitest(config, reporter);
+  const vitestReady = createSuitesVitest(config, reporter, resolveCacheDir(config.cacheDir));
   vitestReady.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
   let vitest: Vitest | undefined;
   let stack: StartedTarget | undefined;
@@ -168,6 +170,8 @@ class RunStop {
   readonly requested: Promise<string>;
   suitesRunning = false;
   stopping = false;
+  /** Stopping the stack to exit at once (130): later signals wait for that bounded stop. */
+  private exiting = false;
   private request: (reason: string) => void = () => undefined;
   private readonly budget: NodeJS.Timeout;
   /** This run's own listeners, which dropVitestSignalListeners keeps. */
@@ -187,8 +191,10 @@ class RunStop {
       this.request(`the run budget of ${(maxTimeMs / 1000).toFixed(0)} s (--max-time) ran out${throttled}`);
     }, maxTimeMs);
     this.budget.unref();
-    process.once('SIGINT', this.onSignal);
-    process.once('SIGTERM', this.onSignal);
+    // `on`, not `once`, until dispose(): with testcontainers loaded (--target container), signal-exit
+    // re-raises a signal it sees no other listener of, killing the run before it stopped the stack.
+    process.on('SIGINT', this.onSignal);
+    process.on('SIGTERM', this.onSignal);
     this.ownListeners = new Set([...process.rawListeners('SIGINT'), ...process.rawListeners('SIGTERM')]);
   }
 
@@ -198,9 +204,10 @@ class RunStop {
       this.err(`speakcheck: ${signal}: stopping the suites and writing the reports (again to stop at once).`);
       this.request(`${signal} (interrupted)`);
       // The next signal takes the path below: stop the stack and exit at once.
-      process.once(signal, this.onSignal);
       return;
     }
+    if (this.exiting) return;
+    this.exiting = true;
     this.err(`speakcheck: ${signal}: stopping.`);
     // stopAllTargets covers an interrupt while the container stack is still starting.
     void stopAllTargets().finally(() => process.exit(EXIT.interrupted));
@@ -418,21 +425,31 @@ async function closeRun(
   await stack?.stop();
 }
 
-async function createSuitesVitest(config: RunConfig, reporter: ConformanceReporter): Promise<Vitest> {
+async function createSuitesVitest(
+  config: RunConfig,
+  reporter: ConformanceReporter,
+  cacheDir: string,
+): Promise<Vitest> {
   const { createVitest } = await import('vitest/node');
-  return createVitest('test', {
-    root: REPO_ROOT,
-    config: join(REPO_ROOT, 'suites.vitest.config.ts'),
-    watch: false,
-    passWithNoTests: true,
-    // The harness's own tests point the run at fixture suites; users never need this.
-    ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
-    reporters: [
-      reporter,
-      ['junit', { outputFile: join(config.reportDir, 'junit.xml') }],
-      ['allure-vitest/reporter', { resultsDir: join(config.reportDir, 'allure-results') }],
-    ],
-  });
+  return createVitest(
+    'test',
+    {
+      ...SUITES_TEST_OPTIONS,
+      root: REPO_ROOT,
+      // The options above, inline: no config file for vitest to bundle beside itself in the package.
+      config: false,
+      watch: false,
+      passWithNoTests: true,
+      // The harness's own tests point the run at fixture suites; users never need this.
+      ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
+      reporters: [
+        reporter,
+        ['junit', { outputFile: join(config.reportDir, 'junit.xml') }],
+        ['allure-vitest/reporter', { resultsDir: join(config.reportDir, 'allure-results') }],
+      ],
+    },
+    suitesViteOverrides(cacheDir),
+  );
 }
 
 function generateAllureHtml(reportDir: string): string {

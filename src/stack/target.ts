@@ -91,17 +91,26 @@ export async function stopAllTargets(): Promise<void> {
 /**
  * At SIGINT/SIGTERM: stop every target, then exit with `code` (default EXIT.interrupted). Returns
  * the function that removes the handlers (a command that ends normally stops its target itself).
+ *
+ * The handlers stay registered (`on`, not `once`) until the stop is done: testcontainers loads
+ * signal-exit (through proper-lockfile), whose own handler re-raises the signal, killing the
+ * process, as soon as it sees itself alone among the signal's listeners, which a `once` handler
+ * left it during the same signal; the containers then outlived the command. A second signal while
+ * stopping is ignored: the stop is bounded (container.ts stops each container within seconds).
  */
 export function stopTargetsOnSignal(
   code: number = EXIT.interrupted,
   log?: (line: string) => void,
 ): () => void {
+  let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
     log?.(`${signal}: stopping`);
     void stopAllTargets().finally(() => process.exit(code));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   return () => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

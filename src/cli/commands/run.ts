@@ -1,5 +1,6 @@
 /** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: src/exit-codes.ts. */
 import type { Command } from 'commander';
+import { CacheDirError, resolveCacheDir } from '../../config/cache-dir.mjs';
 import { loadConfigFile } from '../../config/config-file.ts';
 import { RUN_OPTIONS } from '../../config/options.ts';
 import { ConfigError, printableRun, type RunFlags, resolveRun } from '../../config/resolve.ts';
@@ -48,6 +49,8 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
       process.stdout.write(`${JSON.stringify(printableRun(run, file?.path), null, 2)}\n`);
       process.exit(EXIT.ok);
     }
+    // A cache directory that cannot be written is said before anything starts (exit 2 or 3).
+    run.config.cacheDir = resolveCacheDir(run.config.cacheDir);
     if (flags.list) process.exit(await listAction(run.config));
     code = await runConformance(run.config, {
       allureHtml: flags.allureHtml === true,
@@ -57,6 +60,9 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
     if (err instanceof ConfigError) {
       process.stderr.write(`speakcheck run: ${err.message}\n`);
       code = EXIT.usage;
+    } else if (err instanceof CacheDirError) {
+      process.stderr.write(`speakcheck run: ${err.message}.\n`);
+      code = err.exitCode;
     } else {
       process.stderr.write(
         `speakcheck run: could not run: ${err instanceof Error ? err.message : String(err)}\n`,

@@ -236,8 +236,10 @@ export function registerServe(program: Command): void {
           },
         );
       };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
+      // `on`, not `once`: a handler that left only a library's (signal-exit's) listener would let it
+      // re-raise the signal and kill the process before the stack is closed (src/stack/target.ts).
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
       // Started by the harness (src/stack/embedded.ts) with an IPC channel: when the harness dies
       // without stopping the stack (SIGKILL, a crash), the channel closes and the stack goes too.
       if (process.send) process.once('disconnect', () => stop('the process that started this stack is gone'));

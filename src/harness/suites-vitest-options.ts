@@ -1,0 +1,40 @@
+/**
+ * The conformance suites' vitest options, given to vitest inline by `speakcheck run` and `run --list`
+ * (`config: false`): vitest never bundles a config file, which it would write beside the file
+ * (`suites.vitest.config.ts.timestamp-….mjs`), inside a package that may be read-only. Vite's and
+ * vitest's caches go to the run's cache directory (src/config/cache-dir.mjs), not node_modules/.vite.
+ * suites.vitest.config.ts wraps the same options for running a suite file directly in a clone.
+ */
+import { join } from 'node:path';
+import type { createVitest, InlineConfig } from 'vitest/node';
+import { SuiteSequencer } from './sequencer.ts';
+
+export const SUITES_TEST_OPTIONS = {
+  include: ['suites/**/*.spec.ts'],
+  globalSetup: ['src/harness/global-setup.ts'],
+  setupFiles: ['allure-vitest/setup'],
+  // Worker threads of the run's own process, not forked processes: the suites only talk HTTP and
+  // websockets, so they need no process of their own, and each fork cost a Node process (~45 MB of
+  // the node binary mapped again, its own heap): the run's tree 731 → ~650 MB summed RSS, and a
+  // worker cannot outlive a killed run (`speakcheck bench`; figures in the README).
+  pool: 'threads',
+  // Two cores shared with the server under test (when embedded): two suite files at a time.
+  maxWorkers: 2,
+  minWorkers: 1,
+  fileParallelism: true,
+  isolate: false,
+  // Webhook windows open first and are judged last (src/harness/sequencer.ts).
+  sequence: { sequencer: SuiteSequencer },
+  // A take must become ready inside a test; covers() raises this from --ready-timeout.
+  testTimeout: 90_000,
+  hookTimeout: 30_000,
+  teardownTimeout: 15_000,
+  // A conformance run is a measurement: a retried pass would hide a flaky server.
+  retry: 0,
+  reporters: ['default'],
+} satisfies InlineConfig;
+
+/** Vite's options of a run: its cache (and vitest's results cache under it) in the cache directory. */
+export function suitesViteOverrides(cacheDir: string): Parameters<typeof createVitest>[2] {
+  return { cacheDir: join(cacheDir, 'vite') };
+}
