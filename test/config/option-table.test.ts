@@ -133,6 +133,7 @@ describe('the table', () => {
         'caFile',
         'expiry',
         'signedUrlLifetime',
+        'cacheDir',
       ].sort(),
     );
     const envs = Object.values(RUN_OPTIONS as Record<string, OptionSpec<unknown>>).flatMap((s) =>
