@@ -16,7 +16,6 @@ import {
   parseWav,
 } from '../src/checks/audio.ts';
 import { assertDecodesCompletely, type DecodedAudio, decodeAudio } from '../src/checks/decode.ts';
-import { assertClientError } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { AMZ_SIGNATURE_PARAM, assertTamperedRejected, tamperSignature } from '../src/checks/redirect.ts';
 import { distinctRuns, isDone } from '../src/checks/status.ts';
@@ -195,8 +194,8 @@ covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is r
     expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
     reissue: async () => (await again()).href,
   });
-  assertTamperedRejected(exchange);
-  assertClientError(exchange, 'tampered signed URL');
+  // Refused is not served: the status is the server's (or its blob store's) choice, observed.
+  observe(`a tampered signature: ${assertTamperedRejected(exchange)}`);
   // The expiry, when present, is covered by the signature too.
   const expiresParam = ['X-Amz-Expires', 'expires', 'Expires'].find((p) =>
     signed.location.searchParams.has(p),
@@ -212,13 +211,14 @@ covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is r
       copy.searchParams.set(expiresParam, String(Number(copy.searchParams.get(expiresParam)) + 1_000_000));
       return copy.href;
     };
-    assertTamperedRejected(
+    const refusal = assertTamperedRejected(
       await speak.api.fetchSigned(stretched.href, {
         // Its own expiry parameter was stretched: the original's lifetime is the one that counts.
         expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
         reissue: async () => stretch((await again()).fresh.location),
       }),
     );
+    observe(`${expiresParam} stretched: ${refusal}`);
   }
 });
 

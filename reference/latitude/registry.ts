@@ -260,6 +260,21 @@ export const LATITUDES = [
     'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
     'a worker node refuses its first 3 websocket upgrades with 503 + Retry-After: 1 and a JSON detail while it warms up, then accepts them (reference/latitude/ws-warmup.ts)',
   ),
+  // issue 39: a router in front of the worker nodes (reference/latitude/ws-router.ts)
+  l(
+    'ws-router-node-param',
+    'websocket',
+    'The URL addresses a worker node that holds the requested model.',
+    'the worker URL also names its node for a router in front of the nodes (query parameter __up, an opaque token fresh for each URL); an upgrade whose node parameter is missing or names no node is answered 502 Bad Gateway by the router',
+    ['ws-router-node-param-close'],
+  ),
+  l(
+    'ws-router-node-param-close',
+    'websocket',
+    'The URL addresses a worker node that holds the requested model.',
+    'as ws-router-node-param, but the router closes the connection without an answer when the node parameter is missing or names no node',
+    ['ws-router-node-param'],
+  ),
   // issue 31: what the contract's own words allow, where the catalogue used to demand more
   l(
     'prosody-clamped',

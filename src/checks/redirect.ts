@@ -3,6 +3,7 @@
  */
 import { type ExchangeLike, header, requestLine } from './exchange.ts';
 import { Finding, show } from './finding.ts';
+import { describeRefusal } from './refusal.ts';
 
 /** The parameter the vendor SDK looks for (wire-facts: Signed audio URLs). */
 export const AMZ_SIGNATURE_PARAM = 'X-Amz-Signature';
@@ -87,12 +88,16 @@ export function tamperSignature(location: URL, param: string): URL {
   return copy;
 }
 
-/** A signed URL must not be usable after tampering: anything but 2xx/3xx. */
-export function assertTamperedRejected(exchange: ExchangeLike): void {
+/**
+ * A signed URL must not be usable after tampering: anything but 2xx/3xx. Which error status is the
+ * server's choice (src/checks/refusal.ts); the refusal in words is returned for an observation.
+ */
+export function assertTamperedRejected(exchange: ExchangeLike): string {
   if (exchange.status < 400) {
     throw new Finding(
-      `${requestLine(exchange)}: a signed audio URL with a tampered signature was accepted (expected 4xx)`,
-      { where: requestLine(exchange), expected: '4xx', actual: exchange.status },
+      `${requestLine(exchange)}: a signed audio URL with a tampered signature was accepted (expected a refusal: an error status)`,
+      { where: requestLine(exchange), expected: 'an error status', actual: exchange.status },
     );
   }
+  return describeRefusal(exchange.status);
 }

@@ -21,6 +21,11 @@ export class WsClientError extends SpeakcheckError {
     readonly body?: string,
     /** The Retry-After of a refused upgrade (429/503: back-pressure, src/client/back-pressure.ts). */
     readonly retryAfter?: string,
+    /**
+     * The socket error's code (ECONNRESET, ECONNREFUSED, ...) of a 'connect-error': whether the
+     * server closed a connection it had taken, or none was made (src/checks/upgrade-refusal.ts).
+     */
+    readonly errno?: string,
   ) {
     super(message);
   }

@@ -141,6 +141,10 @@ function openOnce<T>(
           timedOut
             ? `no websocket upgrade from ${where} within ${o.timeoutMs} ms`
             : `cannot connect to ${where}: ${err.message}`,
+          undefined,
+          undefined,
+          undefined,
+          code || undefined,
         ),
       );
     });

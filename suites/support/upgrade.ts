@@ -1,28 +1,78 @@
 /**
- * A websocket URL the worker must refuse at the upgrade (an expired one, one with its secret removed
- * or altered): the refusal is a 4xx before the switch of protocols; a 5xx, another failure or a
- * connection that opens is a Finding that says which.
+ * Websocket URLs the worker must not upgrade (an expired one, one with its secret removed or
+ * altered). Refused means not upgraded: any non-101 answer, or a connection closed before an answer
+ * (src/checks/upgrade-refusal.ts says why, and what is neither). The status of each refusal is an
+ * observation; only an accepted connection fails. The refusals are judged next to an unaltered URL
+ * that opens: a server that refuses every URL, or cannot be reached, shows nothing about the ones
+ * altered.
  */
 import { Finding } from '../../src/checks/finding.ts';
-import { SpeakStreamConnection, WsClientError } from '../../src/harness/index.ts';
+import {
+  classifyUpgradeFailure,
+  describeUpgradeOutcome,
+  isRefusal,
+  type UpgradeOutcome,
+} from '../../src/checks/upgrade-refusal.ts';
+import { notObserved, observe, SpeakStreamConnection, WsClientError } from '../../src/harness/index.ts';
 
-/** Resolves with the refusal's status; `why` names the URL in the finding ("… past its lifetime"). */
-export async function expectUpgradeRefused(url: string, why: string, timeoutMs: number): Promise<number> {
+/** One upgrade of `url`; an accepted connection is closed at once. Lets through what is no outcome (back-pressure past its bound). */
+export async function attemptUpgrade(url: string, timeoutMs: number): Promise<UpgradeOutcome> {
+  let conn: SpeakStreamConnection;
   try {
-    const conn = await SpeakStreamConnection.connect(url, { timeoutMs });
-    await conn.close();
+    conn = await SpeakStreamConnection.connect(url, { timeoutMs });
   } catch (error) {
-    if (error instanceof WsClientError && error.kind === 'upgrade-refused') {
-      if (error.status !== undefined && error.status >= 400 && error.status < 500) return error.status;
-      throw new Finding(`${why}: the upgrade was refused with HTTP ${error.status}, expected a 4xx`, {
-        expected: '4xx',
-        actual: error.status,
-      });
-    }
-    throw error;
+    const outcome = error instanceof WsClientError ? classifyUpgradeFailure(error) : undefined;
+    if (outcome === undefined) throw error;
+    return outcome;
   }
-  throw new Finding(`${why}: the worker accepted the connection; it must refuse it at the upgrade`, {
-    expected: 'upgrade refused (4xx)',
-    actual: '101 Switching Protocols',
-  });
+  await conn.close();
+  return { kind: 'accepted' };
+}
+
+/** A URL the worker must not upgrade, and why it must not ("query parameter sig altered at 25 % of its length"). */
+export interface MustNotUpgrade {
+  url: string;
+  why: string;
+}
+
+/**
+ * Inside `check(id, …)`: none of `urls` may be upgraded. Fails (a Finding naming each) when one
+ * was accepted; observes how each was refused, a 5xx or a closed connection named as such. Then
+ * tries `unaltered()` (a URL as issued, not used yet): unless it opens, the refusals do not show
+ * that `difference` (what the altered URLs lack) made them, and `id` is not observed; nor is it
+ * when an altered URL got neither an answer nor a closed connection (no connection at all, no
+ * answer in time).
+ */
+export async function expectUpgradesRefused(
+  id: string,
+  urls: readonly MustNotUpgrade[],
+  unaltered: () => Promise<string>,
+  o: { timeoutMs: number; difference: string },
+): Promise<void> {
+  const tried: { why: string; outcome: UpgradeOutcome }[] = [];
+  for (const { url, why } of urls) tried.push({ why, outcome: await attemptUpgrade(url, o.timeoutMs) });
+  const accepted = tried.filter((t) => t.outcome.kind === 'accepted');
+  if (accepted.length > 0)
+    throw new Finding(
+      `${accepted.map((t) => t.why).join('; ')}: the worker accepted the connection; it must not upgrade it`,
+      {
+        expected: 'not upgraded (any answer but 101, or the connection closed)',
+        actual: '101 Switching Protocols',
+      },
+    );
+  for (const { why, outcome } of tried) observe(`${why}: ${describeUpgradeOutcome(outcome)}`);
+  const control = await attemptUpgrade(await unaltered(), o.timeoutMs);
+  if (control.kind !== 'accepted')
+    return notObserved(
+      id,
+      `an unaltered URL was not upgraded either (${describeUpgradeOutcome(control)}): the refusals do not show that ${o.difference} made the difference`,
+      'a run where the server accepts an unaltered websocket URL',
+    );
+  const unseen = tried.filter((t) => !isRefusal(t.outcome));
+  if (unseen.length > 0)
+    notObserved(
+      id,
+      `neither accepted nor refused: ${unseen.map((t) => `${t.why}: ${describeUpgradeOutcome(t.outcome)}`).join('; ')}`,
+      'an answer to the upgrade of each URL, or the connection closed by the server',
+    );
 }

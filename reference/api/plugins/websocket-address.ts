@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
+import { withRouterNode } from '../../latitude/ws-router.ts';
 import { findModel, MODELS } from '../../models/catalogue.ts';
 import { registeredWorkers } from '../../worker/registry.ts';
 import { ANNOUNCE_REQUEST, LISTENING } from '../../worker/websocket/index.ts';
@@ -97,6 +98,8 @@ export async function websocketAddressPlugin(
       ctx.options.websocketUrlTtlSeconds * 1000,
     );
     const url = new URL(base);
+    // The node as it announced itself, before its host is rewritten for the client.
+    const node = url.host;
     // A worker listening on every interface is reached by the name the client used for the API;
     // otherwise by the address it is bound to (as the API's own base_url is).
     if (WILDCARD_HOSTS.has(url.hostname)) url.hostname = request.hostname.replace(/:\d+$/, '') || '127.0.0.1';
@@ -105,6 +108,8 @@ export async function websocketAddressPlugin(
     // Latitude ws-secret-in-path: the secret is the last path segment instead of a query parameter.
     if (latitude.has('ws-secret-in-path')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/${secret}`;
     else url.searchParams.set('secret', secret);
+    // Latitude ws-router-node-param(-close): the URL also names its node for the router in front of it.
+    withRouterNode(url, key, node);
     return url.toString();
   }
 

@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
+import { routerGate } from '../../latitude/ws-router.ts';
 import { warmupGate } from '../../latitude/ws-warmup.ts';
 import type { Synthesizer } from '../../synth/index.ts';
 import { serveConnection } from './connection.ts';
@@ -80,12 +81,17 @@ export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<W
 
   // Latitude ws-upgrade-warmup-503: the node's first upgrades are refused while it "warms up".
   const warmingUp = warmupGate();
+  // Latitude ws-router-node-param(-close): a router in front of the node places each upgrade by the
+  // node its URL names (set once the node listens); a URL it cannot place gets 502 or a closed socket.
+  let nodeAddress: string | undefined;
+  const routed = routerGate(o.secretKey, () => nodeAddress);
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    const url = new URL(request.url ?? '/', 'http://worker');
+    if (routed(url, socket)) return;
     // Defect ws-upgrade-always-503: every upgrade is refused as an overloaded node would, forever.
     if (defects.has('ws-upgrade-always-503')) return refuseOverloaded(socket);
     if (warmingUp(socket)) return;
-    const url = new URL(request.url ?? '/', 'http://worker');
     const { path, secret } = secretOf(url);
     // Defects ws-any-url-accepted, ws-url-without-secret: neither the path nor the secret is checked;
     // a URL without a valid secret connects for the model this node holds (as nobody).
@@ -120,8 +126,11 @@ export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<W
   });
   const { port } = server.address() as AddressInfo;
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  const baseUrl = `${o.tls ? 'wss' : 'ws'}://${hostInUrl}:${port}${WEBSOCKET_PATH}`;
+  // The node as the API sees it in the URL this node announces (websocket-address.ts seals it).
+  nodeAddress = new URL(baseUrl).host;
   return {
-    baseUrl: `${o.tls ? 'wss' : 'ws'}://${hostInUrl}:${port}${WEBSOCKET_PATH}`,
+    baseUrl,
     async close() {
       for (const client of wss.clients) client.terminate();
       wss.close();

@@ -77,7 +77,7 @@ export const requirements: Requirement[] = [
     'AUDIO-TAMPERED-REJECTED',
     'Audio rules 1',
     'MUST',
-    'The Location is a signed URL: the same URL with a tampered signature is rejected (4xx).',
+    'The Location is a signed URL: the same URL with a tampered signature is rejected (not served: an error status, which one observed; the contract shows none).',
   ),
   r(
     'AUDIO-AMZ-SIGNATURE',
@@ -103,6 +103,6 @@ export const requirements: Requirement[] = [
     'AUDIO-SIGNED-EXPIRES',
     'Audio rules 1; Limits',
     'MUST',
-    'A signed audio URL is time-limited: fetched again after its lifetime (its X-Amz-Expires from X-Amz-Date, or --signed-url-lifetime) plus a margin, it is refused with a 4xx. Judged where the run waits the lifetime out: up to --max-expiry-wait, or any lifetime within --max-time with --expiry full (the acceptance profile).',
+    'A signed audio URL is time-limited: fetched again after its lifetime (its X-Amz-Expires from X-Amz-Date, or --signed-url-lifetime) plus a margin, it is refused (not served: an error status, which one observed; the contract shows none). Judged where the run waits the lifetime out: up to --max-expiry-wait, or any lifetime within --max-time with --expiry full (the acceptance profile).',
   ),
 ];

@@ -44,7 +44,7 @@ export const requirements: Requirement[] = [
     'WS-URL-TAMPERED-REFUSED',
     'Authentication 9',
     'MUST',
-    'The connection is authorised by the secret inside the URL: the URL with its secret part (what differs between two issued URLs) removed, or altered at the same length in the same alphabet, is refused at the upgrade.',
+    'The connection is authorised by the secret inside the URL: the URL with its secret part (what differs between two issued URLs) removed, or altered at the same length in the same alphabet, is refused at the upgrade: not upgraded (any answer but 101, or the connection closed before an answer: RFC 6455 §4.2.2; the status of a refusal is not shown, and is observed), while a URL as issued opens.',
   ),
   r(
     'WS-URL-SECRET-VARIES',
@@ -62,7 +62,7 @@ export const requirements: Requirement[] = [
     'WS-URL-EXPIRED-REFUSED',
     'Events: Websocket stream; Limits',
     'MUST',
-    'A URL past its lifetime is refused at the upgrade, and one still within it is accepted; the lifetime is the 1 hour of the contract (or --ws-url-lifetime, or the expiry the URL shows). Judged where the run waits it out: up to --max-expiry-wait, or the real hour with --expiry full (the acceptance profile).',
+    'A URL past its lifetime is refused at the upgrade (not upgraded: any answer but 101, or the connection closed before an answer; the status is observed), and one still within it is accepted; the lifetime is the 1 hour of the contract (or --ws-url-lifetime, or the expiry the URL shows). Judged where the run waits it out: up to --max-expiry-wait, or the real hour with --expiry full (the acceptance profile).',
   ),
   r(
     'WS-URL-NEW-PER-CONNECTION',
