@@ -54,5 +54,5 @@ export function lifetimeServeArgs(lifetimes: StackLifetimes): string[] {
 
 /** The run's header line: which lifetimes the stack serves, and why. */
 export function lifetimesSentence(lifetimes: StackLifetimes): string {
-  return `the reference stack serves short lifetimes (access tokens ${lifetimes.accessTokenS} s, signed audio URLs ${lifetimes.signedUrlS} s, websocket URLs ${lifetimes.websocketUrlS} s; serve's defaults are 900 s, 900 s and the contract's hour) so that this run waits out and judges the three expiry MUSTs beside the other suites; the websocket URL's short lifetime is reported under WS-URL-LIFETIME (INFO); --expiry full keeps the real ones`;
+  return `the stack serves short lifetimes (access tokens ${lifetimes.accessTokenS} s, signed audio URLs ${lifetimes.signedUrlS} s, websocket URLs ${lifetimes.websocketUrlS} s; speakcheck serve: 900 s, 900 s, 1 h) so that this quick run judges the three expiry MUSTs, waited out beside the other suites; the websocket URL's short lifetime is reported under WS-URL-LIFETIME (INFO); --expiry full keeps the real ones`;
 }
