@@ -82,9 +82,10 @@ function commandOf(pid: number): string {
   }
 }
 
-/** `timing: stack start 1.2 s, preflight 0.3 s, suites 9.8 s` → { 'stack start': 1.2, … }. */
-function parsePhases(output: string): Record<string, number> {
-  const line = /^timing: (.*)$/m.exec(output)?.[1] ?? '';
+/** `timing: stack start 1.2 s, preflight 0.3 s, suites 9.8 s; 955 requests, …` → { 'stack start': 1.2, … }. */
+export function parsePhases(output: string): Record<string, number> {
+  // The phases end at the `;` before the traffic (which dropped the suites phase before).
+  const line = /^timing: ([^;\n]*)/m.exec(output)?.[1] ?? '';
   const phases: Record<string, number> = {};
   for (const part of line.split(', ')) {
     const match = /^(.+) ([\d.]+) s$/.exec(part);

@@ -13,6 +13,7 @@ import { trustCaFile } from '../client/tls-trust.ts';
 import { decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { publishedFactsPath, startRunFacts } from '../facts/run-facts.ts';
+import { runStackLifetimes } from '../stack/run-lifetimes.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
 import { type RunSink, startRunSink } from './run-sink.ts';
 import { generateSharedVoice, type SharedVoice } from './shared-voice.ts';
@@ -38,8 +39,13 @@ export async function setup(project: TestProject): Promise<void> {
     runThrottle().reset(config.maxRps !== undefined ? { maxRps: config.maxRps } : {});
     trustCaFile(config.caFile);
     if (config.target === 'embedded') {
-      // The same stack `speakcheck run` starts (one synthesis worker: src/stack/target.ts).
-      stack = await startTarget('embedded', { workers: EMBEDDED_RUN_WORKERS });
+      // The same stack `speakcheck run` starts (one synthesis worker: src/stack/target.ts; its
+      // lifetimes: src/stack/run-lifetimes.ts).
+      const lifetimes = runStackLifetimes(config.expiry.mode);
+      stack = await startTarget('embedded', {
+        workers: EMBEDDED_RUN_WORKERS,
+        ...(lifetimes ? { lifetimes } : {}),
+      });
       config.baseUrl = stack.baseUrl;
       config.authUrl = stack.baseUrl;
       config.email = stack.email;

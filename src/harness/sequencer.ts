@@ -3,8 +3,11 @@
  * (failed first, then longest first), except that the files that open webhook windows start first and
  * the end-of-run judge of those windows starts last (suites/webhooks-settled.spec.ts, see
  * src/client/webhook-sink-control.ts): the windows then run beside every other file. The expiry
- * waits (suites/expiry.spec.ts) start first as well, for the same reason, and so does the longest
- * file (suites/websocket.spec.ts), which would otherwise bound a run against a slow server.
+ * waits (suites/expiry.spec.ts) start before everything (the run gives them a thread of their own
+ * when they wait: src/run/suite-workers.ts): vitest's own order put them third, after the two
+ * other first files, and a quick run against the run's own stack (short lifetimes) ended about
+ * 2 s later for it. The longest file (suites/websocket.spec.ts) starts first as well, as it would
+ * otherwise bound a run against a slow server.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { EXPIRY_FILE, LONGEST_FILE } from './suite-files.ts';
@@ -14,11 +17,13 @@ export class SuiteSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (spec: TestSpecification) =>
-      SETTLING_FILE.test(spec.moduleId) || EXPIRY_FILE.test(spec.moduleId) || LONGEST_FILE.test(spec.moduleId)
-        ? 0
-        : SETTLED_FILE.test(spec.moduleId)
-          ? 2
-          : 1;
+      EXPIRY_FILE.test(spec.moduleId)
+        ? -1
+        : SETTLING_FILE.test(spec.moduleId) || LONGEST_FILE.test(spec.moduleId)
+          ? 0
+          : SETTLED_FILE.test(spec.moduleId)
+            ? 2
+            : 1;
     return sorted.sort((a, b) => rank(a) - rank(b)); // stable: vitest's order within each rank
   }
 }

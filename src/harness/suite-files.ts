@@ -20,6 +20,11 @@ export const EXPIRY_AREAS: readonly string[] = ['auth', 'audio', 'websocket'];
 /** The file filters of the selected areas (none: every file); the expiry file goes with its areas. */
 export function suiteFilters(only: readonly string[]): string[] {
   const filters = only.map((area) => `suites/${area}`);
-  if (only.some((area) => EXPIRY_AREAS.includes(area))) filters.push('suites/expiry');
+  if (only.length > 0 && runsExpiryFile(only)) filters.push('suites/expiry');
   return filters;
+}
+
+/** Whether a run of these areas (none: every area) loads the expiry file. */
+export function runsExpiryFile(only: readonly string[]): boolean {
+  return only.length === 0 || only.some((area) => EXPIRY_AREAS.includes(area));
 }

@@ -105,7 +105,8 @@ export class ConformanceReporter implements Reporter {
       return;
     }
     const waits = [...this.expiryWaits].map(([label, until]) => `${label} ${countdown(until, now)}`);
-    const line = `  expiry waits (--expiry full): ${waits.join(' · ')}`;
+    // A quick run waits too, short lifetimes (the run's own stack: src/stack/run-lifetimes.ts).
+    const line = `  expiry waits (--expiry ${this.o.config.expiry.mode ?? 'quick'}): ${waits.join(' · ')}`;
     (this.o.status ?? this.log)(line);
   }
 

@@ -21,17 +21,18 @@ import { registerSecret } from '../evidence/redact.ts';
 import { EXIT } from '../exit-codes.ts';
 import { outageLine, runOutages } from '../facts/outages.ts';
 import { startRunFacts } from '../facts/run-facts.ts';
-import { suiteFilters } from '../harness/suite-files.ts';
+import { runsExpiryFile, suiteFilters } from '../harness/suite-files.ts';
 import { SUITES_TEST_OPTIONS, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { notJudgedLines, securityLine, summaryTable } from '../report/summary-table.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
+import { lifetimesSentence, runStackLifetimes } from '../stack/run-lifetimes.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
 import { expectLines } from '../verdict/expectations.ts';
 import { judgedText } from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
-import { suiteWorkersFor } from './suite-workers.ts';
+import { expiryThreads, LOCAL_SUITE_WORKERS, suiteWorkersFor } from './suite-workers.ts';
 
 /** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
 const CLOSE_BOUND_MS = 5_000;
@@ -96,7 +97,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     phases.end('preflight');
     announceRun(config, stack, checked.version, reporter, io.out);
     vitest = await vitestReady;
-    sizeSuiteWorkers(vitest, config, checked.quickestAnswerMs, io.out);
+    sizeSuiteWorkers(vitest, config, checked.quickestAnswerMs, stack !== undefined, io.out);
     await runSuites(vitest, config, reporter, stop, io.err);
     phases.end('suites');
     return summarize(
@@ -229,10 +230,13 @@ async function startStack(config: RunConfig, io: RunOutput): Promise<StartedTarg
   io.out(`speakcheck: starting the ${config.target} reference stack ...`);
   let stack: StartedTarget;
   try {
+    const lifetimes = runStackLifetimes(config.expiry.mode);
     stack = await startTarget(config.target, {
       onLog: (line) => io.out(`speakcheck: ${line}`),
       // One synthesis worker: why in src/stack/target.ts.
       workers: EMBEDDED_RUN_WORKERS,
+      // Short lifetimes in a quick run, so that it judges the expiry MUSTs: src/stack/run-lifetimes.ts.
+      ...(lifetimes ? { lifetimes } : {}),
     });
   } catch (e) {
     if (e instanceof StackStartError) {
@@ -284,6 +288,8 @@ function announceRun(
       config.only.length ? `, areas ${config.only.join(', ')}` : ''
     }${config.requirements.length ? `, requirements ${config.requirements.join(', ')}` : ''}, run ${config.runId}`,
   );
+  const lifetimes = stack ? runStackLifetimes(config.expiry.mode) : undefined;
+  if (lifetimes) out(`speakcheck: ${lifetimesSentence(lifetimes)}`);
   reporter.noteServerVersion(serverVersion);
   out(
     `speakcheck: version ${speakcheckVersion()}; the server's /version ${
@@ -294,22 +300,34 @@ function announceRun(
   );
 }
 
-/** Suite files at a time, by the server's quickest answer (src/run/suite-workers.ts). */
+/**
+ * Suite files at a time, by the server's quickest answer, and a thread for the expiry waits when
+ * they run beside the other files (src/run/suite-workers.ts).
+ */
 function sizeSuiteWorkers(
   vitest: Vitest,
   config: RunConfig,
   quickestAnswerMs: number,
+  ownStack: boolean,
   out: (line: string) => void,
 ): void {
   config.suiteWorkers = suiteWorkersFor(config.target, quickestAnswerMs);
-  if (config.suiteWorkers === vitest.config.maxWorkers) return;
+  const threads =
+    config.suiteWorkers +
+    expiryThreads({
+      expiryFileRuns: runsExpiryFile(config.only),
+      waitsBeside:
+        config.expiry.mode === 'full' || (ownStack && runStackLifetimes(config.expiry.mode) !== undefined),
+    });
+  if (config.suiteWorkers !== LOCAL_SUITE_WORKERS)
+    out(
+      `speakcheck: ${config.suiteWorkers} suite files at a time: the server's quickest answer took ${Math.round(quickestAnswerMs)} ms, a network's round trip (their waits overlap)`,
+    );
+  if (threads === vitest.config.maxWorkers) return;
   // Read when the pool starts (at start()). Min and max alike: with minWorkers 1 and maxWorkers 4
   // the run lost files, tinypool ending a thread that still ran one ("Terminating worker thread").
-  vitest.config.maxWorkers = config.suiteWorkers;
-  vitest.config.minWorkers = config.suiteWorkers;
-  out(
-    `speakcheck: ${config.suiteWorkers} suite files at a time: the server's quickest answer took ${Math.round(quickestAnswerMs)} ms, a network's round trip (their waits overlap)`,
-  );
+  vitest.config.maxWorkers = threads;
+  vitest.config.minWorkers = threads;
 }
 
 /** The suites, until they end or the run stops waiting (then what has not finished is not concluded). */

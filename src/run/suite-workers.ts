@@ -21,3 +21,15 @@ export function suiteWorkersFor(target: Target, quickestAnswerMs: number): numbe
   if (target !== 'remote') return LOCAL_SUITE_WORKERS;
   return quickestAnswerMs >= NETWORK_ROUND_TRIP_MS ? REMOTE_SUITE_WORKERS : LOCAL_SUITE_WORKERS;
 }
+
+/**
+ * A thread of its own for the expiry file (suites/expiry.spec.ts) when it waits lifetimes out
+ * beside the other files: against the run's own stack (short lifetimes, src/stack/run-lifetimes.ts)
+ * or with --expiry full. The file spends its time asleep until a token or URL has expired; in one of
+ * the suite threads it left the other files one thread fewer for its whole wait (the run's suites
+ * 8.8 → 14 s with 8–10 s lifetimes and two threads). The files' share of --concurrency still counts
+ * the files that work (RunConfig.suiteWorkers), not this one.
+ */
+export function expiryThreads(o: { expiryFileRuns: boolean; waitsBeside: boolean }): number {
+  return o.expiryFileRuns && o.waitsBeside ? 1 : 0;
+}

@@ -8,6 +8,7 @@
 import { EXIT } from '../exit-codes.ts';
 import { StackStartError, startEmbeddedStack } from './embedded.ts';
 import { loadContainerLauncher } from './load-container-launcher.ts';
+import { lifetimeServeArgs, type StackLifetimes } from './run-lifetimes.ts';
 
 export type StackKind = 'embedded' | 'container';
 
@@ -38,18 +39,21 @@ export interface TargetOptions {
   readyTimeoutMs?: number;
   /** The embedded stack's synthesis worker processes (default: serve's, 2). */
   workers?: number;
+  /** Lifetimes of tokens and URLs the stack serves (default: serve's; a run's: ./run-lifetimes.ts). */
+  lifetimes?: StackLifetimes;
 }
 
 const started = new Set<StartedTarget>();
 let containersStarting = false;
 
 export async function startTarget(kind: StackKind, o: TargetOptions = {}): Promise<StartedTarget> {
+  const lifetimeArgs = o.lifetimes ? lifetimeServeArgs(o.lifetimes) : [];
   const stack =
     kind === 'container'
-      ? await startContainers(o)
+      ? await startContainers(o, lifetimeArgs)
       : await startEmbeddedStack({
           readyTimeoutMs: o.readyTimeoutMs,
-          ...(o.workers === undefined ? {} : { extraArgs: ['--workers', String(o.workers)] }),
+          extraArgs: [...(o.workers === undefined ? [] : ['--workers', String(o.workers)]), ...lifetimeArgs],
         });
   let stopping: Promise<void> | undefined;
   const target: StartedTarget = {
@@ -67,11 +71,11 @@ export async function startTarget(kind: StackKind, o: TargetOptions = {}): Promi
   return target;
 }
 
-async function startContainers(o: TargetOptions) {
+async function startContainers(o: TargetOptions, serveArgs: string[]) {
   const launcher = await loadContainerLauncher();
   containersStarting = true;
   try {
-    return await launcher.startContainerStack(o.onLog ? { onLog: o.onLog } : {});
+    return await launcher.startContainerStack({ ...(o.onLog ? { onLog: o.onLog } : {}), serveArgs });
   } catch (error) {
     if (error instanceof StackStartError) throw error;
     throw new StackStartError(`the container stack did not start: ${(error as Error).message}`);

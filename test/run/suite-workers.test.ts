@@ -1,6 +1,8 @@
 /** Suite files at a time from what the server showed (src/run/suite-workers.ts). */
 import { expect, test } from 'vitest';
+import { runsExpiryFile, suiteFilters } from '../../src/harness/suite-files.ts';
 import {
+  expiryThreads,
   LOCAL_SUITE_WORKERS,
   NETWORK_ROUND_TRIP_MS,
   REMOTE_SUITE_WORKERS,
@@ -17,4 +19,20 @@ test('a remote server answering like a process on this machine: two; at a networ
   expect(suiteWorkersFor('remote', NETWORK_ROUND_TRIP_MS - 1)).toBe(LOCAL_SUITE_WORKERS);
   expect(suiteWorkersFor('remote', NETWORK_ROUND_TRIP_MS)).toBe(REMOTE_SUITE_WORKERS);
   expect(REMOTE_SUITE_WORKERS).toBeGreaterThan(LOCAL_SUITE_WORKERS);
+});
+
+test('the expiry file gets a thread of its own only when it waits lifetimes out beside the other files', () => {
+  expect(expiryThreads({ expiryFileRuns: true, waitsBeside: true })).toBe(1);
+  // Against a server whose lifetimes the quick run does not wait out the file ends at once.
+  expect(expiryThreads({ expiryFileRuns: true, waitsBeside: false })).toBe(0);
+  expect(expiryThreads({ expiryFileRuns: false, waitsBeside: true })).toBe(0);
+});
+
+test('the expiry file runs with every area, or with one of its own areas', () => {
+  expect(runsExpiryFile([])).toBe(true);
+  expect(runsExpiryFile(['websocket'])).toBe(true);
+  expect(runsExpiryFile(['lists', 'voices'])).toBe(false);
+  expect(suiteFilters([])).toEqual([]);
+  expect(suiteFilters(['auth'])).toEqual(['suites/auth', 'suites/expiry']);
+  expect(suiteFilters(['lists'])).toEqual(['suites/lists']);
 });
