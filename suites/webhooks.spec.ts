@@ -51,7 +51,6 @@ import {
   covers,
   expectJson,
   expectSchema,
-  fetchWebsocketUrl,
   notApplicable,
   notConcluded,
   notObserved,
@@ -60,7 +59,6 @@ import {
   runThrottle,
   type SettleEntry,
   type SinkBehaviour,
-  SpeakStreamConnection,
   statusOf,
   useSpeak,
   type WebhookCall,
@@ -71,6 +69,7 @@ import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
 import { runWebhookSink, WEBHOOK_REMEDY } from './support/webhook-sink.ts';
+import { openIssuedConnection } from './support/websocket-url.ts';
 
 const speak = useSpeak();
 
@@ -524,8 +523,8 @@ const websocketTake = once(async () => {
   const [{ token, url }, voiceId] = await Promise.all([sinkNow.newToken(), voice()]);
   // Asked for once the voice is ready, right before the upgrade: fetched beside the voice's wait it
   // could pass a short lifetime before it is used (issue 37).
-  const wsUrl = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
-  const conn = await SpeakStreamConnection.connect(wsUrl, { timeoutMs: speak.config.timeouts.requestMs });
+  // It is asked for again should it still go stale before the upgrade (a 429/503 Retry-After).
+  const conn = await openIssuedConnection(speak);
   try {
     const r = await conn.generate(
       { text: TEXT, voice_id: voiceId, status_webhook: url('status'), done_webhook: url('done') },
