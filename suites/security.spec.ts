@@ -23,11 +23,9 @@ import {
   checkStep,
   covers,
   type Exchange,
-  fetchWebsocketUrl,
   freshEnough,
   observe,
   type SpeakClient,
-  SpeakStreamConnection,
   type StreamedRequest,
   useSpeak,
 } from '../src/harness/index.ts';
@@ -40,6 +38,7 @@ import {
   waitUntilDone,
 } from './support/items.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
+import { openIssuedConnection } from './support/websocket-url.ts';
 
 const speak = useSpeak();
 const sharedVoice = useSharedVoice(speak);
@@ -327,10 +326,8 @@ covers(
       firstMessageMs: speak.config.timeouts.requestMs,
       endOfTakeMs: speak.config.timeouts.readyMs,
     };
-    const open = async (client: SpeakClient) =>
-      SpeakStreamConnection.connect(await fetchWebsocketUrl(client, speak.model.name, 'spec'), {
-        timeoutMs: speak.config.timeouts.requestMs,
-      });
+    // Each customer's own URL, asked for again (by that customer) should it go stale before the upgrade.
+    const open = (client: SpeakClient) => openIssuedConnection(speak, { client });
     const bConn = await checkStep('SEC-WS-FOREIGN-VOICE', () => open(b));
     try {
       const aConn = await open(speak.api);

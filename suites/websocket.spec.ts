@@ -94,6 +94,7 @@ import { generateVoice, waitUntilDone } from './support/items.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { expectUpgradesRefused } from './support/upgrade.ts';
 import { field } from './support/values.ts';
+import { openIssuedConnection, renewingConnect } from './support/websocket-url.ts';
 
 const speak = useSpeak();
 
@@ -110,9 +111,9 @@ function timeouts(): StreamTimeouts {
   };
 }
 
-async function connectFresh(): Promise<SpeakStreamConnection> {
-  const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
-  return SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+/** A URL issued now, asked for again should it go stale before the upgrade (issue 37). */
+function connectFresh(): Promise<SpeakStreamConnection> {
+  return openIssuedConnection(speak);
 }
 
 /** Opens a connection for `fn` and always closes it. */
@@ -193,12 +194,16 @@ covers(
   ['WS-URL-SDK-FORM'],
   'GET /v1/speak/websocket/{model} (SDK form) answers worker_websocket_url',
   async () => {
+    const issuedAtMs = Date.now();
     const exchange = await speak.api.get(`/v1/speak/websocket/${encodeURIComponent(speak.model.name)}`);
     assertAddressAnswered(exchange, `/v1/speak/websocket/${speak.model.name}`);
     expectSchema('WorkerWebsocketUrl', expectJson(exchange), 'the SDK-form websocket address');
-    // The SDK URL must work as well as the spec one.
+    // The SDK URL must work as well as the spec one (renewed in the SDK form should it go stale).
     const url = String(field(exchange.json, 'worker_websocket_url'));
-    const conn = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+    const conn = await SpeakStreamConnection.connect(
+      url,
+      renewingConnect(speak, issuedAtMs, { form: 'sdk' }),
+    );
     await conn.close();
   },
 );
@@ -584,9 +589,7 @@ covers(
     if (!other) observe('the server offers one model: its URL was checked for that one only');
     const pairs = [{ model: speak.model.name, voiceId: await voice() }, ...(other ? [other] : [])];
     for (const { model, voiceId } of pairs) {
-      const conn = await SpeakStreamConnection.connect(await fetchWebsocketUrl(speak.api, model, 'spec'), {
-        timeoutMs: speak.config.timeouts.requestMs,
-      });
+      const conn = await openIssuedConnection(speak, { model });
       try {
         const r = await conn.generate(
           { text: ONE_SENTENCE, voice_id: voiceId },

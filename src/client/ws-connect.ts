@@ -3,6 +3,11 @@
  * (the secret in the URL is the credential: Authentication 9), records the upgrade as evidence, and
  * turns every way it can fail into one WsClientError: 'upgrade-refused' (HTTP status and body),
  * 'connect-timeout' (a stalled TCP connect included) or 'connect-error'.
+ *
+ * A websocket URL lives a short time (an hour in the contract, seconds on some servers) and the
+ * handshake can wait: the run's pace, and Retry-After of a 429/503 upgrade. The URL is therefore
+ * judged fresh right before each attempt, and a stale one is asked for again (`reissue`) rather than
+ * sent and its refusal blamed on the server (issue 37).
  */
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
@@ -10,10 +15,32 @@ import { type EvidenceEntry, recordEvidence } from '../evidence/evidence.ts';
 import { describeWebsocketUrl, REDACTED } from '../evidence/redact.ts';
 import { BackPressure, isBackPressure } from './back-pressure.ts';
 import { certificateProblem } from './diagnostics.ts';
+import { freshEnough, websocketUrlLifetime } from './lifetime.ts';
 import { WEBSOCKET_UPGRADE_ROUTE } from './route.ts';
 import { trustedCa } from './tls-trust.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { registerUrlSecrets } from './ws-url.ts';
+
+/** How many times one connect asks for a new URL before sending what it has. */
+export const MAX_URL_RENEWALS = 2;
+
+export interface WebsocketConnectOptions {
+  timeoutMs: number;
+  headers?: Record<string, string>;
+  /**
+   * Asks the server for a new URL (the same model and form) when the one in hand is no longer fresh
+   * enough to send. Absent: the URL is sent as given, however old (the expiry checks do that on
+   * purpose).
+   */
+  reissue?: () => Promise<string>;
+  /**
+   * When the URL was issued, local epoch ms: best taken right BEFORE asking for it (it cannot have
+   * been issued earlier, so its expiry is never overestimated). Default: when the connect started.
+   */
+  issuedAtMs?: number;
+  /** --ws-url-lifetime: seconds a URL lives, when the run was told (else the expiry the URL shows). */
+  configuredLifetimeS?: number;
+}
 
 /**
  * Opens the connection and hands it to `wrap` inside the 'open' event itself, so the wrapper's
@@ -21,21 +48,37 @@ import { registerUrlSecrets } from './ws-url.ts';
  * `where` is the URL as reports may show it (its secret parts redacted).
  */
 export async function openWebsocket<T>(
-  url: string,
-  o: { timeoutMs: number; headers?: Record<string, string> },
+  firstUrl: string,
+  o: WebsocketConnectOptions,
   wrap: (socket: WebSocket, where: string) => T,
 ): Promise<T> {
   // An upgrade refused with 429/503 is back-pressure like any request: waited out and tried again
   // (a refused upgrade did not use the URL up), every attempt recorded as evidence.
   const backPressure = new BackPressure(
-    `GET (websocket upgrade) ${describeWebsocketUrl(url)}`,
-    url,
+    `GET (websocket upgrade) ${describeWebsocketUrl(firstUrl)}`,
+    firstUrl,
     undefined,
     undefined,
     WEBSOCKET_UPGRADE_ROUTE,
   );
+  let url = firstUrl;
+  let issuedAtMs = o.issuedAtMs ?? Date.now();
+  let renewals = 0;
   for (;;) {
     await backPressure.beforeAttempt();
+    // The waits above (and a Retry-After before them) may have outlived the URL: renewed here, at
+    // the last moment before it is sent. Bounded: a server whose URLs are stale when issued (or a
+    // skewed clock) gets the last one sent, and its answer judged, after two renewals.
+    if (
+      o.reissue &&
+      renewals < MAX_URL_RENEWALS &&
+      !freshEnough(websocketUrlLifetime(url, issuedAtMs, o.configuredLifetimeS))
+    ) {
+      const askedAtMs = Date.now();
+      url = await o.reissue();
+      issuedAtMs = askedAtMs;
+      renewals++;
+    }
     try {
       const opened = await openOnce(url, o, wrap);
       backPressure.answered();

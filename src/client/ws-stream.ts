@@ -17,7 +17,7 @@ import WebSocket from 'ws';
 import { recordCharacters, recordEvidence } from '../evidence/evidence.ts';
 import type { ReassembledTake } from './reassembler.ts';
 import { WsClientError } from './ws-client-error.ts';
-import { openWebsocket } from './ws-connect.ts';
+import { openWebsocket, type WebsocketConnectOptions } from './ws-connect.ts';
 import { EndOfRequestClock } from './ws-end-clock.ts';
 import { decodeAudioFrame, FrameError, frameRequestKey, requestKey } from './ws-frame.ts';
 import {
@@ -104,10 +104,12 @@ export class SpeakStreamConnection {
   /**
    * Opens a connection; never sends Authorization unless `headers` says so (tests of that rule).
    * Rejects with 'upgrade-refused' (HTTP status and body), 'connect-timeout' or 'connect-error'.
+   * With `reissue` (and `issuedAtMs`, `configuredLifetimeS`), a URL gone stale before an attempt
+   * (the run's pace, a 429/503's Retry-After) is asked for again instead of sent (ws-connect.ts).
    */
   static connect(
     url: string,
-    o: { timeoutMs: number; headers?: Record<string, string>; keepRaw?: boolean },
+    o: WebsocketConnectOptions & { keepRaw?: boolean },
   ): Promise<SpeakStreamConnection> {
     return openWebsocket(url, o, (socket, where) => new SpeakStreamConnection(socket, where, o.keepRaw));
   }
