@@ -58,6 +58,15 @@ export const PROFILE_RULES: Record<
 };
 
 export const PROFILES = Object.keys(PROFILE_RULES) as Profile[];
+
+/** Whether a failed or blocked requirement of `level` fails the run in `profile` (INFO never does). */
+export function levelGates(level: 'MUST' | 'SHOULD' | 'INFO' | 'SECURITY', profile: Profile): boolean {
+  const rules = PROFILE_RULES[profile];
+  if (level === 'MUST') return true;
+  if (level === 'SHOULD') return rules.shouldGates;
+  if (level === 'SECURITY') return rules.securityGates;
+  return false;
+}
 /** embedded: `serve` as a child process; container: API + worker containers (src/stack/container.ts). */
 export type Target = 'embedded' | 'remote' | 'container';
 

@@ -16,7 +16,10 @@
  * A run that could not conclude a requirement (stopped, or kept from finishing) fails in every
  * profile (exit 1, NOT CONCLUDED): it was meant to judge it and did not get to.
  */
-import { PROFILE_RULES, type Profile } from '../config/types.ts';
+import { levelGates, PROFILE_RULES, type Profile } from '../config/types.ts';
+
+export { levelGates };
+
 import { EXIT } from '../exit-codes.ts';
 import type { RequirementLevel } from '../requirements/types.ts';
 import { judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
@@ -55,15 +58,6 @@ const LEVEL_NAME: Record<GatedLevel, [string, string]> = {
   SHOULD: ['SHOULD', 'SHOULD'],
   SECURITY: ['security check', 'security checks'],
 };
-
-/** Whether a failed or blocked requirement of `level` fails the run in `profile`. */
-export function levelGates(level: RequirementLevel, profile: Profile): boolean {
-  const rules = PROFILE_RULES[profile];
-  if (level === 'MUST') return true;
-  if (level === 'SHOULD') return rules.shouldGates;
-  if (level === 'SECURITY') return rules.securityGates;
-  return false;
-}
 
 /** The unjudged requirements that keep the word CONFORMS away in this profile. */
 export function notJudgedGating(verdicts: Verdicts, profile: Profile): RequirementVerdict[] {

@@ -19,7 +19,7 @@
  * of the run, neither judged nor listed as uncovered.
  */
 
-import type { Profile } from '../config/types.ts';
+import { levelGates, type Profile } from '../config/types.ts';
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import type { Requirement, RequirementLevel } from '../requirements/types.ts';
 import { type Conclusion, type Conclusions, decisive } from './conclusion.ts';
@@ -315,16 +315,18 @@ function defaultRemedy(verdict: RequirementVerdict, stopped: string | undefined)
 }
 
 /**
- * In the lenient profile a failed SHOULD or SECURITY check does not gate: it is non-strict, with its
- * failure kept (a security finding is still reported, only the exit code ignores it there).
+ * Where the profile's rules say a level does not gate (lenient: SHOULD and SECURITY), a failed
+ * requirement of it is non-strict, with its failure kept (a security finding is still reported, only
+ * the exit code ignores it there).
  */
 function nonStrict(verdict: RequirementVerdict, profile: Profile | undefined): RequirementVerdict {
-  if (profile !== 'lenient' || verdict.status !== 'failed') return verdict;
-  if (verdict.level !== 'SHOULD' && verdict.level !== 'SECURITY') return verdict;
+  // A MUST always gates; a SHOULD or security check only where the profile's rules say so.
+  if (profile === undefined || verdict.status !== 'failed' || verdict.level === 'INFO') return verdict;
+  if (levelGates(verdict.level, profile)) return verdict;
   return {
     ...verdict,
     status: 'non-strict',
-    message: `Non-strict (a ${verdict.level === 'SHOULD' ? 'SHOULD' : 'security check'}, lenient profile): ${verdict.message}`,
+    message: `Non-strict (a ${verdict.level === 'SHOULD' ? 'SHOULD' : 'security check'}, ${profile} profile): ${verdict.message}`,
   };
 }
 
