@@ -34,6 +34,22 @@ export const SUITES_TEST_OPTIONS = {
   reporters: ['default'],
 } satisfies InlineConfig;
 
+/**
+ * The suites' options for a run or a listing rooted at `root`, inline: `config: false`, so vitest
+ * bundles no config file beside itself in the package. SPEAKCHECK_SUITES points the harness's own
+ * tests at fixture suites; users never need it.
+ */
+export function suitesInlineConfig(root: string) {
+  return {
+    ...SUITES_TEST_OPTIONS,
+    root,
+    config: false as const,
+    watch: false,
+    passWithNoTests: true,
+    ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
+  };
+}
+
 /** Vite's options of a run: its cache (and vitest's results cache under it) in the cache directory. */
 export function suitesViteOverrides(cacheDir: string): Parameters<typeof createVitest>[2] {
   return { cacheDir: join(cacheDir, 'vite') };

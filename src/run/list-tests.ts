@@ -10,7 +10,7 @@ import { resolveCacheDir } from '../config/cache-dir.mjs';
 import { encodeRunConfig } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
-import { SUITES_TEST_OPTIONS, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
+import { suitesInlineConfig, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
 
 export interface ListedTest {
@@ -32,19 +32,13 @@ export async function collectTests(config: RunConfig): Promise<{ files: ListedFi
   const vitest = await createVitest(
     'test',
     {
-      ...SUITES_TEST_OPTIONS,
-      root: REPO_ROOT,
-      // Inline (src/harness/suites-vitest-options.ts): vitest writes no bundled config into the package.
-      config: false,
-      watch: false,
-      passWithNoTests: true,
+      ...suitesInlineConfig(REPO_ROOT),
       globalSetup: [],
       // Each file collected in a fresh module graph: with the suites' isolate: false, a loaded machine
       // (2 cores, other processes busy) silently lost whole files from the listing (1 to 2 of 14 in 4 of
       // 6 listings beside a unit-test run); isolated, 6 of 6 listed all 14.
       isolate: true,
       reporters: [],
-      ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
     },
     suitesViteOverrides(resolveCacheDir(config.cacheDir)),
   );

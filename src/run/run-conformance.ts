@@ -22,7 +22,7 @@ import { EXIT } from '../exit-codes.ts';
 import { outageLine, runOutages } from '../facts/outages.ts';
 import { startRunFacts } from '../facts/run-facts.ts';
 import { runsExpiryFile, suiteFilters } from '../harness/suite-files.ts';
-import { SUITES_TEST_OPTIONS, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
+import { suitesInlineConfig, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { notJudgedLines, securityLine, summaryTable } from '../report/summary-table.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
@@ -452,14 +452,7 @@ async function createSuitesVitest(
   return createVitest(
     'test',
     {
-      ...SUITES_TEST_OPTIONS,
-      root: REPO_ROOT,
-      // The options above, inline: no config file for vitest to bundle beside itself in the package.
-      config: false,
-      watch: false,
-      passWithNoTests: true,
-      // The harness's own tests point the run at fixture suites; users never need this.
-      ...(process.env.SPEAKCHECK_SUITES ? { include: [process.env.SPEAKCHECK_SUITES] } : {}),
+      ...suitesInlineConfig(REPO_ROOT),
       reporters: [
         reporter,
         ['junit', { outputFile: join(config.reportDir, 'junit.xml') }],
