@@ -68,7 +68,7 @@ grep -Eq '^verdict: (CONFORMS|NO MUST OR SHOULD FAILED)' "$work/run.out" || fail
 cache=$(setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/nonexistent node -p "require('os').tmpdir()")/speakcheck-$(id -u nobody)
 # Only what this run made counts: the machine's temp dir may keep another install's cache (a
 # git-URL install has no dist/ and bundles there, as it should).
-made=$(find "$cache/bundle" -mindepth 1 -newer "$work/marker" 2>/dev/null | head -n 1)
+made=$( (find "$cache/bundle" -mindepth 1 -newer "$work/marker" 2>/dev/null || true) | head -n 1)
 [ -z "$made" ] || fail "the installed package bundled its sources at run time ($made)"
 if grep -q 'esbuild --service' "$work/processes.out"; then
   log "note: vite's esbuild service (vitest's transform of the suites' TypeScript) ran: $(grep -m1 'esbuild --service' "$work/processes.out" | awk '{print $2}')"
