@@ -7,6 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../audio/wav.ts';
+import { defects } from '../defects/index.ts';
 import { HOSTED_FIGURES, hostedLatency, sleep, waitUntil } from '../latitude/hosted-latency.ts';
 import { takeAudioDir, takeAudioPath } from '../store/audio-files.ts';
 import { progressAfter } from '../store/status.ts';
@@ -42,6 +43,7 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
     if (!ctx.stillOurs() || !getTakeRow(ctx.db, takeId)) return 'gone';
   }
   step('started', { worker: ctx.workerId });
+  await dwellForDefect();
   // Deleted meanwhile: nothing to write (and no audio directory to leave behind).
   if (!getTakeRow(ctx.db, takeId)) return 'gone';
 
@@ -65,9 +67,10 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
       // Latitude hosted-latency: a part takes what a hosted neural TTS takes, synthesis included.
       if (hosted) await waitUntil(partStartMs + hosted.partMs());
       const progress = progressAfter(i + 1, parts.length);
-      // No dwell in any state, whatever defect is on: the harness makes the intermediate states
-      // observable itself (long takes polled, retried longer; issue 40).
-      if (progress) step(progress);
+      if (progress) {
+        step(progress);
+        await dwellForDefect();
+      }
     }
     writeSync(fd, wavHeader({ sampleRate: outputSampleRate(), dataBytes }), 0, WAV_HEADER_BYTES, 0);
   } finally {
@@ -82,4 +85,20 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
     worker: ctx.workerId,
   });
   return 'ready';
+}
+
+/**
+ * Defects that show only in a take's intermediate states: status-goes-backwards shows progress_* as
+ * waiting (reference/store/takes.ts); webhook-status-missing skips the status call for started
+ * (reference/webhooks/from-item-events.ts), which the harness sees against the statuses polling saw.
+ * A take of a few sentences passes its intermediate states in milliseconds, so whether a poller saw
+ * one was chance: with either switch on, the worker stays 400 ms in each (a slow worker, as a hosted
+ * one is), longer than the harness's longest poll interval, so the defect is there to be seen on
+ * every run.
+ */
+const DWELL_DEFECTS = ['status-goes-backwards', 'webhook-status-missing'] as const;
+
+async function dwellForDefect(): Promise<void> {
+  if (DWELL_DEFECTS.some((name) => defects.has(name)))
+    await new Promise((resolve) => setTimeout(resolve, 400));
 }
