@@ -27,6 +27,12 @@ import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
 
+/**
+ * The tests below only read lists of what the fixtures made: side by side, not one after another
+ * (against a hosted server the file's list reads, ~30–80 ms each, were its slowest chain: 19 s).
+ */
+const CONCURRENT = { concurrent: true };
+
 /** Few items: real vendors bill per character. */
 const TAKE_COUNT = 6;
 const NUM_RUNS = 30;
@@ -184,19 +190,24 @@ async function observedSemantics(
   };
 }
 
-covers(['LIST-ID-FILTER'], 'take_id and voice_id filters return exactly the listed ids', async () => {
-  const { voice, ids, full } = await fixture();
-  const subset = [ids[0]!, ids[2]!, ids[5]!];
-  const query = { ids: [...subset, 'speakcheck-unknown-id'] };
-  assertListOracle(await answer(query), listOracle(full, query), query, full, 'GET /v1/speak/takes');
-  const voices = await list<Voice>(speak, 'voice', { voice_id: `${voice.voice_id},speakcheck-unknown-id` });
-  const got = voices.map((v) => v.voice_id);
-  if (got.length !== 1 || got[0] !== voice.voice_id) {
-    throw new Finding(
-      `GET /v1/speak/voices?voice_id=<ours>,<unknown> answered ${show(got)}, expected only ${voice.voice_id}`,
-    );
-  }
-});
+covers(
+  ['LIST-ID-FILTER'],
+  'take_id and voice_id filters return exactly the listed ids',
+  async () => {
+    const { voice, ids, full } = await fixture();
+    const subset = [ids[0]!, ids[2]!, ids[5]!];
+    const query = { ids: [...subset, 'speakcheck-unknown-id'] };
+    assertListOracle(await answer(query), listOracle(full, query), query, full, 'GET /v1/speak/takes');
+    const voices = await list<Voice>(speak, 'voice', { voice_id: `${voice.voice_id},speakcheck-unknown-id` });
+    const got = voices.map((v) => v.voice_id);
+    if (got.length !== 1 || got[0] !== voice.voice_id) {
+      throw new Finding(
+        `GET /v1/speak/voices?voice_id=<ours>,<unknown> answered ${show(got)}, expected only ${voice.voice_id}`,
+      );
+    }
+  },
+  CONCURRENT,
+);
 
 covers(
   ['LIST-PAGE-BASE'],
@@ -221,6 +232,7 @@ covers(
         `without length the list holds ${unlimited.length} of ${ids.length}: a default page size applies`,
       );
   },
+  CONCURRENT,
 );
 
 covers(
@@ -237,17 +249,23 @@ covers(
     if (!older.includes(middle.id) || !newer.includes(middle.id))
       throw new Finding('bounds are exclusive; the SDK treats them as inclusive');
   },
+  CONCURRENT,
 );
 
-covers(['LIST-ORDERING'], 'list ordering (reported)', async () => {
-  const { full } = await fixture();
-  const stamps = full.map((i) => i.timestamp_ms);
-  const newestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! >= t);
-  const oldestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! <= t);
-  observe(
-    `the take list is ordered ${newestFirst ? 'newest first' : oldestFirst ? 'oldest first' : 'neither by time'} (timestamps ${show(stamps)})`,
-  );
-});
+covers(
+  ['LIST-ORDERING'],
+  'list ordering (reported)',
+  async () => {
+    const { full } = await fixture();
+    const stamps = full.map((i) => i.timestamp_ms);
+    const newestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! >= t);
+    const oldestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! <= t);
+    observe(
+      `the take list is ordered ${newestFirst ? 'newest first' : oldestFirst ? 'oldest first' : 'neither by time'} (timestamps ${show(stamps)})`,
+    );
+  },
+  CONCURRENT,
+);
 
 /** Paging and the properties run on both lists; voices get fewer runs (fewer items, and each generation costs). */
 const PROPERTY_LISTS = [
@@ -288,6 +306,7 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
         });
       }
     },
+    CONCURRENT,
   );
 
   covers(
@@ -326,6 +345,7 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
             notObserved(id, `no generated query used it in ${numRuns} runs`, 'a run with more property runs');
       });
     },
+    CONCURRENT,
   );
 
   covers(
@@ -353,5 +373,6 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
         { numRuns },
       );
     },
+    CONCURRENT,
   );
 }

@@ -1,16 +1,4 @@
-/**
- * Websocket streaming (speak-v1.md Events → Websocket stream, Endpoints → Websocket address,
- * Authentication 9; wire-facts.md Websocket protocol): the address endpoint in both forms, the
- * secret, the framing of both stream modes, status messages, serialization, several connections,
- * errors, and the streamed audio against the REST wav of the same take.
- *
- * Each request's time to first status, first audio and end of take is recorded as an observation
- * ("websocket timing ...") so the conformance report shows it per mode.
- */
-import fc from 'fast-check';
-import { assertProperty } from '../fixtures/property.ts';
-import { oneSentenceArb, textArb } from '../fixtures/texts.ts';
-import { Finding, show } from '../src/checks/finding.ts';
+import { Finding } from '../src/checks/finding.ts';
 import { assertSignedRedirect } from '../src/checks/redirect.ts';
 import { assertStatusOrder } from '../src/checks/status.ts';
 import {
@@ -23,12 +11,9 @@ import {
   assertRequestEnded,
   assertRequestIdEcho,
   assertSameAudio,
-  assertSerialized,
   assertStreamClean,
-  assertStreamed,
   durationTolerance,
   formatMs,
-  inServiceOrder,
   wavSamples,
 } from '../src/checks/websocket.ts';
 import {
@@ -47,14 +32,10 @@ import {
 } from '../src/checks/websocket-parts.ts';
 import {
   assertAudioStreamed,
-  assertDistinctTakes,
   assertDurationInSamples,
-  assertErrorNamesRequest,
   assertMultipartProgress,
   assertReadyTake,
-  assertSampleRateOfInfo,
   assertStartedAnnounced,
-  assertStillOpen,
   assertTakeInRest,
   assertTakeMessagesOfRequest,
   assertTakeMessagesSent,
@@ -78,7 +59,6 @@ import {
   check,
   checkStep,
   covers,
-  DEFAULT_STREAM_TIMEOUTS,
   expectJson,
   expectSchema,
   fetchWebsocketUrl,
@@ -86,73 +66,22 @@ import {
   SpeakStreamConnection,
   type StreamedRequest,
   type StreamMode,
-  type StreamTimeouts,
   useSpeak,
 } from '../src/harness/index.ts';
 import { signedUrlAgain } from './support/audio.ts';
-import { generateVoice, waitUntilDone } from './support/items.ts';
-import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
+import { once, prefetch } from './support/scenarios.ts';
 import { expectUpgradesRefused } from './support/upgrade.ts';
 import { field } from './support/values.ts';
-import { openIssuedConnection, renewingConnect } from './support/websocket-url.ts';
+import {
+  MESSAGE_WAIT_MS,
+  ONE_SENTENCE,
+  THREE_SENTENCES,
+  useWebsocketStreams,
+} from './support/websocket-streams.ts';
+import { renewingConnect } from './support/websocket-url.ts';
 
 const speak = useSpeak();
-
-const THREE_SENTENCES =
-  'The first sentence is short. A second one follows it. And a third one ends the text.';
-const ONE_SENTENCE = 'Hello from the websocket.';
-/** Waits for a connection-level or error message the server may or may not send. */
-const MESSAGE_WAIT_MS = 2_000;
-function timeouts(): StreamTimeouts {
-  return {
-    ...DEFAULT_STREAM_TIMEOUTS,
-    firstMessageMs: speak.config.timeouts.requestMs,
-    endOfTakeMs: speak.config.timeouts.readyMs,
-  };
-}
-
-/** A URL issued now, asked for again should it go stale before the upgrade (issue 37). */
-function connectFresh(): Promise<SpeakStreamConnection> {
-  return openIssuedConnection(speak);
-}
-
-/** Opens a connection for `fn` and always closes it. */
-async function withConnection<T>(fn: (conn: SpeakStreamConnection) => Promise<T>): Promise<T> {
-  const conn = await connectFresh();
-  try {
-    return await fn(conn);
-  } finally {
-    await conn.close();
-  }
-}
-
-/** A plain ready voice to make takes with: the run's shared one. */
-const sharedVoice = useSharedVoice(speak);
-const voice = async (): Promise<string> => (await sharedVoice()).voice_id;
-
-let requestCounter = 0;
-
-/** Submits one take request on `conn`, tracks the take for cleanup and records its timings. */
-async function streamTake(
-  conn: SpeakStreamConnection,
-  text: string,
-  mode: StreamMode | undefined,
-  requestId: number | string = ++requestCounter,
-): Promise<StreamedRequest> {
-  const r = await conn.generate(
-    { text, voice_id: await voice() },
-    { requestId, ...(mode ? { mode } : {}), timeouts: timeouts() },
-  );
-  if (r.takeId) speak.track('take', r.takeId);
-  recordTimings(r, text);
-  return r;
-}
-
-function recordTimings(r: StreamedRequest, text: string): void {
-  observe(
-    `websocket timing (${r.mode} mode, ${text.length} chars, ${r.reassembly.parts.length} part(s)): first audio ${formatMs(r.timings.firstAudioMs)}, first playable (header + samples) ${formatMs(r.timings.firstPlayableMs)}, first status ${formatMs(r.timings.firstStatusMs)}, end of take ${formatMs(r.timings.endMs)}`,
-  );
-}
+const { connectFresh, streamTake, voice, withConnection } = useWebsocketStreams(speak);
 
 /** One three-sentence take per mode on its own connection, shared by the framing and REST tests. */
 const scenario: Record<StreamMode, () => Promise<{ conn: SpeakStreamConnection; r: StreamedRequest }>> = {
@@ -489,305 +418,5 @@ covers(
       `${late.length ? late.join('; ') : "every part's chunk 0 came before its last audio chunk"}; first playable audio ${formatMs(r.timings.firstPlayableMs)}`,
     );
     assertChunkZeroBeforePartEnd(late);
-  },
-);
-
-// ---------------------------------------------------------------------------------------------
-// Serialization and several connections
-
-covers(
-  ['WS-SERIALIZED'],
-  "a second request's audio comes after the first request's end on one connection",
-  async () => {
-    await withConnection(async (conn) => {
-      const [a, b] = await Promise.all([
-        streamTake(conn, THREE_SENTENCES, 'chunks'),
-        streamTake(conn, ONE_SENTENCE, 'chunks'),
-      ]);
-      assertRequestEnded(a);
-      assertRequestEnded(b);
-      const [first, second] = inServiceOrder([a, b]);
-      if (first !== a) observe('the worker served the second request first');
-      assertSerialized(first!, second!);
-    });
-  },
-);
-
-covers(
-  ['WS-SERIALIZED'],
-  'three requests sent back-to-back in mixed modes are handled one after another',
-  async () => {
-    await withConnection(async (conn) => {
-      // Sent without waiting: each request is on the wire before the worker answers the first.
-      // The first one long enough to be still streaming when the others arrive; the others short
-      // (against a hosted server every sentence costs time, and the order is judged at their starts).
-      const requests = await Promise.all([
-        streamTake(conn, THREE_SENTENCES, 'parts'),
-        streamTake(conn, ONE_SENTENCE, 'chunks'),
-        streamTake(conn, ONE_SENTENCE, undefined),
-      ]);
-      for (const r of requests) assertRequestEnded(r);
-      const served = inServiceOrder(requests);
-      for (let i = 1; i < served.length; i++) assertSerialized(served[i - 1]!, served[i]!);
-    });
-  },
-);
-
-covers(
-  ['WS-SAME-CONNECTION', 'WS-URL-MODEL-HELD'],
-  'three connections at once each receive only their own take',
-  async () => {
-    const conns = await Promise.all([connectFresh(), connectFresh(), connectFresh()]);
-    try {
-      const texts = ['One connection speaks.', 'Another connection answers.', 'A third one listens.'];
-      const results = await Promise.all(
-        conns.map((conn, i) => streamTake(conn, texts[i]!, i === 1 ? 'parts' : 'chunks', `conn-${i}`)),
-      );
-      // Each connection got its own take, ended, and nothing else (WS-SAME-CONNECTION); the take was
-      // synthesized over a URL of the requested model (WS-URL-MODEL-HELD).
-      check('WS-URL-MODEL-HELD', () => {
-        for (const r of results) assertRequestEnded(r);
-      });
-      check('WS-SAME-CONNECTION', () => {
-        conns.forEach((conn, i) => {
-          assertFramesWellFormed(conn);
-          assertNoStrays(conn);
-          assertStreamClean(results[i]!);
-        });
-        assertDistinctTakes(results);
-      });
-    } finally {
-      await Promise.all(conns.map((c) => c.close()));
-    }
-  },
-);
-
-/** A ready voice of a second model, when the server offers one (a router that ignores `model` shows there). */
-const otherModelVoice = once(async (): Promise<{ model: string; voiceId: string } | undefined> => {
-  const other = speak.models.find((m) => m.name !== speak.model.name);
-  if (!other) return undefined;
-  const { voice: created } = await generateVoice(speak, {
-    name: speak.prefix('ws-model'),
-    gender: other.genders[0],
-    model: other.name,
-  });
-  const { final } = await waitUntilDone<{ status: string; voice_id: string }>(
-    speak,
-    'voice',
-    created.voice_id,
-  );
-  return { model: other.name, voiceId: final.voice_id };
-});
-// A voice is ready only after its example take (seconds on a hosted server): made beside the tests before it.
-prefetch(otherModelVoice);
-
-covers(
-  ['WS-URL-MODEL-HELD'],
-  "each model's URL serves a take with a voice of that model (two models where the server has two)",
-  async () => {
-    const other = await otherModelVoice();
-    if (!other) observe('the server offers one model: its URL was checked for that one only');
-    const pairs = [{ model: speak.model.name, voiceId: await voice() }, ...(other ? [other] : [])];
-    for (const { model, voiceId } of pairs) {
-      const conn = await openIssuedConnection(speak, { model });
-      try {
-        const r = await conn.generate(
-          { text: ONE_SENTENCE, voice_id: voiceId },
-          { requestId: `model-${model}`, timeouts: timeouts() },
-        );
-        if (r.takeId) speak.track('take', r.takeId);
-        check('WS-URL-MODEL-HELD', () => {
-          assertStreamed(
-            r,
-            `a take with a voice of model ${model}, over the URL issued for model=${model}, did not stream`,
-            `a worker holding ${model}`,
-          );
-          assertRequestEnded(r);
-        });
-      } finally {
-        await conn.close();
-      }
-    }
-  },
-);
-
-// ---------------------------------------------------------------------------------------------
-// Errors: an error message, and the connection stays usable
-
-async function stillUsable(conn: SpeakStreamConnection, after: string): Promise<void> {
-  assertStillOpen(conn, after);
-  const r = await streamTake(conn, ONE_SENTENCE, 'parts');
-  assertRequestEnded(r);
-}
-
-/**
- * The answer to a bad request: an error status naming the request (`id`, the MUST of the test), in
- * the documented shape (WS-ERROR-SHAPE, SHOULD), each judged on its own.
- */
-function assertErrorFor(
-  id: string,
-  m: { json: unknown; text: string },
-  requestId: string | undefined,
-  what: string,
-): void {
-  check('WS-ERROR-SHAPE', () => expectSchema('WsStatusMessage', m.json, `the error message for ${what}`));
-  check(id, () => assertErrorNamesRequest(m, requestId, what));
-}
-
-covers(
-  ['WS-ERROR-MALFORMED-JSON', 'WS-ERROR-SHAPE'],
-  'a text frame that is not JSON: error message, connection usable',
-  async () => {
-    await withConnection(async (conn) => {
-      conn.sendText('{"command": "/takes/generate", "request_id": ');
-      const m = await conn.waitForText(
-        (x) => field(x.json, 'status') === 'error',
-        speak.config.timeouts.requestMs,
-        'error message for malformed JSON',
-      );
-      assertErrorFor('WS-ERROR-MALFORMED-JSON', m, undefined, 'malformed JSON');
-      await check('WS-ERROR-MALFORMED-JSON', () => stillUsable(conn, 'malformed JSON'));
-    });
-  },
-);
-
-covers(
-  ['WS-ERROR-UNKNOWN-COMMAND', 'WS-ERROR-SHAPE'],
-  'an unknown command: error message with request_id, connection usable',
-  async () => {
-    await withConnection(async (conn) => {
-      conn.sendText(JSON.stringify({ command: '/takes/explode', request_id: 'bad-command', data: {} }));
-      const m = await conn.waitForText(
-        (x) => field(x.json, 'request_id') === 'bad-command',
-        speak.config.timeouts.requestMs,
-        'answer to an unknown command',
-      );
-      assertErrorFor('WS-ERROR-UNKNOWN-COMMAND', m, 'bad-command', 'unknown command');
-      await check('WS-ERROR-UNKNOWN-COMMAND', () => stillUsable(conn, 'an unknown command'));
-    });
-  },
-);
-
-covers(
-  ['WS-ERROR-INVALID-DATA', 'WS-ERROR-SHAPE'],
-  'invalid take data: error message with request_id, connection usable',
-  async () => {
-    await withConnection(async (conn) => {
-      conn.sendText(
-        JSON.stringify({
-          command: '/takes/generate',
-          request_id: 'no-text',
-          data: { voice_id: await voice() },
-        }),
-      );
-      const noText = await conn.waitForText(
-        (x) => field(x.json, 'request_id') === 'no-text',
-        speak.config.timeouts.requestMs,
-        'answer to a take without text',
-      );
-      assertErrorFor('WS-ERROR-INVALID-DATA', noText, 'no-text', 'a take without text');
-      conn.sendText(
-        JSON.stringify({
-          command: '/takes/generate',
-          request_id: 'no-voice',
-          data: { text: ONE_SENTENCE, voice_id: 'speakcheck-no-such-voice' },
-        }),
-      );
-      const noVoice = await conn.waitForText(
-        (x) => field(x.json, 'request_id') === 'no-voice',
-        speak.config.timeouts.requestMs,
-        'answer to an unknown voice',
-      );
-      assertErrorFor('WS-ERROR-INVALID-DATA', noVoice, 'no-voice', 'an unknown voice');
-      await check('WS-ERROR-INVALID-DATA', () => stillUsable(conn, 'invalid take data'));
-    });
-  },
-);
-
-covers(
-  ['WS-COMMAND-SINGULAR'],
-  'the singular command /take/generate (the vendor browser client): accepted or refused',
-  async () => {
-    await withConnection(async (conn) => {
-      const r = await conn.generate(
-        { text: ONE_SENTENCE, voice_id: await voice() },
-        { requestId: 'singular-1', command: '/take/generate', mode: 'chunks', timeouts: timeouts() },
-      );
-      if (r.takeId) speak.track('take', r.takeId);
-      observe(
-        `"/take/generate": ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; ${r.reassembly.parts.length} audio part(s)`,
-      );
-      assertStreamed(
-        r,
-        `the worker does not accept "/take/generate" (the vendor's browser client's command)`,
-        'the take streamed as for /takes/generate',
-      );
-      assertRequestEnded(r);
-      assertStreamClean(r);
-      await stillUsable(conn, 'the singular command');
-    });
-  },
-);
-
-covers(
-  ['WS-VOICES-GENERATE'],
-  'the /voices/generate command: Voice messages and the example take audio',
-  async () => {
-    await withConnection(async (conn) => {
-      const body = {
-        name: speak.prefix('websocket-voice'),
-        gender: speak.model.genders[0] ?? 'female',
-        model: speak.model.name,
-      };
-      const r = await conn.generate(body, {
-        requestId: 'voice-1',
-        command: '/voices/generate',
-        mode: 'chunks',
-        timeouts: timeouts(),
-      });
-      const voiceId = r.takeMessages.map((m) => m.data.voice_id).find((v) => typeof v === 'string');
-      if (typeof voiceId === 'string') speak.track('voice', voiceId);
-      const exampleTake = r.reassembly.takeId;
-      if (exampleTake) speak.track('take', exampleTake);
-      observe(
-        `/voices/generate: ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; Voice statuses ${r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none'}; example take ${exampleTake ?? 'none'}: ${r.reassembly.parts.length} part(s), ${r.reassembly.totalSamples} samples, ${r.reassembly.findings.length} stream finding(s)`,
-      );
-      for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Voice message #${m.seq}`);
-      for (const m of r.takeMessages) expectSchema('Voice', m.data, `the Voice of message #${m.seq}`);
-      assertRequestEnded(r);
-      assertStreamClean(r);
-    });
-  },
-);
-
-// ---------------------------------------------------------------------------------------------
-// Property (3): random texts × both modes against the server
-
-covers(
-  ['WS-RANDOM-TEXTS'],
-  'random texts in both modes stream valid audio matching info (5 runs)',
-  async () => {
-    // A setup step, not part of the property: a voice that never gets ready is no counterexample.
-    await voice();
-    await withConnection(async (conn) => {
-      let n = 0;
-      await assertProperty(
-        'websocket random texts × modes',
-        fc.asyncProperty(
-          fc.oneof(textArb, oneSentenceArb),
-          fc.constantFrom<StreamMode>('parts', 'chunks'),
-          async (text, mode) => {
-            const r = await streamTake(conn, text, mode, `prop-${++n}`);
-            assertRequestEnded(r);
-            assertStreamClean(r);
-            const info = assertReadyTake(r).info as TakeAudioInfo;
-            // The unit of info.duration is not shown (WS-DURATION-SAMPLES, INFO, judges it apart):
-            // the audio matches info by its sample rate.
-            assertSampleRateOfInfo(r.reassembly.sampleRate, info, `${show(text)} (${mode})`);
-          },
-        ),
-        { numRuns: 5, interruptAfterTimeLimit: speak.config.timeouts.readyMs * 2 },
-      );
-    });
   },
 );

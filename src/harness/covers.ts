@@ -34,6 +34,12 @@ import { loadRunConfig } from './run-config.ts';
 
 export interface CoversOptions {
   timeoutMs?: number;
+  /**
+   * Runs beside the neighbouring concurrent tests of its file (vitest's `concurrent`): for tests that
+   * only read what a shared fixture made, whose requests would otherwise queue one test after
+   * another against a server that takes its time (each evidence record follows its own test).
+   */
+  concurrent?: boolean;
 }
 
 let defaultTimeoutMs: number | undefined;
@@ -64,7 +70,11 @@ export function covers(
   const infoOnly = ids.length > 0 && unknown.length === 0 && ids.every((id) => isInfo(id));
   const boundMs = o.timeoutMs ?? defaultTimeoutMs ?? SUITES_TEST_TIMEOUT_MS;
   // The ids are in the meta from collection on, so `run --list` shows them without running anything.
-  const options = { timeout: boundMs + RUNNER_GRACE_MS, meta: { requirements: [...ids] } };
+  const options = {
+    timeout: boundMs + RUNNER_GRACE_MS,
+    meta: { requirements: [...ids] },
+    ...(o.concurrent ? { concurrent: true } : {}),
+  };
   test(name, options, async (context) => {
     const { task } = context;
     task.meta.requirements = [...ids];

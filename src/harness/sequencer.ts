@@ -6,8 +6,10 @@
  * waits (suites/expiry.spec.ts) start before everything (the run gives them a thread of their own
  * when they wait: src/run/suite-workers.ts): vitest's own order put them third, after the two
  * other first files, and a quick run against the run's own stack (short lifetimes) ended about
- * 2 s later for it. The longest file (suites/websocket.spec.ts) starts first as well, as it would
- * otherwise bound a run against a slow server.
+ * 2 s later for it. The longest files (suites/websocket*.spec.ts) start right after the webhook
+ * windows, as they would otherwise bound a run against a slow server; not before them: with two
+ * files at a time against the run's own stack, the windows then opened 2 s later (the run's last
+ * file to end).
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { EXPIRY_FILE, LONGEST_FILE } from './suite-files.ts';
@@ -19,11 +21,13 @@ export class SuiteSequencer extends BaseSequencer {
     const rank = (spec: TestSpecification) =>
       EXPIRY_FILE.test(spec.moduleId)
         ? -1
-        : SETTLING_FILE.test(spec.moduleId) || LONGEST_FILE.test(spec.moduleId)
+        : SETTLING_FILE.test(spec.moduleId)
           ? 0
-          : SETTLED_FILE.test(spec.moduleId)
-            ? 2
-            : 1;
+          : LONGEST_FILE.test(spec.moduleId)
+            ? 0.5
+            : SETTLED_FILE.test(spec.moduleId)
+              ? 2
+              : 1;
     return sorted.sort((a, b) => rank(a) - rank(b)); // stable: vitest's order within each rank
   }
 }

@@ -1,0 +1,82 @@
+/**
+ * The websocket suites' shared mechanics (suites/websocket*.spec.ts): a connection on a URL issued
+ * now, take requests with unique ids whose timings become observations, and the run's shared voice.
+ * Per file (`useWebsocketStreams(speak)` at its top level): each file numbers its own requests.
+ */
+
+import { formatMs } from '../../src/checks/websocket.ts';
+import {
+  DEFAULT_STREAM_TIMEOUTS,
+  observe,
+  type SpeakContext,
+  type SpeakStreamConnection,
+  type StreamedRequest,
+  type StreamMode,
+  type StreamTimeouts,
+} from '../../src/harness/index.ts';
+import { useSharedVoice } from './scenarios.ts';
+import { openIssuedConnection } from './websocket-url.ts';
+
+export const THREE_SENTENCES =
+  'The first sentence is short. A second one follows it. And a third one ends the text.';
+export const ONE_SENTENCE = 'Hello from the websocket.';
+/** Waits for a connection-level or error message the server may or may not send. */
+export const MESSAGE_WAIT_MS = 2_000;
+
+export interface WebsocketStreams {
+  /** The stream timeouts of this run: first message within a request's bound, end within --ready-timeout. */
+  timeouts(): StreamTimeouts;
+  /** A URL issued now, asked for again should it go stale before the upgrade (issue 37). */
+  connectFresh(): Promise<SpeakStreamConnection>;
+  /** Opens a connection for `fn` and always closes it. */
+  withConnection<T>(fn: (conn: SpeakStreamConnection) => Promise<T>): Promise<T>;
+  /** A plain ready voice to make takes with: the run's shared one. */
+  voice(): Promise<string>;
+  /** Submits one take request on `conn`, tracks the take for cleanup and records its timings. */
+  streamTake(
+    conn: SpeakStreamConnection,
+    text: string,
+    mode: StreamMode | undefined,
+    requestId?: number | string,
+  ): Promise<StreamedRequest>;
+}
+
+export function useWebsocketStreams(speak: SpeakContext): WebsocketStreams {
+  const sharedVoice = useSharedVoice(speak);
+  let requestCounter = 0;
+  const timeouts = (): StreamTimeouts => ({
+    ...DEFAULT_STREAM_TIMEOUTS,
+    firstMessageMs: speak.config.timeouts.requestMs,
+    endOfTakeMs: speak.config.timeouts.readyMs,
+  });
+  const connectFresh = () => openIssuedConnection(speak);
+  const voice = async () => (await sharedVoice()).voice_id;
+  return {
+    timeouts,
+    connectFresh,
+    voice,
+    async withConnection(fn) {
+      const conn = await connectFresh();
+      try {
+        return await fn(conn);
+      } finally {
+        await conn.close();
+      }
+    },
+    async streamTake(conn, text, mode, requestId = ++requestCounter) {
+      const r = await conn.generate(
+        { text, voice_id: await voice() },
+        { requestId, ...(mode ? { mode } : {}), timeouts: timeouts() },
+      );
+      if (r.takeId) speak.track('take', r.takeId);
+      recordTimings(r, text);
+      return r;
+    },
+  };
+}
+
+function recordTimings(r: StreamedRequest, text: string): void {
+  observe(
+    `websocket timing (${r.mode} mode, ${text.length} chars, ${r.reassembly.parts.length} part(s)): first audio ${formatMs(r.timings.firstAudioMs)}, first playable (header + samples) ${formatMs(r.timings.firstPlayableMs)}, first status ${formatMs(r.timings.firstStatusMs)}, end of take ${formatMs(r.timings.endMs)}`,
+  );
+}
