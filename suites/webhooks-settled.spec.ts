@@ -113,7 +113,7 @@ async function callsInWindow(
 
 /** Requirement → the test that judges its entries. */
 const SETTLED: Array<[id: string, name: string]> = [
-  ['WEBHOOK-DONE-ONCE', 'still one done call per item after the first (take 6 s, voice 2.5 s)'],
+  ['WEBHOOK-DONE-ONCE', 'still one done call per item after the first (take 4.5 s, voice 2.5 s)'],
   ['WEBHOOK-RETRY-AFTER-5XX', 'the done call answered with 500 was retried within its window'],
   ['WEBHOOK-STATUS-ORDERED', 'status calls in status order, with those in flight after the done call'],
   ['WEBHOOK-POST-JSON', 'every webhook call, those in flight after the done call too, was a POST of JSON'],

@@ -82,7 +82,7 @@ const POLL_INTERVAL_MS = 200;
  */
 const DUPLICATE_WINDOW_MS = 2_500;
 /** How long after the first done call of the main take a second one is still looked for. */
-const LATE_DUPLICATE_WINDOW_MS = 6_000;
+const LATE_DUPLICATE_WINDOW_MS = 4_500;
 /**
  * How long after the item is seen done its done call may take (WEBHOOK-DONE-CALLED waits this long,
  * WEBHOOK-DONE-ARRIVAL-BOUND judges the lag). Like the windows above, a threshold chosen by

@@ -397,7 +397,7 @@ export const DEFECTS = [
     'webhook-done-redelivered',
     'webhooks',
     ['WEBHOOK-DONE-ONCE'],
-    'the done webhook is called again 4 s after it was answered (a redelivering queue)',
+    'the done webhook is called again 3 s after it was answered (a redelivering queue)',
   ),
   d('webhook-done-never', 'webhooks', ['WEBHOOK-DONE-CALLED'], 'the done webhook is never called'),
   d(

@@ -11,7 +11,7 @@ import { isDelivered, isRetryable, type RetryPolicy, retryDelayMs } from './retr
 import { sendWebhook } from './send.ts';
 
 /** Defect webhook-done-redelivered: the delay before the done call goes out a second time. */
-const REDELIVERY_DELAY_MS = 4_000;
+const REDELIVERY_DELAY_MS = 3_000;
 
 export interface DeliveryLoopOptions {
   policy: RetryPolicy;

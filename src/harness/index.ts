@@ -55,7 +55,7 @@ export {
   runSelectsArea,
   selectedRequirements,
 } from './covers.ts';
-export { EXPIRY_MARGIN_MS, planExpiry, waitUntil } from './expiry.ts';
+export { EXPIRY_MARGIN_MS, expiryMarginMs, planExpiry, waitUntil } from './expiry.ts';
 export { loadRunConfig } from './run-config.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
 export type { ProvidedSharedVoice } from './shared-voice.ts';

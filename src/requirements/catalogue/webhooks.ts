@@ -25,7 +25,7 @@ export const requirements: Requirement[] = [
     'WEBHOOK-DONE-ONCE',
     'States and transitions; Events: Webhooks 1',
     'SHOULD',
-    'done_webhook is called once per item, at its one move to `ready`: never before it is done, and not a second time after a call the hook answered (whether a failed call is retried is a delivery detail, not shown). A second call is watched for 6 s after the first for a take, 2.5 s for a voice (windows chosen by speakcheck).',
+    'done_webhook is called once per item, at its one move to `ready`: never before it is done, and not a second time after a call the hook answered (whether a failed call is retried is a delivery detail, not shown). A second call is watched for 4.5 s after the first for a take, 2.5 s for a voice (windows chosen by speakcheck).',
   ),
   r(
     'WEBHOOK-DONE-BODY-TAKE',
