@@ -31,14 +31,14 @@ export const PROFILE_RULES: Record<
     securityGates: true,
     notJudgedGates: false,
     expiry: 'quick',
-    summary: 'MUST and SHOULD gate; default',
+    summary: 'MUST, SHOULD and security checks gate; default',
   },
   lenient: {
     shouldGates: false,
     securityGates: false,
     notJudgedGates: false,
     expiry: 'quick',
-    summary: 'only MUST gates',
+    summary: 'only MUST gates (a failed SHOULD or security check is reported, non-strict)',
   },
   acceptance: {
     shouldGates: true,
