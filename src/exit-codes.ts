@@ -42,3 +42,48 @@ export function exitCodesHelp(only: readonly (keyof typeof EXIT)[]): string {
   };
   return `Exit codes: ${only.map((name) => `${EXIT[name]} ${meaning[name]}`).join(', ')} (README "Exit codes").`;
 }
+
+/**
+ * README's exit-code table ("Gate your CI"), one row per number, generated between the markers by
+ * `npm run docs:config`; test/cli/exit-codes.test.ts fails when README differs. Every other document
+ * links to it instead of copying it.
+ */
+export const EXIT_CODE_DOC: Readonly<Record<number, string>> = {
+  [EXIT.ok]:
+    'ok: `run` found no failure (no MUST failed; strict and acceptance: no SHOULD and no SECURITY check either): the verdict is CONFORMS when every MUST (strict: and SHOULD) was judged, else `NO MUST FAILED — N MUST NOT JUDGED` (strict and lenient; the acceptance profile exits 1 then: see [Judged and not judged](docs/testing-a-server.md#judged)), `load` thresholds hold, `perf compare` no figure worse, `bench` targets met, `expect` wrote the file',
+  [EXIT.failed]:
+    'the answer is no: `run` does not conform (or could not conclude: stopped by `--max-time` or Ctrl-C, a route that never served, or an expect entry expired; judged nothing at all: `NOTHING JUDGED`; `--profile acceptance`: a MUST or SHOULD was not judged), `perf compare` a figure is worse, `bench` a target missed',
+  [EXIT.usage]: 'invalid options or unreadable input (config, expect, report or summary file)',
+  [EXIT.targetUnavailable]:
+    "no verdict on the server: could not run against the target (unreachable server, wrong credentials, a server that does not answer JSON, the reference stack did not start), or speakcheck itself broke (`run`: a requirement's status `harness-error`, a bug of ours — please file it with conformance.json) — one sentence says which",
+  [EXIT.toolMissing]:
+    'a tool the command needs is missing and cannot be installed: k6 (`load`, `perf --interleave`; Go missing)',
+  [EXIT.thresholdsFailed]: "`load`: k6's thresholds failed (k6's own code, passed through)",
+  [EXIT.interrupted]: 'stopped at once by a second Ctrl-C (SIGINT/SIGTERM)',
+};
+
+export const EXIT_TABLE_BEGIN =
+  '<!-- BEGIN exit codes: generated from src/exit-codes.ts by `npm run docs:config` -->';
+export const EXIT_TABLE_END = '<!-- END exit codes -->';
+
+/** The table in markdown, rows in the order of the numbers. */
+export function renderExitCodeTable(): string[] {
+  const codes = Object.keys(EXIT_CODE_DOC)
+    .map(Number)
+    .sort((a, b) => a - b);
+  return [
+    '| exit code | meaning |',
+    '|---|---|',
+    ...codes.map((code) => `| ${code} | ${EXIT_CODE_DOC[code]} |`),
+  ];
+}
+
+/** README with the table between its markers replaced by the generated one. */
+export function renderExitCodesSection(readme: string): string {
+  const lines = readme.split('\n');
+  const from = lines.indexOf(EXIT_TABLE_BEGIN);
+  const to = lines.indexOf(EXIT_TABLE_END);
+  if (from < 0 || to < from)
+    throw new Error(`README.md lacks the markers ${EXIT_TABLE_BEGIN} … ${EXIT_TABLE_END}`);
+  return [...lines.slice(0, from + 1), ...renderExitCodeTable(), ...lines.slice(to)].join('\n');
+}

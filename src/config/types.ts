@@ -1,7 +1,7 @@
 /** The one typed configuration of a conformance run: what `speakcheck run` resolves from flags and
  *  environment, and what every suite sees through `useSpeak().config`. */
 
-/** strict: MUST and SHOULD gate; lenient: only MUST; acceptance: strict and everything judged; sdk: strict plus the SDK's wire facts as SHOULD. */
+/** strict: MUST, SHOULD and security checks gate; lenient: only MUST; acceptance: strict and everything judged; sdk: strict plus the SDK's wire facts as SHOULD. */
 export type Profile = 'strict' | 'lenient' | 'acceptance' | 'sdk';
 
 /** `--expiry`: quick (wait out lifetimes up to --max-expiry-wait) or full (wait out the real ones). */
@@ -31,14 +31,14 @@ export const PROFILE_RULES: Record<
     securityGates: true,
     notJudgedGates: false,
     expiry: 'quick',
-    summary: 'MUST and SHOULD gate; default',
+    summary: 'MUST, SHOULD and security checks gate; default',
   },
   lenient: {
     shouldGates: false,
     securityGates: false,
     notJudgedGates: false,
     expiry: 'quick',
-    summary: 'only MUST gates',
+    summary: 'only MUST gates (a failed SHOULD or security check is reported, non-strict)',
   },
   acceptance: {
     shouldGates: true,

@@ -1,8 +1,10 @@
 /**
- * The badge a vendor puts in its README or CI: "Speak v1 | 106/108 MUST · strict" as a
- * self-contained SVG (no fonts or links), and the same as a shields.io endpoint file
- * (https://shields.io/badges/endpoint-badge) beside it. The counts are the run's: MUST requirements
- * passed of the MUST requirements judged in this run (a selection says "subset").
+ * The badge a vendor puts in its README or CI: "Speak v1 | P/M MUST · strict" as a self-contained SVG
+ * (no fonts or links), and the same as a shields.io endpoint file
+ * (https://shields.io/badges/endpoint-badge) beside it. The counts are the run's: P MUST requirements
+ * passed of the run's M MUST requirements, the M of the `judged: J of M MUST` line: a MUST failed,
+ * blocked or not judged is not passed, so only a run that judged and passed every MUST shows M/M (a
+ * selection says "subset"). docs/testing-a-server.md says the same (test/docs/docs-drift.test.ts).
  */
 import { levelGates } from '../verdict/gate.ts';
 import type { ConformanceReport } from './model.ts';

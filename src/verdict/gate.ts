@@ -126,7 +126,8 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
       exitCode: EXIT.failed,
       words: 'NOTHING JUDGED',
       reasons: [
-        ranNone ? 'no test ran' : `${open || 'every requirement'} not judged: see what would judge each`,
+        sharedRemedy(verdicts) ??
+          (ranNone ? 'no test ran' : `${open || 'every requirement'} not judged: see what would judge each`),
       ],
     };
   if (!open) return withSdk(verdicts, profile, { exitCode: EXIT.ok, words: 'CONFORMS', reasons: [] });
@@ -142,6 +143,27 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
 
 function count(verdicts: Verdicts, level: GatedLevel, status: 'failed' | 'blocked'): number {
   return verdicts.requirements.filter((r) => r.level === level && r.status === status).length;
+}
+
+/**
+ * When nothing was judged for one reason a test said (not observed, not applicable: e.g. `--only
+ * security` without a second account), that reason and what would judge them, in the verdict line
+ * itself: "10 security checks not judged: <why> · what would judge them: <option>". Undefined when
+ * the reasons differ (the not-judged lines say each) or none was said.
+ */
+function sharedRemedy(verdicts: Verdicts): string | undefined {
+  const open = notJudgedList(verdicts.requirements);
+  const said = open.filter((r) => ['not-observed', 'not-applicable'].includes(r.notJudged!.status));
+  if (said.length === 0 || said.length < open.length) return undefined;
+  const remedies = new Set(said.map((r) => r.notJudged!.wouldJudgeIt));
+  const reasons = new Set(said.map((r) => r.notJudged!.reason));
+  if (remedies.size !== 1) return undefined;
+  const counts = LEVELS.map((level) => [level, said.filter((r) => r.level === level).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([level, n]) => `${n} ${LEVEL_NAME[level][n === 1 ? 0 : 1]}`)
+    .join(', ');
+  const why = reasons.size === 1 ? `: ${[...reasons][0]}` : '';
+  return `${counts} not judged${why} · what would judge ${said.length === 1 ? 'it' : 'them'}: ${[...remedies][0]}`;
 }
 
 /** "21 MUST, 2 SHOULD" not judged (those that gate in the profile), or '' when none. */

@@ -1,11 +1,12 @@
 /**
  * One exit-code table for every command: each number means one thing, and README's table (the one
- * place it is documented) lists exactly these numbers.
+ * place it is documented, generated from src/exit-codes.ts by `npm run docs:config`) lists exactly
+ * these numbers; test/docs/docs-drift.test.ts keeps copies out of the other documents.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { EXIT, exitCodesHelp } from '../../src/exit-codes.ts';
+import { EXIT, EXIT_CODE_DOC, exitCodesHelp, renderExitCodesSection } from '../../src/exit-codes.ts';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
 
 describe('exit codes', () => {
@@ -25,6 +26,18 @@ describe('exit codes', () => {
       .filter((line) => /^\| \d+ \|/.test(line));
     const documented = rows.map((line) => Number(/^\| (\d+) \|/.exec(line)![1]));
     expect(documented.sort((a, b) => a - b)).toEqual([...new Set(Object.values(EXIT))].sort((a, b) => a - b));
+  });
+
+  test("README's table is what src/exit-codes.ts generates (npm run docs:config writes it)", () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(readme, 'README.md exit codes are stale: run npm run docs:config').toBe(
+      renderExitCodesSection(readme),
+    );
+    expect(
+      Object.keys(EXIT_CODE_DOC)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([...new Set(Object.values(EXIT))].sort((a, b) => a - b));
   });
 
   test('unavailable target and missing tool no longer share a number (run 3 vs load 3 before)', () => {

@@ -1,6 +1,6 @@
 /**
  * `speakcheck expect --from REPORT_DIR`: the day-one baseline. Writes an expect file listing every
- * failed (and blocked) MUST and SHOULD requirement of that run, each with a reason placeholder that
+ * failed (and blocked) MUST, SHOULD and SECURITY requirement of that run, each with a reason placeholder that
  * says it was generated, so `run --expect` is green on what is known and red on anything new.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ export function readReport(dir: string): ConformanceReport {
   }
 }
 
-/** The failed and blocked MUST/SHOULD requirements of a report (INFO never gates: not listed). */
+/** The failed and blocked MUST, SHOULD and SECURITY requirements of a report (INFO never gates: not listed). */
 export function failingIds(report: ConformanceReport): string[] {
   return report.requirements
     .filter((r) => (r.status === 'failed' || r.status === 'blocked') && r.level !== 'INFO')
@@ -41,7 +41,7 @@ export function registerExpect(program: Command): void {
   program
     .command('expect')
     .description(
-      "Write an expect file (for run --expect) from a run's failed and blocked MUST/SHOULD requirements: the day-one baseline.",
+      "Write an expect file (for run --expect) from a run's failed and blocked MUST, SHOULD and SECURITY requirements: the day-one baseline.",
     )
     .requiredOption('--from <report_dir>', 'the report directory of a run (with conformance.json)')
     .option('--out <file>', 'where to write', DEFAULT_EXPECT_FILE)

@@ -1,17 +1,18 @@
 /**
  * `speakcheck rerun REPORT_DIR`: run again only what did not pass in that run (failed, blocked,
- * non-strict, harness-error, not-concluded and expected-failure MUST/SHOULD requirements), through
+ * non-strict, harness-error, not-concluded and expected-failure MUST, SHOULD and SECURITY requirements), through
  * the `--requirement` selection, against the same server: the report's `run.baseUrl` for a remote
  * run, the same kind of reference stack for an embedded or container run (its port is gone), or
  * `--base-url`. Credentials come from the flags and environment as for `run`: a report never holds them.
  */
 import type { Command } from 'commander';
-import { TARGET_OPTIONS } from '../../config/options.ts';
+import { type OptionTable, RUN_OPTIONS, TARGET_OPTIONS } from '../../config/options.ts';
 import { EXIT } from '../../exit-codes.ts';
 import type { ConformanceReport } from '../../report/model.ts';
 import type { VerdictStatus } from '../../verdict/verdict.ts';
+import { addTableOptions } from '../option-parsers.ts';
 import { readReport } from './expect.ts';
-import { addRunOptions, EXIT_CODES_HELP, type RunCommandFlags, runAction } from './run.ts';
+import { EXIT_CODES_HELP, type RunCommandFlags, runAction } from './run.ts';
 
 const RERUN: ReadonlySet<VerdictStatus> = new Set([
   'failed',
@@ -22,7 +23,21 @@ const RERUN: ReadonlySet<VerdictStatus> = new Set([
   'expected-failure',
 ]);
 
-/** The MUST/SHOULD requirements of a report that did not pass (INFO never gates). */
+/**
+ * The run's options as `rerun` takes them: the same, but the server and the profile default to the
+ * report's (rerunFlags), and its help says so instead of the run's defaults.
+ */
+export const RERUN_OPTIONS: OptionTable = {
+  ...RUN_OPTIONS,
+  baseUrl: {
+    ...RUN_OPTIONS.baseUrl,
+    defaultText:
+      "the report's run.baseUrl (a run against the embedded or container stack: a fresh stack of that kind)",
+  },
+  profile: { ...RUN_OPTIONS.profile, default: undefined, defaultText: "the report's profile" },
+};
+
+/** The MUST, SHOULD and SECURITY requirements of a report that did not pass (INFO never gates). */
 export function rerunIds(report: ConformanceReport): string[] {
   return report.requirements.filter((r) => RERUN.has(r.status) && r.level !== 'INFO').map((r) => r.id);
 }
@@ -43,7 +58,8 @@ export function rerunFlags(
   return {
     ...flags,
     ...sameServer,
-    profile: flags.profile ?? run.profile,
+    // SPEAK_PROFILE, like SPEAK_BASE_URL, is the user's word over the report's.
+    profile: flags.profile ?? (process.env[RUN_OPTIONS.profile.env] ? undefined : run.profile),
     requirement: ids.join(','),
   };
 }
@@ -56,7 +72,7 @@ export function registerRerun(program: Command): void {
       'Rerun only the requirements that did not pass in a run (failed, blocked, …), against the same server ' +
         `(its run.baseUrl; an embedded run: a fresh embedded stack) unless --base-url is given. Credentials: flags/env as for run.\n${EXIT_CODES_HELP}`,
     );
-  addRunOptions(command).action(async (dir: string, flags: RunCommandFlags) => {
+  addTableOptions(command, RERUN_OPTIONS).action(async (dir: string, flags: RunCommandFlags) => {
     let report: ConformanceReport;
     try {
       report = readReport(dir);
@@ -67,7 +83,7 @@ export function registerRerun(program: Command): void {
     const ids = rerunIds(report);
     if (ids.length === 0) {
       process.stdout.write(
-        `speakcheck rerun: every MUST/SHOULD requirement of ${dir} passed: nothing to rerun.\n`,
+        `speakcheck rerun: every MUST, SHOULD and SECURITY requirement of ${dir} passed: nothing to rerun.\n`,
       );
       process.exit(EXIT.ok);
     }

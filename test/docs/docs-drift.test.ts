@@ -1,0 +1,197 @@
+/**
+ * Docs that cannot drift from the code (issue 41): every markdown file of the repository is read and
+ * what it states that the code decides is checked against the code.
+ * - Options: each `--flag` is an option of a speakcheck command (commander's, every command), or a
+ *   flag of another tool named below; each `SPEAK_*` variable is one the code reads or writes.
+ * - Exit codes: README's table is the one table (test/cli/exit-codes.test.ts checks it against
+ *   src/exit-codes.ts); no other document holds one, and every "exit N" names a code that exists.
+ * - Counts: "J of M MUST" / "of S SHOULD" / "P/M MUST" take M and S from the catalogue, "N
+ *   requirements" and "N security checks" too; a `--max-time` default is one of the code's.
+ * - The acceptance run's length is said by the lifetimes it waits out and --max-time, not in minutes
+ *   (it was "about an hour", "about 61 minutes" and "up to about 70 minutes" in three places).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, test } from 'vitest';
+import { registerBench } from '../../src/cli/commands/bench.ts';
+import { registerExpect } from '../../src/cli/commands/expect.ts';
+import { registerLoad } from '../../src/cli/commands/load.ts';
+import { registerPerf } from '../../src/cli/commands/perf.ts';
+import { registerRerun } from '../../src/cli/commands/rerun.ts';
+import { registerRun } from '../../src/cli/commands/run.ts';
+import { registerServe } from '../../src/cli/commands/serve.ts';
+import { registerWorker } from '../../src/cli/commands/worker.ts';
+import { DEFAULT_MAX_TIME_S, FULL_EXPIRY_MAX_TIME_S } from '../../src/config/options.ts';
+import { EXIT, EXIT_TABLE_BEGIN, EXIT_TABLE_END } from '../../src/exit-codes.ts';
+import { catalogue } from '../../src/requirements/index.ts';
+import { REPO_ROOT } from '../../src/stack/embedded.ts';
+
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.cache', 'dist', 'reports']);
+
+function files(dir: string, wanted: (name: string) => boolean): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return SKIPPED_DIRS.has(name) ? [] : files(path, wanted);
+    return wanted(name) ? [path] : [];
+  });
+}
+
+const docs = files(REPO_ROOT, (name) => name.endsWith('.md')).map((path) => ({
+  file: relative(REPO_ROOT, path),
+  text: readFileSync(path, 'utf8'),
+}));
+
+/** Each match of `pattern` in the docs, with the file and line it is on. */
+function occurrences(pattern: RegExp): { where: string; match: RegExpMatchArray }[] {
+  return docs.flatMap(({ file, text }) =>
+    [...text.matchAll(pattern)].map((match) => ({
+      where: `${file}:${text.slice(0, match.index).split('\n').length}`,
+      match,
+    })),
+  );
+}
+
+/** Every long option of every speakcheck command, from commander as the commands register them. */
+function speakcheckFlags(): Set<string> {
+  const program = new Command('speakcheck');
+  for (const register of [
+    registerRun,
+    registerRerun,
+    registerExpect,
+    registerServe,
+    registerLoad,
+    registerPerf,
+    registerBench,
+    registerWorker,
+  ])
+    register(program);
+  const flags = new Set<string>(['--help', '--version']);
+  const walk = (command: Command) => {
+    for (const option of command.options) if (option.long) flags.add(option.long);
+    command.commands.forEach(walk);
+  };
+  walk(program);
+  return flags;
+}
+
+/** Flags of other tools the docs show, each with its tool: not speakcheck's, so not checked here. */
+const OTHER_TOOLS: Readonly<Record<string, string>> = {
+  '--cacert': 'curl',
+  '--depth': 'git clone',
+  '--omit': 'npm',
+  '--no-audit': 'npm',
+  '--no-fund': 'npm',
+  '--save': 'npm',
+  '--save-dev': 'npm',
+  '--import': 'node',
+  '--enable-source-maps': 'node',
+  '--noEmit': 'tsc',
+  '--write': 'biome',
+  '--rm': 'docker/podman run',
+  '--network': 'docker/podman run',
+  '--read-only': 'docker/podman run',
+  '--tmpfs': 'docker/podman run',
+  '--build-arg': 'docker/podman build',
+  '--build': 'docker compose up',
+  '--from-file': 'kubectl',
+  '--from-literal': 'kubectl',
+  '--execution-segment': 'k6',
+  '--execution-segment-sequence': 'k6',
+  '--no-usage-report': 'k6',
+  '--checks': 'schemathesis',
+  '--speed-json': 'reference/bench/synth-bench.ts',
+  '--variants': 'reference/bench/synth-bench.ts',
+  '--listen': "the example workflow's own server",
+  '--noise-factor': 'perf compare, documented as removed (load/README.md)',
+};
+
+/** Every SPEAK_* name the code (sources, scripts, the Action, compose files) mentions. */
+function codeVariables(): Set<string> {
+  const sources = [
+    ...['src', 'suites', 'reference', 'load', 'scripts', 'bin'].flatMap((dir) =>
+      files(join(REPO_ROOT, dir), (name) => /\.(ts|mts|mjs|js|sh|yaml|yml)$/.test(name)),
+    ),
+    join(REPO_ROOT, 'action.yml'),
+  ];
+  return new Set(sources.flatMap((path) => readFileSync(path, 'utf8').match(/\bSPEAK_[A-Z0-9_]+/g) ?? []));
+}
+
+const count = (level: string) => catalogue.filter((r) => r.level === level).length;
+
+describe('docs and code agree', () => {
+  test('every --option the docs name exists (a speakcheck option, or another named tool)', () => {
+    const known = speakcheckFlags();
+    const unknown = occurrences(/(?<![\w-])--[a-zA-Z][a-zA-Z0-9-]*/g)
+      .filter(({ match }) => !known.has(match[0]) && !(match[0] in OTHER_TOOLS))
+      .map(({ where, match }) => `${where} ${match[0]}`);
+    expect(unknown, 'options the docs name that no command has').toEqual([]);
+    // The table of other tools holds none of speakcheck's own.
+    expect(Object.keys(OTHER_TOOLS).filter((flag) => known.has(flag))).toEqual([]);
+  });
+
+  test('every SPEAK_* variable the docs name is one the code reads or writes', () => {
+    const code = codeVariables();
+    const unknown = occurrences(/\bSPEAK_[A-Z0-9_]+/g)
+      // GitHub secrets' names in the workflow examples: the user's, not ours.
+      .filter(({ match }) => !code.has(match[0]) && !match[0].startsWith('SPEAK_CI_'))
+      .map(({ where, match }) => `${where} ${match[0]}`);
+    expect(unknown).toEqual([]);
+  });
+
+  test("one exit-code table (README's), and every exit code the docs name exists", () => {
+    const tables = occurrences(/^\|\s*exit code\s*\|/gim).map(({ where }) => where);
+    expect(tables).toHaveLength(1);
+    expect(tables[0]).toMatch(/^README\.md:/);
+    const readme = docs.find((d) => d.file === 'README.md')!.text;
+    const at = readme.indexOf(EXIT_TABLE_BEGIN);
+    expect(at).toBeGreaterThan(-1);
+    expect(readme.indexOf('| exit code |')).toBeGreaterThan(at);
+    expect(readme.indexOf('| exit code |')).toBeLessThan(readme.indexOf(EXIT_TABLE_END));
+    const codes = new Set<number>(Object.values(EXIT));
+    const unknown = occurrences(/\bexit(?:s| code)? (\d+)\b/gi)
+      .filter(({ match }) => !codes.has(Number(match[1])))
+      .map(({ where, match }) => `${where} ${match[0]}`);
+    expect(unknown).toEqual([]);
+  });
+
+  test('documented counts of MUSTs, SHOULDs, security checks and requirements are the catalogue’s', () => {
+    const wrong = [
+      ...occurrences(/\b(\d+) of (\d+) MUST\b/g).flatMap(({ where, match }) =>
+        Number(match[2]) === count('MUST') && Number(match[1]) <= Number(match[2])
+          ? []
+          : [`${where} ${match[0]}`],
+      ),
+      ...occurrences(/\b(\d+)\/(\d+) MUST\b/g).flatMap(({ where, match }) =>
+        Number(match[2]) === count('MUST') ? [] : [`${where} ${match[0]}`],
+      ),
+      ...occurrences(/\b(\d+) of (\d+) SHOULD\b/g).flatMap(({ where, match }) =>
+        Number(match[2]) === count('SHOULD') && Number(match[1]) <= Number(match[2])
+          ? []
+          : [`${where} ${match[0]}`],
+      ),
+      ...occurrences(/\b(\d+) requirements\b/g).flatMap(({ where, match }) =>
+        Number(match[1]) === catalogue.length ? [] : [`${where} ${match[0]}`],
+      ),
+      ...occurrences(/\b(\d+) (?:security checks|SECURITY checks)\b/g).flatMap(({ where, match }) =>
+        Number(match[1]) === count('SECURITY') ? [] : [`${where} ${match[0]}`],
+      ),
+      // "the 12 WEBHOOK MUSTs": an area's count.
+      ...occurrences(/\b(\d+) ([A-Z]+) MUSTs?\b/g).flatMap(({ where, match }) => {
+        const area = match[2]!.toLowerCase();
+        const n = catalogue.filter((r) => r.area === area && r.level === 'MUST').length;
+        return n === Number(match[1]) ? [] : [`${where} ${match[0]}`];
+      }),
+    ];
+    expect(wrong, `the catalogue: ${count('MUST')} MUST, ${count('SHOULD')} SHOULD`).toEqual([]);
+  });
+
+  test("--max-time's default is said as the code has it; the acceptance run's length not in minutes", () => {
+    const defaults = new Set([DEFAULT_MAX_TIME_S, FULL_EXPIRY_MAX_TIME_S]);
+    const said = occurrences(/--max-time`?[^.\n]{0,40}?default(?: becomes)? (\d+) s\b/g);
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.filter(({ match }) => !defaults.has(Number(match[1]))).map(({ where }) => where)).toEqual([]);
+    const minutes = occurrences(/acceptance[^.|]{0,80}?\b(?:about|up to) (?:an hour|\d+ minutes)/gi);
+    expect(minutes.map(({ where, match }) => `${where} ${match[0]}`)).toEqual([]);
+  });
+});
