@@ -121,3 +121,40 @@ describe('the summaries say which thresholds applied and where each came from', 
     expect(md).toContain('1 threshold(s) failed.');
   });
 });
+
+describe('the ramp says whether its sustained step was judged on latency', () => {
+  const ramp = (thresholds: Array<{ metric: string; expression: string; ok: boolean }>) => {
+    const summary = ttfcRun(300, 400);
+    summary.scenario = 'ramp';
+    summary.thresholds = thresholds;
+    summary.extra.ramp = {
+      limit_ms: 300,
+      sustained_rate: 16,
+      crossing_rate: 16,
+      steps: [{ rate: 16, p95_ms: 400, samples: 80 }],
+    };
+    return renderSummaryMarkdown(summary, {
+      run: 'r',
+      scenario: 'ramp',
+      baseUrl: 'x',
+      k6Version: 'k6',
+      command: 'c',
+      exitCode: 0,
+    });
+  };
+
+  it('a server not ours: errors and playable audio; the crossing is reported, not judged', () => {
+    const md = ramp([{ metric: 'speak_ws_errors{rate:16}', expression: 'rate<0.01', ok: true }]);
+    expect(md).toContain(
+      'judged at 16 takes/s (errors and playable audio; the crossing is reported, not judged: Thresholds below)',
+    );
+  });
+
+  it('the reference stack (or an SLO): latency and errors', () => {
+    const md = ramp([
+      { metric: 'speak_ws_errors{rate:16}', expression: 'rate<0.01', ok: true },
+      { metric: 'speak_ramp_ttfc{rate:16}', expression: 'p(95)<300', ok: false },
+    ]);
+    expect(md).toContain('judged at 16 takes/s (latency and errors: Thresholds below)');
+  });
+});
