@@ -22,6 +22,8 @@ export const wsChunkGap = new Trend('speak_ws_chunk_gap', true); // between cons
 export const wsConnect = new Trend('speak_ws_connect', true);
 export const wsTakes = new Counter('speak_ws_takes');
 export const wsErrors = new Rate('speak_ws_errors');
+// Takes that ended without error but gave no playable audio (part 0 lacked its header or chunk 1).
+export const wsNoAudio = new Rate('speak_ws_no_audio');
 
 // Streaming wav over REST (ttfb-wav).
 export const wavGenerate = new Trend('speak_wav_generate', true); // POST takes/generate round trip

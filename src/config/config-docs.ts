@@ -8,6 +8,7 @@ import {
   defaultShown,
   FILE_OPTIONS,
   flagName,
+  LOAD_OPTIONS,
   type OptionSpec,
   type OptionTable,
   RUN_ONLY_OPTIONS,
@@ -30,6 +31,15 @@ export const CONFIG_DOC_SECTIONS: readonly DocSection[] = [
     table: TARGET_OPTIONS,
   },
   { title: 'The run', commands: '`run`, `rerun`', table: RUN_ONLY_OPTIONS },
+  {
+    title: 'Load thresholds',
+    commands:
+      '`load` (its scenarios and `load capacity`; the scenario knobs are `--env NAME=value`, load/README.md). ' +
+      'Against `--base-url` a scenario judges errors and completeness only (error rate, takes completed, ' +
+      'audio received) unless an SLO is given; the limits tuned to the reference stack apply only on the ' +
+      'embedded and container stacks; summary.md and the terminal list every threshold with its source',
+    table: LOAD_OPTIONS,
+  },
   {
     title: 'Config file and printing',
     commands: '`run`, `rerun`, `load`; `perf compare --interleave` takes `--config`',

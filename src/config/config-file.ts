@@ -9,7 +9,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './errors.ts';
-import { configKeys, type OptionKind, type OptionTable, type RawOptions, RUN_OPTIONS } from './options.ts';
+import {
+  CONFIG_FILE_OPTIONS,
+  configKeys,
+  type OptionKind,
+  type OptionTable,
+  type RawOptions,
+} from './options.ts';
 
 export const CONFIG_FILE_NAMES = [
   'speakcheck.config.json',
@@ -17,11 +23,14 @@ export const CONFIG_FILE_NAMES = [
   'speakcheck.config.yml',
 ];
 
-/** The keys a config file may set: the run options' config keys (the flags in camelCase), from the option table. */
-export const CONFIG_KEYS: readonly string[] = configKeys(RUN_OPTIONS);
+/**
+ * The keys a config file may set: the config keys of run's and load's options (the flags in
+ * camelCase), from the option table. One file serves every command.
+ */
+export const CONFIG_KEYS: readonly string[] = configKeys(CONFIG_FILE_OPTIONS);
 
 /** A config file's values as commander would hand them over. */
-export type FileFlags = RawOptions<typeof RUN_OPTIONS>;
+export type FileFlags = RawOptions<typeof CONFIG_FILE_OPTIONS>;
 
 export interface LoadedConfigFile {
   path: string;
@@ -53,7 +62,7 @@ export function parseConfigText(
   text: string,
   path: string,
   env: Record<string, string | undefined>,
-  table: OptionTable = RUN_OPTIONS,
+  table: OptionTable = CONFIG_FILE_OPTIONS,
 ): FileFlags {
   const kinds = new Map(
     Object.values(table).flatMap((spec) => (spec.configKey ? [[spec.configKey, spec.kind ?? 'value']] : [])),

@@ -345,8 +345,34 @@ export const RUN_ONLY_OPTIONS = {
   },
 } as const satisfies OptionTable;
 
+/** The capacity search's SLO when none is given (src/load/slo.ts): a listener's first audio, a finished REST take. */
+export const DEFAULT_CAPACITY_SLO = {
+  websocket: 'first_playable_p95<300ms,errors<1%,achieved>=90%',
+  rest: 'take_latency_p95<2s,errors<1%,achieved>=90%',
+} as const;
+
+/** The options of `load` kept in the table (its scenario knobs stay commander's: src/cli/commands/load.ts). */
+export const LOAD_OPTIONS = {
+  slo: {
+    flag: '--slo <terms>',
+    env: 'SPEAK_LOAD_SLO',
+    configKey: 'slo',
+    defaultText:
+      'a scenario against --base-url: errors and completeness only; on the embedded or container stack: ' +
+      `the reference's tuned limits; capacity: websocket ${DEFAULT_CAPACITY_SLO.websocket}, rest ${DEFAULT_CAPACITY_SLO.rest}`,
+    help:
+      'your service-level objective, comma-separated terms that must all hold: <figure>_p<50|90|95|99><<n>ms|s ' +
+      '(first_playable, end_of_take: websocket; take_latency, queue_wait: REST; wav_first_byte, wav_complete: ' +
+      'ttfb-wav), errors<<n>%, achieved>=<n>% (capacity only). A scenario holds its latency terms instead of ' +
+      "the reference's tuned limits; the capacity search holds every step to it",
+  },
+} as const satisfies OptionTable;
+
 /** Every option of `run` and `rerun`. */
 export const RUN_OPTIONS = { ...TARGET_OPTIONS, ...RUN_ONLY_OPTIONS, ...FILE_OPTIONS } as const;
+
+/** The keys a config file may hold: every command's options (run ignores load's, load run's). */
+export const CONFIG_FILE_OPTIONS = { ...RUN_OPTIONS, ...LOAD_OPTIONS } as const;
 
 /** The value an entry resolves to: its parser's, else a switch's boolean, a list's strings, a text. */
 export type ValueOf<S> = S extends { parse: OptionParser<infer T> }

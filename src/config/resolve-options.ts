@@ -53,6 +53,24 @@ export function resolveOption<T>(
   return (spec.kind === 'list' ? text.split(',').map((v) => v.trim()) : text) as T;
 }
 
+/**
+ * The layer a value-kind option takes its value from, in words for a report: `flag --slo`,
+ * `env SPEAK_LOAD_SLO`, `config file <path> (slo)`; undefined when none gives one (the default).
+ */
+export function optionSource(
+  spec: OptionSpec<unknown>,
+  flag: unknown,
+  env: Env,
+  fromFile: unknown,
+  configFile: string | undefined,
+): string | undefined {
+  if (given(flag) !== undefined) return `flag ${flagName(spec)}`;
+  if (spec.env !== undefined && given(env[spec.env]) !== undefined) return `env ${spec.env}`;
+  if (given(fromFile) !== undefined)
+    return `config file ${configFile ?? ''} (${spec.configKey})`.replace('  ', ' ');
+  return undefined;
+}
+
 /** Every option of a table from flags, environment and config file (keys as in the table). */
 export function resolveOptions<Table extends OptionTable>(
   table: Table,

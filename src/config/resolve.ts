@@ -16,6 +16,7 @@ import { expectFilePath, loadExpectFile } from './expect-file.ts';
 import {
   DEFAULT_MAX_TIME_S,
   FULL_EXPIRY_MAX_TIME_S,
+  LOAD_OPTIONS,
   type OptionTable,
   type OptionValues,
   type RawOptions,
@@ -23,7 +24,7 @@ import {
   TARGET_OPTIONS,
 } from './options.ts';
 import { areasOfRequirements } from './requirement-selection.ts';
-import { type Env, printableValues, resolveOptions } from './resolve-options.ts';
+import { type Env, optionSource, printableValues, resolveOption, resolveOptions } from './resolve-options.ts';
 import { PROFILE_RULES, type RunConfig, type SecondIdentity, type TargetFlags } from './types.ts';
 
 export { AREAS } from '../requirements/types.ts';
@@ -74,12 +75,36 @@ export function resolveCommandTarget(
   return { target: resolveTargetFlags(flags, env, file?.values), file };
 }
 
+/** An option's value and the layer it came from, in words (`--slo`, `SPEAK_LOAD_SLO`, `config file … (slo)`). */
+export interface SourcedValue {
+  text: string;
+  source: string;
+}
+
+/** `load`'s options of the table (its SLO), flags > environment > config file, with where each came from. */
+export function resolveLoadOptions(
+  flags: { slo?: string },
+  env: Env = process.env,
+  file: LoadedConfigFile | undefined = undefined,
+): { slo?: SourcedValue } {
+  const spec = LOAD_OPTIONS.slo;
+  const fromFile = file?.values.slo;
+  const text = resolveOption<string>(spec, flags.slo, env, fromFile);
+  const source = optionSource(spec, flags.slo, env, fromFile, file?.path);
+  return text === undefined || source === undefined ? {} : { slo: { text, source } };
+}
+
 /** The target options as `load --print-config` shows them: secrets redacted, the file read. */
 export function printableOptions(
   target: TargetFlags,
   configFile: string | undefined,
+  load: { slo?: SourcedValue } = {},
 ): Record<string, unknown> {
-  return printableValues(TARGET_OPTIONS, { ...target }, configFile);
+  return printableValues(
+    { ...TARGET_OPTIONS, ...LOAD_OPTIONS },
+    { ...target, slo: load.slo?.text },
+    configFile,
+  );
 }
 
 /**

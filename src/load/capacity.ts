@@ -85,7 +85,7 @@ function values(summary: LoadSummary, name: string): Record<string, number> | un
   return summary.metrics[name]?.values;
 }
 
-const FIGURE_METRICS: Record<SloFigure, string> = {
+const FIGURE_METRICS: Partial<Record<SloFigure, string>> = {
   first_playable: 'speak_ws_ttfc',
   end_of_take: 'speak_ws_end_of_take',
   take_latency: 'speak_take_latency',

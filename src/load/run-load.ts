@@ -17,6 +17,7 @@ import {
 } from './cpu-share.ts';
 import { k6Version } from './k6-binary.ts';
 import { MergeError, mergeSegments } from './merge.ts';
+import { type GivenSlo, thresholdLines, thresholdVars } from './scenario-slo.ts';
 import { type ScenarioName, scenarioScript } from './scenarios.ts';
 import { type LoadSummary, readSummaryFile } from './summary.ts';
 import { renderSummaryMarkdown } from './summary-markdown.ts';
@@ -40,6 +41,14 @@ export interface LoadOptions extends TargetCredentials {
   segments?: number;
   /** Warn when k6 takes more than this share of the machine (default GENERATOR_SHARE_WARN, 0.25). */
   maxGeneratorShare?: number;
+  /** The user's SLO and where it came from: its terms replace the reference-tuned latency limits. */
+  slo?: GivenSlo;
+  /**
+   * The base URL is a reference stack the caller started (`--target container`): its tuned latency
+   * limits apply, as on the embedded stack runLoad starts itself. Otherwise a base URL is a server
+   * not ours: errors and completeness only, plus the user's SLO.
+   */
+  referenceStack?: boolean;
   log?: (line: string) => void;
 }
 
@@ -135,6 +144,7 @@ function commandLine(o: LoadOptions, embedded: boolean): string {
   if (o.model) parts.push('--model', o.model);
   for (const [k, v] of Object.entries(o.env ?? {})) parts.push('--env', `${k}=${v}`);
   if (o.segments && o.segments > 1) parts.push('--segments', String(o.segments));
+  if (o.slo) parts.push('--slo', `'${o.slo.text}'`);
   return parts.join(' ');
 }
 
@@ -262,7 +272,13 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   return withLoadTarget(o, runDir, log, async ({ k6, target, stack, secrets, vars: targetVars }) => {
     mkdirSync(runDir, { recursive: true });
     // The target's own flags win over --env knobs of the same name.
-    const vars: Record<string, string> = { SUMMARY_DIR: runDir, ...(o.env ?? {}), ...targetVars };
+    // Which thresholds hold: the reference's tuned limits only on a reference stack, the SLO anywhere.
+    const vars: Record<string, string> = {
+      SUMMARY_DIR: runDir,
+      ...(o.env ?? {}),
+      ...thresholdVars(o, stack !== undefined || o.referenceStack === true),
+      ...targetVars,
+    };
     if (o.vus !== undefined) vars.VUS = String(o.vus);
     if (o.duration) vars.DURATION = o.duration;
     const timeoutMs = o.timeoutMs ?? 15 * 60_000;
@@ -300,6 +316,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       const generator = addGeneratorShare(summaryPath, sampler, o.maxGeneratorShare);
       for (const warning of generator.warnings) log(`warning: ${warning}`);
       result.summary = readSummaryFile(summaryPath);
+      for (const line of thresholdLines(result.summary)) log(line);
       const markdown = renderSummaryMarkdown(result.summary, {
         run,
         scenario: o.scenario,

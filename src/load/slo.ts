@@ -1,14 +1,18 @@
 /**
- * The service-level objective a capacity search holds each step to, given as a flag:
- * `--slo "first_playable_p95<300ms,errors<1%"`. Terms, joined by commas, all must hold:
+ * The service-level objective, given as `--slo "first_playable_p95<300ms,errors<1%"` (or
+ * SPEAK_LOAD_SLO, or the config file's `slo`): the capacity search holds each step to it, and a load
+ * scenario holds its run to it instead of the reference's tuned limits (scenario-slo.ts). Terms,
+ * joined by commas, all must hold:
  *
  *   <figure>_p<N> < <value>ms|s   a latency percentile of the step's takes (p50, p90, p95, p99)
  *   errors < <value>%              the share of failed takes
  *   achieved >= <value>%           takes ended per second / the offered rate (the server kept up)
  *
  * Figures: first_playable (websocket: time to first playable audio), end_of_take (websocket: the
- * end-of-take frame), take_latency (REST: accepted → ready), queue_wait (REST: accepted → started).
+ * end-of-take frame), take_latency (REST: accepted → ready), queue_wait (REST: accepted → started);
+ * for the ttfb-wav scenario also wav_first_byte (POST sent → first wav byte) and wav_complete (→ last).
  */
+import { DEFAULT_CAPACITY_SLO } from '../config/options.ts';
 import { SpeakcheckError } from '../errors.ts';
 
 export class SloError extends SpeakcheckError {
@@ -16,8 +20,11 @@ export class SloError extends SpeakcheckError {
   override name = 'SloError';
 }
 
+/** The figures a capacity search measures in its steps. */
 export const SLO_FIGURES = ['first_playable', 'end_of_take', 'take_latency', 'queue_wait'] as const;
-export type SloFigure = (typeof SLO_FIGURES)[number];
+/** Every figure a term may name: the capacity search's and the ttfb-wav scenario's. */
+export const ALL_SLO_FIGURES = [...SLO_FIGURES, 'wav_first_byte', 'wav_complete'] as const;
+export type SloFigure = (typeof ALL_SLO_FIGURES)[number];
 const PERCENTILES = [50, 90, 95, 99] as const;
 
 export type SloTerm =
@@ -30,19 +37,41 @@ export interface Slo {
   text: string;
 }
 
-/** Defaults per mode: a listener's first audio for the websocket modes, a finished take for REST. */
-export const DEFAULT_SLO = {
-  websocket: 'first_playable_p95<300ms,errors<1%,achieved>=90%',
-  rest: 'take_latency_p95<2s,errors<1%,achieved>=90%',
-} as const;
+/** The capacity search's defaults per mode: a listener's first audio for the websocket modes, a finished take for REST. */
+export const DEFAULT_SLO = DEFAULT_CAPACITY_SLO;
 
-function parseTerm(raw: string): SloTerm {
+/** What a caller accepts: which figures it measures, and whether it needs a latency term or takes `achieved`. */
+export interface SloRules {
+  figures: readonly SloFigure[];
+  /** A capacity needs a latency term to find a knee; a scenario's SLO may be errors only. */
+  needsLatency: boolean;
+  /** `achieved>=`: the share of an arrival rate the server kept up with (capacity steps only). */
+  achieved: boolean;
+  /** Named in messages: "capacity", "ttfc-websocket". */
+  what: string;
+}
+
+export const CAPACITY_SLO_RULES: SloRules = {
+  figures: SLO_FIGURES,
+  needsLatency: true,
+  achieved: true,
+  what: 'the capacity search',
+};
+
+function parseTerm(raw: string, rules: SloRules): SloTerm {
   const text = raw.trim();
   const latency = /^([a-z_]+)_p(\d+)\s*<\s*(\d+(?:\.\d+)?)\s*(ms|s)$/.exec(text);
   if (latency) {
     const figure = latency[1] as SloFigure;
-    if (!SLO_FIGURES.includes(figure)) {
-      throw new SloError(`SLO term "${text}": unknown figure ${figure} (have: ${SLO_FIGURES.join(', ')})`);
+    if (!(ALL_SLO_FIGURES as readonly string[]).includes(figure)) {
+      throw new SloError(
+        `SLO term "${text}": unknown figure ${figure} (have: ${ALL_SLO_FIGURES.join(', ')})`,
+      );
+    }
+    if (!rules.figures.includes(figure)) {
+      throw new SloError(
+        `SLO term "${text}": ${rules.what} does not measure ${figure} (it measures ${rules.figures.join(', ')})`,
+      );
     }
     const percentile = Number(latency[2]);
     if (!(PERCENTILES as readonly number[]).includes(percentile)) {
@@ -63,6 +92,11 @@ function parseTerm(raw: string): SloTerm {
     return { kind: 'errors', maxRate, text };
   }
   const achieved = /^achieved\s*>=\s*(\d+(?:\.\d+)?)\s*%$/.exec(text);
+  if (achieved && !rules.achieved) {
+    throw new SloError(
+      `SLO term "${text}": achieved>= is for the capacity search's arrival rates, not ${rules.what}`,
+    );
+  }
   if (achieved) {
     const minRatio = Number(achieved[1]) / 100;
     if (!(minRatio > 0 && minRatio <= 1))
@@ -74,12 +108,12 @@ function parseTerm(raw: string): SloTerm {
   );
 }
 
-export function parseSlo(text: string): Slo {
+export function parseSlo(text: string, rules: SloRules = CAPACITY_SLO_RULES): Slo {
   const parts = text.split(',').filter((p) => p.trim() !== '');
   if (parts.length === 0)
     throw new SloError('the SLO is empty: give at least one term, e.g. first_playable_p95<300ms');
-  const terms = parts.map(parseTerm);
-  if (!terms.some((t) => t.kind === 'latency')) {
+  const terms = parts.map((part) => parseTerm(part, rules));
+  if (rules.needsLatency && !terms.some((t) => t.kind === 'latency')) {
     throw new SloError(
       `SLO "${text}" has no latency term: a capacity needs one (e.g. first_playable_p95<300ms)`,
     );

@@ -134,6 +134,8 @@ describe('the table', () => {
         'expiry',
         'signedUrlLifetime',
         'cacheDir',
+        // load's SLO (LOAD_OPTIONS): one config file serves every command.
+        'slo',
       ].sort(),
     );
     const envs = Object.values(RUN_OPTIONS as Record<string, OptionSpec<unknown>>).flatMap((s) =>

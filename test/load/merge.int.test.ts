@@ -191,7 +191,7 @@ describe('merging execution segments', () => {
     expect(out.stdout).toContain('merged 2 segment(s)');
     expect(existsSync(join(dir, 'summary.json'))).toBe(true);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain(
-      '| `speak_ws_ttfc{mode:chunks}` | `p(95)<50` | **FAIL** |',
+      '| `speak_ws_ttfc{mode:chunks}` | `p(95)<50` | k6 option | **FAIL** |',
     );
     const none = spawnSync(
       process.execPath,

@@ -132,7 +132,7 @@ describe('the target of a load command (k6 stand-in, given base URL: no stack)',
     expect(existsSync(record)).toBe(false);
   });
 
-  it('runLoad hands k6 the target as -e knobs and the secrets only in its environment', async () => {
+  it('runLoad hands k6 the target, the threshold profile and the SLO as -e knobs, the secrets only in its environment', async () => {
     const { bin, record } = standIn(EXIT.thresholdsFailed);
     process.env.K6_BIN = bin;
     const out = outDir('load-out-');
@@ -145,6 +145,7 @@ describe('the target of a load command (k6 stand-in, given base URL: no stack)',
       model: 'm-1',
       vus: 2,
       env: { RATE: '8', BASE_URL: 'http://127.0.0.1:3' },
+      slo: { text: 'wav_first_byte_p95<2s', source: 'flag --slo' },
       outDir: out,
       log: () => {},
     });
@@ -159,6 +160,21 @@ describe('the target of a load command (k6 stand-in, given base URL: no stack)',
         'MODEL=m-1',
         'RATE=8',
         `SUMMARY_DIR=${out}`,
+        // A given base URL is a server not ours: errors and completeness, plus the user's SLO.
+        'THRESHOLDS=errors-only',
+        `SLO_JSON=${JSON.stringify({
+          text: 'wav_first_byte_p95<2s',
+          source: 'flag --slo',
+          terms: [
+            {
+              kind: 'latency',
+              figure: 'wav_first_byte',
+              percentile: 95,
+              maxMs: 2000,
+              text: 'wav_first_byte_p95<2s',
+            },
+          ],
+        })}`,
         'VUS=2',
       ].sort(),
     );

@@ -1,6 +1,12 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { FILE_OPTIONS, TARGET_OPTIONS } from '../../config/options.ts';
-import { ConfigError, printableOptions, resolveCommandTarget } from '../../config/resolve.ts';
+import { FILE_OPTIONS, LOAD_OPTIONS, TARGET_OPTIONS } from '../../config/options.ts';
+import {
+  ConfigError,
+  printableOptions,
+  resolveCommandTarget,
+  resolveLoadOptions,
+  type SourcedValue,
+} from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
 import { EXIT, exitCodesHelp } from '../../exit-codes.ts';
 import { runCapacity } from '../../load/capacity.ts';
@@ -10,8 +16,9 @@ import { GENERATOR_SHARE_WARN } from '../../load/cpu-share.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
 import { MergeError } from '../../load/merge.ts';
 import { mergeRun, runLoad } from '../../load/run-load.ts';
+import { parseScenarioSlo } from '../../load/scenario-slo.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
-import { DEFAULT_SLO, parseSlo, SloError } from '../../load/slo.ts';
+import { parseSlo, SloError } from '../../load/slo.ts';
 import { StackStartError } from '../../stack/embedded.ts';
 import { type StartedTarget, startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
 import {
@@ -38,6 +45,8 @@ interface LoadFlags extends TargetFlags {
   mode: string;
   over: string;
   slo?: string;
+  /** The SLO resolved from --slo, SPEAK_LOAD_SLO or the config file's `slo`, with where it came from. */
+  givenSlo?: SourcedValue;
   budget: number;
   start?: number;
   max?: number;
@@ -103,10 +112,6 @@ export function registerLoad(program: Command): void {
         .choices(['rate', 'streams'])
         .default('rate'),
     )
-    .option(
-      '--slo <terms>',
-      `capacity: the SLO every step must hold (default websocket "${DEFAULT_SLO.websocket}", rest "${DEFAULT_SLO.rest}")`,
-    )
     .option('--budget <s>', 'capacity: wall-time budget of the search in seconds', positiveNumber, 180)
     .option('--start <n>', 'capacity: first load (default 8 takes/s, streams 2)', positiveNumber)
     .option(
@@ -131,8 +136,9 @@ export function registerLoad(program: Command): void {
       share,
       GENERATOR_SHARE_WARN,
     );
-  // Server, credentials, --config and --print-config: the same entries as run's (src/config/options.ts).
-  addTableOptions(load, { ...TARGET_OPTIONS, ...FILE_OPTIONS });
+  // Server, credentials, --config and --print-config: the same entries as run's; --slo from the
+  // same table (src/config/options.ts), so its env variable, config key and docs come with it.
+  addTableOptions(load, { ...TARGET_OPTIONS, ...LOAD_OPTIONS, ...FILE_OPTIONS });
   addReportDirOption(
     load,
     'run directory (default reports/load/<run>); merge: where the merged summary goes (default the first DIR)',
@@ -143,8 +149,12 @@ export function registerLoad(program: Command): void {
       const { target, file } = resolveCommandTarget(flags);
       // Flags > SPEAK_* environment > config file, as for run (src/config/resolve.ts).
       Object.assign(flags, target);
+      const loadOptions = resolveLoadOptions(flags, process.env, file);
+      flags.givenSlo = loadOptions.slo;
       if (flags.printConfig) {
-        process.stdout.write(`${JSON.stringify(printableOptions(target, file?.path), null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify(printableOptions(target, file?.path, loadOptions), null, 2)}\n`,
+        );
         return;
       }
     } catch (err) {
@@ -183,14 +193,14 @@ export function registerLoad(program: Command): void {
       flags.token = undefined;
     }
     try {
-      await runScenario(scenario, flags);
+      await runScenario(scenario, flags, containers !== undefined);
     } finally {
       await containers?.stop();
     }
   });
 }
 
-async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
+async function runScenario(scenario: string, flags: LoadFlags, referenceStack: boolean): Promise<void> {
   const target = {
     baseUrl: flags.baseUrl?.replace(/\/+$/, ''),
     authUrl: flags.authUrl,
@@ -229,9 +239,19 @@ async function runScenario(scenario: string, flags: LoadFlags): Promise<void> {
     process.exitCode = EXIT.usage;
     return;
   }
+  try {
+    if (flags.givenSlo) parseScenarioSlo(flags.givenSlo, scenario);
+  } catch (err) {
+    if (!(err instanceof SloError)) throw err;
+    console.error(`speakcheck load ${scenario}: ${err.message} (from ${flags.givenSlo!.source})`);
+    process.exitCode = EXIT.usage;
+    return;
+  }
   const r = await runLoad({
     ...target,
     scenario,
+    ...(flags.givenSlo ? { slo: flags.givenSlo } : {}),
+    referenceStack,
     vus: flags.vus,
     duration: flags.duration,
     env: flags.env,
@@ -253,10 +273,10 @@ async function capacity(target: TargetFlags, flags: LoadFlags): Promise<void> {
     return;
   }
   try {
-    if (flags.slo) parseSlo(flags.slo);
+    if (flags.givenSlo) parseSlo(flags.givenSlo.text);
   } catch (err) {
     if (!(err instanceof SloError)) throw err;
-    console.error(`speakcheck load capacity: ${err.message}`);
+    console.error(`speakcheck load capacity: ${err.message} (from ${flags.givenSlo!.source})`);
     process.exitCode = EXIT.usage;
     return;
   }
@@ -264,7 +284,7 @@ async function capacity(target: TargetFlags, flags: LoadFlags): Promise<void> {
     ...target,
     mode: flags.mode as CapacityMode,
     over: flags.over as CapacityDimension,
-    slo: flags.slo,
+    slo: flags.givenSlo?.text,
     budgetS: flags.budget,
     start: flags.start,
     max: flags.max,
