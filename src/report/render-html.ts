@@ -144,17 +144,23 @@ const OUTCOMES: Outcome[] = ['passed', 'failed', 'blocked', 'not-judged', 'info'
 interface Tally {
   total: number;
   counts: Record<Outcome, number>;
+  /** Of the failed, those the expect file lists: the counts say so (issue 41). */
+  expected: number;
 }
 
 function tally(requirements: readonly ReportedRequirement[]): Tally {
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const r of requirements) counts[outcomeOf(r.status)]++;
-  return { total: requirements.length, counts };
+  const expected = requirements.filter((r) => r.status === 'expected-failure').length;
+  return { total: requirements.length, counts, expected };
 }
 
 function countsText(t: Tally): string {
   return OUTCOMES.filter((o) => t.counts[o] > 0)
-    .map((o) => `${t.counts[o]} ${outcomeLabel(o)}`)
+    .map(
+      (o) =>
+        `${t.counts[o]} ${outcomeLabel(o)}${o === 'failed' && t.expected > 0 ? ` (${t.expected} expected)` : ''}`,
+    )
     .join(' · ');
 }
 

@@ -120,6 +120,8 @@ describe('expected failures, marked wherever they are shown', () => {
       '<b>Expected failure</b> (listed in the expect file; does not gate the run): Expected (known 302): blocked: ',
     );
     expect(html).toContain("Nothing new: the run's 4 failures are expected");
+    // The area bars' counts: an expected failure is outcome "failed" there, and said to be expected.
+    expect(html).toMatch(/<span class="counts">3 failed \(3 expected\)<\/span>/);
     expect(html).not.toContain('none failed');
     expect(securityLine(verdicts.requirements, 'strict')).toBe(
       'security (tenant isolation, OWASP API1:2023): 2 checks: 1 passed, 0 failed (and 1 expected), 0 blocked, 0 not judged; gating (strict profile)',
