@@ -86,7 +86,12 @@ export class LiveProgress {
     private readonly only: readonly string[] = [],
   ) {}
 
-  /** The files the run is about to run: which areas wait for which files. */
+  /**
+   * The files the run is about to run: which areas wait for which files. The lifetimes file holds
+   * back the rows of auth, audio and websocket until its waits end (with --expiry full, up to the
+   * websocket URL's hour): meanwhile their ✗ lines print as they fail and the countdown line says
+   * what is waited out; a second, partial row per area would be the puzzle this file removes.
+   */
   plan(files: readonly string[]): void {
     for (const file of files)
       for (const area of this.areasOfFile(file)) {
