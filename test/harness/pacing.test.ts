@@ -2,8 +2,9 @@
  * Issue 41, point 5: when pacing (--max-rps, the server's 429s) keeps a transient state from being
  * observed, the not-judged hint says so and what to change.
  */
-import { describe, expect, test } from 'vitest';
-import { TOO_FAST_BASE, tooFastRemedyFor } from '../../src/harness/pacing.ts';
+import { afterEach, describe, expect, test } from 'vitest';
+import { runThrottle } from '../../src/client/back-pressure.ts';
+import { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from '../../src/harness/pacing.ts';
 
 describe('what would judge a state the run was too slow to see', () => {
   test('unpaced: only a slower take would, and pacing is not mentioned', () => {
@@ -34,5 +35,19 @@ describe('what would judge a state the run was too slow to see', () => {
       'websocket',
     );
     expect(longest.length).toBeLessThanOrEqual(240);
+  });
+});
+
+describe('what the run knows of its pacing', () => {
+  afterEach(() => runThrottle().reset());
+
+  test('--max-rps from the config, the 429s and 503s from the run-wide throttle', () => {
+    const throttle = runThrottle();
+    throttle.reset();
+    expect(runPacing({})).toEqual({ answered429: 0, answered503: 0 });
+    throttle.noteThrottled(429, 0, 0);
+    throttle.noteThrottled(503, undefined, 0);
+    throttle.noteThrottled(503, undefined, 0);
+    expect(runPacing({ maxRps: 12 })).toEqual({ maxRps: 12, answered429: 1, answered503: 2 });
   });
 });
