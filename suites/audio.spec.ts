@@ -34,7 +34,7 @@ import {
 } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio, signedRedirect, signedUrlAgain } from './support/audio.ts';
 import { generateTake, getItem, type Take, waitUntilDone } from './support/items.ts';
-import { longText, TOO_FAST_REMEDY } from './support/long-text.ts';
+import { longText, tooFastRemedy } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
@@ -439,7 +439,7 @@ covers(
       return notObserved(
         'AUDIO-ONLY-WAV-BEFORE-READY',
         'even a take of 15 times the long text was ready before the harness could ask for the other formats: "before ready" could not be observed',
-        TOO_FAST_REMEDY,
+        tooFastRemedy('audio'),
       );
     const delivered: string[] = [];
     /** Audio delivered when the take's status could not be read: no evidence of "before ready". */
@@ -490,7 +490,7 @@ covers(
       // None of the three could be observed before ready: not judged, not failed.
       cannotObserve(
         'even a take of 15 times the long text was ready before its wav was requested: "before ready" could not be observed',
-        TOO_FAST_REMEDY,
+        tooFastRemedy('audio'),
       );
     }
     // A wav request before ready that is not redirected is refused: wav could not be fetched
@@ -507,7 +507,7 @@ covers(
     // Not judged at all when the take was too quick for "streamed while generated" to be seen (the
     // redirect checks above stand: they were observed).
     if (streamed?.status === 200 && progressive.kind === 'not-observable')
-      return notObserved('AUDIO-WAV-BEFORE-READY', progressive.reason, TOO_FAST_REMEDY);
+      return notObserved('AUDIO-WAV-BEFORE-READY', progressive.reason, tooFastRemedy('audio'));
     const streamedWav = await checkStep('AUDIO-WAV-BEFORE-READY', () => {
       if (streamed?.status !== 200) {
         throw new Finding(

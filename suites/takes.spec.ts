@@ -32,7 +32,7 @@ import {
   waitUntilDone,
 } from './support/items.ts';
 import { list } from './support/lists.ts';
-import { longText, TOO_FAST_REMEDY } from './support/long-text.ts';
+import { longText, tooFastRemedy } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { sleep } from './support/wait.ts';
 
@@ -158,7 +158,7 @@ covers(['TAKE-LISTED-AT-ONCE'], 'a take still in progress appears in the take li
   // Absent from the list after it was accepted is a failure whatever its state; listed counts
   // only when it was listed while in progress, the state the requirement speaks of.
   if (observed.kind === 'not-observable')
-    return notObserved('TAKE-LISTED-AT-ONCE', observed.reason, TOO_FAST_REMEDY);
+    return notObserved('TAKE-LISTED-AT-ONCE', observed.reason, tooFastRemedy('takes'));
   if (observed.kind === 'missing') throw new Finding(observed.message);
   observe(observed.message);
 });
@@ -199,7 +199,7 @@ covers(
         notObserved(
           'TAKE-STATUS-ORDER',
           `${where} went from waiting to done between two polls (the file's other takes judge the order)`,
-          TOO_FAST_REMEDY,
+          tooFastRemedy('takes'),
         );
     });
     const info = await checkStep('TAKE-INFO-AT-READY', () => {
@@ -350,7 +350,7 @@ covers(['TAKE-STATUS-ORDER'], 'every status sequence polled in this file moves f
       notObserved(
         'TAKE-STATUS-ORDER',
         `none of the ${takes.length} takes polled (a long one among them) was seen in started or progress_*: each went from waiting to done between two polls`,
-        TOO_FAST_REMEDY,
+        tooFastRemedy('takes'),
       );
   });
   observe(
@@ -381,7 +381,7 @@ covers(
       return notObserved(
         'TAKE-INFO-NULL-BEFORE-READY',
         `no take of the ${takes.length} polled (a long one among them) was seen in started or progress_*: each went from waiting to done between two polls, so info before ready was seen only in waiting`,
-        TOO_FAST_REMEDY,
+        tooFastRemedy('takes'),
       );
     observe(`info was null in all ${inWorker} snapshots polling saw in started or progress_*`);
   },

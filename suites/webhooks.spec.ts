@@ -65,7 +65,7 @@ import {
 } from '../src/harness/index.ts';
 import { signedUrlAgain } from './support/audio.ts';
 import { type Kind, waitUntilDone } from './support/items.ts';
-import { longText, TOO_FAST_REMEDY } from './support/long-text.ts';
+import { longText, tooFastRemedy } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
@@ -585,7 +585,11 @@ webhookTest(
       );
     }
     if (!inProgress)
-      return notObserved('WEBHOOK-STATUS-AGREES-POLLING', reason ?? 'no take was made', TOO_FAST_REMEDY);
+      return notObserved(
+        'WEBHOOK-STATUS-AGREES-POLLING',
+        reason ?? 'no take was made',
+        tooFastRemedy('webhooks'),
+      );
     observe(
       `take ${inProgress.takeId}: polling saw ${intermediatePolled(inProgress).join(', ')} and each was reported by a status call`,
     );

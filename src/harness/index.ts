@@ -56,6 +56,7 @@ export {
   selectedRequirements,
 } from './covers.ts';
 export { EXPIRY_MARGIN_MS, expiryMarginMs, planExpiry, waitUntil } from './expiry.ts';
+export { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from './pacing.ts';
 export { loadRunConfig } from './run-config.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
 export type { ProvidedSharedVoice } from './shared-voice.ts';

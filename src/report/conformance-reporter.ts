@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import type { SerializedError, UserConsoleLog } from 'vitest';
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { rateLimitObservation, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import type { RunConfig } from '../config/types.ts';
 import { redactText } from '../evidence/redact.ts';
@@ -14,10 +14,11 @@ import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
 import { catalogue } from '../requirements/index.ts';
 import { conclusionsOfState, unfinished } from '../verdict/conclusion.ts';
-import { applyExpectations, type ExpectOutcome } from '../verdict/expectations.ts';
+import { applyExpectations, type ExpectOutcome, isExpired } from '../verdict/expectations.ts';
 import { gate } from '../verdict/gate.ts';
 import { computeVerdicts, type Problem, type TestOutcome, type Verdicts } from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
+import { LiveProgress, type LiveTest } from './live-progress.ts';
 import { buildReport, type ConformanceReport } from './model.ts';
 import { writeReport } from './write.ts';
 
@@ -28,6 +29,8 @@ export interface ReporterResult {
   exitCode: number;
   /** What the expect file did in this run (absent: no expect file). */
   expect?: ExpectOutcome;
+  /** Failed tests whose failure the expect file lists (the tests line says how many). */
+  expectedFailedTests: number;
 }
 
 export interface ConformanceReporterOptions {
@@ -56,22 +59,13 @@ export function compactVersion(version: unknown): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-/** `suites/auth.spec.ts` → auth; `suites/websocket/streaming.spec.ts` → websocket. */
-export function areaOfFile(file: string): string {
-  const inSuites = file.replace(/\\/g, '/').replace(/^.*?suites\//, '');
-  const first = inSuites.split('/')[0] ?? inSuites;
-  return first.replace(/\.spec\.ts$/, '').replace(/[-.].*$/, '');
-}
-
 export class ConformanceReporter implements Reporter {
   result: ReporterResult | undefined;
   private root = process.cwd();
   private readonly startedAt: Date;
   private readonly log: (line: string) => void;
-  private readonly perArea = new Map<
-    string,
-    { passed: number; failed: number; skipped: number; files: number }
-  >();
+  /** The ✗ lines and the per-area rows while the suites run. */
+  private readonly live: LiveProgress;
 
   private serverVersion: string | undefined;
   /** Every test file vitest queued, by id: what a stopped run concludes from. */
@@ -124,6 +118,12 @@ export class ConformanceReporter implements Reporter {
   constructor(private readonly o: ConformanceReporterOptions) {
     this.startedAt = o.startedAt ?? new Date();
     this.log = o.log ?? ((line) => process.stdout.write(`${line}\n`));
+    const now = this.startedAt;
+    const expected = new Set(
+      (o.config.expect?.entries ?? []).filter((e) => !isExpired(e, now)).map((e) => e.requirement),
+    );
+    const byId = new Map(catalogue.map((r) => [r.id, r]));
+    this.live = new LiveProgress(this.log, expected, (id) => byId.get(id), o.config.only);
   }
 
   onInit(vitest: Vitest): void {
@@ -148,29 +148,24 @@ export class ConformanceReporter implements Reporter {
     await this.conclude([...this.modules.values()], []);
   }
 
+  /** Every file the run is about to run: an area's row waits for all of its files. */
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.live.plan(specifications.map((s) => this.file(s)));
+  }
+
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.result();
     if (result.state !== 'failed') return;
-    const area = areaOfFile(this.file(testCase.module));
-    const message = firstLine(result.errors[0]?.message ?? 'failed');
-    this.log(`  ✗ ${area} › ${testCase.fullName}: ${redactText(message)}`);
+    const message = redactText(firstLine(result.errors[0]?.message ?? 'failed'));
+    this.live.failed(this.file(testCase.module), { ...liveTest(testCase), message });
   }
 
   onTestModuleEnd(testModule: TestModule): void {
-    const area = areaOfFile(this.file(testModule));
-    const counts = this.perArea.get(area) ?? { passed: 0, failed: 0, skipped: 0, files: 0 };
-    counts.files++;
-    for (const test of testModule.children.allTests()) {
-      const state = test.result().state;
-      if (state === 'passed' || state === 'failed' || state === 'skipped') counts[state]++;
-    }
-    this.perArea.set(area, counts);
-    const seconds = (testModule.diagnostic().duration / 1000).toFixed(1);
-    const broke = testModule.errors().length > 0 ? '  (file error)' : '';
-    this.log(
-      `  ${area.padEnd(10)} ${String(counts.passed).padStart(3)} passed ${String(counts.failed).padStart(3)} failed ${String(
-        counts.skipped,
-      ).padStart(3)} skipped  ${seconds} s${broke}`,
+    this.live.fileEnded(
+      this.file(testModule),
+      [...testModule.children.allTests()].map(liveTest),
+      testModule.diagnostic().duration,
+      testModule.errors().length > 0,
     );
   }
 
@@ -189,6 +184,8 @@ export class ConformanceReporter implements Reporter {
   ): Promise<void> {
     this.expiryWaits.clear();
     this.stopCountdown();
+    // A stopped run: the rows of the areas whose files did not all end, with what did.
+    this.live.flush();
     const outcomes: TestOutcome[] = [];
     const fileErrors: Problem[] = [];
     for (const module of testModules) {
@@ -247,10 +244,17 @@ export class ConformanceReporter implements Reporter {
       ],
     });
     const files = await writeReport(config.reportDir, report);
-    this.result = { verdicts, report, files, exitCode, ...(expected ? { expect: expected.outcome } : {}) };
+    this.result = {
+      verdicts,
+      report,
+      files,
+      exitCode,
+      expectedFailedTests: this.live.expectedFailedTests(),
+      ...(expected ? { expect: expected.outcome } : {}),
+    };
   }
 
-  private file(module: TestModule): string {
+  private file(module: Pick<TestModule, 'moduleId'>): string {
     return relative(this.root, module.moduleId).replace(/\\/g, '/');
   }
 
@@ -297,6 +301,16 @@ export class ConformanceReporter implements Reporter {
       conclusions,
     };
   }
+}
+
+function liveTest(test: TestCase): LiveTest {
+  const meta = test.meta();
+  return {
+    name: test.fullName,
+    state: test.result().state,
+    requirements: meta.requirements ?? [],
+    ...(meta.conclusions ? { conclusions: meta.conclusions } : {}),
+  };
 }
 
 function errorText(error: { message?: string; diff?: string; name?: string }): string {

@@ -106,16 +106,3 @@ export function selectionText(run: Pick<RunInfo, 'only' | 'requirements'>): stri
 export function safeText(text: string): string {
   return redactText(text);
 }
-
-/**
- * The report's verdict as its headline says it: lower case but MUST and SHOULD ("conforms", "does not
- * conform", "no MUST failed — 3 MUST not judged"); a report from before the words were written
- * says it by the exit code.
- */
-export function verdictOf(run: Pick<RunInfo, 'verdict' | 'exitCode'>): string {
-  const words = run.verdict ?? (run.exitCode === 0 ? 'CONFORMS' : 'DOES NOT CONFORM');
-  return words
-    .toLowerCase()
-    .replace(/\bmust\b/g, 'MUST')
-    .replace(/\bshould\b/g, 'SHOULD');
-}

@@ -14,8 +14,9 @@ import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
 import { badgeOf, renderBadgeSvg } from './badge.ts';
 import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
 import { groundingLines } from './grounding.ts';
-import { type ConformanceReport, type ReportedRequirement, selectionText, verdictOf } from './model.ts';
-import { securityLine } from './summary-table.ts';
+import { type ConformanceReport, type ReportedRequirement, selectionText } from './model.ts';
+import { judgedOf, notJudgedStatus, securityLine } from './summary-table.ts';
+import { verdictDetail, verdictSentence, verdictWords } from './verdict-line.ts';
 
 export const HTML_MAX_EXCHANGES_PER_TEST = 12;
 export const HTML_MAX_BODY_CHARS = 1_500;
@@ -143,17 +144,23 @@ const OUTCOMES: Outcome[] = ['passed', 'failed', 'blocked', 'not-judged', 'info'
 interface Tally {
   total: number;
   counts: Record<Outcome, number>;
+  /** Of the failed, those the expect file lists: the counts say so (issue 41). */
+  expected: number;
 }
 
 function tally(requirements: readonly ReportedRequirement[]): Tally {
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const r of requirements) counts[outcomeOf(r.status)]++;
-  return { total: requirements.length, counts };
+  const expected = requirements.filter((r) => r.status === 'expected-failure').length;
+  return { total: requirements.length, counts, expected };
 }
 
 function countsText(t: Tally): string {
   return OUTCOMES.filter((o) => t.counts[o] > 0)
-    .map((o) => `${t.counts[o]} ${outcomeLabel(o)}`)
+    .map(
+      (o) =>
+        `${t.counts[o]} ${outcomeLabel(o)}${o === 'failed' && t.expected > 0 ? ` (${t.expected} expected)` : ''}`,
+    )
     .join(' · ');
 }
 
@@ -241,7 +248,7 @@ function requirementSummary(r: ReportedRequirement): string {
 /** A requirement without a verdict of its own: what would judge it (an option, a budget, a reachable sink). */
 function wouldJudgeHtml(r: ReportedRequirement): string {
   return r.notJudged
-    ? `<p><b>Not judged</b> (${escapeHtml(r.notJudged.status)}). What would judge it: ${escapeHtml(r.notJudged.wouldJudgeIt)}</p>`
+    ? `<p><b>Not judged</b> (${escapeHtml(notJudgedStatus(r))}). What would judge it: ${escapeHtml(r.notJudged.wouldJudgeIt)}</p>`
     : '';
 }
 
@@ -289,9 +296,19 @@ function outagesBlock(outages: readonly Outage[]): string {
   return `<div class="act-group"><h3>Outages (a route that never served): ${outages.length}</h3><ul>${items}</ul></div>`;
 }
 
-function actSection(act: ReportedRequirement[], ctx: RenderContext, outages: readonly Outage[] = []): string {
+function actSection(
+  act: ReportedRequirement[],
+  ctx: RenderContext,
+  outages: readonly Outage[] = [],
+  expected = 0,
+): string {
   if (act.length === 0 && outages.length === 0) {
-    return '<section id="act"><h2>Act on first</h2><p class="none">Nothing: every requirement of the run was judged, and none failed.</p></section>';
+    // Expected failures are still failures: "none failed" would hide them (issue 41).
+    const none =
+      expected > 0
+        ? `Nothing new: the run's ${expected} failure${expected === 1 ? ' is' : 's are'} expected (listed in the expect file; see “Expected failures”).`
+        : 'Nothing: every requirement of the run was judged, and none failed.';
+    return `<section id="act"><h2>Act on first</h2><p class="none">${none}</p></section>`;
   }
   const groups: [Outcome, string][] = [
     ['failed', 'Failed'],
@@ -317,7 +334,7 @@ export interface HtmlOptions {
 export function renderHtml(report: ConformanceReport, o: HtmlOptions = {}): string {
   const { summary, run } = report;
   const areas = [...new Set(report.requirements.map((r) => r.area))];
-  const verdict = verdictOf(run);
+  const verdict = verdictWords(run);
   const contract = o.contract === undefined ? undefined : renderContract(o.contract, report.requirements);
   const act = toActOn(report.requirements);
   const ctx: RenderContext = {
@@ -352,7 +369,8 @@ ${reqs.map((r) => renderListed(r, ctx)).join('\n')}
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Speak v1 conformance: ${escapeHtml(verdict)}</title><style>${CSS}</style></head><body>
 <header><div class="head">${renderBadgeSvg(badgeOf(report))}<h1>Speak v1 conformance report: ${escapeHtml(verdict)}</h1></div>${
-    run.verdictReasons?.length ? `<p class="why">Why: ${escapeHtml(run.verdictReasons.join('; '))}</p>` : ''
+    // The same sentence as the terminal's verdict line and conformance.md.
+    verdictDetail(run) ? `<p class="why">Verdict: ${escapeHtml(verdictSentence(run))}</p>` : ''
   }
 <p class="run">Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)})${
     run.serverVersion === undefined ? '' : `, /version <code>${escapeHtml(run.serverVersion)}</code>`
@@ -366,7 +384,7 @@ ${reqs.map((r) => renderListed(r, ctx)).join('\n')}
   }</nav></header>
 <main>
 ${summary.judged ? `<p><b>${escapeHtml(judgedText(summary.judged))}</b></p>` : ''}${securityHtml(report)}${problems}${expectHtml(run.expect)}
-${actSection(act, ctx, report.outages ?? [])}
+${actSection(act, ctx, report.outages ?? [], summary.expectedFailures ?? 0)}
 <section id="areas"><h2>By area</h2>${areaBars(report, areas)}
 ${judgedPerArea(report)}
 <table class="sum"><tr><th>Requirements</th><th>Passed</th><th>Failed</th><th>Blocked</th><th>Expected failures</th><th>Skipped</th><th>Info</th><th>Uncovered</th><th>MUST failed</th><th>SHOULD failed</th><th>MUST / SHOULD blocked</th><th>Tests passed / failed / skipped</th></tr>
@@ -406,13 +424,11 @@ function expectHtml(expect: ConformanceReport['run']['expect']): string {
 function judgedPerArea(report: ConformanceReport): string {
   const areas = [...new Set(report.requirements.map((r) => r.area))];
   const rows = areas.map((area) => {
-    const gated = report.requirements.filter(
-      (r) => r.area === area && (r.level === 'MUST' || r.level === 'SHOULD'),
-    );
-    const judged = gated.filter((r) => r.notJudged === undefined).length;
-    const pct = gated.length === 0 ? 100 : Math.round((100 * judged) / gated.length);
-    const open = gated.length - judged;
-    return `<tr><td>${escapeHtml(area)}</td><td><span class="jbar" title="${pct}% judged"><i style="width:${pct}%"></i></span></td><td>${judged}/${gated.length} judged${open > 0 ? `, <b>${open} not</b>` : ''}</td></tr>`;
+    // The terminal table's judged column: the security area counts its checks, not "0/0".
+    const { judged, of } = judgedOf(report.requirements.filter((r) => r.area === area));
+    const pct = of === 0 ? 100 : Math.round((100 * judged) / of);
+    const open = of - judged;
+    return `<tr><td>${escapeHtml(area)}</td><td><span class="jbar" title="${pct}% judged"><i style="width:${pct}%"></i></span></td><td>${judged}/${of} judged${open > 0 ? `, <b>${open} not</b>` : ''}</td></tr>`;
   });
-  return `<table class="jar"><caption>MUST and SHOULD judged per area</caption>${rows.join('')}</table>`;
+  return `<table class="jar"><caption>MUSTs, SHOULDs and security checks judged per area</caption>${rows.join('')}</table>`;
 }

@@ -2,8 +2,9 @@
 
 import { judgedText, notJudgedList } from '../verdict/verdict.ts';
 import { groundingLines } from './grounding.ts';
-import { type ConformanceReport, selectionText, verdictOf } from './model.ts';
-import { securityLine } from './summary-table.ts';
+import { type ConformanceReport, selectionText } from './model.ts';
+import { notJudgedStatus, securityLine } from './summary-table.ts';
+import { verdictDetail, verdictWords } from './verdict-line.ts';
 
 const ICON: Record<string, string> = {
   passed: '✅',
@@ -19,11 +20,25 @@ const ICON: Record<string, string> = {
   'harness-error': '🐞',
 };
 
-/** A table cell: no line breaks, no pipes, no raw HTML (markdown viewers render it). */
+/**
+ * A table cell: no line breaks, no pipes, no raw HTML, and escapes only where markdown needs them
+ * (issue 41): inside a code span markdown shows every character as it is, so `&lt;` there is read
+ * literally (GitHub showed `Bearer &lt;ACCESS_TOKEN&gt;`); only the table's pipe is escaped there.
+ * Outside, only what would open markup: `<` before a tag's first character, `&` of an entity.
+ */
 export function mdCell(text: string, max = 400): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
-  return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
+  return cut
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (i % 2 === 1 ? part : escapeMarkup(part)).replace(/\|/g, '\\|'))
+    .join('')
+    .replace(/^>/, '\\>');
+}
+
+/** Text outside a code span: `<` that could start a tag, comment or autolink, `&` of an entity. */
+function escapeMarkup(text: string): string {
+  return text.replace(/&(?=#?\w+;)/g, '&amp;').replace(/<(?=[A-Za-z/!?])/g, '&lt;');
 }
 
 export function renderMarkdown(report: ConformanceReport): string {
@@ -38,11 +53,9 @@ export function renderMarkdown(report: ConformanceReport): string {
   lines.push(
     `- Run ${run.runId}: ${run.startedAt} → ${run.finishedAt} (${(run.durationMs / 1000).toFixed(1)} s)`,
   );
-  // The gate's reasons, MUSTs first: the same words as the terminal's verdict line.
-  const reasons = (run.verdictReasons ?? []).join('; ');
-  lines.push(
-    `- Verdict: **${mdCell(verdictOf(run))}** (exit code ${run.exitCode}${reasons ? `; ${mdCell(reasons)}` : ''})`,
-  );
+  // The same sentence as the terminal's verdict line (the gate's reasons, MUSTs first); the words bold.
+  const detail = verdictDetail(run);
+  lines.push(`- Verdict: **${mdCell(verdictWords(run))}**${detail ? ` (${mdCell(detail)})` : ''}`);
   if (summary.judged) lines.push(`- ${judgedText(summary.judged)}`);
   if (summary.notConcluded > 0)
     lines.push(`- Not concluded (timeout): ${summary.notConcluded} requirement(s): the run was stopped`);
@@ -135,7 +148,7 @@ function notJudgedMarkdown(report: ConformanceReport): string[] {
   ];
   for (const r of open)
     lines.push(
-      `| ${r.id} | ${r.level} | ${r.notJudged!.status} | ${mdCell(r.notJudged!.reason, 300)} | ${mdCell(r.notJudged!.wouldJudgeIt, 300)} |`,
+      `| ${r.id} | ${r.level} | ${notJudgedStatus(r)} | ${mdCell(r.notJudged!.reason, 300)} | ${mdCell(r.notJudged!.wouldJudgeIt, 300)} |`,
     );
   lines.push('');
   return lines;

@@ -90,19 +90,44 @@ export function securityLine(
   const security = requirements.filter((r) => r.level === 'SECURITY');
   if (security.length === 0) return undefined;
   const n = (...statuses: string[]) => security.filter((r) => statuses.includes(r.status)).length;
-  const notJudged = security.filter((r) => r.notJudged !== undefined && r.status !== 'blocked');
+  const notJudged = security.filter(
+    (r) => r.notJudged !== undefined && r.status !== 'blocked' && r.status !== 'expected-failure',
+  );
   const why = notJudged[0]?.notJudged?.reason;
   const gating = levelGates('SECURITY', profile)
     ? `gating (${profile} profile)`
     : `reported only (${profile} profile)`;
-  return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('passed')} passed, ${n('failed', 'non-strict')} failed, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
+  // The expected ones too, so that the counts add up to the checks (issue 41).
+  const expected = n('expected-failure');
+  return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('passed')} passed, ${n('failed', 'non-strict')} failed${expected > 0 ? ` (and ${expected} expected)` : ''}, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
 }
 
-/** "12/13": the MUSTs and SHOULDs of these requirements judged, out of all of them. */
+/** The levels the judged column counts: every one that can gate (INFO judges nothing). */
+const JUDGED_LEVELS: ReadonlySet<string> = new Set(['MUST', 'SHOULD', 'SECURITY']);
+
+/**
+ * "12/13": the MUSTs, SHOULDs and security checks of these requirements judged, out of all of them.
+ * The security row counted no MUST or SHOULD and read "10 passed … 0/0" (issue 41): each row counts
+ * what it holds, and the total is the sum of the rows.
+ */
 function judgedCell(list: readonly RequirementVerdict[]): string {
-  // The contract's MUSTs and SHOULDs, as the judged line counts them; security checks have their own line.
-  const gated = list.filter((r) => r.level === 'MUST' || r.level === 'SHOULD');
-  return `${gated.filter((r) => r.notJudged === undefined).length}/${gated.length}`;
+  const { judged, of } = judgedOf(list);
+  return `${judged}/${of}`;
+}
+
+/** Of these requirements, how many that can gate there are and how many of them were judged. */
+export function judgedOf(list: readonly RequirementVerdict[]): { judged: number; of: number } {
+  const gated = list.filter((r) => JUDGED_LEVELS.has(r.level));
+  return { judged: gated.filter((r) => r.notJudged === undefined).length, of: gated.length };
+}
+
+/**
+ * How a not-judged list names a requirement's status: "blocked", or "blocked, expected" when the
+ * expect file lists it (issue 41: the lists said `blocked` where the table said `expected`).
+ */
+export function notJudgedStatus(r: RequirementVerdict): string {
+  const status = r.notJudged?.status ?? r.status;
+  return r.status === 'expected-failure' ? `${status}, expected` : status;
 }
 
 /**
@@ -115,7 +140,7 @@ export function notJudgedLines(requirements: readonly RequirementVerdict[]): str
   const lines = [`not judged (${open.length}):`];
   for (const r of open) {
     const n = r.notJudged!;
-    lines.push(`  ${r.id} (${r.level}, ${n.status}): ${oneLine(n.reason)}`);
+    lines.push(`  ${r.id} (${r.level}, ${notJudgedStatus(r)}): ${oneLine(n.reason)}`);
     lines.push(`    what would judge it: ${oneLine(n.wouldJudgeIt)}`);
   }
   return lines;

@@ -25,6 +25,7 @@ import { runsExpiryFile, suiteFilters } from '../harness/suite-files.ts';
 import { suitesInlineConfig, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
 import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
 import { notJudgedLines, securityLine, summaryTable } from '../report/summary-table.ts';
+import { verdictLine } from '../report/verdict-line.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import { lifetimesSentence, runStackLifetimes } from '../stack/run-lifetimes.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
@@ -395,7 +396,7 @@ function summarize(
   if (tests.passed + tests.failed === 0)
     err('speakcheck: no test ran: a run that checks nothing cannot pass.');
   out(
-    `tests: ${tests.passed} passed, ${tests.failed} failed, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${securityCount(verdicts.requirements, verdicts.summary)}${blockedText(verdicts.summary)}`,
+    `tests: ${tests.passed} passed, ${tests.failed} failed${result.expectedFailedTests > 0 ? ` (${result.expectedFailedTests} expected)` : ''}, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${securityCount(verdicts.requirements, verdicts.summary)}${blockedText(verdicts.summary)}`,
   );
   const security = securityLine(verdicts.requirements, config.profile);
   if (security) out(security);
@@ -411,19 +412,6 @@ function summarize(
   for (const outage of runOutages()) out(outageLine(outage));
   out(verdictLine(result.report.run));
   return exitCode;
-}
-
-/** The gate's words and reasons, as every report says them (run.verdict, src/verdict/gate.ts). */
-function verdictLine(run: {
-  verdict?: string;
-  verdictReasons?: string[];
-  exitCode: number;
-  profile: string;
-}): string {
-  const words = run.verdict ?? 'DOES NOT CONFORM';
-  if (run.exitCode === EXIT.ok && words === 'CONFORMS') return 'verdict: CONFORMS';
-  const reasons = (run.verdictReasons ?? []).join('; ');
-  return `verdict: ${words} (exit ${run.exitCode}, ${run.profile} profile${reasons ? `; ${reasons}` : ''})`;
 }
 
 /**

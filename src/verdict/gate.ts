@@ -84,10 +84,11 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
     const failed = count(verdicts, level, 'failed');
     const blocked = count(verdicts, level, 'blocked');
     if (failed + blocked === 0) return [];
-    const [one, many] = LEVEL_NAME[level];
+    // Each count names its level: "2 blocked" after a SHOULD count read as the MUSTs' (issue 41).
+    const named = (n: number) => `${n} ${LEVEL_NAME[level][n === 1 ? 0 : 1]}`;
     const parts = [
-      ...(failed > 0 ? [`${failed} ${failed === 1 ? one : many} failed`] : []),
-      ...(blocked > 0 ? [`${blocked} blocked`] : []),
+      ...(failed > 0 ? [`${named(failed)} failed`] : []),
+      ...(blocked > 0 ? [`${named(blocked)} blocked`] : []),
     ];
     return [parts.join(', ')];
   });
@@ -130,7 +131,15 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
           (ranNone ? 'no test ran' : `${open || 'every requirement'} not judged: see what would judge each`),
       ],
     };
-  if (!open) return withSdk(verdicts, profile, { exitCode: EXIT.ok, words: 'CONFORMS', reasons: [] });
+  // Failures the expect file lists no longer fail the run, but a server that has them does not
+  // conform: the words say the failures were expected (issue 41), never CONFORMS.
+  const expected = summary.expectedFailures ?? 0;
+  if (!open)
+    return withSdk(verdicts, profile, {
+      exitCode: EXIT.ok,
+      words: expected > 0 ? 'NO UNEXPECTED FAILURE' : 'CONFORMS',
+      reasons: [],
+    });
   const held = rules.shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED';
   return withSdk(verdicts, profile, {
     // In acceptance an unjudged requirement alone fails the run: then the words still say why.

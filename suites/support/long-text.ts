@@ -4,6 +4,8 @@
  * streamed before ready, the take listed while waiting) retry with a longer take when the server
  * was too fast to observe it. 15 times over is 4470 characters, under the 5000 the reference accepts.
  */
+import { loadRunConfig, runPacing, tooFastRemedyFor } from '../../src/harness/index.ts';
+
 export const LONG_TEXT = [
   'This text is a little longer on purpose.',
   'It gives the server time to stream the wav while it is generated.',
@@ -18,6 +20,11 @@ export function longText(repeat: number): string {
   return Array.from({ length: repeat }, () => LONG_TEXT).join(' ');
 }
 
-/** What would judge a "while in progress" requirement when even the longest take was done too soon. */
-export const TOO_FAST_REMEDY =
-  'a server whose takes of a long text are not done within a round trip (a remote or busier server), or no --max-rps pacing that delays the requests';
+/**
+ * What would judge a "while in progress" requirement of `area` when even the longest take was done
+ * too soon: a slower take, or, when the run was paced (--max-rps, the server's 429s), less pacing
+ * (src/harness/pacing.ts says which and how).
+ */
+export function tooFastRemedy(area: string): string {
+  return tooFastRemedyFor(runPacing(loadRunConfig()), area);
+}

@@ -241,7 +241,7 @@ describe('conformance report page', () => {
       async (s) => {
         const { page } = s;
         await expect(page.locator('h1').textContent()).resolves.toBe(
-          'Speak v1 conformance report: does not conform',
+          'Speak v1 conformance report: DOES NOT CONFORM',
         );
         // Without scrolling or filtering, the one failure is the first requirement a reader sees.
         expect((await requirementsInView(page))[0]).toBe('req-AUTH-LOGIN-FAIL-401');
@@ -281,7 +281,7 @@ describe('conformance report page', () => {
       async (s) => {
         const { page } = s;
         await expect(page.locator('h1').textContent()).resolves.toBe(
-          'Speak v1 conformance report: does not conform',
+          'Speak v1 conformance report: DOES NOT CONFORM',
         );
         expect(await summaryTable(page)).toEqual(expectedSummary(written));
 

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { buildReport } from '../../src/report/model.ts';
 import { escapeHtml, HTML_MAX_BODY_CHARS, renderHtml } from '../../src/report/render-html.ts';
 import { mdCell, renderMarkdown } from '../../src/report/render-md.ts';
+import { verdictLine } from '../../src/report/verdict-line.ts';
 import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { computeVerdicts, type TestOutcome } from '../../src/verdict/verdict.ts';
@@ -57,26 +58,25 @@ function report() {
 }
 
 describe('report rendering', () => {
-  test("md and html say the gate's words and reasons, as the terminal's verdict line does", () => {
+  test("md and html say the terminal's verdict line, word for word, MUSTs first", () => {
     const r = report();
     r.run = {
       ...r.run,
       verdict: 'DOES NOT CONFORM',
-      verdictReasons: ['1 MUST failed, 2 blocked', '1 security check failed'],
+      verdictReasons: ['1 MUST failed, 2 MUST blocked', '1 security check failed'],
     };
-    expect(renderMarkdown(r)).toContain(
-      '- Verdict: **does not conform** (exit code 1; 1 MUST failed, 2 blocked; 1 security check failed)',
-    );
-    expect(renderHtml(r)).toContain(
-      '<p class="why">Why: 1 MUST failed, 2 blocked; 1 security check failed</p>',
-    );
+    const sentence =
+      'DOES NOT CONFORM (exit 1, strict profile; 1 MUST failed, 2 MUST blocked; 1 security check failed)';
+    expect(verdictLine(r.run)).toBe(`verdict: ${sentence}`);
+    expect(renderMarkdown(r).replace(/\*\*/g, '')).toContain(`- Verdict: ${sentence}`);
+    expect(renderHtml(r)).toContain(`<p class="why">Verdict: ${sentence}</p>`);
   });
 
   test('md and html name the speakcheck that ran and the server /version, escaped', () => {
     const r = report();
     const md = renderMarkdown(r);
     expect(md).toContain('- speakcheck 0.1.0 (abc1234)');
-    expect(md).toContain('/version {"major":1,"minor":&lt;b&gt;0&lt;/b&gt;}');
+    expect(md).toContain('/version {"major":1,"minor":&lt;b>0&lt;/b>}');
     const html = renderHtml(r);
     expect(html).toContain('speakcheck 0.1.0 (abc1234)');
     expect(html).toContain(
@@ -111,11 +111,11 @@ describe('report rendering', () => {
   });
 
   test('markdown: cells cannot break the table or inject HTML', () => {
-    expect(mdCell('a|b\nc <x>')).toBe('a\\|b c &lt;x&gt;');
+    expect(mdCell('a|b\nc <x>')).toBe('a\\|b c &lt;x>');
     const md = renderMarkdown(report());
     expect(md).toContain('| AUTH-HOSTILE | MUST |');
     expect(md).not.toContain('<script>');
-    expect(md).toMatch(/Verdict: \*\*does not conform\*\* \(exit code 1\)/);
+    expect(md).toMatch(/Verdict: \*\*DOES NOT CONFORM\*\* \(exit 1, strict profile\)/);
   });
 });
 
@@ -204,14 +204,16 @@ describe('reproduction in the reports', () => {
       verdict: 'NO MUST OR SHOULD FAILED — 1 MUST NOT JUDGED',
     });
     const md = renderMarkdown(r);
-    expect(md).toContain('- Verdict: **no MUST or SHOULD failed — 1 MUST not judged** (exit code 0)');
+    expect(md).toContain(
+      '- Verdict: **NO MUST OR SHOULD FAILED — 1 MUST NOT JUDGED** (exit 0, strict profile)',
+    );
     expect(md).toContain('- judged: 1 of 2 MUST, 0 of 0 SHOULD');
     expect(md).toMatch(
-      /## Not judged \(1\)[\s\S]*\| AUTH-WAITS \| MUST \| not-observed \| .*access tokens live 900 s &lt;JWT exp&gt;.* \| --profile acceptance \(waits 902 s\) \|/,
+      /## Not judged \(1\)[\s\S]*\| AUTH-WAITS \| MUST \| not-observed \| .*access tokens live 900 s &lt;JWT exp>.* \| --profile acceptance \(waits 902 s\) \|/,
     );
     const html = renderHtml(r);
     expect(html).toContain(
-      '<title>Speak v1 conformance: no MUST or SHOULD failed — 1 MUST not judged</title>',
+      '<title>Speak v1 conformance: NO MUST OR SHOULD FAILED — 1 MUST NOT JUDGED</title>',
     );
     expect(html).toContain('<td>auth</td><td><span class="jbar" title="0% judged">');
     expect(html).toContain('0/1 judged, <b>1 not</b>');

@@ -65,6 +65,21 @@ describe('applyExpectations', () => {
     expect(v.summary.mustFailed).toBe(1);
   });
 
+  test('a run whose only failures were expected does not say CONFORMS: it says they were expected', () => {
+    const { verdicts: v, outcome: o } = applyExpectations(
+      verdicts,
+      [
+        { requirement: 'AUTH-A', reason: 'known bug' },
+        { requirement: 'AUTH-C', reason: 'later' },
+      ],
+      'x.yaml',
+      now,
+    );
+    const gated = gate(v, 'strict', { expiredExpectations: o.expired.length });
+    expect(gated).toEqual({ exitCode: EXIT.ok, words: 'NO UNEXPECTED FAILURE', reasons: [] });
+    expect(gate(verdicts, 'strict').words).toBe('DOES NOT CONFORM');
+  });
+
   test('an expected failure that passes is an unexpected pass, reported, exit unchanged', () => {
     const { verdicts: v, outcome: o } = applyExpectations(
       verdicts,

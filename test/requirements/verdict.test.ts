@@ -587,12 +587,32 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
       ],
       { profile: 'strict' },
     );
+    // Each count names its level: "1 blocked" after a SHOULD count was read as the MUSTs' (issue 41).
     expect(gate(v, 'strict').reasons).toEqual([
-      '1 MUST failed, 1 blocked',
+      '1 MUST failed, 1 MUST blocked',
       '1 SHOULD failed',
       '1 security check failed',
     ]);
-    expect(gate(v, 'lenient').reasons).toEqual(['1 MUST failed, 1 blocked']);
+    expect(gate(v, 'lenient').reasons).toEqual(['1 MUST failed, 1 MUST blocked']);
+  });
+
+  test('a blocked SHOULD and a blocked security check say their level (never a bare "2 blocked")', () => {
+    const sec = req('SEC-Y', 'SECURITY', 'security');
+    const v = computeVerdicts(
+      [...small, sec],
+      [
+        outcome('a fails', 'failed', ['AUTH-A']),
+        outcome('b passes', 'passed', ['AUTH-B']),
+        outcome('c blocked', 'failed', ['AUTH-C'], { conclusions: { 'AUTH-C': [blockedBy('no take')] } }),
+        outcome('y blocked', 'failed', ['SEC-Y'], { conclusions: { 'SEC-Y': [blockedBy('no take')] } }),
+      ],
+      { profile: 'strict' },
+    );
+    expect(gate(v, 'strict').reasons).toEqual([
+      '1 MUST failed',
+      '1 SHOULD blocked',
+      '1 security check blocked',
+    ]);
   });
 
   test('exit codes and words per profile: not judged is exit 0 in strict and lenient, 1 in acceptance', () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { rerunFlags, rerunIds } from '../../src/cli/commands/rerun.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { verdictSentence } from '../../src/report/verdict-line.ts';
 import type { FakeServer } from '../support/fake-server.ts';
 import { FAKE_EMAIL, FAKE_PASSWORD, startFakeSpeak } from '../support/fake-speak.ts';
 import { speakcheckRun } from '../support/speakcheck-run.ts';
@@ -59,6 +60,13 @@ describe('speakcheck rerun', () => {
     expect(report.run.requirements).toEqual(['VERSION-MAJOR-MINOR']);
     expect(report.requirements.map((r) => [r.id, r.status])).toEqual([['VERSION-MAJOR-MINOR', 'failed']]);
     for (const t of report.tests) expect(t.requirements).toContain('VERSION-MAJOR-MINOR');
+    // The rerun ends as a run does, in the words of its reports, MUSTs first (issue 41).
+    const sentence = verdictSentence(report.run);
+    expect(sentence).toMatch(/^DOES NOT CONFORM \(exit 1, strict profile; 1 MUST failed/);
+    expect(rerun.stdout.trim().split('\n').at(-1)).toBe(`verdict: ${sentence}`);
+    expect(readFileSync(join(second, 'conformance.md'), 'utf8').replace(/\*\*/g, '')).toContain(
+      `- Verdict: ${sentence}`,
+    );
   });
 
   test('what is rerun, and against what', () => {

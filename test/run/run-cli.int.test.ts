@@ -170,8 +170,11 @@ describe('speakcheck run: a full run over fixture suites', { timeout: 200_000 },
     const md = readFileSync(join(reportDir, 'conformance.md'), 'utf8');
     expect(md).toContain('# Speak v1 conformance report');
     expect(md).toMatch(
-      /Verdict: \*\*no MUST or SHOULD failed — \d+ MUST, \d+ SHOULD not judged\*\* \(exit code 0\)/,
+      /Verdict: \*\*NO MUST OR SHOULD FAILED — \d+ MUST, \d+ SHOULD NOT JUDGED\*\* \(exit 0, strict profile\)/,
     );
+    // The job summary says the terminal's verdict line word for word (issue 41).
+    const terminal = /^verdict: (.*)$/m.exec(result.stdout)?.[1];
+    expect(md.replace(/\*\*/g, '')).toContain(`- Verdict: ${terminal}`);
     expect(md).toMatch(/## Not judged \(\d+\)/);
     expect(report.run.verdict).toMatch(/^NO MUST OR SHOULD FAILED — /);
     expect(report.summary.judged).toMatchObject({ mustJudged: 1 });
