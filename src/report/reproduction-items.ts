@@ -70,6 +70,11 @@ export function planItems(evidence: readonly EvidenceEntry[], targetIndex: numbe
   const known = new Map<string, string>(); // id → field
   for (const e of before)
     for (const [k, v] of stringFields(e.body)) if (k in ID_FIELDS && v.length >= 4) known.set(v, k);
+  // Ids in the spec's item paths count even when no answer showed them (the run's own answer may
+  // be missing: a creation in a hook).
+  for (const m of target.url.matchAll(/\/v1\/speak\/(voices|takes)\/([^/?#]+)/g))
+    if (m[2] !== 'generate' && !known.has(m[2]!))
+      known.set(m[2]!, m[1] === 'voices' ? 'voice_id' : 'take_id');
   const plan: ItemPlan = { recreations: [], missing: [] };
   const counters: Record<string, number> = {};
   const visit = (text: string, asDependency: boolean) => {

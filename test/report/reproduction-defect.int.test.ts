@@ -107,11 +107,11 @@ describe('reproductions run as pasted against a defective stack', () => {
       const repro = (await runReproductions()).get('SEC-TAKE-GET-ISOLATED')!;
       const script = repro.curl.join('\n');
       // No request is sent with an unnamed token: every Authorization says A or B.
-      expect(script).not.toContain('Bearer ${SPEAK_TOKEN}');
-      expect(script).toContain('Bearer ${SPEAK_TOKEN_A}');
+      expect(script).not.toContain(`Bearer \${SPEAK_TOKEN}`);
+      expect(script).toContain(`Bearer \${SPEAK_TOKEN_A}`);
       const failing = script.split('\n').at(-1)!;
-      expect(failing).toContain('Bearer ${SPEAK_TOKEN_B}');
-      expect(script.split('\n').find((l) => l.includes('/takes/generate'))).toContain('${SPEAK_TOKEN_A}');
+      expect(failing).toContain(`Bearer \${SPEAK_TOKEN_B}`);
+      expect(script.split('\n').find((l) => l.includes('/takes/generate'))).toContain(`\${SPEAK_TOKEN_A}`);
       const out = paste(script, {
         SPEAK_EMAIL: s.email,
         SPEAK_PASSWORD: s.password,
