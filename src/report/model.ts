@@ -85,12 +85,14 @@ function withReproductions(
   run: Pick<RunInfo, 'caFile' | 'authUrl' | 'keep'>,
 ): ReportedRequirement[] {
   const byKey = new Map(outcomes.map((t) => [t.key, t]));
+  const context = outcomes.flatMap((t) => t.evidence);
   return requirements.map((r) => {
     if (r.status !== 'failed') return r;
     const covering = r.tests.map((k) => byKey.get(k)).filter((t): t is TestOutcome => t !== undefined);
     const failing = covering.filter((t) => t.state === 'failed');
     const reproduction = reproductionOf(failing.length > 0 ? failing : covering, {
       requirement: r.id,
+      context,
       ...(run.caFile ? { caFile: run.caFile } : {}),
       ...(run.authUrl ? { authUrl: run.authUrl } : {}),
       ...(run.keep ? { keep: true } : {}),

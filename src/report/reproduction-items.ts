@@ -60,65 +60,84 @@ export interface ItemPlan {
   missing: string[];
 }
 
+/** Where the evidence of an item may be: the test's own exchanges, then the whole run's. */
+export interface ItemSources {
+  /** The test's exchanges before the replayed ones (their timeline: what the run saw ready). */
+  before: readonly EvidenceEntry[];
+  /** The exchanges the reproduction replays. */
+  replayed: readonly EvidenceEntry[];
+  /** Every test's exchanges: a scenario shared by tests records its exchanges with one of them only. */
+  run?: readonly EvidenceEntry[];
+}
+
+/** The spec's item ids in `text`'s item paths (/v1/speak/voices/{id}, /v1/speak/takes/{id}). */
+function pathIds(text: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const m of text.matchAll(/\/v1\/speak\/(voices|takes)\/([^/?#"\s]+)/g))
+    if (m[2] !== 'generate') out.push([m[2]!, m[1] === 'voices' ? 'voice_id' : 'take_id']);
+  return out;
+}
+
 /**
- * The items `target` (evidence[targetIndex]) uses and how to make each again. `voice_id` and
- * `take_id` values answered anywhere in the evidence before the target are the candidates.
+ * The items the replayed exchanges use and how to make each again: ids of the spec's items that
+ * answers showed (`voice_id`, `take_id`) or that stand in an item path.
  */
-export function planItems(evidence: readonly EvidenceEntry[], targetIndex: number): ItemPlan {
-  const before = evidence.slice(0, targetIndex);
-  const target = evidence[targetIndex]!;
+export function planItems(sources: ItemSources): ItemPlan {
+  const { before, replayed } = sources;
   const known = new Map<string, string>(); // id → field
-  for (const e of before)
-    for (const [k, v] of stringFields(e.body)) if (k in ID_FIELDS && v.length >= 4) known.set(v, k);
-  // Ids in the spec's item paths count even when no answer showed them (the run's own answer may
-  // be missing: a creation in a hook).
-  for (const m of target.url.matchAll(/\/v1\/speak\/(voices|takes)\/([^/?#]+)/g))
-    if (m[2] !== 'generate' && !known.has(m[2]!))
-      known.set(m[2]!, m[1] === 'voices' ? 'voice_id' : 'take_id');
+  const learn = (text: string) => {
+    for (const [k, v] of stringFields(text))
+      if (k in ID_FIELDS && v.length >= 4 && !known.has(v)) known.set(v, k);
+    for (const [id, field] of pathIds(text)) if (!known.has(id)) known.set(id, field);
+  };
+  for (const e of [...before, ...replayed]) learn(`${e.url} ${e.requestBody ?? ''} ${e.body}`);
   const plan: ItemPlan = { recreations: [], missing: [] };
   const counters: Record<string, number> = {};
   const visit = (text: string, asDependency: boolean) => {
-    for (const [id, field] of known) {
+    for (const [id, field] of [...known]) {
       if (!text.includes(id)) continue;
       if (plan.recreations.some((r) => r.id === id) || plan.missing.includes(id)) continue;
-      const made = recreationOf(before, id, field, asDependency);
+      const made = recreationOf(sources, id, field, asDependency);
       if (!made) {
         plan.missing.push(id);
         continue;
       }
       // Its own ids (a take's voice) first.
-      visit(`${made.request.url} ${made.request.requestBody ?? ''}`, true);
+      const uses = `${made.request.url} ${made.request.requestBody ?? ''}`;
+      learn(uses);
+      visit(uses, true);
       counters[field] = (counters[field] ?? 0) + 1;
       plan.recreations.push({ ...made, name: `${ID_FIELDS[field]}_${counters[field]}` });
     }
   };
-  visit(`${target.url} ${target.requestBody ?? ''}`, false);
+  visit(replayed.map((e) => `${e.url} ${e.requestBody ?? ''}`).join(' '), false);
   return plan;
 }
 
 function recreationOf(
-  before: readonly EvidenceEntry[],
+  sources: ItemSources,
   id: string,
   field: string,
   asDependency: boolean,
 ): Omit<Recreation, 'name'> | undefined {
-  const describedBy = before.filter((e) => ok(e) && e.method === 'GET' && pathOf(e.url).endsWith(`/${id}`));
+  const describes = (e: EvidenceEntry) =>
+    ok(e) && e.method === 'GET' && pathOf(e.url).endsWith(`/${id}`) && fieldOf(e.body, field) === id;
+  const creates = (e: EvidenceEntry) =>
+    e.method === 'POST' &&
+    ok(e) &&
+    fieldOf(e.body, field) === id &&
+    !`${e.url} ${e.requestBody ?? ''}`.includes(id);
+  const { before } = sources;
+  // The whole run's exchanges only when the test's own hold nothing of the item.
+  const run = (sources.run ?? []).filter((e) => e.body.includes(id));
+  const describedBy = before.filter(describes);
   // A voice that a take is made with must be ready first; an item the run saw ready before the
   // failing request (an mp3 is only there once the take is ready) is waited for too.
-  const waitReady =
-    asDependency ||
-    describedBy.some((e) => fieldOf(e.body, 'status') === 'ready' && fieldOf(e.body, field) === id);
-  const creator = [...before]
-    .reverse()
-    .find(
-      (e) =>
-        e.method === 'POST' &&
-        ok(e) &&
-        fieldOf(e.body, field) === id &&
-        !`${e.url} ${e.requestBody ?? ''}`.includes(id),
-    );
+  const waitReady = asDependency || describedBy.some((e) => fieldOf(e.body, 'status') === 'ready');
+  const creator = [...before].reverse().find(creates) ?? run.find(creates);
   const itemUrl =
-    describedBy[0]?.url ?? (creator ? creator.url.replace(/\/generate$/, `/${encodeURIComponent(id)}`) : '');
+    [...describedBy, ...run.filter(describes)][0]?.url ??
+    (creator ? creator.url.replace(/\/generate$/, `/${encodeURIComponent(id)}`) : '');
   if (creator && creator.requestBody !== undefined && !/^<\d+ bytes of /.test(creator.requestBody)) {
     const whole = !CUT.test(creator.requestBody);
     if (whole)
@@ -130,8 +149,13 @@ function recreationOf(
         waitReady,
       };
   }
-  // From the spec's generate request and what the evidence says of the item.
-  const description = [...describedBy].reverse().find((e) => fieldOf(e.body, field) === id);
+  // From the spec's generate request and what the evidence says of the item (its owner's view,
+  // or the answer that should not have been given: a leak describes the item too).
+  const description =
+    [...describedBy].reverse()[0] ??
+    sources.replayed.find(describes) ??
+    run.find((e) => describes(e) && e.account !== 'second') ??
+    run.find(describes);
   const source = creator ?? description;
   if (!source) return undefined;
   // The first of each field: an answer's nested objects (a voice's example take) come later.
@@ -158,7 +182,8 @@ function recreationOf(
         authorization: `Bearer ${REDACTED}`,
       },
       requestBody: body,
-      ...(source.account ? { account: source.account } : {}),
+      // The items are the run's own (account A) unless the evidence shows B making it.
+      ...(creator?.account ? { account: creator.account } : {}),
     },
     itemUrl: itemUrl || `${base}/v1/speak/${kind}/${encodeURIComponent(id)}`,
     waitReady,

@@ -11,6 +11,9 @@
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { REDACTED } from '../evidence/redact.ts';
 import { type ItemPlan, planItems } from './reproduction-items.ts';
+
+export { websocketScript } from './reproduction-websocket.ts';
+
 import {
   type Account,
   accountOf,
@@ -58,6 +61,8 @@ export interface ReproductionOptions {
   authUrl?: string;
   /** `--keep`: the run left what it made in place. */
   keep?: boolean;
+  /** Every test's exchanges: where an item the failing test did not make itself was made or read. */
+  context?: readonly EvidenceEntry[];
 }
 
 /** How one curl line stands for the evidence's values. */
@@ -196,6 +201,75 @@ function loginSteps(
   });
 }
 
+/** A reproduction's shell lines as they are written: the accounts they use, the ids made afresh. */
+class Script {
+  readonly lines: string[] = [];
+  readonly notes: string[] = [];
+  private readonly ids = new Map<string, string>();
+  private readonly accounts: Account[] = [];
+  private readonly sent: EvidenceEntry[] = [];
+
+  constructor(
+    private readonly o: ReproductionOptions,
+    readonly twoAccounts: boolean,
+  ) {}
+
+  account(e: Pick<EvidenceEntry, 'account'>): Account {
+    const account = accountOf(e, this.twoAccounts);
+    if (!this.accounts.some((a) => a.label === account.label)) this.accounts.push(account);
+    return account;
+  }
+
+  /** The curl line of `e`, sent with its account's token and the ids made afresh. */
+  curl(e: EvidenceEntry, c: Partial<CurlContext> = {}): string {
+    const curl = curlFor(e, this.o, { account: this.account(e), ids: this.ids, ...c });
+    if (!curl) return '';
+    this.sent.push(e);
+    this.notes.push(...curl.notes);
+    return curl.command;
+  }
+
+  /** Makes the plan's items again, in order, each id read into its variable; waits where the run did. */
+  recreate(plan: ItemPlan): void {
+    for (const r of plan.recreations) {
+      const request = r.request as EvidenceEntry;
+      const who = this.twoAccounts ? `Account ${this.account(request).label} makes` : 'Make';
+      this.lines.push(
+        `# ${who} ${r.id} again (the run deleted its own): its new id is $${r.name}.`,
+        ...captureId(r.name, this.curl(request, { show: 'body' }), r.field),
+      );
+      this.ids.set(r.id, r.name);
+      if (r.waitReady) {
+        const get = {
+          ...request,
+          method: 'GET',
+          url: r.itemUrl,
+          requestHeaders: { authorization: REDACTED },
+        };
+        delete get.requestBody;
+        this.lines.push(
+          `# Wait until ${r.name} is ready, as the run did (at most ${READY_WAIT_S} s).`,
+          waitUntilReady(this.curl(get, { show: 'body' }), READY_WAIT_S),
+        );
+      }
+      if (r.note) this.notes.push(r.note);
+    }
+    for (const id of plan.missing)
+      this.notes.push(
+        this.o.keep
+          ? `${id} is used as the run kept it (--keep).`
+          : `${id} could not be made again: the run deleted it at its end; \`--keep\` keeps what a run makes.`,
+      );
+  }
+
+  /** The login steps the lines need, then the lines. */
+  finish(): string[] {
+    const usesToken = this.sent.some((e) => e.requestHeaders.authorization || /\/auth\//.test(e.url));
+    if (this.twoAccounts) this.notes.unshift(TWO_ACCOUNTS_NOTE);
+    return [...(usesToken ? loginSteps(this.accounts, this.sent, this.o) : []), ...this.lines];
+  }
+}
+
 /** The failing request, with the login and the items it needs, from the test's evidence. */
 function requestReproduction(
   t: FailingTest,
@@ -205,7 +279,6 @@ function requestReproduction(
 ): Reproduction {
   const evidence = t.evidence;
   const target = evidence[index]!;
-  const plan: ItemPlan = planItems(evidence, index);
   // A signed URL is only good fresh: the request that redirected to it comes along (it gives one).
   const leadIn =
     !target.requestHeaders.authorization && index > 0
@@ -218,132 +291,95 @@ function requestReproduction(
     !leadIn && target.headers.location
       ? evidence.slice(index + 1).find((e) => e.url === target.headers.location && !isBackPressure(e))
       : undefined;
-  const shown: EvidenceEntry[] = [
-    ...plan.recreations.map((r) => r.request as EvidenceEntry),
-    ...(leadIn ? [leadIn] : []),
-    target,
-  ];
-  const twoAccounts = shown.some((e) => e.account === 'second');
-  const accounts: Account[] = [];
-  const need = (e: Pick<EvidenceEntry, 'account'>) => {
-    const account = accountOf(e, twoAccounts);
-    if (!accounts.some((a) => a.label === account.label)) accounts.push(account);
-    return account;
-  };
-  const notes: string[] = [];
-  const body: string[] = [];
-  const ids = new Map<string, string>();
-  const add = (curl: { command: string; notes: string[] } | null) => {
-    notes.push(...(curl?.notes ?? []));
-    return curl?.command ?? '';
-  };
-  for (const r of plan.recreations) {
-    const account = need(r.request);
-    body.push(
-      `# ${twoAccounts ? `Account ${account.label} makes` : 'Make'} ${r.id} again (the run deleted its own): its new id is $${r.name}.`,
-      ...captureId(r.name, add(curlFor(r.request, o, { account, ids, show: 'body' })), r.field),
-    );
-    ids.set(r.id, r.name);
-    if (r.waitReady) {
-      const get = add(
-        curlFor({ method: 'GET', url: r.itemUrl, requestHeaders: { authorization: REDACTED } }, o, {
-          account,
-          ids,
-          show: 'body',
-        }),
-      );
-      body.push(
-        `# Wait until ${r.name} is ready, as the run did (at most ${READY_WAIT_S} s).`,
-        waitUntilReady(get, READY_WAIT_S),
-      );
-    }
-    if (r.note) notes.push(r.note);
-  }
-  if (leadIn) {
-    const account = need(leadIn);
-    body.push(
+  const replayed = [...(leadIn ? [leadIn] : []), target];
+  const plan = planItems({
+    before: evidence.slice(0, index),
+    replayed,
+    ...(o.context ? { run: o.context } : {}),
+  });
+  const script = new Script(
+    o,
+    [...replayed, ...plan.recreations.map((r) => r.request)].some((e) => e.account === 'second'),
+  );
+  script.recreate(plan);
+  if (leadIn)
+    script.lines.push(
       '# A fresh signed URL: the request that redirected to it.',
-      ...keepingLocation(add(curlFor(leadIn, o, { account, ids }))),
+      ...keepingLocation(script.curl(leadIn)),
     );
-  }
-  const account = need(target);
-  const binary = /^<\d+ bytes of /.test(target.body);
-  body.push(
-    `# The failing request${twoAccounts ? ` (account ${account.label})` : ''}: the run's answer was ${target.status ?? 'none'}${target.error ? ` (${target.error})` : ''}.`,
+  const account = script.account(target);
+  script.lines.push(
+    `# The failing request${script.twoAccounts ? ` (account ${account.label})` : ''}: the run's answer was ${target.status ?? 'none'}${target.error ? ` (${target.error})` : ''}.`,
   );
-  const targetCurl = add(
-    curlFor(target, o, {
-      account,
-      ids,
-      ...(leadIn ? { urlVariable: 'LOCATION' } : {}),
-      ...(binary ? { show: 'headers' as const } : {}),
-    }),
-  );
-  if (follow) {
-    body.push(...keepingLocation(targetCurl));
-    body.push(
+  const targetCurl = script.curl(target, {
+    ...(leadIn ? { urlVariable: 'LOCATION' } : {}),
+    ...(isBinary(target) ? { show: 'headers' as const } : {}),
+  });
+  if (follow)
+    script.lines.push(
+      ...keepingLocation(targetCurl),
       '# Where it redirected, as the run followed it: without Authorization (the URL carries its own).',
-      add(
-        curlFor(follow, o, {
-          account,
-          ids,
-          urlVariable: 'LOCATION',
-          show: /^<\d+ bytes of /.test(follow.body) ? 'headers' : 'all',
-        }),
-      ),
+      script.curl(follow, { urlVariable: 'LOCATION', show: isBinary(follow) ? 'headers' : 'all' }),
     );
-  } else body.push(targetCurl);
-  const tokenUsers = [...shown, ...(follow ? [follow] : [])];
-  const usesToken = tokenUsers.some((e) => e.requestHeaders.authorization || /\/auth\//.test(e.url));
-  const curl = [...(usesToken ? loginSteps(accounts, tokenUsers, o) : []), ...body];
-  if (twoAccounts) notes.unshift(TWO_ACCOUNTS_NOTE);
-  notes.unshift(
+  else script.lines.push(targetCurl);
+  const curl = script.finish();
+  script.notes.unshift(
     `Reproduces the test "${t.name}"${failingTests > 1 ? ` (1 of ${failingTests} failing tests)` : ''}: its failing request${
       plan.recreations.length ? ', after making what it uses afresh' : ''
     }; the test's ${evidence.length} exchanges are under its evidence.`,
   );
-  for (const id of plan.missing)
-    notes.push(
-      o.keep
-        ? `${id} is used as the run kept it (--keep).`
-        : `${id} could not be made again: the run deleted it at its end; \`--keep\` keeps what a run makes.`,
-    );
-  return { curl, websocket: [], transcript: [], notes: dedupe(notes) };
+  return { curl, websocket: [], transcript: [], notes: dedupe(script.notes) };
+}
+
+function isBinary(e: EvidenceEntry): boolean {
+  return /^<\d+ bytes of /.test(e.body);
 }
 
 function dedupe(lines: readonly string[]): string[] {
   return [...new Set(lines)];
 }
 
-/** No request named (a websocket check, a timing): the test's exchanges as they went, last ones first to go. */
+/**
+ * No request named (a websocket check, a timing, a finding about several requests): the test's
+ * HTTP exchanges as they went (the last ones), after the items they use are made afresh.
+ */
 function wholeTestReproduction(t: FailingTest, o: ReproductionOptions): Reproduction {
   const answered = t.evidence.filter((e) => !isBackPressure(e));
   const http = answered.filter((e) => !isWebsocketEntry(e) && !/\/auth\/login$/.test(e.url));
-  const kept = http.length > MAX_REPRODUCED_EXCHANGES ? http.slice(-MAX_REPRODUCED_EXCHANGES) : http;
-  const twoAccounts = kept.some((e) => e.account === 'second');
-  const out: Reproduction = { curl: [], websocket: [], transcript: [], notes: [] };
-  out.notes.push(
-    `Reproduces the test "${t.name}": its failure names no single request, so its exchanges are replayed as they went; the ids are the run's${
-      o.keep ? ' (kept: --keep)' : ', deleted at its end (`--keep` keeps what a run makes)'
-    }.`,
+  const last = http.length > MAX_REPRODUCED_EXCHANGES ? http.slice(-MAX_REPRODUCED_EXCHANGES) : http;
+  const plan = planItems({ before: t.evidence, replayed: last, ...(o.context ? { run: o.context } : {}) });
+  // A creating request is replayed once, as the item's recreation.
+  const made = new Set<EvidenceEntry>(plan.recreations.map((r) => r.request as EvidenceEntry));
+  const kept = last.filter((e) => !made.has(e));
+  const script = new Script(
+    o,
+    [...kept, ...plan.recreations.map((r) => r.request)].some((e) => e.account === 'second'),
   );
-  if (twoAccounts) out.notes.push(TWO_ACCOUNTS_NOTE);
-  if (kept.length < http.length)
-    out.notes.push(`Only the last ${kept.length} of ${http.length} HTTP exchanges are reproduced.`);
+  script.recreate(plan);
+  if (kept.length) script.lines.push("# The test's exchanges, as they went.");
+  kept.forEach((e, i) => {
+    // A signed URL the run was redirected to is fetched fresh: from the redirect just replayed.
+    const fromRedirect = i > 0 && kept[i - 1]!.headers.location === e.url;
+    const curl = script.curl(e, {
+      ...(isBinary(e) ? { show: 'headers' as const } : {}),
+      ...(fromRedirect ? { urlVariable: 'LOCATION' } : {}),
+    });
+    if (kept[i + 1] && e.headers.location === kept[i + 1]!.url) script.lines.push(...keepingLocation(curl));
+    else script.lines.push(curl);
+  });
+  const out: Reproduction = { curl: script.finish(), websocket: [], transcript: [], notes: [] };
+  out.notes.push(
+    `Reproduces the test "${t.name}": its failure names no single request, so its exchanges are replayed as they went${
+      plan.recreations.length ? ', after making what they use afresh' : ''
+    }.`,
+    ...script.notes,
+  );
+  if (last.length < http.length)
+    out.notes.push(`Only the last ${last.length} of ${http.length} HTTP exchanges are reproduced.`);
   for (const e of answered) {
     if (e.method.startsWith('WS ') && e.requestBody) out.websocket.push(e.requestBody);
     if (isWebsocketEntry(e)) out.transcript.push(transcriptLine(e));
   }
-  const accounts: Account[] = [];
-  for (const e of kept) {
-    const account = accountOf(e, twoAccounts);
-    if (!accounts.some((a) => a.label === account.label)) accounts.push(account);
-    const curl = curlFor(e, o, { account, ids: new Map() });
-    if (!curl) continue;
-    out.curl.push(curl.command);
-    out.notes.push(...curl.notes);
-  }
-  if (kept.some((e) => e.requestHeaders.authorization)) out.curl.unshift(...loginSteps(accounts, kept, o));
   out.notes = dedupe(out.notes);
   return out;
 }
@@ -353,61 +389,4 @@ function transcriptLine(e: EvidenceEntry): string {
     ? e.body
     : `HTTP ${e.status ?? 'no answer'}${e.body ? ` ${e.body}` : ''}`;
   return `${e.method} ${e.url}: ${answer}${e.error ? ` (${e.error})` : ''}`;
-}
-
-/**
- * A Node script replaying the websocket requests: it connects to $SPEAK_WS_URL (a secret, so never
- * in the report: get a fresh one from the API, see the curl lines), sends each request and prints
- * every message until the socket has been quiet for 10 s.
- */
-export function websocketScript(requirement: string, requests: readonly string[]): string {
-  return `// Replays the websocket requests of ${requirement} (speakcheck reproduction).
-// Usage: SPEAK_WS_URL='wss://…' node ${requirement}.mjs   (needs the ws package: npm install ws)
-import WebSocket from 'ws';
-
-const url = process.env.SPEAK_WS_URL;
-if (!url) {
-  console.error('Set SPEAK_WS_URL to a fresh websocket URL of the server under test.');
-  process.exit(2);
-}
-const requests = ${JSON.stringify(
-    requests.map((r) => safeJson(r)),
-    null,
-    2,
-  )};
-const socket = new WebSocket(url);
-let quiet;
-const idle = () => {
-  clearTimeout(quiet);
-  quiet = setTimeout(() => socket.close(), 10_000);
-};
-socket.on('open', () => {
-  for (const request of requests) socket.send(JSON.stringify(request));
-  idle();
-});
-socket.on('message', (data, isBinary) => {
-  console.log(isBinary ? \`<\${data.length} bytes of audio>\` : data.toString());
-  idle();
-});
-socket.on('unexpected-response', (_req, res) => {
-  console.error(\`upgrade refused: HTTP \${res.statusCode}\`);
-  process.exitCode = 1;
-});
-socket.on('error', (error) => {
-  console.error(error.message);
-  process.exitCode = 1;
-});
-socket.on('close', (code, reason) => {
-  clearTimeout(quiet);
-  console.log(\`closed \${code} \${reason}\`);
-});
-`;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -179,6 +179,40 @@ describe('a reproduction runs as pasted', () => {
   });
 });
 
+describe("what the test's own evidence does not hold", () => {
+  test("an item read only by another test (a shared scenario's exchanges) is made from the run's evidence", () => {
+    const target = entry({ url: `${API}/v1/speak/takes/tk_old/wav`, status: 302 });
+    const errors = ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302'];
+    const alone = reproductionOf([{ name: 'wav', errors, evidence: [target] }]);
+    expect(alone.notes.join('\n')).toMatch(/tk_old could not be made again/);
+    const repro = reproductionOf([{ name: 'wav', errors, evidence: [target] }], {
+      context: audioTest(302),
+    });
+    expect(repro.notes.join('\n')).not.toMatch(/could not be made again/);
+    const { calls } = paste(repro.curl, { SPEAK_EMAIL: 'a@x', SPEAK_PASSWORD: 'pw' });
+    expect(calls.find((c) => c.includes('/takes/generate'))).toContain(
+      '{"voice_id":"vc_new","text":"Hi there."}',
+    );
+    expect(calls.at(-1)).toContain(`${API}/v1/speak/takes/tk_new/wav`);
+  });
+
+  test('a finding that names no single request: the exchanges are replayed with the items made afresh', () => {
+    const repro = reproductionOf([
+      { name: 'done', errors: ['take tk_old: wav → 302; mp3 → 302'], evidence: audioTest(307) },
+    ]);
+    expect(repro.notes[0]).toMatch(/names no single request/);
+    const { calls } = paste(repro.curl, { SPEAK_EMAIL: 'a@x', SPEAK_PASSWORD: 'pw' });
+    // The take is made once (its creating request is not sent twice), then the exchanges go on with its new id.
+    expect(calls.filter((c) => c.includes('/takes/generate'))).toHaveLength(1);
+    expect(calls.some((c) => c.includes('tk_old'))).toBe(false);
+    const wav = calls.findIndex((c) => c.endsWith(`${API}/v1/speak/takes/tk_new/wav`));
+    expect(wav).toBeGreaterThan(0);
+    // The signed URL it redirected to: fresh, without Authorization.
+    expect(calls[wav + 1]).toBe('-sS -D - -o /dev/null http://127.0.0.1:8/signed/fresh?sig=new');
+    expect(repro.notes.join('\n')).not.toMatch(/signature in the URL is redacted/);
+  });
+});
+
 describe('two accounts', () => {
   test('A makes the take with $SPEAK_TOKEN_A, B reads it with $SPEAK_TOKEN_B, each logging in with its own variables', () => {
     const evidence = [

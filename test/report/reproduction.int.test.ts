@@ -109,14 +109,15 @@ describe('curl reproduction', () => {
       ],
       { caFile: "/etc/ssl/speak's ca.pem" },
     );
-    expect(argvOf(repro.curl[0]!, {})).toEqual([
+    const curl = repro.curl.filter((line) => line.startsWith('curl '));
+    expect(argvOf(curl[0]!, {})).toEqual([
       '-sS',
       '-i',
       '--cacert',
       "/etc/ssl/speak's ca.pem",
       'https://127.0.0.1:9/v1/speak/version',
     ]);
-    expect(repro.curl[1]).not.toContain('--cacert');
+    expect(curl[1]).not.toContain('--cacert');
     expect(repro.curl.join(' ')).not.toMatch(/ -k | --insecure/);
   });
 
