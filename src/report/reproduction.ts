@@ -235,7 +235,7 @@ class Script {
       const request = r.request as EvidenceEntry;
       const who = this.twoAccounts ? `Account ${this.account(request).label} makes` : 'Make';
       this.lines.push(
-        `# ${who} ${r.id} again (the run deleted its own): its new id is $${r.name}.`,
+        `# ${who} ${r.id} again${this.o.keep ? '' : ' (the run deleted its own)'}: its new id is $${r.name}.`,
         ...captureId(r.name, this.curl(request, { show: 'body' }), r.field),
       );
       this.ids.set(r.id, r.name);
