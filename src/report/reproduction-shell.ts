@@ -90,8 +90,10 @@ function sedField(field: string): string {
  * says so on stderr; the requests after it then answer 401.
  */
 export function loginStep(account: Account, authUrl: string, o: { refresh: boolean }): string[] {
-  const body = `{"email":"${variable(account.email)}","password":"${variable(account.password)}"}`;
-  const login = `curl -sS -X POST -H 'content-type: application/json' --data-raw ${shellWord(body)} ${singleQuoted(`${authUrl}/auth/login`)}`;
+  // Each value escaped for JSON by sed: a password may hold " or \.
+  const json = (name: string) => `$(printf '%s' "$${name}" | sed 's/[\\\\"]/\\\\&/g')`;
+  const body = `"{\\"email\\":\\"${json(account.email)}\\",\\"password\\":\\"${json(account.password)}\\"}"`;
+  const login = `curl -sS -X POST -H 'content-type: application/json' --data-raw ${body} ${singleQuoted(`${authUrl}/auth/login`)}`;
   const answer = `LOGIN_${account.label}`;
   const lines = [
     `# Account ${account.label}: log in with $${account.email} and $${account.password} (without them: $${account.presetToken}, a token).`,

@@ -132,6 +132,16 @@ describe('a reproduction runs as pasted', () => {
     expect(out).toContain('TAKE_1=tk_new');
   });
 
+  test('a password with quotes, backslashes and $ is sent as the JSON string of it', () => {
+    const repro = reproductionOf([
+      { name: 'wav', errors: ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302'], evidence: audioTest(302) },
+    ]);
+    const password = 'p"w\\x$y `z`';
+    const { calls } = paste(repro.curl, { SPEAK_EMAIL: 'a@x', SPEAK_PASSWORD: password });
+    const body = /--data-raw (\{.*\}) http/.exec(calls[0]!)?.[1];
+    expect(JSON.parse(body!)).toEqual({ email: 'a@x', password });
+  });
+
   test('a take the run fetched before ready is not waited for', () => {
     const evidence = audioTest(302).filter(
       (e) => e.url !== `${API}/v1/speak/takes/tk_old` || e.method !== 'GET',
