@@ -50,6 +50,8 @@ export interface SendOptions {
    * (src/client/lifetime.ts).
    */
   prepare?: () => Promise<AttemptChanges | undefined> | AttemptChanges | undefined;
+  /** 'second': the run's second identity sends it (recorded with the evidence). */
+  account?: 'second';
 }
 
 /** What `prepare` changes for one attempt. */
@@ -152,6 +154,7 @@ async function sendOnce(o: SendOptions): Promise<Exchange> {
         body,
         ms,
         ...(error !== undefined ? { error } : {}),
+        ...(o.account ? { account: o.account } : {}),
       }),
     );
   try {

@@ -74,6 +74,8 @@ export interface ClientSettings {
   limiter?: Limiter;
   /** How long one request waits on back-pressure before giving up (default: src/client/back-pressure.ts). */
   throttleBoundMs?: number;
+  /** 'second': the client of the run's second identity (customer B); its evidence says so. */
+  account?: 'second';
 }
 
 export interface Credentials {
@@ -243,6 +245,7 @@ export class HttpSpeakClient implements SpeakClient {
         ...o,
         timeoutMs: o.timeoutMs ?? this.settings.requestTimeoutMs,
         ...(bound !== undefined && o.throttleBoundMs === undefined ? { throttleBoundMs: bound } : {}),
+        ...(this.settings.account ? { account: this.settings.account } : {}),
       }),
     );
   }

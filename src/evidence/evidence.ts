@@ -20,6 +20,11 @@ export interface EvidenceEntry {
   body: string;
   ms: number;
   error?: string;
+  /**
+   * 'second': made with the run's second identity (customer B, the security area); absent: the
+   * run's own account. A reproduction names each request's account by it (src/report/reproduction.ts).
+   */
+  account?: 'second';
 }
 
 /** What one test accumulates while it runs. */
@@ -125,6 +130,7 @@ export function evidenceFor(o: {
   body?: Buffer;
   ms: number;
   error?: string;
+  account?: 'second';
 }): EvidenceEntry {
   const entry: EvidenceEntry = {
     method: o.method,
@@ -138,5 +144,6 @@ export function evidenceFor(o: {
   if (o.requestBody !== undefined)
     entry.requestBody = bodyExcerpt(o.requestBody, o.requestContentType ?? 'application/json');
   if (o.error) entry.error = redactText(o.error);
+  if (o.account) entry.account = o.account;
   return entry;
 }

@@ -157,7 +157,7 @@ export function useSpeak(): SpeakContext {
     async loginSecond() {
       const c = ready(config, 'config');
       if (!c.second) return undefined;
-      return HttpSpeakClient.login(settings(c), credentials(c.second));
+      return HttpSpeakClient.login({ ...settings(c), account: 'second' }, credentials(c.second));
     },
   };
 }

@@ -238,6 +238,8 @@ export class ConformanceReporter implements Reporter {
       ...(expected ? { expect: expected.outcome } : {}),
       ...(traffic ? { traffic } : {}),
       ...(config.caFile ? { caFile: config.caFile } : {}),
+      authUrl: config.authUrl,
+      ...(config.keep ? { keep: true } : {}),
       errors: [
         ...(this.stopReason ? [`The run was stopped: ${this.stopReason}.`] : []),
         ...unhandledErrors.map((e) => redactText(errorText(e))),

@@ -38,6 +38,10 @@ export interface RunInfo {
   traffic?: ThrottleStats;
   /** `--ca-file`: the private CA the run trusted (the reproduction curls pass it as --cacert). */
   caFile?: string;
+  /** `--auth-url`: where the login endpoint is (the reproductions log in there). */
+  authUrl?: string;
+  /** `--keep`: the run left what it made in place (a reproduction may use its ids). */
+  keep?: boolean;
 }
 
 /** A requirement's verdict as reported; a failed one carries how to reproduce it. */
@@ -64,36 +68,38 @@ export function buildReport(
   return redactJson({
     summary: verdicts.summary,
     run,
-    requirements: withReproductions(verdicts.requirements, outcomes, run.caFile),
+    requirements: withReproductions(verdicts.requirements, outcomes, run),
     uncovered: verdicts.uncovered,
     problems: verdicts.problems,
     tests: outcomes,
   }) as ConformanceReport;
 }
 
-/** Every failed requirement gets the reproduction of its tests' exchanges (src/report/reproduction.ts). */
+/**
+ * Every failed requirement gets a reproduction of one of its failing tests' failing request
+ * (src/report/reproduction.ts).
+ */
 function withReproductions(
   requirements: readonly RequirementVerdict[],
   outcomes: readonly TestOutcome[],
-  caFile: string | undefined,
+  run: Pick<RunInfo, 'caFile' | 'authUrl' | 'keep'>,
 ): ReportedRequirement[] {
   const byKey = new Map(outcomes.map((t) => [t.key, t]));
+  const context = outcomes.flatMap((t) => t.evidence);
   return requirements.map((r) => {
     if (r.status !== 'failed') return r;
-    const failing = r.tests.map((k) => byKey.get(k)).filter((t) => t?.state === 'failed');
-    const tests = failing.length > 0 ? failing : r.tests.map((k) => byKey.get(k));
-    const reproduction = reproductionOf(
-      tests.flatMap((t) => t?.evidence ?? []),
-      caFile ? { caFile } : {},
-    );
-    if (r.level === 'SECURITY') reproduction.notes.unshift(SECOND_IDENTITY_NOTE);
+    const covering = r.tests.map((k) => byKey.get(k)).filter((t): t is TestOutcome => t !== undefined);
+    const failing = covering.filter((t) => t.state === 'failed');
+    const reproduction = reproductionOf(failing.length > 0 ? failing : covering, {
+      requirement: r.id,
+      context,
+      ...(run.caFile ? { caFile: run.caFile } : {}),
+      ...(run.authUrl ? { authUrl: run.authUrl } : {}),
+      ...(run.keep ? { keep: true } : {}),
+    });
     return { ...r, reproduction };
   });
 }
-
-/** A security check's exchanges are made by two accounts: which secret each variable stands for. */
-const SECOND_IDENTITY_NOTE =
-  "Two accounts: the requests with B's token are customer B's (the run's second identity): there $SPEAK_TOKEN / $SPEAK_PASSWORD are B's (--second-email/--second-password or --second-token); the ids in the paths are customer A's items.";
 
 /** "; areas: a, b; requirements: X, Y" as the renderers state the selection (empty when all ran). */
 export function selectionText(run: Pick<RunInfo, 'only' | 'requirements'>): string {

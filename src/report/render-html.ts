@@ -8,6 +8,7 @@
  * so a server answering megabytes cannot make the page unusable; a passed requirement's exchanges
  * stay in conformance.json.
  */
+
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import type { Outage } from '../facts/outages.ts';
 import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
@@ -15,6 +16,7 @@ import { badgeOf, renderBadgeSvg } from './badge.ts';
 import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, type ReportedRequirement, selectionText } from './model.ts';
+import { REPRODUCTION_USAGE } from './reproduction.ts';
 import { judgedOf, notJudgedStatus, securityLine } from './summary-table.ts';
 import { verdictDetail, verdictSentence, verdictWords } from './verdict-line.ts';
 
@@ -96,7 +98,7 @@ function renderReproduction(r: ReportedRequirement): string {
   const notes = repro.notes.length
     ? `<ul>${repro.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`
     : '';
-  return `<div class="repro"><b>Reproduction</b> (set <code>SPEAK_TOKEN</code> first)${curl}${ws}${notes}</div>`;
+  return `<div class="repro"><b>Reproduction</b> <span class="usage">${escapeHtml(REPRODUCTION_USAGE)}</span>${curl}${ws}${notes}</div>`;
 }
 
 // Every <pre> carries tabindex="0": it scrolls past 24rem, and a box that scrolls must be reachable by

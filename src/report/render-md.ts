@@ -3,6 +3,7 @@
 import { judgedText, notJudgedList } from '../verdict/verdict.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, selectionText } from './model.ts';
+import { REPRODUCTION_USAGE } from './reproduction.ts';
 import { notJudgedStatus, securityLine } from './summary-table.ts';
 import { verdictDetail, verdictWords } from './verdict-line.ts';
 
@@ -180,12 +181,7 @@ function expectMarkdown(report: ConformanceReport): string[] {
 function reproductionSection(report: ConformanceReport): string[] {
   const failed = report.requirements.filter((r) => r.reproduction);
   if (failed.length === 0) return [];
-  const lines = [
-    '## Reproduction',
-    '',
-    'Set `SPEAK_TOKEN` (or `SPEAK_PASSWORD` / `SPEAK_REFRESH_TOKEN` where a command uses them) first; secrets are never written here.',
-    '',
-  ];
+  const lines = ['## Reproduction', '', `${REPRODUCTION_USAGE} Secrets are never written here.`, ''];
   for (const r of failed) {
     const repro = r.reproduction!;
     lines.push(`### ${r.id}`, '');

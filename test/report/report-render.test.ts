@@ -120,18 +120,26 @@ describe('report rendering', () => {
 });
 
 describe('reproduction in the reports', () => {
-  test('a failed requirement carries curl lines in json, md and html; the token is a variable', async () => {
+  test('a failed requirement carries its shell lines in json, md and html; the token is a variable', async () => {
     const r = report();
     const failed = r.requirements.find((x) => x.id === 'AUTH-HOSTILE');
-    const curl = failed?.reproduction?.curl ?? [];
+    const script = failed?.reproduction?.curl ?? [];
+    // The failure names no request: the test's last 12 exchanges, after the login step.
+    expect(script[0]).toMatch(/^# Account A: log in with \$SPEAK_EMAIL and \$SPEAK_PASSWORD/);
+    const curl = script.filter((line) => line.startsWith('curl '));
     expect(curl).toHaveLength(12);
     expect(curl[0]).toBe(
-      `curl -sS -i -H "Authorization: Bearer $SPEAK_TOKEN" 'http://127.0.0.1:1/x?i=18&X-Amz-Signature=‹redacted›'`,
+      `curl -sS -i -H "Authorization: Bearer \${SPEAK_TOKEN}" 'http://127.0.0.1:1/x?i=18&X-Amz-Signature=‹redacted›'`,
     );
-    expect(failed?.reproduction?.notes[0]).toBe('Only the last 12 of 30 exchanges are reproduced.');
-    expect(renderMarkdown(r)).toContain(`## Reproduction\n`);
-    expect(renderMarkdown(r)).toContain(curl[11]!);
-    expect(renderHtml(r)).toContain(escapeHtml(curl[11]!));
+    expect(failed?.reproduction?.notes).toContain('Only the last 12 of 30 HTTP exchanges are reproduced.');
+    const md = renderMarkdown(r);
+    expect(md).toContain(`## Reproduction\n`);
+    expect(md).toContain(`Paste it into a shell with SPEAK_EMAIL and SPEAK_PASSWORD set`);
+    // The whole script in one sh block, as pasted.
+    expect(md).toContain(`\`\`\`sh\n${script.join('\n')}\n\`\`\``);
+    const html = renderHtml(r);
+    expect(html).toContain(escapeHtml(script.join('\n')));
+    expect(html).toContain(escapeHtml('Paste it into a shell with SPEAK_EMAIL and SPEAK_PASSWORD set'));
   });
 
   test('websocket requests of a failure become repro/<id>.mjs beside the reports', async () => {

@@ -1,14 +1,16 @@
 /**
  * The reproduction of a failure (src/report/reproduction.ts): curl lines from redacted evidence put
  * secrets back only as shell variables, quote everything else literally, give a signed URL no
- * Authorization, and survive the report's last redaction pass; websocket requests get a replay script.
+ * Authorization, and survive the report's last redaction pass; it reproduces the request the check
+ * named (not the test's last exchanges), logs in first, makes the items it uses afresh, names each
+ * account of a two-account failure; websocket requests get a replay script.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import type { EvidenceEntry } from '../../src/evidence/evidence.ts';
 import { evidenceFor } from '../../src/evidence/evidence.ts';
 import { redactJson } from '../../src/evidence/redact.ts';
-import { curlFor, reproductionOf, websocketScript } from '../../src/report/reproduction.ts';
+import { curlFor, type FailingTest, reproductionOf, websocketScript } from '../../src/report/reproduction.ts';
 
 const exchange = (o: Partial<EvidenceEntry>): EvidenceEntry => ({
   method: 'GET',
@@ -19,6 +21,12 @@ const exchange = (o: Partial<EvidenceEntry>): EvidenceEntry => ({
   body: '',
   ms: 1,
   ...o,
+});
+
+const failing = (evidence: EvidenceEntry[], errors: string[] = []): FailingTest => ({
+  name: 'a test',
+  errors,
+  evidence,
 });
 
 /** What the shell makes of a command line: its arguments, as curl would receive them. */
@@ -47,16 +55,18 @@ describe('curl reproduction', () => {
       headers: {},
       ms: 3,
     });
-    const repro = reproductionOf([login, get]);
+    const repro = reproductionOf([failing([login, get])]);
     const text = JSON.stringify(repro);
     expect(text).not.toContain('hunter2-secret');
     expect(text).not.toContain('eyJhbGciOi');
-    expect(repro.curl[1]).toBe(
-      `curl -sS -i -H "Authorization: Bearer $SPEAK_TOKEN" 'http://127.0.0.1:9/v1/speak/models'`,
+    // The run's login is the reproduction's own login step; the request comes after it.
+    expect(repro.curl[0]).toMatch(/^# Account A: log in with \$SPEAK_EMAIL and \$SPEAK_PASSWORD/);
+    expect(repro.curl.at(-1)).toBe(
+      `curl -sS -i -H "Authorization: Bearer \${SPEAK_TOKEN}" 'http://127.0.0.1:9/v1/speak/models'`,
     );
     // The report's last redaction pass leaves the variables alone.
     expect(redactJson({ reproduction: repro })).toEqual({ reproduction: repro });
-    const argv = argvOf(repro.curl[0]!, { SPEAK_PASSWORD: 'pw"$`x' });
+    const argv = argvOf(curlFor(login)!.command, { SPEAK_PASSWORD: 'pw"$`x' });
     expect(argv).toEqual([
       '-sS',
       '-i',
@@ -68,7 +78,7 @@ describe('curl reproduction', () => {
       '{"email":"a@b.c","password":"pw"$`x"}',
       'http://127.0.0.1:9/auth/login',
     ]);
-    expect(argvOf(repro.curl[1]!, { SPEAK_TOKEN: 'tok' })).toContain('Authorization: Bearer tok');
+    expect(argvOf(repro.curl.at(-1)!, { SPEAK_TOKEN: 'tok' })).toContain('Authorization: Bearer tok');
   });
 
   test('a refresh token is $SPEAK_REFRESH_TOKEN; other text is literal, $ and quotes included', () => {
@@ -92,31 +102,36 @@ describe('curl reproduction', () => {
   test('--ca-file: an https curl trusts the same private CA (--cacert), never -k; http ones need none', () => {
     const repro = reproductionOf(
       [
-        exchange({ url: 'https://127.0.0.1:9/v1/speak/version' }),
-        exchange({ url: 'http://127.0.0.1:9/files/a.wav' }),
+        failing([
+          exchange({ url: 'https://127.0.0.1:9/v1/speak/version' }),
+          exchange({ url: 'http://127.0.0.1:9/files/a.wav' }),
+        ]),
       ],
       { caFile: "/etc/ssl/speak's ca.pem" },
     );
-    expect(argvOf(repro.curl[0]!, {})).toEqual([
+    const curl = repro.curl.filter((line) => line.startsWith('curl '));
+    expect(argvOf(curl[0]!, {})).toEqual([
       '-sS',
       '-i',
       '--cacert',
       "/etc/ssl/speak's ca.pem",
       'https://127.0.0.1:9/v1/speak/version',
     ]);
-    expect(repro.curl[1]).not.toContain('--cacert');
+    expect(curl[1]).not.toContain('--cacert');
     expect(repro.curl.join(' ')).not.toMatch(/ -k | --insecure/);
   });
 
   test('websocket requests: listed, no curl, and a replay script that parses', () => {
     const repro = reproductionOf([
-      exchange({ method: 'GET (websocket upgrade)', url: 'ws://127.0.0.1:9/‹redacted›', status: 101 }),
-      exchange({
-        method: 'WS take',
-        url: 'ws://127.0.0.1:9/‹redacted›',
-        requestBody: '{"command":"take"}',
-        body: 'outcome closed; statuses waiting → error',
-      }),
+      failing([
+        exchange({ method: 'GET (websocket upgrade)', url: 'ws://127.0.0.1:9/‹redacted›', status: 101 }),
+        exchange({
+          method: 'WS take',
+          url: 'ws://127.0.0.1:9/‹redacted›',
+          requestBody: '{"command":"take"}',
+          body: 'outcome closed; statuses waiting → error',
+        }),
+      ]),
     ]);
     expect(repro.transcript).toEqual([
       'GET (websocket upgrade) ws://127.0.0.1:9/‹redacted›: HTTP 101',
