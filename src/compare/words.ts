@@ -67,6 +67,8 @@ export function shortFinding(message: string | undefined, max = 200): string {
 
 /** What a change shows beside it: the later run's finding; for an observation, the baseline's too. */
 export function changeFinding(row: Row, change: Change, max = 200): string {
+  // Only one of the two runs has it: nothing to compare, so no verdict beside it (the matrix has it).
+  if (change.kind === 'only-in-run' || change.kind === 'only-in-baseline') return '';
   const now = shortFinding(row.cells[change.run]?.message, max);
   if (change.kind !== 'observation-changed') return now;
   return `now: ${now} · baseline: ${shortFinding(row.cells[0]?.message, max)}`;
