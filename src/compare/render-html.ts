@@ -16,7 +16,7 @@ const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:14
 h1{font-size:1.4rem;margin:.4rem 0}h2{font-size:1.15rem;margin:1.4rem 0 .4rem}h1,h2,th,summary b,nav{overflow-wrap:normal;word-break:normal}
 a{color:#0550ae}nav a{margin-right:1rem}
 .outcome{font-size:1.1rem;font-weight:700}.outcome.bad{color:#a40e26}.outcome.good{color:#116329}
-table{border-collapse:collapse;margin:.4rem 0;width:100%}table.matrix{table-layout:fixed}table.matrix th:first-child{width:30%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:.4rem 0;width:100%}table.matrix{table-layout:fixed}table.matrix th:first-child{width:30%}#changed th[scope=row]{width:17rem}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top}
 thead th{background:#f6f8fa}table.runs th[scope=row]{width:10rem;background:#f6f8fa}table.runs code{font-size:.8rem}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3rem;font-size:.8rem;color:#fff}
 .passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#57606a}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#7d4e00}.not-applicable{background:#57606a}.not-observed{background:#57606a}.harness-error{background:#24292f}

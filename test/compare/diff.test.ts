@@ -89,12 +89,38 @@ describe('compare: observations', () => {
     );
   });
 
-  it('a conclusion drawn from two timings of one run (faster, slower) is no change', () => {
+  it('which in-progress statuses a poll happened to see is no change', () => {
+    expect(
+      classify(
+        info(['REST polling saw waiting → progress_25 → ready; progress_50 not seen for a 3-sentence text.']),
+        info(['REST polling saw started → progress_50 → ready; progress_25 not seen for a 3-sentence text.']),
+        'INFO',
+      ),
+    ).toBeUndefined();
+  });
+
+  it('only ids the server made are masked, not the words of the contract (done_webhook)', () => {
+    expect(
+      classify(
+        info(['take tk_6bc3a543: done_webhook calls within 2.5 s of the first']),
+        info(['take tk_128270a7: status_webhook calls within 2.5 s of the first']),
+        'INFO',
+      )?.kind,
+    ).toBe('observation-changed');
+  });
+
+  it('a conclusion drawn from two timings of one run, or a retry after a race, is no change', () => {
     const faster = [
       'time to first audio chunks 6 ms, parts 5 ms',
       'chunks mode was not faster than parts mode',
     ];
     expect(classify(info(faster), info([faster[0]!]), 'INFO')).toBeUndefined();
+    const ended =
+      'the wav stream ended 40 ms before the take was done: it may not have grown with the generation';
+    expect(classify(info(['wav streamed', ended]), info(['wav streamed']), 'INFO')).toBeUndefined();
+    const retry =
+      'a take of 84 characters was ready before its audio requests were answered; trying a longer one';
+    expect(classify(info(['wav streamed', retry]), info(['wav streamed']), 'INFO')).toBeUndefined();
   });
 
   it("a judged requirement's observations are never compared: its verdict is", () => {
