@@ -8,9 +8,11 @@
  * later run's verdict is
  *   a new failure     failed now, not before                                   worse
  *   fixed             passed now, failed before                                better
- *   no longer judged  blocked or not judged now, passed (or observed) before  worse
- *                     (a MUST no longer judged keeps the verdict from CONFORMS, src/verdict/gate.ts);
- *                     failed before: neither better nor worse, the failure is simply not seen
+ *   no longer judged  blocked now, passed (or observed) before              worse
+ *                     (blocked counts against conformance like a failure, src/verdict/gate.ts);
+ *                     not judged now (not observed, skipped, not applicable, not concluded, harness
+ *                     error): neither, the run's circumstances (a state a run did not catch flips
+ *                     between runs of the same server); failed before: neither, the failure is not seen
  *   newly judged      passed (or observed) now, blocked or not judged before   better
  *   verdict changed   another verdict of the same group (failed → non-strict in a lenient run,
  *                     skipped → not applicable, blocked ↔ not judged)          neither
@@ -169,8 +171,10 @@ export function classify(
   const after = outcomeOf(to.status);
   if (after === 'failed' && before !== 'failed') return { kind: 'new-failure', direction: 'worse', ...ends };
   if (before === 'failed' && HELD.has(after)) return { kind: 'fixed', direction: 'better', ...ends };
+  // Blocked counts against conformance like a failure (src/verdict/gate.ts); the other ways of not
+  // being judged are the run's circumstances (a state it did not catch, its options, its budget).
   if (UNJUDGED.has(after) && HELD.has(before))
-    return { kind: 'no-longer-judged', direction: 'worse', ...ends };
+    return { kind: 'no-longer-judged', direction: after === 'blocked' ? 'worse' : 'neither', ...ends };
   if (UNJUDGED.has(after) && before === 'failed')
     return { kind: 'no-longer-judged', direction: 'neither', ...ends };
   if (HELD.has(after) && UNJUDGED.has(before)) return { kind: 'newly-judged', direction: 'better', ...ends };

@@ -32,18 +32,21 @@ const MASKS: Array<[RegExp, string]> = [
 
 /**
  * Lines that say what one run happened to catch, not what the server chose, left out: a conclusion
- * drawn from two timings (chunks mode was not faster; a stream that ended 40 ms before the take was
- * done), the harness trying again after a take too quick to observe, and which in-progress statuses a poll or a
+ * drawn from two timings (chunks mode was not faster; a stream that ended N ms before the take was
+ * done), the harness trying again after a take too quick to observe, a snapshot of what had happened
+ * "so far", and which in-progress statuses a poll or a
  * stream saw on its way to ready (waiting → progress_25 → ready one run, started → ready the next;
  * measured over whole runs of the same reference stack).
  */
 const RACE = [
   /\b(?:faster|slower|sooner)\b/i,
-  // One timing against another: "the wav stream ended 40 ms before the take was done".
+  // One timing against another: "the wav stream ended N ms before the take was done".
   /\d\s?m?s (?:before|after)\b/,
   /\b(?:waiting|started|progress_\d+)\b/,
   // The harness trying again because a take was too quick to observe.
   /\btrying (?:a|another|again)\b/i,
+  // A snapshot while something is still under way: "done calls so far answered [500]".
+  /\bso far\b/i,
 ];
 
 /** One observation with the run's particulars masked. */

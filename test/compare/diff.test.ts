@@ -21,9 +21,10 @@ describe('compare: the direction of each change against the baseline', () => {
     ['not-observed', 'non-strict', 'new-failure', 'worse'],
     ['failed', 'passed', 'fixed', 'better'],
     ['expected-failure', 'passed', 'fixed', 'better'],
-    ['passed', 'skipped', 'no-longer-judged', 'worse'],
+    ['passed', 'skipped', 'no-longer-judged', 'neither'],
     ['passed', 'blocked', 'no-longer-judged', 'worse'],
-    ['passed', 'not-concluded', 'no-longer-judged', 'worse'],
+    ['passed', 'not-concluded', 'no-longer-judged', 'neither'],
+    ['passed', 'not-observed', 'no-longer-judged', 'neither'],
     ['failed', 'blocked', 'no-longer-judged', 'neither'],
     ['failed', 'harness-error', 'no-longer-judged', 'neither'],
     ['not-applicable', 'passed', 'newly-judged', 'better'],
@@ -46,7 +47,9 @@ describe('compare: the direction of each change against the baseline', () => {
     expect(change('passed', 'failed', 'MUST')?.regression).toBe(true);
     expect(change('passed', 'failed', 'SHOULD')?.regression).toBe(true);
     expect(change('passed', 'failed', 'SECURITY')?.regression).toBe(true);
-    expect(change('passed', 'skipped', 'SECURITY')?.regression).toBe(true);
+    expect(change('passed', 'blocked', 'SECURITY')?.regression).toBe(true);
+    // Not judged for the run's own reasons (a state it did not catch): shown, not a regression.
+    expect(change('passed', 'not-observed', 'MUST')?.regression).toBe(false);
     expect(change('info', 'skipped', 'INFO')).toMatchObject({ kind: 'no-longer-judged', regression: false });
     // Better and neither are never regressions.
     expect(change('failed', 'passed', 'MUST')?.regression).toBe(false);
@@ -121,6 +124,10 @@ describe('compare: observations', () => {
     const retry =
       'a take of 84 characters was ready before its audio requests were answered; trying a longer one';
     expect(classify(info(['wav streamed', retry]), info(['wav streamed']), 'INFO')).toBeUndefined();
+    const soFar = (statuses: string) => [
+      `take tk_99dee: done calls so far answered ${statuses} at ready +704 ms`,
+    ];
+    expect(classify(info(soFar('[500]')), info(soFar('[500,200]')), 'INFO')).toBeUndefined();
   });
 
   it("a judged requirement's observations are never compared: its verdict is", () => {
