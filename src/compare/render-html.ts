@@ -20,7 +20,7 @@ table{border-collapse:collapse;margin:.4rem 0;width:100%}table.matrix{table-layo
 thead th{background:#f6f8fa}table.runs th[scope=row]{width:10rem;background:#f6f8fa}table.runs code{font-size:.8rem}
 .badge{display:inline-block;min-width:4.5em;text-align:center;border-radius:4px;padding:0 .3rem;font-size:.8rem;color:#fff}
 .passed{background:#1a7f37}.failed{background:#cf222e}.blocked{background:#9a6700}.skipped{background:#57606a}.info{background:#0969da}.not-concluded{background:#8250df}.expected-failure{background:#bc4c00}.non-strict{background:#7d4e00}.not-applicable{background:#57606a}.not-observed{background:#57606a}.harness-error{background:#24292f}
-.pill{display:inline-block;border-radius:9px;padding:0 .45rem;font-size:.8rem;color:#fff;white-space:nowrap}
+.pill{display:inline-block;border-radius:9px;padding:0 .45rem;font-size:.8rem;color:#fff;overflow-wrap:normal}
 .pill.worse{background:#cf222e}.pill.better{background:#1a7f37}.pill.neither{background:#57606a}.pill.regression{background:#82071e;font-weight:700}
 .lvl{font-size:.75rem;border:1px solid #6e7781;border-radius:3px;padding:0 .25rem}
 .absent{color:#57606a;font-style:italic}.finding{color:#3d444d;font-size:.85rem;margin:.3rem 0}

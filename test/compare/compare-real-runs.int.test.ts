@@ -100,6 +100,17 @@ async function assertAccessibleAndOffline(s: Parameters<Parameters<typeof withPa
   expect(s.pageErrors).toEqual([]);
 }
 
+/** Nothing sticks out sideways: the page never needs a horizontal scrollbar. */
+async function assertNoHorizontalOverflow(page: Page): Promise<void> {
+  const widths = await page.evaluate(() => {
+    const root = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement;
+    return { scroll: root.scrollWidth, client: root.clientWidth };
+  });
+  expect(widths.scroll, 'page wider than the window').toBeLessThanOrEqual(widths.client);
+}
+
 /** The ids of the "changed" table's rows, top to bottom. */
 async function changedIds(page: Page): Promise<string[]> {
   return (await page.locator('#changed tbody th b').allTextContents()).map((t) => t.trim());
@@ -194,6 +205,7 @@ describe('compare real runs', () => {
           'REGRESSION: 3 requirement(s) worse than the baseline at MUST, SHOULD, SECURITY',
         );
         expect(await changedIds(s.page)).toEqual(c.changed.map((r) => r.id));
+        await assertNoHorizontalOverflow(s.page);
         await s.screenshot('conformance-compare-regression', { fullPage: true });
         await assertAccessibleAndOffline(s);
       },
@@ -259,6 +271,7 @@ describe('compare real runs', () => {
         await page.evaluate(() =>
           (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
         );
+        await assertNoHorizontalOverflow(s.page);
         await s.screenshot('conformance-compare-vendors', { fullPage: true });
         await assertAccessibleAndOffline(s);
       },
