@@ -31,6 +31,8 @@
  *   suites        suites/: the conformance suites, leaves run by vitest (nothing imports them).
  *   report        src/report/: the reporter and the pages, from what the harness left in the task
  *                 meta (harness/meta.ts) and the verdict.
+ *   compare       src/compare/: conformance runs side by side (their conformance.json, read with the
+ *                 report's model), so above report; nothing but the cli uses it.
  *   run           src/run/: one conformance run (preflight, stack, vitest, report, verdict).
  *   load          src/load/: k6 load runs and the capacity search against a stack target.
  *   perf, bench   src/perf/, src/bench/: comparisons of load runs, benchmarks of the stack.
@@ -59,6 +61,7 @@ const LAYERS = [
   ['fixtures', '^fixtures/'],
   ['suites', '^suites/'],
   ['report', '^src/report/'],
+  ['compare', '^src/compare/'],
   ['run', '^src/run/'],
   ['load', '^src/load/'],
   ['perf-bench', '^src/(perf|bench)/'],

@@ -39,6 +39,8 @@ export const SPEAKCHECK_ERROR_CODES = [
   'SPEAKCHECK_LOAD_MERGE',
   'SPEAKCHECK_PERF_RUN_SET',
   'SPEAKCHECK_LOAD_SLO',
+  // conformance runs compared (src/compare)
+  'SPEAKCHECK_COMPARE_INPUT',
 ] as const;
 
 export type SpeakcheckErrorCode = (typeof SPEAKCHECK_ERROR_CODES)[number];

@@ -5,6 +5,7 @@ import { ClientDiagnostic } from '../src/client/diagnostics.ts';
 import { WavHeaderError } from '../src/client/wav-header.ts';
 import { FrameError } from '../src/client/ws-frame.ts';
 import { WsClientError } from '../src/client/ws-stream.ts';
+import { CompareInputError } from '../src/compare/load-run.ts';
 import { ConfigError } from '../src/config/errors.ts';
 import { isSpeakcheckError, SPEAKCHECK_ERROR_CODES, type SpeakcheckError } from '../src/errors.ts';
 import { CannotObserve, StepFailed } from '../src/harness/check.ts';
@@ -61,6 +62,7 @@ const EVERY_ERROR: [SpeakcheckError, string][] = [
   [new CannotObserve('m', 'w'), 'SPEAKCHECK_NOT_OBSERVED'],
   [new TestBoundExceeded('t', 1000), 'SPEAKCHECK_TEST_BOUND'],
   [new SloError('m'), 'SPEAKCHECK_LOAD_SLO'],
+  [new CompareInputError('m'), 'SPEAKCHECK_COMPARE_INPUT'],
 ];
 
 describe('SpeakcheckError: one base, a stable code per error', () => {

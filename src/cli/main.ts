@@ -27,6 +27,11 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<Regis
     load: async () => (await import('./commands/expect.ts')).registerExpect,
   },
   {
+    name: 'compare',
+    summary: 'compare conformance runs side by side (the first the baseline): what changed, what regressed',
+    load: async () => (await import('./commands/compare.ts')).registerCompare,
+  },
+  {
     name: 'serve',
     summary: 'start the reference stack',
     load: async () => (await import('./commands/serve.ts')).registerServe,
