@@ -23,7 +23,8 @@
  * A regression is a worse change of a requirement whose level is one of --fail-on.
  */
 import { type Outcome, outcomeOf } from '../report/contract.ts';
-import { type ReportedRequirement, verdictOf } from '../report/model.ts';
+import type { ReportedRequirement } from '../report/model.ts';
+import { verdictWords } from '../report/verdict-line.ts';
 import type { RequirementLevel } from '../requirements/types.ts';
 import type { VerdictStatus } from '../verdict/verdict.ts';
 import { comparableObservations, observationsCompared } from './observations.ts';
@@ -209,7 +210,7 @@ export function runHeader(input: RunInput): RunHeader {
   return {
     label: input.label,
     file: input.file,
-    verdict: verdictOf(run),
+    verdict: verdictWords(run),
     verdictReasons: run.verdictReasons ?? [],
     exitCode: run.exitCode,
     profile: run.profile,

@@ -169,8 +169,8 @@ describe('compare real runs', () => {
     expect(result.output).toContain('worse: AUTH-LOGIN-FAIL-401 (MUST) in v1.5.0: passed -> failed');
     // The header says what each run's conformance.json says.
     expect(c.runs.map((r) => [r.label, r.verdict, r.levels.MUST.failed, r.levels.SHOULD.failed])).toEqual([
-      ['v1.4.0', expect.stringMatching(/^no MUST or SHOULD failed/), 0, 0],
-      ['v1.5.0', 'does not conform', 2, 1],
+      ['v1.4.0', expect.stringMatching(/^NO MUST OR SHOULD FAILED/), 0, 0],
+      ['v1.5.0', 'DOES NOT CONFORM', 2, 1],
     ]);
     expect(c.runs[1]?.serverVersion).toBe('{"version":"1.0"}');
     const md = readFileSync(join(out, 'compare.md'), 'utf8');

@@ -283,7 +283,7 @@ describe('compare: the header of a run, from its conformance.json', () => {
     );
     expect(h).toMatchObject({
       label: 'vendor-a',
-      verdict: 'does not conform',
+      verdict: 'DOES NOT CONFORM',
       profile: 'lenient',
       selection: 'areas: auth',
       serverVersion: '{"version":1,"minor":3}',

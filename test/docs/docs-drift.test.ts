@@ -15,6 +15,7 @@ import { join, relative } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { registerBench } from '../../src/cli/commands/bench.ts';
+import { registerCompare } from '../../src/cli/commands/compare.ts';
 import { registerExpect } from '../../src/cli/commands/expect.ts';
 import { registerLoad } from '../../src/cli/commands/load.ts';
 import { registerPerf } from '../../src/cli/commands/perf.ts';
@@ -63,6 +64,7 @@ function speakcheckFlags(): Set<string> {
     registerLoad,
     registerPerf,
     registerBench,
+    registerCompare,
     registerWorker,
   ])
     register(program);
@@ -78,6 +80,7 @@ function speakcheckFlags(): Set<string> {
 /** Flags of other tools the docs show, each with its tool: not speakcheck's, so not checked here. */
 const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--cacert': 'curl',
+  '--data-raw': 'curl',
   '--depth': 'git clone',
   '--omit': 'npm',
   '--no-audit': 'npm',
