@@ -2,7 +2,7 @@
  * Token pair shape and what a token says about its own lifetime (when it is a JWT).
  * Tokens never appear in a finding's message: only their shape.
  */
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 import type { TokenPair } from '../../schemas/types.ts';
 import { Finding, show } from './finding.ts';
 

@@ -13,7 +13,7 @@
  * The expiry checks themselves (suites/expiry.spec.ts) use stale credentials on purpose and do not
  * go through this.
  */
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 
 export interface Lifetime {
   /** Local epoch ms after which the credential may be refused. */
