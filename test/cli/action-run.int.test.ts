@@ -87,7 +87,7 @@ describe('the action script (scripts/action-run.sh)', () => {
     expect(result.code, result.out).toBe(0);
     const summary = readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8');
     expect(summary).toContain('# Speak v1 conformance report');
-    expect(summary).toContain('**conforms** (exit code 0)');
+    expect(summary).toContain('- Verdict: **CONFORMS**');
     expect(summary).not.toContain(s.password);
     expect(existsSync(join(env.SPEAKCHECK_REPORT_DIR!, 'conformance.json'))).toBe(true);
     expect(readFileSync(env.GITHUB_OUTPUT, 'utf8')).toBe(
