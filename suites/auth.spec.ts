@@ -25,6 +25,7 @@ import {
   expectSchema,
   freshEnough,
   observe,
+  type RequirementId,
   useSpeak,
 } from '../src/harness/index.ts';
 import { once } from './support/scenarios.ts';
@@ -163,7 +164,7 @@ function protectedRoutes(): Route[] {
 async function assertAllRefused(
   authorization: string | undefined,
   what: string,
-  ids?: { status: string; detail: string },
+  ids?: { status: RequirementId; detail: RequirementId },
 ): Promise<void> {
   const problems: string[] = [];
   const detailProblems: string[] = [];

@@ -20,7 +20,15 @@ import {
   toQueryParams,
   WIRE_LIST_SEMANTICS,
 } from '../src/checks/lists.ts';
-import { against, check, covers, notObserved, observe, useSpeak } from '../src/harness/index.ts';
+import {
+  against,
+  check,
+  covers,
+  notObserved,
+  observe,
+  type RequirementId,
+  useSpeak,
+} from '../src/harness/index.ts';
 import { generateTake, generateVoice, type Take, type Voice, waitUntilDone } from './support/items.ts';
 import { list, listHolding, listPage } from './support/lists.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
@@ -131,9 +139,9 @@ async function blamedPart(
   now: readonly ListItem[],
   kind: Kind,
   semantics: ListSemantics,
-): Promise<string> {
-  const parts: Array<[string, ListQuery]> = [
-    ...(query.ids ? ([['LIST-ID-FILTER', { ids: query.ids }]] as Array<[string, ListQuery]>) : []),
+): Promise<RequirementId> {
+  const parts: Array<[RequirementId, ListQuery]> = [
+    ...(query.ids ? ([['LIST-ID-FILTER', { ids: query.ids }]] as Array<[RequirementId, ListQuery]>) : []),
     [
       'LIST-OLDER',
       {
@@ -340,7 +348,7 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
           }),
           { numRuns },
         );
-        for (const [id, seen] of Object.entries(used))
+        for (const [id, seen] of Object.entries(used) as Array<[keyof typeof used, boolean]>)
           if (!seen)
             notObserved(id, `no generated query used it in ${numRuns} runs`, 'a run with more property runs');
       });

@@ -21,6 +21,7 @@ import {
   notObserved,
   observe,
   type RemoteWebhookSink,
+  type RequirementId,
   type SettleEntry,
   statusOf,
   type WebhookCall,
@@ -112,7 +113,7 @@ async function callsInWindow(
 }
 
 /** Requirement → the test that judges its entries. */
-const SETTLED: Array<[id: string, name: string]> = [
+const SETTLED: Array<[id: RequirementId, name: string]> = [
   ['WEBHOOK-DONE-ONCE', 'still one done call per item after the first (take 4.5 s, voice 2.5 s)'],
   ['WEBHOOK-RETRY-AFTER-5XX', 'the done call answered with 500 was retried within its window'],
   ['WEBHOOK-STATUS-ORDERED', 'status calls in status order, with those in flight after the done call'],

@@ -56,6 +56,7 @@ import {
   notObserved,
   observe,
   type RemoteWebhookSink,
+  type RequirementId,
   runThrottle,
   type SettleEntry,
   type SinkBehaviour,
@@ -108,7 +109,7 @@ afterAll(async () => {
  * covers(), not applicable when the server cannot call the sink: the webhook feature is not
  * available to this run (each id says so, with what would judge it).
  */
-function webhookTest(ids: string[], name: string, fn: () => Promise<void>): void {
+function webhookTest(ids: RequirementId[], name: string, fn: () => Promise<void>): void {
   covers(ids, name, async () => {
     if (unreachable) return notApplicable(ids, `webhooks: ${unreachable}`, WEBHOOK_REMEDY);
     return fn();
@@ -381,7 +382,7 @@ const mainTake = once(async () => {
  * throttled, a request that failed), the check that compares with it is not concluded, never
  * "GET undefined" or "no audio" blamed on the server (issue 37). True when it said so.
  */
-function missingAtDone(s: TakeScenario, id: string, what: 'GET' | 'audio'): boolean {
+function missingAtDone(s: TakeScenario, id: RequirementId, what: 'GET' | 'audio'): boolean {
   const error = what === 'audio' ? (s.audioError ?? s.atDoneError) : s.atDoneError;
   if (error === undefined) return false;
   notConcluded(

@@ -5,6 +5,7 @@ import {
   covers,
   expectSchema,
   observe,
+  type RequirementId,
   type SpeakStreamConnection,
   useSpeak,
 } from '../src/harness/index.ts';
@@ -28,7 +29,7 @@ async function stillUsable(conn: SpeakStreamConnection, after: string): Promise<
  * the documented shape (WS-ERROR-SHAPE, SHOULD), each judged on its own.
  */
 function assertErrorFor(
-  id: string,
+  id: RequirementId,
   m: { json: unknown; text: string },
   requestId: string | undefined,
   what: string,

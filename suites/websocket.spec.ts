@@ -245,7 +245,7 @@ for (const mode of ['parts', 'chunks'] as const) {
       'WS-FRAME-METADATA',
       'WS-FRAME-IDS-COMPLETE',
       mode === 'parts' ? 'WS-MODE-PARTS' : 'WS-MODE-CHUNKS',
-      ...(mode === 'chunks' ? ['WS-CHUNK-END-MARKER'] : []),
+      ...(mode === 'chunks' ? (['WS-CHUNK-END-MARKER'] as const) : []),
       'WS-END-OF-TAKE',
       'WS-NO-DISCONNECT-MID-REQUEST',
       'WS-REQUEST-ID-ECHO',

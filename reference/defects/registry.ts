@@ -5,6 +5,8 @@
  * (test/reference/defects/defect-matrix.int.test.ts): a run against a stack with a switch on must fail, and fail on
  * at least one of the requirement ids the switch declares. Off by default; see active.ts.
  */
+import type { RequirementId } from '../../schemas/requirement-ids.ts';
+
 export interface DefectSpec {
   name: string;
   /** The requirement area (src/requirements/catalogue/<area>.ts) whose suite observes the defect. */
@@ -13,7 +15,7 @@ export interface DefectSpec {
    * Requirement ids of which at least one must fail when the defect is on; for an outage, each of
    * which must be not concluded.
    */
-  requirements: readonly string[];
+  requirements: readonly RequirementId[];
   description: string;
   /**
    * 'outage': a part of the server that only ever answers back-pressure (429/503). Back-pressure is
@@ -23,10 +25,14 @@ export interface DefectSpec {
   kind?: 'outage';
 }
 
-const d = <N extends string>(name: N, area: string, requirements: string[], description: string) =>
+const d = <N extends string>(name: N, area: string, requirements: RequirementId[], description: string) =>
   ({ name, area, requirements, description }) as const;
-const outage = <N extends string>(name: N, area: string, requirements: string[], description: string) =>
-  ({ name, area, requirements, description, kind: 'outage' }) as const;
+const outage = <N extends string>(
+  name: N,
+  area: string,
+  requirements: RequirementId[],
+  description: string,
+) => ({ name, area, requirements, description, kind: 'outage' }) as const;
 
 export const DEFECTS = [
   // auth

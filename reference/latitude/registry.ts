@@ -7,6 +7,8 @@
  * still say CONFORMS. A switch whose run fails is either a harness over-fit (fix the check, keep it
  * sharp) or a choice the contract forbids (then it is not here: see the notes at the end).
  */
+import type { RequirementId } from '../../schemas/requirement-ids.ts';
+
 export interface LatitudeSpec {
   name: string;
   /** The requirement area (src/requirements/catalogue/<area>.ts) whose freedom the switch uses. */
@@ -21,7 +23,7 @@ export interface LatitudeSpec {
    * (e.g. clamping where refusal is the SHOULD). The matrix runs such a switch in the lenient
    * profile (only MUST gates) and asserts that the SHOULDs it fails are exactly among these.
    */
-  departsFrom?: readonly string[];
+  departsFrom?: readonly RequirementId[];
 }
 
 const l = <N extends string>(
@@ -30,7 +32,7 @@ const l = <N extends string>(
   quote: string,
   description: string,
   incompatible: readonly string[] = [],
-  departsFrom: readonly string[] = [],
+  departsFrom: readonly RequirementId[] = [],
 ) => ({ name, area, quote, description, incompatible, departsFrom }) as const;
 
 export const LATITUDES = [

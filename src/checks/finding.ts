@@ -4,6 +4,7 @@
  * violations, so the report can tell "the server is wrong" (Finding) from "the harness broke".
  */
 import { SpeakcheckError } from '../errors.ts';
+import type { RequirementId } from '../requirements/index.ts';
 
 export interface FindingFacts {
   /** Where it was seen: a request line, a JSON pointer, a list query ... */
@@ -15,7 +16,7 @@ export interface FindingFacts {
    * is VOICE-GET-OBJECT failing even inside a wait for readiness): check() and covers() attribute it
    * there when the test covers that id.
    */
-  requirement?: string;
+  requirement?: RequirementId;
   /**
    * The requirement was named by a run-wide fact (src/facts: a connection silent after its first
    * request): the finding fails it where the test covers it and blocks the test elsewhere, as a stuck

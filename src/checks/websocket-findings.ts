@@ -6,17 +6,23 @@
  */
 import type { StreamFinding, StreamFindingKind, StreamMode } from '../client/reassembler.ts';
 import type { StreamedRequest } from '../client/ws-stream.ts';
+import type { RequirementId } from '../requirements/index.ts';
+
+/** The ids as written, each checked against the catalogue (unlike Extract, which drops a typo silently). */
+type Ids<T extends RequirementId> = T;
 
 /** The stream mode's own requirement: the WAV shape each part (parts) or chunk sequence (chunks) has. */
-export type ModeRequirement = 'WS-MODE-PARTS' | 'WS-MODE-CHUNKS';
+export type ModeRequirement = Ids<'WS-MODE-PARTS' | 'WS-MODE-CHUNKS'>;
 
 /** The requirements a stream finding can be filed under. */
 export type StreamRequirement =
-  | 'WS-FRAME-IDS-COMPLETE'
-  | 'WS-END-OF-TAKE'
-  | 'WS-FRAME-METADATA'
-  | 'WS-REQUEST-ID-ECHO'
-  | 'WS-CHUNK-END-MARKER'
+  | Ids<
+      | 'WS-FRAME-IDS-COMPLETE'
+      | 'WS-END-OF-TAKE'
+      | 'WS-FRAME-METADATA'
+      | 'WS-REQUEST-ID-ECHO'
+      | 'WS-CHUNK-END-MARKER'
+    >
   | ModeRequirement;
 
 /**

@@ -21,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RequirementId } from '../requirements/index.ts';
 import {
   type SinkBehaviour,
   type SinkToken,
@@ -42,7 +43,7 @@ export type SettleExpectation =
 
 export interface SettleEntry {
   /** The requirement id the verdict is for. */
-  requirement: string;
+  requirement: RequirementId;
   /** What the calls are about, for messages: `take tk_…`, `voice vc_…`. */
   subject: string;
   token: string;

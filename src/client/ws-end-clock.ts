@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Fact, runFacts } from '../facts/run-facts.ts';
+import type { RequirementId } from '../requirements/index.ts';
 import {
   type EarlyConclusion,
   earlierConclusion,
@@ -50,7 +51,7 @@ export type SilentSituation = 'later-request' | 'from-start';
 const SILENT = 'silent';
 const FIRST_MESSAGE = 'first-message';
 /** The requirement a connection that answers its first request and then falls silent breaks. */
-export const SILENT_LATER_REQUEST_REQUIREMENT = 'WS-SERIALIZED';
+export const SILENT_LATER_REQUEST_REQUIREMENT: RequirementId = 'WS-SERIALIZED';
 
 export class EndOfRequestClock {
   private inLineTimer?: NodeJS.Timeout;

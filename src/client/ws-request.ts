@@ -7,6 +7,7 @@
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { redactText } from '../evidence/redact.ts';
 import { resetMemoryFacts, runFacts } from '../facts/run-facts.ts';
+import type { RequirementId } from '../requirements/index.ts';
 import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
 import type { FrameError, RequestId } from './ws-frame.ts';
 
@@ -63,7 +64,7 @@ export type EarlyConclusion = 'done-without-end-marker' | 'end-marker-without-do
 const HALF_ENDED = 'half-ended';
 const halfEndedKey = (kind: EarlyConclusion): string => `ws-half-ended:${kind}`;
 /** The requirement a half-ended request is evidence against, by which end it lacks. */
-const HALF_ENDED_REQUIREMENT: Record<EarlyConclusion, string> = {
+const HALF_ENDED_REQUIREMENT: Record<EarlyConclusion, RequirementId> = {
   'done-without-end-marker': 'WS-END-OF-TAKE',
   'end-marker-without-done': 'WS-READY-INFO',
 };
@@ -154,7 +155,7 @@ export interface StreamedRequest {
    * The requirement the way it ended is evidence against, when the run knows (a request left
    * without a message on a connection that answered an earlier one: WS-SERIALIZED).
    */
-  evidenceAgainst?: string;
+  evidenceAgainst?: RequirementId;
 }
 
 export const DONE = new Set(['ready', 'error', 'timeout']);

@@ -14,7 +14,7 @@ import type { Expectation } from './types.ts';
 
 export const DEFAULT_EXPECT_FILE = 'speakcheck.expect.yaml';
 
-const known = new Set(catalogue.map((r) => r.id));
+const known = new Set<string>(catalogue.map((r) => r.id));
 
 /** The file to read: the flag, else the default file when it exists in `cwd`, else none. */
 export function expectFilePath(flag: string | undefined, cwd: string = process.cwd()): string | undefined {

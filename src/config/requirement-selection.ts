@@ -6,7 +6,7 @@
 import { catalogue } from '../requirements/index.ts';
 import { ConfigError } from './errors.ts';
 
-const known = new Map(catalogue.map((r) => [r.id, r.area as string]));
+const known = new Map<string, string>(catalogue.map((r) => [r.id, r.area]));
 
 /** Parses the comma-separated ids (flag repeated: joined by the caller); [] when none were given. */
 export function parseRequirementIds(raws: readonly string[]): string[] {

@@ -28,6 +28,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
+import type { RequirementId } from '../requirements/index.ts';
 
 /** What a fact means for the requirements it touches. */
 export type Consequence =
@@ -38,7 +39,7 @@ export type Consequence =
   /** The feature is absent: what needs it does not apply. */
   | { kind: 'not-applicable' }
   /** The fact is evidence that the server breaks `requirement`. */
-  | { kind: 'evidence-against'; requirement: string };
+  | { kind: 'evidence-against'; requirement: RequirementId };
 
 /**
  * One fact. `key` is `group:what` (e.g. `take:<id>`, `route:GET /v1/speak/takes/{take_id}/flac`); a

@@ -16,8 +16,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Finding } from '../checks/finding.ts';
 import { SpeakcheckError } from '../errors.ts';
+import type { RequirementId } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { classify, messageOf } from './disposition.ts';
+
+/** One requirement id, or several a single assertion observes together: a misspelled id is a type error. */
+export type RequirementIds = RequirementId | readonly RequirementId[];
 
 export { markSetupFailure, messageOf, throttledBy } from './disposition.ts';
 
@@ -53,9 +57,9 @@ export class StepFailed extends SpeakcheckError {
  * it ended and that the connection stayed open); held for all, a failure against the one its Finding
  * names (else the first).
  */
-export function check(id: string | readonly string[], fn: () => Promise<unknown>): Promise<boolean>;
-export function check(id: string | readonly string[], fn: () => unknown): boolean;
-export function check(id: string | readonly string[], fn: () => unknown): boolean | Promise<boolean> {
+export function check(id: RequirementIds, fn: () => Promise<unknown>): Promise<boolean>;
+export function check(id: RequirementIds, fn: () => unknown): boolean;
+export function check(id: RequirementIds, fn: () => unknown): boolean | Promise<boolean> {
   const ids = typeof id === 'string' ? [id] : id;
   const first = ids[0];
   if (first === undefined) throw new Error('check() without a requirement id');
@@ -81,7 +85,7 @@ export function check(id: string | readonly string[], fn: () => unknown): boolea
  * whose body is schema-checked proves both the generation and the field types): its value when it
  * holds; when not, its failure fails the first id (or the one its Finding names) and stops the test.
  */
-export async function checkStep<T>(id: string | readonly string[], fn: () => Promise<T> | T): Promise<T> {
+export async function checkStep<T>(id: RequirementIds, fn: () => Promise<T> | T): Promise<T> {
   const ids = typeof id === 'string' ? [id] : id;
   const first = ids[0];
   if (first === undefined) throw new Error('checkStep() without a requirement id');
@@ -110,7 +114,7 @@ export async function checkStep<T>(id: string | readonly string[], fn: () => Pro
  * expiry the run does not wait out): `id` is not judged by this test, with the reason and what would
  * judge it. The test goes on. Inside a check of `id`, that check then concludes nothing.
  */
-export function notObserved(id: string | readonly string[], reason: string, wouldJudge: string): void {
+export function notObserved(id: RequirementIds, reason: string, wouldJudge: string): void {
   for (const each of typeof id === 'string' ? [id] : id)
     record(scopeFor(each), each, { kind: 'not-observed', reason, wouldJudge });
 }
@@ -139,7 +143,7 @@ export class CannotObserve extends SpeakcheckError {
  * The server does not offer what `id` needs (webhooks it cannot deliver): not judged, with the
  * reason and what would judge it. The test goes on.
  */
-export function notApplicable(id: string | readonly string[], reason: string, wouldJudge: string): void {
+export function notApplicable(id: RequirementIds, reason: string, wouldJudge: string): void {
   for (const each of typeof id === 'string' ? [id] : id)
     record(scopeFor(each), each, { kind: 'not-applicable', reason, wouldJudge });
 }
@@ -148,16 +152,17 @@ export function notApplicable(id: string | readonly string[], reason: string, wo
  * Nothing can be concluded about `id` because the other side of a comparison is missing through no
  * fault the check can name (a GET that was throttled or gave no body): neither held nor violated.
  */
-export function notConcluded(id: string | readonly string[], reason: string, wouldJudge: string): void {
+export function notConcluded(id: RequirementIds, reason: string, wouldJudge: string): void {
   for (const each of typeof id === 'string' ? [id] : id)
     record(scopeFor(each), each, { kind: 'not-concluded', cause: 'throttled', reason, wouldJudge });
 }
 
 /** The ids the current test covers: for a notObserved() or notApplicable() that speaks for the whole test. */
-export function coveredIds(): readonly string[] {
+export function coveredIds(): readonly RequirementId[] {
   const s = scope.getStore();
   if (!s) throw new Error('coveredIds() outside a covers() test.');
-  return s.ids;
+  // covers() sets the scope's ids from its RequirementId[].
+  return s.ids as readonly RequirementId[];
 }
 
 /** The requirement a failure counts against: the one its Finding names, if the test covers it, else `id`. */
@@ -171,7 +176,7 @@ export function attributed(s: Pick<CheckScope, 'ids'>, id: string, err: unknown)
  * Runs `fn`; a Finding it throws names `id` as the requirement it is evidence against (see
  * Finding's `facts.requirement`), so the check or test around it attributes the failure there.
  */
-export function against<T>(id: string, fn: () => T): T {
+export function against<T>(id: RequirementId, fn: () => T): T {
   const name = (err: unknown) => {
     if (err instanceof Finding && err.facts.requirement === undefined) err.facts.requirement = id;
     throw err;

@@ -22,7 +22,7 @@ import { runThrottle, throttleSentence } from '../client/back-pressure.ts';
 import type { Profile } from '../config/types.ts';
 import { SpeakcheckError } from '../errors.ts';
 import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../evidence/evidence.ts';
-import { findRequirement, unknownRequirementIds } from '../requirements/index.ts';
+import { findRequirement, type RequirementId, unknownRequirementIds } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
@@ -58,7 +58,7 @@ const SUITES_TEST_TIMEOUT_MS = 90_000;
 const RUNNER_GRACE_MS = 10_000;
 
 export function covers(
-  ids: string[],
+  ids: RequirementId[],
   name: string,
   /** Receives vitest's test context; most tests ignore it. */
   fn: (context: TestContext) => Promise<void> | void,

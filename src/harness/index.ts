@@ -34,7 +34,7 @@ export {
 } from '../client/ws-stream.ts';
 export type { RunConfig } from '../config/types.ts';
 export { adoptScenarioRecord, newTestRecord, runWithRecord } from '../evidence/evidence.ts';
-export { findRequirement } from '../requirements/index.ts';
+export { findRequirement, type RequirementId } from '../requirements/index.ts';
 export {
   against,
   cannotObserve,
@@ -45,6 +45,7 @@ export {
   notApplicable,
   notConcluded,
   notObserved,
+  type RequirementIds,
 } from './check.ts';
 export { type Model, type SpeakContext, useSpeak } from './context.ts';
 export {

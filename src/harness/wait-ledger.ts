@@ -19,13 +19,15 @@ import { SpeakcheckError } from '../errors.ts';
 import { type Fact, type FactStore, fileFacts, groupOf, memoryFacts, runFacts } from '../facts/run-facts.ts';
 import './meta.ts';
 
-export type WaitKind = 'voice' | 'take';
+import { READY_BOUND_REQUIREMENT, type ReadyBoundKind } from '../requirements/index.ts';
 
-/** The requirement a wait's bound proves, per kind: a stuck item is evidence against it. */
-export const READY_BOUND_REQUIREMENT: Record<WaitKind, string> = {
-  voice: 'VOICE-READY-BOUND',
-  take: 'TAKE-READY-BOUND',
-};
+export type WaitKind = ReadyBoundKind;
+
+/**
+ * The requirement a wait's bound proves, per kind (declared with `readyBoundOf` in its catalogue
+ * entry): a stuck item is evidence against it.
+ */
+export { READY_BOUND_REQUIREMENT };
 
 /** The evidence of a wait that ran its whole bound. */
 export interface StuckWait {

@@ -12,7 +12,7 @@ import { redactText } from '../evidence/redact.ts';
 import { runOutages } from '../facts/outages.ts';
 import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
-import { catalogue } from '../requirements/index.ts';
+import { catalogue, type Requirement, type RequirementId } from '../requirements/index.ts';
 import { conclusionsOfState, unfinished } from '../verdict/conclusion.ts';
 import { applyExpectations, type ExpectOutcome, isExpired } from '../verdict/expectations.ts';
 import { gate } from '../verdict/gate.ts';
@@ -51,7 +51,7 @@ export interface ConformanceReporterOptions {
 const COUNTDOWN_LINE_EVERY_MS = 30_000;
 
 /** The INFO requirement the run's own back-pressure figures are reported under. */
-export const RATE_LIMIT_REQUIREMENT = 'ERR-RATE-LIMIT-OBSERVED';
+export const RATE_LIMIT_REQUIREMENT: RequirementId = 'ERR-RATE-LIMIT-OBSERVED';
 
 /** A /version answer on one short line: any JSON a server sends, cut to 200 characters. */
 export function compactVersion(version: unknown): string {
@@ -122,7 +122,7 @@ export class ConformanceReporter implements Reporter {
     const expected = new Set(
       (o.config.expect?.entries ?? []).filter((e) => !isExpired(e, now)).map((e) => e.requirement),
     );
-    const byId = new Map(catalogue.map((r) => [r.id, r]));
+    const byId = new Map<string, Requirement>(catalogue.map((r) => [r.id, r]));
     this.live = new LiveProgress(this.log, expected, (id) => byId.get(id), o.config.only);
   }
 

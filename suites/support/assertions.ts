@@ -3,7 +3,7 @@
  * where, what was expected and what came.
  */
 import { Finding, show } from '../../src/checks/finding.ts';
-import { type Exchange, expectJson } from '../../src/harness/index.ts';
+import { type Exchange, expectJson, type RequirementId } from '../../src/harness/index.ts';
 
 /** A 2xx with a JSON body, or a Finding naming the request and what came back. */
 export function expectCreated(exchange: Exchange, what: string): unknown {
@@ -35,7 +35,7 @@ export function assertEqualField(
   actual: unknown,
   expected: unknown,
   where: string,
-  requirement?: string,
+  requirement?: RequirementId,
 ): void {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
     throw new Finding(`${where}: expected ${show(expected)}, got ${show(actual)}`, {

@@ -13,7 +13,13 @@ import {
   isRefusal,
   type UpgradeOutcome,
 } from '../../src/checks/upgrade-refusal.ts';
-import { notObserved, observe, SpeakStreamConnection, WsClientError } from '../../src/harness/index.ts';
+import {
+  notObserved,
+  observe,
+  type RequirementId,
+  SpeakStreamConnection,
+  WsClientError,
+} from '../../src/harness/index.ts';
 
 /** One upgrade of `url`; an accepted connection is closed at once. Lets through what is no outcome (back-pressure past its bound). */
 export async function attemptUpgrade(url: string, timeoutMs: number): Promise<UpgradeOutcome> {
@@ -44,7 +50,7 @@ export interface MustNotUpgrade {
  * answer in time).
  */
 export async function expectUpgradesRefused(
-  id: string,
+  id: RequirementId,
   urls: readonly MustNotUpgrade[],
   unaltered: () => Promise<string>,
   o: { timeoutMs: number; difference: string },

@@ -56,7 +56,7 @@ describe('webhook sink control (the run sink seen from a worker)', () => {
 
   it('gives the filed entries once every producer has finished', async () => {
     const entry = {
-      requirement: 'WEBHOOK-DONE-ONCE',
+      requirement: 'WEBHOOK-DONE-ONCE' as const,
       subject: 'take tk_1',
       token: 'abc',
       hook: 'done',

@@ -6,12 +6,13 @@ import type { RunInput } from '../../src/compare/diff.ts';
 import type { ReportedRequirement } from '../../src/report/model.ts';
 import type { RequirementLevel } from '../../src/requirements/types.ts';
 import type { VerdictStatus } from '../../src/verdict/verdict.ts';
+import { fabricated } from '../support/fabricated-id.ts';
 
 export type Req = [id: string, level: RequirementLevel, status: VerdictStatus, observations?: string[]];
 
 export function requirement([id, level, status, observations = []]: Req): ReportedRequirement {
   return {
-    id,
+    id: fabricated(id),
     area: id.split('-')[0]!.toLowerCase() === 'auth' ? 'auth' : 'lists',
     section: 'Section 1',
     level,

@@ -13,6 +13,7 @@ import {
 } from '../../src/harness/check.ts';
 import { classify } from '../../src/harness/disposition.ts';
 import type { Conclusions } from '../../src/verdict/conclusion.ts';
+import { fabricated } from '../support/fabricated-id.ts';
 
 const inTest = <T>(ids: string[], fn: () => T) => {
   const conclusions: Conclusions = {};
@@ -21,12 +22,12 @@ const inTest = <T>(ids: string[], fn: () => T) => {
 
 describe('check', () => {
   test('sync and async checks are soft and concluded per id', async () => {
-    const { conclusions, result } = inTest(['A', 'B'], async () => {
-      const a = check('A', () => undefined);
-      const b = check('B', () => {
+    const { conclusions, result } = inTest([fabricated('A'), fabricated('B')], async () => {
+      const a = check(fabricated('A'), () => undefined);
+      const b = check(fabricated('B'), () => {
         throw new Error('b is wrong');
       });
-      const c = await check('A', async () => {
+      const c = await check(fabricated('A'), async () => {
         throw new Error('a is wrong later');
       });
       return [a, b, c];
@@ -39,9 +40,9 @@ describe('check', () => {
   });
 
   test('checkStep returns the value, or fails its id and stops with a StepFailed', async () => {
-    const { conclusions, result } = inTest(['A'], async () => {
-      expect(await checkStep('A', async () => 42)).toBe(42);
-      await checkStep('A', () => {
+    const { conclusions, result } = inTest([fabricated('A')], async () => {
+      expect(await checkStep(fabricated('A'), async () => 42)).toBe(42);
+      await checkStep(fabricated('A'), () => {
         throw new Error('generation answered 500');
       });
     });
@@ -56,9 +57,11 @@ describe('check', () => {
   });
 
   test('notObserved inside a check: that check concludes nothing else, and the test goes on', () => {
-    const { conclusions, result } = inTest(['A', 'B'], () => {
-      const a = check('A', () => notObserved('A', 'the take was ready too fast', 'a slower server'));
-      const b = check('B', () => undefined);
+    const { conclusions, result } = inTest([fabricated('A'), fabricated('B')], () => {
+      const a = check(fabricated('A'), () =>
+        notObserved(fabricated('A'), 'the take was ready too fast', 'a slower server'),
+      );
+      const b = check(fabricated('B'), () => undefined);
       return [a, b];
     });
     expect(result).toEqual([false, true]);
@@ -70,9 +73,9 @@ describe('check', () => {
 
   test('cannotObserve stops the test with its reason and remedy, recording nothing by itself', () => {
     let thrown: unknown;
-    const { conclusions } = inTest(['A'], () => {
+    const { conclusions } = inTest([fabricated('A')], () => {
       try {
-        check('A', () => cannotObserve('no second identity', '--second-token'));
+        check(fabricated('A'), () => cannotObserve('no second identity', '--second-token'));
       } catch (error) {
         thrown = error;
       }
@@ -87,16 +90,20 @@ describe('check', () => {
   });
 
   test('a check of an id the test does not cover, or outside a test, is a harness bug', () => {
-    expect(() => inTest(['A'], () => check('B', () => undefined))).toThrow(/does not cover it/);
-    expect(() => check('A', () => undefined)).toThrow(/outside a covers\(\) test/);
-    expect(() => inTest(['A'], () => notObserved('B', 'r', 'w'))).toThrow(/does not cover it/);
+    expect(() => inTest([fabricated('A')], () => check(fabricated('B'), () => undefined))).toThrow(
+      /does not cover it/,
+    );
+    expect(() => check(fabricated('A'), () => undefined)).toThrow(/outside a covers\(\) test/);
+    expect(() => inTest([fabricated('A')], () => notObserved(fabricated('B'), 'r', 'w'))).toThrow(
+      /does not cover it/,
+    );
   });
 
   test('a skip inside a check stays a skip', () => {
     const skip = Object.assign(new Error('skipped'), { code: 'VITEST_PENDING' });
     expect(() =>
-      inTest(['A'], () =>
-        check('A', () => {
+      inTest([fabricated('A')], () =>
+        check(fabricated('A'), () => {
           throw skip;
         }),
       ),
@@ -119,8 +126,8 @@ describe('run-wide facts', () => {
     });
 
   test('a finding a run-wide fact names fails that requirement where the test covers it', () => {
-    const { conclusions } = inTest(['WS-SERIALIZED', 'WS-X'], () => {
-      check('WS-X', () => {
+    const { conclusions } = inTest(['WS-SERIALIZED', fabricated('WS-X')], () => {
+      check(fabricated('WS-X'), () => {
         throw silent();
       });
     });
@@ -149,13 +156,13 @@ describe('run-wide facts', () => {
 
 describe('harness errors', () => {
   test('a programming error from our own code inside a check is a harness bug, not a violation', () => {
-    const { conclusions } = inTest(['A'], () => {
-      check('A', () => {
+    const { conclusions } = inTest([fabricated('A')], () => {
+      check(fabricated('A'), () => {
         const bug = new TypeError('items is undefined');
         bug.stack = 'TypeError: items is undefined\n    at list (/repo/src/checks/lists.ts:40:7)';
         throw bug;
       });
-      check('A', () => {
+      check(fabricated('A'), () => {
         throw new Error('expected 200, got 500');
       });
     });

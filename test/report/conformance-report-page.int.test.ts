@@ -20,11 +20,12 @@ import type { EvidenceEntry } from '../../src/evidence/evidence.ts';
 import { buildReport, type ConformanceReport } from '../../src/report/model.ts';
 import { HTML_MAX_EXCHANGES_PER_TEST } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
-import { QUOTES } from '../../src/requirements/catalogue/grounding.ts';
+import { findRequirement } from '../../src/requirements/index.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { startEmbeddedStack } from '../../src/stack/embedded.ts';
 import { computeVerdicts, type TestOutcome } from '../../src/verdict/verdict.ts';
 import { type PageSession, withPage } from '../support/browser.ts';
+import { fabricated } from '../support/fabricated-id.ts';
 import { accessibilityProblems, axeViolations, brokenHeaderWords } from '../support/page-checks.ts';
 import { runSpeakcheck } from '../support/run-speakcheck.ts';
 import { testOutcome } from '../support/test-outcome.ts';
@@ -392,14 +393,14 @@ function requirement(
   level: Requirement['level'],
   text: string,
 ): Requirement {
-  return { id, area, level, section: `${area} 1`, source: 'speak-v1', text };
+  return { id: fabricated(id), area, level, section: `${area} 1`, source: 'speak-v1', text };
 }
 
 const catalogue: Requirement[] = [
   requirement('AUTH-LOGIN-TOKENS', 'auth', 'MUST', 'Login answers an access and a refresh token.'),
   {
     ...requirement('AUTH-REFRESH-ROTATES', 'auth', 'MUST', FAILED_TEXT),
-    quote: QUOTES['AUTH-REFRESH-ROTATES'],
+    quote: findRequirement('AUTH-REFRESH-ROTATES')?.quote,
   },
   requirement('TAKES-GENERATE-WAITING', 'takes', 'MUST', 'A new take starts in waiting.'),
   requirement('TAKES-STATUS-ORDER', 'takes', 'SHOULD', 'Statuses move forward only.'),

@@ -19,11 +19,12 @@ import { renderHtml, toActOn } from '../../src/report/render-html.ts';
 import { writeReport } from '../../src/report/write.ts';
 import { catalogue } from '../../src/requirements/index.ts';
 import type { VerdictStatus } from '../../src/verdict/verdict.ts';
+import { fabricated } from '../support/fabricated-id.ts';
 import { testOutcome } from '../support/test-outcome.ts';
 
 function req(id: string, level: 'MUST' | 'SHOULD' | 'INFO', status: VerdictStatus): ReportedRequirement {
   return {
-    id,
+    id: fabricated(id),
     area: 'auth',
     level,
     section: 's',

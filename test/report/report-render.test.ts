@@ -9,11 +9,12 @@ import { verdictLine } from '../../src/report/verdict-line.ts';
 import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { computeVerdicts, type TestOutcome } from '../../src/verdict/verdict.ts';
+import { fabricated } from '../support/fabricated-id.ts';
 import { testOutcome } from '../support/test-outcome.ts';
 
 const hostile = '<script>alert("x")</script> & | pipe';
 const requirement: Requirement = {
-  id: 'AUTH-HOSTILE',
+  id: fabricated('AUTH-HOSTILE'),
   area: 'auth',
   section: 'Authentication <1>',
   level: 'MUST',
@@ -122,7 +123,7 @@ describe('report rendering', () => {
 describe('reproduction in the reports', () => {
   test('a failed requirement carries its shell lines in json, md and html; the token is a variable', async () => {
     const r = report();
-    const failed = r.requirements.find((x) => x.id === 'AUTH-HOSTILE');
+    const failed = r.requirements.find((x) => x.id === fabricated('AUTH-HOSTILE'));
     const script = failed?.reproduction?.curl ?? [];
     // The failure names no request: the test's last 12 exchanges, after the login step.
     expect(script[0]).toMatch(/^# Account A: log in with \$SPEAK_EMAIL and \$SPEAK_PASSWORD/);
@@ -172,7 +173,7 @@ describe('reproduction in the reports', () => {
   test('judged / not judged: the headline words, the count, the gaps with their remedy, a bar per area', () => {
     const must = (id: string, area: Requirement['area']): Requirement => ({
       ...requirement,
-      id,
+      id: fabricated(id),
       area,
       text: id,
     });

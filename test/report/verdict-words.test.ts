@@ -13,10 +13,11 @@ import type { Conclusion } from '../../src/verdict/conclusion.ts';
 import { applyExpectations } from '../../src/verdict/expectations.ts';
 import { gate } from '../../src/verdict/gate.ts';
 import { computeVerdicts } from '../../src/verdict/verdict.ts';
+import { fabricated } from '../support/fabricated-id.ts';
 import { testOutcome as outcome } from '../support/test-outcome.ts';
 
 const req = (id: string, level: Requirement['level'], area: Requirement['area']): Requirement => ({
-  id,
+  id: fabricated(id),
   area,
   section: 'Audio rules 1',
   level,

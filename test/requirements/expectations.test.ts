@@ -11,10 +11,11 @@ import type { Requirement } from '../../src/requirements/types.ts';
 import { applyExpectations, expectLines } from '../../src/verdict/expectations.ts';
 import { gate } from '../../src/verdict/gate.ts';
 import { computeVerdicts } from '../../src/verdict/verdict.ts';
+import { fabricated } from '../support/fabricated-id.ts';
 import { testOutcome as outcome } from '../support/test-outcome.ts';
 
 const req = (id: string, level: Requirement['level']): Requirement => ({
-  id,
+  id: fabricated(id),
   area: 'auth',
   section: 'Authentication 1',
   level,
@@ -46,7 +47,7 @@ describe('applyExpectations', () => {
       now,
     );
     expect(gate(v, 'strict', { expiredExpectations: o.expired.length }).exitCode).toBe(EXIT.ok);
-    const a = v.requirements.find((r) => r.id === 'AUTH-A')!;
+    const a = v.requirements.find((r) => r.id === fabricated('AUTH-A'))!;
     expect(a.status).toBe('expected-failure');
     expect(a.message).toBe('Expected (known bug, https://tracker/1): a fails: a fails broke');
     expect(v.summary).toMatchObject({ failed: 0, expectedFailures: 2, mustFailed: 0, shouldFailed: 0 });
@@ -92,7 +93,7 @@ describe('applyExpectations', () => {
       now,
     );
     expect(o.unexpectedPasses.map((e) => e.requirement)).toEqual(['AUTH-B']);
-    expect(v.requirements.find((r) => r.id === 'AUTH-B')!.status).toBe('passed');
+    expect(v.requirements.find((r) => r.id === fabricated('AUTH-B'))!.status).toBe('passed');
     expect(gate(v, 'strict', { expiredExpectations: o.expired.length }).exitCode).toBe(EXIT.ok);
     expect(expectLines(o).alerts).toEqual(['*** unexpected pass: AUTH-B passed: remove it from x.yaml ***']);
   });
@@ -107,7 +108,7 @@ describe('applyExpectations', () => {
       'x.yaml',
       now,
     );
-    expect(v.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
+    expect(v.requirements.find((r) => r.id === fabricated('AUTH-A'))!.status).toBe('failed');
     expect(o.expired.map((e) => e.requirement)).toEqual(['AUTH-A']);
     expect(gate(v, 'strict', { expiredExpectations: o.expired.length }).exitCode).toBe(EXIT.failed);
     expect(expectLines(o).alerts[0]).toMatch(

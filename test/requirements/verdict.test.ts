@@ -8,6 +8,7 @@ import type { Requirement } from '../../src/requirements/types.ts';
 import type { Conclusion } from '../../src/verdict/conclusion.ts';
 import { gate } from '../../src/verdict/gate.ts';
 import { computeVerdicts, judgedText, type Verdicts } from '../../src/verdict/verdict.ts';
+import { fabricated } from '../support/fabricated-id.ts';
 import { testOutcome as outcome } from '../support/test-outcome.ts';
 
 /** The gate's exit code and words (src/verdict/gate.ts), as the cases below ask for them. */
@@ -27,7 +28,7 @@ const throttledBy = (reason: string): Conclusion => ({
 });
 
 const req = (id: string, level: Requirement['level'], area: Requirement['area'] = 'auth'): Requirement => ({
-  id,
+  id: fabricated(id),
   area,
   section: 'Authentication 1',
   level,
@@ -162,7 +163,9 @@ describe('verdicts', () => {
       const r = computeVerdicts(catalogue, [t]);
       const status = Object.fromEntries(r.requirements.map((x) => [x.id, x.status]));
       expect(status).toMatchObject({ 'AUTH-A': 'passed', 'AUTH-B': 'failed', 'AUTH-C': 'passed' });
-      expect(r.requirements.find((x) => x.id === 'AUTH-B')!.message).toBe('three ids: prosody differs');
+      expect(r.requirements.find((x) => x.id === fabricated('AUTH-B'))!.message).toBe(
+        'three ids: prosody differs',
+      );
       expect(r.summary).toMatchObject({ failed: 1, blocked: 0, mustFailed: 1 });
     });
 
@@ -281,19 +284,19 @@ describe('verdicts a vendor can act on', () => {
   test('non-strict: a SHOULD failed in the lenient profile (strict: still failed)', () => {
     const outcomes = [outcome('c fails', 'failed', ['AUTH-C']), outcome('a passes', 'passed', ['AUTH-A'])];
     const lenient = computeVerdicts(catalogue, outcomes, { profile: 'lenient' });
-    const c = lenient.requirements.find((r) => r.id === 'AUTH-C')!;
+    const c = lenient.requirements.find((r) => r.id === fabricated('AUTH-C'))!;
     expect(c.status).toBe('non-strict');
     expect(c.message).toBe('Non-strict (a SHOULD, lenient profile): c fails: c fails broke');
     expect(lenient.summary).toMatchObject({ nonStrict: 1, shouldFailed: 0 });
     expect(exitCodeFor(lenient, 'lenient')).toBe(EXIT.ok);
     const strict = computeVerdicts(catalogue, outcomes, { profile: 'strict' });
-    expect(strict.requirements.find((r) => r.id === 'AUTH-C')!.status).toBe('failed');
+    expect(strict.requirements.find((r) => r.id === fabricated('AUTH-C'))!.status).toBe('failed');
     expect(exitCodeFor(strict, 'strict')).toBe(EXIT.failed);
     // A MUST never becomes non-strict.
     const must = computeVerdicts(catalogue, [outcome('a fails', 'failed', ['AUTH-A'])], {
       profile: 'lenient',
     });
-    expect(must.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
+    expect(must.requirements.find((r) => r.id === fabricated('AUTH-A'))!.status).toBe('failed');
   });
 
   test('not-applicable: the feature is not offered, and nothing else was concluded', () => {
@@ -354,7 +357,7 @@ describe('verdicts a vendor can act on', () => {
         },
       }),
     ]);
-    expect(mixed.requirements.find((r) => r.id === 'AUTH-A')!.status).toBe('failed');
+    expect(mixed.requirements.find((r) => r.id === fabricated('AUTH-A'))!.status).toBe('failed');
     expect(exitCodeFor(v, 'strict')).toBe(EXIT.harnessError);
   });
 });
@@ -407,7 +410,7 @@ describe('SECURITY checks (the security area): counted apart, gating in every pr
 
   test('lenient: reported as non-strict, the exit code unchanged', () => {
     const v = computeVerdicts(security, failing, { profile: 'lenient' });
-    const x = v.requirements.find((r) => r.id === 'SEC-X')!;
+    const x = v.requirements.find((r) => r.id === fabricated('SEC-X'))!;
     expect(x.status).toBe('non-strict');
     expect(x.message).toMatch(/^Non-strict \(a security check, lenient profile\): /);
     expect(v.summary).toMatchObject({ securityFailed: 0, nonStrict: 1 });
@@ -429,8 +432,12 @@ describe('SECURITY checks (the security area): counted apart, gating in every pr
       [outcome('b', 'passed', ['SEC-X'], { conclusions }), outcome('a', 'passed', ['AUTH-A'])],
       { profile: 'strict' },
     );
-    expect(v.requirements.find((r) => r.id === 'SEC-X')).toMatchObject({ status: 'not-observed' });
-    expect(v.requirements.find((r) => r.id === 'SEC-X')!.notJudged?.wouldJudgeIt).toContain('--second-token');
+    expect(v.requirements.find((r) => r.id === fabricated('SEC-X'))).toMatchObject({
+      status: 'not-observed',
+    });
+    expect(v.requirements.find((r) => r.id === fabricated('SEC-X'))!.notJudged?.wouldJudgeIt).toContain(
+      '--second-token',
+    );
     expect(exitCodeFor(v, 'strict')).toBe(EXIT.ok);
   });
 });
@@ -461,7 +468,7 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
       ],
       { areas: ['auth'], throttled },
     );
-    const a = verdicts.requirements.find((r) => r.id === 'AUTH-A')!;
+    const a = verdicts.requirements.find((r) => r.id === fabricated('AUTH-A'))!;
     expect(a.status).toBe('not-concluded');
     expect(a.notJudged?.wouldJudgeIt).toBe('--max-rps under the limit');
     expect(a.message).toBe(
@@ -477,7 +484,7 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
       stopped: 'the run budget of 25 s (--max-time) ran out',
       throttled,
     });
-    expect(verdicts.requirements.find((r) => r.id === 'AUTH-A')!.message).toBe(
+    expect(verdicts.requirements.find((r) => r.id === fabricated('AUTH-A'))!.message).toBe(
       `Not concluded (${throttled}): the run budget of 25 s (--max-time) ran out before any covering test ran.`,
     );
   });
@@ -488,7 +495,7 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
       [outcome('observes', 'passed', ['AUTH-D'], { observations: ['When this test ran: x.'] })],
       { areas: ['auth'], runObservations: { 'AUTH-D': ['Whole run: y.'] } },
     );
-    expect(verdicts.requirements.find((r) => r.id === 'AUTH-D')!.message).toBe(
+    expect(verdicts.requirements.find((r) => r.id === fabricated('AUTH-D'))!.message).toBe(
       'When this test ran: x. · Whole run: y.',
     );
   });
@@ -520,7 +527,7 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
 
   test('not observed names what would judge it: carried apart from the reason, counted as not judged', () => {
     const v = computeVerdicts(small, unjudgedMust, { profile: 'strict' });
-    const b = v.requirements.find((r) => r.id === 'AUTH-B')!;
+    const b = v.requirements.find((r) => r.id === fabricated('AUTH-B'))!;
     expect(b.status).toBe('not-observed');
     expect(b.notJudged).toEqual({
       status: 'not-observed',
@@ -684,8 +691,10 @@ describe('merged rules: back-pressure, INFO and the sdk words', () => {
       ],
       { areas: ['auth'] },
     );
-    expect(v.requirements.find((r) => r.id === 'AUTH-A')).toMatchObject({ status: 'failed' });
-    expect(v.requirements.find((r) => r.id === 'AUTH-B')).toMatchObject({ status: 'not-concluded' });
+    expect(v.requirements.find((r) => r.id === fabricated('AUTH-A'))).toMatchObject({ status: 'failed' });
+    expect(v.requirements.find((r) => r.id === fabricated('AUTH-B'))).toMatchObject({
+      status: 'not-concluded',
+    });
     expect(exitCodeFor(v, 'strict')).toBe(EXIT.failed);
   });
 
@@ -700,7 +709,7 @@ describe('merged rules: back-pressure, INFO and the sdk words', () => {
       ],
       { areas: ['auth'] },
     );
-    expect(v.requirements.find((r) => r.id === 'AUTH-D')).toMatchObject({ status: 'info' });
+    expect(v.requirements.find((r) => r.id === fabricated('AUTH-D'))).toMatchObject({ status: 'info' });
     expect(v.summary.notConcluded).toBe(0);
     expect(exitCodeFor(v, 'strict')).toBe(EXIT.ok);
   });

@@ -1,4 +1,4 @@
-import type { Requirement, StandardQuote } from '../types.ts';
+import type { Requirement, RequirementId, StandardQuote } from '../types.ts';
 
 /**
  * Tenant isolation: customer B (the run's second identity, `--second-email/--second-password` or
@@ -32,7 +32,7 @@ const API2: StandardQuote = {
   url: 'https://owasp.org/API-Security/editions/2023/en/0xa2-broken-authentication/',
 };
 
-const bola = (id: string, text: string, standard: StandardQuote = API1): Requirement => ({
+const bola = (id: RequirementId, text: string, standard: StandardQuote = API1): Requirement => ({
   id,
   area: 'security',
   section: 'API1:2023 Broken Object Level Authorization',
