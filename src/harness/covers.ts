@@ -13,6 +13,8 @@
  *   - in a test that concluded nothing before it: violated, for every id (the whole test is the
  *     check of its ids: a test with one id need not wrap anything); otherwise blocked.
  * A test that ends with ids no check concluded leaves them not observed: a pass is an observation.
+ * A test declares what it needs before it can judge anything as its precondition (`requires`):
+ * unmet, the body does not run and its ids are not applicable (or not observed), with the reason.
  *
  * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
