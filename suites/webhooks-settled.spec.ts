@@ -7,9 +7,9 @@
  *
  * One test per requirement; each judges every entry filed for it (check() per entry, so every
  * failing entry is reported). A requirement no scenario filed an entry for (its scenario failed
- * before the call arrived, which the webhooks file reports) is skipped here.
+ * before the call arrived, which the webhooks file reports) is not observed here. Like the webhooks
+ * file's, each test requires that the server can call the run's sink (else not applicable).
  */
-import { beforeAll } from 'vitest';
 import { Finding } from '../src/checks/finding.ts';
 import { assertStatusOrder } from '../src/checks/status.ts';
 import { assertPostedJson } from '../src/checks/webhooks.ts';
@@ -17,7 +17,6 @@ import {
   check,
   covers,
   loadRunConfig,
-  notApplicable,
   notObserved,
   observe,
   type RemoteWebhookSink,
@@ -26,14 +25,9 @@ import {
   statusOf,
   type WebhookCall,
 } from '../src/harness/index.ts';
-import { runWebhookSink, WEBHOOK_REMEDY } from './support/webhook-sink.ts';
+import { useRunSink } from './support/webhook-sink.ts';
 
-let sink: RemoteWebhookSink | undefined;
-let unreachable: string | undefined;
-
-beforeAll(() => {
-  ({ sink, unreachable } = runWebhookSink());
-});
+const { sink, reachable } = useRunSink();
 
 /** How long the judge waits for the webhooks file to finish filing: as long as that file may take. */
 function producersBoundMs(): number {
@@ -130,8 +124,7 @@ for (const [id, name] of SETTLED) {
     [id],
     name,
     async () => {
-      if (!sink) return notApplicable(id, `webhooks: ${unreachable ?? 'no webhook sink'}`, WEBHOOK_REMEDY);
-      const theSink = sink;
+      const theSink = sink();
       const mine = (await settleEntries(theSink)).filter((e) => e.requirement === id);
       if (mine.length === 0)
         return notObserved(
@@ -147,6 +140,6 @@ for (const [id, name] of SETTLED) {
         check(id, () => judges[e.expect](e, calls));
       }
     },
-    { timeoutMs: producersBoundMs() + 70_000 },
+    { timeoutMs: producersBoundMs() + 70_000, requires: reachable },
   );
 }

@@ -13,6 +13,8 @@
  *   - in a test that concluded nothing before it: violated, for every id (the whole test is the
  *     check of its ids: a test with one id need not wrap anything); otherwise blocked.
  * A test that ends with ids no check concluded leaves them not observed: a pass is an observation.
+ * A test declares what it needs before it can judge anything as its precondition (`requires`):
+ * unmet, the body does not run and its ids are not applicable (or not observed), with the reason.
  *
  * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
@@ -27,7 +29,7 @@ import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
 import { labelForAllure } from './allure-labels.ts';
-import { attributed, conclusionOf, runWithChecks } from './check.ts';
+import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
 import { loadRunConfig } from './run-config.ts';
@@ -40,6 +42,27 @@ export interface CoversOptions {
    * another against a server that takes its time (each evidence record follows its own test).
    */
   concurrent?: boolean;
+  /**
+   * What the test needs before it can judge anything (the server can call the run's webhook sink):
+   * checked when the test starts, inside it. When not met, the test body does not run and every id
+   * is concluded not applicable (or not observed) with the precondition's reason and what would
+   * judge it, as notApplicable()/notObserved() would. A precondition that throws fails like the body.
+   */
+  requires?: Precondition;
+}
+
+/** A test's precondition (CoversOptions.requires): undefined when it holds, else why not. */
+export type Precondition = () => Unmet | undefined | Promise<Unmet | undefined>;
+
+/** Why a precondition does not hold, and what that concludes for each id of the test. */
+export interface Unmet {
+  /**
+   * not-applicable: the server or the run does not offer what the test needs (webhooks the server
+   * cannot deliver); not-observed: the state the test needs did not occur.
+   */
+  conclusion: 'not-applicable' | 'not-observed';
+  reason: string;
+  wouldJudge: string;
 }
 
 let defaultTimeoutMs: number | undefined;
@@ -96,7 +119,12 @@ export function covers(
     let stoppedBy: { err: unknown } | undefined;
     try {
       await withinBound(boundMs, name, () =>
-        runWithRecord(record, () => runWithChecks({ ids, conclusions }, () => fn(context))),
+        runWithRecord(record, () =>
+          runWithChecks({ ids, conclusions }, async () => {
+            if (await preconditionUnmet(ids, o.requires)) return;
+            return fn(context);
+          }),
+        ),
       );
     } catch (err) {
       // An INFO-only test and a test that could not observe its state go on to the end: what
@@ -114,6 +142,18 @@ export function covers(
     if (stoppedBy !== undefined) throw stoppedBy.err;
     failOnViolations(ids, conclusions);
   });
+}
+
+/** Whether the test's precondition does not hold; then it has concluded every id with its reason. */
+async function preconditionUnmet(
+  ids: readonly string[],
+  requires: Precondition | undefined,
+): Promise<boolean> {
+  const unmet = await requires?.();
+  if (unmet === undefined) return false;
+  const conclude = unmet.conclusion === 'not-applicable' ? notApplicable : notObserved;
+  conclude(ids, unmet.reason, unmet.wouldJudge);
+  return true;
 }
 
 /**

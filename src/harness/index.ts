@@ -53,8 +53,10 @@ export {
   covers,
   expiryTestTimeoutMs,
   observe,
+  type Precondition,
   runSelectsArea,
   selectedRequirements,
+  type Unmet,
 } from './covers.ts';
 export { EXPIRY_MARGIN_MS, expiryMarginMs, planExpiry, waitUntil } from './expiry.ts';
 export { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from './pacing.ts';

@@ -1,0 +1,322 @@
+/**
+ * The webhook suite's scenarios (suites/webhooks.spec.ts): each a take or voice made once with hooks
+ * under a sink token of its own and shared by the tests that await it (./scenarios.ts once()).
+ *
+ * What needs a window after a call (no second done call, a retry of a failed call, late status
+ * calls) is judged by the tests on what has arrived and also filed here with the run's sink: its
+ * window starts when the call arrived and suites/webhooks-settled.spec.ts judges it at the end of
+ * the run, so the window overlaps the other files instead of holding this one open. A file that
+ * uses these scenarios files such windows: it must match SETTLING_FILE (src/harness/webhook-files.ts),
+ * which the sequencer starts first and the end-of-run judge waits for (each such file says it has
+ * finished filing in its afterAll, below).
+ */
+import { afterAll } from 'vitest';
+import { Finding, show } from '../../src/checks/finding.ts';
+import { distinctRuns, isDone } from '../../src/checks/status.ts';
+import { statusChanges } from '../../src/checks/webhooks.ts';
+import {
+  expectJson,
+  type Precondition,
+  type RemoteWebhookSink,
+  type SettleEntry,
+  type SpeakContext,
+  type StreamedRequest,
+  statusOf,
+  type WebhookCall,
+} from '../../src/harness/index.ts';
+import { longText } from './long-text.ts';
+import { once, useSharedVoice } from './scenarios.ts';
+import { field } from './values.ts';
+import { useRunSink } from './webhook-sink.ts';
+import {
+  ARRIVAL_BOUND_MS,
+  DUPLICATE_WINDOW_MS,
+  intermediatePolled,
+  LATE_DUPLICATE_WINDOW_MS,
+  type Polled,
+  polledNotCalled,
+  type TakeScenario,
+  TEXT,
+  type WebhookTakes,
+  webhookTakes,
+} from './webhook-takes.ts';
+import { openIssuedConnection } from './websocket-url.ts';
+
+/** The texts of WEBHOOK-STATUS-AGREES-POLLING's attempts: LONG_TEXT 1, 5 and 15 times over. */
+const IN_PROGRESS_REPEATS = [1, 5, 15] as const;
+
+export interface InProgressAttempt {
+  scenario: TakeScenario;
+  characters: number;
+}
+
+export interface WebhookScenarios extends Pick<WebhookTakes, 'runTakeScenario' | 'baselineTakeMs'> {
+  /** The run's sink (a harness fault when it is not running: the tests require `reachable`). */
+  sink(): RemoteWebhookSink;
+  /** The webhook tests' precondition: the server under test can call the run's sink. */
+  reachable: Precondition;
+  /** The take most checks look at: both hooks, audio fetched right after the done call. */
+  mainTake(): Promise<TakeScenario>;
+  /**
+   * Takes of a long text, retried longer until polling saw one in progress (see below).
+   * `inProgress`: the longest take polling saw in any intermediate status; else `reason`.
+   */
+  inProgressTake(): Promise<{ attempts: InProgressAttempt[]; inProgress?: TakeScenario; reason?: string }>;
+  /** The websocket take with both hooks: streamed to its end, then its webhook calls settled. */
+  websocketTake(): Promise<{
+    r: StreamedRequest;
+    streamed: Array<{ atMs: number; status: string }>;
+    calls: WebhookCall[];
+  }>;
+  /** A voice with a done_webhook: polled to done beside its call. */
+  webhookVoice(): Promise<{
+    voiceId: string;
+    startMs: number;
+    polled: Polled;
+    atDone: { voiceNow: unknown; example: unknown };
+    calls: WebhookCall[];
+  }>;
+  /** A take whose done_webhook is given in the {"post_url"} form. */
+  postUrlTake(): Promise<TakeScenario>;
+  /** A take whose sink answers its first done call with 500. */
+  retriedTake(): Promise<TakeScenario>;
+}
+
+/** The scenarios of one file (`useWebhookScenarios(speak)` at its top level, after useSpeak()). */
+export function useWebhookScenarios(speak: SpeakContext): WebhookScenarios {
+  const { sink, reachable } = useRunSink();
+  // Every entry for the end-of-run judge is filed: it can start judging.
+  afterAll(async () => {
+    if ((await reachable()) === undefined) await sink().producerDone();
+  });
+
+  /** A plain ready voice to make takes with: the run's shared one. */
+  const sharedVoice = useSharedVoice(speak);
+  const voice = async (): Promise<string> => (await sharedVoice()).voice_id;
+  const takes = webhookTakes(speak, sink, voice);
+  const { runTakeScenario, pollUntilDone, callsOnceDone } = takes;
+
+  /**
+   * Files a window for the end-of-run judge (suites/webhooks-settled.spec.ts), starting at `from`
+   * (the call that opens it). Scenarios file what their tests will need judged; the judge only looks
+   * at the entries of the requirements selected for the run.
+   */
+  function settleLater(
+    entry: Omit<SettleEntry, 'fromMs'> & { from: WebhookCall | undefined },
+  ): Promise<void> {
+    const { from, ...rest } = entry;
+    if (!from) return Promise.resolve(); // nothing arrived to open the window: the tests say so
+    return sink().settleLater({ ...rest, fromMs: from.receivedMs });
+  }
+
+  const mainTake = once(async () => {
+    const s = await runTakeScenario({ hooks: 'status+done', checkAudio: true });
+    const common = { subject: `take ${s.takeId}`, token: s.token, from: s.doneCall };
+    await Promise.all([
+      // An at-least-once queue redelivering: a second done call has the late window to arrive.
+      settleLater({
+        ...common,
+        requirement: 'WEBHOOK-DONE-ONCE',
+        hook: 'done',
+        expect: 'once',
+        windowMs: LATE_DUPLICATE_WINDOW_MS,
+      }),
+      settleLater({
+        ...common,
+        requirement: 'WEBHOOK-STATUS-ORDERED',
+        hook: 'status',
+        expect: 'ordered',
+        windowMs: DUPLICATE_WINDOW_MS,
+      }),
+      settleLater({
+        ...common,
+        requirement: 'WEBHOOK-POST-JSON',
+        hook: '*',
+        expect: 'posted-json',
+        windowMs: DUPLICATE_WINDOW_MS,
+      }),
+    ]);
+    return s;
+  });
+
+  /**
+   * WEBHOOK-STATUS-AGREES-POLLING compares the status calls with the statuses polling saw: a take
+   * polled as waiting → ready shows no intermediate status, and a server that never calls the status
+   * hook for started or progress_* passes it unseen (issue 40). So its take is of a long text, polled
+   * beside its hooks, and retried with a longer text (at most three takes: a rate-limited server is
+   * not hammered, and a hosted one bills each character) until polling saw the take `started`, the
+   * first state of a take in progress. On a fast server started lasts one part of a short text (the
+   * reference: ~40 ms, under one poll interval), the progress_* states longer, so a take seen only in
+   * progress_* is tried longer once more; a difference already seen ends the attempts.
+   */
+  const inProgressTake = once(
+    async (): Promise<{ attempts: InProgressAttempt[]; inProgress?: TakeScenario; reason?: string }> => {
+      const attempts: InProgressAttempt[] = [];
+      let inProgress: TakeScenario | undefined;
+      let reason = '';
+      for (const repeat of IN_PROGRESS_REPEATS) {
+        const text = longText(repeat);
+        const scenario = await runTakeScenario({ hooks: 'status+done', text });
+        attempts.push({ scenario, characters: text.length });
+        const seen = intermediatePolled(scenario);
+        if (seen.length > 0) inProgress = scenario;
+        if (seen.includes('started') || polledNotCalled(scenario).length > 0) break;
+        reason = `even a take of ${repeat} times the long text (${text.length} characters) was polled as ${distinctRuns(
+          statusChanges(scenario.polled.entries).map((e) => e.status),
+        ).join(' → ')}: no intermediate status (started, progress_*) for the status calls to agree with`;
+      }
+      return { attempts, ...(inProgress ? { inProgress } : { reason }) };
+    },
+  );
+
+  const websocketTake = once(async () => {
+    const sinkNow = sink();
+    const [{ token, url }, voiceId] = await Promise.all([sinkNow.newToken(), voice()]);
+    // Asked for once the voice is ready, right before the upgrade: fetched beside the voice's wait it
+    // could pass a short lifetime before it is used (issue 37).
+    // It is asked for again should it still go stale before the upgrade (a 429/503 Retry-After).
+    const conn = await openIssuedConnection(speak);
+    try {
+      const r = await conn.generate(
+        { text: TEXT, voice_id: voiceId, status_webhook: url('status'), done_webhook: url('done') },
+        { requestId: 1 },
+      );
+      if (r.takeId) speak.track('take', r.takeId);
+      const streamed = r.takeMessages.map((m) => ({
+        atMs: Math.round(performance.timeOrigin + m.atMs),
+        status: String(m.data.status),
+      }));
+      const final = streamed.at(-1)?.status;
+      if (!final || !isDone(final)) {
+        throw new Finding(
+          `the websocket request did not end in a done status (${r.outcome}: ${r.diagnostic ?? ''})`,
+          { where: `websocket take ${r.takeId ?? '?'}`, expected: 'ready | error | timeout', actual: final },
+        );
+      }
+      const calls = await sinkNow
+        .waitForCalls(
+          token,
+          (arrived) =>
+            arrived.some((c) => c.hook === 'done') &&
+            arrived.some((c) => c.hook === 'status' && statusOf(c.json) === final),
+          ARRIVAL_BOUND_MS,
+        )
+        .catch(() => sinkNow.calls(token));
+      // A second done call has the duplicate window from the first, judged at the end of the run.
+      await settleLater({
+        requirement: 'WEBHOOK-STATUS-AGREES-WEBSOCKET',
+        subject: `websocket take ${r.takeId ?? '?'}`,
+        token,
+        hook: 'done',
+        expect: 'once',
+        from: calls.find((c) => c.hook === 'done'),
+        windowMs: DUPLICATE_WINDOW_MS,
+      });
+      return { r, streamed, calls };
+    } finally {
+      await conn.close();
+    }
+  });
+
+  /** A second done call of the voice is judged at the end. */
+  const webhookVoice = once(async () => {
+    const sinkNow = sink();
+    const { token, url } = await sinkNow.newToken();
+    const startMs = Date.now();
+    const created = expectJson(
+      await speak.api.post('/v1/speak/voices/generate', {
+        name: speak.prefix('webhooks-voice'),
+        gender: speak.model.genders[0] ?? 'female',
+        model: speak.model.name,
+        done_webhook: url('done'),
+      }),
+      'POST /v1/speak/voices/generate',
+    );
+    const voiceId = field(created, 'voice_id');
+    if (typeof voiceId !== 'string') {
+      throw new Finding(`voice generation returned no voice_id: ${show(created)}`, {
+        where: 'POST /v1/speak/voices/generate',
+        expected: 'a voice_id',
+        actual: created,
+      });
+    }
+    speak.track('voice', voiceId);
+    const path = `/v1/speak/voices/${encodeURIComponent(voiceId)}`;
+    const polling = pollUntilDone('voice', voiceId);
+    const [polled, atDone] = await Promise.all([
+      polling,
+      callsOnceDone(sinkNow, token, (calls) => calls.length > 0, polling).then(async () => {
+        const voiceNow = expectJson(await speak.api.get(path), `GET ${path}`);
+        const exampleId = field(voiceNow, 'example_take_id');
+        if (typeof exampleId !== 'string') return { voiceNow, example: undefined };
+        const examplePath = `/v1/speak/takes/${encodeURIComponent(exampleId)}`;
+        // Only reported (wire facts): an example take that cannot be read now blocks nothing.
+        const reply = await speak.api.get(examplePath);
+        return { voiceNow, example: reply.status === 200 ? (reply.json as unknown) : undefined };
+      }),
+    ]);
+    const calls = await sinkNow.calls(token);
+    await settleLater({
+      requirement: 'WEBHOOK-DONE-ONCE',
+      subject: `voice ${voiceId}`,
+      token,
+      hook: 'done',
+      expect: 'once',
+      from: calls[0],
+      windowMs: DUPLICATE_WINDOW_MS,
+    });
+    return { voiceId, startMs, polled, atDone, calls };
+  });
+
+  const postUrlTake = once(async () => {
+    const s = await runTakeScenario({ hooks: 'done', form: 'post_url' });
+    await settleLater({
+      requirement: 'WEBHOOK-POST-URL-FORM',
+      subject: `take ${s.takeId}`,
+      token: s.token,
+      hook: 'done',
+      expect: 'once',
+      from: s.doneCall,
+      windowMs: DUPLICATE_WINDOW_MS,
+    });
+    return s;
+  });
+
+  const retriedTake = once(async () => {
+    const s = await runTakeScenario({ hooks: 'done', behaviour: { failFirst: 1 } });
+    await settleLater({
+      requirement: 'WEBHOOK-RETRY-AFTER-5XX',
+      subject: `take ${s.takeId}`,
+      token: s.token,
+      hook: 'done',
+      expect: 'retried',
+      from: s.doneCall,
+      windowMs: retryWindowMs(),
+      why: 'SPEAKCHECK_WEBHOOK_RETRY_WAIT_MS waits longer',
+    });
+    return s;
+  });
+
+  return {
+    sink,
+    reachable,
+    runTakeScenario,
+    baselineTakeMs: takes.baselineTakeMs,
+    mainTake,
+    inProgressTake,
+    websocketTake,
+    webhookVoice,
+    postUrlTake,
+    retriedTake,
+  };
+}
+
+/**
+ * How long after the first (failed) done call a retry is looked for: by default as long as the late
+ * duplicate window; SPEAKCHECK_WEBHOOK_RETRY_WAIT_MS (e.g. 60000) opts in to a longer wait for
+ * servers that retry late.
+ */
+export function retryWindowMs(): number {
+  const asked = Number(process.env.SPEAKCHECK_WEBHOOK_RETRY_WAIT_MS ?? '');
+  return Number.isFinite(asked) && asked > 0 ? asked : LATE_DUPLICATE_WINDOW_MS;
+}
