@@ -319,20 +319,6 @@ function areasFor(explicit: string[], requirements: string[]): string[] {
   return explicit;
 }
 
-/** The config as the workers receive it: the run fills in the embedded stack's address and user. */
-export function encodeRunConfig(config: RunConfig): string {
-  return JSON.stringify(config);
-}
-
-export function decodeRunConfig(json: string): RunConfig {
-  const parsed = JSON.parse(json) as RunConfig;
-  if (!parsed || typeof parsed.baseUrl !== 'string' || !parsed.baseUrl) {
-    throw new ConfigError('the run configuration handed to the suites has no base url.');
-  }
-  parsed.requirements ??= [];
-  return parsed;
-}
-
 /** The expect file, read and checked now (a bad one is exit 2 before anything starts). */
 function expectFor(flag: string | undefined): Pick<RunConfig, 'expect'> {
   const file = expectFilePath(flag);

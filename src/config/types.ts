@@ -1,5 +1,6 @@
 /** The one typed configuration of a conformance run: what `speakcheck run` resolves from flags and
- *  environment, and what every suite sees through `useSpeak().config`. */
+ *  environment. The suites see it as part of the run plan (src/harness/run-plan.ts), through
+ *  `useSpeak().config`. */
 
 /** strict: MUST, SHOULD and security checks gate; lenient: only MUST; acceptance: strict and everything judged; sdk: strict plus the SDK's wire facts as SHOULD. */
 export type Profile = 'strict' | 'lenient' | 'acceptance' | 'sdk';
@@ -115,10 +116,6 @@ export interface ExpiryConfig {
    * out the real ones (in parallel with the rest of the run, bounded by --max-time).
    */
   mode?: ExpiryMode;
-  /** full mode: when the run's budget (--max-time) ends, ms since the epoch; waits past it are not judged. */
-  deadlineMs?: number;
-  /** The run's budget (--max-time) in seconds, for the messages that ask for a longer one. */
-  maxTimeS?: number;
 }
 
 export interface RunConfig {
@@ -162,15 +159,13 @@ export interface RunConfig {
   namePrefix: string;
   /** `--expect FILE` (or `speakcheck.expect.yaml` when present): the failures already known. */
   expect?: { file: string; entries: Expectation[] };
-  /** Suite files at a time, chosen after the preflight (src/run/suite-workers.ts); absent: the suites' default. */
-  suiteWorkers?: number;
   /** `--max-rps`: the run-wide request rate (requests/s) to stay under from the start. */
   maxRps?: number;
   /** `--ca-file`: absolute path of a private CA (PEM) trusted besides the system roots. */
   caFile?: string;
 }
 
-/** The environment variable that carries the resolved RunConfig (JSON) to the vitest workers. */
+/** The environment variable that carries the run plan (src/harness/run-plan.ts, JSON) to the vitest workers. */
 export const RUN_CONFIG_ENV = 'SPEAKCHECK_RUN_CONFIG';
 
 /** One entry of the expect file (`run --expect FILE`): a known failure, applied by src/verdict/expectations.ts. */

@@ -7,17 +7,18 @@ import type { Model } from '../../schemas/types.ts';
 import { closeHttp, expectJson } from '../client/http.ts';
 import { Limiter } from '../client/limiter.ts';
 import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
-import type { RunConfig } from '../config/types.ts';
 import { throttledBy } from './check.ts';
 import { setDefaultTestTimeout } from './covers.ts';
 import { loadRunConfig } from './run-config.ts';
+import type { RunPlan } from './run-plan.ts';
 import { expectSchema } from './schema.ts';
 
 /** A model as GET /v1/speak/models lists it (schemas/Model.schema.json). */
 export type { Model } from '../../schemas/types.ts';
 
 export interface SpeakContext {
-  readonly config: RunConfig;
+  /** The run plan (./run-plan.ts): the run's config with its server, threads and budget; frozen. */
+  readonly config: RunPlan;
   /** Logged in (refresh on 401, retry once). */
   readonly api: SpeakClient;
   /** Sends no Authorization. */
@@ -39,11 +40,11 @@ export interface SpeakContext {
   loginSecond(): Promise<SpeakClient | undefined>;
 }
 
-/** Worker threads running suite files at once by default (suites.vitest.config.ts; a run may choose more: RunConfig.suiteWorkers). */
+/** Worker threads running suite files at once by default (suites.vitest.config.ts; a run may choose more: RunPlan.suiteWorkers). */
 export const SUITE_WORKERS = 2;
 
 export function useSpeak(): SpeakContext {
-  let config: RunConfig | undefined;
+  let config: RunPlan | undefined;
   let api: HttpSpeakClient | undefined;
   let anon: HttpSpeakClient | undefined;
   let models: Model[] | undefined;
@@ -52,13 +53,13 @@ export function useSpeak(): SpeakContext {
   let setupThrottled: unknown;
   const tracked: Array<{ kind: 'voice' | 'take'; id: string }> = [];
 
-  const settings = (c: RunConfig) => ({
+  const settings = (c: RunPlan) => ({
     baseUrl: c.baseUrl,
     authUrl: c.authUrl,
     requestTimeoutMs: c.timeouts.requestMs,
     limiter: limiter!,
   });
-  const credentials = (c: Pick<RunConfig, 'email' | 'password' | 'token'>) => ({
+  const credentials = (c: Pick<RunPlan, 'email' | 'password' | 'token'>) => ({
     ...(c.email !== undefined ? { email: c.email } : {}),
     ...(c.password !== undefined ? { password: c.password } : {}),
     ...(c.token !== undefined ? { token: c.token } : {}),

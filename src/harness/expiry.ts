@@ -11,7 +11,8 @@
  * requirement is not judged and the flag that would judge it is named.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ExpiryConfig, Target } from '../config/types.ts';
+import type { Target } from '../config/types.ts';
+import type { RunPlan } from './run-plan.ts';
 
 /**
  * How long past a lifetime a refusal is demanded, and how long before its end "still accepted" is
@@ -51,7 +52,7 @@ export function planExpiry(o: {
   lifetimeS: number | undefined;
   source: string;
   flag: string;
-  expiry: ExpiryConfig;
+  expiry: RunPlan['expiry'];
   nowMs?: number;
 }): ExpiryPlan {
   const { what, expiry, source } = o;

@@ -1,8 +1,9 @@
 /**
- * Global setup of suites.vitest.config.ts. `speakcheck run` has already resolved the config (and
+ * Global setup of suites.vitest.config.ts. `speakcheck run` has already resolved the run plan (and
  * started the stack) and passes it in SPEAKCHECK_RUN_CONFIG. Run directly
  * (`npx vitest run --config suites.vitest.config.ts suites/auth.spec.ts`, while writing a suite), the
- * config comes from SPEAK_* variables and the embedded stack is started when no base url is set.
+ * config comes from SPEAK_* variables, the embedded stack is started when no base url is set, and
+ * the plan is resolved here (./run-plan.ts, without a preflight: the suites' default threads).
  * Either way the run's shared voice is asked for here (./shared-voice.ts) and deleted at the end,
  * and the run's webhook sink (./run-sink.ts) lives here, from the first suite file to the last, as
  * does the ledger of stuck waits (./wait-ledger.ts).
@@ -10,11 +11,12 @@
 import type { TestProject } from 'vitest/node';
 import { runThrottle } from '../client/back-pressure.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
-import { decodeRunConfig, encodeRunConfig, resolveRunConfig } from '../config/resolve.ts';
-import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { resolveRunConfig } from '../config/resolve.ts';
+import { RUN_CONFIG_ENV } from '../config/types.ts';
 import { publishedFactsPath, startRunFacts } from '../facts/run-facts.ts';
 import { runStackLifetimes } from '../stack/run-lifetimes.ts';
 import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
+import { decodeRunPlan, encodeRunPlan, type RunPlan, resolveRunPlan } from './run-plan.ts';
 import { type RunSink, startRunSink } from './run-sink.ts';
 import { generateSharedVoice, type SharedVoice } from './shared-voice.ts';
 import './meta.ts';
@@ -29,11 +31,11 @@ export async function setup(project: TestProject): Promise<void> {
   const given = process.env[RUN_CONFIG_ENV];
   // The run's facts (src/facts), published before vitest starts the worker threads, which copy it.
   if (publishedFactsPath() === undefined) facts = startRunFacts();
-  let config: RunConfig;
+  let plan: RunPlan;
   if (given) {
-    config = decodeRunConfig(given);
+    plan = decodeRunPlan(given);
   } else {
-    config = resolveRunConfig({});
+    const config = resolveRunConfig({});
     // `speakcheck run` set these up before the suites; run directly, the global setup does (before
     // vitest starts the worker threads, which copy them: src/client/back-pressure.ts).
     runThrottle().reset(config.maxRps !== undefined ? { maxRps: config.maxRps } : {});
@@ -46,18 +48,13 @@ export async function setup(project: TestProject): Promise<void> {
         workers: EMBEDDED_RUN_WORKERS,
         ...(lifetimes ? { lifetimes } : {}),
       });
-      config.baseUrl = stack.baseUrl;
-      config.authUrl = stack.baseUrl;
-      config.email = stack.email;
-      config.password = stack.password;
-      // The stack's second customer, unless the user named one (--second-email/--second-token).
-      if (stack.second && !config.second) config.second = stack.second;
     }
+    plan = resolveRunPlan(config, stack, undefined);
   }
-  project.provide('speakRunConfig', given ?? encodeRunConfig(config));
+  project.provide('speakRunConfig', given ?? encodeRunPlan(plan));
   // The run's files (collected before the global setup runs): which use the sink, which file entries.
   const files = project.vitest.state.getPaths();
-  [sharedVoice, sink] = await Promise.all([generateSharedVoice(config), startRunSink(config, files)]);
+  [sharedVoice, sink] = await Promise.all([generateSharedVoice(plan), startRunSink(plan, files)]);
   project.provide('speakSharedVoice', JSON.stringify(sharedVoice.provided));
   project.provide('speakWebhookSink', JSON.stringify(sink.provided));
 }

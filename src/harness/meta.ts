@@ -19,7 +19,7 @@ export interface SpeakTestMeta {
 
 declare module 'vitest' {
   interface TaskMeta extends SpeakTestMeta {}
-  /** The run config (JSON) handed from the suites' global setup to the workers. */
+  /** The run plan (JSON, src/harness/run-plan.ts) handed from the suites' global setup to the workers. */
   export interface ProvidedContext {
     speakRunConfig: string;
     /** The run's shared voice (JSON of ProvidedSharedVoice, src/harness/shared-voice.ts). */

@@ -1,16 +1,16 @@
 /**
- * How a worker learns the run's configuration: `speakcheck run` puts it (JSON) in one environment
- * variable; a plain `vitest --config suites.vitest.config.ts` gets it from the suites' global setup
- * through vitest's provide/inject.
+ * How a worker learns the run's plan (./run-plan.ts): `speakcheck run` puts it (JSON) in one
+ * environment variable; a plain `vitest --config suites.vitest.config.ts` gets it from the suites'
+ * global setup through vitest's provide/inject. Frozen: a suite reads it, never changes it.
  */
 import { inject } from 'vitest';
-import { decodeRunConfig } from '../config/resolve.ts';
-import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { RUN_CONFIG_ENV } from '../config/types.ts';
+import { decodeRunPlan, type RunPlan } from './run-plan.ts';
 import './meta.ts';
 
-let cached: RunConfig | undefined;
+let cached: RunPlan | undefined;
 
-export function loadRunConfig(): RunConfig {
+export function loadRunConfig(): RunPlan {
   if (cached) return cached;
   const json = process.env[RUN_CONFIG_ENV] ?? safeInject();
   if (!json) {
@@ -18,7 +18,7 @@ export function loadRunConfig(): RunConfig {
       `no run configuration: start the suites with \`speakcheck run\` (or vitest --config suites.vitest.config.ts), which sets ${RUN_CONFIG_ENV}.`,
     );
   }
-  cached = decodeRunConfig(json);
+  cached = decodeRunPlan(json);
   return cached;
 }
 

@@ -6,7 +6,7 @@
 
 import { planWebhookSink, WebhookSink } from '../client/webhook-sink.ts';
 import { type ProvidedWebhookSink, SinkControl } from '../client/webhook-sink-control.ts';
-import type { RunConfig } from '../config/types.ts';
+import type { RunPlan } from './run-plan.ts';
 import { SETTLING_FILE, WEBHOOK_FILE } from './webhook-files.ts';
 
 export interface RunSink {
@@ -16,7 +16,7 @@ export interface RunSink {
 }
 
 /** `files`: the run's test files (empty when not known: the sink is started anyway). */
-export async function startRunSink(config: RunConfig, files: readonly string[]): Promise<RunSink> {
+export async function startRunSink(config: RunPlan, files: readonly string[]): Promise<RunSink> {
   if (files.length > 0 && !files.some((file) => WEBHOOK_FILE.test(file))) {
     return { provided: { ok: false, reason: 'no webhooks file in this run' }, stop: async () => {} };
   }

@@ -4,7 +4,7 @@
  * the end-of-run judge of those windows starts last (suites/webhooks-settled.spec.ts, see
  * src/client/webhook-sink-control.ts): the windows then run beside every other file. The expiry
  * waits (suites/expiry.spec.ts) start before everything (the run gives them a thread of their own
- * when they wait: src/run/suite-workers.ts): vitest's own order put them third, after the two
+ * when they wait: src/harness/suite-workers.ts): vitest's own order put them third, after the two
  * other first files, and a quick run against the run's own stack (short lifetimes) ended about
  * 2 s later for it. The longest files (suites/websocket*.spec.ts) start right after the webhook
  * windows, as they would otherwise bound a run against a slow server; not before them: with two

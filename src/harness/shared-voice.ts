@@ -12,7 +12,7 @@
 
 import { ClientDiagnostic } from '../client/diagnostics.ts';
 import { HttpSpeakClient } from '../client/speak-client.ts';
-import type { RunConfig } from '../config/types.ts';
+import type { RunPlan } from './run-plan.ts';
 
 /** What the global setup hands to the workers (JSON through provide/inject). */
 export type ProvidedSharedVoice =
@@ -40,7 +40,7 @@ export interface SharedVoice {
 /** The areas whose suites make their takes with the shared voice. */
 export const SHARED_VOICE_AREAS = ['audio', 'errors', 'lists', 'takes', 'websocket', 'webhooks', 'security'];
 
-export async function generateSharedVoice(config: RunConfig): Promise<SharedVoice> {
+export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice> {
   if (config.only.length > 0 && !config.only.some((area) => SHARED_VOICE_AREAS.includes(area))) {
     return {
       provided: { ok: false, problem: 'no shared voice: no selected area uses one' },

@@ -7,11 +7,13 @@ import { relative } from 'node:path';
 import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { rateLimitObservation, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
+import type { DeepReadonly } from '../config/deep-freeze.ts';
 import type { RunConfig } from '../config/types.ts';
 import { redactText } from '../evidence/redact.ts';
 import { runOutages } from '../facts/outages.ts';
 import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
+import type { RunPlan } from '../harness/run-plan.ts';
 import { catalogue, type Requirement, type RequirementId } from '../requirements/index.ts';
 import { conclusionsOfState, unfinished } from '../verdict/conclusion.ts';
 import { applyExpectations, type ExpectOutcome, isExpired } from '../verdict/expectations.ts';
@@ -20,6 +22,7 @@ import { computeVerdicts, type Problem, type TestOutcome, type Verdicts } from '
 import { speakcheckVersion } from '../version.ts';
 import { LiveProgress, type LiveTest } from './live-progress.ts';
 import { buildReport, type ConformanceReport } from './model.ts';
+import { compactVersion } from './terminal.ts';
 import { writeReport } from './write.ts';
 
 export interface ReporterResult {
@@ -34,7 +37,8 @@ export interface ReporterResult {
 }
 
 export interface ConformanceReporterOptions {
-  config: RunConfig;
+  /** The run's config: the reporter starts before the run plan exists (its server is still starting). */
+  config: DeepReadonly<RunConfig>;
   startedAt?: Date;
   /** Where progress lines go (default: stdout). */
   log?: (line: string) => void;
@@ -53,12 +57,6 @@ const COUNTDOWN_LINE_EVERY_MS = 30_000;
 /** The INFO requirement the run's own back-pressure figures are reported under. */
 export const RATE_LIMIT_REQUIREMENT: RequirementId = 'ERR-RATE-LIMIT-OBSERVED';
 
-/** A /version answer on one short line: any JSON a server sends, cut to 200 characters. */
-export function compactVersion(version: unknown): string {
-  const text = typeof version === 'string' ? version : JSON.stringify(version);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
-
 export class ConformanceReporter implements Reporter {
   result: ReporterResult | undefined;
   private root = process.cwd();
@@ -68,6 +66,8 @@ export class ConformanceReporter implements Reporter {
   private readonly live: LiveProgress;
 
   private serverVersion: string | undefined;
+  /** The run plan, once resolved (after the preflight): the report names its server. */
+  private plan: RunPlan | undefined;
   /** Every test file vitest queued, by id: what a stopped run concludes from. */
   private readonly modules = new Map<string, TestModule>();
   /** Why the run was stopped before vitest finished (--max-time, Ctrl-C). */
@@ -110,9 +110,10 @@ export class ConformanceReporter implements Reporter {
     this.o.status?.('');
   }
 
-  /** What the server's /version answered (preflight), for the report's header. */
-  noteServerVersion(version: unknown): void {
-    if (version !== undefined) this.serverVersion = compactVersion(version);
+  /** The run plan and what the server's /version answered (preflight), for the report's header. */
+  notePlan(plan: RunPlan, serverVersion: unknown): void {
+    this.plan = plan;
+    if (serverVersion !== undefined) this.serverVersion = compactVersion(serverVersion);
   }
 
   constructor(private readonly o: ConformanceReporterOptions) {
@@ -194,7 +195,7 @@ export class ConformanceReporter implements Reporter {
         fileErrors.push({ where: file, message: redactText(errorText(error)) });
       for (const test of module.children.allTests()) outcomes.push(this.outcome(test, file));
     }
-    const { config } = this.o;
+    const config = this.plan ?? this.o.config;
     const traffic = this.o.throttleStats?.();
     const throttled =
       traffic && traffic.answered429 + traffic.answered503 > 0 ? throttleSentence(traffic) : undefined;
@@ -227,8 +228,8 @@ export class ConformanceReporter implements Reporter {
       ...(this.serverVersion === undefined ? {} : { serverVersion: this.serverVersion }),
       target: config.target,
       profile: config.profile,
-      only: config.only,
-      requirements: config.requirements,
+      only: [...config.only],
+      requirements: [...config.requirements],
       startedAt: this.startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - this.startedAt.getTime(),

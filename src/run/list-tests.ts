@@ -7,8 +7,9 @@
 import { relative } from 'node:path';
 import type { TestModule } from 'vitest/node';
 import { resolveCacheDir } from '../config/cache-dir.mjs';
-import { encodeRunConfig } from '../config/resolve.ts';
+import type { DeepReadonly } from '../config/deep-freeze.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import { encodeRunPlan, resolveRunPlan } from '../harness/run-plan.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
 import { suitesInlineConfig, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
@@ -23,11 +24,18 @@ export interface ListedFile {
   tests: ListedTest[];
 }
 
-export async function collectTests(config: RunConfig): Promise<{ files: ListedFile[]; errors: string[] }> {
+export async function collectTests(
+  config: DeepReadonly<RunConfig>,
+): Promise<{ files: ListedFile[]; errors: string[] }> {
   // The suites read the config at import (useSpeak); nothing in it is contacted at collection.
   // The embedded stack is not started, so it has no URL yet: a placeholder that cannot resolve (.invalid).
   const baseUrl = config.baseUrl || 'http://embedded-stack-not-started.invalid';
-  process.env[RUN_CONFIG_ENV] = encodeRunConfig({ ...config, baseUrl, authUrl: config.authUrl || baseUrl });
+  const plan = resolveRunPlan(
+    { ...config, baseUrl, authUrl: config.authUrl || baseUrl },
+    undefined,
+    undefined,
+  );
+  process.env[RUN_CONFIG_ENV] = encodeRunPlan(plan);
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
@@ -71,7 +79,7 @@ function listedFile(module: TestModule): ListedFile {
 /** The listing: per file its tests and their ids, then the totals and every id once. */
 export function formatList(
   files: readonly ListedFile[],
-  config: Pick<RunConfig, 'only' | 'requirements'>,
+  config: Pick<DeepReadonly<RunConfig>, 'only' | 'requirements'>,
 ): string {
   const lines: string[] = [];
   for (const f of files) {

@@ -6,8 +6,8 @@ import { AuthError } from '../client/auth-session.ts';
 import { ClientDiagnostic, describeBody } from '../client/diagnostics.ts';
 import { type Exchange, send } from '../client/http.ts';
 import { HttpSpeakClient } from '../client/speak-client.ts';
-import type { RunConfig } from '../config/types.ts';
 import { SpeakcheckError } from '../errors.ts';
+import type { ServerAccess } from '../harness/run-plan.ts';
 
 export class PreflightError extends SpeakcheckError {
   readonly code = 'SPEAKCHECK_PREFLIGHT';
@@ -25,13 +25,13 @@ export const PREFLIGHT_THROTTLE_MS = 8_000;
 
 export interface PreflightResult {
   version: unknown;
-  /** The quickest of the preflight's GETs (ms): the server's round trip, for src/run/suite-workers.ts. */
+  /** The quickest of the preflight's GETs (ms): the server's round trip, for src/harness/suite-workers.ts. */
   quickestAnswerMs: number;
   /** Set when the server only throttled: what it answered (the questions left unanswered). */
   throttled?: string;
 }
 
-export async function preflight(config: RunConfig): Promise<PreflightResult> {
+export async function preflight(config: ServerAccess): Promise<PreflightResult> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -53,7 +53,7 @@ export async function preflight(config: RunConfig): Promise<PreflightResult> {
   }
 }
 
-async function checks(config: RunConfig): Promise<PreflightResult> {
+async function checks(config: ServerAccess): Promise<PreflightResult> {
   try {
     return await questions(config);
   } catch (err) {
@@ -65,7 +65,7 @@ async function checks(config: RunConfig): Promise<PreflightResult> {
   }
 }
 
-async function questions(config: RunConfig): Promise<PreflightResult> {
+async function questions(config: ServerAccess): Promise<PreflightResult> {
   const getVersion = (path: string) =>
     send({
       method: 'GET',
@@ -108,7 +108,7 @@ async function questions(config: RunConfig): Promise<PreflightResult> {
   return { version: version.json, quickestAnswerMs: Math.min(version.ms, models.ms) };
 }
 
-function requireJson(exchange: Exchange, config: RunConfig, what: string): void {
+function requireJson(exchange: Exchange, config: ServerAccess, what: string): void {
   if (exchange.json !== undefined) return;
   throw new PreflightError(
     `${config.baseUrl} does not look like a Speak v1 server: ${what} answered ${exchange.status} with ${describeBody(
@@ -118,7 +118,7 @@ function requireJson(exchange: Exchange, config: RunConfig, what: string): void 
   );
 }
 
-function toPreflightError(err: unknown, config: RunConfig): PreflightError {
+function toPreflightError(err: unknown, config: ServerAccess): PreflightError {
   if (err instanceof PreflightError) return err;
   if (err instanceof AuthError) {
     const hint = config.token ? '' : ' check --email/--password (SPEAK_EMAIL/SPEAK_PASSWORD)';

@@ -1,6 +1,11 @@
 /**
- * `speakcheck run`: config → embedded stack (when no base url) → preflight → the suites under vitest
- * with the conformance reporter, JUnit and Allure → summary → exit code. The stack is always stopped.
+ * `speakcheck run`: config → embedded stack (when no base url) → preflight → the run plan → the
+ * suites under vitest with the conformance reporter, JUnit and Allure → summary → exit code. The
+ * stack is always stopped.
+ *
+ * The config is never changed: what the suites work with is the run plan (src/harness/run-plan.ts),
+ * resolved once after the preflight, frozen, and handed to the suites' threads. The lines the run
+ * prints are src/report/terminal.ts; when it stops waiting is ./run-stop.ts.
  *
  * The run has a budget (`--max-time`, counted from the start): every single wait of the suites is
  * bounded, but their sum against a server that hangs everything is not. When the budget runs out,
@@ -8,32 +13,53 @@
  * not finished is "not concluded (timeout)", every report is still written, and the exit code is 1.
  * A second signal stops at once (exit 130).
  */
-import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
-import { runThrottle, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
+import { runThrottle } from '../client/back-pressure.ts';
 import { trustCaFile } from '../client/tls-trust.ts';
 import { resolveCacheDir } from '../config/cache-dir.mjs';
-import { encodeRunConfig, runBudgetMs } from '../config/resolve.ts';
+import type { DeepReadonly } from '../config/deep-freeze.ts';
+import { runBudgetMs } from '../config/resolve.ts';
 import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
 import { registerSecret } from '../evidence/redact.ts';
 import { EXIT } from '../exit-codes.ts';
-import { outageLine, runOutages } from '../facts/outages.ts';
+import { runOutages } from '../facts/outages.ts';
 import { startRunFacts } from '../facts/run-facts.ts';
-import { runsExpiryFile, suiteFilters } from '../harness/suite-files.ts';
+import {
+  encodeRunPlan,
+  type PlanPreflight,
+  planThreads,
+  type RunBudget,
+  type RunPlan,
+  resolveRunPlan,
+  type ServerAccess,
+  serverAccess,
+} from '../harness/run-plan.ts';
+import { suiteFilters } from '../harness/suite-files.ts';
 import { suitesInlineConfig, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
-import { ConformanceReporter, compactVersion } from '../report/conformance-reporter.ts';
-import { notJudgedLines, securityLine, summaryTable } from '../report/summary-table.ts';
-import { verdictLine } from '../report/verdict-line.ts';
+import { generateAllureHtml } from '../report/allure-html.ts';
+import { ConformanceReporter } from '../report/conformance-reporter.ts';
+import {
+  headerLines,
+  NO_RESULT_LINE,
+  phaseText,
+  preflightFailedLine,
+  preflightThrottledLine,
+  stackFailedLine,
+  stackLogLine,
+  stackStartingLine,
+  stoppedWaitingLine,
+  suiteWorkersLine,
+  summaryLines,
+  type TerminalLine,
+} from '../report/terminal.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
-import { lifetimesSentence, runStackLifetimes } from '../stack/run-lifetimes.ts';
-import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget, stopAllTargets } from '../stack/target.ts';
-import { expectLines } from '../verdict/expectations.ts';
-import { judgedText } from '../verdict/verdict.ts';
+import { runStackLifetimes } from '../stack/run-lifetimes.ts';
+import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
 import { PreflightError, preflight } from './preflight.ts';
-import { expiryThreads, LOCAL_SUITE_WORKERS, suiteWorkersFor } from './suite-workers.ts';
+import { dropVitestSignalListeners, RunStop } from './run-stop.ts';
 
 /** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
 const CLOSE_BOUND_MS = 5_000;
@@ -46,16 +72,6 @@ export interface RunOptions {
   err?: (line: string) => void;
 }
 
-/** `, SECURITY failed: N` apart from the MUSTs and SHOULDs, when the run judged the security area. */
-function securityCount(
-  requirements: readonly { level: string }[],
-  summary: { securityFailed: number },
-): string {
-  return requirements.some((r) => r.level === 'SECURITY')
-    ? `, SECURITY failed: ${summary.securityFailed}`
-    : '';
-}
-
 /** Where the run's lines go: stdout/stderr unless the caller collects them. */
 interface RunOutput {
   out: (line: string) => void;
@@ -64,16 +80,22 @@ interface RunOutput {
   status?: (line: string) => void;
 }
 
-export async function runConformance(config: RunConfig, o: RunOptions = {}): Promise<number> {
+/**
+ * One conformance run of `config`, whose report directory (and cache directory) the CLI has made
+ * absolute (src/cli/commands/run.ts); returns the exit code.
+ */
+export async function runConformance(config: DeepReadonly<RunConfig>, o: RunOptions = {}): Promise<number> {
   const io = runOutput(o);
   const startedAt = new Date();
   guardSecrets(config);
-  config.reportDir = resolve(config.reportDir);
-  const maxTimeMs = o.maxTimeMs ?? runBudgetMs(undefined, config);
-  const throttle = startBudget(config, startedAt, maxTimeMs);
+  const budget: RunBudget = {
+    startedAtMs: startedAt.getTime(),
+    maxTimeMs: o.maxTimeMs ?? runBudgetMs(undefined, config),
+  };
+  const throttle = startBudget(config, budget);
   // The run's facts (src/facts), published before vitest starts the suites' threads; removed at the end.
   const facts = startRunFacts();
-  const stop = new RunStop(maxTimeMs, throttle, io.err);
+  const stop = new RunStop(budget.maxTimeMs, throttle, io.err);
   const reporter = new ConformanceReporter({
     config,
     startedAt,
@@ -83,7 +105,7 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
   });
   const phases = new PhaseClock();
   // Vitest's start-up (vite server, config, transforms) overlaps the stack start and the preflight;
-  // its worker threads only start at start(), after the config is complete.
+  // its worker threads only start at start(), after the plan is made.
   const vitestReady = createSuitesVitest(config, reporter, resolveCacheDir(config.cacheDir));
   vitestReady.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
   let vitest: Vitest | undefined;
@@ -93,17 +115,22 @@ export async function runConformance(config: RunConfig, o: RunOptions = {}): Pro
     if (typeof started === 'number') return started;
     stack = started;
     if (stack) phases.end('stack start');
-    const checked = await checkServer(config, io);
+    const checked = await checkServer(serverAccess(config, stack), io);
     if (typeof checked === 'number') return checked;
     phases.end('preflight');
-    announceRun(config, stack, checked.version, reporter, io.out);
+    const plan = resolveRunPlan(config, stack, checked, budget);
+    for (const line of headerLines(plan, { harness: speakcheckVersion(), server: checked.version }))
+      io.out(line);
+    reporter.notePlan(plan, checked.version);
     vitest = await vitestReady;
-    sizeSuiteWorkers(vitest, config, checked.quickestAnswerMs, stack !== undefined, io.out);
-    await runSuites(vitest, config, reporter, stop, io.err);
+    const workers = suiteWorkersLine(plan, checked.quickestAnswerMs);
+    if (workers) io.out(workers);
+    sizeVitestPool(vitest, plan);
+    await runSuites(vitest, plan, reporter, stop, io.err);
     phases.end('suites');
     return summarize(
       reporter,
-      config,
+      plan,
       { phases: phases.lines, throttle, allureHtml: o.allureHtml === true },
       io,
     );
@@ -124,8 +151,12 @@ function runOutput(o: RunOptions): RunOutput {
   };
 }
 
+function print(lines: readonly TerminalLine[], io: RunOutput): void {
+  for (const line of lines) io[line.to](line.text);
+}
+
 /** The credentials never appear in a line or report of the run (src/client/redact.ts). */
-function guardSecrets(config: RunConfig): void {
+function guardSecrets(config: DeepReadonly<RunConfig>): void {
   registerSecret(config.password);
   registerSecret(config.token);
   registerSecret(config.second?.password);
@@ -135,18 +166,15 @@ function guardSecrets(config: RunConfig): void {
 /**
  * The run-wide throttle, the trusted CA and the budget's deadline, set before anything sends a
  * request or vitest starts its worker threads: they copy the throttle (one shared buffer) and the
- * CA from this thread's environment data.
+ * CA from this thread's environment data. (The expiry waits end within the budget too: the plan.)
  */
-function startBudget(config: RunConfig, startedAt: Date, maxTimeMs: number): ReturnType<typeof runThrottle> {
+function startBudget(config: DeepReadonly<RunConfig>, budget: RunBudget): ReturnType<typeof runThrottle> {
   const throttle = runThrottle();
   throttle.reset({
     ...(config.maxRps !== undefined ? { maxRps: config.maxRps } : {}),
-    deadlineMs: Date.now() + maxTimeMs,
+    deadlineMs: Date.now() + budget.maxTimeMs,
   });
   trustCaFile(config.caFile);
-  // The expiry waits (src/harness/expiry.ts) end within the budget, or say what budget would judge them.
-  config.expiry.deadlineMs = startedAt.getTime() + maxTimeMs;
-  config.expiry.maxTimeS = Math.round(maxTimeMs / 1000);
   return throttle;
 }
 
@@ -157,83 +185,25 @@ class PhaseClock {
 
   end(name: string): void {
     const now = performance.now();
-    this.lines.push(`${name} ${((now - this.start) / 1000).toFixed(1)} s`);
+    this.lines.push(phaseText(name, now - this.start));
     this.start = now;
   }
 }
 
 /**
- * When the run stops waiting: the budget (--max-time) runs out, or the first SIGINT/SIGTERM while
- * the suites run (the reports are still written); a signal outside the suites, or a second one,
- * stops the stack and exits at once (130).
+ * The embedded or container stack when the run starts its own server (the plan takes its address
+ * and customers); undefined against a remote server; the exit code when it cannot start.
  */
-class RunStop {
-  /** Resolved with the reason when the run must stop waiting. */
-  readonly requested: Promise<string>;
-  suitesRunning = false;
-  stopping = false;
-  /** Stopping the stack to exit at once (130): later signals wait for that bounded stop. */
-  private exiting = false;
-  private request: (reason: string) => void = () => undefined;
-  private readonly budget: NodeJS.Timeout;
-  /** This run's own listeners, which dropVitestSignalListeners keeps. */
-  readonly ownListeners: Set<unknown>;
-
-  constructor(
-    maxTimeMs: number,
-    throttle: ReturnType<typeof runThrottle>,
-    private readonly err: (line: string) => void,
-  ) {
-    this.requested = new Promise<string>((resolve) => {
-      this.request = resolve;
-    });
-    this.budget = setTimeout(() => {
-      const stats = throttle.stats();
-      const throttled = stats.answered429 + stats.answered503 > 0 ? ` (${throttleSentence(stats)})` : '';
-      this.request(`the run budget of ${(maxTimeMs / 1000).toFixed(0)} s (--max-time) ran out${throttled}`);
-    }, maxTimeMs);
-    this.budget.unref();
-    // `on`, not `once`, until dispose(): with testcontainers loaded (--target container), signal-exit
-    // re-raises a signal it sees no other listener of, killing the run before it stopped the stack.
-    process.on('SIGINT', this.onSignal);
-    process.on('SIGTERM', this.onSignal);
-    this.ownListeners = new Set([...process.rawListeners('SIGINT'), ...process.rawListeners('SIGTERM')]);
-  }
-
-  private readonly onSignal = (signal: NodeJS.Signals): void => {
-    if (this.suitesRunning && !this.stopping) {
-      this.stopping = true;
-      this.err(`speakcheck: ${signal}: stopping the suites and writing the reports (again to stop at once).`);
-      this.request(`${signal} (interrupted)`);
-      // The next signal takes the path below: stop the stack and exit at once.
-      return;
-    }
-    if (this.exiting) return;
-    this.exiting = true;
-    this.err(`speakcheck: ${signal}: stopping.`);
-    // stopAllTargets covers an interrupt while the container stack is still starting.
-    void stopAllTargets().finally(() => process.exit(EXIT.interrupted));
-  };
-
-  dispose(): void {
-    clearTimeout(this.budget);
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
-  }
-}
-
-/**
- * The embedded or container stack when the run starts its own server (its address and customers
- * go into the config); undefined against a remote server; the exit code when it cannot start.
- */
-async function startStack(config: RunConfig, io: RunOutput): Promise<StartedTarget | undefined | number> {
+async function startStack(
+  config: DeepReadonly<RunConfig>,
+  io: RunOutput,
+): Promise<StartedTarget | undefined | number> {
   if (config.target !== 'embedded' && config.target !== 'container') return undefined;
-  io.out(`speakcheck: starting the ${config.target} reference stack ...`);
-  let stack: StartedTarget;
+  io.out(stackStartingLine(config.target));
   try {
     const lifetimes = runStackLifetimes(config.expiry.mode);
-    stack = await startTarget(config.target, {
-      onLog: (line) => io.out(`speakcheck: ${line}`),
+    return await startTarget(config.target, {
+      onLog: (line) => io.out(stackLogLine(line)),
       // One synthesis worker: why in src/stack/target.ts.
       workers: EMBEDDED_RUN_WORKERS,
       // Short lifetimes in a quick run, so that it judges the expiry MUSTs: src/stack/run-lifetimes.ts.
@@ -241,92 +211,41 @@ async function startStack(config: RunConfig, io: RunOutput): Promise<StartedTarg
     });
   } catch (e) {
     if (e instanceof StackStartError) {
-      io.err(`speakcheck: could not run: ${e.message}.`);
+      io.err(stackFailedLine(e.message));
       return EXIT.targetUnavailable;
     }
     throw e;
   }
-  config.baseUrl = stack.baseUrl;
-  config.authUrl = stack.baseUrl;
-  config.email = stack.email;
-  config.password = stack.password;
-  // The stack's second customer, unless the user named one (--second-email/--second-token).
-  if (stack.second && !config.second) config.second = stack.second;
-  return stack;
 }
 
 /** The preflight: the server's version and quickest answer, or the exit code when it cannot be tested. */
 async function checkServer(
-  config: RunConfig,
+  server: ServerAccess,
   io: RunOutput,
-): Promise<{ version: unknown; quickestAnswerMs: number } | number> {
+): Promise<(PlanPreflight & { version: unknown }) | number> {
   try {
-    const checked = await preflight(config);
-    if (checked.throttled)
-      io.err(
-        `speakcheck: the server only throttled the preflight (${checked.throttled}); going on: the suites wait on its limit within --max-time.`,
-      );
+    const checked = await preflight(server);
+    if (checked.throttled) io.err(preflightThrottledLine(checked.throttled));
     return { version: checked.version, quickestAnswerMs: checked.quickestAnswerMs };
   } catch (e) {
     if (e instanceof PreflightError) {
-      io.err(`speakcheck: could not run: ${e.message}`);
+      io.err(preflightFailedLine(e.message));
       return EXIT.targetUnavailable;
     }
     throw e;
   }
 }
 
-/** What is tested, how, and which versions: the run's first lines. */
-function announceRun(
-  config: RunConfig,
-  stack: StartedTarget | undefined,
-  serverVersion: unknown,
-  reporter: ConformanceReporter,
-  out: (line: string) => void,
-): void {
-  out(
-    `speakcheck: testing ${config.baseUrl}${stack ? ` (${config.target} reference stack)` : ''}, profile ${config.profile}${
-      config.only.length ? `, areas ${config.only.join(', ')}` : ''
-    }${config.requirements.length ? `, requirements ${config.requirements.join(', ')}` : ''}, run ${config.runId}`,
-  );
-  const lifetimes = stack ? runStackLifetimes(config.expiry.mode) : undefined;
-  if (lifetimes) out(`speakcheck: ${lifetimesSentence(lifetimes)}`);
-  reporter.noteServerVersion(serverVersion);
-  out(
-    `speakcheck: version ${speakcheckVersion()}; the server's /version ${
-      serverVersion === undefined
-        ? 'was not read (the server throttled)'
-        : `answered ${compactVersion(serverVersion)}`
-    }`,
-  );
-}
-
 /**
- * Suite files at a time, by the server's quickest answer, and a thread for the expiry waits when
- * they run beside the other files (src/run/suite-workers.ts).
+ * The pool's threads as the plan sizes them (src/harness/suite-workers.ts). The vitest instance was
+ * made before the plan existed (its start-up overlaps the stack start and the preflight), and reads
+ * them when its pool starts (at start()): they are set on it here, once.
  */
-function sizeSuiteWorkers(
-  vitest: Vitest,
-  config: RunConfig,
-  quickestAnswerMs: number,
-  ownStack: boolean,
-  out: (line: string) => void,
-): void {
-  config.suiteWorkers = suiteWorkersFor(config.target, quickestAnswerMs);
-  const threads =
-    config.suiteWorkers +
-    expiryThreads({
-      expiryFileRuns: runsExpiryFile(config.only),
-      waitsBeside:
-        config.expiry.mode === 'full' || (ownStack && runStackLifetimes(config.expiry.mode) !== undefined),
-    });
-  if (config.suiteWorkers !== LOCAL_SUITE_WORKERS)
-    out(
-      `speakcheck: ${config.suiteWorkers} suite files at a time: the server's quickest answer took ${Math.round(quickestAnswerMs)} ms, a network's round trip (their waits overlap)`,
-    );
-  if (threads === vitest.config.maxWorkers) return;
-  // Read when the pool starts (at start()). Min and max alike: with minWorkers 1 and maxWorkers 4
-  // the run lost files, tinypool ending a thread that still ran one ("Terminating worker thread").
+function sizeVitestPool(vitest: Vitest, plan: RunPlan): void {
+  const threads = planThreads(plan);
+  if (threads === undefined || threads === vitest.config.maxWorkers) return;
+  // Min and max alike: with minWorkers 1 and maxWorkers 4 the run lost files, tinypool ending a
+  // thread that still ran one ("Terminating worker thread").
   vitest.config.maxWorkers = threads;
   vitest.config.minWorkers = threads;
 }
@@ -334,84 +253,52 @@ function sizeSuiteWorkers(
 /** The suites, until they end or the run stops waiting (then what has not finished is not concluded). */
 async function runSuites(
   vitest: Vitest,
-  config: RunConfig,
+  plan: RunPlan,
   reporter: ConformanceReporter,
   stop: RunStop,
   err: (line: string) => void,
 ): Promise<void> {
   dropVitestSignalListeners(stop.ownListeners);
-  process.env[RUN_CONFIG_ENV] = encodeRunConfig(config);
+  // The suites' threads read the plan from their environment (src/harness/run-config.ts).
+  process.env[RUN_CONFIG_ENV] = encodeRunPlan(plan);
   stop.suitesRunning = true;
-  const suites = vitest.start(suiteFilters(config.only));
+  const suites = vitest.start(suiteFilters(plan.only));
   suites.catch(() => undefined); // a stopped run does not wait for it
   const stopped = await Promise.race([suites.then(() => undefined), stop.requested]);
   stop.suitesRunning = false;
   if (stopped) {
     stop.stopping = true;
-    err(`speakcheck: ${stopped}: not waiting any longer; what has not finished is not concluded.`);
+    err(stoppedWaitingLine(stopped));
     await reporter.concludeStopped(stopped);
   }
-}
-
-/**
- * Vitest's logger exits the process on SIGINT/SIGTERM; here a signal stops the suites and the
- * reports are still written (RunStop), so its listeners go (its cleanup still runs at close).
- */
-function dropVitestSignalListeners(own: ReadonlySet<unknown>): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    for (const listener of process.rawListeners(signal))
-      if (!own.has(listener)) process.off(signal, listener as (...a: unknown[]) => void);
 }
 
 /** The summary table, the counts, the reports, the verdict line; returns the exit code. */
 function summarize(
   reporter: ConformanceReporter,
-  config: RunConfig,
+  plan: RunPlan,
   run: { phases: readonly string[]; throttle: ReturnType<typeof runThrottle>; allureHtml: boolean },
-  { out, err }: RunOutput,
+  io: RunOutput,
 ): number {
   const result = reporter.result;
   if (!result) {
-    err('speakcheck: the suites ended without a result (see the errors above).');
+    io.err(NO_RESULT_LINE);
     return EXIT.failed;
   }
-  const { verdicts } = result;
-  out('');
-  out(summaryTable(verdicts.requirements, verdicts.summary));
-  out('');
-  for (const problem of verdicts.problems.slice(0, 10))
-    err(`  problem: ${problem.where}: ${problem.message.split('\n')[0]}`);
-  // Unexpected passes and expired entries stand out on stderr; the count of expected ones is a plain line.
-  if (result.expect) {
-    const { summary: expectSummary, alerts } = expectLines(result.expect);
-    if (expectSummary) out(expectSummary);
-    for (const line of alerts) err(line);
-  }
-  if (verdicts.summary.harnessErrors > 0)
-    err(
-      `speakcheck: the harness itself broke on ${verdicts.summary.harnessErrors} requirement(s) (status harness-error; not a verdict on the server): please file a bug report for speakcheck with conformance.json (its message names the line that broke)`,
-    );
-  const { tests } = verdicts.summary;
-  const { exitCode } = result;
-  if (tests.passed + tests.failed === 0)
-    err('speakcheck: no test ran: a run that checks nothing cannot pass.');
-  out(
-    `tests: ${tests.passed} passed, ${tests.failed} failed${result.expectedFailedTests > 0 ? ` (${result.expectedFailedTests} expected)` : ''}, ${tests.skipped} skipped; MUST failed: ${verdicts.summary.mustFailed}, SHOULD failed: ${verdicts.summary.shouldFailed}${securityCount(verdicts.requirements, verdicts.summary)}${blockedText(verdicts.summary)}`,
+  const { verdicts, report, expect, expectedFailedTests } = result;
+  const lines = summaryLines(
+    { verdicts, run: report.run, expectedFailedTests, ...(expect ? { expect } : {}) },
+    {
+      profile: plan.profile,
+      reportDir: plan.reportDir,
+      phases: run.phases,
+      traffic: run.throttle.stats(),
+      ...(run.allureHtml ? { allure: generateAllureHtml(plan.reportDir) } : {}),
+      outages: runOutages(),
+    },
   );
-  const security = securityLine(verdicts.requirements, config.profile);
-  if (security) out(security);
-  out(`characters synthesized: ${verdicts.summary.characters}`);
-  out(`timing: ${run.phases.join(', ')}; ${trafficText(run.throttle.stats())}`);
-  out(
-    `reports: ${config.reportDir} (conformance.json, conformance.md, conformance.html, badge.svg, badge.json, junit.xml, allure-results/)`,
-  );
-  if (run.allureHtml) out(generateAllureHtml(config.reportDir));
-  for (const line of notJudgedLines(verdicts.requirements)) out(line);
-  out(judgedText(verdicts.summary.judged));
-  // Each route the run learned to be unavailable, once (what it kept from being concluded is not concluded).
-  for (const outage of runOutages()) out(outageLine(outage));
-  out(verdictLine(result.report.run));
-  return exitCode;
+  print(lines, io);
+  return result.exitCode;
 }
 
 /**
@@ -432,7 +319,7 @@ async function closeRun(
 }
 
 async function createSuitesVitest(
-  config: RunConfig,
+  config: DeepReadonly<RunConfig>,
   reporter: ConformanceReporter,
   cacheDir: string,
 ): Promise<Vitest> {
@@ -449,35 +336,4 @@ async function createSuitesVitest(
     },
     suitesViteOverrides(cacheDir),
   );
-}
-
-function generateAllureHtml(reportDir: string): string {
-  const probe = spawnSync('allure', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    return `allure HTML: the allure CLI is not installed; the raw results are in ${join(reportDir, 'allure-results')} (allure generate them elsewhere).`;
-  }
-  const target = join(reportDir, 'allure-report');
-  const generated = spawnSync(
-    'allure',
-    ['generate', join(reportDir, 'allure-results'), '-o', target, '--clean'],
-    {
-      encoding: 'utf8',
-      timeout: 120_000,
-    },
-  );
-  return generated.status === 0
-    ? `allure HTML: ${target}`
-    : `allure HTML: allure generate failed: ${generated.stderr.trim()}`;
-}
-
-/** "1432 requests, waited 0.0 s on the server's rate limit (429: 0, 503: 0)" for the timing line. */
-export function trafficText(stats: ThrottleStats): string {
-  const waited = Math.max(stats.heldS, stats.waitedS);
-  return `${stats.requests} requests, waited ${waited.toFixed(1)} s on the server's rate limit (429: ${stats.answered429}, 503: ${stats.answered503})`;
-}
-
-/** ", MUST blocked: n, SHOULD blocked: m" when any requirement was blocked (empty otherwise). */
-function blockedText(summary: { mustBlocked: number; shouldBlocked: number }): string {
-  if (summary.mustBlocked + summary.shouldBlocked === 0) return '';
-  return `, MUST blocked: ${summary.mustBlocked}, SHOULD blocked: ${summary.shouldBlocked}`;
 }

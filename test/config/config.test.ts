@@ -7,8 +7,6 @@ import { interpolate, loadConfigFile, parseConfigText } from '../../src/config/c
 import { closestIds } from '../../src/config/requirement-selection.ts';
 import {
   ConfigError,
-  decodeRunConfig,
-  encodeRunConfig,
   printableRun,
   type RunFlags,
   resolveCommandTarget,
@@ -17,6 +15,7 @@ import {
   resolveTargetFlags,
   TARGET_ENV,
 } from '../../src/config/resolve.ts';
+import { decodeRunPlan, encodeRunPlan, resolveRunPlan } from '../../src/harness/run-plan.ts';
 
 const now = new Date('2026-11-21T10:20:30.456Z');
 
@@ -208,10 +207,11 @@ describe('--requirement', () => {
       {},
       now,
     );
-    expect(decodeRunConfig(encodeRunConfig(c)).requirements).toEqual(['VERSION-NO-TOKEN']);
-    // A config written without the field (an older run) selects nothing.
-    const { requirements: _dropped, ...older } = c;
-    expect(decodeRunConfig(JSON.stringify(older)).requirements).toEqual([]);
+    const plan = resolveRunPlan(c, undefined, undefined);
+    expect(decodeRunPlan(encodeRunPlan(plan)).requirements).toEqual(['VERSION-NO-TOKEN']);
+    // A plan written without the field (an older run) selects nothing.
+    const { requirements: _dropped, ...older } = plan;
+    expect(decodeRunPlan(JSON.stringify(older)).requirements).toEqual([]);
   });
 });
 

@@ -1,7 +1,9 @@
 /** `speakcheck run`: parse the options, resolve the config, hand over to the run. Exit codes: src/exit-codes.ts. */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CacheDirError, resolveCacheDir } from '../../config/cache-dir.mjs';
 import { loadConfigFile } from '../../config/config-file.ts';
+import { type DeepReadonly, deepFreeze } from '../../config/deep-freeze.ts';
 import { RUN_OPTIONS } from '../../config/options.ts';
 import { ConfigError, printableRun, type RunFlags, resolveRun } from '../../config/resolve.ts';
 import type { RunConfig } from '../../config/types.ts';
@@ -49,10 +51,17 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
       process.stdout.write(`${JSON.stringify(printableRun(run, file?.path), null, 2)}\n`);
       process.exit(EXIT.ok);
     }
-    // A cache directory that cannot be written is said before anything starts (exit 2 or 3).
-    run.config.cacheDir = resolveCacheDir(run.config.cacheDir);
-    if (flags.list) process.exit(await listAction(run.config));
-    code = await runConformance(run.config, {
+    // A cache directory that cannot be written is said before anything starts (exit 2 or 3). The
+    // report directory made absolute here: the JUnit and Allure reporters resolve a relative path
+    // against the suites' root, not the working directory the user named it from.
+    // Frozen: the run never changes its config (what the suites see is the run plan it makes).
+    const config = deepFreeze<RunConfig>({
+      ...run.config,
+      cacheDir: resolveCacheDir(run.config.cacheDir),
+      reportDir: resolve(run.config.reportDir),
+    });
+    if (flags.list) process.exit(await listAction(config));
+    code = await runConformance(config, {
       allureHtml: flags.allureHtml === true,
       maxTimeMs: run.maxTimeMs,
     });
@@ -75,7 +84,7 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
 }
 
 /** `run --list`: collect, print, exit 0 (1 when a suite file does not load). */
-async function listAction(config: RunConfig): Promise<number> {
+async function listAction(config: DeepReadonly<RunConfig>): Promise<number> {
   const { collectTests, formatList } = await import('../../run/list-tests.ts');
   const { files, errors } = await collectTests(config);
   process.stdout.write(`${formatList(files, config)}\n`);

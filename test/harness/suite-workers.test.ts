@@ -1,4 +1,4 @@
-/** Suite files at a time from what the server showed (src/run/suite-workers.ts). */
+/** Suite files at a time from what the server showed (src/harness/suite-workers.ts). */
 import { expect, test } from 'vitest';
 import { runsExpiryFile, suiteFilters } from '../../src/harness/suite-files.ts';
 import {
@@ -7,7 +7,7 @@ import {
   NETWORK_ROUND_TRIP_MS,
   REMOTE_SUITE_WORKERS,
   suiteWorkersFor,
-} from '../../src/run/suite-workers.ts';
+} from '../../src/harness/suite-workers.ts';
 
 test('a stack sharing the cores keeps two files at a time, however slowly it answers', () => {
   expect(suiteWorkersFor('embedded', 300)).toBe(LOCAL_SUITE_WORKERS);
