@@ -33,7 +33,7 @@ export function suiteWorkersFor(target: Target, quickestAnswerMs: number): numbe
  * or with --expiry full. The file spends its time asleep until a token or URL has expired; in one of
  * the suite threads it left the other files one thread fewer for its whole wait (the run's suites
  * 8.8 → 14 s with 8–10 s lifetimes and two threads). The files' share of --concurrency still counts
- * the files that work (RunConfig.suiteWorkers), not this one.
+ * the files that work (RunPlan.suiteWorkers), not this one.
  */
 export function expiryThreads(o: { expiryFileRuns: boolean; waitsBeside: boolean }): number {
   return o.expiryFileRuns && o.waitsBeside ? 1 : 0;
