@@ -146,7 +146,7 @@ export function covers(
 
 /** Whether the test's precondition does not hold; then it has concluded every id with its reason. */
 async function preconditionUnmet(
-  ids: readonly string[],
+  ids: readonly RequirementId[],
   requires: Precondition | undefined,
 ): Promise<boolean> {
   const unmet = await requires?.();

@@ -13,6 +13,7 @@ import {
   notConcluded,
   observe,
   type RemoteWebhookSink,
+  type RequirementId,
   type SinkBehaviour,
   type SpeakContext,
   statusOf,
@@ -292,7 +293,7 @@ export function observeTimelines(s: TakeScenario, label: string): void {
  * throttled, a request that failed), the check that compares with it is not concluded, never
  * "GET undefined" or "no audio" blamed on the server (issue 37). True when it said so.
  */
-export function missingAtDone(s: TakeScenario, id: string, what: 'GET' | 'audio'): boolean {
+export function missingAtDone(s: TakeScenario, id: RequirementId, what: 'GET' | 'audio'): boolean {
   const error = what === 'audio' ? (s.audioError ?? s.atDoneError) : s.atDoneError;
   if (error === undefined) return false;
   notConcluded(

@@ -6,12 +6,16 @@
  */
 import { describe, expect, type RunnerTestCase, test, vi } from 'vitest';
 import { covers, type Unmet } from '../../src/harness/covers.ts';
-import { catalogue } from '../../src/requirements/index.ts';
+import { catalogue, type RequirementId } from '../../src/requirements/index.ts';
 
 // Allure labels are a reporting aid with no Allure runtime here (it would only print that it has none).
 vi.mock('allure-js-commons');
 
-const [A, B, C] = catalogue.filter((r) => r.level === 'MUST').map((r) => r.id) as [string, string, string];
+const [A, B, C] = catalogue.filter((r) => r.level === 'MUST').map((r) => r.id) as [
+  RequirementId,
+  RequirementId,
+  RequirementId,
+];
 
 const NO_SINK: Unmet = {
   conclusion: 'not-applicable',
