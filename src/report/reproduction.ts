@@ -12,7 +12,7 @@ import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { REDACTED } from '../evidence/redact.ts';
 import { type ItemPlan, planItems } from './reproduction-items.ts';
 
-export { websocketScript } from './reproduction-websocket.ts';
+export { websocketModelOf, websocketScript } from './reproduction-websocket.ts';
 
 import {
   type Account,

@@ -10,7 +10,7 @@ import { readContract } from './contract.ts';
 import type { ConformanceReport } from './model.ts';
 import { renderHtml } from './render-html.ts';
 import { renderMarkdown } from './render-md.ts';
-import { websocketScript } from './reproduction.ts';
+import { websocketModelOf, websocketScript } from './reproduction.ts';
 
 export async function writeReport(dir: string, given: ConformanceReport): Promise<string[]> {
   await mkdir(dir, { recursive: true });
@@ -37,8 +37,18 @@ async function writeWebsocketReplays(dir: string, report: ConformanceReport): Pr
   const files: string[] = [];
   for (const r of withWs) {
     const file = join(dir, 'repro', `${r.id}.mjs`);
-    await writeFile(file, websocketScript(r.id, r.reproduction!.websocket));
+    const repro = r.reproduction!;
+    await writeFile(
+      file,
+      websocketScript(r.id, repro.websocket, {
+        baseUrl: report.run.baseUrl,
+        ...(report.run.authUrl ? { authUrl: report.run.authUrl } : {}),
+        ...withModel(websocketModelOf([...repro.curl, ...repro.transcript])),
+      }),
+    );
     files.push(file);
   }
   return files;
 }
+
+const withModel = (model: string | undefined) => (model === undefined ? {} : { model });

@@ -10,7 +10,13 @@ import { describe, expect, test } from 'vitest';
 import type { EvidenceEntry } from '../../src/evidence/evidence.ts';
 import { evidenceFor } from '../../src/evidence/evidence.ts';
 import { redactJson } from '../../src/evidence/redact.ts';
-import { curlFor, type FailingTest, reproductionOf, websocketScript } from '../../src/report/reproduction.ts';
+import {
+  curlFor,
+  type FailingTest,
+  reproductionOf,
+  websocketModelOf,
+  websocketScript,
+} from '../../src/report/reproduction.ts';
 
 const exchange = (o: Partial<EvidenceEntry>): EvidenceEntry => ({
   method: 'GET',
@@ -139,8 +145,15 @@ describe('curl reproduction', () => {
     ]);
     expect(repro.curl).toEqual([]);
     expect(repro.websocket).toEqual(['{"command":"take"}']);
-    const script = websocketScript('WS-X', repro.websocket);
+    const script = websocketScript('WS-X', repro.websocket, {
+      baseUrl: 'http://127.0.0.1:9',
+      model: websocketModelOf(['GET http://127.0.0.1:9/v1/speak/websocket?model=english-gb-v2.1: HTTP 200']),
+    });
     expect(script).toContain('"command": "take"');
+    // It finds its own URL: logs in, asks the address of the test's model; no URL in the report.
+    expect(script).toContain('const MODEL = "english-gb-v2.1";');
+    expect(script).toContain('/auth/login');
+    expect(script).not.toContain('‹redacted›');
     execFileSync(process.execPath, ['--check', '--input-type=module'], { input: script });
   });
 });
