@@ -16,7 +16,10 @@ const CUT = /… \(\d+ bytes in all\)$/;
 /** `"field":"value"` pairs of a JSON text, even a cut one. */
 function stringFields(text: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (const m of text.matchAll(/"([A-Za-z0-9_]+)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) out.push([m[1]!, m[2]!]);
+  // No control character in a value: JSON has none raw in a string, and a value with one (a broken
+  // or hostile server's) is never an id the reproduction writes into its script.
+  for (const m of text.matchAll(/"([A-Za-z0-9_]+)"\s*:\s*"((?:[^"\\\p{Cc}]|\\.)*)"/gu))
+    out.push([m[1]!, m[2]!]);
   return out;
 }
 
@@ -73,7 +76,7 @@ export interface ItemSources {
 /** The spec's item ids in `text`'s item paths (/v1/speak/voices/{id}, /v1/speak/takes/{id}). */
 function pathIds(text: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (const m of text.matchAll(/\/v1\/speak\/(voices|takes)\/([^/?#"\s]+)/g))
+  for (const m of text.matchAll(/\/v1\/speak\/(voices|takes)\/([^/?#"\s\p{Cc}]+)/gu))
     if (m[2] !== 'generate') out.push([m[2]!, m[1] === 'voices' ? 'voice_id' : 'take_id']);
   return out;
 }

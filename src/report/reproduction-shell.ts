@@ -12,12 +12,25 @@ export function variable(name: string): string {
   return `\uE000${name}\uE001`;
 }
 
-/** A shell word in double quotes: everything literal except the variables marked with `variable`. */
+/**
+ * A shell word in double quotes: everything literal except the variables marked with `variable`.
+ * A `!` is closed out into single quotes: inside double quotes an interactive bash expands history
+ * on it ("event not found"), and a reproduction is pasted into one.
+ */
 export function shellWord(text: string): string {
   const escaped = text
     .replace(/[\\"`$]/g, (c) => `\\${c}`)
+    .replace(/!/g, `"'!'"`)
     .replace(/\uE000([A-Za-z_][A-Za-z0-9_]*)\uE001/g, (_whole, name: string) => `\${${name}}`);
   return `"${escaped}"`;
+}
+
+/**
+ * A `#` comment line: text from the evidence (an id the server made, an error) kept on one line, so
+ * a line break in it can never start a command of its own in the pasted script.
+ */
+export function comment(text: string): string {
+  return `# ${text.replace(/\p{Cc}+/gu, ' ')}`;
 }
 
 /** Which account a request is made with, and the variables that stand for its secrets. */

@@ -19,6 +19,7 @@ import {
   accountOf,
   bodyWithVariables,
   captureId,
+  comment,
   keepingLocation,
   loginStep,
   shellWord,
@@ -235,7 +236,9 @@ class Script {
       const request = r.request as EvidenceEntry;
       const who = this.twoAccounts ? `Account ${this.account(request).label} makes` : 'Make';
       this.lines.push(
-        `# ${who} ${r.id} again${this.o.keep ? '' : ' (the run deleted its own)'}: its new id is $${r.name}.`,
+        comment(
+          `${who} ${r.id} again${this.o.keep ? '' : ' (the run deleted its own)'}: its new id is $${r.name}.`,
+        ),
         ...captureId(r.name, this.curl(request, { show: 'body' }), r.field),
       );
       this.ids.set(r.id, r.name);
@@ -309,7 +312,9 @@ function requestReproduction(
     );
   const account = script.account(target);
   script.lines.push(
-    `# The failing request${script.twoAccounts ? ` (account ${account.label})` : ''}: the run's answer was ${target.status ?? 'none'}${target.error ? ` (${target.error})` : ''}.`,
+    comment(
+      `The failing request${script.twoAccounts ? ` (account ${account.label})` : ''}: the run's answer was ${target.status ?? 'none'}${target.error ? ` (${target.error})` : ''}.`,
+    ),
   );
   const targetCurl = script.curl(target, {
     ...(leadIn ? { urlVariable: 'LOCATION' } : {}),

@@ -7,13 +7,14 @@
  * is checked is what the shell really passes on (variables expanded, ids read from answers).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { EvidenceEntry } from '../../src/evidence/evidence.ts';
 import { redactJson } from '../../src/evidence/redact.ts';
 import { failingExchange, reproductionOf } from '../../src/report/reproduction.ts';
+import { shellWord } from '../../src/report/reproduction-shell.ts';
 
 const API = 'http://127.0.0.1:9';
 const BLOB = 'http://127.0.0.1:8/signed/audio/tk_old/wav?X-Amz-Expires=900&X-Amz-Signature=‹redacted›';
@@ -130,6 +131,51 @@ describe('a reproduction runs as pasted', () => {
     );
     expect(calls).toHaveLength(6);
     expect(out).toContain('TAKE_1=tk_new');
+  });
+
+  test('an id the server made with a line break in it never runs as a command when pasted', () => {
+    // A broken or hostile server: its voice id holds a line break and a command, raw in its answer
+    // and in the failing request that used it (bodies are kept as they came).
+    const hostile = 'vc_x\n touch $PWNED #';
+    const post = (path: string, requestBody: string, status: number, body: string) =>
+      entry({
+        method: 'POST',
+        url: `${API}${path}`,
+        requestHeaders: { ...AUTH, 'content-type': 'application/json' },
+        requestBody,
+        status,
+        body,
+      });
+    const repro = reproductionOf([
+      {
+        name: 'generate',
+        errors: ['TAKE-X: POST /v1/speak/takes/generate → 500'],
+        evidence: [
+          post(
+            '/v1/speak/voices/generate',
+            '{"name":"n","gender":"female","model":"m1"}',
+            200,
+            `{"voice_id":"${hostile}"}`,
+          ),
+          post('/v1/speak/takes/generate', `{"voice_id":"${hostile}","text":"Hi."}`, 500, '{"detail":"x"}'),
+        ],
+      },
+    ]);
+    const pwned = join(dir, 'pwned');
+    paste(repro.curl, { SPEAK_EMAIL: 'a@x', SPEAK_PASSWORD: 'pw', PWNED: pwned });
+    expect(existsSync(pwned), repro.curl.join('\n')).toBe(false);
+  });
+
+  test("a body's ! is literal in sh and in a bash that expands history (as an interactive one does)", () => {
+    const word = shellWord('{"text":"Hi!there $x `y`"}');
+    const line = `printf '%s' ${word}\n`;
+    for (const [shell, script] of [
+      ['sh', line],
+      ['bash', `set -o history -H\n${line}`],
+    ] as const) {
+      const r = spawnSync(shell, [], { input: script, env: { PATH: process.env.PATH ?? '' } });
+      expect(r.stdout.toString(), `${shell}: ${r.stderr.toString()}`).toBe('{"text":"Hi!there $x `y`"}');
+    }
   });
 
   test('a password with quotes, backslashes and $ is sent as the JSON string of it', () => {
