@@ -24,7 +24,10 @@ done
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 report_dir="${SPEAKCHECK_REPORT_DIR:-${RUNNER_TEMP:-/tmp}/speakcheck-report}"
 
-node "$here/bin/speakcheck.js" run --report-dir "$report_dir"
+# --target remote: the Action gates the user's server. Without a base URL (an input left empty, a
+# secret a fork's pull request does not get, a misspelt key) a plain run would test speakcheck's own
+# embedded stack and pass; this way it exits 2 and says what is missing.
+node "$here/bin/speakcheck.js" run --target remote --report-dir "$report_dir"
 code=$?
 
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then

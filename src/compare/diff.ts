@@ -188,16 +188,24 @@ function cellOf(r: ReportedRequirement | undefined): Cell {
   return { status: r.status, message: r.message, observations: r.observations ?? [] };
 }
 
+/** Statuses of a requirement the run concluded on (a report from before `notJudged` has only these). */
+const CONCLUDED: ReadonlySet<string> = new Set(['passed', 'failed', 'non-strict', 'expected-failure']);
+
+/**
+ * A level's counts as the run's own report says them (summary-table.ts judgedOf): judged is every
+ * requirement the run concluded on (an expected failure too, which was judged and failed), failed
+ * every one that failed, whether the expect file expected it or not.
+ */
 function countLevel(requirements: readonly ReportedRequirement[], level: GatingLevel): LevelCount {
   const of = requirements.filter((r) => r.level === level);
-  const judged = of.filter(
-    (r) => r.status === 'passed' || r.status === 'failed' || r.status === 'non-strict',
-  );
+  const judged = of.filter((r) => r.notJudged === undefined && CONCLUDED.has(r.status));
   return {
     total: of.length,
     judged: judged.length,
-    failed: of.filter((r) => r.status === 'failed' || r.status === 'non-strict').length,
-    blocked: of.filter((r) => r.status === 'blocked').length,
+    failed: judged.filter(
+      (r) => r.status === 'failed' || r.status === 'non-strict' || r.status === 'expected-failure',
+    ).length,
+    blocked: of.filter((r) => r.status === 'blocked' || r.notJudged?.status === 'blocked').length,
   };
 }
 

@@ -47,9 +47,18 @@ export function actionInputs(
 /** A YAML scalar in single quotes (a quote doubled): descriptions hold `:`, `#` and quotes. */
 const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
+/**
+ * Defaults the Action does not share with a local run: without a base URL it refuses (exit 2,
+ * scripts/action-run.sh runs with --target remote) instead of testing the embedded stack, so a gate
+ * whose secret is empty (a fork's pull request) or whose input is misspelt never passes untested.
+ */
+const ACTION_DEFAULTS: Readonly<Record<string, string>> = {
+  SPEAK_BASE_URL: 'none: the step fails with exit 2 (it never tests the embedded stack)',
+};
+
 function description(input: ActionInput): string {
   const { spec } = input;
-  const shown = defaultShown(spec);
+  const shown = ACTION_DEFAULTS[input.env] ?? defaultShown(spec);
   const notes = [
     `speakcheck ${flagName(spec)}`,
     `env ${input.env}`,
@@ -66,8 +75,8 @@ export const ENV_END = '        # END generated env';
 
 /**
  * The inputs region. Every input is optional and empty by default, base-url too: its SPEAK_* variable
- * may come from the step's env, and without either the run starts the embedded reference stack (a
- * self-check of speakcheck). The option's default is said in the description, applied by speakcheck.
+ * may come from the step's env (or the workspace's speakcheck.config.yaml); without any the step
+ * exits 2 (ACTION_DEFAULTS). The option's default is said in the description, applied by speakcheck.
  */
 export function renderActionInputs(inputs: readonly ActionInput[] = actionInputs()): string[] {
   return inputs.flatMap((input) => [

@@ -95,6 +95,17 @@ describe('the action script (scripts/action-run.sh)', () => {
     );
   });
 
+  test('no base URL (an empty secret, a misspelt input): exit 2 naming it, never a run of the embedded stack', {
+    timeout: 60_000,
+  }, async () => {
+    const env = actionEnv('no-base-url', { 'base-url': '', email: 'a@b.c', password: 'pw-123456' });
+    const result = await runScript(env);
+    expect(result.code, result.out).toBe(2);
+    expect(result.out).toContain('--target remote needs --base-url (or SPEAK_BASE_URL)');
+    expect(result.out).not.toContain('embedded');
+    expect(readFileSync(env.GITHUB_OUTPUT, 'utf8')).toContain('exit-code=2');
+  });
+
   test('a server that is not there: exit 3, and the summary says the run wrote no report', {
     timeout: 60_000,
   }, async () => {

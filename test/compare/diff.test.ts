@@ -268,6 +268,8 @@ describe('compare: the header of a run, from its conformance.json', () => {
           ['AUTH-A', 'MUST', 'passed'],
           ['AUTH-B', 'MUST', 'failed'],
           ['AUTH-C', 'MUST', 'skipped'],
+          // Judged and failed, expected by the expect file: counted as the run's own report counts it.
+          ['AUTH-G', 'MUST', 'expected-failure'],
           ['AUTH-D', 'SHOULD', 'non-strict'],
           ['AUTH-E', 'SECURITY', 'blocked'],
           ['LIST-F', 'INFO', 'info'],
@@ -290,7 +292,7 @@ describe('compare: the header of a run, from its conformance.json', () => {
       startedAt: '2026-11-26T10:00:00.000Z',
       harness: '0.1.0 (abc1234)',
       levels: {
-        MUST: { total: 3, judged: 2, failed: 1, blocked: 0 },
+        MUST: { total: 4, judged: 3, failed: 2, blocked: 0 },
         SHOULD: { total: 1, judged: 1, failed: 1, blocked: 0 },
         SECURITY: { total: 1, judged: 0, failed: 0, blocked: 1 },
       },
