@@ -1,12 +1,22 @@
 /**
  * The run's outages: each route the run learned to be unavailable (it answered only 429/503 for the
- * whole patience while other routes were served: src/client/route-patience.ts), once, with what
+ * whole patience while other routes were served: src/client/route-patience.ts) or not to answer at
+ * all (src/client/route-silence.ts), once, with what
  * would judge what it kept from being concluded. For the terminal's verdict area and the reports.
  */
 import { type FactStore, runFacts } from './run-facts.ts';
 
 /** The fact type a route's unavailability is recorded as (key: `route:<METHOD> <template>`). */
 export const UNAVAILABLE = 'unavailable';
+/**
+ * The fact type of a route that does not answer (no headers / no first byte within its bound,
+ * src/client/route-silence.ts), same key and data; it blocks what needed the route.
+ */
+export const UNANSWERED = 'unanswered';
+
+/** What would judge what a route that does not answer kept from being judged. */
+export const UNANSWERED_WOULD_JUDGE =
+  'the server fixed to answer this route (or a longer --request-timeout, if it is only slow)';
 
 /** What a route-unavailable fact carries in its `data`. */
 export interface RouteOutageData {
@@ -38,13 +48,18 @@ export function runOutages(facts: FactStore = runFacts()): Outage[] {
   const seen = new Set<string>();
   const outages: Outage[] = [];
   for (const f of facts.all()) {
-    if (f.type !== UNAVAILABLE || seen.has(f.key)) continue;
+    if ((f.type !== UNAVAILABLE && f.type !== UNANSWERED) || seen.has(f.key)) continue;
     seen.add(f.key);
     const data = f.data as unknown as RouteOutageData;
     outages.push({
       ...data,
       sentence: f.sentence ?? `${data.route} was unavailable`,
-      wouldJudge: f.consequence?.kind === 'not-concluded' ? f.consequence.wouldJudge : OUTAGE_WOULD_JUDGE,
+      wouldJudge:
+        f.consequence?.kind === 'not-concluded'
+          ? f.consequence.wouldJudge
+          : f.type === UNANSWERED
+            ? UNANSWERED_WOULD_JUDGE
+            : OUTAGE_WOULD_JUDGE,
     });
   }
   return outages;
