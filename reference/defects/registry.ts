@@ -507,19 +507,19 @@ export const DEFECTS = [
   hang(
     'storage-host-hangs',
     'audio',
-    ['AUDIO-SIGNED-NO-AUTH', 'AUDIO-CONTENT-TYPE'],
+    ['AUDIO-ALL-FORMATS-READY', 'AUDIO-SIGNED-NO-AUTH', 'AUDIO-CONTENT-TYPE'],
     'the storage host behind every signed audio URL accepts the connection and never answers',
   ),
   hang(
     'voice-generate-hangs',
     'voices',
-    ['VOICE-GENERATE-RETURNS-VOICE'],
+    ['VOICE-GENERATE-RETURNS-VOICE', 'VOICE-GENERATE-WAITING', 'VOICE-ECHOES-REQUEST'],
     'POST /v1/speak/voices/generate accepts the request and never answers',
   ),
   hang(
     'take-get-hangs-when-ready',
     'takes',
-    ['TAKE-GET-OBJECT', 'TAKE-INFO-AT-READY'],
+    ['TAKE-READY-BOUND', 'TAKE-GET-OBJECT', 'TAKE-INFO-AT-READY', 'TAKE-STATUS-ORDER'],
     'GET /v1/speak/takes/{take_id} never answers once the take is ready',
   ),
   d(
@@ -531,7 +531,7 @@ export const DEFECTS = [
   hang(
     'models-hangs',
     'models',
-    ['MODELS-LIST'],
+    ['MODELS-LIST', 'MODELS-AT-LEAST-ONE'],
     'GET /v1/speak/models (the preflight asks it) accepts the request and never answers',
   ),
   d(
