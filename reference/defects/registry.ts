@@ -522,7 +522,7 @@ export const DEFECTS = [
     ['TAKE-READY-BOUND', 'TAKE-GET-OBJECT', 'TAKE-INFO-AT-READY', 'TAKE-STATUS-ORDER'],
     'GET /v1/speak/takes/{take_id} never answers once the take is ready',
   ),
-  d(
+  hang(
     'ws-silent-from-start',
     'websocket',
     ['WS-TEXT-TAKE'],

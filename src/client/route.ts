@@ -53,3 +53,5 @@ export function routeOf(method: string, url: string): string {
  * may have its own address, so every upgrade of the run is the same route.
  */
 export const WEBSOCKET_UPGRADE_ROUTE = 'GET (websocket upgrade) {worker url}';
+/** A take (or voice) request on an open websocket: its own route, beside the upgrade. */
+export const WEBSOCKET_REQUEST_ROUTE = 'websocket request {command} on an open connection';

@@ -4,7 +4,7 @@
  * all (src/client/route-silence.ts), once, with what
  * would judge what it kept from being concluded. For the terminal's verdict area and the reports.
  */
-import { type FactStore, runFacts } from './run-facts.ts';
+import { type Fact, type FactStore, runFacts } from './run-facts.ts';
 
 /** The fact type a route's unavailability is recorded as (key: `route:<METHOD> <template>`). */
 export const UNAVAILABLE = 'unavailable';
@@ -48,22 +48,35 @@ export function runOutages(facts: FactStore = runFacts()): Outage[] {
   const seen = new Set<string>();
   const outages: Outage[] = [];
   for (const f of facts.all()) {
-    if ((f.type !== UNAVAILABLE && f.type !== UNANSWERED) || seen.has(f.key)) continue;
-    seen.add(f.key);
+    if (!isOutage(f)) continue;
     const data = f.data as unknown as RouteOutageData;
+    if (seen.has(data.route)) continue;
+    seen.add(data.route);
     outages.push({
       ...data,
       sentence: f.sentence ?? `${data.route} was unavailable`,
       wouldJudge:
         f.consequence?.kind === 'not-concluded'
           ? f.consequence.wouldJudge
-          : f.type === UNANSWERED
+          : f.type !== UNAVAILABLE
             ? UNANSWERED_WOULD_JUDGE
             : OUTAGE_WOULD_JUDGE,
     });
   }
   return outages;
 }
+
+/**
+ * A fact that names a route as out for the run: unavailable (only back-pressure), unanswered, or a
+ * websocket silent from its first request (src/client/ws-end-clock.ts, with the route in its data).
+ */
+function isOutage(f: Fact): boolean {
+  if (f.type !== UNAVAILABLE && f.type !== UNANSWERED && f.type !== SILENT_FROM_START) return false;
+  return typeof f.data?.route === 'string';
+}
+
+/** The websocket end clock's fact type of a silent request (only a from-start one carries a route). */
+const SILENT_FROM_START = 'silent';
 
 /** "outage: GET … answered 429 to all 17 requests over 31 s while …; would judge it: …" */
 export function outageLine(o: Outage): string {
