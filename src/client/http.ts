@@ -136,7 +136,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
     const answerMs = answerBoundMs(route, attempt.timeoutMs);
     let exchange: Exchange;
     try {
-      exchange = await sendOnce(attempt, answerMs);
+      exchange = await sendOnce(attempt, answerMs, () => silence.unanswered()?.sentence);
     } catch (err) {
       if (err instanceof ClientDiagnostic && noAnswers.has(err)) {
         const learned = silence.noAnswer(err.message, answerMs);
@@ -164,6 +164,8 @@ export async function send(o: SendOptions): Promise<Exchange> {
  * no first byte of the body (./route-silence.ts counts them per route).
  */
 const noAnswers = new WeakSet<ClientDiagnostic>();
+/** How often a request waiting for its first answer asks whether the run learned its route does not answer. */
+const LEARNED_POLL_MS = 1_000;
 
 /** `GET (signed URL) storage.example.com`: every signed URL of one host is one route. */
 export function signedRoute(url: string): string {
@@ -180,7 +182,11 @@ export function signedRoute(url: string): string {
  * One attempt: one exchange, recorded as evidence. `answerMs` bounds the first answer (headers,
  * then the first byte of the body); `o.timeoutMs` the whole exchange.
  */
-async function sendOnce(o: SendOptions, answerMs: number = o.timeoutMs): Promise<Exchange> {
+async function sendOnce(
+  o: SendOptions,
+  answerMs: number = o.timeoutMs,
+  learned: () => string | undefined = () => undefined,
+): Promise<Exchange> {
   const started = performance.now();
   let headersMs: number | undefined;
   const method = o.method.toUpperCase();
@@ -189,6 +195,16 @@ async function sendOnce(o: SendOptions, answerMs: number = o.timeoutMs): Promise
   // The first answer's own bound: headers, then the body's first byte (cleared once it came).
   const firstAnswer = new AbortController();
   const answerTimer = setTimeout(() => firstAnswer.abort(), answerMs);
+  // A request already waiting when the run learns its route does not answer stops waiting too.
+  let learnedMeanwhile: string | undefined;
+  const learnedPoll = setInterval(() => {
+    learnedMeanwhile = learned();
+    if (learnedMeanwhile !== undefined) firstAnswer.abort();
+  }, LEARNED_POLL_MS);
+  const firstAnswerCame = () => {
+    clearTimeout(answerTimer);
+    clearInterval(learnedPoll);
+  };
   const maxBytes = o.maxBytes ?? DEFAULT_MAX_BYTES;
   let status: number | null = null;
   let headers: Record<string, string> = {};
@@ -239,32 +255,39 @@ async function sendOnce(o: SendOptions, answerMs: number = o.timeoutMs): Promise
         );
       }
       // A throttled attempt is no answer: its body is not the first byte of the one awaited.
-      if (size === buffer.length) clearTimeout(answerTimer);
+      if (size === buffer.length) firstAnswerCame();
       if (!isBackPressure(status) && buffer.length > 0 && size === buffer.length) o.onFirstByte?.();
       chunks.push(buffer);
     }
   } catch (err) {
-    const unanswered = firstAnswer.signal.aborted && !signal.aborted;
-    const diagnostic = unanswered
+    const unanswered = firstAnswer.signal.aborted && !signal.aborted && learnedMeanwhile === undefined;
+    const diagnostic = learnedMeanwhile
       ? new ClientDiagnostic(
           'hung',
-          status === null
-            ? `got no response headers within ${answerMs} ms (${method} ${o.url})`
-            : `got the response headers but no byte of the body within ${answerMs} ms (${method} ${o.url})`,
+          `${learnedMeanwhile}; ${method} ${o.url} stopped waiting after ${Math.round(performance.now() - started)} ms (the route does not answer for the rest of the run)`,
           o.url,
         )
-      : diagnoseNetworkError(err, {
-          method,
-          url: o.url,
-          timeoutMs: o.timeoutMs,
-          timedOut: signal.aborted,
-          phase: status === null ? 'headers' : 'body',
-        });
-    if (unanswered || (signal.aborted && chunks.length === 0)) noAnswers.add(diagnostic);
+      : unanswered
+        ? new ClientDiagnostic(
+            'hung',
+            status === null
+              ? `got no response headers within ${answerMs} ms (${method} ${o.url})`
+              : `got the response headers but no byte of the body within ${answerMs} ms (${method} ${o.url})`,
+            o.url,
+          )
+        : diagnoseNetworkError(err, {
+            method,
+            url: o.url,
+            timeoutMs: o.timeoutMs,
+            timedOut: signal.aborted,
+            phase: status === null ? 'headers' : 'body',
+          });
+    if (!learnedMeanwhile && (unanswered || (signal.aborted && chunks.length === 0)))
+      noAnswers.add(diagnostic);
     record(Buffer.concat(chunks), performance.now() - started, diagnostic.message);
     throw diagnostic;
   } finally {
-    clearTimeout(answerTimer);
+    firstAnswerCame();
   }
   const body = Buffer.concat(chunks);
   const ms = performance.now() - started;

@@ -116,4 +116,34 @@ describe('a route that does not answer', () => {
       resetMemoryFacts();
     }
   });
+
+  test('a request already waiting when the route is learned stops waiting', async () => {
+    resetMemoryFacts();
+    resetObservedAnswers();
+    const server: Server = createServer((req, res) => {
+      if (req.url?.startsWith('/hang')) return;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      const t0 = performance.now();
+      const long = send({ method: 'GET', url: `${base}/hang/speakcheck-long`, timeoutMs: 20_000 }).catch(
+        (e: unknown) => e as ClientDiagnostic,
+      );
+      for (const id of ['a', 'b'])
+        await send({ method: 'GET', url: `${base}/hang/speakcheck-${id}`, timeoutMs: 100 }).catch(
+          () => undefined,
+        );
+      const ended = await long;
+      expect(performance.now() - t0).toBeLessThan(3_000);
+      expect(ended?.message).toMatch(/did not answer 2 requests.*stopped waiting after/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closeHttp();
+      resetMemoryFacts();
+    }
+  });
 });
