@@ -138,7 +138,7 @@ describe('a route that does not answer', () => {
         );
       const ended = await long;
       expect(performance.now() - t0).toBeLessThan(3_000);
-      expect(ended?.message).toMatch(/did not answer 2 requests.*stopped waiting after/);
+      expect((ended as ClientDiagnostic).message).toMatch(/did not answer 2 requests.*stopped waiting after/);
     } finally {
       server.closeAllConnections();
       server.close();
