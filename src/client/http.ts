@@ -119,10 +119,13 @@ export async function send(o: SendOptions): Promise<Exchange> {
   for (;;) {
     const unanswered = silence.unanswered();
     if (unanswered)
-      throw new ClientDiagnostic(
-        'hung',
-        `${unanswered.sentence ?? `${route} does not answer`}; ${what} was not sent (the route does not answer for the rest of the run)`,
-        o.url,
+      throw routed(
+        new ClientDiagnostic(
+          'hung',
+          `${unanswered.sentence ?? `${route} does not answer`}; ${what} was not sent (the route does not answer for the rest of the run)`,
+          o.url,
+        ),
+        route,
       );
     await backPressure.beforeAttempt();
     const changes = await o.prepare?.();
@@ -141,12 +144,17 @@ export async function send(o: SendOptions): Promise<Exchange> {
       if (err instanceof ClientDiagnostic && noAnswers.has(err)) {
         const learned = silence.noAnswer(err.message, answerMs);
         if (learned)
-          throw new ClientDiagnostic(
-            'hung',
-            `${err.message}; ${learned.sentence ?? `${route} does not answer`}: the route does not answer for the rest of the run`,
-            o.url,
+          throw routed(
+            new ClientDiagnostic(
+              'hung',
+              `${err.message}; ${learned.sentence ?? `${route} does not answer`}: the route does not answer for the rest of the run`,
+              o.url,
+            ),
+            route,
           );
+        routed(err, route);
       }
+      if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route);
       throw err;
     }
     silence.answered();
@@ -164,8 +172,16 @@ export async function send(o: SendOptions): Promise<Exchange> {
  * no first byte of the body (./route-silence.ts counts them per route).
  */
 const noAnswers = new WeakSet<ClientDiagnostic>();
+/** Diagnostics of an attempt that stopped waiting because the run learned its route does not answer. */
+const learnedWhileWaiting = new WeakSet<ClientDiagnostic>();
 /** How often a request waiting for its first answer asks whether the run learned its route does not answer. */
 const LEARNED_POLL_MS = 1_000;
+
+/** Names the route a 'hung' diagnostic is about (./diagnostics.ts `route`). */
+function routed(diagnostic: ClientDiagnostic, route: string): ClientDiagnostic {
+  diagnostic.route = route;
+  return diagnostic;
+}
 
 /** `GET (signed URL) storage.example.com`: every signed URL of one host is one route. */
 export function signedRoute(url: string): string {
@@ -282,8 +298,8 @@ async function sendOnce(
             timedOut: signal.aborted,
             phase: status === null ? 'headers' : 'body',
           });
-    if (!learnedMeanwhile && (unanswered || (signal.aborted && chunks.length === 0)))
-      noAnswers.add(diagnostic);
+    if (learnedMeanwhile) learnedWhileWaiting.add(diagnostic);
+    else if (unanswered || (signal.aborted && chunks.length === 0)) noAnswers.add(diagnostic);
     record(Buffer.concat(chunks), performance.now() - started, diagnostic.message);
     throw diagnostic;
   } finally {

@@ -20,6 +20,8 @@ import {
 } from '../../src/client/route-silence.ts';
 import { runOutages } from '../../src/facts/outages.ts';
 import { memoryFacts, resetMemoryFacts } from '../../src/facts/run-facts.ts';
+import { classify } from '../../src/harness/disposition.ts';
+import { requirementOfRoute } from '../../src/harness/route-requirement.ts';
 
 describe('route identity', () => {
   test.each([
@@ -145,5 +147,29 @@ describe('a route that does not answer', () => {
       await closeHttp();
       resetMemoryFacts();
     }
+  });
+});
+
+describe('what a route that does not answer means for a test', () => {
+  const hung = (route: string) => {
+    const d = new ClientDiagnostic('hung', 'got no response headers within 8000 ms (GET …)', 'http://h/');
+    d.route = route;
+    return d;
+  };
+
+  test('evidence against the MUST that says the call returns something', () => {
+    expect(classify(hung('GET /v1/speak/models'))).toMatchObject({
+      kind: 'run-fact',
+      requirement: 'MODELS-LIST',
+    });
+    expect(classify(hung('GET (signed URL) bucket:9000'))).toMatchObject({
+      kind: 'run-fact',
+      requirement: 'AUDIO-SIGNED-NO-AUTH',
+    });
+    expect(requirementOfRoute('GET /v1/speak/takes/{take_id}/flac')).toBe('AUDIO-307');
+  });
+
+  test('a route no MUST names the answer of stays a finding', () => {
+    expect(classify(hung('GET /v1/speak/nothing')).kind).toBe('finding');
   });
 });
