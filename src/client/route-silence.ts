@@ -12,14 +12,10 @@
  * answer this thread saw on the route, never below a floor nor above the option's ceiling, so a
  * hang is named quickly against a fast server and a slow server still gets its time.
  */
-import { UNANSWERED } from '../facts/outages.ts';
-import { type Fact, type FactStore, runFacts } from '../facts/run-facts.ts';
+import { type FactOf, type FactStore, runFacts } from '../facts/run-facts.ts';
 
 /** No-answers of one route (while the server answered others) before the run knows it. */
 export const SILENCE_LEARNED_AFTER = 2;
-/** The fact of one request that got no answer within its bound (key `route:<route>`). */
-export const NO_ANSWER = 'no-answer';
-const ANSWERED_AGAIN = 'answered-again';
 
 /** Bounds of the first answer: a multiple of the slowest answer seen, never below the floor. */
 export const ANSWER_BOUND_MULTIPLE = 10;
@@ -65,7 +61,7 @@ export function resetObservedAnswers(): void {
 }
 
 export class RouteSilence {
-  readonly key: string;
+  readonly key: `route:${string}`;
 
   constructor(
     /** "GET /v1/speak/takes/{take_id}" */
@@ -78,23 +74,23 @@ export class RouteSilence {
   }
 
   /** The fact that the route does not answer, if the run learned it. */
-  unanswered(): Fact | undefined {
-    return this.facts.find(this.key, UNANSWERED);
+  unanswered(): FactOf<'unanswered'> | undefined {
+    return this.facts.find(this.key, 'unanswered');
   }
 
   /** The route answered: its no-answers start over (written only when some are open). */
   answered(): void {
-    if (this.streak().length > 0) this.facts.record({ key: this.key, type: ANSWERED_AGAIN });
+    if (this.streak().length > 0) this.facts.record({ key: this.key, type: 'answered-again' });
   }
 
   /**
    * A request of the route got no answer within `boundMs` (`diagnostic`: the request's own
    * sentence). Returns the fact when the run now knows the route does not answer.
    */
-  noAnswer(diagnostic: string, boundMs: number): Fact | undefined {
+  noAnswer(diagnostic: string, boundMs: number): FactOf<'unanswered'> | undefined {
     const known = this.unanswered();
     if (known) return known;
-    this.facts.record({ key: this.key, type: NO_ANSWER, sentence: diagnostic, data: { boundMs } });
+    this.facts.record({ key: this.key, type: 'no-answer', sentence: diagnostic, boundMs });
     const streak = this.streak();
     const served = this.servedTotal();
     if (streak.length < SILENCE_LEARNED_AFTER || served === 0) return undefined;
@@ -102,19 +98,19 @@ export class RouteSilence {
     const spanMs = Date.now() - (first.atMs ?? Date.now());
     this.facts.record({
       key: this.key,
-      type: UNANSWERED,
+      type: 'unanswered',
       consequence: { kind: 'blocks' },
       sentence: `${this.route} did not answer ${streak.length} requests while ${served} other request${served === 1 ? ' was' : 's were'} answered; the first: ${first.sentence ?? 'no answer'}`,
-      data: { route: this.route, statuses: [], answers: streak.length, spanMs, servedElsewhere: served },
+      outage: { route: this.route, statuses: [], answers: streak.length, spanMs, servedElsewhere: served },
     });
     // Two threads may conclude together: the first fact recorded is the run's.
     return this.unanswered();
   }
 
   /** The route's no-answers since it last answered. */
-  private streak(): Fact[] {
+  private streak(): FactOf<'no-answer'>[] {
     const mine = this.facts.all().filter((f) => f.key === this.key);
-    const last = mine.map((f) => f.type).lastIndexOf(ANSWERED_AGAIN);
-    return mine.slice(last + 1).filter((f) => f.type === NO_ANSWER);
+    const last = mine.map((f) => f.type).lastIndexOf('answered-again');
+    return mine.slice(last + 1).filter((f): f is FactOf<'no-answer'> => f.type === 'no-answer');
   }
 }

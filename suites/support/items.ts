@@ -15,13 +15,13 @@ import {
   expectSchema,
   NotWaitedAgain,
   ReadyBoundExceeded,
+  recordSequence,
   runWaitLedger,
   type SpeakContext,
   type WaitLedger,
 } from '../../src/harness/index.ts';
 import { expectCreated } from './assertions.ts';
 import { perFile } from './per-file.ts';
-import { recordSequence } from './run-sequences.ts';
 
 export type Kind = 'voice' | 'take';
 

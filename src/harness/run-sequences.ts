@@ -1,21 +1,18 @@
 /**
  * Every take the run polls is judged, not only the takes of the file that judges (issue 49): each
- * file's waitUntilDone (./items.ts) writes the sequence it saw as a run-wide fact (src/facts), and
+ * file's waitUntilDone (suites/support/items.ts) writes the sequence it saw as a run-wide fact (src/facts), and
  * the takes file's state rules (status order, info null before ready) judge its own sequences and
  * every one the other files of the run recorded by then, naming the take.
  */
-import { distinctRuns } from '../../src/checks/status.ts';
-import { runFacts } from '../../src/facts/run-facts.ts';
+import { distinctRuns } from '../checks/status.ts';
+import { runFacts } from '../facts/run-facts.ts';
 
-/** A polled sequence (./items.ts ObservedSequence; not imported: items.ts writes through this file). */
+/** A polled sequence (suites/support/items.ts ObservedSequence, which writes through this file). */
 export interface ObservedSequence {
   kind: 'take' | 'voice';
   id: string;
   snapshots: Array<{ status: string }>;
 }
-
-/** The fact type of one polled sequence (key `sequence:<kind>:<id>`). */
-const OBSERVED_SEQUENCE = 'observed-sequence';
 
 /** One snapshot as kept for the run: its status, and its info only where info may not be set yet. */
 interface KeptSnapshot {
@@ -41,8 +38,10 @@ export function recordSequence(sequence: ObservedSequence): void {
   }
   runFacts().record({
     key: `sequence:${sequence.kind}:${sequence.id}`,
-    type: OBSERVED_SEQUENCE,
-    data: { kind: sequence.kind, id: sequence.id, snapshots: kept },
+    type: 'observed-sequence',
+    kind: sequence.kind,
+    id: sequence.id,
+    snapshots: kept,
   });
 }
 
@@ -54,12 +53,10 @@ export function runSequences(
   const ownIds = new Set(own.map((s) => s.id));
   const seen = new Set<string>();
   const out: ObservedSequence[] = [];
-  for (const f of runFacts().all()) {
-    if (f.type !== OBSERVED_SEQUENCE || f.data?.kind !== kind) continue;
-    const id = String(f.data.id);
-    if (ownIds.has(id) || seen.has(id)) continue;
-    seen.add(id);
-    out.push({ kind, id, snapshots: (f.data.snapshots ?? []) as KeptSnapshot[] });
+  for (const f of runFacts().ofType('observed-sequence')) {
+    if (f.kind !== kind || ownIds.has(f.id) || seen.has(f.id)) continue;
+    seen.add(f.id);
+    out.push({ kind, id: f.id, snapshots: f.snapshots });
   }
   return out;
 }
