@@ -139,6 +139,7 @@ export function covers(
         stoppedBy = { err };
     }
     if (stoppedBy === undefined) concludeFinished(ids, conclusions, record);
+    noteInfoViolations(ids, conclusions, record.observations);
     task.meta.conclusions = snapshot();
     task.meta.evidence = record.evidence;
     task.meta.droppedEvidence = record.droppedEvidence;
@@ -240,14 +241,20 @@ export function concludeFinished(
   conclusions: Conclusions,
   record: Pick<TestRecord, 'evidence' | 'droppedEvidence' | 'observations'>,
 ): void {
-  const { observations } = record;
   const concludedAny = ids.some((id) => (conclusions[id] ?? []).length > 0);
-  const observedAny = record.evidence.length + record.droppedEvidence + observations.length > 0;
+  const observedAny = record.evidence.length + record.droppedEvidence + record.observations.length > 0;
   for (const id of ids) {
     if ((conclusions[id] ?? []).length > 0) continue;
     conclusions[id] = [concludedAny ? NO_CHECK_RAN : !observedAny ? NOTHING_OBSERVED : { kind: 'held' }];
   }
-  // INFO judges nothing: its violated checks are what the server does, noted as observations.
+}
+
+/**
+ * INFO judges nothing: its violated checks are what the server does, noted as observations here,
+ * once, whether the test finished or stopped (the fold notes those of a test that left no
+ * conclusions of its own; nothing is de-duplicated by comparing sentences).
+ */
+function noteInfoViolations(ids: readonly string[], conclusions: Conclusions, observations: string[]): void {
   for (const id of ids) {
     if (!isInfo(id)) continue;
     for (const m of tally(conclusions[id]).violated)
