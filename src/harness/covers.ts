@@ -19,7 +19,6 @@
  * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
  */
-import { type TestContext, test } from 'vitest';
 import { runThrottle, throttleSentence } from '../client/back-pressure.ts';
 import { SpeakcheckError } from '../errors.ts';
 import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../evidence/evidence.ts';
@@ -31,6 +30,7 @@ import { labelForAllure } from './allure-labels.ts';
 import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
+import { type RunTestContext, registerRunTest } from './fixtures.ts';
 import { currentRun } from './run-context.ts';
 
 export interface CoversOptions {
@@ -79,11 +79,14 @@ const SUITES_TEST_TIMEOUT_MS = 90_000;
  */
 const RUNNER_GRACE_MS = 10_000;
 
+/** What a test body receives: its fixtures (./fixtures.ts), `run` the run's context. */
+export type CoversContext = RunTestContext;
+
 export function covers(
   ids: RequirementId[],
   name: string,
-  /** Receives vitest's test context; most tests ignore it. */
-  fn: (context: TestContext) => Promise<void> | void,
+  /** Receives the test's fixtures (`{ run }`, the run's context); most tests ignore them. */
+  fn: (context: CoversContext) => Promise<void> | void,
   o: CoversOptions = {},
 ): void {
   const selection = selectedRequirements();
@@ -97,8 +100,7 @@ export function covers(
     meta: { requirements: [...ids] },
     ...(o.concurrent ? { concurrent: true } : {}),
   };
-  test(name, options, async (context) => {
-    const { task } = context;
+  registerRunTest(name, options, async ({ run, task, signal }) => {
     task.meta.requirements = [...ids];
     task.meta.infoOnly = infoOnly;
     if (ids.length === 0)
@@ -121,7 +123,7 @@ export function covers(
         runWithRecord(record, () =>
           runWithChecks({ ids, conclusions }, async () => {
             if (await preconditionUnmet(ids, o.requires)) return;
-            return fn(context);
+            return fn({ run, task, signal });
           }),
         ),
       );
