@@ -244,7 +244,7 @@ async function runSuites(
   stop.suitesRunning = false;
   if (stopped) {
     stop.stopping = true;
-    err(stoppedWaitingLine(stopped));
+    err(stoppedWaitingLine(stopped.sentence));
     await reporter.concludeStopped(stopped);
   }
 }
