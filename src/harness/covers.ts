@@ -21,7 +21,13 @@
  */
 import { runThrottle, throttleSentence } from '../client/back-pressure.ts';
 import { SpeakcheckError } from '../errors.ts';
-import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../evidence/evidence.ts';
+import {
+  drainPending,
+  newTestRecord,
+  recordObservation,
+  runWithRecord,
+  type TestRecord,
+} from '../evidence/evidence.ts';
 import { findRequirement, type RequirementId, unknownRequirementIds } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
@@ -133,7 +139,8 @@ export function covers(
       if (concludeStopped(ids, conclusions, err, infoOnly, record.observations) === 'stopped')
         stoppedBy = { err };
     }
-    if (stoppedBy === undefined) concludeFinished(ids, conclusions, record.observations);
+    if (stoppedBy === undefined) concludeFinished(ids, conclusions, record);
+    noteInfoViolations(ids, conclusions, record.observations);
     task.meta.conclusions = snapshot();
     task.meta.evidence = record.evidence;
     task.meta.droppedEvidence = record.droppedEvidence;
@@ -223,31 +230,52 @@ function concludeStopped(
 }
 
 /**
- * The body ended: a test that concluded nothing at all is the check of all its ids (its assertions
- * are the body: a test with one id need not wrap anything); in a test that did conclude some, an id
- * no check concluded was not judged here.
+ * The body ended. In a test that concluded some of its ids, an id no check concluded was not judged
+ * here. A test that concluded nothing at all:
+ *   - made exchanges with the server: its body is the check of all its ids (its assertions are the
+ *     body, on what it observed: a test with one id need not wrap anything);
+ *   - observed nothing (no exchange, no observation: it returned before reaching the server):
+ *     "not observed" for every id, never "held" — a pass needs an observation (issue 48).
  */
-function concludeFinished(ids: readonly string[], conclusions: Conclusions, observations: string[]): void {
+export function concludeFinished(
+  ids: readonly string[],
+  conclusions: Conclusions,
+  record: Pick<TestRecord, 'evidence' | 'droppedEvidence' | 'observations'>,
+): void {
   const concludedAny = ids.some((id) => (conclusions[id] ?? []).length > 0);
+  const observedAny = record.evidence.length + record.droppedEvidence + record.observations.length > 0;
   for (const id of ids) {
     if ((conclusions[id] ?? []).length > 0) continue;
-    conclusions[id] = concludedAny
-      ? [
-          {
-            kind: 'not-observed',
-            reason: 'no check of it ran in this test (what it needs did not occur)',
-            wouldJudge: 'a run where the test reaches its check (see the observations)',
-          },
-        ]
-      : [{ kind: 'held' }];
+    conclusions[id] = [concludedAny ? NO_CHECK_RAN : !observedAny ? NOTHING_OBSERVED : { kind: 'held' }];
   }
-  // INFO judges nothing: its violated checks are what the server does, noted as observations.
+}
+
+/**
+ * INFO judges nothing: its violated checks are what the server does, noted as observations here,
+ * once, whether the test finished or stopped (the fold notes those of a test that left no
+ * conclusions of its own; nothing is de-duplicated by comparing sentences).
+ */
+function noteInfoViolations(ids: readonly string[], conclusions: Conclusions, observations: string[]): void {
   for (const id of ids) {
     if (!isInfo(id)) continue;
     for (const m of tally(conclusions[id]).violated)
       observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
   }
 }
+
+/** An id of a test that concluded others, for which no check ran. */
+const NO_CHECK_RAN: Conclusion = {
+  kind: 'not-observed',
+  reason: 'no check of it ran in this test (what it needs did not occur)',
+  wouldJudge: 'a run where the test reaches its check (see the observations)',
+};
+
+/** Every id of a test that ended without a check and without observing anything of the server. */
+const NOTHING_OBSERVED: Conclusion = {
+  kind: 'not-observed',
+  reason: 'the test ended without a check and without an exchange with the server',
+  wouldJudge: 'a run where the test reaches its checks (a test that returns early observes nothing)',
+};
 
 /** After the body: any violated check of a judged requirement fails the test, each on its own line. */
 function failOnViolations(ids: readonly string[], conclusions: Conclusions): void {

@@ -135,6 +135,31 @@ export function notJudgedStatus(r: RequirementVerdict): string {
 }
 
 /**
+ * Every failed MUST, SHOULD and security check, one line each (id, level, the finding), before the
+ * not-judged list (issue 51: the terminal counted the failed MUSTs but never named them). Marked
+ * when the expect file expects it or the profile only reports its level. Empty when none failed.
+ */
+export function failedLines(requirements: readonly RequirementVerdict[], profile: Profile): string[] {
+  const failed = requirements.filter((r) => r.level !== 'INFO' && standing(r, profile).group === 'failed');
+  if (failed.length === 0) return [];
+  const ordered = [...failed.filter((r) => r.level === 'MUST'), ...failed.filter((r) => r.level !== 'MUST')];
+  const lines = [`failed (${ordered.length}):`];
+  for (const r of ordered) {
+    const label = labelOf(r, profile);
+    const mark = label === 'expected-failure' ? ', expected' : label === 'non-strict' ? ', non-strict' : '';
+    lines.push(`  ${r.id} (${r.level}${mark}): ${oneLine(findingOf(r))}`);
+  }
+  return lines;
+}
+
+/** The finding in one sentence: the test and what it saw, without the expect file's or profile's prefix. */
+function findingOf(r: RequirementVerdict): string {
+  return r.decided?.kind === 'violated'
+    ? `${r.decidedIn ? `${r.decidedIn.test}: ` : ''}${r.decided.message}`
+    : r.message;
+}
+
+/**
  * The MUSTs and SHOULDs the run did not judge, one line each: id, level, status, why, and what
  * would judge it. Empty when everything was judged.
  */
