@@ -12,7 +12,7 @@ export const EXIT = {
   ok: 0,
   /** Done and the answer is no: does not conform (or could not conclude), a figure is worse, a bench target missed. */
   failed: 1,
-  /** Invalid options or unreadable input (a config, report or summary file). */
+  /** Invalid options, an unwritable report or cache directory, or unreadable input (a config, report or summary file). */
   usage: 2,
   /** Could not run against the target: unreachable, wrong credentials, not the API, the stack did not start. */
   targetUnavailable: 3,
@@ -36,11 +36,15 @@ export function exitCodesHelp(only: readonly (keyof typeof EXIT)[]): string {
     usage: 'invalid options or input',
     targetUnavailable: 'target unavailable',
     toolMissing: 'tool missing (k6)',
-    harnessError: 'no verdict: harness error (a bug of speakcheck)',
+    harnessError: 'harness error (a bug of speakcheck)',
     thresholdsFailed: 'k6 thresholds failed',
     interrupted: 'interrupted',
   };
-  return `Exit codes: ${only.map((name) => `${EXIT[name]} ${meaning[name]}`).join(', ')} (README "Exit codes").`;
+  // One entry per number: harnessError shares 3 with targetUnavailable, said once ("3 a or b").
+  const byCode = new Map<number, string[]>();
+  for (const name of only) byCode.set(EXIT[name], [...(byCode.get(EXIT[name]) ?? []), meaning[name]]);
+  const entries = [...byCode].map(([code, meanings]) => `${code} ${meanings.join(' or ')}`);
+  return `Exit codes: ${entries.join(', ')} (README "Exit codes").`;
 }
 
 /**
@@ -53,7 +57,8 @@ export const EXIT_CODE_DOC: Readonly<Record<number, string>> = {
     'ok: `run` found no failure (no MUST failed; strict and acceptance: no SHOULD and no SECURITY check either): the verdict is CONFORMS when every MUST (strict: and SHOULD) was judged, else `NO MUST FAILED — N MUST NOT JUDGED` (strict and lenient; the acceptance profile exits 1 then: see [Judged and not judged](docs/testing-a-server.md#judged)), `load` thresholds hold, `perf compare` no figure worse, `bench` targets met, `expect` wrote the file',
   [EXIT.failed]:
     'the answer is no: `run` does not conform (or could not conclude: stopped by `--max-time` or Ctrl-C, a route that never served, or an expect entry expired; judged nothing at all: `NOTHING JUDGED`; `--profile acceptance`: a MUST or SHOULD was not judged), `perf compare` a figure is worse, `bench` a target missed',
-  [EXIT.usage]: 'invalid options or unreadable input (config, expect, report or summary file)',
+  [EXIT.usage]:
+    'invalid options (an unknown option, a bad value, an unknown defect or latitude name), a report or cache directory this user cannot write, or unreadable input (config, expect, report or summary file): one sentence, said before any request',
   [EXIT.targetUnavailable]:
     "no verdict on the server: could not run against the target (unreachable server, wrong credentials, a server that does not answer JSON, the reference stack did not start), or speakcheck itself broke (`run`: a requirement's status `harness-error`, a bug of ours — please file it with conformance.json) — one sentence says which",
   [EXIT.toolMissing]:

@@ -19,6 +19,7 @@ import {
   positiveInt,
   reportDirOf,
 } from '../option-parsers.ts';
+import { reportDirSentence, unwritableDir } from '../writable-dir.ts';
 
 function nonNegative(value: string): number {
   const n = Number(value);
@@ -143,6 +144,12 @@ export function registerPerf(program: Command): void {
     .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue)
     .action(async (baseline: string, current: string, flags: CompareFlags) => {
       const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
+      const outDirProblem = unwritableDir(outDir);
+      if (outDirProblem) {
+        console.error(`speakcheck perf compare: ${reportDirSentence(outDir, outDirProblem)}`);
+        process.exitCode = EXIT.usage;
+        return;
+      }
       if (flags.interleave) {
         const sides = await interleavedSides(baseline, current, flags, outDir);
         if (!sides) {
