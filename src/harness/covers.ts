@@ -32,6 +32,7 @@ import { labelForAllure } from './allure-labels.ts';
 import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
+import { runPacing, testBoundConclusion } from './pacing.ts';
 import { loadRunConfig } from './run-config.ts';
 
 export interface CoversOptions {
@@ -187,13 +188,8 @@ function concludeStopped(
       each(open, { kind: 'not-observed', reason: d.reason, wouldJudge: d.wouldJudge });
       return 'observed';
     case 'test-bound':
-      each(open, {
-        kind: 'not-concluded',
-        cause: 'timeout',
-        reason: d.message,
-        wouldJudge:
-          'a longer --ready-timeout or --max-time (the test ran out of the time speakcheck gives it)',
-      });
+      // Paced by --max-rps or the server's limit meanwhile: the pacing is the cause named (./pacing.ts).
+      each(open, testBoundConclusion(d.message, runPacing(loadRunConfig())));
       return 'stopped';
     default:
       break;
