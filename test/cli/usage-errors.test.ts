@@ -5,6 +5,8 @@
  */
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
+import { DEFECTS } from '../../reference/defects/index.ts';
+import { LATITUDES } from '../../reference/latitude/index.ts';
 import { registerLoad } from '../../src/cli/commands/load.ts';
 import { registerPerf } from '../../src/cli/commands/perf.ts';
 import { registerRun } from '../../src/cli/commands/run.ts';
@@ -67,4 +69,14 @@ describe('usage errors: exit 2, one sentence', () => {
       "speakcheck run: unknown option '--base-ur' (Did you mean --base-url?) (speakcheck run --help lists the options).\n",
     );
   });
+});
+
+test('serve --help lists every defect and latitude name (issue 51 item 12)', () => {
+  const program = new Command('speakcheck');
+  let help = '';
+  program.configureOutput({ writeOut: (text) => (help += text) });
+  registerServe(program);
+  program.commands.find((c) => c.name() === 'serve')!.outputHelp();
+  for (const { name } of [...DEFECTS, ...LATITUDES]) expect(help).toContain(name);
+  expect(help).toMatch(/^Defects \(--defect NAME; reference\/defects\/README\.md\): /m);
 });

@@ -20,6 +20,7 @@ import {
   defectFlag,
   LATITUDE_FLAG_DESCRIPTION,
   latitudeFlag,
+  switchNamesHelp,
 } from '../defect-flag.ts';
 import { onParentGone } from '../parent-watch.ts';
 
@@ -165,6 +166,7 @@ export function registerServe(program: Command): void {
         .choices(['embedded', 'container'])
         .default('embedded'),
     )
+    .addHelpText('after', switchNamesHelp())
     .action(async (flags: ServeFlags) => {
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       if (flags.target === 'container') return serveContainers(log);
