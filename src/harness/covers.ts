@@ -37,6 +37,7 @@ import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } f
 import { classify } from './disposition.ts';
 import './meta.ts';
 import { type RunTestContext, registerRunTest } from './fixtures.ts';
+import { runPacing, testBoundConclusion } from './pacing.ts';
 import { currentRun } from './run-context.ts';
 
 export interface CoversOptions {
@@ -195,13 +196,8 @@ function concludeStopped(
       each(open, { kind: 'not-observed', reason: d.reason, wouldJudge: d.wouldJudge });
       return 'observed';
     case 'test-bound':
-      each(open, {
-        kind: 'not-concluded',
-        cause: 'timeout',
-        reason: d.message,
-        wouldJudge:
-          'a longer --ready-timeout or --max-time (the test ran out of the time speakcheck gives it)',
-      });
+      // Paced by --max-rps or the server's limit meanwhile: the pacing is the cause named (./pacing.ts).
+      each(open, testBoundConclusion(d.message, runPacing(currentRun()?.plan ?? {})));
       return 'stopped';
     default:
       break;
