@@ -19,9 +19,7 @@
  * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
  */
-import { type TestContext, test } from 'vitest';
 import { runThrottle, throttleSentence } from '../client/back-pressure.ts';
-import type { Profile } from '../config/types.ts';
 import { SpeakcheckError } from '../errors.ts';
 import {
   drainPending,
@@ -39,7 +37,9 @@ import { labelForAllure } from './allure-labels.ts';
 import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
-import { loadRunConfig } from './run-config.ts';
+import { type RunTestContext, registerRunTest } from './fixtures.ts';
+import { runPacing, testBoundConclusion } from './pacing.ts';
+import { currentRun } from './run-context.ts';
 
 export interface CoversOptions {
   timeoutMs?: number;
@@ -87,11 +87,14 @@ const SUITES_TEST_TIMEOUT_MS = 90_000;
  */
 const RUNNER_GRACE_MS = 10_000;
 
+/** What a test body receives: its fixtures (./fixtures.ts), `run` the run's context. */
+export type CoversContext = RunTestContext;
+
 export function covers(
   ids: RequirementId[],
   name: string,
-  /** Receives vitest's test context; most tests ignore it. */
-  fn: (context: TestContext) => Promise<void> | void,
+  /** Receives the test's fixtures (`{ run }`, the run's context); most tests ignore them. */
+  fn: (context: CoversContext) => Promise<void> | void,
   o: CoversOptions = {},
 ): void {
   const selection = selectedRequirements();
@@ -105,8 +108,7 @@ export function covers(
     meta: { requirements: [...ids] },
     ...(o.concurrent ? { concurrent: true } : {}),
   };
-  test(name, options, async (context) => {
-    const { task } = context;
+  registerRunTest(name, options, async ({ run, task, signal }) => {
     task.meta.requirements = [...ids];
     task.meta.infoOnly = infoOnly;
     if (ids.length === 0)
@@ -129,7 +131,7 @@ export function covers(
         runWithRecord(record, () =>
           runWithChecks({ ids, conclusions }, async () => {
             if (await preconditionUnmet(ids, o.requires)) return;
-            return fn(context);
+            return fn({ run, task, signal });
           }),
         ),
       );
@@ -195,13 +197,8 @@ function concludeStopped(
       each(open, { kind: 'not-observed', reason: d.reason, wouldJudge: d.wouldJudge });
       return 'observed';
     case 'test-bound':
-      each(open, {
-        kind: 'not-concluded',
-        cause: 'timeout',
-        reason: d.message,
-        wouldJudge:
-          'a longer --ready-timeout or --max-time (the test ran out of the time speakcheck gives it)',
-      });
+      // Paced by --max-rps or the server's limit meanwhile: the pacing is the cause named (./pacing.ts).
+      each(open, testBoundConclusion(d.message, runPacing(currentRun()?.plan ?? {})));
       return 'stopped';
     default:
       break;
@@ -292,13 +289,7 @@ function failOnViolations(ids: readonly string[], conclusions: Conclusions): voi
 function isInfo(id: string): boolean {
   const requirement = findRequirement(id);
   if (requirement === undefined) return false;
-  let profile: Profile | undefined;
-  try {
-    profile = loadRunConfig().profile;
-  } catch {
-    profile = undefined;
-  }
-  return levelIn(requirement, profile) === 'INFO';
+  return levelIn(requirement, currentRun()?.plan.profile) === 'INFO';
 }
 
 /** Each id's own result in this test, for the Allure attachment. */
@@ -352,12 +343,7 @@ export class ChecksFailed extends SpeakcheckError {
  * suite loaded outside a run) nothing is selected: registering the test lets it report that.
  */
 export function selectedRequirements(): ReadonlySet<string> | undefined {
-  let ids: readonly string[] | undefined;
-  try {
-    ids = loadRunConfig().requirements;
-  } catch {
-    return undefined;
-  }
+  const ids = currentRun()?.plan.requirements;
   return ids && ids.length > 0 ? new Set(ids) : undefined;
 }
 
@@ -366,23 +352,16 @@ export function selectedRequirements(): ReadonlySet<string> | undefined {
  * requirements of several areas (suites/expiry.spec.ts): it registers only those of the run.
  */
 export function runSelectsArea(area: string): boolean {
-  try {
-    const { only } = loadRunConfig();
-    return only.length === 0 || only.includes(area);
-  } catch {
-    return true;
-  }
+  const only = currentRun()?.plan.only ?? [];
+  return only.length === 0 || only.includes(area);
 }
 
 /** The timeout of an expiry test: the run budget in full mode, else the quick wait plus its checks. */
 export function expiryTestTimeoutMs(): number {
-  try {
-    const { expiry } = loadRunConfig();
-    if (expiry.mode === 'full' && expiry.maxTimeS !== undefined) return (expiry.maxTimeS + 60) * 1000;
-    return (expiry.maxWaitS + 30) * 1000;
-  } catch {
-    return 50_000;
-  }
+  const expiry = currentRun()?.plan.expiry;
+  if (expiry === undefined) return 50_000;
+  if (expiry.mode === 'full' && expiry.maxTimeS !== undefined) return (expiry.maxTimeS + 60) * 1000;
+  return (expiry.maxWaitS + 30) * 1000;
 }
 
 /** Records what the server does, for the report (INFO requirements; context for failures). */

@@ -111,6 +111,17 @@ describe('the header', () => {
     ]);
   });
 
+  test('--max-rps: the pace is said in the header (issue 51 item 6), and in the timing line', () => {
+    const config = resolveRunConfig({ baseUrl: 'http://api.example', token: 't', maxRps: '4' }, {}, now);
+    const plan = resolveRunPlan(config, undefined, { quickestAnswerMs: 40 });
+    expect(headerLines(plan, { harness: '0.1.0', server: '1' })).toContain(
+      'speakcheck: paced at 4 requests/s (--max-rps): every request of the run waits its turn; a test that runs out of time names the pacing',
+    );
+    expect(trafficText({ ...quietTraffic, rateRps: 4 })).toBe(
+      "996 requests, waited 0.0 s on the server's rate limit (429: 0, 503: 0); paced at 4 requests/s at the end",
+    );
+  });
+
   test('a long /version answer is cut to 200 characters', () => {
     const long = 'v'.repeat(300);
     expect(compactVersion(long)).toBe(`${'v'.repeat(200)}…`);
