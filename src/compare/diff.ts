@@ -22,6 +22,8 @@
  * selection) is only in the baseline or only in the later run: shown as such, never as passed or failed.
  * A regression is a worse change of a requirement whose level is one of --fail-on.
  */
+
+import type { Profile } from '../config/types.ts';
 import { type Outcome, outcomeOf } from '../report/contract.ts';
 import type { ReportedRequirement } from '../report/model.ts';
 import { verdictWords } from '../report/verdict-line.ts';
@@ -29,9 +31,8 @@ import type { RequirementLevel } from '../requirements/types.ts';
 import type { Conclusion } from '../verdict/conclusion.ts';
 import type { AppliedExpectation } from '../verdict/model.ts';
 import { isJudged, type Standable, standing } from '../verdict/standing.ts';
-import { notJudgedReasons } from '../verdict/words.ts';
-import type { Profile } from '../config/types.ts';
 import type { VerdictStatus } from '../verdict/verdict.ts';
+import { notJudgedReasons } from '../verdict/words.ts';
 import { comparableObservations, observationsCompared } from './observations.ts';
 
 export type ChangeKind =
