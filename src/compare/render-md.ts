@@ -4,7 +4,14 @@
  * every requirement is compare.html's; the markdown names only what changed.
  */
 import type { Comparison } from './diff.ts';
-import { changedCounts, changeFinding, changeText, headerFacts, outcomeLine, regressionWord } from './words.ts';
+import {
+  changedCounts,
+  changeFinding,
+  changeText,
+  headerFacts,
+  outcomeLine,
+  regressionWord,
+} from './words.ts';
 
 /** A table cell: no pipe or line break may end the cell early. */
 function cell(text: string): string {

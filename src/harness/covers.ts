@@ -32,6 +32,7 @@ import { findRequirement, type RequirementId, unknownRequirementIds } from '../r
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
+import { conclusionWords } from '../verdict/words.ts';
 import { labelForAllure } from './allure-labels.ts';
 import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
 import { classify } from './disposition.ts';
@@ -295,25 +296,8 @@ function isInfo(id: string): boolean {
 function resultLines(ids: readonly string[], conclusions: Conclusions | undefined): string[] {
   return ids.map((id) => {
     const list = conclusions?.[id] ?? [];
-    return `${id}: ${list.map((c) => describe(c)).join(' · ') || 'nothing concluded'}`;
+    return `${id}: ${list.map((c) => conclusionWords(c)).join(' · ') || 'nothing concluded'}`;
   });
-}
-
-function describe(c: Conclusion): string {
-  switch (c.kind) {
-    case 'held':
-      return 'held';
-    case 'violated':
-      return `violated: ${c.message}`;
-    case 'blocked':
-      return `blocked by: ${c.by}`;
-    case 'harness-bug':
-      return `harness bug: ${c.bug}`;
-    case 'not-concluded':
-      return `not concluded (${c.cause}): ${c.reason}`;
-    default:
-      return `${c.kind}: ${c.reason}`;
-  }
 }
 
 /**

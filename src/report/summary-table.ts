@@ -3,6 +3,7 @@ import type { Profile } from '../config/types.ts';
 import { levelGates } from '../verdict/gate.ts';
 import { type Group, isJudged, type Label, labelOf, standing } from '../verdict/standing.ts';
 import { notJudgedList, type RequirementVerdict, type VerdictSummary } from '../verdict/verdict.ts';
+import { findingLine } from '../verdict/words.ts';
 
 export function summaryTable(
   requirements: readonly RequirementVerdict[],
@@ -147,16 +148,9 @@ export function failedLines(requirements: readonly RequirementVerdict[], profile
   for (const r of ordered) {
     const label = labelOf(r, profile);
     const mark = label === 'expected-failure' ? ', expected' : label === 'non-strict' ? ', non-strict' : '';
-    lines.push(`  ${r.id} (${r.level}${mark}): ${oneLine(findingOf(r))}`);
+    lines.push(`  ${r.id} (${r.level}${mark}): ${oneLine(findingLine(r))}`);
   }
   return lines;
-}
-
-/** The finding in one sentence: the test and what it saw, without the expect file's or profile's prefix. */
-function findingOf(r: RequirementVerdict): string {
-  return r.decided?.kind === 'violated'
-    ? `${r.decidedIn ? `${r.decidedIn.test}: ` : ''}${r.decided.message}`
-    : r.message;
 }
 
 /**

@@ -132,17 +132,16 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
   // The headline says what happened (issue 51): "NO UNEXPECTED FAILURE — 4 MUST failed as expected",
   // whether or not something was left unjudged, never "no MUST failed" while MUSTs failed.
   const expected = expectedText(verdicts);
+  const noneUnexpected = 'NO UNEXPECTED FAILURE';
   if (!open)
     return withSdk(verdicts, profile, {
       exitCode: EXIT.ok,
-      words: expected ? `NO UNEXPECTED FAILURE — ${expected}` : 'CONFORMS',
+      words: expected ? `${noneUnexpected} — ${expected}` : 'CONFORMS',
       reasons: [],
     });
   const held = expected
-    ? `NO UNEXPECTED FAILURE — ${expected};`
-    : rules.shouldGates
-      ? 'NO MUST OR SHOULD FAILED —'
-      : 'NO MUST FAILED —';
+    ? `${noneUnexpected} — ${expected};`
+    : `${rules.shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED'} —`;
   return withSdk(verdicts, profile, {
     // In acceptance an unjudged requirement alone fails the run: then the words still say why.
     exitCode: rules.notJudgedGates ? EXIT.failed : EXIT.ok,

@@ -152,8 +152,17 @@ export function notJudgedReasons(verdicts: readonly Verdict[], profile: Profile)
   return (['MUST', 'SHOULD', 'SECURITY'] as const).flatMap((level) => {
     const ids = open.filter((v) => v.level === level).map((v) => v.id);
     if (ids.length === 0) return [];
-    const shown = ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ');
+    const shown =
+      ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ');
     const name = level === 'SECURITY' ? (ids.length === 1 ? 'security check' : 'security checks') : level;
     return [`${ids.length} ${name} not judged: ${shown}`];
   });
+}
+
+/** A failed requirement's finding in one sentence: the test and what it saw, without the expect file's or the profile's prefix. */
+export function findingLine(v: Verdict): string {
+  const c = v.decided;
+  return c?.kind === 'violated'
+    ? `${v.decidedIn ? `${v.decidedIn.test}: ` : ''}${c.message}`
+    : plainMessage(v, undefined, {});
 }
