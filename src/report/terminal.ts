@@ -14,7 +14,7 @@ import { LOCAL_SUITE_WORKERS } from '../harness/suite-workers.ts';
 import { lifetimesSentence } from '../stack/run-lifetimes.ts';
 import { type ExpectOutcome, expectLines } from '../verdict/expectations.ts';
 import { judgedText, type Verdicts } from '../verdict/verdict.ts';
-import { notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
+import { failedLines, notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
 import { verdictLine } from './verdict-line.ts';
 
 /** One line of the run's output: stdout, or stderr for what must stand out (problems, alerts, stops). */
@@ -194,6 +194,7 @@ export function summaryLines(end: RunEnd, context: SummaryContext): TerminalLine
     ),
   );
   if (context.allure !== undefined) lines.push(out(context.allure));
+  for (const line of failedLines(verdicts.requirements, context.profile)) lines.push(out(line));
   for (const line of notJudgedLines(verdicts.requirements)) lines.push(out(line));
   lines.push(out(judgedText(summary.judged)));
   // Each route the run learned to be unavailable, once (what it kept from being concluded is not concluded).

@@ -98,27 +98,22 @@ export function conclusionsOfState(
   ids: readonly string[],
   o: { error?: string; note?: string; stopped?: RunStopped },
 ): Conclusions {
-  const one = (): Conclusion => {
-    switch (state) {
-      case 'passed':
-        return { kind: 'held' };
-      case 'failed':
-        return { kind: 'violated', message: o.error ?? 'failed' };
-      case 'skipped':
-        return {
-          kind: 'not-observed',
-          reason: o.note ? `skipped: ${o.note}` : 'the test was skipped',
-          wouldJudge: 'a run where its test is not skipped (see the reason)',
-        };
-      case 'not-concluded':
-        return {
-          kind: 'not-concluded',
-          cause: 'stopped',
-          reason: `the run was stopped${o.stopped ? ` (${o.stopped.sentence})` : ''} before the test finished`,
-          wouldJudge: stoppedRemedy(o.stopped?.reason),
-        };
-    }
+  const of: Record<typeof state, () => Conclusion> = {
+    passed: () => ({ kind: 'held' }),
+    failed: () => ({ kind: 'violated', message: o.error ?? 'failed' }),
+    skipped: () => ({
+      kind: 'not-observed',
+      reason: o.note ? `skipped: ${o.note}` : 'the test was skipped',
+      wouldJudge: 'a run where its test is not skipped (see the reason)',
+    }),
+    'not-concluded': () => ({
+      kind: 'not-concluded',
+      cause: 'stopped',
+      reason: `the run was stopped${o.stopped ? ` (${o.stopped.sentence})` : ''} before the test finished`,
+      wouldJudge: stoppedRemedy(o.stopped?.reason),
+    }),
   };
+  const one = of[state];
   return Object.fromEntries(ids.map((id) => [id, [one()]]));
 }
 

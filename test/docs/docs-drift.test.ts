@@ -219,7 +219,8 @@ describe('docs and code agree', () => {
 
   test("the verdict words quoted are ones the gate prints, and lenient's words are said to be lenient's", () => {
     const gate = readFileSync(join(REPO_ROOT, 'src', 'verdict', 'gate.ts'), 'utf8');
-    const printed = new Set([...gate.matchAll(/'([A-Z][A-Z ]+[A-Z])'/g)].map((m) => m[1]!));
+    // A headline the gate continues with its counts ('NO MUST FAILED —') is printed words too.
+    const printed = new Set([...gate.matchAll(/'([A-Z][A-Z ]+[A-Z])(?: —)?'/g)].map((m) => m[1]!));
     expect(printed.has('CONFORMS')).toBe(true);
     const unknown = occurrences(/`((?:NO|DOES|NOTHING|CONFORMS)\b[A-Z ]*[A-Z])/g)
       .filter(({ match }) => ![...printed].some((words) => match[1]!.startsWith(words)))

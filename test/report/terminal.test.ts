@@ -240,6 +240,29 @@ describe('the end of the run', () => {
     expect(out.at(-1)).toBe('verdict: DOES NOT CONFORM (exit 1, strict profile; 1 MUST failed)');
   });
 
+  test('every failed MUST, SHOULD and security check is named, id and one line each, before the not-judged list', () => {
+    // Issue 51: the terminal counted the failed MUSTs but named only the blocked ones.
+    const [failingMust, blocked] = idsOf('version', 'MUST');
+    const security = idsOf('security');
+    const outcomes = [
+      testOutcome('suites/version.spec.ts > breaks', 'failed', [failingMust!]),
+      testOutcome('suites/version.spec.ts > blocked', 'failed', [blocked!], {
+        conclusions: { [blocked!]: [{ kind: 'blocked', by: 'creating the voice failed' }] },
+      }),
+      testOutcome('suites/security.spec.ts > leaks', 'failed', [security[0]!], {
+        conclusions: { [security[0]!]: [{ kind: 'violated', message: "B read A's take" }] },
+      }),
+    ];
+    const out = texts(summaryLines(endOf(outcomes, ['version', 'security']), context()), 'out');
+    const failedAt = out.indexOf('failed (2):');
+    expect(failedAt).toBeGreaterThan(out.findIndex((l) => l.startsWith('reports: ')));
+    expect(out[failedAt + 1]).toBe(`  ${failingMust} (MUST): breaks: breaks broke`);
+    expect(out[failedAt + 2]).toBe(
+      `  ${security[0]} (SECURITY): leaks: B read A's take`,
+    );
+    expect(out.findIndex((l) => l.startsWith('not judged ('))).toBeGreaterThan(failedAt + 2);
+  });
+
   test('blocked requirements, the expected failures and the harness breaking are said', () => {
     const [blocked, alsoBlocked] = idsOf('version', 'MUST');
     const blockedBy: Conclusion = { kind: 'blocked', by: 'creating the voice failed' };
