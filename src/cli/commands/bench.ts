@@ -21,6 +21,7 @@ import {
   type TargetOutcome,
   worstOutcome,
 } from '../../figures/target.ts';
+import { latitudeFlag } from '../defect-flag.ts';
 
 /** The bench's answer line and exit code: a miss is 1, too few runs near a target 5 (INCONCLUSIVE). */
 function benchVerdict(runsDone: number, ran: boolean, outcomes: Record<string, TargetOutcome>): number {
@@ -57,7 +58,7 @@ export function registerBench(program: Command): void {
     .option(
       '--latitude <name>',
       `run against a reference stack served with this latitude switch (repeatable) instead of the embedded one, e.g. hosted-latency: a hosted TTS's latencies (target <= ${TARGET_HOSTED_WALL_S} s); no memory target (the tree is the run's alone)`,
-      (value: string, previous: string[] = []) => [...previous, value],
+      latitudeFlag,
     )
     .argument('[runOptions...]', 'options passed to speakcheck run (after --)')
     .action(
