@@ -179,6 +179,14 @@ export function registerLoad(program: Command): void {
       process.exitCode = EXIT.usage;
       return;
     }
+    // A usage error before any stack starts or any request is sent (issue 51 item 4).
+    if (scenario !== 'capacity' && scenario !== 'crosscheck' && !isScenario(scenario)) {
+      console.error(
+        `speakcheck load: unknown scenario "${scenario}" (have: ${SCENARIOS.join(', ')}, capacity, crosscheck, merge)`,
+      );
+      process.exitCode = EXIT.usage;
+      return;
+    }
     // --target container: API + worker containers (src/stack/target.ts), stopped at the end,
     // on failure and on SIGINT/SIGTERM.
     let containers: StartedTarget | undefined;
