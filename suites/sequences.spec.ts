@@ -134,7 +134,6 @@ covers(
           runs.push(ran);
           for (const id of model.observed) observed.add(id);
           budget.progress(runs.length, ran.ms);
-          if (process.env.SEQ_DEBUG) observe(`DEBUG ${[...model.observed].join(',')} :: ${ran.steps.map((x) => x.title).join(' | ')}`);
         }
       },
     );
@@ -154,7 +153,12 @@ covers(
     for (const note of w.infoNotes) observe(`Observed in a sequence (not judged, INFO): ${note}`);
     let failed: RequirementId | undefined;
     if (details.failed && failing)
-      failed = reportFailure(w, failing, seed, details.counterexamplePath ?? undefined);
+      failed = reportFailure(
+        w,
+        failing,
+        seed,
+        replayPathOf(details.counterexamplePath, details.counterexample),
+      );
     for (const id of SEQUENCE_IDS) {
       if (id === failed) continue;
       if (observed.has(id)) check(id, () => undefined);
@@ -176,7 +180,7 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
   const id: RequirementId = finding?.facts.requirement ?? 'SEQ-TAKE-LISTED-AFTER-CHANGES';
   const message = finding?.message ?? (error as Error)?.message ?? String(error);
   const steps = ran.steps.map((s, i) => `  ${i + 1}. ${s.title}`);
-  const replay = `speakcheck run --seed ${seed}${path ? ` --replay-path ${path}` : ''} --requirement ${id}`;
+  const replay = `speakcheck run --seed ${seed}${path ? ` --replay-path '${path}'` : ''} --requirement ${id}`;
   observe(
     `Shrunk sequence (${ran.steps.length} steps; replay: ${replay}):\n${steps.join('\n')}\n  → ${message}`,
   );
@@ -203,6 +207,17 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
     );
   });
   return id;
+}
+
+/**
+ * What `--replay-path` takes to replay the shrunk sequence exactly: fast-check's run path, and the
+ * commands' own replay path (fc.commands prints it in the sequence as a comment), joined by '@'.
+ */
+function replayPathOf(path: string | null, counterexample: unknown): string | undefined {
+  if (!path) return undefined;
+  const printed = String((counterexample as unknown[] | null)?.[0] ?? '');
+  const commands = /replayPath="([^"]*)"/.exec(printed)?.[1];
+  return commands ? `${path}@${commands}` : path;
 }
 
 function isThrottled(error: unknown): boolean {
