@@ -14,7 +14,7 @@
  *   in the same state concludes at once, naming the one that first showed it.
  */
 import { randomUUID } from 'node:crypto';
-import { type Fact, runFacts } from '../facts/run-facts.ts';
+import { type Fact, runFacts, type SilentSituation } from '../facts/run-facts.ts';
 import type { RequirementId } from '../requirements/index.ts';
 import {
   type EarlyConclusion,
@@ -46,10 +46,8 @@ export interface ConnectionState {
  * A later request in the same situation waits only twice as long as the slowest first message of
  * that situation this run saw (none when none came), then concludes naming the first evidence.
  */
-export type SilentSituation = 'later-request' | 'from-start';
+export type { SilentSituation };
 
-const SILENT = 'silent';
-const FIRST_MESSAGE = 'first-message';
 /** The requirement a connection that answers its first request and then falls silent breaks. */
 export const SILENT_LATER_REQUEST_REQUIREMENT: RequirementId = 'WS-SERIALIZED';
 
@@ -58,7 +56,7 @@ export class EndOfRequestClock {
   private settleTimer?: NodeJS.Timeout;
   private graceTimer?: NodeJS.Timeout;
   /** The run-wide fact key of this request's first-message wait (set when it is first in line). */
-  private silenceKey?: string;
+  private silenceKey?: `ws-silent-${SilentSituation}:${string}`;
   private inLineSince = 0;
 
   constructor(
@@ -75,7 +73,7 @@ export class EndOfRequestClock {
     const { firstMessageMs, endOfTakeMs } = this.p.timeouts;
     const id = String(this.p.request.requestId);
     const situation: SilentSituation = connection().earlierAnswered ? 'later-request' : 'from-start';
-    const key = `ws-silent-${situation}:${randomUUID()}`;
+    const key = `ws-silent-${situation}:${randomUUID()}` as const;
     this.silenceKey = key;
     this.inLineSince = performance.now();
     const { allowedMs, fact } = runFacts().allowance(key, firstMessageMs);
@@ -103,7 +101,7 @@ export class EndOfRequestClock {
     if (this.silenceKey === undefined) return;
     runFacts().record({
       key: this.silenceKey,
-      type: FIRST_MESSAGE,
+      type: 'first-message',
       tookMs: performance.now() - this.inLineSince,
     });
   }
@@ -133,7 +131,7 @@ export class EndOfRequestClock {
     if (state.open && this.silenceKey !== undefined)
       runFacts().record({
         key: this.silenceKey,
-        type: SILENT,
+        type: 'silent',
         spreads: true,
         consequence:
           situation === 'later-request'

@@ -26,6 +26,9 @@ import { type Outcome, outcomeOf } from '../report/contract.ts';
 import type { ReportedRequirement } from '../report/model.ts';
 import { verdictWords } from '../report/verdict-line.ts';
 import type { RequirementLevel } from '../requirements/types.ts';
+import type { Conclusion } from '../verdict/conclusion.ts';
+import type { AppliedExpectation } from '../verdict/model.ts';
+import { isJudged, type Standable, standing } from '../verdict/standing.ts';
 import type { VerdictStatus } from '../verdict/verdict.ts';
 import { comparableObservations, observationsCompared } from './observations.ts';
 
@@ -58,7 +61,12 @@ export const CHANGE_LABEL: Record<ChangeKind, string> = {
 
 /** One requirement in one run; no status: the run does not have it. */
 export interface Cell {
+  /** The label the run's report shows (src/verdict/standing.ts labelOf). */
   status?: VerdictStatus;
+  /** The verdict the run concluded: what compare groups by (its standing). */
+  decided?: Conclusion;
+  expected?: AppliedExpectation;
+  covered?: boolean;
   /** The finding: the verdict's message as the run's report gives it. */
   message?: string;
   observations?: string[];
@@ -168,8 +176,8 @@ export function classify(
       comparableObservations(to.observations ?? []).join('\n');
     return same ? undefined : { kind: 'observation-changed', direction: 'neither', ...ends };
   }
-  const before = outcomeOf(from.status);
-  const after = outcomeOf(to.status);
+  const before = outcomeOf(standable(from, level));
+  const after = outcomeOf(standable(to, level));
   if (after === 'failed' && before !== 'failed') return { kind: 'new-failure', direction: 'worse', ...ends };
   if (before === 'failed' && HELD.has(after)) return { kind: 'fixed', direction: 'better', ...ends };
   // Blocked counts against conformance like a failure (src/verdict/gate.ts); the other ways of not
@@ -183,13 +191,27 @@ export function classify(
   return { kind: 'verdict-changed', direction: 'neither', ...ends };
 }
 
-function cellOf(r: ReportedRequirement | undefined): Cell {
-  if (!r) return {};
-  return { status: r.status, message: r.message, observations: r.observations ?? [] };
+/** What the standing of a cell needs. */
+function standable(cell: Cell, level: RequirementLevel): Standable {
+  return {
+    level,
+    covered: cell.covered ?? true,
+    ...(cell.decided ? { decided: cell.decided } : {}),
+    ...(cell.expected ? { expected: cell.expected } : {}),
+  };
 }
 
-/** Statuses of a requirement the run concluded on (a report from before `notJudged` has only these). */
-const CONCLUDED: ReadonlySet<string> = new Set(['passed', 'failed', 'non-strict', 'expected-failure']);
+function cellOf(r: ReportedRequirement | undefined): Cell {
+  if (!r) return {};
+  return {
+    status: r.status,
+    ...(r.decided ? { decided: r.decided } : {}),
+    ...(r.expected ? { expected: r.expected } : {}),
+    covered: r.covered,
+    message: r.message,
+    observations: r.observations ?? [],
+  };
+}
 
 /**
  * A level's counts as the run's own report says them (summary-table.ts judgedOf): judged is every
@@ -198,14 +220,12 @@ const CONCLUDED: ReadonlySet<string> = new Set(['passed', 'failed', 'non-strict'
  */
 function countLevel(requirements: readonly ReportedRequirement[], level: GatingLevel): LevelCount {
   const of = requirements.filter((r) => r.level === level);
-  const judged = of.filter((r) => r.notJudged === undefined && CONCLUDED.has(r.status));
+  const judged = of.filter(isJudged);
   return {
     total: of.length,
     judged: judged.length,
-    failed: judged.filter(
-      (r) => r.status === 'failed' || r.status === 'non-strict' || r.status === 'expected-failure',
-    ).length,
-    blocked: of.filter((r) => r.status === 'blocked' || r.notJudged?.status === 'blocked').length,
+    failed: of.filter((r) => standing(r).group === 'failed').length,
+    blocked: of.filter((r) => standing(r).group === 'blocked').length,
   };
 }
 

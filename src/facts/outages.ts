@@ -3,24 +3,9 @@
  * whole patience while other routes were served: src/client/route-patience.ts), once, with what
  * would judge what it kept from being concluded. For the terminal's verdict area and the reports.
  */
-import { type FactStore, runFacts } from './run-facts.ts';
+import { type FactStore, type RouteOutageData, runFacts } from './run-facts.ts';
 
-/** The fact type a route's unavailability is recorded as (key: `route:<METHOD> <template>`). */
-export const UNAVAILABLE = 'unavailable';
-
-/** What a route-unavailable fact carries in its `data`. */
-export interface RouteOutageData {
-  /** "GET /v1/speak/takes/{take_id}/flac" */
-  route: string;
-  /** The statuses it answered, e.g. [429]. */
-  statuses: number[];
-  /** Throttled answers in the streak that made it unavailable. */
-  answers: number;
-  /** From the streak's first throttled answer to its conclusion. */
-  spanMs: number;
-  /** Requests the rest of the run got served (the server was up). */
-  servedElsewhere: number;
-}
+export type { RouteOutageData };
 
 export interface Outage extends RouteOutageData {
   /** The one sentence: "GET … answered 429 to all 17 requests over 31 s while 212 other requests were served". */
@@ -37,15 +22,10 @@ export const OUTAGE_WOULD_JUDGE =
 export function runOutages(facts: FactStore = runFacts()): Outage[] {
   const seen = new Set<string>();
   const outages: Outage[] = [];
-  for (const f of facts.all()) {
-    if (f.type !== UNAVAILABLE || seen.has(f.key)) continue;
+  for (const f of facts.ofType('unavailable')) {
+    if (seen.has(f.key)) continue;
     seen.add(f.key);
-    const data = f.data as unknown as RouteOutageData;
-    outages.push({
-      ...data,
-      sentence: f.sentence ?? `${data.route} was unavailable`,
-      wouldJudge: f.consequence?.kind === 'not-concluded' ? f.consequence.wouldJudge : OUTAGE_WOULD_JUDGE,
-    });
+    outages.push({ ...f.outage, sentence: f.sentence, wouldJudge: f.consequence.wouldJudge });
   }
   return outages;
 }

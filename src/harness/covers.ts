@@ -21,7 +21,6 @@
  */
 import { type TestContext, test } from 'vitest';
 import { runThrottle, throttleSentence } from '../client/back-pressure.ts';
-import type { Profile } from '../config/types.ts';
 import { SpeakcheckError } from '../errors.ts';
 import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../evidence/evidence.ts';
 import { findRequirement, type RequirementId, unknownRequirementIds } from '../requirements/index.ts';
@@ -32,7 +31,7 @@ import { labelForAllure } from './allure-labels.ts';
 import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
-import { loadRunConfig } from './run-config.ts';
+import { currentRun } from './run-context.ts';
 
 export interface CoversOptions {
   timeoutMs?: number;
@@ -263,13 +262,7 @@ function failOnViolations(ids: readonly string[], conclusions: Conclusions): voi
 function isInfo(id: string): boolean {
   const requirement = findRequirement(id);
   if (requirement === undefined) return false;
-  let profile: Profile | undefined;
-  try {
-    profile = loadRunConfig().profile;
-  } catch {
-    profile = undefined;
-  }
-  return levelIn(requirement, profile) === 'INFO';
+  return levelIn(requirement, currentRun()?.plan.profile) === 'INFO';
 }
 
 /** Each id's own result in this test, for the Allure attachment. */
@@ -340,12 +333,7 @@ export class ChecksFailed extends SpeakcheckError {
  * suite loaded outside a run) nothing is selected: registering the test lets it report that.
  */
 export function selectedRequirements(): ReadonlySet<string> | undefined {
-  let ids: readonly string[] | undefined;
-  try {
-    ids = loadRunConfig().requirements;
-  } catch {
-    return undefined;
-  }
+  const ids = currentRun()?.plan.requirements;
   return ids && ids.length > 0 ? new Set(ids) : undefined;
 }
 
@@ -354,23 +342,16 @@ export function selectedRequirements(): ReadonlySet<string> | undefined {
  * requirements of several areas (suites/expiry.spec.ts): it registers only those of the run.
  */
 export function runSelectsArea(area: string): boolean {
-  try {
-    const { only } = loadRunConfig();
-    return only.length === 0 || only.includes(area);
-  } catch {
-    return true;
-  }
+  const only = currentRun()?.plan.only ?? [];
+  return only.length === 0 || only.includes(area);
 }
 
 /** The timeout of an expiry test: the run budget in full mode, else the quick wait plus its checks. */
 export function expiryTestTimeoutMs(): number {
-  try {
-    const { expiry } = loadRunConfig();
-    if (expiry.mode === 'full' && expiry.maxTimeS !== undefined) return (expiry.maxTimeS + 60) * 1000;
-    return (expiry.maxWaitS + 30) * 1000;
-  } catch {
-    return 50_000;
-  }
+  const expiry = currentRun()?.plan.expiry;
+  if (expiry === undefined) return 50_000;
+  if (expiry.mode === 'full' && expiry.maxTimeS !== undefined) return (expiry.maxTimeS + 60) * 1000;
+  return (expiry.maxWaitS + 30) * 1000;
 }
 
 /** Records what the server does, for the report (INFO requirements; context for failures). */

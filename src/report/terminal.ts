@@ -151,7 +151,11 @@ export interface SummaryContext {
 export function summaryLines(end: RunEnd, context: SummaryContext): TerminalLine[] {
   const { verdicts } = end;
   const { summary } = verdicts;
-  const lines: TerminalLine[] = [out(''), out(summaryTable(verdicts.requirements, summary)), out('')];
+  const lines: TerminalLine[] = [
+    out(''),
+    out(summaryTable(verdicts.requirements, summary, context.profile)),
+    out(''),
+  ];
   for (const problem of verdicts.problems.slice(0, 10))
     lines.push(err(`  problem: ${problem.where}: ${problem.message.split('\n')[0]}`));
   // Unexpected passes and expired entries stand out on stderr; the count of expected ones is a plain line.

@@ -11,6 +11,23 @@
  * covered requirement no test concluded anything about is not judged either.
  */
 
+/** Why the run stopped before its suites ended: its budget (--max-time) ran out, or a signal came. */
+export type StopReason = 'budget' | 'signal';
+
+/** A stopped run: why (typed, what the words and remedies decide on), and the sentence that says it. */
+export interface RunStopped {
+  reason: StopReason;
+  /** e.g. "the run budget of 600 s (--max-time) ran out": shown, never read back. */
+  sentence: string;
+}
+
+/** What would judge a requirement the stopped run did not conclude, by why it stopped. */
+export function stoppedRemedy(stop: StopReason | undefined): string {
+  return stop === 'budget'
+    ? 'a longer --max-time (the run budget ran out before it finished)'
+    : 'a run that is not stopped before it finishes';
+}
+
 export type Conclusion =
   /** A check of the requirement ran its assertions on an observation and they held. */
   | { kind: 'held' }
@@ -77,7 +94,7 @@ export function tally(list: readonly Conclusion[] | undefined): { held: number; 
 export function conclusionsOfState(
   state: 'passed' | 'failed' | 'skipped' | 'not-concluded',
   ids: readonly string[],
-  o: { error?: string; note?: string; stopped?: string },
+  o: { error?: string; note?: string; stopped?: RunStopped },
 ): Conclusions {
   const one = (): Conclusion => {
     switch (state) {
@@ -95,10 +112,8 @@ export function conclusionsOfState(
         return {
           kind: 'not-concluded',
           cause: 'stopped',
-          reason: `the run was stopped${o.stopped ? ` (${o.stopped})` : ''} before the test finished`,
-          wouldJudge: o.stopped?.includes('--max-time')
-            ? 'a longer --max-time (the run budget ran out before it finished)'
-            : 'a run that is not stopped before it finishes',
+          reason: `the run was stopped${o.stopped ? ` (${o.stopped.sentence})` : ''} before the test finished`,
+          wouldJudge: stoppedRemedy(o.stopped?.reason),
         };
     }
   };
