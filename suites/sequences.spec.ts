@@ -101,6 +101,7 @@ covers(
     const observed = new Set<RequirementId>();
     let failing: Ran | undefined;
     let throttled: unknown;
+    let firstFailureAt: number | undefined;
     const property = fc.asyncProperty(
       sequenceArbitrary({
         accounts: w.accounts,
@@ -111,6 +112,8 @@ covers(
       async (commands) => {
         // Back-pressure past its bound is no counterexample: the rest of the run is left alone.
         if (throttled !== undefined) return;
+        // Shrinking has had its time: the remaining candidates pass untried, the last failing one stands.
+        if (firstFailureAt !== undefined && performance.now() - firstFailureAt > budget.shrinkMs) return;
         const model: SequenceModel = newModel(w.accounts);
         const real = new Real(w);
         const started = performance.now();
@@ -127,6 +130,7 @@ covers(
           }
           ran.error = error;
           failing = ran;
+          firstFailureAt ??= performance.now();
           throw error;
         } finally {
           await real.close();

@@ -15,6 +15,8 @@ const MAX_COMMANDS = 32;
 export interface SequenceBudget {
   sequences: number;
   maxCommands: number;
+  /** Shrinking stops this long after the first failing sequence: the verdict comes within a minute. */
+  shrinkMs: number;
   /** Exploring and shrinking together stop here (a failure found by then is still reported, shrunk so far). */
   timeLimitMs: number;
   /** fast-check's path of a shrunk sequence: `--replay-path`. */
@@ -33,6 +35,7 @@ export function sequenceBudget(config: RunPlan): SequenceBudget {
   return {
     sequences,
     maxCommands: MAX_COMMANDS,
+    shrinkMs: 12_000,
     // Each sequence takes well under a second against the reference; a hosted server is slower.
     timeLimitMs: many ? Math.max(60_000, sequences * 3_000) : 30_000,
     ...(path ? { path } : {}),

@@ -40,6 +40,8 @@ export class Real {
   readonly sockets = new Map<number, SpeakStreamConnection>();
   readonly steps: ScriptStep[] = [];
   private requestCounter = 0;
+  /** Per connection: the slowest first message of its requests so far (ms). */
+  private readonly firstMessageMs = new Map<number, number>();
 
   constructor(readonly world: SequenceWorld) {}
 
@@ -72,6 +74,23 @@ export class Real {
   track(account: AccountName, takeId: string): void {
     if (account === 'primary') this.world.speak.track('take', takeId);
     else this.world.secondTakes.push(takeId);
+  }
+
+  /**
+   * How long a request on connection `key` waits for its first message: the run's request timeout,
+   * or, once the connection answered earlier requests, ten times the slowest first message it showed
+   * (at least 3 s): the server's own pace on this very connection, never a fixed latency. A request
+   * that gets no message within it, where the earlier ones got theirs, was not served.
+   */
+  firstMessageBound(key: number): number {
+    const requestMs = this.world.speak.config.timeouts.requestMs;
+    const slowest = this.firstMessageMs.get(key);
+    return slowest === undefined ? requestMs : Math.min(requestMs, Math.max(3_000, 10 * slowest));
+  }
+
+  sawFirstMessage(key: number, ms: number | undefined): void {
+    if (ms === undefined) return;
+    this.firstMessageMs.set(key, Math.max(ms, this.firstMessageMs.get(key) ?? 0));
   }
 
   nextRequestId(): number {

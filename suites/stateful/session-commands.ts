@@ -12,6 +12,7 @@ import {
   canGenerate,
   expectRefresh,
   MODEL_LIMITS,
+  type ModelSocket,
   openSessions,
   pick,
   recordLoggedOut,
@@ -163,12 +164,16 @@ export class Logout implements SequenceCommand {
   }
 }
 
-/** One take request on a websocket connection: a new one (`fresh`) or the account's last one. */
+/**
+ * Take requests on a websocket connection, one after another: on a new connection (`fresh`) or the
+ * customer's last one, `times` in a row (connections serving more requests than any fixed scenario).
+ */
 export class WebsocketTake implements SequenceCommand {
   constructor(
     readonly account: AccountName,
     readonly fresh: boolean,
     readonly text: string,
+    readonly times = 1,
   ) {}
   private socketOf(m: SequenceModel) {
     return [...m.sockets].reverse().find((s) => s.account === this.account);
@@ -186,35 +191,40 @@ export class WebsocketTake implements SequenceCommand {
     let conn: SpeakStreamConnection | undefined = r.sockets.get(socket.key);
     if (!conn) {
       r.step(`W${socket.key} = open a websocket connection as ${this.account}`, [
-        `# The websocket steps need a websocket client (curl cannot send frames); e.g. websocat:`,
-        `#   URL from: GET /v1/speak/websocket?model=...  then  websocat "$URL"`,
+        '# The websocket steps need a websocket client (curl cannot send frames); e.g. websocat:',
+        `#   TOKEN="$A1"; call GET '/v1/speak/websocket?model=${r.world.speak.model.name}'; URL=$(printf '%s' "$BODY" | field websocket_url); websocat "$URL"`,
       ]);
-      const client = r.client(this.account);
-      const url = await fetchWebsocketUrl(client, r.world.speak.model.name, 'spec');
+      const url = await fetchWebsocketUrl(r.client(this.account), r.world.speak.model.name, 'spec');
       conn = await Stream.connect(url, { timeoutMs: r.world.speak.config.timeouts.requestMs });
       r.sockets.set(socket.key, conn);
     }
+    for (let i = 0; i < this.times && canGenerate(m) && socket.requests < MODEL_LIMITS.requestsPerSocket; i++)
+      await this.request(m, r, conn, socket);
+  }
+
+  private async request(
+    m: SequenceModel,
+    r: Real,
+    conn: SpeakStreamConnection,
+    socket: ModelSocket,
+  ): Promise<void> {
     const take = addTake(m, this.account, this.text, 'websocket');
     const requestId = r.nextRequestId();
-    const message = {
-      command: '/takes/generate',
-      request_id: requestId,
-      data: { text: this.text, voice_id: r.voice(this.account) },
-    };
+    const data = { text: this.text, voice_id: r.voice(this.account) };
     r.step(`T${take.key} = request ${socket.requests + 1} on W${socket.key}: ${show(this.text)}`, [
-      `#   send on W${socket.key}: ${quoted(JSON.stringify({ ...message, data: { ...message.data, voice_id: '$V' } }))}`,
+      `#   send on W${socket.key}: ${quoted(JSON.stringify({ command: '/takes/generate', request_id: requestId, data: { ...data, voice_id: '$V1' } }))}`,
     ]);
-    const ended = await conn.generate(message.data, {
+    const ended = await conn.generate(data, {
       requestId,
       timeouts: {
         ...DEFAULT_STREAM_TIMEOUTS,
-        firstMessageMs: r.world.speak.config.timeouts.requestMs,
+        firstMessageMs: r.firstMessageBound(socket.key),
         endOfTakeMs: r.world.speak.config.timeouts.readyMs,
       },
     });
     if (ended.takeId) {
       take.takeId = ended.takeId;
-      take.voiceId = message.data.voice_id;
+      take.voiceId = data.voice_id;
       r.track(this.account, ended.takeId);
     }
     const status = (ended.lastTake as { status?: unknown } | undefined)?.status;
@@ -223,9 +233,10 @@ export class WebsocketTake implements SequenceCommand {
         `request ${socket.requests + 1} on websocket connection W${socket.key} (${this.account}) ended ${ended.outcome}${ended.diagnostic ? ` (${ended.diagnostic})` : ''}, last status ${show(status)}: every request of a connection is served, one after another`,
         { requirement: 'SEQ-WS-REQUESTS-ANY-COUNT', where: `websocket W${socket.key}` },
       );
+    r.sawFirstMessage(socket.key, ended.timings.firstStatusMs);
     recordSocketRequest(m, socket);
   }
   toString(): string {
-    return `WebsocketTake(${this.account}, ${this.fresh ? 'new connection' : 'last connection'}, ${JSON.stringify(this.text)})`;
+    return `WebsocketTake(${this.account}, ${this.fresh ? 'new connection' : 'last connection'}, ${JSON.stringify(this.text)}, ${this.times})`;
   }
 }
