@@ -10,6 +10,7 @@
  * A finding from a sequence is a conclusion like every other check's: it fails the requirement it
  * names; a requirement no sequence brought about is not observed, with what would judge it.
  */
+import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll } from 'vitest';
 import { propertySeed } from '../fixtures/property-seed.ts';
@@ -138,6 +139,12 @@ covers(
           runs.push(ran);
           for (const id of model.observed) observed.add(id);
           budget.progress(runs.length, ran.ms);
+          // For whoever tunes the generator: every sequence's steps, one line each.
+          if (process.env.SPEAKCHECK_SEQUENCE_LOG)
+            appendFileSync(
+              process.env.SPEAKCHECK_SEQUENCE_LOG,
+              `${String(commands)}\n  ${ran.steps.map((x) => x.title).join(' | ')}\n`,
+            );
         }
       },
     );
@@ -151,6 +158,11 @@ covers(
     });
     if (throttled !== undefined) throw throttled;
     const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, steps: [] } as Ran);
+    const summary = `${details.numRuns} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
+    // In the run's output, whatever its reporter: how many ran and how long the longest took.
+    process.stderr.write(
+      `[speakcheck] sequences: ${summary}${details.failed ? ' (a failing one was shrunk)' : ''}\n`,
+    );
     observe(
       `sequences: ${details.numRuns} ran (${runs.length} with shrinking), longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}${details.interrupted ? '; stopped at the time limit' : ''}`,
     );

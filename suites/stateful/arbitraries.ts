@@ -44,9 +44,11 @@ export function sequenceArbitrary(
   const paged = fc
     .tuple(account, fc.integer({ min: 1, max: 3 }))
     .map(([a, length]) => new ListTakes(a, length));
+  // Mostly the customer's last connection (shrinks to it), several requests in a row: connections
+  // serving more requests than any fixed scenario.
   const websocket = fc
-    .tuple(account, fc.boolean(), text)
-    .map(([a, fresh, t]) => new WebsocketTake(a, fresh, t));
+    .tuple(account, fc.constantFrom(false, false, true), text, fc.integer({ min: 1, max: 5 }))
+    .map(([a, fresh, t, times]) => new WebsocketTake(a, fresh, t, times));
   const takes: fc.Arbitrary<SequenceCommand>[] = [
     generate,
     generate,
@@ -58,6 +60,7 @@ export function sequenceArbitrary(
     whole,
     paged,
     paged,
+    websocket,
     websocket,
     websocket,
   ];
