@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Fact, runFacts, type SilentSituation } from '../facts/run-facts.ts';
 import type { RequirementId } from '../requirements/index.ts';
+import { WEBSOCKET_REQUEST_ROUTE } from './route.ts';
 import {
   type EarlyConclusion,
   earlierConclusion,
@@ -141,6 +142,18 @@ export class EndOfRequestClock {
           situation === 'later-request'
             ? `an earlier request of this run (${id}) got no message within ${waitedMs} ms of being first in line on a connection that had answered a request before it and stayed open`
             : `an earlier request of this run (${id}) got no message within ${waitedMs} ms on a connection that had answered nothing and stayed open`,
+        // A connection that answers nothing is an outage of the websocket request (src/facts/outages.ts).
+        ...(situation === 'from-start'
+          ? {
+              outage: {
+                route: WEBSOCKET_REQUEST_ROUTE,
+                statuses: [],
+                answers: 1,
+                spanMs: waitedMs,
+                servedElsewhere: 0,
+              },
+            }
+          : {}),
       });
     this.end('timeout', diagnostic);
   }

@@ -102,8 +102,37 @@ export type Fact =
       Limiting & { type: 'half-ended'; key: `ws-half-ended:${EarlyConclusion}`; end: EarlyConclusion })
   /** A websocket request's first message, and how long it took from being first in line. */
   | (FactBase & { type: 'first-message'; key: `ws-silent-${SilentSituation}:${string}`; tookMs: number })
-  /** A websocket request that got no message within its bound on a connection that stayed open. */
-  | (FactBase & Limiting & { type: 'silent'; key: `ws-silent-${SilentSituation}:${string}`; spreads: true })
+  /**
+   * A websocket request that got no message within its bound on a connection that stayed open; one
+   * from the start of its connection is an outage of the websocket request (`outage`).
+   */
+  | (FactBase &
+      Limiting & {
+        type: 'silent';
+        key: `ws-silent-${SilentSituation}:${string}`;
+        spreads: true;
+        outage?: RouteOutageData;
+      })
+  /** A request of a route that got no answer (headers, first byte) within its bound (src/client/route-silence.ts). */
+  | (FactBase & { type: 'no-answer'; key: `route:${string}`; sentence: string; boundMs: number })
+  /** A route answered after no-answers: it starts over. */
+  | (FactBase & { type: 'answered-again'; key: `route:${string}` })
+  /** A route that did not answer twice while the server answered others: learned for the run. */
+  | (FactBase &
+      Limiting & {
+        type: 'unanswered';
+        key: `route:${string}`;
+        consequence: { kind: 'blocks' };
+        outage: RouteOutageData;
+      })
+  /** A take or voice sequence a file polled, for the state rules of the whole run (suites/support/run-sequences.ts). */
+  | (FactBase & {
+      type: 'observed-sequence';
+      key: `sequence:${WaitKind}:${string}`;
+      kind: WaitKind;
+      id: string;
+      snapshots: Array<{ status: string; info: unknown }>;
+    })
   /** The server under test cannot call the run's webhook sink: the webhook requirements do not apply. */
   | (FactBase &
       Limiting & {

@@ -64,6 +64,7 @@ export { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from './pacing.ts';
 export { loadRunConfig } from './run-config.ts';
 export { currentRun, type RunContext, runContext } from './run-context.ts';
 export type { RunPlan } from './run-plan.ts';
+export { type ObservedSequence, recordSequence, runSequences } from './run-sequences.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
 export type { ProvidedSharedVoice } from './shared-voice.ts';
 export {

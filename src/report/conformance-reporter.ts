@@ -301,6 +301,7 @@ export class ConformanceReporter implements Reporter {
       droppedEvidence: meta.droppedEvidence ?? 0,
       characters: meta.characters ?? 0,
       conclusions,
+      ...(meta.conclusions ? {} : { concludedByState: true }),
     };
   }
 }

@@ -9,6 +9,18 @@ import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '
 import { type Reproduction, reproductionOf } from './reproduction.ts';
 import { sequenceReproduction } from './reproduction-sequence.ts';
 
+/**
+ * How a report names the run's target beside its URL. `remote` is the config's word for "a server
+ * given with --base-url", which may well be on loopback: "(remote)" beside http://127.0.0.1:8080
+ * read as a mistake (issue 51 item 10).
+ */
+export function targetWords(target: RunInfo['target']): string {
+  if (target === 'remote') return 'given with --base-url';
+  return target === 'embedded'
+    ? "the run's embedded reference stack"
+    : "the run's reference stack in containers";
+}
+
 export interface RunInfo {
   runId: string;
   /** The speakcheck that ran: package version and commit (src/version.ts). */

@@ -55,7 +55,7 @@ import {
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import type { StartedTarget } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
-import { PreflightError, preflight } from './preflight.ts';
+import { PreflightError, preflight, preflightHungLine } from './preflight.ts';
 import { dropVitestSignalListeners, RunStop } from './run-stop.ts';
 
 /** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
@@ -202,6 +202,7 @@ async function checkServer(
   try {
     const checked = await preflight(server);
     if (checked.throttled) io.err(preflightThrottledLine(checked.throttled));
+    if (checked.hung) io.err(preflightHungLine(checked.hung));
     return { version: checked.version, quickestAnswerMs: checked.quickestAnswerMs };
   } catch (e) {
     if (e instanceof PreflightError) {
@@ -300,13 +301,15 @@ async function createSuitesVitest(
   cacheDir: string,
 ): Promise<Vitest> {
   const { createVitest } = await import('vitest/node');
+  const { QuietJUnitReporter } = await import('./quiet-junit.ts');
   return createVitest(
     'test',
     {
       ...suitesInlineConfig(REPO_ROOT),
       reporters: [
         reporter,
-        ['junit', { outputFile: join(config.reportDir, 'junit.xml') }],
+        // junit.xml is named with the other reports at the end; vitest's own line is not printed.
+        new QuietJUnitReporter({ outputFile: join(config.reportDir, 'junit.xml') }),
         ['allure-vitest/reporter', { resultsDir: join(config.reportDir, 'allure-results') }],
       ],
     },

@@ -80,7 +80,12 @@ export function useSharedVoice(s: SpeakContext): () => Promise<Voice> {
       const provided = runContext().sharedVoice;
       if (!provided.ok && provided.throttled)
         throw new ClientDiagnostic('throttled', provided.problem, 'POST /v1/speak/voices/generate');
-      if (!provided.ok) throw new Finding(provided.problem, { where: 'POST /v1/speak/voices/generate' });
+      if (!provided.ok)
+        throw new Finding(provided.problem, {
+          where: 'POST /v1/speak/voices/generate',
+          // The evidence against the route that failed it; a block for every test that only needed a voice.
+          ...(provided.requirement !== undefined ? { runFact: true, requirement: provided.requirement } : {}),
+        });
       expectSchema('Voice', provided.created, 'the generated voice');
       const created = provided.created as Voice;
       const since = provided.createdMs;
