@@ -103,6 +103,8 @@ covers(
     let failing: Ran | undefined;
     let throttled: unknown;
     let firstFailureAt: number | undefined;
+    // A pass is an observation: sequences go on past the run's share until each judged id was observed.
+    const needed = SEQUENCE_IDS.filter((id) => w.judged(id));
     const property = fc.asyncProperty(
       sequenceArbitrary({
         accounts: w.accounts,
@@ -115,6 +117,13 @@ covers(
         if (throttled !== undefined) return;
         // Shrinking has had its time: the remaining candidates pass untried, the last failing one stands.
         if (firstFailureAt !== undefined && performance.now() - firstFailureAt > budget.shrinkMs) return;
+        // Enough: the run's share of sequences ran and each judged requirement was brought about.
+        if (
+          firstFailureAt === undefined &&
+          runs.length >= budget.sequences &&
+          needed.every((id) => observed.has(id))
+        )
+          return;
         const model: SequenceModel = newModel(w.accounts);
         const real = new Real(w);
         const started = performance.now();
@@ -150,7 +159,7 @@ covers(
     );
     const details = await fc.check(property, {
       seed,
-      numRuns: budget.sequences,
+      numRuns: budget.maxSequences,
       ...(budget.path ? { path: budget.path } : {}),
       interruptAfterTimeLimit: budget.timeLimitMs,
       markInterruptAsFailure: false,
@@ -158,13 +167,13 @@ covers(
     });
     if (throttled !== undefined) throw throttled;
     const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, steps: [] } as Ran);
-    const summary = `${details.numRuns} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
+    const summary = `${runs.length} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
     // In the run's output, whatever its reporter: how many ran and how long the longest took.
     process.stderr.write(
       `[speakcheck] sequences: ${summary}${details.failed ? ' (a failing one was shrunk)' : ''}\n`,
     );
     observe(
-      `sequences: ${details.numRuns} ran (${runs.length} with shrinking), longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}${details.interrupted ? '; stopped at the time limit' : ''}`,
+      `sequences: ${runs.length} ran (shrinking included), longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}${details.interrupted ? '; stopped at the time limit' : ''}`,
     );
     for (const note of w.infoNotes) observe(`Observed in a sequence (not judged, INFO): ${note}`);
     let failed: RequirementId | undefined;

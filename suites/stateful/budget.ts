@@ -13,7 +13,10 @@ export const ACCEPTANCE_SEQUENCES = 200;
 const MAX_COMMANDS = 32;
 
 export interface SequenceBudget {
+  /** The run's share: at least this many sequences run. */
   sequences: number;
+  /** At most this many: more run while a judged requirement was not yet brought about (a pass is an observation). */
+  maxSequences: number;
   maxCommands: number;
   /** Shrinking stops this long after the first failing sequence: the verdict comes within a minute. */
   shrinkMs: number;
@@ -34,6 +37,7 @@ export function sequenceBudget(config: RunPlan): SequenceBudget {
   const started = Date.now();
   return {
     sequences,
+    maxSequences: many ? sequences : sequences * 5,
     maxCommands: MAX_COMMANDS,
     shrinkMs: 12_000,
     // Each sequence takes well under a second against the reference; a hosted server is slower.
