@@ -29,7 +29,7 @@ import {
   useSpeak,
 } from '../src/harness/index.ts';
 import { sequenceArbitrary } from './stateful/arbitraries.ts';
-import { sequenceBudget } from './stateful/budget.ts';
+import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
 import { Real, type SequenceWorld } from './stateful/real.ts';
 import { removeSecondItems, secondVoice } from './stateful/second-customer.ts';
 import { useSharedVoice } from './support/scenarios.ts';
@@ -195,7 +195,7 @@ covers(
         );
     }
   },
-  { timeoutMs: 600_000 },
+  { timeoutMs: MAX_TIME_LIMIT_MS + 120_000 },
 );
 
 /** The shrunk sequence step by step, its seed and path, its script: observations; the failure: a conclusion. */

@@ -11,6 +11,8 @@ export const DEFAULT_SEQUENCES = 6;
 /** Sequences of the acceptance profile. */
 export const ACCEPTANCE_SEQUENCES = 200;
 const MAX_COMMANDS = 32;
+/** The longest a run explores (the test's own bound is this plus a margin: suites/sequences.spec.ts). */
+export const MAX_TIME_LIMIT_MS = 600_000;
 
 export interface SequenceBudget {
   /** The run's share: at least this many sequences run. */
@@ -41,7 +43,7 @@ export function sequenceBudget(config: RunPlan): SequenceBudget {
     maxCommands: MAX_COMMANDS,
     shrinkMs: 12_000,
     // Each sequence takes well under a second against the reference; a hosted server is slower.
-    timeLimitMs: many ? Math.max(60_000, sequences * 3_000) : 30_000,
+    timeLimitMs: many ? Math.min(MAX_TIME_LIMIT_MS, Math.max(60_000, sequences * 3_000)) : 30_000,
     ...(path ? { path } : {}),
     ...(replayPath ? { replayPath } : {}),
     progress(done) {
