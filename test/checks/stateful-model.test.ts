@@ -22,7 +22,7 @@ import {
   repeatsInput,
   statusClass,
 } from '../../src/checks/stateful/model.ts';
-import { sequenceScript } from '../../src/checks/stateful/script.ts';
+import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
 
 function withTakes(n: number) {
   const m = newModel(['primary', 'second']);
@@ -166,4 +166,13 @@ test('the reproduction script logs in with variables only, makes its voice, and 
   expect(script.indexOf('step 1: T1')).toBeLessThan(script.indexOf('step 2: DELETE'));
   expect(script).toContain(`'== step 2: DELETE T1 it'"'"'s'`);
   expect(script).toContain('seed 42');
+});
+
+test("a step's path names the ids the script read (double-quoted: sh expands $T1), its JSON stays literal", () => {
+  expect(apiCall('primary', 'GET', '/v1/speak/takes?take_id=$T1,$T2&length=1')).toBe(
+    'TOKEN="$A1"; call GET "/v1/speak/takes?take_id=$T1,$T2&length=1"',
+  );
+  expect(apiCall('second', 'POST', '/v1/speak/takes/generate', { text: "it's" })).toBe(
+    `TOKEN="$A2"; call POST "/v1/speak/takes/generate" '{"text":"it'"'"'s"}'`,
+  );
 });

@@ -25,10 +25,14 @@ export function quoted(text: string): string {
 
 const token = (account: AccountName) => (account === 'primary' ? '"$A1"' : '"$A2"');
 
-/** A call with the account's access token: `call METHOD PATH [JSON]` keeps the answer in $BODY/$STATUS. */
+/**
+ * A call with the account's access token: `call METHOD PATH [JSON]` keeps the answer in $BODY/$STATUS.
+ * PATH may name shell variables (`/v1/speak/takes/$T1`); JSON is taken as it is.
+ */
 export function apiCall(account: AccountName, method: string, path: string, json?: unknown): string {
   const body = json === undefined ? '' : ` ${quoted(JSON.stringify(json))}`;
-  return `TOKEN=${token(account)}; call ${method} ${quoted(path)}${body}`;
+  // Double quotes: the path names the ids the script read into variables ($T1 …).
+  return `TOKEN=${token(account)}; call ${method} "${path.replaceAll('"', '\\"')}"${body}`;
 }
 
 /** An auth call (no bearer): `auth PATH JSON`; the JSON may name shell variables, so it is double-quoted. */
