@@ -56,6 +56,11 @@ import { tooFastRemedy } from './support/long-text.ts';
 import { prefetch } from './support/scenarios.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
+import {
+  assertDoneCallsOfItem,
+  assertFirstDoneCallEqualsGet,
+  registeredItems,
+} from './support/webhook-registered.ts';
 import { retryWindowMs, useWebhookScenarios } from './support/webhook-scenarios.ts';
 import {
   ARRIVAL_BOUND_MS,
@@ -119,7 +124,7 @@ covers(
 
 covers(
   ['WEBHOOK-DONE-BODY-TAKE'],
-  'the done call carries the Take, done, with info filled',
+  'every done call carries the Take (or Voice) it was registered for, done, with info filled',
   async () => {
     const s = await mainTake();
     const call = doneCalls(s)[0];
@@ -127,6 +132,9 @@ covers(
     expectSchema('Take', call.json, 'done_webhook body');
     const status = assertDoneBodyOfTake(call.json, s.takeId);
     if (status === 'ready') expectSchema('TakeInfo', field(call.json, 'info'), 'done_webhook body info');
+    // Not one sample: every done call of every item the file made with a done_webhook (issue 49).
+    for (const item of await registeredItems(webhooks))
+      check('WEBHOOK-DONE-BODY-TAKE', () => assertDoneCallsOfItem(item));
   },
   { requires: sinkReachable },
 );
@@ -140,6 +148,10 @@ covers(
     if (!call) throw new Finding(`take ${s.takeId}: no done call to compare`);
     if (missingAtDone(s, 'WEBHOOK-DONE-BODY-EQUALS-GET', 'GET')) return;
     assertWebhookBodyMatchesGet(call.json, s.getAfterDone, `take ${s.takeId} done_webhook`);
+    // Every other take whose GET the run made right after its done call (issue 49).
+    for (const item of await registeredItems(webhooks))
+      if (item.id !== s.takeId)
+        check('WEBHOOK-DONE-BODY-EQUALS-GET', () => assertFirstDoneCallEqualsGet(item));
   },
   { requires: sinkReachable },
 );

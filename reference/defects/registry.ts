@@ -21,12 +21,16 @@ export interface DefectSpec {
    * 'outage': a part of the server that only ever answers back-pressure (429/503). Back-pressure is
    * never a failure, so the honest verdict is "not concluded": caught when the run exits 1 within
    * the bound, the declared requirements are not concluded, and the outage is named once.
+   * 'hang': a part that accepts the request and never answers (issue 49): caught when the run
+   * exits 1, a declared requirement failed, and the route that does not answer is named once.
    */
-  kind?: 'outage';
+  kind?: 'outage' | 'hang';
 }
 
 const d = <N extends string>(name: N, area: string, requirements: RequirementId[], description: string) =>
   ({ name, area, requirements, description }) as const;
+const hang = <N extends string>(name: N, area: string, requirements: RequirementId[], description: string) =>
+  ({ name, area, requirements, description, kind: 'hang' }) as const;
 const outage = <N extends string>(
   name: N,
   area: string,
@@ -498,6 +502,43 @@ export const DEFECTS = [
     'audio',
     ['AUDIO-SIGNED-EXPIRES'],
     'a signed audio URL past X-Amz-Date + X-Amz-Expires still serves the audio',
+  ),
+  // issue 49: parts that accept the request and never answer, learned once (src/client/route-silence.ts)
+  hang(
+    'storage-host-hangs',
+    'audio',
+    ['AUDIO-ALL-FORMATS-READY', 'AUDIO-SIGNED-NO-AUTH', 'AUDIO-CONTENT-TYPE'],
+    'the storage host behind every signed audio URL accepts the connection and never answers',
+  ),
+  hang(
+    'voice-generate-hangs',
+    'voices',
+    ['VOICE-GENERATE-RETURNS-VOICE', 'VOICE-GENERATE-WAITING', 'VOICE-ECHOES-REQUEST'],
+    'POST /v1/speak/voices/generate accepts the request and never answers',
+  ),
+  hang(
+    'take-get-hangs-when-ready',
+    'takes',
+    ['TAKE-READY-BOUND', 'TAKE-GET-OBJECT', 'TAKE-INFO-AT-READY', 'TAKE-STATUS-ORDER'],
+    'GET /v1/speak/takes/{take_id} never answers once the take is ready',
+  ),
+  hang(
+    'ws-silent-from-start',
+    'websocket',
+    ['WS-TEXT-TAKE'],
+    'the worker accepts the websocket upgrade and then never answers any request (the connection stays open)',
+  ),
+  hang(
+    'models-hangs',
+    'models',
+    ['MODELS-LIST', 'MODELS-AT-LEAST-ONE'],
+    'GET /v1/speak/models (the preflight asks it) accepts the request and never answers',
+  ),
+  d(
+    'webhook-done-other-take',
+    'webhooks',
+    ['WEBHOOK-DONE-BODY-TAKE'],
+    "every take's done webhook but the first carries the first take's body (a worker mixing up its queue)",
   ),
 ] as const satisfies readonly DefectSpec[];
 

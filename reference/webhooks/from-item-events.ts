@@ -39,6 +39,8 @@ export function createItemEventHandler(
   outbox: WebhookOutbox,
   options: EventHandlerOptions,
 ): (event: WebhookSourceEvent) => boolean {
+  /** Defect webhook-done-other-take: the first take's done body, sent for every later take. */
+  let firstTakeDoneBody: string | undefined;
   return (event) => {
     if (event.seq <= outbox.lastHandledSeq()) return false; // replayed after a restart: done already
     return outbox.transaction(() => {
@@ -82,6 +84,10 @@ export function createItemEventHandler(
               url: doneUrl,
               voiceBody: json,
             });
+          } else if (event.kind === 'take' && doneUrl && defects.has('webhook-done-other-take')) {
+            // A worker mixing up its queue: every take but the first is told it is the first.
+            firstTakeDoneBody ??= json;
+            enqueue('done', body.done_webhook, firstTakeDoneBody);
           } else {
             enqueue('done', body.done_webhook, json);
           }

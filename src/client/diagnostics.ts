@@ -29,6 +29,11 @@ const DIAGNOSTIC_CODES = {
 export class ClientDiagnostic extends SpeakcheckError {
   override name = 'ClientDiagnostic';
   readonly code: (typeof DIAGNOSTIC_CODES)[DiagnosticKind];
+  /**
+   * For 'hung': the route (./route.ts) that gave no answer, or that the run learned does not answer
+   * (./route-silence.ts); what needed it is judged by the requirement the route's answer is for.
+   */
+  route?: string;
   constructor(
     readonly kind: DiagnosticKind,
     message: string,

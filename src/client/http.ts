@@ -12,9 +12,10 @@
  */
 import { Agent, request } from 'undici';
 import { evidenceFor, recordEvidence } from '../evidence/evidence.ts';
-import { BackPressure, isBackPressure } from './back-pressure.ts';
+import { BackPressure, isBackPressure, runThrottle } from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
 import { routeOf } from './route.ts';
+import { answerBoundMs, observeAnswer, RouteSilence } from './route-silence.ts';
 import { trustedCa } from './tls-trust.ts';
 
 export interface Exchange {
@@ -28,6 +29,8 @@ export interface Exchange {
   /** The parsed body when the content type says JSON and it parses; undefined otherwise. */
   json: unknown;
   ms: number;
+  /** How long the status line and headers took (the first answer), when measured. */
+  headersMs?: number;
 }
 
 export interface SendOptions {
@@ -52,6 +55,11 @@ export interface SendOptions {
   prepare?: () => Promise<AttemptChanges | undefined> | AttemptChanges | undefined;
   /** 'second': the run's second identity sends it (recorded with the evidence). */
   account?: 'second';
+  /**
+   * The route the request belongs to (./route.ts), when not the one its URL shows: a signed URL's
+   * host is a route of its own whatever its path (signedRoute).
+   */
+  route?: string;
 }
 
 /** What `prepare` changes for one attempt. */
@@ -103,14 +111,22 @@ export async function closeHttp(): Promise<void> {
  * verdict.
  */
 export async function send(o: SendOptions): Promise<Exchange> {
-  const backPressure = new BackPressure(
-    `${o.method.toUpperCase()} ${o.url}`,
-    o.url,
-    o.throttleBoundMs,
-    undefined,
-    routeOf(o.method, o.url),
-  );
+  const route = o.route ?? routeOf(o.method, o.url);
+  const what = `${o.method.toUpperCase()} ${o.url}`;
+  const throttle = runThrottle();
+  const backPressure = new BackPressure(what, o.url, o.throttleBoundMs, throttle, route);
+  const silence = new RouteSilence(route, () => throttle.answered());
   for (;;) {
+    const unanswered = silence.unanswered();
+    if (unanswered)
+      throw routed(
+        new ClientDiagnostic(
+          'hung',
+          `${unanswered.sentence ?? `${route} does not answer`}; ${what} was not sent (the route does not answer for the rest of the run)`,
+          o.url,
+        ),
+        route,
+      );
     await backPressure.beforeAttempt();
     const changes = await o.prepare?.();
     const attempt = changes
@@ -120,7 +136,29 @@ export async function send(o: SendOptions): Promise<Exchange> {
           headers: { ...(o.headers ?? {}), ...(changes.headers ?? {}) },
         }
       : o;
-    const exchange = await sendOnce(attempt);
+    const answerMs = answerBoundMs(route, attempt.timeoutMs);
+    let exchange: Exchange;
+    try {
+      exchange = await sendOnce(attempt, answerMs, () => silence.unanswered()?.sentence);
+    } catch (err) {
+      if (err instanceof ClientDiagnostic && noAnswers.has(err)) {
+        const learned = silence.noAnswer(err.message, answerMs);
+        if (learned)
+          throw routed(
+            new ClientDiagnostic(
+              'hung',
+              `${err.message}; ${learned.sentence ?? `${route} does not answer`}: the route does not answer for the rest of the run`,
+              o.url,
+            ),
+            route,
+          );
+        routed(err, route);
+      }
+      if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route);
+      throw err;
+    }
+    silence.answered();
+    observeAnswer(route, exchange.headersMs ?? exchange.ms);
     if (!isBackPressure(exchange.status)) {
       backPressure.answered();
       return exchange;
@@ -129,12 +167,60 @@ export async function send(o: SendOptions): Promise<Exchange> {
   }
 }
 
-/** One attempt: one exchange, recorded as evidence. */
-async function sendOnce(o: SendOptions): Promise<Exchange> {
+/**
+ * Diagnostics of an attempt that got no answer within its bound: no headers, or headers and then
+ * no first byte of the body (./route-silence.ts counts them per route).
+ */
+const noAnswers = new WeakSet<ClientDiagnostic>();
+/** Diagnostics of an attempt that stopped waiting because the run learned its route does not answer. */
+const learnedWhileWaiting = new WeakSet<ClientDiagnostic>();
+/** How often a request waiting for its first answer asks whether the run learned its route does not answer. */
+const LEARNED_POLL_MS = 1_000;
+
+/** Names the route a 'hung' diagnostic is about (./diagnostics.ts `route`). */
+function routed(diagnostic: ClientDiagnostic, route: string): ClientDiagnostic {
+  diagnostic.route = route;
+  return diagnostic;
+}
+
+/** `GET (signed URL) storage.example.com`: every signed URL of one host is one route. */
+export function signedRoute(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    host = '?';
+  }
+  return `GET (signed URL) ${host}`;
+}
+
+/**
+ * One attempt: one exchange, recorded as evidence. `answerMs` bounds the first answer (headers,
+ * then the first byte of the body); `o.timeoutMs` the whole exchange.
+ */
+async function sendOnce(
+  o: SendOptions,
+  answerMs: number = o.timeoutMs,
+  learned: () => string | undefined = () => undefined,
+): Promise<Exchange> {
   const started = performance.now();
+  let headersMs: number | undefined;
   const method = o.method.toUpperCase();
   const requestHeaders = { ...(o.headers ?? {}) };
   const signal = AbortSignal.timeout(o.timeoutMs);
+  // The first answer's own bound: headers, then the body's first byte (cleared once it came).
+  const firstAnswer = new AbortController();
+  const answerTimer = setTimeout(() => firstAnswer.abort(), answerMs);
+  // A request already waiting when the run learns its route does not answer stops waiting too.
+  let learnedMeanwhile: string | undefined;
+  const learnedPoll = setInterval(() => {
+    learnedMeanwhile = learned();
+    if (learnedMeanwhile !== undefined) firstAnswer.abort();
+  }, LEARNED_POLL_MS);
+  const firstAnswerCame = () => {
+    clearTimeout(answerTimer);
+    clearInterval(learnedPoll);
+  };
   const maxBytes = o.maxBytes ?? DEFAULT_MAX_BYTES;
   let status: number | null = null;
   let headers: Record<string, string> = {};
@@ -162,12 +248,14 @@ async function sendOnce(o: SendOptions): Promise<Exchange> {
       method: method as 'GET',
       headers: requestHeaders,
       body: o.body ?? null,
-      signal,
+      signal: AbortSignal.any([signal, firstAnswer.signal]),
       dispatcher: sharedAgent(),
-      headersTimeout: o.timeoutMs,
+      // The signals above end a silent exchange first (and say which bound ran out).
+      headersTimeout: o.timeoutMs + 1_000,
       bodyTimeout: o.timeoutMs,
     });
     status = response.statusCode;
+    headersMs = performance.now() - started;
     headers = flattenHeaders(response.headers);
     if (!isBackPressure(status)) o.onHeaders?.(status);
     let size = 0;
@@ -183,24 +271,52 @@ async function sendOnce(o: SendOptions): Promise<Exchange> {
         );
       }
       // A throttled attempt is no answer: its body is not the first byte of the one awaited.
+      if (size === buffer.length) firstAnswerCame();
       if (!isBackPressure(status) && buffer.length > 0 && size === buffer.length) o.onFirstByte?.();
       chunks.push(buffer);
     }
   } catch (err) {
-    const diagnostic = diagnoseNetworkError(err, {
-      method,
-      url: o.url,
-      timeoutMs: o.timeoutMs,
-      timedOut: signal.aborted,
-      phase: status === null ? 'headers' : 'body',
-    });
+    const unanswered = firstAnswer.signal.aborted && !signal.aborted && learnedMeanwhile === undefined;
+    const diagnostic = learnedMeanwhile
+      ? new ClientDiagnostic(
+          'hung',
+          `${learnedMeanwhile}; ${method} ${o.url} stopped waiting after ${Math.round(performance.now() - started)} ms (the route does not answer for the rest of the run)`,
+          o.url,
+        )
+      : unanswered
+        ? new ClientDiagnostic(
+            'hung',
+            status === null
+              ? `got no response headers within ${answerMs} ms (${method} ${o.url})`
+              : `got the response headers but no byte of the body within ${answerMs} ms (${method} ${o.url})`,
+            o.url,
+          )
+        : diagnoseNetworkError(err, {
+            method,
+            url: o.url,
+            timeoutMs: o.timeoutMs,
+            timedOut: signal.aborted,
+            phase: status === null ? 'headers' : 'body',
+          });
+    if (learnedMeanwhile) learnedWhileWaiting.add(diagnostic);
+    else if (unanswered || (signal.aborted && chunks.length === 0)) noAnswers.add(diagnostic);
     record(Buffer.concat(chunks), performance.now() - started, diagnostic.message);
     throw diagnostic;
+  } finally {
+    firstAnswerCame();
   }
   const body = Buffer.concat(chunks);
   const ms = performance.now() - started;
   record(body, ms);
-  return makeExchange({ method, url: o.url, status, headers, body, ms });
+  return makeExchange({
+    method,
+    url: o.url,
+    status,
+    headers,
+    body,
+    ms,
+    ...(headersMs !== undefined ? { headersMs } : {}),
+  });
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -13,8 +13,8 @@
  * that is not back-pressure; a server throttling the whole run (nothing else served) never makes a
  * route unavailable.
  */
-import { OUTAGE_WOULD_JUDGE, type RouteOutageData, UNAVAILABLE } from '../facts/outages.ts';
-import { type Fact, type FactStore, runFacts } from '../facts/run-facts.ts';
+import { OUTAGE_WOULD_JUDGE } from '../facts/outages.ts';
+import { type FactOf, type FactStore, type RouteOutageData, runFacts } from '../facts/run-facts.ts';
 
 /**
  * How long a route may answer only back-pressure before it is unavailable for the run: one
@@ -27,9 +27,6 @@ export const ROUTE_PATIENCE_MS = 25_000;
 /** And with at least this many of those answers carrying a Retry-After that was honoured. */
 export const ROUTE_PATIENCE_ATTEMPTS = 3;
 
-const THROTTLED = 'throttled';
-const SERVED = 'served';
-
 /** What the patience needs to know of the run and the time (injectable for tests). */
 export interface PatienceClock {
   nowMs(): number;
@@ -38,7 +35,7 @@ export interface PatienceClock {
 }
 
 export class RoutePatience {
-  readonly key: string;
+  readonly key: `route:${string}`;
 
   constructor(
     /** "GET /v1/speak/takes/{take_id}/flac" */
@@ -50,44 +47,40 @@ export class RoutePatience {
   }
 
   /** The fact that made the route unavailable, if the run learned it. */
-  unavailable(): Fact | undefined {
-    return this.facts.find(this.key, UNAVAILABLE);
+  unavailable(): FactOf<'unavailable'> | undefined {
+    return this.facts.find(this.key, 'unavailable');
   }
 
   /** The route answered: its patience starts again (written only when a streak is open). */
   served(): void {
-    if (this.streak().length > 0) this.facts.record({ key: this.key, type: SERVED });
+    if (this.streak().length > 0) this.facts.record({ key: this.key, type: 'served' });
   }
 
   /**
    * A 429/503 of the route. Returns the unavailability fact when this answer used up the route's
    * patience (recorded for the run), else undefined.
    */
-  throttled(status: number, retryAfterMs: number | undefined): Fact | undefined {
+  throttled(status: number, retryAfterMs: number | undefined): FactOf<'unavailable'> | undefined {
     const retryAfterHonoured = retryAfterMs !== undefined;
     const known = this.unavailable();
     if (known) return known;
-    this.facts.record({
-      key: this.key,
-      type: THROTTLED,
-      data: { status, retryAfterHonoured },
-    });
+    this.facts.record({ key: this.key, type: 'throttled', status, retryAfterHonoured });
     const streak = this.streak();
     const first = streak[0];
     if (!first) return undefined;
     const spanMs = this.clock.nowMs() - (first.atMs ?? this.clock.nowMs());
     // The route refuses at least until the end of the wait it just asked for.
     const refusedMs = spanMs + (retryAfterMs ?? 0);
-    const honoured = streak.filter((f) => f.data?.retryAfterHonoured === true).length;
+    const honoured = streak.filter((f) => f.retryAfterHonoured).length;
     // The rest of the run was served: the server is up, this route is not. Counted over the run (a
     // route fetched only at the end of a run may have had nothing else served beside its streak);
     // the route's own answers are left out where they were recorded (those that ended a streak).
-    const ownServed = this.facts.all().filter((f) => f.key === this.key && f.type === SERVED).length;
+    const ownServed = this.facts.ofType('served').filter((f) => f.key === this.key).length;
     const servedElsewhere = Math.max(0, this.clock.servedTotal() - ownServed);
     if (refusedMs < ROUTE_PATIENCE_MS || honoured < ROUTE_PATIENCE_ATTEMPTS || servedElsewhere === 0)
       return undefined;
-    const statuses = [...new Set(streak.map((f) => Number(f.data?.status)))].sort();
-    const data: RouteOutageData = {
+    const statuses = [...new Set(streak.map((f) => f.status))].sort();
+    const outage: RouteOutageData = {
       route: this.route,
       statuses,
       answers: streak.length,
@@ -96,19 +89,19 @@ export class RoutePatience {
     };
     this.facts.record({
       key: this.key,
-      type: UNAVAILABLE,
+      type: 'unavailable',
       consequence: { kind: 'not-concluded', wouldJudge: OUTAGE_WOULD_JUDGE },
       sentence: `${this.route} answered ${statuses.join('/')} to all ${streak.length} requests over ${Math.round(spanMs / 1000)} s while ${servedElsewhere} other request${servedElsewhere === 1 ? ' was' : 's were'} served`,
-      data: data as unknown as Record<string, unknown>,
+      outage,
     });
     // Two threads may conclude together: the first fact recorded is the run's.
     return this.unavailable();
   }
 
   /** The route's throttled answers since its last served one (the current streak). */
-  private streak(): Fact[] {
+  private streak(): FactOf<'throttled'>[] {
     const mine = this.facts.all().filter((f) => f.key === this.key);
-    const lastServed = mine.map((f) => f.type).lastIndexOf(SERVED);
-    return mine.slice(lastServed + 1).filter((f) => f.type === THROTTLED);
+    const lastServed = mine.map((f) => f.type).lastIndexOf('served');
+    return mine.slice(lastServed + 1).filter((f) => f.type === 'throttled');
   }
 }

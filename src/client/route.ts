@@ -9,9 +9,16 @@
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * The prefix of every id the harness itself puts in a path (a probe's unknown id, a made-up voice):
+ * `speakcheck-probe-unknown` is a take id to the route as much as the server's own ids are.
+ */
+export const HARNESS_ID_PREFIX = 'speakcheck-';
+
 /** Whether a path segment is an id rather than a name of the API. */
 export function isIdSegment(segment: string): boolean {
   if (UUID.test(segment) || /^\d+$/.test(segment)) return true;
+  if (segment.startsWith(HARNESS_ID_PREFIX)) return true;
   // A hex digest or a token: long, with digits (API names like `v1`, `m4a` are short).
   if (/^[0-9a-f]{8,}$/i.test(segment) && /\d/.test(segment)) return true;
   return segment.length >= 16 && /\d/.test(segment) && /^[A-Za-z0-9._~%-]+$/.test(segment);
@@ -46,3 +53,5 @@ export function routeOf(method: string, url: string): string {
  * may have its own address, so every upgrade of the run is the same route.
  */
 export const WEBSOCKET_UPGRADE_ROUTE = 'GET (websocket upgrade) {worker url}';
+/** A take (or voice) request on an open websocket: its own route, beside the upgrade. */
+export const WEBSOCKET_REQUEST_ROUTE = 'websocket request {command} on an open connection';

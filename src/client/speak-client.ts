@@ -13,7 +13,7 @@
 
 import { recordCharacters } from '../evidence/evidence.ts';
 import { AuthSession, type TokenPair } from './auth-session.ts';
-import { DEFAULT_MAX_BYTES, type Exchange, type SendOptions, send } from './http.ts';
+import { DEFAULT_MAX_BYTES, type Exchange, type SendOptions, send, signedRoute } from './http.ts';
 import { freshEnough, signedUrlLifetime } from './lifetime.ts';
 import { Limiter } from './limiter.ts';
 
@@ -207,6 +207,7 @@ export class HttpSpeakClient implements SpeakClient {
         return await this.send({
           method: 'GET',
           url,
+          route: signedRoute(url),
           headers,
           timeoutMs: o.timeoutMs ?? this.settings.requestTimeoutMs,
           maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES,

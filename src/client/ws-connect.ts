@@ -13,10 +13,11 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { type EvidenceEntry, recordEvidence } from '../evidence/evidence.ts';
 import { describeWebsocketUrl, REDACTED } from '../evidence/redact.ts';
-import { BackPressure, isBackPressure } from './back-pressure.ts';
+import { BackPressure, isBackPressure, runThrottle } from './back-pressure.ts';
 import { certificateProblem } from './diagnostics.ts';
 import { freshEnough, websocketUrlLifetime } from './lifetime.ts';
 import { WEBSOCKET_UPGRADE_ROUTE } from './route.ts';
+import { answerBoundMs, observeAnswer, RouteSilence } from './route-silence.ts';
 import { trustedCa } from './tls-trust.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { registerUrlSecrets } from './ws-url.ts';
@@ -61,10 +62,19 @@ export async function openWebsocket<T>(
     undefined,
     WEBSOCKET_UPGRADE_ROUTE,
   );
+  // An upgrade that is never answered is learned once too (./route-silence.ts).
+  const throttle = runThrottle();
+  const silence = new RouteSilence(WEBSOCKET_UPGRADE_ROUTE, () => throttle.answered());
   let url = firstUrl;
   let issuedAtMs = o.issuedAtMs ?? Date.now();
   let renewals = 0;
   for (;;) {
+    const unanswered = silence.unanswered();
+    if (unanswered)
+      throw new WsClientError(
+        'connect-timeout',
+        `${unanswered.sentence ?? 'the websocket upgrade does not answer'}; this upgrade was not sent (the route does not answer for the rest of the run)`,
+      );
     await backPressure.beforeAttempt();
     // The waits above (and a Retry-After before them) may have outlived the URL: renewed here, at
     // the last moment before it is sent. Bounded: a server whose URLs are stale when issued (or a
@@ -79,11 +89,24 @@ export async function openWebsocket<T>(
       issuedAtMs = askedAtMs;
       renewals++;
     }
+    const timeoutMs = answerBoundMs(WEBSOCKET_UPGRADE_ROUTE, o.timeoutMs);
+    const startedMs = performance.now();
     try {
-      const opened = await openOnce(url, o, wrap);
+      const opened = await openOnce(url, { ...o, timeoutMs }, wrap);
+      silence.answered();
+      observeAnswer(WEBSOCKET_UPGRADE_ROUTE, performance.now() - startedMs);
       backPressure.answered();
       return opened;
     } catch (error) {
+      if (error instanceof WsClientError && error.kind === 'connect-timeout') {
+        const learned = silence.noAnswer(error.message, timeoutMs);
+        if (learned)
+          throw new WsClientError(
+            'connect-timeout',
+            `${error.message}; ${learned.sentence ?? 'the upgrade does not answer'}: the route does not answer for the rest of the run`,
+          );
+      }
+      if (error instanceof WsClientError && error.kind === 'upgrade-refused') silence.answered();
       if (
         !(
           error instanceof WsClientError &&

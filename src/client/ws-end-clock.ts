@@ -14,8 +14,9 @@
  *   in the same state concludes at once, naming the one that first showed it.
  */
 import { randomUUID } from 'node:crypto';
-import { type Fact, runFacts } from '../facts/run-facts.ts';
+import { type Fact, runFacts, type SilentSituation } from '../facts/run-facts.ts';
 import type { RequirementId } from '../requirements/index.ts';
+import { WEBSOCKET_REQUEST_ROUTE } from './route.ts';
 import {
   type EarlyConclusion,
   earlierConclusion,
@@ -46,10 +47,8 @@ export interface ConnectionState {
  * A later request in the same situation waits only twice as long as the slowest first message of
  * that situation this run saw (none when none came), then concludes naming the first evidence.
  */
-export type SilentSituation = 'later-request' | 'from-start';
+export type { SilentSituation };
 
-const SILENT = 'silent';
-const FIRST_MESSAGE = 'first-message';
 /** The requirement a connection that answers its first request and then falls silent breaks. */
 export const SILENT_LATER_REQUEST_REQUIREMENT: RequirementId = 'WS-SERIALIZED';
 
@@ -58,7 +57,7 @@ export class EndOfRequestClock {
   private settleTimer?: NodeJS.Timeout;
   private graceTimer?: NodeJS.Timeout;
   /** The run-wide fact key of this request's first-message wait (set when it is first in line). */
-  private silenceKey?: string;
+  private silenceKey?: `ws-silent-${SilentSituation}:${string}`;
   private inLineSince = 0;
 
   constructor(
@@ -75,7 +74,7 @@ export class EndOfRequestClock {
     const { firstMessageMs, endOfTakeMs } = this.p.timeouts;
     const id = String(this.p.request.requestId);
     const situation: SilentSituation = connection().earlierAnswered ? 'later-request' : 'from-start';
-    const key = `ws-silent-${situation}:${randomUUID()}`;
+    const key = `ws-silent-${situation}:${randomUUID()}` as const;
     this.silenceKey = key;
     this.inLineSince = performance.now();
     const { allowedMs, fact } = runFacts().allowance(key, firstMessageMs);
@@ -103,7 +102,7 @@ export class EndOfRequestClock {
     if (this.silenceKey === undefined) return;
     runFacts().record({
       key: this.silenceKey,
-      type: FIRST_MESSAGE,
+      type: 'first-message',
       tookMs: performance.now() - this.inLineSince,
     });
   }
@@ -133,7 +132,7 @@ export class EndOfRequestClock {
     if (state.open && this.silenceKey !== undefined)
       runFacts().record({
         key: this.silenceKey,
-        type: SILENT,
+        type: 'silent',
         spreads: true,
         consequence:
           situation === 'later-request'
@@ -143,6 +142,18 @@ export class EndOfRequestClock {
           situation === 'later-request'
             ? `an earlier request of this run (${id}) got no message within ${waitedMs} ms of being first in line on a connection that had answered a request before it and stayed open`
             : `an earlier request of this run (${id}) got no message within ${waitedMs} ms on a connection that had answered nothing and stayed open`,
+        // A connection that answers nothing is an outage of the websocket request (src/facts/outages.ts).
+        ...(situation === 'from-start'
+          ? {
+              outage: {
+                route: WEBSOCKET_REQUEST_ROUTE,
+                statuses: [],
+                answers: 1,
+                spanMs: waitedMs,
+                servedElsewhere: 0,
+              },
+            }
+          : {}),
       });
     this.end('timeout', diagnostic);
   }

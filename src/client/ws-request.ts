@@ -6,7 +6,7 @@
  */
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { redactText } from '../evidence/redact.ts';
-import { resetMemoryFacts, runFacts } from '../facts/run-facts.ts';
+import { type EarlyConclusion, resetMemoryFacts, runFacts } from '../facts/run-facts.ts';
 import type { RequirementId } from '../requirements/index.ts';
 import { type ArrivedFrame, type ReassembledTake, reassemble, type StreamMode } from './reassembler.ts';
 import type { FrameError, RequestId } from './ws-frame.ts';
@@ -58,11 +58,10 @@ export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = {
 };
 
 /** A half-ended request: which of the two ends it showed. */
-export type EarlyConclusion = 'done-without-end-marker' | 'end-marker-without-done';
+export type { EarlyConclusion };
 
 /** The run-wide fact of a half-ended request (src/facts): `ws-half-ended:<kind>`. */
-const HALF_ENDED = 'half-ended';
-const halfEndedKey = (kind: EarlyConclusion): string => `ws-half-ended:${kind}`;
+const halfEndedKey = (kind: EarlyConclusion): `ws-half-ended:${EarlyConclusion}` => `ws-half-ended:${kind}`;
 /** The requirement a half-ended request is evidence against, by which end it lacks. */
 const HALF_ENDED_REQUIREMENT: Record<EarlyConclusion, RequirementId> = {
   'done-without-end-marker': 'WS-END-OF-TAKE',
@@ -76,17 +75,13 @@ const HALF_ENDED_REQUIREMENT: Record<EarlyConclusion, RequirementId> = {
  */
 export function earlyConclusions(): ReadonlyMap<EarlyConclusion, string> {
   const map = new Map<EarlyConclusion, string>();
-  for (const f of runFacts().all())
-    if (f.type === HALF_ENDED && f.sentence !== undefined) {
-      const kind = f.key.slice('ws-half-ended:'.length) as EarlyConclusion;
-      if (!map.has(kind)) map.set(kind, f.sentence);
-    }
+  for (const f of runFacts().ofType('half-ended')) if (!map.has(f.end)) map.set(f.end, f.sentence);
   return map;
 }
 
 /** The sentence that first concluded `kind` in this run, if any. */
 export function earlierConclusion(kind: EarlyConclusion): string | undefined {
-  return runFacts().find(halfEndedKey(kind), HALF_ENDED)?.sentence;
+  return runFacts().find(halfEndedKey(kind), 'half-ended')?.sentence;
 }
 
 /** Remembers the first conclusion of `kind`: later requests in that state conclude at once. */
@@ -94,7 +89,8 @@ export function rememberConclusion(kind: EarlyConclusion, diagnostic: string): v
   if (earlierConclusion(kind) !== undefined) return;
   runFacts().record({
     key: halfEndedKey(kind),
-    type: HALF_ENDED,
+    type: 'half-ended',
+    end: kind,
     consequence: { kind: 'evidence-against', requirement: HALF_ENDED_REQUIREMENT[kind] },
     sentence: diagnostic,
   });

@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SpeakcheckError } from '../errors.ts';
 import type { ConformanceReport } from '../report/model.ts';
+import { upgradeReport } from '../report/report-version.ts';
 
 export class CompareInputError extends SpeakcheckError {
   readonly code = 'SPEAKCHECK_COMPARE_INPUT';
@@ -54,7 +55,12 @@ export function readRun(path: string, label?: string): LoadedRun {
       `${file}: not a conformance report (conformance.json of speakcheck run: run and requirements)`,
     );
   }
-  return { file, label: label ?? basename(dirname(file)), report: report as ConformanceReport };
+  // Through the versioned reader: a report of an older speakcheck reads as the current model.
+  return {
+    file,
+    label: label ?? basename(dirname(file)),
+    report: upgradeReport(report as ConformanceReport),
+  };
 }
 
 /**

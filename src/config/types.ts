@@ -165,9 +165,6 @@ export interface RunConfig {
   caFile?: string;
 }
 
-/** The environment variable that carries the run plan (src/harness/run-plan.ts, JSON) to the vitest workers. */
-export const RUN_CONFIG_ENV = 'SPEAKCHECK_RUN_CONFIG';
-
 /** One entry of the expect file (`run --expect FILE`): a known failure, applied by src/verdict/expectations.ts. */
 export interface Expectation {
   requirement: string;

@@ -1,26 +1,16 @@
 /**
  * The run's outages: each route the run learned to be unavailable (it answered only 429/503 for the
- * whole patience while other routes were served: src/client/route-patience.ts), once, with what
+ * whole patience while other routes were served: src/client/route-patience.ts) or not to answer at
+ * all (src/client/route-silence.ts), once, with what
  * would judge what it kept from being concluded. For the terminal's verdict area and the reports.
  */
-import { type FactStore, runFacts } from './run-facts.ts';
+import { type Fact, type FactStore, type RouteOutageData, runFacts } from './run-facts.ts';
 
-/** The fact type a route's unavailability is recorded as (key: `route:<METHOD> <template>`). */
-export const UNAVAILABLE = 'unavailable';
+export type { RouteOutageData };
 
-/** What a route-unavailable fact carries in its `data`. */
-export interface RouteOutageData {
-  /** "GET /v1/speak/takes/{take_id}/flac" */
-  route: string;
-  /** The statuses it answered, e.g. [429]. */
-  statuses: number[];
-  /** Throttled answers in the streak that made it unavailable. */
-  answers: number;
-  /** From the streak's first throttled answer to its conclusion. */
-  spanMs: number;
-  /** Requests the rest of the run got served (the server was up). */
-  servedElsewhere: number;
-}
+/** What would judge what a route that does not answer kept from being judged. */
+export const UNANSWERED_WOULD_JUDGE =
+  'the server fixed to answer this route (or a longer --request-timeout, if it is only slow)';
 
 export interface Outage extends RouteOutageData {
   /** The one sentence: "GET … answered 429 to all 17 requests over 31 s while 212 other requests were served". */
@@ -38,16 +28,29 @@ export function runOutages(facts: FactStore = runFacts()): Outage[] {
   const seen = new Set<string>();
   const outages: Outage[] = [];
   for (const f of facts.all()) {
-    if (f.type !== UNAVAILABLE || seen.has(f.key)) continue;
-    seen.add(f.key);
-    const data = f.data as unknown as RouteOutageData;
-    outages.push({
-      ...data,
-      sentence: f.sentence ?? `${data.route} was unavailable`,
-      wouldJudge: f.consequence?.kind === 'not-concluded' ? f.consequence.wouldJudge : OUTAGE_WOULD_JUDGE,
-    });
+    const outage = outageOf(f);
+    if (!outage || seen.has(outage.route)) continue;
+    seen.add(outage.route);
+    outages.push(outage);
   }
   return outages;
+}
+
+/**
+ * The outage a fact names, if it names one: a route unavailable (only back-pressure), a route that
+ * does not answer, or a websocket silent from its first request (src/client/ws-end-clock.ts).
+ */
+function outageOf(f: Fact): Outage | undefined {
+  switch (f.type) {
+    case 'unavailable':
+      return { ...f.outage, sentence: f.sentence, wouldJudge: f.consequence.wouldJudge };
+    case 'unanswered':
+      return { ...f.outage, sentence: f.sentence, wouldJudge: UNANSWERED_WOULD_JUDGE };
+    case 'silent':
+      return f.outage ? { ...f.outage, sentence: f.sentence, wouldJudge: UNANSWERED_WOULD_JUDGE } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** "outage: GET … answered 429 to all 17 requests over 31 s while …; would judge it: …" */

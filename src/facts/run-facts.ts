@@ -28,40 +28,20 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
-import type { RequirementId } from '../requirements/index.ts';
+import { type Fact, type FactKind, type FactOf, groupOf } from './fact.ts';
 
-/** What a fact means for the requirements it touches. */
-export type Consequence =
-  /** What needed the thing (a take, a voice) cannot be judged: blocked by the fact's evidence. */
-  | { kind: 'blocks' }
-  /** Back-pressure: what needed it is not concluded, and `wouldJudge` says what would conclude it. */
-  | { kind: 'not-concluded'; wouldJudge: string }
-  /** The feature is absent: what needs it does not apply. */
-  | { kind: 'not-applicable' }
-  /** The fact is evidence that the server breaks `requirement`. */
-  | { kind: 'evidence-against'; requirement: RequirementId };
-
-/**
- * One fact. `key` is `group:what` (e.g. `take:<id>`, `route:GET /v1/speak/takes/{take_id}/flac`); a
- * fact with a consequence limits later waits of its key (see allowance), and of its whole group when
- * it `spreads`. A fact without a consequence is an observation the policies count (a success and how
- * long it took, a throttled answer).
- */
-export interface Fact {
-  key: string;
-  /** What happened: 'stuck', 'done', 'throttled', 'served', 'unavailable', 'silent', ... */
-  type: string;
-  /** When it was recorded (epoch ms; record() fills it in). */
-  atMs?: number;
-  consequence?: Consequence;
-  /** Whether a limiting fact also limits the other keys of its group (a stuck take: every take). */
-  spreads?: boolean;
-  /** The fact's evidence in one sentence, as later conclusions name it. */
-  sentence?: string;
-  /** For a success: how long it took (allowance's measure of the group). */
-  tookMs?: number;
-  data?: Record<string, unknown>;
-}
+export type {
+  Consequence,
+  EarlyConclusion,
+  Fact,
+  FactKind,
+  FactOf,
+  RouteOutageData,
+  SilentSituation,
+  StuckWait,
+  WaitKind,
+} from './fact.ts';
+export { groupOf } from './fact.ts';
 
 export interface Allowance {
   /** How long a wait for `key` may go on. */
@@ -72,8 +52,12 @@ export interface Allowance {
 
 export interface FactStore {
   record(fact: Fact): void;
-  /** The first fact of `key` (of `type`, when given) that has a consequence unless `type` says otherwise. */
-  find(key: string, type?: string): Fact | undefined;
+  /** The first fact of `key` that has a consequence (limits later waits). */
+  find(key: string): Fact | undefined;
+  /** The first fact of `key` of kind `type`. */
+  find<K extends FactKind>(key: string, type: K): FactOf<K> | undefined;
+  /** Every fact of kind `type`, in the order recorded. */
+  ofType<K extends FactKind>(type: K): FactOf<K>[];
   /** Every fact, in the order recorded. */
   all(): readonly Fact[];
   /**
@@ -84,20 +68,24 @@ export interface FactStore {
   allowance(key: string, boundMs: number): Allowance;
 }
 
-/** `take` of `take:1234`: the part of a key before its first colon. */
-export function groupOf(key: string): string {
-  const colon = key.indexOf(':');
-  return colon < 0 ? key : key.slice(0, colon);
-}
+const isKind =
+  <K extends FactKind>(type: K) =>
+  (f: Fact): f is FactOf<K> =>
+    f.type === type;
 
 /** The store over `facts()`: every answer is derived from the facts read at each question. */
 function storeOver(facts: () => readonly Fact[], append: (fact: Fact) => void): FactStore {
+  function find(key: string): Fact | undefined;
+  function find<K extends FactKind>(key: string, type: K): FactOf<K> | undefined;
+  function find(key: string, type?: FactKind): Fact | undefined {
+    return facts().find(
+      (f) => f.key === key && (type === undefined ? f.consequence !== undefined : f.type === type),
+    );
+  }
   return {
     record: (fact) => append({ ...fact, atMs: fact.atMs ?? Date.now() }),
-    find: (key, type) =>
-      facts().find(
-        (f) => f.key === key && (type === undefined ? f.consequence !== undefined : f.type === type),
-      ),
+    find,
+    ofType: (type) => facts().filter(isKind(type)),
     all: facts,
     allowance(key, boundMs) {
       const all = facts();
@@ -143,7 +131,9 @@ export function fileFacts(path: string): FactStore {
       for (const line of lines) {
         if (line.trim() === '') continue;
         try {
-          known.push(JSON.parse(line) as Fact);
+          // The one boundary where a fact is read untyped: lines only record() writes.
+          const fact: unknown = JSON.parse(line);
+          if (isFactLine(fact)) known.push(fact);
         } catch {
           // not a fact (never written by record()): ignored
         }
@@ -154,6 +144,13 @@ export function fileFacts(path: string): FactStore {
     }
   };
   return storeOver(read, (fact) => appendFileSync(path, `${JSON.stringify(fact)}\n`));
+}
+
+/** A line record() wrote: an object with a string key and kind (a reader filters on the kind). */
+function isFactLine(value: unknown): value is Fact {
+  if (typeof value !== 'object' || value === null) return false;
+  const { key, type } = value as { key?: unknown; type?: unknown };
+  return typeof key === 'string' && typeof type === 'string';
 }
 
 export function memoryFacts(): FactStore {

@@ -9,7 +9,7 @@ import { Limiter } from '../client/limiter.ts';
 import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
 import { throttledBy } from './check.ts';
 import { setDefaultTestTimeout } from './covers.ts';
-import { loadRunConfig } from './run-config.ts';
+import { currentRun, runContext } from './run-context.ts';
 import type { RunPlan } from './run-plan.ts';
 import { expectSchema } from './schema.ts';
 
@@ -71,15 +71,12 @@ export function useSpeak(): SpeakContext {
     return value;
   };
 
-  try {
-    const early = loadRunConfig();
-    setDefaultTestTimeout(early.timeouts.readyMs + 4 * early.timeouts.requestMs);
-  } catch {
-    // Reported by beforeAll, where a failure is attributed to the file.
-  }
+  // Without a run the default stays; beforeAll reports it, where a failure is attributed to the file.
+  const early = currentRun()?.plan;
+  if (early) setDefaultTestTimeout(early.timeouts.readyMs + 4 * early.timeouts.requestMs);
 
   beforeAll(async () => {
-    config = loadRunConfig();
+    config = runContext().plan;
     // The run's bound on requests in flight, shared by the files that run at once.
     const files = config.suiteWorkers ?? SUITE_WORKERS;
     limiter = new Limiter(Math.max(1, Math.ceil(config.concurrency / files)));

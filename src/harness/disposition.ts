@@ -7,6 +7,7 @@
  */
 import { redactText } from '../evidence/redact.ts';
 import { harnessBug } from './harness-error.ts';
+import { requirementOfRoute } from './route-requirement.ts';
 import { stuckWaitRequirement } from './wait-ledger.ts';
 
 export type Disposition =
@@ -52,7 +53,11 @@ export function classify(err: unknown): Disposition {
     return { kind: 'cannot-observe', reason, wouldJudge };
   }
   if (codeOf(err) === 'SPEAKCHECK_STEP_FAILED') return { kind: 'step-failed', message };
-  const fact = stuckWaitRequirement(err) ?? runFactRequirement(err) ?? runFactRequirement(causeOf(err));
+  const fact =
+    stuckWaitRequirement(err) ??
+    runFactRequirement(err) ??
+    runFactRequirement(causeOf(err)) ??
+    unansweredRouteRequirement(err);
   if (fact !== undefined) return { kind: 'run-fact', requirement: fact, message };
   const bug = harnessBug(err);
   if (bug !== undefined) return { kind: 'harness-bug', message, bug: redactText(bug) };
@@ -74,6 +79,21 @@ export function throttledBy(err: unknown): unknown {
 export function messageOf(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/**
+ * A request its route did not answer (or that the run learned does not answer): evidence against
+ * the MUST that says the call returns something (src/harness/route-requirement.ts), a block for
+ * any other test that needed the route.
+ */
+function unansweredRouteRequirement(err: unknown): string | undefined {
+  const hung = inCauses(err, (e) => codeOf(e) === 'SPEAKCHECK_HUNG' && typeof routeOf(e) === 'string');
+  return hung === undefined ? undefined : requirementOfRoute(routeOf(hung)!);
+}
+
+function routeOf(err: unknown): string | undefined {
+  const route = (err as { route?: unknown } | null)?.route;
+  return typeof route === 'string' ? route : undefined;
 }
 
 /** The requirement a run-wide fact names in a Finding (`facts.runFact`). */

@@ -61,7 +61,9 @@ export {
 export { EXPIRY_MARGIN_MS, expiryMarginMs, planExpiry, waitUntil } from './expiry.ts';
 export { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from './pacing.ts';
 export { loadRunConfig } from './run-config.ts';
+export { currentRun, type RunContext, runContext } from './run-context.ts';
 export type { RunPlan } from './run-plan.ts';
+export { type ObservedSequence, recordSequence, runSequences } from './run-sequences.ts';
 export { expectSchema, SchemaFinding, type SchemaProblem } from './schema.ts';
 export type { ProvidedSharedVoice } from './shared-voice.ts';
 export {

@@ -7,10 +7,10 @@
  * DeepReadonly, so an assignment to it is a compile error): nothing changes it afterwards, so what
  * the suites see cannot depend on the order of the steps that led to it.
  *
- * `speakcheck run` (src/run/run-conformance.ts) builds it after the preflight and hands it to the
- * suites' threads as JSON in RUN_CONFIG_ENV; run directly (`vitest --config suites.vitest.config.ts`)
- * the global setup (./global-setup.ts) builds it, without a preflight, and provides it. The workers
- * read it back with decodeRunPlan (./run-config.ts).
+ * `speakcheck run` (src/run/run-conformance.ts) builds it after the preflight and provides it to the
+ * suites' threads (vitest's provide, ./run-bootstrap.ts); run directly (`vitest --config
+ * suites.vitest.config.ts`) the global setup (./global-setup.ts) builds it, without a preflight, and
+ * provides it. The threads read it as part of the run's context (./run-context.ts).
  */
 
 import { type DeepReadonly, deepFreeze } from '../config/deep-freeze.ts';
@@ -140,7 +140,7 @@ export function planThreads(plan: RunPlan): number | undefined {
   return plan.suiteWorkers === undefined ? undefined : plan.suiteWorkers + (plan.expiryThreads ?? 0);
 }
 
-/** The plan as the suites' threads receive it (RUN_CONFIG_ENV, or vitest's provide). */
+/** The plan as JSON (a plan written down; the suites' threads receive it through vitest's provide). */
 export function encodeRunPlan(plan: RunPlan): string {
   return JSON.stringify(plan);
 }

@@ -6,6 +6,7 @@
 
 import { planWebhookSink, WebhookSink } from '../client/webhook-sink.ts';
 import { type ProvidedWebhookSink, SinkControl } from '../client/webhook-sink-control.ts';
+import { runFacts } from '../facts/run-facts.ts';
 import type { RunPlan } from './run-plan.ts';
 import { SETTLING_FILE, WEBHOOK_FILE } from './webhook-files.ts';
 
@@ -21,7 +22,16 @@ export async function startRunSink(config: RunPlan, files: readonly string[]): P
     return { provided: { ok: false, reason: 'no webhooks file in this run' }, stop: async () => {} };
   }
   const plan = planWebhookSink(config);
-  if (!plan.reachable) return { provided: { ok: false, reason: plan.reason }, stop: async () => {} };
+  if (!plan.reachable) {
+    // A fact of the run (src/facts): the webhook requirements do not apply, for one reason.
+    runFacts().record({
+      key: 'webhook:sink',
+      type: 'webhook-unreachable',
+      consequence: { kind: 'not-applicable' },
+      sentence: plan.reason,
+    });
+    return { provided: { ok: false, reason: plan.reason }, stop: async () => {} };
+  }
   let sink: WebhookSink;
   try {
     sink = await WebhookSink.start(plan.options);

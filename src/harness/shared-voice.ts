@@ -12,6 +12,8 @@
 
 import { ClientDiagnostic } from '../client/diagnostics.ts';
 import { HttpSpeakClient } from '../client/speak-client.ts';
+import type { RequirementId } from '../requirements/index.ts';
+import { requirementOfRoute } from './route-requirement.ts';
 import type { RunPlan } from './run-plan.ts';
 
 /** What the global setup hands to the workers (JSON through provide/inject). */
@@ -29,6 +31,12 @@ export type ProvidedSharedVoice =
       problem: string;
       /** The server's back-pressure kept the voice from being made: no verdict (not concluded). */
       throttled?: boolean;
+      /**
+       * The requirement the failure is evidence against (the route that failed it: the model list, the
+       * generation): it fails where a test covers it, and every other test that needs the voice is
+       * blocked by this one sentence (issue 49: a shared fixture is made once).
+       */
+      requirement?: RequirementId;
     };
 
 export interface SharedVoice {
@@ -68,7 +76,11 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
     const listed = Array.isArray(models) ? (models as Array<{ name?: unknown; genders?: unknown }>) : [];
     const model = config.model ? listed.find((m) => m.name === config.model) : listed[0];
     if (!model || typeof model.name !== 'string') {
-      return failed(`no model to generate the shared voice with (GET /v1/speak/models: ${describe(models)})`);
+      return failed(
+        `no model to generate the shared voice with (GET /v1/speak/models: ${describe(models)})`,
+        false,
+        requirementOfRoute('GET /v1/speak/models'),
+      );
     }
     const genders = Array.isArray(model.genders) ? (model.genders as unknown[]) : [];
     const createdMs = Date.now();
@@ -81,6 +93,8 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
     if (exchange.status < 200 || exchange.status >= 300 || typeof voiceId !== 'string' || !voiceId) {
       return failed(
         `generating the shared voice: POST /v1/speak/voices/generate answered ${exchange.status} ${describe(exchange.json ?? exchange.text)}`,
+        false,
+        requirementOfRoute('POST /v1/speak/voices/generate'),
       );
     }
     return {
@@ -89,15 +103,22 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
     };
   } catch (err) {
     const throttled = err instanceof ClientDiagnostic && err.kind === 'throttled';
+    const route = err instanceof ClientDiagnostic ? err.route : undefined;
     return failed(
       `generating the shared voice: ${err instanceof Error ? err.message : String(err)}`,
       throttled,
+      route === undefined ? undefined : requirementOfRoute(route),
     );
   }
 
-  function failed(problem: string, throttled = false): SharedVoice {
+  function failed(problem: string, throttled = false, requirement?: RequirementId): SharedVoice {
     return {
-      provided: { ok: false, problem, ...(throttled ? { throttled } : {}) },
+      provided: {
+        ok: false,
+        problem,
+        ...(throttled ? { throttled } : {}),
+        ...(requirement !== undefined ? { requirement } : {}),
+      },
       remove: () => remove(),
     };
   }

@@ -16,29 +16,26 @@
  */
 import { Finding, show } from '../checks/finding.ts';
 import { SpeakcheckError } from '../errors.ts';
-import { type Fact, type FactStore, fileFacts, groupOf, memoryFacts, runFacts } from '../facts/run-facts.ts';
+import {
+  type FactStore,
+  fileFacts,
+  groupOf,
+  memoryFacts,
+  runFacts,
+  type StuckWait,
+  type WaitKind,
+} from '../facts/run-facts.ts';
 import './meta.ts';
 
-import { READY_BOUND_REQUIREMENT, type ReadyBoundKind } from '../requirements/index.ts';
+import { READY_BOUND_REQUIREMENT } from '../requirements/index.ts';
 
-export type WaitKind = ReadyBoundKind;
+export type { StuckWait, WaitKind };
 
 /**
  * The requirement a wait's bound proves, per kind (declared with `readyBoundOf` in its catalogue
  * entry): a stuck item is evidence against it.
  */
 export { READY_BOUND_REQUIREMENT };
-
-/** The evidence of a wait that ran its whole bound. */
-export interface StuckWait {
-  kind: WaitKind;
-  id: string;
-  /** The statuses polling saw, each run of equal ones once (e.g. ["waiting", "started"]). */
-  statuses: string[];
-  polls: number;
-  waitedMs: number;
-  boundMs: number;
-}
 
 export interface WaitLedger {
   recordStuck(stuck: StuckWait): void;
@@ -51,40 +48,36 @@ export interface WaitLedger {
   readonly facts: FactStore;
 }
 
-const STUCK = 'stuck';
-const DONE = 'done';
-const keyOf = (kind: WaitKind, id: string): string => `${kind}:${id}`;
+const keyOf = (kind: WaitKind, id: string): `${WaitKind}:${string}` => `${kind}:${id}`;
 
 /**
  * The ledger over run-wide facts: a stuck wait is a fact keyed `<kind>:<id>` that spreads to its
  * kind (evidence against the kind's ready bound), a done item a success with how long it took.
  */
 export function ledgerOver(facts: FactStore): WaitLedger {
-  const stuckOf = (f: Fact): StuckWait => f.data as unknown as StuckWait;
   return {
     facts,
     recordStuck: (stuck) =>
       facts.record({
         key: keyOf(stuck.kind, stuck.id),
-        type: STUCK,
+        type: 'stuck',
         spreads: true,
         consequence: { kind: 'evidence-against', requirement: READY_BOUND_REQUIREMENT[stuck.kind] },
         sentence: describeStuck(stuck),
-        data: { ...stuck },
+        stuck: { ...stuck },
       }),
-    recordDone: (kind, id, tookMs) => facts.record({ key: keyOf(kind, id), type: DONE, tookMs }),
+    recordDone: (kind, id, tookMs) => facts.record({ key: keyOf(kind, id), type: 'done', tookMs }),
     stuck(kind, id) {
-      const all = facts.all().filter((f) => f.type === STUCK && groupOf(f.key) === kind);
-      const same = all.find((f) => f.key === keyOf(kind, id));
-      if (same) return { stuck: stuckOf(same), sameItem: true };
-      return all[0] ? { stuck: stuckOf(all[0]), sameItem: false } : undefined;
+      const all = facts.ofType('stuck').filter((f) => f.stuck.kind === kind);
+      const same = all.find((f) => f.stuck.id === id);
+      if (same) return { stuck: same.stuck, sameItem: true };
+      return all[0] ? { stuck: all[0].stuck, sameItem: false } : undefined;
     },
     slowestDoneMs(kind) {
       const took = facts
-        .all()
-        .flatMap((f) =>
-          f.type === DONE && groupOf(f.key) === kind && f.tookMs !== undefined ? [f.tookMs] : [],
-        );
+        .ofType('done')
+        .filter((f) => groupOf(f.key) === kind)
+        .map((f) => f.tookMs);
       return took.length > 0 ? Math.max(...took) : undefined;
     },
   };
@@ -116,8 +109,8 @@ export function allowedWaitMs(
   boundMs: number,
 ): { allowedMs: number; stuck?: StuckWait } {
   const { allowedMs, fact } = ledger.facts.allowance(keyOf(kind, id), boundMs);
-  if (!fact || fact.type !== STUCK) return { allowedMs: boundMs };
-  return { allowedMs, stuck: fact.data as unknown as StuckWait };
+  if (fact?.type !== 'stuck') return { allowedMs: boundMs };
+  return { allowedMs, stuck: fact.stuck };
 }
 
 /** The first wait's evidence, in one phrase. */

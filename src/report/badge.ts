@@ -6,7 +6,7 @@
  * blocked or not judged is not passed, so only a run that judged and passed every MUST shows M/M (a
  * selection says "subset"). docs/testing-a-server.md says the same (test/docs/docs-drift.test.ts).
  */
-import { levelGates } from '../verdict/gate.ts';
+import { isGatingFailure, standing } from '../verdict/standing.ts';
 import type { ConformanceReport } from './model.ts';
 
 export interface Badge {
@@ -24,12 +24,11 @@ const AMBER = '#9a6700';
 
 export function badgeOf(report: Pick<ConformanceReport, 'requirements' | 'run'>): Badge {
   const musts = report.requirements.filter((r) => r.level === 'MUST');
-  const mustPassed = musts.filter((r) => r.status === 'passed').length;
-  // Where security checks gate (src/verdict/gate.ts): a leak is red however many MUSTs passed.
-  const securityFailed =
-    levelGates('SECURITY', report.run.profile) &&
-    report.requirements.some((r) => r.level === 'SECURITY' && ['failed', 'blocked'].includes(r.status));
-  const mustFailed = securityFailed || musts.some((r) => ['failed', 'blocked'].includes(r.status));
+  const mustPassed = musts.filter((r) => standing(r).group === 'held').length;
+  // Where security checks gate (the standing says): a leak is red however many MUSTs passed.
+  const mustFailed = report.requirements.some(
+    (r) => (r.level === 'MUST' || r.level === 'SECURITY') && isGatingFailure(r, report.run.profile),
+  );
   const subset = report.run.only.length > 0 || (report.run.requirements?.length ?? 0) > 0;
   const color = report.run.exitCode === 0 && mustPassed === musts.length ? GREEN : mustFailed ? RED : AMBER;
   return {

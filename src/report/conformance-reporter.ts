@@ -16,8 +16,9 @@ import '../harness/meta.ts';
 import type { RunPlan } from '../harness/run-plan.ts';
 import { catalogue, type Requirement, type RequirementId } from '../requirements/index.ts';
 import { conclusionsOfState, unfinished } from '../verdict/conclusion.ts';
-import { applyExpectations, type ExpectOutcome, isExpired } from '../verdict/expectations.ts';
+import { type ExpectOutcome, isExpired } from '../verdict/expectations.ts';
 import { gate } from '../verdict/gate.ts';
+import type { RunStopped } from '../verdict/model.ts';
 import { computeVerdicts, type Problem, type TestOutcome, type Verdicts } from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { LiveProgress, type LiveTest } from './live-progress.ts';
@@ -71,7 +72,7 @@ export class ConformanceReporter implements Reporter {
   /** Every test file vitest queued, by id: what a stopped run concludes from. */
   private readonly modules = new Map<string, TestModule>();
   /** Why the run was stopped before vitest finished (--max-time, Ctrl-C). */
-  private stopReason: string | undefined;
+  private stopReason: RunStopped | undefined;
 
   /** The expiry waits in progress (--expiry full): label → when each ends, for the countdown. */
   private readonly expiryWaits = new Map<string, number>();
@@ -143,7 +144,7 @@ export class ConformanceReporter implements Reporter {
    * The run was stopped before the suites ended: conclude from what has finished so far. Tests
    * still running and files not started are "not concluded (timeout)"; every report is written.
    */
-  async concludeStopped(reason: string): Promise<void> {
+  async concludeStopped(reason: RunStopped): Promise<void> {
     if (this.result) return;
     this.stopReason = reason;
     await this.conclude([...this.modules.values()], []);
@@ -209,14 +210,12 @@ export class ConformanceReporter implements Reporter {
       ...(traffic
         ? { runObservations: { [RATE_LIMIT_REQUIREMENT]: [`Whole run: ${rateLimitObservation(traffic)}`] } }
         : {}),
+      ...(config.expect ? { expect: config.expect } : {}),
     });
-    const expected = config.expect
-      ? applyExpectations(computed, config.expect.entries, config.expect.file)
-      : undefined;
-    const verdicts = expected?.verdicts ?? computed;
+    const verdicts = computed;
     const gated = gate(verdicts, config.profile, {
       unhandledErrors: unhandledErrors.length,
-      expiredExpectations: expected?.outcome.expired.length ?? 0,
+      expiredExpectations: verdicts.expect?.expired.length ?? 0,
       outages: runOutages().length,
     });
     const { exitCode } = gated;
@@ -236,13 +235,13 @@ export class ConformanceReporter implements Reporter {
       exitCode,
       verdict: gated.words,
       verdictReasons: gated.reasons,
-      ...(expected ? { expect: expected.outcome } : {}),
+      ...(verdicts.expect ? { expect: verdicts.expect } : {}),
       ...(traffic ? { traffic } : {}),
       ...(config.caFile ? { caFile: config.caFile } : {}),
       authUrl: config.authUrl,
       ...(config.keep ? { keep: true } : {}),
       errors: [
-        ...(this.stopReason ? [`The run was stopped: ${this.stopReason}.`] : []),
+        ...(this.stopReason ? [`The run was stopped: ${this.stopReason.sentence}.`] : []),
         ...unhandledErrors.map((e) => redactText(errorText(e))),
       ],
     });
@@ -253,7 +252,7 @@ export class ConformanceReporter implements Reporter {
       files,
       exitCode,
       expectedFailedTests: this.live.expectedFailedTests(),
-      ...(expected ? { expect: expected.outcome } : {}),
+      ...(verdicts.expect ? { expect: verdicts.expect } : {}),
     };
   }
 
@@ -302,6 +301,7 @@ export class ConformanceReporter implements Reporter {
       droppedEvidence: meta.droppedEvidence ?? 0,
       characters: meta.characters ?? 0,
       conclusions,
+      ...(meta.conclusions ? {} : { concludedByState: true }),
     };
   }
 }

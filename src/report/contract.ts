@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { VerdictStatus } from '../verdict/verdict.ts';
+import { type Group, type Standable, standing } from '../verdict/standing.ts';
 
 /** Where the contract lives in the repository (spec/, as test/requirements/grounding.test.ts reads it). */
 export const CONTRACT_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'spec', 'speak-v1.md');
@@ -18,9 +18,8 @@ export function readContract(path = CONTRACT_PATH): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
 
-export interface CitingRequirement {
+export interface CitingRequirement extends Standable {
   id: string;
-  status: VerdictStatus;
   quote?: string;
 }
 
@@ -42,22 +41,18 @@ export interface RenderedContract {
 /** The grouping the report uses everywhere: what a reader acts on, in that order. */
 export type Outcome = 'failed' | 'blocked' | 'not-judged' | 'passed' | 'info';
 
-/** not observed, skipped, not applicable, not concluded, harness error: nothing was decided about the server. */
-export function outcomeOf(status: VerdictStatus): Outcome {
-  switch (status) {
-    case 'failed':
-    case 'non-strict':
-    case 'expected-failure':
-      return 'failed';
-    case 'blocked':
-      return 'blocked';
-    case 'passed':
-      return 'passed';
-    case 'info':
-      return 'info';
-    default:
-      return 'not-judged';
-  }
+/** The report's name for each standing group (src/verdict/standing.ts; the pages' CSS classes). */
+const OUTCOME_OF: Record<Group, Outcome> = {
+  held: 'passed',
+  failed: 'failed',
+  blocked: 'blocked',
+  'not-judged': 'not-judged',
+  observed: 'info',
+};
+
+/** A verdict's outcome as the report groups it: its standing. */
+export function outcomeOf(r: Standable): Outcome {
+  return OUTCOME_OF[standing(r).group];
 }
 
 const OUTCOME_ORDER: Outcome[] = ['failed', 'blocked', 'not-judged', 'passed', 'info'];
@@ -254,11 +249,11 @@ export function renderContract(
     const by = citing.get(s.anchor) ?? [];
     const tag = s.kind === 'row' ? 'tr' : s.kind === 'item' ? 'li' : 'p';
     if (by.length === 0) return `<${tag} id="${s.anchor}">${inner}</${tag}>`;
-    const worst = by.map((r) => outcomeOf(r.status)).sort((a, b) => outcomeRank(a) - outcomeRank(b))[0]!;
+    const worst = by.map((r) => outcomeOf(r)).sort((a, b) => outcomeRank(a) - outcomeRank(b))[0]!;
     const refs = by
       .map(
         (r) =>
-          `<a class="cite-ref o-${outcomeOf(r.status)}" href="#req-${escapeHtml(r.id)}">${escapeHtml(r.id)}: ${outcomeLabel(outcomeOf(r.status))}</a>`,
+          `<a class="cite-ref o-${outcomeOf(r)}" href="#req-${escapeHtml(r.id)}">${escapeHtml(r.id)}: ${outcomeLabel(outcomeOf(r))}</a>`,
       )
       .join(' ');
     const note = `<span class="cites">${refs}</span>`;

@@ -4,8 +4,21 @@ import type { Profile } from '../config/types.ts';
 import { redactJson, redactText } from '../evidence/redact.ts';
 import type { Outage } from '../facts/outages.ts';
 import type { ExpectOutcome } from '../verdict/expectations.ts';
+import { isGatingFailure, standing } from '../verdict/standing.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../verdict/verdict.ts';
 import { type Reproduction, reproductionOf } from './reproduction.ts';
+
+/**
+ * How a report names the run's target beside its URL. `remote` is the config's word for "a server
+ * given with --base-url", which may well be on loopback: "(remote)" beside http://127.0.0.1:8080
+ * read as a mistake (issue 51 item 10).
+ */
+export function targetWords(target: RunInfo['target']): string {
+  if (target === 'remote') return 'given with --base-url';
+  return target === 'embedded'
+    ? "the run's embedded reference stack"
+    : "the run's reference stack in containers";
+}
 
 export interface RunInfo {
   runId: string;
@@ -44,10 +57,15 @@ export interface RunInfo {
   keep?: boolean;
 }
 
+/** The version of conformance.json this speakcheck writes (src/report/report-version.ts reads older ones). */
+export const REPORT_VERSION = 2;
+
 /** A requirement's verdict as reported; a failed one carries how to reproduce it. */
 export type ReportedRequirement = RequirementVerdict & { reproduction?: Reproduction };
 
 export interface ConformanceReport {
+  /** The version of this file's shape (src/report/report-version.ts); absent: version 1. */
+  version?: number;
   summary: VerdictSummary;
   run: RunInfo;
   requirements: ReportedRequirement[];
@@ -66,6 +84,7 @@ export function buildReport(
 ): ConformanceReport {
   // A last redaction pass: failure messages can quote URLs and bodies.
   return redactJson({
+    version: REPORT_VERSION,
     summary: verdicts.summary,
     run,
     requirements: withReproductions(verdicts.requirements, outcomes, run),
@@ -82,12 +101,13 @@ export function buildReport(
 function withReproductions(
   requirements: readonly RequirementVerdict[],
   outcomes: readonly TestOutcome[],
-  run: Pick<RunInfo, 'caFile' | 'authUrl' | 'keep'>,
+  run: Pick<RunInfo, 'caFile' | 'authUrl' | 'keep' | 'profile'>,
 ): ReportedRequirement[] {
   const byKey = new Map(outcomes.map((t) => [t.key, t]));
   const context = outcomes.flatMap((t) => t.evidence);
   return requirements.map((r) => {
-    if (r.status !== 'failed') return r;
+    // A failure that fails the run: not one the expect file lists, nor one the profile only reports.
+    if (!isGatingFailure(r, run.profile) || standing(r).group !== 'failed') return r;
     const covering = r.tests.map((k) => byKey.get(k)).filter((t): t is TestOutcome => t !== undefined);
     const failing = covering.filter((t) => t.state === 'failed');
     const reproduction = reproductionOf(failing.length > 0 ? failing : covering, {

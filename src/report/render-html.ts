@@ -15,7 +15,7 @@ import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
 import { badgeOf, renderBadgeSvg } from './badge.ts';
 import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
 import { groundingLines } from './grounding.ts';
-import { type ConformanceReport, type ReportedRequirement, selectionText } from './model.ts';
+import { type ConformanceReport, type ReportedRequirement, selectionText, targetWords } from './model.ts';
 import { REPRODUCTION_USAGE } from './reproduction.ts';
 import { judgedOf, notJudgedStatus, securityLine } from './summary-table.ts';
 import { verdictDetail, verdictSentence, verdictWords } from './verdict-line.ts';
@@ -146,23 +146,23 @@ const OUTCOMES: Outcome[] = ['passed', 'failed', 'blocked', 'not-judged', 'info'
 interface Tally {
   total: number;
   counts: Record<Outcome, number>;
-  /** Of the failed, those the expect file lists: the counts say so (issue 41). */
-  expected: number;
+  /** Of each outcome (failed, blocked), those the expect file lists: the counts say so (issue 41). */
+  expected: Record<Outcome, number>;
 }
 
 function tally(requirements: readonly ReportedRequirement[]): Tally {
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-  for (const r of requirements) counts[outcomeOf(r.status)]++;
-  const expected = requirements.filter((r) => r.status === 'expected-failure').length;
+  const expected = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const r of requirements) {
+    counts[outcomeOf(r)]++;
+    if (r.expected !== undefined) expected[outcomeOf(r)]++;
+  }
   return { total: requirements.length, counts, expected };
 }
 
 function countsText(t: Tally): string {
   return OUTCOMES.filter((o) => t.counts[o] > 0)
-    .map(
-      (o) =>
-        `${t.counts[o]} ${outcomeLabel(o)}${o === 'failed' && t.expected > 0 ? ` (${t.expected} expected)` : ''}`,
-    )
+    .map((o) => `${t.counts[o]} ${outcomeLabel(o)}${t.expected[o] > 0 ? ` (${t.expected[o]} expected)` : ''}`)
     .join(' · ');
 }
 
@@ -192,7 +192,7 @@ function areaBars(report: ConformanceReport, areas: string[]): string {
 const LEVEL_ORDER = ['MUST', 'SECURITY', 'SHOULD', 'INFO'];
 function actOrder(a: ReportedRequirement, b: ReportedRequirement): number {
   return (
-    outcomeRank(outcomeOf(a.status)) - outcomeRank(outcomeOf(b.status)) ||
+    outcomeRank(outcomeOf(a)) - outcomeRank(outcomeOf(b)) ||
     LEVEL_ORDER.indexOf(a.level) - LEVEL_ORDER.indexOf(b.level)
   );
 }
@@ -203,8 +203,8 @@ export function toActOn(requirements: readonly ReportedRequirement[]): ReportedR
     .filter(
       (r) =>
         r.level !== 'INFO' &&
-        r.status !== 'expected-failure' &&
-        ['failed', 'blocked', 'not-judged'].includes(outcomeOf(r.status)),
+        r.expected === undefined &&
+        ['failed', 'blocked', 'not-judged'].includes(outcomeOf(r)),
     )
     .sort(actOrder);
 }
@@ -278,7 +278,7 @@ function renderListed(r: ReportedRequirement, ctx: RenderContext): string {
   const body = acted
     ? `<p>${escapeHtml(cut(r.message, 1_000))}</p><p><a href="#req-${escapeHtml(r.id)}">Finding, reproduction and exchanges: under “Act on first”</a></p>`
     : `<p>${STATUS_NOTE[r.status] ?? ''}${escapeHtml(cut(r.message, 2_000))}</p>
-${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k, r.status !== 'passed' && r.status !== 'info')).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}`;
+${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k, outcomeOf(r) !== 'passed' && outcomeOf(r) !== 'info')).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}`;
   return `<details class="req" id="${acted ? 'list' : 'req'}-${escapeHtml(r.id)}" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
 ${requirementSummary(r)}
 ${specBlock(r, ctx)}
@@ -319,7 +319,7 @@ function actSection(
   ];
   const html = groups
     .map(([o, title]) => {
-      const list = act.filter((r) => outcomeOf(r.status) === o);
+      const list = act.filter((r) => outcomeOf(r) === o);
       return list.length
         ? `<div class="act-group"><h3>${escapeHtml(title)}: ${list.length}</h3>${list.map((r) => renderActionable(r, ctx)).join('\n')}</div>`
         : '';
@@ -374,7 +374,7 @@ ${reqs.map((r) => renderListed(r, ctx)).join('\n')}
     // The same sentence as the terminal's verdict line and conformance.md.
     verdictDetail(run) ? `<p class="why">Verdict: ${escapeHtml(verdictSentence(run))}</p>` : ''
   }
-<p class="run">Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)})${
+<p class="run">Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(targetWords(run.target))})${
     run.serverVersion === undefined ? '' : `, /version <code>${escapeHtml(run.serverVersion)}</code>`
   }; speakcheck ${escapeHtml(run.harness)}; profile ${escapeHtml(run.profile)}${escapeHtml(
     selectionText(run),

@@ -1,8 +1,9 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
 
+import { isGatingFailure, isHarnessBug, isUnconcluded, standing } from '../verdict/standing.ts';
 import { judgedText, notJudgedList } from '../verdict/verdict.ts';
 import { groundingLines } from './grounding.ts';
-import { type ConformanceReport, selectionText } from './model.ts';
+import { type ConformanceReport, selectionText, targetWords } from './model.ts';
 import { REPRODUCTION_USAGE } from './reproduction.ts';
 import { notJudgedStatus, securityLine } from './summary-table.ts';
 import { verdictDetail, verdictWords } from './verdict-line.ts';
@@ -47,7 +48,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines: string[] = [];
   lines.push('# Speak v1 conformance report', '');
   lines.push(
-    `- Server: ${mdCell(run.baseUrl)} (${run.target})${run.serverVersion === undefined ? '' : `, /version ${mdCell(run.serverVersion)}`}`,
+    `- Server: ${mdCell(run.baseUrl)} (${targetWords(run.target)})${run.serverVersion === undefined ? '' : `, /version ${mdCell(run.serverVersion)}`}`,
   );
   lines.push(`- speakcheck ${mdCell(run.harness)}`);
   lines.push(`- Profile: ${run.profile}${mdCell(selectionText(run))}`);
@@ -58,8 +59,9 @@ export function renderMarkdown(report: ConformanceReport): string {
   const detail = verdictDetail(run);
   lines.push(`- Verdict: **${mdCell(verdictWords(run))}**${detail ? ` (${mdCell(detail)})` : ''}`);
   if (summary.judged) lines.push(`- ${judgedText(summary.judged)}`);
-  if (summary.notConcluded > 0)
-    lines.push(`- Not concluded (timeout): ${summary.notConcluded} requirement(s): the run was stopped`);
+  const notConcluded = report.requirements.filter(isUnconcluded).length;
+  if (notConcluded > 0)
+    lines.push(`- Not concluded (timeout): ${notConcluded} requirement(s): the run was stopped`);
   const security = securityLine(report.requirements, run.profile);
   if (security) lines.push(`- ${mdCell(security.replace(/^security/, 'Security'))}`);
   lines.push(`- Characters synthesized: ${summary.characters}`, '');
@@ -72,7 +74,9 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
   );
 
-  const failed = report.requirements.filter((r) => r.status === 'failed');
+  const failed = report.requirements.filter(
+    (r) => standing(r, run.profile).group === 'failed' && isGatingFailure(r, run.profile),
+  );
   if (failed.length > 0) {
     lines.push('## Failed', '', '| Id | Level | Section | What went wrong |', '|---|---|---|---|');
     for (const r of failed)
@@ -80,7 +84,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('');
   }
   lines.push(...reproductionSection(report));
-  const blocked = report.requirements.filter((r) => r.status === 'blocked');
+  const blocked = report.requirements.filter((r) => standing(r).group === 'blocked' && !r.expected);
   if (blocked.length > 0) {
     lines.push(
       '## Blocked (not judged: a step before their checks failed; a blocked MUST does not conform)',
@@ -94,7 +98,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
   lines.push(...notJudgedMarkdown(report));
   lines.push(...expectMarkdown(report));
-  const harness = report.requirements.filter((r) => r.status === 'harness-error');
+  const harness = report.requirements.filter(isHarnessBug);
   if (harness.length > 0) {
     lines.push(
       '## Harness errors (a bug of speakcheck, not of the server: please report it; exit 3)',
@@ -149,7 +153,7 @@ function notJudgedMarkdown(report: ConformanceReport): string[] {
   ];
   for (const r of open)
     lines.push(
-      `| ${r.id} | ${r.level} | ${notJudgedStatus(r)} | ${mdCell(r.notJudged!.reason, 300)} | ${mdCell(r.notJudged!.wouldJudgeIt, 300)} |`,
+      `| ${r.id} | ${r.level} | ${notJudgedStatus(r)} | ${mdCell(r.notJudged?.reason ?? r.message, 300)} | ${mdCell(r.notJudged?.wouldJudgeIt ?? '', 300)} |`,
     );
   lines.push('');
   return lines;
@@ -167,7 +171,7 @@ function expectMarkdown(report: ConformanceReport): string[] {
       `- **Expired: ${e.requirement}** expired on ${e.expires ?? ''} (the run fails): fix it, or renew or remove the entry`,
     );
   if (expect.unexpectedPasses.length + expect.expired.length > 0) lines.push('');
-  const expected = report.requirements.filter((r) => r.status === 'expected-failure');
+  const expected = report.requirements.filter((r) => r.expected !== undefined);
   if (expected.length > 0) {
     lines.push('| Id | Level | Section | Expected; what went wrong |', '|---|---|---|---|');
     for (const r of expected)

@@ -1,9 +1,15 @@
 /** The final table `speakcheck run` prints: one row per area, then the totals. */
 import type { Profile } from '../config/types.ts';
 import { levelGates } from '../verdict/gate.ts';
+import { type Group, isJudged, type Label, labelOf, standing } from '../verdict/standing.ts';
 import { notJudgedList, type RequirementVerdict, type VerdictSummary } from '../verdict/verdict.ts';
+import { findingLine } from '../verdict/words.ts';
 
-export function summaryTable(requirements: readonly RequirementVerdict[], summary: VerdictSummary): string {
+export function summaryTable(
+  requirements: readonly RequirementVerdict[],
+  summary: VerdictSummary,
+  profile: Profile = 'strict',
+): string {
   // The not-concluded column only when the run was stopped (--max-time, Ctrl-C).
   const stopped = summary.notConcluded > 0;
   // The expected-failures column only with an expect file that matched something.
@@ -17,7 +23,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
       ['harness error', summary.harnessErrors],
     ] as const
   ).filter(([, n]) => (n ?? 0) > 0);
-  const rareStatus: Record<string, string> = {
+  const rareStatus: Record<string, Label> = {
     'non-strict': 'non-strict',
     'not observed': 'not-observed',
     'n/a': 'not-applicable',
@@ -41,7 +47,7 @@ export function summaryTable(requirements: readonly RequirementVerdict[], summar
   const areas = [...new Set(requirements.map((r) => r.area))];
   for (const area of areas) {
     const list = requirements.filter((r) => r.area === area);
-    const n = (s: string) => String(list.filter((r) => r.status === s).length);
+    const n = (label: Label) => String(list.filter((r) => labelOf(r, profile) === label).length);
     rows.push([
       area,
       String(list.length),
@@ -89,17 +95,16 @@ export function securityLine(
 ): string | undefined {
   const security = requirements.filter((r) => r.level === 'SECURITY');
   if (security.length === 0) return undefined;
-  const n = (...statuses: string[]) => security.filter((r) => statuses.includes(r.status)).length;
-  const notJudged = security.filter(
-    (r) => r.notJudged !== undefined && r.status !== 'blocked' && r.status !== 'expected-failure',
-  );
+  const n = (group: Group) =>
+    security.filter((r) => standing(r, profile).group === group && r.expected === undefined).length;
+  const notJudged = security.filter((r) => standing(r, profile).group === 'not-judged');
   const why = notJudged[0]?.notJudged?.reason;
   const gating = levelGates('SECURITY', profile)
     ? `gating (${profile} profile)`
     : `reported only (${profile} profile)`;
   // The expected ones too, so that the counts add up to the checks (issue 41).
-  const expected = n('expected-failure');
-  return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('passed')} passed, ${n('failed', 'non-strict')} failed${expected > 0 ? ` (and ${expected} expected)` : ''}, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
+  const expected = security.filter((r) => r.expected !== undefined).length;
+  return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('held')} passed, ${n('failed')} failed${expected > 0 ? ` (and ${expected} expected)` : ''}, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
 }
 
 /** The levels the judged column counts: every one that can gate (INFO judges nothing). */
@@ -118,7 +123,7 @@ function judgedCell(list: readonly RequirementVerdict[]): string {
 /** Of these requirements, how many that can gate there are and how many of them were judged. */
 export function judgedOf(list: readonly RequirementVerdict[]): { judged: number; of: number } {
   const gated = list.filter((r) => JUDGED_LEVELS.has(r.level));
-  return { judged: gated.filter((r) => r.notJudged === undefined).length, of: gated.length };
+  return { judged: gated.filter(isJudged).length, of: gated.length };
 }
 
 /**
@@ -127,7 +132,25 @@ export function judgedOf(list: readonly RequirementVerdict[]): { judged: number;
  */
 export function notJudgedStatus(r: RequirementVerdict): string {
   const status = r.notJudged?.status ?? r.status;
-  return r.status === 'expected-failure' ? `${status}, expected` : status;
+  return r.expected !== undefined ? `${status}, expected` : status;
+}
+
+/**
+ * Every failed MUST, SHOULD and security check, one line each (id, level, the finding), before the
+ * not-judged list (issue 51: the terminal counted the failed MUSTs but never named them). Marked
+ * when the expect file expects it or the profile only reports its level. Empty when none failed.
+ */
+export function failedLines(requirements: readonly RequirementVerdict[], profile: Profile): string[] {
+  const failed = requirements.filter((r) => r.level !== 'INFO' && standing(r, profile).group === 'failed');
+  if (failed.length === 0) return [];
+  const ordered = [...failed.filter((r) => r.level === 'MUST'), ...failed.filter((r) => r.level !== 'MUST')];
+  const lines = [`failed (${ordered.length}):`];
+  for (const r of ordered) {
+    const label = labelOf(r, profile);
+    const mark = label === 'expected-failure' ? ', expected' : label === 'non-strict' ? ', non-strict' : '';
+    lines.push(`  ${r.id} (${r.level}${mark}): ${oneLine(findingLine(r))}`);
+  }
+  return lines;
 }
 
 /**
@@ -139,9 +162,8 @@ export function notJudgedLines(requirements: readonly RequirementVerdict[]): str
   if (open.length === 0) return [];
   const lines = [`not judged (${open.length}):`];
   for (const r of open) {
-    const n = r.notJudged!;
-    lines.push(`  ${r.id} (${r.level}, ${notJudgedStatus(r)}): ${oneLine(n.reason)}`);
-    lines.push(`    what would judge it: ${oneLine(n.wouldJudgeIt)}`);
+    lines.push(`  ${r.id} (${r.level}, ${notJudgedStatus(r)}): ${oneLine(r.notJudged?.reason ?? r.message)}`);
+    lines.push(`    what would judge it: ${oneLine(r.notJudged?.wouldJudgeIt ?? '')}`);
   }
   return lines;
 }

@@ -8,8 +8,9 @@ import { relative } from 'node:path';
 import type { TestModule } from 'vitest/node';
 import { resolveCacheDir } from '../config/cache-dir.mjs';
 import type { DeepReadonly } from '../config/deep-freeze.ts';
-import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
-import { encodeRunPlan, resolveRunPlan } from '../harness/run-plan.ts';
+import type { RunConfig } from '../config/types.ts';
+import { providePlan } from '../harness/run-bootstrap.ts';
+import { resolveRunPlan } from '../harness/run-plan.ts';
 import { suiteFilters } from '../harness/suite-files.ts';
 import { suitesInlineConfig, suitesViteOverrides } from '../harness/suites-vitest-options.ts';
 import { REPO_ROOT } from '../stack/embedded.ts';
@@ -35,7 +36,6 @@ export async function collectTests(
     undefined,
     undefined,
   );
-  process.env[RUN_CONFIG_ENV] = encodeRunPlan(plan);
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
@@ -50,6 +50,8 @@ export async function collectTests(
     },
     suitesViteOverrides(resolveCacheDir(config.cacheDir)),
   );
+  // The suites read the plan at import (src/harness/run-context.ts), as in a run.
+  providePlan(vitest, plan);
   try {
     const { testModules, unhandledErrors } = await vitest.collect(suiteFilters(config.only));
     const files = testModules

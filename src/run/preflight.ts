@@ -29,6 +29,17 @@ export interface PreflightResult {
   quickestAnswerMs: number;
   /** Set when the server only throttled: what it answered (the questions left unanswered). */
   throttled?: string;
+  /**
+   * Set when the server answered /version but then left a question unanswered (the login, the
+   * model list): the run goes on, and the route that does not answer is judged like any other
+   * (src/client/route-silence.ts: its tests fail or are blocked at once, the outage named).
+   */
+  hung?: string;
+}
+
+/** The server is there but left a preflight question unanswered: the run goes on to a verdict. */
+export function preflightHungLine(hung: string): string {
+  return `speakcheck: the server answered /version but not the rest of the preflight (${hung}); going on: what needs that route is judged without it.`;
 }
 
 export async function preflight(config: ServerAccess): Promise<PreflightResult> {
@@ -93,8 +104,17 @@ async function questions(config: ServerAccess): Promise<PreflightResult> {
     ...(config.password !== undefined ? { password: config.password } : {}),
     ...(config.token !== undefined ? { token: config.token } : {}),
   };
-  const api = await HttpSpeakClient.login(settings, credentials);
-  const models = await api.get('/v1/speak/models');
+  const answered = { version: version.json, quickestAnswerMs: version.ms };
+  let api: HttpSpeakClient;
+  let models: Exchange;
+  try {
+    api = await HttpSpeakClient.login(settings, credentials);
+    models = await api.get('/v1/speak/models');
+  } catch (err) {
+    // A server that answers /version and then hangs is there, speaks the API and is broken: a verdict, not exit 3.
+    if (err instanceof ClientDiagnostic && err.kind === 'hung') return { ...answered, hung: err.message };
+    throw err;
+  }
   if (models.status === 401 || models.status === 403) {
     throw new PreflightError(
       config.token

@@ -16,18 +16,16 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Vitest } from 'vitest/node';
-import { runThrottle } from '../client/back-pressure.ts';
-import { trustCaFile } from '../client/tls-trust.ts';
+import type { SharedThrottle } from '../client/back-pressure.ts';
 import { resolveCacheDir } from '../config/cache-dir.mjs';
 import type { DeepReadonly } from '../config/deep-freeze.ts';
 import { runBudgetMs } from '../config/resolve.ts';
-import { RUN_CONFIG_ENV, type RunConfig } from '../config/types.ts';
+import type { RunConfig } from '../config/types.ts';
 import { registerSecret } from '../evidence/redact.ts';
 import { EXIT } from '../exit-codes.ts';
 import { runOutages } from '../facts/outages.ts';
-import { startRunFacts } from '../facts/run-facts.ts';
+import { openRun, providePlan, startRunStack } from '../harness/run-bootstrap.ts';
 import {
-  encodeRunPlan,
   type PlanPreflight,
   planThreads,
   type RunBudget,
@@ -55,10 +53,9 @@ import {
   type TerminalLine,
 } from '../report/terminal.ts';
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
-import { runStackLifetimes } from '../stack/run-lifetimes.ts';
-import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
+import type { StartedTarget } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
-import { PreflightError, preflight } from './preflight.ts';
+import { PreflightError, preflight, preflightHungLine } from './preflight.ts';
 import { dropVitestSignalListeners, RunStop } from './run-stop.ts';
 
 /** How long the stopped run waits for vitest to close its workers before leaving them to the exit. */
@@ -92,9 +89,10 @@ export async function runConformance(config: DeepReadonly<RunConfig>, o: RunOpti
     startedAtMs: startedAt.getTime(),
     maxTimeMs: o.maxTimeMs ?? runBudgetMs(undefined, config),
   };
-  const throttle = startBudget(config, budget);
-  // The run's facts (src/facts), published before vitest starts the suites' threads; removed at the end.
-  const facts = startRunFacts();
+  // The one bootstrap (src/harness/run-bootstrap.ts): throttle, trusted CA and the run's facts, set
+  // before anything sends a request or vitest starts the suites' threads; the facts removed at the end.
+  const run = openRun(config, { deadlineMs: Date.now() + budget.maxTimeMs });
+  const { throttle } = run;
   const stop = new RunStop(budget.maxTimeMs, throttle, io.err);
   const reporter = new ConformanceReporter({
     config,
@@ -137,7 +135,7 @@ export async function runConformance(config: DeepReadonly<RunConfig>, o: RunOpti
   } finally {
     stop.dispose();
     await closeRun(vitest, stop.stopping, stack);
-    facts.remove();
+    run.close();
   }
 }
 
@@ -163,21 +161,6 @@ function guardSecrets(config: DeepReadonly<RunConfig>): void {
   registerSecret(config.second?.token);
 }
 
-/**
- * The run-wide throttle, the trusted CA and the budget's deadline, set before anything sends a
- * request or vitest starts its worker threads: they copy the throttle (one shared buffer) and the
- * CA from this thread's environment data. (The expiry waits end within the budget too: the plan.)
- */
-function startBudget(config: DeepReadonly<RunConfig>, budget: RunBudget): ReturnType<typeof runThrottle> {
-  const throttle = runThrottle();
-  throttle.reset({
-    ...(config.maxRps !== undefined ? { maxRps: config.maxRps } : {}),
-    deadlineMs: Date.now() + budget.maxTimeMs,
-  });
-  trustCaFile(config.caFile);
-  return throttle;
-}
-
 /** "stack start 1.2 s, preflight 0.1 s, suites 9.8 s" for the timing line. */
 class PhaseClock {
   readonly lines: string[] = [];
@@ -201,14 +184,7 @@ async function startStack(
   if (config.target !== 'embedded' && config.target !== 'container') return undefined;
   io.out(stackStartingLine(config.target));
   try {
-    const lifetimes = runStackLifetimes(config.expiry.mode);
-    return await startTarget(config.target, {
-      onLog: (line) => io.out(stackLogLine(line)),
-      // One synthesis worker: why in src/stack/target.ts.
-      workers: EMBEDDED_RUN_WORKERS,
-      // Short lifetimes in a quick run, so that it judges the expiry MUSTs: src/stack/run-lifetimes.ts.
-      ...(lifetimes ? { lifetimes } : {}),
-    });
+    return await startRunStack(config, (line) => io.out(stackLogLine(line)));
   } catch (e) {
     if (e instanceof StackStartError) {
       io.err(stackFailedLine(e.message));
@@ -226,6 +202,7 @@ async function checkServer(
   try {
     const checked = await preflight(server);
     if (checked.throttled) io.err(preflightThrottledLine(checked.throttled));
+    if (checked.hung) io.err(preflightHungLine(checked.hung));
     return { version: checked.version, quickestAnswerMs: checked.quickestAnswerMs };
   } catch (e) {
     if (e instanceof PreflightError) {
@@ -259,8 +236,8 @@ async function runSuites(
   err: (line: string) => void,
 ): Promise<void> {
   dropVitestSignalListeners(stop.ownListeners);
-  // The suites' threads read the plan from their environment (src/harness/run-config.ts).
-  process.env[RUN_CONFIG_ENV] = encodeRunPlan(plan);
+  // The suites' threads (and their global setup) read the plan from vitest's provide (src/harness/run-context.ts).
+  providePlan(vitest, plan);
   stop.suitesRunning = true;
   const suites = vitest.start(suiteFilters(plan.only));
   suites.catch(() => undefined); // a stopped run does not wait for it
@@ -268,7 +245,7 @@ async function runSuites(
   stop.suitesRunning = false;
   if (stopped) {
     stop.stopping = true;
-    err(stoppedWaitingLine(stopped));
+    err(stoppedWaitingLine(stopped.sentence));
     await reporter.concludeStopped(stopped);
   }
 }
@@ -277,7 +254,7 @@ async function runSuites(
 function summarize(
   reporter: ConformanceReporter,
   plan: RunPlan,
-  run: { phases: readonly string[]; throttle: ReturnType<typeof runThrottle>; allureHtml: boolean },
+  run: { phases: readonly string[]; throttle: SharedThrottle; allureHtml: boolean },
   io: RunOutput,
 ): number {
   const result = reporter.result;
@@ -324,13 +301,15 @@ async function createSuitesVitest(
   cacheDir: string,
 ): Promise<Vitest> {
   const { createVitest } = await import('vitest/node');
+  const { QuietJUnitReporter } = await import('./quiet-junit.ts');
   return createVitest(
     'test',
     {
       ...suitesInlineConfig(REPO_ROOT),
       reporters: [
         reporter,
-        ['junit', { outputFile: join(config.reportDir, 'junit.xml') }],
+        // junit.xml is named with the other reports at the end; vitest's own line is not printed.
+        new QuietJUnitReporter({ outputFile: join(config.reportDir, 'junit.xml') }),
         ['allure-vitest/reporter', { resultsDir: join(config.reportDir, 'allure-results') }],
       ],
     },

@@ -13,15 +13,16 @@ import {
   signalStopsSuitesLine,
 } from '../report/terminal.ts';
 import { stopAllTargets } from '../stack/target.ts';
+import type { RunStopped } from '../verdict/model.ts';
 
 export class RunStop {
   /** Resolved with the reason when the run must stop waiting. */
-  readonly requested: Promise<string>;
+  readonly requested: Promise<RunStopped>;
   suitesRunning = false;
   stopping = false;
   /** Stopping the stack to exit at once (130): later signals wait for that bounded stop. */
   private exiting = false;
-  private request: (reason: string) => void = () => undefined;
+  private request: (stopped: RunStopped) => void = () => undefined;
   private readonly budget: NodeJS.Timeout;
   /** This run's own listeners, which dropVitestSignalListeners keeps. */
   readonly ownListeners: Set<unknown>;
@@ -31,10 +32,13 @@ export class RunStop {
     throttle: ReturnType<typeof runThrottle>,
     private readonly err: (line: string) => void,
   ) {
-    this.requested = new Promise<string>((resolve) => {
+    this.requested = new Promise<RunStopped>((resolve) => {
       this.request = resolve;
     });
-    this.budget = setTimeout(() => this.request(budgetRanOutReason(maxTimeMs, throttle.stats())), maxTimeMs);
+    this.budget = setTimeout(
+      () => this.request({ reason: 'budget', sentence: budgetRanOutReason(maxTimeMs, throttle.stats()) }),
+      maxTimeMs,
+    );
     this.budget.unref();
     // `on`, not `once`, until dispose(): with testcontainers loaded (--target container), signal-exit
     // re-raises a signal it sees no other listener of, killing the run before it stopped the stack.
@@ -47,7 +51,7 @@ export class RunStop {
     if (this.suitesRunning && !this.stopping) {
       this.stopping = true;
       this.err(signalStopsSuitesLine(signal));
-      this.request(signalReason(signal));
+      this.request({ reason: 'signal', sentence: signalReason(signal) });
       // The next signal takes the path below: stop the stack and exit at once.
       return;
     }

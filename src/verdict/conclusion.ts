@@ -11,6 +11,23 @@
  * covered requirement no test concluded anything about is not judged either.
  */
 
+/** Why the run stopped before its suites ended: its budget (--max-time) ran out, or a signal came. */
+export type StopReason = 'budget' | 'signal';
+
+/** A stopped run: why (typed, what the words and remedies decide on), and the sentence that says it. */
+export interface RunStopped {
+  reason: StopReason;
+  /** e.g. "the run budget of 600 s (--max-time) ran out": shown, never read back. */
+  sentence: string;
+}
+
+/** What would judge a requirement the stopped run did not conclude, by why it stopped. */
+export function stoppedRemedy(stop: StopReason | undefined): string {
+  return stop === 'budget'
+    ? 'a longer --max-time (the run budget ran out before it finished)'
+    : 'a run that is not stopped before it finishes';
+}
+
 export type Conclusion =
   /** A check of the requirement ran its assertions on an observation and they held. */
   | { kind: 'held' }
@@ -24,14 +41,16 @@ export type Conclusion =
   | { kind: 'not-applicable'; reason: string; wouldJudge: string }
   /**
    * Nothing concluded for or against: the server's back-pressure outlasted its bound (`throttled`),
-   * the harness's own time bound for the test ran out (`timeout`), or the run was stopped (`stopped`).
+   * the harness's own time bound for the test ran out (`timeout`; `paced` when the run was paced
+   * meanwhile, by --max-rps or the server's limit: then the pacing is what to change), or the run
+   * was stopped (`stopped`).
    */
   | { kind: 'not-concluded'; cause: NotConcludedCause; reason: string; wouldJudge: string }
   /** speakcheck itself broke while judging it: never the server's fault. */
   | { kind: 'harness-bug'; message: string; bug: string };
 
 export type ConclusionKind = Conclusion['kind'];
-export type NotConcludedCause = 'throttled' | 'timeout' | 'stopped';
+export type NotConcludedCause = 'throttled' | 'timeout' | 'paced' | 'stopped';
 
 /** Per requirement id, what one test concluded (in the order it concluded it). */
 export type Conclusions = Record<string, Conclusion[]>;
@@ -77,31 +96,24 @@ export function tally(list: readonly Conclusion[] | undefined): { held: number; 
 export function conclusionsOfState(
   state: 'passed' | 'failed' | 'skipped' | 'not-concluded',
   ids: readonly string[],
-  o: { error?: string; note?: string; stopped?: string },
+  o: { error?: string; note?: string; stopped?: RunStopped },
 ): Conclusions {
-  const one = (): Conclusion => {
-    switch (state) {
-      case 'passed':
-        return { kind: 'held' };
-      case 'failed':
-        return { kind: 'violated', message: o.error ?? 'failed' };
-      case 'skipped':
-        return {
-          kind: 'not-observed',
-          reason: o.note ? `skipped: ${o.note}` : 'the test was skipped',
-          wouldJudge: 'a run where its test is not skipped (see the reason)',
-        };
-      case 'not-concluded':
-        return {
-          kind: 'not-concluded',
-          cause: 'stopped',
-          reason: `the run was stopped${o.stopped ? ` (${o.stopped})` : ''} before the test finished`,
-          wouldJudge: o.stopped?.includes('--max-time')
-            ? 'a longer --max-time (the run budget ran out before it finished)'
-            : 'a run that is not stopped before it finishes',
-        };
-    }
+  const of: Record<typeof state, () => Conclusion> = {
+    passed: () => ({ kind: 'held' }),
+    failed: () => ({ kind: 'violated', message: o.error ?? 'failed' }),
+    skipped: () => ({
+      kind: 'not-observed',
+      reason: o.note ? `skipped: ${o.note}` : 'the test was skipped',
+      wouldJudge: 'a run where its test is not skipped (see the reason)',
+    }),
+    'not-concluded': () => ({
+      kind: 'not-concluded',
+      cause: 'stopped',
+      reason: `the run was stopped${o.stopped ? ` (${o.stopped.sentence})` : ''} before the test finished`,
+      wouldJudge: stoppedRemedy(o.stopped?.reason),
+    }),
   };
+  const one = of[state];
   return Object.fromEntries(ids.map((id) => [id, [one()]]));
 }
 

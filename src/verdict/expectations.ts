@@ -1,10 +1,10 @@
 /**
  * Expected failures (`run --expect FILE`): the failures a vendor already knows about, so a CI gate
  * is green on day one and turns red on anything new. Pure: the file is read in
- * src/config/expect-file.ts, this applies it to the verdicts.
+ * src/config/expect-file.ts, the fold (src/verdict/fold.ts) applies it to the verdicts.
  *
- *   - a failed or blocked requirement with a current entry becomes `expected-failure`, keeping the
- *     original failure message (it no longer counts against the exit code);
+ *   - a failed or blocked requirement with a current entry is expected: its verdict keeps the
+ *     failure, and its standing no longer gates the run;
  *   - an entry whose requirement now passes is an "unexpected pass": reported prominently, but the
  *     run still exits 0 (the issue asks for it to be reported; wptrunner too fails on an unexpected
  *     pass only in strict modes) so fixing a bug never breaks the gate;
@@ -13,7 +13,8 @@
  * Entries for requirements this run did not judge (another selection) change nothing.
  */
 import type { Expectation } from '../config/types.ts';
-import { levelCounts, type RequirementVerdict, type Verdicts } from './verdict.ts';
+import type { Verdict } from './model.ts';
+import { standing } from './standing.ts';
 
 export interface ExpectOutcome {
   /** Where the entries came from (the file), for the messages. */
@@ -35,45 +36,25 @@ export function isExpired(entry: Expectation, now: Date): boolean {
   return entry.expires !== undefined && dayOf(now) > entry.expires;
 }
 
-/** What an entry can expect: a failure, a block, or a SHOULD failed in the lenient profile. */
-const EXPECTABLE = new Set<RequirementVerdict['status']>(['failed', 'blocked', 'non-strict']);
-
-export function applyExpectations(
-  verdicts: Verdicts,
+/**
+ * What the expect file did in this run: the requirements it made expected (the fold applied them,
+ * src/verdict/fold.ts), the entries whose requirement passed, and those past their expiry date.
+ */
+export function expectOutcome(
+  verdicts: readonly Verdict[],
   entries: readonly Expectation[],
   file: string,
   now: Date = new Date(),
-): { verdicts: Verdicts; outcome: ExpectOutcome } {
-  const byId = new Map(entries.map((e) => [e.requirement, e]));
-  const expired = entries.filter((e) => isExpired(e, now));
-  const unexpectedPasses: Expectation[] = [];
-  const expected: string[] = [];
-  const requirements = verdicts.requirements.map((verdict): RequirementVerdict => {
-    const entry = byId.get(verdict.id);
-    if (!entry) return verdict;
-    if (verdict.status === 'passed') {
-      unexpectedPasses.push(entry);
-      return verdict;
-    }
-    if (!EXPECTABLE.has(verdict.status) || isExpired(entry, now)) return verdict;
-    expected.push(verdict.id);
-    return {
-      ...verdict,
-      status: 'expected-failure',
-      message: `Expected (${entry.reason}${entry.link ? `, ${entry.link}` : ''}): ${verdict.status === 'blocked' ? 'blocked: ' : ''}${verdict.message}`,
-    };
-  });
-  const summary = {
-    ...verdicts.summary,
-    failed: requirements.filter((r) => r.status === 'failed').length,
-    blocked: requirements.filter((r) => r.status === 'blocked').length,
-    expectedFailures: expected.length,
-    nonStrict: requirements.filter((r) => r.status === 'non-strict').length,
-    ...levelCounts(requirements),
-  };
+): ExpectOutcome {
+  const byId = new Map<string, Verdict>(verdicts.map((v) => [v.id, v]));
   return {
-    verdicts: { ...verdicts, requirements, summary },
-    outcome: { file, expected, unexpectedPasses, expired },
+    file,
+    expected: verdicts.filter((v) => v.expected !== undefined).map((v) => v.id),
+    unexpectedPasses: entries.filter((e) => {
+      const v = byId.get(e.requirement);
+      return v !== undefined && standing(v).group === 'held';
+    }),
+    expired: entries.filter((e) => isExpired(e, now)),
   };
 }
 

@@ -22,7 +22,16 @@ export { levelGates };
 
 import { EXIT } from '../exit-codes.ts';
 import type { RequirementLevel } from '../requirements/types.ts';
+import type { Verdict } from './model.ts';
 import { judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
+import {
+  isGatingFailure,
+  isHarnessBug,
+  isJudged,
+  isUnconcluded,
+  standing,
+  unjudgedGates,
+} from './standing.ts';
 import { notJudgedList, type RequirementVerdict, type Verdicts } from './verdict.ts';
 
 export interface GateResult {
@@ -42,15 +51,6 @@ export interface GateInputs {
   outages?: number;
 }
 
-/** The statuses that conclude something about the server (INFO: an observation the selection asked for). */
-const JUDGED_STATUSES: ReadonlySet<string> = new Set([
-  'passed',
-  'failed',
-  'non-strict',
-  'expected-failure',
-  'info',
-]);
-
 type GatedLevel = Exclude<RequirementLevel, 'INFO'>;
 const LEVELS: readonly GatedLevel[] = ['MUST', 'SHOULD', 'SECURITY'];
 const LEVEL_NAME: Record<GatedLevel, [string, string]> = {
@@ -61,28 +61,23 @@ const LEVEL_NAME: Record<GatedLevel, [string, string]> = {
 
 /** The unjudged requirements that keep the word CONFORMS away in this profile. */
 export function notJudgedGating(verdicts: Verdicts, profile: Profile): RequirementVerdict[] {
-  // Security checks are not the contract's: unjudged, they keep CONFORMS away only where anything
-  // unjudged fails the gate (acceptance); elsewhere the security line says they were not judged.
-  const securityToo = PROFILE_RULES[profile].notJudgedGates;
-  return notJudgedList(verdicts.requirements).filter(
-    (r) =>
-      (r.level !== 'SECURITY' && levelGates(r.level, profile)) || (securityToo && r.level === 'SECURITY'),
-  );
+  return notJudgedList(verdicts.requirements).filter((r) => unjudgedGates(r.level, profile));
 }
 
 export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = {}): GateResult {
   const { summary } = verdicts;
   const rules = PROFILE_RULES[profile];
   // The harness broke: whatever else happened, the run cannot vouch for its verdicts.
-  if (summary.harnessErrors > 0)
+  const harnessErrors = verdicts.requirements.filter(isHarnessBug).length;
+  if (harnessErrors > 0)
     return {
       exitCode: EXIT.harnessError,
       words: 'NO VERDICT (harness error)',
-      reasons: [`${summary.harnessErrors} requirement(s) hit a bug of speakcheck`],
+      reasons: [`${harnessErrors} requirement(s) hit a bug of speakcheck`],
     };
   const failing = LEVELS.filter((level) => levelGates(level, profile)).flatMap((level) => {
-    const failed = count(verdicts, level, 'failed');
-    const blocked = count(verdicts, level, 'blocked');
+    const failed = count(verdicts, profile, level, 'failed');
+    const blocked = count(verdicts, profile, level, 'blocked');
     if (failed + blocked === 0) return [];
     // Each count names its level: "2 blocked" after a SHOULD count read as the MUSTs' (issue 41).
     const named = (n: number) => `${n} ${LEVEL_NAME[level][n === 1 ? 0 : 1]}`;
@@ -93,7 +88,7 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
     return [parts.join(', ')];
   });
   const other: string[] = [];
-  const judgedAny = verdicts.requirements.some((r) => JUDGED_STATUSES.has(r.status));
+  const judgedAny = verdicts.requirements.some(isJudged);
   if (verdicts.problems.length > 0) other.push(`${verdicts.problems.length} test file or test problem(s)`);
   if ((inputs.unhandledErrors ?? 0) > 0) other.push(`${inputs.unhandledErrors} unhandled error(s)`);
   if ((inputs.expiredExpectations ?? 0) > 0)
@@ -106,12 +101,13 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
       words: 'DOES NOT CONFORM',
       reasons: [...failing, ...other],
     });
-  if (summary.notConcluded > 0)
+  const notConcluded = verdicts.requirements.filter(isUnconcluded).length;
+  if (notConcluded > 0)
     return {
       exitCode: EXIT.failed,
       words: 'NOT CONCLUDED',
       reasons: [
-        `${summary.notConcluded} requirement(s) not concluded${
+        `${notConcluded} requirement(s) not concluded${
           (inputs.outages ?? 0) > 0
             ? `: ${inputs.outages} route${inputs.outages === 1 ? '' : 's'} never served (the outage lines name them)`
             : ''
@@ -133,25 +129,32 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
     };
   // Failures the expect file lists no longer fail the run, but a server that has them does not
   // conform: the words say the failures were expected (issue 41), never CONFORMS.
-  const expected = summary.expectedFailures ?? 0;
+  // The headline says what happened (issue 51): "NO UNEXPECTED FAILURE — 4 MUST failed as expected",
+  // whether or not something was left unjudged, never "no MUST failed" while MUSTs failed.
+  const expected = expectedText(verdicts);
+  const noneUnexpected = 'NO UNEXPECTED FAILURE';
   if (!open)
     return withSdk(verdicts, profile, {
       exitCode: EXIT.ok,
-      words: expected > 0 ? 'NO UNEXPECTED FAILURE' : 'CONFORMS',
+      words: expected ? `${noneUnexpected} — ${expected}` : 'CONFORMS',
       reasons: [],
     });
-  const held = rules.shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED';
+  const held = expected
+    ? `${noneUnexpected} — ${expected};`
+    : `${rules.shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED'} —`;
   return withSdk(verdicts, profile, {
     // In acceptance an unjudged requirement alone fails the run: then the words still say why.
     exitCode: rules.notJudgedGates ? EXIT.failed : EXIT.ok,
-    words: `${held} — ${open} NOT JUDGED`,
+    words: `${held} ${open} NOT JUDGED`,
     // The words say it all; the not-judged lines say what would judge each.
     reasons: [],
   });
 }
 
-function count(verdicts: Verdicts, level: GatedLevel, status: 'failed' | 'blocked'): number {
-  return verdicts.requirements.filter((r) => r.level === level && r.status === status).length;
+function count(verdicts: Verdicts, profile: Profile, level: GatedLevel, group: 'failed' | 'blocked'): number {
+  return verdicts.requirements.filter(
+    (r) => r.level === level && standing(r, profile).group === group && isGatingFailure(r, profile),
+  ).length;
 }
 
 /**
@@ -162,7 +165,7 @@ function count(verdicts: Verdicts, level: GatedLevel, status: 'failed' | 'blocke
  */
 function sharedRemedy(verdicts: Verdicts): string | undefined {
   const open = notJudgedList(verdicts.requirements);
-  const said = open.filter((r) => ['not-observed', 'not-applicable'].includes(r.notJudged!.status));
+  const said = open.filter((r) => r.decided?.kind === 'not-observed' || r.decided?.kind === 'not-applicable');
   if (said.length === 0 || said.length < open.length) return undefined;
   const remedies = new Set(said.map((r) => r.notJudged!.wouldJudgeIt));
   const reasons = new Set(said.map((r) => r.notJudged!.reason));
@@ -173,6 +176,18 @@ function sharedRemedy(verdicts: Verdicts): string | undefined {
     .join(', ');
   const why = reasons.size === 1 ? `: ${[...reasons][0]}` : '';
   return `${counts} not judged${why} · what would judge ${said.length === 1 ? 'it' : 'them'}: ${[...remedies][0]}`;
+}
+
+/** "4 MUST failed, 2 MUST blocked, 1 security check failed as expected", or '' when none was expected. */
+function expectedText(verdicts: Verdicts): string {
+  const listed = verdicts.requirements.filter((r) => r.expected !== undefined);
+  const parts = LEVELS.flatMap((level) =>
+    (['failed', 'blocked'] as const).flatMap((group) => {
+      const n = listed.filter((r) => r.level === level && standing(r).group === group).length;
+      return n > 0 ? [`${n} ${LEVEL_NAME[level][n === 1 ? 0 : 1]} ${group}`] : [];
+    }),
+  );
+  return parts.length > 0 ? `${parts.join(', ')} as expected` : '';
 }
 
 /** "21 MUST, 2 SHOULD" not judged (those that gate in the profile), or '' when none. */
@@ -191,8 +206,7 @@ function notJudgedText(verdicts: Verdicts, profile: Profile): string {
  */
 function withSdk(verdicts: Verdicts, profile: Profile, result: GateResult): GateResult {
   if (!judgesWireFacts(profile)) return result;
-  const gating = (r: RequirementVerdict) =>
-    (r.status === 'failed' || r.status === 'blocked') && r.level !== 'INFO';
+  const gating = (r: Verdict) => isGatingFailure(r, profile);
   const wireFacts = verdicts.requirements.filter((r) => gating(r) && r.id in SDK_WIRE_FACTS);
   const contract = verdicts.requirements.filter((r) => gating(r) && !(r.id in SDK_WIRE_FACTS));
   if (result.exitCode === EXIT.ok) {

@@ -2,7 +2,7 @@
  * Scenario mechanics of the suites: a scenario run once and shared by the tests that await it
  * (with its evidence copied to each), scenarios started early, and the run's shared voice.
  */
-import { beforeAll, inject } from 'vitest';
+import { beforeAll } from 'vitest';
 import type { Voice } from '../../schemas/types.ts';
 import { Finding } from '../../src/checks/finding.ts';
 import {
@@ -11,7 +11,7 @@ import {
   expectSchema,
   markSetupFailure,
   newTestRecord,
-  type ProvidedSharedVoice,
+  runContext,
   runWithRecord,
   type SpeakContext,
   selectedRequirements,
@@ -77,10 +77,15 @@ export function prefetch(...scenarios: Array<() => Promise<unknown>>): void {
 export function useSharedVoice(s: SpeakContext): () => Promise<Voice> {
   return once(
     async () => {
-      const provided = JSON.parse(inject('speakSharedVoice')) as ProvidedSharedVoice;
+      const provided = runContext().sharedVoice;
       if (!provided.ok && provided.throttled)
         throw new ClientDiagnostic('throttled', provided.problem, 'POST /v1/speak/voices/generate');
-      if (!provided.ok) throw new Finding(provided.problem, { where: 'POST /v1/speak/voices/generate' });
+      if (!provided.ok)
+        throw new Finding(provided.problem, {
+          where: 'POST /v1/speak/voices/generate',
+          // The evidence against the route that failed it; a block for every test that only needed a voice.
+          ...(provided.requirement !== undefined ? { runFact: true, requirement: provided.requirement } : {}),
+        });
       expectSchema('Voice', provided.created, 'the generated voice');
       const created = provided.created as Voice;
       const since = provided.createdMs;

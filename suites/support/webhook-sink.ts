@@ -3,8 +3,8 @@
  * (src/harness/run-sink.ts), reached through its control API (src/client/webhook-sink-control.ts,
  * re-exported by the suite kit).
  */
-import { beforeAll, inject } from 'vitest';
-import { type Precondition, type ProvidedWebhookSink, RemoteWebhookSink } from '../../src/harness/index.ts';
+import { beforeAll } from 'vitest';
+import { type Precondition, RemoteWebhookSink, runContext } from '../../src/harness/index.ts';
 
 /**
  * What would judge the webhook requirements when the server cannot call the sink: an address the
@@ -21,8 +21,11 @@ type RunSinkAccess = { sink?: RemoteWebhookSink; unreachable?: string };
  * throws when the sink could not be started.
  */
 function runWebhookSink(): RunSinkAccess {
-  const provided = JSON.parse(inject('speakWebhookSink') ?? 'null') as ProvidedWebhookSink | null;
-  if (!provided) return { unreachable: 'the global setup started no webhook sink' };
+  const run = runContext();
+  // The server cannot call the sink: a fact of the run (recorded by src/harness/run-sink.ts).
+  const unreachable = run.facts.find('webhook:sink', 'webhook-unreachable');
+  if (unreachable) return { unreachable: unreachable.sentence };
+  const provided = run.webhookSink;
   // A sink that could not start fails the webhook files (their beforeAll), as it did when they started it.
   if (!provided.ok && provided.broken) throw new Error(provided.reason);
   if (!provided.ok) return { unreachable: provided.reason };

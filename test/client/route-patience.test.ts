@@ -139,6 +139,13 @@ describe('a request to a route the run learned to be unavailable', () => {
         consequence: { kind: 'not-concluded', wouldJudge: 'x' },
         sentence:
           'GET /v1/speak/takes/{take_id}/flac answered 429 to all 25 requests over 24 s while 9 other requests were served',
+        outage: {
+          route: 'GET /v1/speak/takes/{take_id}/flac',
+          statuses: [429],
+          answers: 25,
+          spanMs: 24_000,
+          servedElsewhere: 9,
+        },
       });
       const started = performance.now();
       const error = await send({

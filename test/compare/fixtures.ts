@@ -4,14 +4,16 @@
  */
 import type { RunInput } from '../../src/compare/diff.ts';
 import type { ReportedRequirement } from '../../src/report/model.ts';
+import { upgradeRequirement } from '../../src/report/report-version.ts';
 import type { RequirementLevel } from '../../src/requirements/types.ts';
 import type { VerdictStatus } from '../../src/verdict/verdict.ts';
 import { fabricated } from '../support/fabricated-id.ts';
 
 export type Req = [id: string, level: RequirementLevel, status: VerdictStatus, observations?: string[]];
 
+/** A requirement as a version-1 report wrote it (its label), read as the current model. */
 export function requirement([id, level, status, observations = []]: Req): ReportedRequirement {
-  return {
+  return upgradeRequirement({
     id: fabricated(id),
     area: id.split('-')[0]!.toLowerCase() === 'auth' ? 'auth' : 'lists',
     section: 'Section 1',
@@ -24,7 +26,7 @@ export function requirement([id, level, status, observations = []]: Req): Report
     observations,
     status,
     message: observations.length ? observations.join(' · ') : `${id}: ${status}`,
-  };
+  });
 }
 
 export function run(

@@ -6,12 +6,25 @@ import { appendFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
+  type FactOf,
   fileFacts,
   memoryFacts,
   publishedFactsPath,
   runFacts,
   startRunFacts,
 } from '../../src/facts/run-facts.ts';
+
+/** A stuck take's fact, as the wait ledger records it. */
+function stuckTake(id: string, sentence = `take ${id} stuck`): FactOf<'stuck'> {
+  return {
+    key: `take:${id}`,
+    type: 'stuck',
+    spreads: true,
+    consequence: { kind: 'blocks' },
+    sentence,
+    stuck: { kind: 'take', id, statuses: ['waiting'], polls: 3, waitedMs: 60_000, boundMs: 60_000 },
+  };
+}
 
 let remove: (() => void) | undefined;
 afterEach(() => {
@@ -25,8 +38,8 @@ describe('record, find and allowance', () => {
     facts.record({ key: 'take:a', type: 'done', tookMs: 10 });
     expect(facts.find('take:a')).toBeUndefined();
     expect(facts.find('take:a', 'done')?.tookMs).toBe(10);
-    facts.record({ key: 'take:a', type: 'stuck', consequence: { kind: 'blocks' }, sentence: 'first' });
-    facts.record({ key: 'take:a', type: 'stuck', consequence: { kind: 'blocks' }, sentence: 'second' });
+    facts.record(stuckTake('a', 'first'));
+    facts.record(stuckTake('a', 'second'));
     expect(facts.find('take:a')?.sentence).toBe('first');
     expect(facts.find('take:a')?.atMs).toBeGreaterThan(0);
   });
@@ -34,7 +47,7 @@ describe('record, find and allowance', () => {
   test('allowance: the bound when nothing is known, 0 for the key itself, twice the slowest success of a spreading group', () => {
     const facts = memoryFacts();
     expect(facts.allowance('take:b', 60_000)).toEqual({ allowedMs: 60_000 });
-    facts.record({ key: 'take:a', type: 'stuck', spreads: true, consequence: { kind: 'blocks' } });
+    facts.record(stuckTake('a'));
     expect(facts.allowance('take:a', 60_000).allowedMs).toBe(0);
     expect(facts.allowance('take:b', 60_000).allowedMs).toBe(0); // nothing of the group got done
     facts.record({ key: 'take:c', type: 'done', tookMs: 3_000 });
@@ -45,9 +58,36 @@ describe('record, find and allowance', () => {
     expect(facts.allowance('voice:b', 60_000)).toEqual({ allowedMs: 60_000 });
   });
 
+  test('ofType and find by kind give the kind’s own fields, typed', () => {
+    const facts = memoryFacts();
+    facts.record(stuckTake('a'));
+    facts.record({ key: 'take:b', type: 'done', tookMs: 7 });
+    facts.record({ key: 'route:GET /a', type: 'throttled', status: 429, retryAfterHonoured: true });
+    expect(facts.ofType('stuck').map((f) => f.stuck.id)).toEqual(['a']);
+    expect(facts.ofType('done').map((f) => f.tookMs)).toEqual([7]);
+    expect(facts.find('route:GET /a', 'throttled')?.status).toBe(429);
+    expect(facts.find('route:GET /a', 'served')).toBeUndefined();
+  });
+
+  test('a line that is not a fact is ignored', () => {
+    const run = startRunFacts();
+    remove = run.remove;
+    appendFileSync(
+      run.path,
+      '[1,2]\n"text"\n{"key":1,"type":"done"}\n{"key":"take:c","type":"done","tookMs":5}\n',
+    );
+    expect(fileFacts(run.path).all()).toEqual([{ key: 'take:c', type: 'done', tookMs: 5 }]);
+  });
+
   test('a fact that does not spread limits its key only', () => {
     const facts = memoryFacts();
-    facts.record({ key: 'route:GET /a', type: 'unavailable', consequence: { kind: 'blocks' } });
+    facts.record({
+      key: 'route:GET /a',
+      type: 'unavailable',
+      consequence: { kind: 'not-concluded', wouldJudge: 'x' },
+      sentence: 'GET /a answered 429',
+      outage: { route: 'GET /a', statuses: [429], answers: 3, spanMs: 25_000, servedElsewhere: 1 },
+    });
     expect(facts.allowance('route:GET /a', 25_000).allowedMs).toBe(0);
     expect(facts.allowance('route:GET /b', 25_000)).toEqual({ allowedMs: 25_000 });
   });
@@ -60,7 +100,7 @@ describe('one file for the run', () => {
     const one = fileFacts(run.path);
     const other = fileFacts(run.path);
     expect(other.all()).toEqual([]);
-    one.record({ key: 'take:a', type: 'stuck', spreads: true, consequence: { kind: 'blocks' } });
+    one.record(stuckTake('a'));
     expect(other.allowance('take:b', 1_000).allowedMs).toBe(0);
     appendFileSync(run.path, '{"key":"take:c","type":"done",');
     expect(other.all()).toHaveLength(1);
@@ -90,7 +130,7 @@ describe('one file for the run', () => {
     const run = startRunFacts();
     run.remove();
     expect(publishedFactsPath()).toBeUndefined();
-    runFacts().record({ key: 'x:1', type: 'seen' });
-    expect(runFacts().find('x:1', 'seen')).toBeDefined();
+    runFacts().record({ key: 'route:GET /x', type: 'served' });
+    expect(runFacts().find('route:GET /x', 'served')).toBeDefined();
   });
 });

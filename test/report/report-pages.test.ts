@@ -16,14 +16,16 @@ import {
 } from '../../src/report/contract.ts';
 import type { ConformanceReport, ReportedRequirement } from '../../src/report/model.ts';
 import { renderHtml, toActOn } from '../../src/report/render-html.ts';
+import { upgradeRequirement } from '../../src/report/report-version.ts';
 import { writeReport } from '../../src/report/write.ts';
 import { catalogue } from '../../src/requirements/index.ts';
 import type { VerdictStatus } from '../../src/verdict/verdict.ts';
 import { fabricated } from '../support/fabricated-id.ts';
 import { testOutcome } from '../support/test-outcome.ts';
 
+/** A requirement as a version-1 report wrote it (its label only), read as the current model. */
 function req(id: string, level: 'MUST' | 'SHOULD' | 'INFO', status: VerdictStatus): ReportedRequirement {
-  return {
+  return upgradeRequirement({
     id: fabricated(id),
     area: 'auth',
     level,
@@ -35,6 +37,18 @@ function req(id: string, level: 'MUST' | 'SHOULD' | 'INFO', status: VerdictStatu
     message: '',
     covered: true,
     observations: [],
+  });
+}
+
+/** A requirement quoting the contract, with the verdict a report labelled `status` carries. */
+function cite(id: string, status: VerdictStatus, quote: string | undefined) {
+  const { level, decided, covered } = req(id, 'MUST', status);
+  return {
+    id,
+    level,
+    covered: status === 'skipped' ? false : covered,
+    ...(decided ? { decided } : {}),
+    quote,
   };
 }
 
@@ -115,9 +129,7 @@ describe('contract view', () => {
 
   test('every MUST and SHOULD quote lands on one anchored statement that holds it', () => {
     const statements = parseContract(markdown!).flatMap((b) => b.statements);
-    const cited = catalogue
-      .filter((r) => r.quote)
-      .map((r) => ({ id: r.id, status: 'passed' as const, quote: r.quote }));
+    const cited = catalogue.filter((r) => r.quote).map((r) => cite(r.id, 'passed', r.quote));
     const { anchors, html } = renderContract(markdown!, cited);
     const missing = cited.filter((r) => !anchors.has(r.id)).map((r) => r.id);
     expect(missing).toEqual([]);
@@ -131,9 +143,9 @@ describe('contract view', () => {
   test('a statement shows the worst verdict of the requirements quoting it', () => {
     const md = '# T\n\n| a | b |\n|---|---|\n| x | y |\n\nOne sentence. `Two` sentence.\n';
     const { html, anchors } = renderContract(md, [
-      { id: 'R1', status: 'passed', quote: '| x | y |' },
-      { id: 'R2', status: 'blocked', quote: '| x | y |' },
-      { id: 'R3', status: 'skipped', quote: '`Two` sentence.' },
+      cite('R1', 'passed', '| x | y |'),
+      cite('R2', 'blocked', '| x | y |'),
+      cite('R3', 'skipped', '`Two` sentence.'),
     ]);
     expect(anchors.get('R1')).toBe('spec-L5');
     expect(html).toContain('<tr id="spec-L5" class="cited o-blocked"');

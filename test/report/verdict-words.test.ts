@@ -10,7 +10,6 @@ import { notJudgedLines, securityLine, summaryTable } from '../../src/report/sum
 import { verdictLine, verdictSentence } from '../../src/report/verdict-line.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import type { Conclusion } from '../../src/verdict/conclusion.ts';
-import { applyExpectations } from '../../src/verdict/expectations.ts';
 import { gate } from '../../src/verdict/gate.ts';
 import { computeVerdicts } from '../../src/verdict/verdict.ts';
 import { fabricated } from '../support/fabricated-id.ts';
@@ -87,12 +86,17 @@ describe('the verdict sentence', () => {
 });
 
 describe('expected failures, marked wherever they are shown', () => {
-  const computed = computeVerdicts(catalogue, outcomes, { profile: 'strict' });
-  const { verdicts, outcome: expect_ } = applyExpectations(
-    computed,
-    ['AUDIO-A', 'AUDIO-B', 'AUDIO-C', 'SEC-X'].map((requirement) => ({ requirement, reason: 'known 302' })),
-    'speakcheck.expect.yaml',
-  );
+  const verdicts = computeVerdicts(catalogue, outcomes, {
+    profile: 'strict',
+    expect: {
+      file: 'speakcheck.expect.yaml',
+      entries: ['AUDIO-A', 'AUDIO-B', 'AUDIO-C', 'SEC-X'].map((requirement) => ({
+        requirement,
+        reason: 'known 302',
+      })),
+    },
+  });
+  const expect_ = verdicts.expect!;
   const gated = gate(verdicts, 'strict');
   const report = buildReport(verdicts, outcomes, {
     ...run({ exitCode: gated.exitCode }),
@@ -101,13 +105,15 @@ describe('expected failures, marked wherever they are shown', () => {
     expect: expect_,
   });
 
-  test('the verdict line says how many failures the expect file made expected', () => {
+  // Issue 51: with an expect file the headline says what happened, never "no MUST failed" while
+  // MUSTs failed (expected), also when something is left unjudged.
+  test('the verdict line says what failed as expected, and how many failures the expect file made expected', () => {
     expect(gated.exitCode).toBe(0);
     expect(verdictLine(report.run)).toBe(
-      'verdict: NO MUST OR SHOULD FAILED — 1 MUST, 1 SHOULD NOT JUDGED (exit 0, strict profile; 4 failures expected by speakcheck.expect.yaml)',
+      'verdict: NO UNEXPECTED FAILURE — 1 MUST failed, 1 MUST blocked, 1 SHOULD blocked, 1 security check failed as expected; 1 MUST, 1 SHOULD NOT JUDGED (exit 0, strict profile; 4 failures expected by speakcheck.expect.yaml)',
     );
     expect(renderMarkdown(report).replace(/\*\*/g, '')).toContain(
-      '- Verdict: NO MUST OR SHOULD FAILED — 1 MUST, 1 SHOULD NOT JUDGED (exit 0, strict profile; 4 failures expected by speakcheck.expect.yaml)',
+      '- Verdict: NO UNEXPECTED FAILURE — 1 MUST failed, 1 MUST blocked, 1 SHOULD blocked, 1 security check failed as expected; 1 MUST, 1 SHOULD NOT JUDGED (exit 0, strict profile; 4 failures expected by speakcheck.expect.yaml)',
     );
   });
 
@@ -121,8 +127,9 @@ describe('expected failures, marked wherever they are shown', () => {
       '<b>Expected failure</b> (listed in the expect file; does not gate the run): Expected (known 302): blocked: ',
     );
     expect(html).toContain("Nothing new: the run's 4 failures are expected");
-    // The area bars' counts: an expected failure is outcome "failed" there, and said to be expected.
-    expect(html).toMatch(/<span class="counts">3 failed \(3 expected\)<\/span>/);
+    // The area bars' counts: an expected failure stays failed, an expected block stays blocked
+    // (issue 48: the block is no longer lost), each said to be expected.
+    expect(html).toMatch(/<span class="counts">1 failed \(1 expected\) · 2 blocked \(2 expected\)<\/span>/);
     expect(html).not.toContain('none failed');
     expect(securityLine(verdicts.requirements, 'strict')).toBe(
       'security (tenant isolation, OWASP API1:2023): 2 checks: 1 passed, 0 failed (and 1 expected), 0 blocked, 0 not judged; gating (strict profile)',

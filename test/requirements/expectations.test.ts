@@ -5,10 +5,12 @@ import { describe, expect, test } from 'vitest';
 import { baselineEntries } from '../../src/cli/commands/expect.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { expectFilePath, loadExpectFile, parseExpectations } from '../../src/config/expect-file.ts';
+import type { Expectation } from '../../src/config/types.ts';
 import { EXIT } from '../../src/exit-codes.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { upgradeReport } from '../../src/report/report-version.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
-import { applyExpectations, expectLines } from '../../src/verdict/expectations.ts';
+import { expectLines } from '../../src/verdict/expectations.ts';
 import { gate } from '../../src/verdict/gate.ts';
 import { computeVerdicts } from '../../src/verdict/verdict.ts';
 import { fabricated } from '../support/fabricated-id.ts';
@@ -24,21 +26,28 @@ const req = (id: string, level: Requirement['level']): Requirement => ({
 });
 
 const catalogue = [req('AUTH-A', 'MUST'), req('AUTH-B', 'MUST'), req('AUTH-C', 'SHOULD')];
-const verdicts = computeVerdicts(catalogue, [
+const outcomes = [
   outcome('a fails', 'failed', ['AUTH-A']),
   outcome('b passes', 'passed', ['AUTH-B']),
   outcome('c fails', 'failed', ['AUTH-C']),
-]);
+];
+const verdicts = computeVerdicts(catalogue, outcomes);
 const now = new Date('2026-11-24T12:00:00Z');
 
-describe('applyExpectations', () => {
+/** The fold with the expect file's entries applied (src/verdict/fold.ts), and what the file did. */
+function withExpect(outs: typeof outcomes, entries: Expectation[], file: string, at: Date) {
+  const v = computeVerdicts(catalogue, outs, { expect: { file, entries }, now: at });
+  return { verdicts: v, outcome: v.expect! };
+}
+
+describe('the expect file in the fold', () => {
   test('without an expect file the failures fail the run', () => {
     expect(gate(verdicts, 'strict').exitCode).toBe(EXIT.failed);
   });
 
   test('every failure expected: exit 0, status expected-failure keeping the original message', () => {
-    const { verdicts: v, outcome: o } = applyExpectations(
-      verdicts,
+    const { verdicts: v, outcome: o } = withExpect(
+      outcomes,
       [
         { requirement: 'AUTH-A', reason: 'known bug', link: 'https://tracker/1' },
         { requirement: 'AUTH-C', reason: 'later', expires: '2026-11-24' },
@@ -56,19 +65,14 @@ describe('applyExpectations', () => {
   });
 
   test('a failure not listed still fails the run', () => {
-    const { verdicts: v } = applyExpectations(
-      verdicts,
-      [{ requirement: 'AUTH-C', reason: 'r' }],
-      'x.yaml',
-      now,
-    );
+    const { verdicts: v } = withExpect(outcomes, [{ requirement: 'AUTH-C', reason: 'r' }], 'x.yaml', now);
     expect(gate(v, 'strict').exitCode).toBe(EXIT.failed);
     expect(v.summary.mustFailed).toBe(1);
   });
 
   test('a run whose only failures were expected does not say CONFORMS: it says they were expected', () => {
-    const { verdicts: v, outcome: o } = applyExpectations(
-      verdicts,
+    const { verdicts: v, outcome: o } = withExpect(
+      outcomes,
       [
         { requirement: 'AUTH-A', reason: 'known bug' },
         { requirement: 'AUTH-C', reason: 'later' },
@@ -77,13 +81,17 @@ describe('applyExpectations', () => {
       now,
     );
     const gated = gate(v, 'strict', { expiredExpectations: o.expired.length });
-    expect(gated).toEqual({ exitCode: EXIT.ok, words: 'NO UNEXPECTED FAILURE', reasons: [] });
+    expect(gated).toEqual({
+      exitCode: EXIT.ok,
+      words: 'NO UNEXPECTED FAILURE — 1 MUST failed, 1 SHOULD failed as expected',
+      reasons: [],
+    });
     expect(gate(verdicts, 'strict').words).toBe('DOES NOT CONFORM');
   });
 
   test('an expected failure that passes is an unexpected pass, reported, exit unchanged', () => {
-    const { verdicts: v, outcome: o } = applyExpectations(
-      verdicts,
+    const { verdicts: v, outcome: o } = withExpect(
+      outcomes,
       [
         { requirement: 'AUTH-A', reason: 'r' },
         { requirement: 'AUTH-B', reason: 'was broken' },
@@ -99,8 +107,8 @@ describe('applyExpectations', () => {
   });
 
   test('an expired entry is not applied and fails the run, saying which', () => {
-    const { verdicts: v, outcome: o } = applyExpectations(
-      verdicts,
+    const { verdicts: v, outcome: o } = withExpect(
+      outcomes,
       [
         { requirement: 'AUTH-A', reason: 'r', expires: '2026-11-23' },
         { requirement: 'AUTH-C', reason: 'r' },
@@ -117,8 +125,8 @@ describe('applyExpectations', () => {
   });
 
   test('an expired entry whose requirement passes still fails the run', () => {
-    const { verdicts: v, outcome: o } = applyExpectations(
-      verdicts,
+    const { verdicts: v, outcome: o } = withExpect(
+      outcomes,
       [
         { requirement: 'AUTH-A', reason: 'r' },
         { requirement: 'AUTH-C', reason: 'r' },
@@ -131,15 +139,16 @@ describe('applyExpectations', () => {
   });
 
   test('a blocked requirement can be expected too', () => {
-    const blocked = computeVerdicts(catalogue, [
+    const blockedOutcomes = [
       outcome('a blocked', 'failed', ['AUTH-A'], {
-        conclusions: { 'AUTH-A': [{ kind: 'blocked', by: 'login failed' }] },
+        conclusions: { 'AUTH-A': [{ kind: 'blocked' as const, by: 'login failed' }] },
       }),
       outcome('b passes', 'passed', ['AUTH-B', 'AUTH-C']),
-    ]);
+    ];
+    const blocked = computeVerdicts(catalogue, blockedOutcomes);
     expect(blocked.requirements[0]!.status).toBe('blocked');
-    const { verdicts: v } = applyExpectations(
-      blocked,
+    const { verdicts: v } = withExpect(
+      blockedOutcomes,
       [{ requirement: 'AUTH-A', reason: 'r' }],
       'x.yaml',
       now,
@@ -213,15 +222,16 @@ describe('the expect file', () => {
 
 describe('speakcheck expect --from', () => {
   test('the baseline lists failed and blocked MUST/SHOULD requirements, not INFO', () => {
-    const report = {
-      run: { runId: 'r1', startedAt: '2026-11-24T00:00:00Z' },
+    // A report as an older speakcheck wrote it (labels only), read through the versioned reader.
+    const report = upgradeReport({
+      run: { runId: 'r1', startedAt: '2026-11-24T00:00:00Z', profile: 'strict' },
       requirements: [
-        { id: 'AUTH-A', level: 'MUST', status: 'failed' },
-        { id: 'AUTH-B', level: 'SHOULD', status: 'blocked' },
-        { id: 'AUTH-C', level: 'MUST', status: 'passed' },
-        { id: 'AUTH-D', level: 'INFO', status: 'failed' },
+        { id: 'AUTH-A', level: 'MUST', status: 'failed', message: 'x', tests: ['t'] },
+        { id: 'AUTH-B', level: 'SHOULD', status: 'blocked', message: 'x', tests: ['t'] },
+        { id: 'AUTH-C', level: 'MUST', status: 'passed', message: 'x', tests: ['t'] },
+        { id: 'AUTH-D', level: 'INFO', status: 'failed', message: 'x', tests: ['t'] },
       ],
-    } as unknown as ConformanceReport;
+    } as unknown as ConformanceReport);
     const entries = baselineEntries(report);
     expect(entries.map((e) => e.requirement)).toEqual(['AUTH-A', 'AUTH-B']);
     expect(entries[0]!.reason).toMatch(/^generated by speakcheck expect from run r1/);

@@ -254,7 +254,9 @@ describe('a stopped run (--max-time, Ctrl-C)', () => {
     outcome('c unfinished', 'not-concluded', ['AUTH-C']),
     outcome('d skipped', 'skipped', ['AUTH-D']),
   ];
-  const v = computeVerdicts(catalogue, outcomes, { stopped: 'the run budget of 20 s ran out' });
+  const v = computeVerdicts(catalogue, outcomes, {
+    stopped: { reason: 'budget', sentence: 'the run budget of 20 s ran out' },
+  });
   const byId = Object.fromEntries(v.requirements.map((r) => [r.id, r]));
 
   test('unfinished or never-run requirements are not concluded; a failure stays a failure', () => {
@@ -273,7 +275,7 @@ describe('a stopped run (--max-time, Ctrl-C)', () => {
     const passing = computeVerdicts(
       [req('AUTH-A', 'MUST'), req('AUTH-B', 'INFO')],
       [outcome('a passes', 'passed', ['AUTH-A']), outcome('b unfinished', 'not-concluded', ['AUTH-B'])],
-      { stopped: 'SIGINT (interrupted)' },
+      { stopped: { reason: 'signal', sentence: 'SIGINT (interrupted)' } },
     );
     expect(passing.summary.notConcluded).toBe(1);
     expect(exitCodeFor(passing, 'lenient')).toBe(EXIT.failed);
@@ -481,7 +483,7 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
   test('a run stopped by its budget while throttled says so for what never ran', () => {
     const verdicts = computeVerdicts(catalogue, [], {
       areas: ['auth'],
-      stopped: 'the run budget of 25 s (--max-time) ran out',
+      stopped: { reason: 'budget', sentence: 'the run budget of 25 s (--max-time) ran out' },
       throttled,
     });
     expect(verdicts.requirements.find((r) => r.id === fabricated('AUTH-A'))!.message).toBe(
@@ -551,7 +553,7 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
         }),
         outcome('c unfinished', 'not-concluded', ['AUTH-C']),
       ],
-      { stopped: 'the run budget of 300 s (--max-time) ran out' },
+      { stopped: { reason: 'budget', sentence: 'the run budget of 300 s (--max-time) ran out' } },
     );
     const by = Object.fromEntries(v.requirements.map((r) => [r.id, r.notJudged]));
     expect(by['AUTH-A']).toBeUndefined();
@@ -666,7 +668,7 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
     const failing = computeVerdicts(small, [...unjudgedMust, outcome('a fails', 'failed', ['AUTH-A'])]);
     expect(verdictWords(failing, 'strict', exitCodeFor(failing, 'strict'))).toBe('DOES NOT CONFORM');
     const stopped = computeVerdicts(small, [outcome('a', 'passed', ['AUTH-A'])], {
-      stopped: 'SIGINT (interrupted)',
+      stopped: { reason: 'signal', sentence: 'SIGINT (interrupted)' },
     });
     expect(verdictWords(stopped, 'strict', exitCodeFor(stopped, 'strict'))).toBe('NOT CONCLUDED');
     // A problem of the run (a file that did not load) with gaps: acceptance says it does not conform.

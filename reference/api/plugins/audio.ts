@@ -21,6 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import { AUDIO_FORMATS, type AudioFormat, isAudioFormat } from '../../audio/formats.ts';
 import { WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
 import { defectiveAudioBody } from '../../defects/audio-body.ts';
+import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
 import { SIGNED_AUDIO_PREFIX } from '../../signing/audio-url.ts';
@@ -215,6 +216,8 @@ export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): P
   app.get<{ Params: AudioParams; Querystring: Record<string, unknown> }>(
     `${SIGNED_AUDIO_PREFIX}/:take_id/:format`,
     async (request, reply) => {
+      // Defect storage-host-hangs: the storage host behind every signed URL accepts and never answers.
+      if (defects.has('storage-host-hangs')) return neverAnswer(reply);
       if (defects.has('signed-url-needs-bearer')) await authenticate(ctx)(request);
       if (
         request.headers.authorization !== undefined &&

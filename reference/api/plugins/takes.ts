@@ -5,6 +5,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
 import {
@@ -81,6 +82,8 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   app.get<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: one }, async (request, reply) => {
     const { take_id } = request.params;
     const row = takeOf(ctx, ownerFor(ctx, 'leak-take-by-id', 'take', request.userId, take_id), take_id);
+    // Defect take-get-hangs-when-ready: a ready take's GET never answers (a wedged read path).
+    if (row.status === 'ready' && defects.has('take-get-hangs-when-ready')) return neverAnswer(reply);
     if (row.worker) reply.header('x-speak-worker', row.worker);
     const take = shown(takeResource(row));
     return defects.has('take-get-array') ? [take] : take;

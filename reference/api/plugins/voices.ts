@@ -5,6 +5,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
 import { findModel } from '../../models/catalogue.ts';
@@ -99,7 +100,9 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
   app.post<{ Body: VoiceGenerateBody }>(
     '/v1/speak/voices/generate',
     { schema: generate },
-    async (request) => {
+    async (request, reply) => {
+      // Defect voice-generate-hangs: voice generation accepts the request and never answers.
+      if (defects.has('voice-generate-hangs')) return neverAnswer(reply);
       const built = buildVoice(request.userId, request.body, 'body', {
         timestampMs: Date.now(),
       });

@@ -96,6 +96,8 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
   });
 
   async function handle(text: string): Promise<void> {
+    // Defect ws-silent-from-start: the upgrade succeeds, then no request ever gets a message.
+    if (defects.has('ws-silent-from-start')) return;
     let message: unknown;
     try {
       message = JSON.parse(text);

@@ -11,13 +11,16 @@ import { DEFAULT_EXPECT_FILE, renderExpectFile } from '../../config/expect-file.
 import type { Expectation } from '../../config/types.ts';
 import { EXIT } from '../../exit-codes.ts';
 import type { ConformanceReport } from '../../report/model.ts';
+import { upgradeReport } from '../../report/report-version.ts';
+import { isGatingFailure } from '../../verdict/standing.ts';
 
 /** The report of a run directory (conformance.json), or a ConfigError saying what is missing. */
 export function readReport(dir: string): ConformanceReport {
   const file = join(resolve(dir), 'conformance.json');
   if (!existsSync(file)) throw new ConfigError(`${file} does not exist: give the report directory of a run.`);
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+    // Through the versioned reader: a report of an older speakcheck reads as the current model.
+    return upgradeReport(JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport);
   } catch (e) {
     throw new ConfigError(`${file} is not a conformance report: ${(e as Error).message}`);
   }
@@ -25,9 +28,7 @@ export function readReport(dir: string): ConformanceReport {
 
 /** The failed and blocked MUST, SHOULD and SECURITY requirements of a report (INFO never gates: not listed). */
 export function failingIds(report: ConformanceReport): string[] {
-  return report.requirements
-    .filter((r) => (r.status === 'failed' || r.status === 'blocked') && r.level !== 'INFO')
-    .map((r) => r.id);
+  return report.requirements.filter((r) => isGatingFailure(r, report.run.profile)).map((r) => r.id);
 }
 
 export function baselineEntries(report: ConformanceReport): Expectation[] {

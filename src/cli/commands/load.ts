@@ -28,6 +28,7 @@ import {
   positiveInt,
   reportDirOf,
 } from '../option-parsers.ts';
+import { reportDirSentence, unwritableDir } from '../writable-dir.ts';
 
 interface LoadFlags extends TargetFlags {
   vus?: number;
@@ -157,6 +158,9 @@ export function registerLoad(program: Command): void {
         );
         return;
       }
+      // Before k6 or the server is started: a report directory this user cannot write is a usage error.
+      const reportDirProblem = flags.reportDir ? unwritableDir(flags.reportDir) : undefined;
+      if (reportDirProblem) throw new ConfigError(reportDirSentence(flags.reportDir!, reportDirProblem));
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       console.error(`speakcheck load: ${err.message}`);

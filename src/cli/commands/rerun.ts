@@ -9,19 +9,10 @@ import type { Command } from 'commander';
 import { type OptionTable, RUN_OPTIONS, TARGET_OPTIONS } from '../../config/options.ts';
 import { EXIT } from '../../exit-codes.ts';
 import type { ConformanceReport } from '../../report/model.ts';
-import type { VerdictStatus } from '../../verdict/verdict.ts';
+import { isRerun } from '../../verdict/standing.ts';
 import { addTableOptions } from '../option-parsers.ts';
 import { readReport } from './expect.ts';
 import { EXIT_CODES_HELP, type RunCommandFlags, runAction } from './run.ts';
-
-const RERUN: ReadonlySet<VerdictStatus> = new Set([
-  'failed',
-  'blocked',
-  'non-strict',
-  'harness-error',
-  'not-concluded',
-  'expected-failure',
-]);
 
 /**
  * The run's options as `rerun` takes them: the same, but the server and the profile default to the
@@ -39,7 +30,7 @@ export const RERUN_OPTIONS: OptionTable = {
 
 /** The MUST, SHOULD and SECURITY requirements of a report that did not pass (INFO never gates). */
 export function rerunIds(report: ConformanceReport): string[] {
-  return report.requirements.filter((r) => RERUN.has(r.status) && r.level !== 'INFO').map((r) => r.id);
+  return report.requirements.filter(isRerun).map((r) => r.id);
 }
 
 /** The run flags of the rerun: the selection and, unless given, the server and profile of the report. */

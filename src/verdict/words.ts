@@ -1,0 +1,168 @@
+/**
+ * Every sentence about a requirement's verdict, written from the data (issue 48): the message a
+ * report shows, why a requirement was not judged and what would judge it. Written from the verdict
+ * (src/verdict/model.ts), its standing (src/verdict/standing.ts) and the run's particulars (why it
+ * stopped, the back-pressure it waited on); nothing here is read back by any code.
+ */
+import type { Profile } from '../config/types.ts';
+import { type Conclusion, stoppedRemedy } from './conclusion.ts';
+import type { RunStopped, StopReason, Verdict } from './model.ts';
+import { isOpen, type Label, labelOf, unjudgedGates } from './standing.ts';
+
+/** What only the whole run knows, and the words say. */
+export interface RunParticulars {
+  stopped?: RunStopped;
+  /** The run waited on the server's limit: "throttled: 429 on N requests, waited M s". */
+  throttled?: string;
+}
+
+/** A MUST or SHOULD that has no verdict of its own in this run: why, and what would judge it. */
+export interface NotJudged {
+  /** Its label before the expect file applied (blocked, not-observed, …). */
+  status: Label;
+  reason: string;
+  wouldJudgeIt: string;
+}
+
+/** The verdict's message as the reports show it. */
+export function messageOf(v: Verdict, profile: Profile | undefined, run: RunParticulars = {}): string {
+  const plain = plainMessage(v, profile, run);
+  if (!v.expected || labelOf(v, profile) !== 'expected-failure') return plain;
+  const { reason, link } = v.expected;
+  return `Expected (${reason}${link ? `, ${link}` : ''}): ${v.decided?.kind === 'blocked' ? 'blocked: ' : ''}${plain}`;
+}
+
+/** The message before the expect file applied. */
+function plainMessage(v: Verdict, profile: Profile | undefined, run: RunParticulars): string {
+  const c = v.decided;
+  const test = v.decidedIn?.test ?? '';
+  if (c?.kind === 'not-concluded' && v.decidedIn === undefined)
+    return `Not concluded (${run.throttled ?? 'timeout'}): ${run.stopped?.sentence ?? 'the run was stopped'} before any covering test ran.`;
+  if (v.level === 'INFO') return infoMessage(v, run);
+  switch (c?.kind) {
+    case undefined:
+      return v.covered
+        ? 'Not observed: no covering test concluded anything about it.'
+        : 'No test covers this requirement.';
+    case 'violated': {
+      const more = (v.decidedIn?.tests ?? 1) - 1;
+      const said = `${test}: ${c.message}${more > 0 ? ` (and ${more} more failing test${more > 1 ? 's' : ''})` : ''}`;
+      if (labelOf({ ...v, expected: undefined }, profile) !== 'non-strict') return said;
+      return `Non-strict (a ${v.level === 'SHOULD' ? 'SHOULD' : 'security check'}, ${profile} profile): ${said}`;
+    }
+    case 'harness-bug':
+      return `Harness error (a bug of speakcheck, not a verdict on the server; please report it): ${c.bug}`;
+    case 'blocked':
+      return `${test}: blocked by: ${c.by}`;
+    case 'not-concluded':
+      // A run stopped while it waited on the server's limit says so first.
+      return `Not concluded (${c.cause === 'stopped' && run.throttled ? run.throttled : c.cause}): ${test}: ${c.reason}`;
+    case 'held': {
+      const n = v.decidedIn?.tests ?? 1;
+      return `${n} test${n > 1 ? 's' : ''} passed.`;
+    }
+    case 'not-applicable':
+      return `Not applicable: ${c.reason}`;
+    case 'not-observed':
+      return `Not observed: ${test}: ${c.reason}`;
+  }
+}
+
+/** INFO judges nothing: its message is what the covering tests saw. */
+function infoMessage(v: Verdict, run: RunParticulars): string {
+  const c = v.decided;
+  const test = v.decidedIn?.test ?? '';
+  if (c === undefined) return 'No test covers this requirement.';
+  if (c.kind === 'not-concluded')
+    return c.cause === 'throttled'
+      ? `Not observed: ${test} did not finish (${c.reason}).`
+      : `Not concluded (${run.throttled ?? 'timeout'}): ${test} did not finish.`;
+  if (c.kind === 'not-observed')
+    return `Every covering test was skipped.${v.observations.length > 0 ? ` ${v.observations.join(' · ')}` : ''}`;
+  return v.observations.length > 0 ? v.observations.join(' · ') : 'Observed; nothing noted.';
+}
+
+/**
+ * A MUST, SHOULD or security check without a verdict of its own: the reason and what would judge it,
+ * from the conclusion that decided it, else by its label. Undefined when it was judged.
+ */
+export function notJudgedOf(
+  v: Verdict,
+  profile: Profile | undefined,
+  run: RunParticulars = {},
+): NotJudged | undefined {
+  if (v.level === 'INFO') return undefined;
+  const status = labelOf({ ...v, expected: undefined }, profile);
+  if (status === 'passed' || status === 'failed' || status === 'non-strict') return undefined;
+  const c = v.decided;
+  // A stopped run's remedy depends on why it was stopped, which only the whole run knows.
+  const stoppedHere = c?.kind === 'not-concluded' && c.cause === 'stopped';
+  const said = c !== undefined && 'wouldJudge' in c && !stoppedHere ? c : undefined;
+  return {
+    status,
+    reason: said?.reason ?? plainMessage(v, profile, run),
+    wouldJudgeIt: said?.wouldJudge ?? defaultRemedy(status, v.covered, v.stop),
+  };
+}
+
+/** What would judge a requirement whose conclusion named no remedy, by why it was not judged. */
+function defaultRemedy(status: Label, covered: boolean, stop: StopReason | undefined): string {
+  switch (status) {
+    case 'blocked':
+      return 'the server getting past the step that blocked it (see the message); then run again';
+    case 'not-concluded':
+      return stoppedRemedy(stop);
+    case 'harness-error':
+      return 'a speakcheck without this bug (please report it)';
+    case 'not-applicable':
+      return 'the server offering the feature';
+    case 'not-observed':
+      return 'a run where the state it speaks of can be observed (see the reason)';
+    default:
+      return covered
+        ? 'a run where its test is not skipped (see the reason)'
+        : 'a test that covers it (none exists: a gap of speakcheck)';
+  }
+}
+
+/** One conclusion in words, for a test's own result lines (the Allure attachment). */
+export function conclusionWords(c: Conclusion): string {
+  switch (c.kind) {
+    case 'held':
+      return 'held';
+    case 'violated':
+      return `violated: ${c.message}`;
+    case 'blocked':
+      return `blocked by: ${c.by}`;
+    case 'harness-bug':
+      return `harness bug: ${c.bug}`;
+    case 'not-concluded':
+      return `not concluded (${c.cause}): ${c.reason}`;
+    default:
+      return `${c.kind}: ${c.reason}`;
+  }
+}
+
+/**
+ * Why a run that failed nothing is not CONFORMS: what it left unjudged, per level that gates in its
+ * profile ("3 MUST not judged: A, B, C"), for a verdict whose words give no reasons of their own.
+ */
+export function notJudgedReasons(verdicts: readonly Verdict[], profile: Profile): string[] {
+  const open = verdicts.filter((v) => isOpen(v) && unjudgedGates(v.level, profile));
+  return (['MUST', 'SHOULD', 'SECURITY'] as const).flatMap((level) => {
+    const ids = open.filter((v) => v.level === level).map((v) => v.id);
+    if (ids.length === 0) return [];
+    const shown =
+      ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ');
+    const name = level === 'SECURITY' ? (ids.length === 1 ? 'security check' : 'security checks') : level;
+    return [`${ids.length} ${name} not judged: ${shown}`];
+  });
+}
+
+/** A failed requirement's finding in one sentence: the test and what it saw, without the expect file's or the profile's prefix. */
+export function findingLine(v: Verdict): string {
+  const c = v.decided;
+  return c?.kind === 'violated'
+    ? `${v.decidedIn ? `${v.decidedIn.test}: ` : ''}${c.message}`
+    : plainMessage(v, undefined, {});
+}

@@ -1,0 +1,120 @@
+/**
+ * Every done call is judged, not one sample (issue 49): each item a scenario of the webhooks file
+ * made with a done_webhook (the main take, the post_url take, the retried take, the websocket take,
+ * the voice) has its own sink token, so every call that arrived under it was registered for that
+ * item. Each done call must be about that item (its id), be a done body of its kind (schema, a done
+ * status) and agree with what the run saw of it (polling's final status, GET right after the call).
+ * A worker that mixes up its queue, sending one take's body to another take's hook, is caught
+ * on whichever take it happens to.
+ */
+import type { Take, Voice } from '../../schemas/types.ts';
+import { Finding, show } from '../../src/checks/finding.ts';
+import { assertDoneBodyOfTake, callsOf } from '../../src/checks/webhook-calls.ts';
+import { assertWebhookBodyMatchesGet } from '../../src/checks/webhooks.ts';
+import { expectSchema, statusOf, type WebhookCall } from '../../src/harness/index.ts';
+import type { WebhookScenarios } from './webhook-scenarios.ts';
+import type { TakeScenario } from './webhook-takes.ts';
+
+/** One item with a done_webhook, with every call its token received and what the run saw of it. */
+export interface RegisteredItem {
+  kind: 'take' | 'voice';
+  id: string;
+  /** "post_url take tk_…" */
+  label: string;
+  calls: readonly WebhookCall[];
+  /** The status the run last saw the item in (polling, or the websocket's last Take message). */
+  seenStatus?: string;
+  /** What GET answered right after the first done call, when the run asked. */
+  getAfterDone?: unknown;
+}
+
+/** The file's items with a done_webhook whose scenarios completed (a failed one is its own test's to report). */
+export async function registeredItems(w: WebhookScenarios): Promise<RegisteredItem[]> {
+  const takeItem =
+    (label: string) =>
+    (s: TakeScenario): RegisteredItem => ({
+      kind: 'take',
+      id: s.takeId,
+      label: `${label} take ${s.takeId}`,
+      calls: s.calls,
+      ...(statusOf(s.polled.final) ? { seenStatus: statusOf(s.polled.final) } : {}),
+      ...(s.getAfterDone !== undefined ? { getAfterDone: s.getAfterDone } : {}),
+    });
+  const settled = await Promise.allSettled<RegisteredItem | undefined>([
+    w.mainTake().then(takeItem('main')),
+    w.postUrlTake().then(takeItem('post_url')),
+    w.retriedTake().then(takeItem('retried')),
+    w.websocketTake().then(({ r, streamed, calls }) =>
+      r.takeId
+        ? {
+            kind: 'take' as const,
+            id: r.takeId,
+            label: `websocket take ${r.takeId}`,
+            calls,
+            ...(streamed.at(-1) ? { seenStatus: streamed.at(-1)!.status } : {}),
+          }
+        : undefined,
+    ),
+    w.webhookVoice().then(({ voiceId, polled, calls }) => ({
+      kind: 'voice' as const,
+      id: voiceId,
+      label: `voice ${voiceId}`,
+      calls,
+      ...(statusOf(polled.final) ? { seenStatus: statusOf(polled.final) } : {}),
+    })),
+  ]);
+  return settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
+}
+
+/**
+ * Every done call of `item` is about it: its id, a done body of its kind, the status the run saw.
+ * Throws the first finding, naming the item.
+ */
+export function assertDoneCallsOfItem(item: RegisteredItem): void {
+  for (const call of callsOf(item.calls, 'done')) {
+    const what = `${item.label}: done call #${call.index}`;
+    if (item.kind === 'take') {
+      expectSchema('Take', call.json, `${what} body`);
+      const status = assertDoneBodyOfTakeNamed(call.json, item);
+      if (status === 'ready') expectSchema('TakeInfo', (call.json as Take).info, `${what} body info`);
+    } else {
+      expectSchema('Voice', call.json, `${what} body`);
+      const voiceId = (call.json as Voice | null)?.voice_id;
+      if (voiceId !== item.id)
+        throw new Finding(
+          `${what}: the body is about voice ${show(voiceId)}, not the voice the hook was registered for`,
+          {
+            where: `${what} /voice_id`,
+            expected: item.id,
+            actual: voiceId,
+          },
+        );
+    }
+    const status = statusOf(call.json);
+    if (item.seenStatus !== undefined && status !== item.seenStatus)
+      throw new Finding(
+        `${what}: the body says ${show(status)}, the run saw the ${item.kind} end ${item.seenStatus}`,
+        {
+          where: `${what} /status`,
+          expected: item.seenStatus,
+          actual: status,
+        },
+      );
+  }
+}
+
+/** The first done call of `item` equals GET made right after it (when the run made one). */
+export function assertFirstDoneCallEqualsGet(item: RegisteredItem): void {
+  const call = callsOf(item.calls, 'done')[0];
+  if (!call || item.getAfterDone === undefined) return;
+  assertWebhookBodyMatchesGet(call.json, item.getAfterDone, `${item.label} done_webhook`);
+}
+
+function assertDoneBodyOfTakeNamed(body: unknown, item: RegisteredItem): string {
+  try {
+    return assertDoneBodyOfTake(body, item.id);
+  } catch (err) {
+    if (err instanceof Finding) throw new Finding(`${item.label}: ${err.message}`, err.facts);
+    throw err;
+  }
+}

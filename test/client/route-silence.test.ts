@@ -1,0 +1,175 @@
+/**
+ * A route that does not answer is learned once (src/client/route-silence.ts): two no-answers while
+ * the server answered others, then every later request concludes at once naming the first; an
+ * answer starts over; the bound of the first answer comes from what the route showed. And the ids
+ * the harness puts in paths map to the route of a server-made id (src/client/route.ts).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
+import { closeHttp, send, signedRoute } from '../../src/client/http.ts';
+import { routeOf } from '../../src/client/route.ts';
+import {
+  ANSWER_BOUND_FLOOR_MS,
+  answerBoundMs,
+  boundFrom,
+  observeAnswer,
+  RouteSilence,
+  resetObservedAnswers,
+} from '../../src/client/route-silence.ts';
+import { runOutages } from '../../src/facts/outages.ts';
+import { memoryFacts, resetMemoryFacts } from '../../src/facts/run-facts.ts';
+import { classify } from '../../src/harness/disposition.ts';
+import { requirementOfRoute } from '../../src/harness/route-requirement.ts';
+
+describe('route identity', () => {
+  test.each([
+    ['GET', 'http://h/v1/speak/takes/speakcheck-probe-unknown/flac', 'GET /v1/speak/takes/{take_id}/flac'],
+    ['GET', 'http://h/v1/speak/takes/tk_01HZX3K8Q9T2M4N6P8R0S2/flac', 'GET /v1/speak/takes/{take_id}/flac'],
+    ['DELETE', 'http://h/v1/speak/voices/speakcheck-unknown-id', 'DELETE /v1/speak/voices/{voice_id}'],
+    ['GET', 'http://h/v1/speak/takes/3f0c1a52-8d3e-4c1b-9a57-0d6f0e2b1c44', 'GET /v1/speak/takes/{take_id}'],
+  ])('%s %s → %s', (method, url, route) => {
+    expect(routeOf(method, url)).toBe(route);
+  });
+
+  test('a signed URL is a route of its host, whatever its path and query', () => {
+    expect(signedRoute('https://bucket.example.com/a/tk_1/wav?X-Amz-Signature=abc')).toBe(
+      signedRoute('https://bucket.example.com/b/tk_2/flac?X-Amz-Signature=def'),
+    );
+    expect(signedRoute('https://bucket.example.com/a')).toBe('GET (signed URL) bucket.example.com');
+  });
+});
+
+describe('the bound of the first answer', () => {
+  afterEach(resetObservedAnswers);
+
+  test('the option until the route showed enough answers', () => {
+    expect(boundFrom(undefined, 15_000)).toBe(15_000);
+    expect(boundFrom({ slowestMs: 10, samples: 2 }, 15_000)).toBe(15_000);
+  });
+
+  test('a multiple of the slowest answer, never below the floor nor above the ceiling', () => {
+    expect(boundFrom({ slowestMs: 10, samples: 3 }, 15_000)).toBe(ANSWER_BOUND_FLOOR_MS);
+    expect(boundFrom({ slowestMs: 1_000, samples: 5 }, 15_000)).toBe(10_000);
+    expect(boundFrom({ slowestMs: 4_000, samples: 5 }, 15_000)).toBe(15_000);
+  });
+
+  test('observed per route', () => {
+    for (const ms of [5, 900, 20]) observeAnswer('GET /a', ms);
+    expect(answerBoundMs('GET /a', 60_000)).toBe(9_000);
+    expect(answerBoundMs('GET /b', 60_000)).toBe(60_000);
+  });
+});
+
+describe('a route that does not answer', () => {
+  test('learned after two no-answers while others were answered, then concluded at once', () => {
+    const facts = memoryFacts();
+    let served = 0;
+    const silence = new RouteSilence('GET /v1/speak/models', () => served, facts);
+    expect(silence.noAnswer('got no response headers within 100 ms (first)', 100)).toBeUndefined();
+    expect(silence.noAnswer('second', 100)).toBeUndefined(); // nothing else answered: maybe the server is down
+    served = 3;
+    const learned = silence.noAnswer('third', 100);
+    expect(learned?.sentence).toContain('GET /v1/speak/models did not answer 3 requests');
+    expect(learned?.sentence).toContain('the first: got no response headers within 100 ms (first)');
+    expect(silence.unanswered()).toBe(learned);
+    expect(runOutages(facts).map((o) => o.route)).toEqual(['GET /v1/speak/models']);
+  });
+
+  test('an answer starts over', () => {
+    const facts = memoryFacts();
+    const silence = new RouteSilence('GET /x', () => 5, facts);
+    silence.noAnswer('one', 100);
+    silence.answered();
+    expect(silence.noAnswer('two', 100)).toBeUndefined();
+    expect(silence.noAnswer('three', 100)?.sentence).toContain('the first: two');
+  });
+
+  test('over the wire: a hanging route is waited out twice, then named at once', async () => {
+    resetMemoryFacts();
+    resetObservedAnswers();
+    const server: Server = createServer((req, res) => {
+      if (req.url?.startsWith('/hang')) return; // accepts, never answers
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      const hung = async (id: string) =>
+        send({ method: 'GET', url: `${base}/hang/speakcheck-${id}`, timeoutMs: 150 }).then(
+          () => undefined,
+          (e: unknown) => e as ClientDiagnostic,
+        );
+      expect((await hung('a'))?.kind).toBe('hung');
+      const second = await hung('b');
+      expect(second?.message).toContain('the route does not answer for the rest of the run');
+      const t0 = performance.now();
+      const third = await hung('c');
+      expect(performance.now() - t0).toBeLessThan(100);
+      expect(third).toBeInstanceOf(ClientDiagnostic);
+      expect(third?.message).toMatch(/GET \/hang\/\{id\} did not answer 2 requests .*was not sent/);
+      expect(runOutages()).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closeHttp();
+      resetMemoryFacts();
+    }
+  });
+
+  test('a request already waiting when the route is learned stops waiting', async () => {
+    resetMemoryFacts();
+    resetObservedAnswers();
+    const server: Server = createServer((req, res) => {
+      if (req.url?.startsWith('/hang')) return;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      const t0 = performance.now();
+      const long = send({ method: 'GET', url: `${base}/hang/speakcheck-long`, timeoutMs: 20_000 }).catch(
+        (e: unknown) => e as ClientDiagnostic,
+      );
+      for (const id of ['a', 'b'])
+        await send({ method: 'GET', url: `${base}/hang/speakcheck-${id}`, timeoutMs: 100 }).catch(
+          () => undefined,
+        );
+      const ended = await long;
+      expect(performance.now() - t0).toBeLessThan(3_000);
+      expect((ended as ClientDiagnostic).message).toMatch(/did not answer 2 requests.*stopped waiting after/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closeHttp();
+      resetMemoryFacts();
+    }
+  });
+});
+
+describe('what a route that does not answer means for a test', () => {
+  const hung = (route: string) => {
+    const d = new ClientDiagnostic('hung', 'got no response headers within 8000 ms (GET …)', 'http://h/');
+    d.route = route;
+    return d;
+  };
+
+  test('evidence against the MUST that says the call returns something', () => {
+    expect(classify(hung('GET /v1/speak/models'))).toMatchObject({
+      kind: 'run-fact',
+      requirement: 'MODELS-LIST',
+    });
+    expect(classify(hung('GET (signed URL) bucket:9000'))).toMatchObject({
+      kind: 'run-fact',
+      requirement: 'AUDIO-SIGNED-NO-AUTH',
+    });
+    expect(requirementOfRoute('GET /v1/speak/takes/{take_id}/flac')).toBe('AUDIO-307');
+  });
+
+  test('a route no MUST names the answer of stays a finding', () => {
+    expect(classify(hung('GET /v1/speak/nothing')).kind).toBe('finding');
+  });
+});
