@@ -94,6 +94,7 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--save-dev': 'npm',
   '--import': 'node',
   '--enable-source-maps': 'node',
+  '--cpu-prof': 'node (bench --profile starts the run with it)',
   '--noEmit': 'tsc',
   '--write': 'biome',
   '--rm': 'docker/podman run',
