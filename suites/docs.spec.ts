@@ -13,6 +13,7 @@ import {
   missingOperations,
 } from '../src/checks/openapi.ts';
 import {
+  check,
   covers,
   type Exchange,
   expectJson,
@@ -85,24 +86,34 @@ const openapi = async (): Promise<Record<string, unknown>> => {
   return expectJson(exchange, 'GET /v1/speak/openapi.json') as Record<string, unknown>;
 };
 
-covers(['DOCS-INTERACTIVE-HTML'], '/v1/speak/docs is an HTML page rendering the OpenAPI definition', () =>
-  assertReferencePage('/v1/speak/docs'),
+// Each test concludes through its check: a body that returned before it would conclude nothing.
+covers(
+  ['DOCS-INTERACTIVE-HTML'],
+  '/v1/speak/docs is an HTML page rendering the OpenAPI definition',
+  async () => {
+    await check('DOCS-INTERACTIVE-HTML', () => assertReferencePage('/v1/speak/docs'));
+  },
 );
 
-covers(['DOCS-REDOC-HTML'], '/v1/speak/redoc is an HTML page rendering the OpenAPI definition', () =>
-  assertReferencePage('/v1/speak/redoc'),
-);
+covers(['DOCS-REDOC-HTML'], '/v1/speak/redoc is an HTML page rendering the OpenAPI definition', async () => {
+  await check('DOCS-REDOC-HTML', () => assertReferencePage('/v1/speak/redoc'));
+});
 
 covers(['DOCS-OPENAPI-VALID'], '/v1/speak/openapi.json is a valid OpenAPI document', async () => {
-  const version = await assertValidOpenApi(await openapi(), 'GET /v1/speak/openapi.json');
-  observe(`OpenAPI ${version}`);
+  const document = await openapi();
+  await check('DOCS-OPENAPI-VALID', async () => {
+    observe(`OpenAPI ${await assertValidOpenApi(document, 'GET /v1/speak/openapi.json')}`);
+  });
 });
 
 covers(
   ['DOCS-OPENAPI-PATHS'],
   'openapi.json declares every /v1/speak operation of the contract',
   async () => {
-    assertDeclaresOperations(await openapi(), CONTRACT_OPERATIONS, 'GET /v1/speak/openapi.json');
+    const document = await openapi();
+    check('DOCS-OPENAPI-PATHS', () =>
+      assertDeclaresOperations(document, CONTRACT_OPERATIONS, 'GET /v1/speak/openapi.json'),
+    );
   },
 );
 

@@ -21,7 +21,6 @@ const speak = useSpeak();
  * first, then the literal one at the base URL; the first that answers 200 without a token is it.
  */
 const VERSION_PATHS = ['/v1/speak/version', '/version'] as const;
-let VERSION_PATH: string = VERSION_PATHS[0];
 
 /** major and minor from the wire-facts shape, or from `major`/`minor` when a server names them so. */
 function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
@@ -29,27 +28,22 @@ function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
   return { major: o.version ?? o.major, minor: o.minor };
 }
 
-async function getVersion(): Promise<Exchange> {
-  let exchange = await speak.anon.get(VERSION_PATH);
+/** The version answer and the path that gave it (asked anew by each test: no state kept between them). */
+async function getVersion(): Promise<{ path: string; exchange: Exchange }> {
+  let first: Exchange | undefined;
   for (const path of VERSION_PATHS) {
-    if (exchange.status === 200) break;
-    const other = await speak.anon.get(path);
-    if (other.status === 200) {
-      VERSION_PATH = path;
-      exchange = other;
-    }
+    const exchange = await speak.anon.get(path);
+    if (exchange.status === 200) return { path, exchange };
+    first ??= exchange;
   }
-  if (exchange.status !== 200) {
-    throw new Finding(
-      `GET ${VERSION_PATH} without a token answered ${exchange.status}, expected 200: ${show(exchange.text)}`,
-      {
-        where: VERSION_PATH,
-        expected: 200,
-        actual: exchange.status,
-      },
-    );
-  }
-  return exchange;
+  throw new Finding(
+    `GET ${VERSION_PATHS[0]} without a token answered ${first?.status}, expected 200: ${show(first?.text)}`,
+    {
+      where: VERSION_PATHS[0],
+      expected: 200,
+      actual: first?.status,
+    },
+  );
 }
 
 function assertJson(exchange: Exchange): void {
@@ -70,18 +64,18 @@ covers(
   ['VERSION-NO-TOKEN', 'VERSION-MAJOR-MINOR'],
   'the version endpoint answers without a token with major and minor numbers',
   async () => {
-    const exchange = await checkStep('VERSION-NO-TOKEN', async () => {
+    const { path, exchange } = await checkStep('VERSION-NO-TOKEN', async () => {
       const answer = await getVersion();
-      assertJson(answer);
+      assertJson(answer.exchange);
       return answer;
     });
     check('VERSION-MAJOR-MINOR', () => {
       const { major, minor } = versionNumbers(exchange.json);
       if (!Number.isInteger(major) || !Number.isInteger(minor)) {
         throw new Finding(
-          `GET ${VERSION_PATH}: expected integer major ("version") and minor numbers, got ${show(exchange.json)}`,
+          `GET ${path}: expected integer major ("version") and minor numbers, got ${show(exchange.json)}`,
           {
-            where: VERSION_PATH,
+            where: path,
             expected: '{version: int, minor: int}',
             actual: exchange.json,
           },
@@ -93,19 +87,21 @@ covers(
 );
 
 covers(['VERSION-MAJOR-MATCHES-PATH'], 'the reported major version is the path version (1)', async () => {
-  const { major } = versionNumbers((await getVersion()).json);
+  const { path, exchange } = await getVersion();
+  const { major } = versionNumbers(exchange.json);
   if (major !== 1)
-    throw new Finding(`GET ${VERSION_PATH}: major version ${show(major)}, but the path says /v1`, {
+    throw new Finding(`GET ${path}: major version ${show(major)}, but the path says /v1`, {
       expected: 1,
       actual: major,
     });
 });
 
 covers(['VERSION-WIRE-SHAPE'], 'the version body has the SDK shape {version, minor} (reported)', async () => {
-  const json = (await getVersion()).json;
-  observe(`GET ${VERSION_PATH} answered ${show(json)}`);
-  if (VERSION_PATH !== VERSION_PATHS[0])
-    throw new Finding(`the version endpoint is ${VERSION_PATH}, not the SDK's ${VERSION_PATHS[0]}`);
+  const { path, exchange } = await getVersion();
+  const json = exchange.json;
+  observe(`GET ${path} answered ${show(json)}`);
+  if (path !== VERSION_PATHS[0])
+    throw new Finding(`the version endpoint is ${path}, not the SDK's ${VERSION_PATHS[0]}`);
   expectSchema('Version', json, 'the version answer');
   observe(`version body ${show(json)} has the SDK shape`);
 });
@@ -148,7 +144,7 @@ covers(
       await speak.api.get(`/v1/speak/models/${encodeURIComponent(name)}`),
       await speak.api.get('/v1/speak/voices', { query: { length: 1 } }),
       await speak.api.get('/v1/speak/takes', { query: { length: 1 } }),
-      await getVersion(),
+      (await getVersion()).exchange,
       await speak.anon.get('/v1/speak/models'),
     ];
     for (const exchange of exchanges) assertJson(exchange);

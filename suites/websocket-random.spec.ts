@@ -9,7 +9,7 @@ import { oneSentenceArb, textArb } from '../fixtures/texts.ts';
 import { show } from '../src/checks/finding.ts';
 import { assertRequestEnded, assertStreamClean } from '../src/checks/websocket.ts';
 import { assertReadyTake, assertSampleRateOfInfo, type TakeAudioInfo } from '../src/checks/websocket-take.ts';
-import { covers, type StreamMode, useSpeak } from '../src/harness/index.ts';
+import { check, covers, type StreamMode, useSpeak } from '../src/harness/index.ts';
 import { useWebsocketStreams } from './support/websocket-streams.ts';
 
 const speak = useSpeak();
@@ -24,25 +24,28 @@ covers(
   async () => {
     // A setup step, not part of the property: a voice that never gets ready is no counterexample.
     await voice();
-    await withConnection(async (conn) => {
-      let n = 0;
-      await assertProperty(
-        'websocket random texts × modes',
-        fc.asyncProperty(
-          fc.oneof(textArb, oneSentenceArb),
-          fc.constantFrom<StreamMode>('parts', 'chunks'),
-          async (text, mode) => {
-            const r = await streamTake(conn, text, mode, `prop-${++n}`);
-            assertRequestEnded(r);
-            assertStreamClean(r);
-            const info = assertReadyTake(r).info as TakeAudioInfo;
-            // The unit of info.duration is not shown (WS-DURATION-SAMPLES, INFO, judges it apart):
-            // the audio matches info by its sample rate.
-            assertSampleRateOfInfo(r.reassembly.sampleRate, info, `${show(text)} (${mode})`);
-          },
-        ),
-        { numRuns: 5, interruptAfterTimeLimit: speak.config.timeouts.readyMs * 2 },
-      );
-    });
+    // The property is the check: a body that ended before it would conclude nothing.
+    await check('WS-RANDOM-TEXTS', () =>
+      withConnection(async (conn) => {
+        let n = 0;
+        await assertProperty(
+          'websocket random texts × modes',
+          fc.asyncProperty(
+            fc.oneof(textArb, oneSentenceArb),
+            fc.constantFrom<StreamMode>('parts', 'chunks'),
+            async (text, mode) => {
+              const r = await streamTake(conn, text, mode, `prop-${++n}`);
+              assertRequestEnded(r);
+              assertStreamClean(r);
+              const info = assertReadyTake(r).info as TakeAudioInfo;
+              // The unit of info.duration is not shown (WS-DURATION-SAMPLES, INFO, judges it apart):
+              // the audio matches info by its sample rate.
+              assertSampleRateOfInfo(r.reassembly.sampleRate, info, `${show(text)} (${mode})`);
+            },
+          ),
+          { numRuns: 5, interruptAfterTimeLimit: speak.config.timeouts.readyMs * 2 },
+        );
+      }),
+    );
   },
 );

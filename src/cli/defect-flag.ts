@@ -48,3 +48,13 @@ export function announceLatitude(names: readonly string[], log: (line: string) =
   log(`LATITUDE: choices the contract leaves open made the other way (testing only): ${names.join(', ')}`);
   return [`latitude=${names.join(',')}`];
 }
+
+/** The names `--defect` and `--latitude` accept, for `serve --help` and `worker --help` (issue 51 item 12). */
+export function switchNamesHelp(): string {
+  return [
+    '',
+    `Defects (--defect NAME; reference/defects/README.md): ${DEFECTS.map((x) => x.name).join(', ')}`,
+    '',
+    `Latitude switches (--latitude NAME; reference/latitude/README.md): ${LATITUDES.map((x) => x.name).join(', ')}`,
+  ].join('\n');
+}

@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { speakcheckVersion } from '../version.ts';
+import { usageErrorsExit2 } from './usage-errors.ts';
 
 type Registrar = (program: Command) => void;
 
@@ -60,13 +61,14 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<Regis
 
 const program = new Command('speakcheck')
   .description('Conformance harness, load tester and reference server for the Speak v1 TTS API')
-  .version(speakcheckVersion(), '-V, --version')
-  .showHelpAfterError();
+  .version(speakcheckVersion(), '-V, --version');
 
 // With no subcommand at all, the main job: the whole conformance suite against the embedded stack.
 const argv = process.argv.slice(2).length === 0 ? [...process.argv, 'run'] : process.argv;
 const named = argv[2] === 'help' ? argv[3] : argv[2];
 const chosen = COMMANDS.find((c) => c.name === named);
+// Every usage error: one sentence, exit 2 (a typo never reads as "does not conform").
+usageErrorsExit2(program, chosen?.name);
 if (chosen) {
   // Only this command is registered in full: its options, arguments and help.
   (await chosen.load())(program);

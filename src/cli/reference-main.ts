@@ -6,10 +6,12 @@
 import { Command } from 'commander';
 import { registerServe } from './commands/serve.ts';
 import { registerWorker } from './commands/worker.ts';
+import { usageErrorsExit2 } from './usage-errors.ts';
 
-const program = new Command('speakcheck')
-  .description('Reference Speak v1 stack: the API (`serve --workers 0`) or one synthesis `worker`')
-  .showHelpAfterError();
+const program = new Command('speakcheck').description(
+  'Reference Speak v1 stack: the API (`serve --workers 0`) or one synthesis `worker`',
+);
+usageErrorsExit2(program, process.argv[2]);
 
 registerServe(program);
 registerWorker(program);

@@ -22,6 +22,8 @@
  * selection) is only in the baseline or only in the later run: shown as such, never as passed or failed.
  * A regression is a worse change of a requirement whose level is one of --fail-on.
  */
+
+import type { Profile } from '../config/types.ts';
 import { type Outcome, outcomeOf } from '../report/contract.ts';
 import type { ReportedRequirement } from '../report/model.ts';
 import { verdictWords } from '../report/verdict-line.ts';
@@ -30,6 +32,7 @@ import type { Conclusion } from '../verdict/conclusion.ts';
 import type { AppliedExpectation } from '../verdict/model.ts';
 import { isJudged, type Standable, standing } from '../verdict/standing.ts';
 import type { VerdictStatus } from '../verdict/verdict.ts';
+import { notJudgedReasons } from '../verdict/words.ts';
 import { comparableObservations, observationsCompared } from './observations.ts';
 
 export type ChangeKind =
@@ -113,7 +116,7 @@ export interface RunHeader {
   verdict: string;
   verdictReasons: string[];
   exitCode: number;
-  profile: string;
+  profile: Profile;
   /** The areas or requirements the run was limited to ("" when all ran). */
   selection: string;
   serverVersion?: string;
@@ -133,7 +136,7 @@ export interface RunInput {
       verdict?: string;
       verdictReasons?: string[];
       exitCode: number;
-      profile: string;
+      profile: Profile;
       only?: string[];
       requirements?: string[];
       serverVersion?: string;
@@ -146,8 +149,15 @@ export interface RunInput {
   };
 }
 
+/**
+ * Whether the runs are of the same server over time (one host: a release against the last) or of
+ * different servers side by side (vendors): the words differ, "regression" is a release word.
+ */
+export type Servers = 'same' | 'different';
+
 export interface Comparison {
   runs: RunHeader[];
+  servers: Servers;
   /** Every requirement of any run: the baseline's order, then those only later runs have. */
   rows: Row[];
   failOn: GatingLevel[];
@@ -239,7 +249,11 @@ export function runHeader(input: RunInput): RunHeader {
     label: input.label,
     file: input.file,
     verdict: verdictWords(run),
-    verdictReasons: run.verdictReasons ?? [],
+    // A verdict with no reasons of its own ("… N MUST NOT JUDGED") is explained by what was not judged.
+    verdictReasons:
+      (run.verdictReasons ?? []).length > 0 || verdictWords(run) === 'CONFORMS'
+        ? (run.verdictReasons ?? [])
+        : notJudgedReasons(requirements, run.profile),
     exitCode: run.exitCode,
     profile: run.profile,
     selection,
@@ -314,7 +328,14 @@ export function compareRuns(
       const level = present[i]?.level ?? requirement.level;
       const change = classify(cells[0]!, cells[i]!, level);
       if (!change) continue;
-      changes.push({ run: i, ...change, regression: change.direction === 'worse' && gates.has(level) });
+      // A regression by the profile's rules (the standing): worse, at a --fail-on level, and gating in
+      // the later run's profile (an expected failure, a lenient run's SHOULD do not).
+      const gating = standing(standable(cells[i]!, level), inputs[i]!.report.run.profile).gates;
+      changes.push({
+        run: i,
+        ...change,
+        regression: change.direction === 'worse' && gates.has(level) && gating,
+      });
     }
     return {
       id,
@@ -333,7 +354,27 @@ export function compareRuns(
   const regressions = changed.flatMap((row) =>
     row.changes.filter((c) => c.regression).map((change) => ({ id: row.id, level: row.level, change })),
   );
-  return { runs: inputs.map(runHeader), rows, failOn: [...failOn], changed, regressions };
+  return {
+    runs: inputs.map(runHeader),
+    servers: sameServer(inputs) ? 'same' : 'different',
+    rows,
+    failOn: [...failOn],
+    changed,
+    regressions,
+  };
+}
+
+/** One server over time: every run of the same kind of target on the same host as the baseline. */
+function sameServer(inputs: readonly RunInput[]): boolean {
+  const host = (url: string) => {
+    try {
+      return new URL(url).hostname;
+    } catch {
+      return url;
+    }
+  };
+  const [first, ...rest] = inputs.map((i) => i.report.run);
+  return rest.every((r) => r.target === first!.target && host(r.baseUrl) === host(first!.baseUrl));
 }
 
 /** The rows whose every run has the same verdict and observations: folded in the matrix. */

@@ -8,8 +8,16 @@
  */
 import { groundingLines } from '../report/grounding.ts';
 import { escapeHtml as esc } from '../report/render-html.ts';
-import { type Cell, type Change, type Comparison, isSteady, type Row } from './diff.ts';
-import { changedCounts, changeFinding, changeText, headerFacts, outcomeLine, shortFinding } from './words.ts';
+import { type Cell, type Change, type Comparison, isSteady, type Row, type Servers } from './diff.ts';
+import {
+  changedCounts,
+  changeFinding,
+  changeText,
+  headerFacts,
+  outcomeLine,
+  regressionWord,
+  shortFinding,
+} from './words.ts';
 
 // Colours as conformance.html's (white on each, WCAG AA); a change's pill by its direction.
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1400px;padding:.5rem 2rem 2rem;color:#1b1f24;overflow-wrap:anywhere}
@@ -35,10 +43,10 @@ function badge(status: string): string {
   return `<span class="badge ${esc(status)}">${esc(status)}</span>`;
 }
 
-function pill(change: Change): string {
+function pill(change: Change, servers: Servers): string {
   const cls = change.regression ? 'regression' : change.direction;
-  const prefix = change.regression ? 'regression: ' : '';
-  return `<span class="pill ${esc(cls)}">${esc(prefix + changeText(change))}</span>`;
+  const prefix = change.regression ? `${regressionWord(servers)}: ` : '';
+  return `<span class="pill ${esc(cls)}">${esc(prefix + changeText(change, servers))}</span>`;
 }
 
 function runName(c: Comparison, index: number): string {
@@ -77,7 +85,7 @@ function changedSection(c: Comparison): string {
         const change = row.changes.find((x) => x.run === i);
         if (!change) return '<td class="same-cell">the same</td>';
         const finding = changeFinding(row, change, 300);
-        return `<td>${pill(change)}${finding ? `<div class="finding">${esc(finding)}</div>` : ''}</td>`;
+        return `<td>${pill(change, c.servers)}${finding ? `<div class="finding">${esc(finding)}</div>` : ''}</td>`;
       })
       .join('');
     return `<tr><th scope="row"><a href="#m-${esc(row.id)}"><b>${esc(row.id)}</b></a> <span class="lvl">${esc(row.level)}</span> <span class="file">${esc(row.area)}</span></th>${cells}</tr>`;
@@ -99,7 +107,7 @@ function requirementCell(row: Row): string {
 <p class="spec"><b>${esc(row.source)} · ${esc(row.section)}</b><br>${esc(row.text)}${grounds}</p></details></th>`;
 }
 
-function verdictCell(row: Row, cell: Cell, index: number): string {
+function verdictCell(row: Row, cell: Cell, index: number, servers: Servers): string {
   if (cell.status === undefined) {
     const where = index === 0 ? 'not in the baseline' : 'not in this run';
     return `<td class="absent">${where}</td>`;
@@ -110,7 +118,7 @@ function verdictCell(row: Row, cell: Cell, index: number): string {
     : '';
   const finding = shortFinding(cell.message, 300);
   return `<td${change ? ` class="changed ${esc(change.direction)}"` : ''}><details><summary title="${esc(finding)}">${badge(cell.status)}${
-    change ? ` ${pill(change)}` : ''
+    change ? ` ${pill(change, servers)}` : ''
   }</summary><p class="finding">${esc(cell.message ?? '')}</p>${observations}</details></td>`;
 }
 
@@ -119,7 +127,7 @@ function matrixTable(c: Comparison, rows: readonly Row[], caption: string): stri
   const body = rows
     .map(
       (row) =>
-        `<tr>${requirementCell(row)}${row.cells.map((cell, i) => verdictCell(row, cell, i)).join('')}</tr>`,
+        `<tr>${requirementCell(row)}${row.cells.map((cell, i) => verdictCell(row, cell, i, c.servers)).join('')}</tr>`,
     )
     .join('\n');
   return `<table class="matrix"><caption class="file">${esc(caption)}</caption>${head}<tbody>${body}</tbody></table>`;

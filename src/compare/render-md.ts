@@ -4,7 +4,14 @@
  * every requirement is compare.html's; the markdown names only what changed.
  */
 import type { Comparison } from './diff.ts';
-import { changedCounts, changeFinding, changeText, headerFacts, outcomeLine } from './words.ts';
+import {
+  changedCounts,
+  changeFinding,
+  changeText,
+  headerFacts,
+  outcomeLine,
+  regressionWord,
+} from './words.ts';
 
 /** A table cell: no pipe or line break may end the cell early. */
 function cell(text: string): string {
@@ -25,8 +32,8 @@ export function renderCompareMarkdown(c: Comparison): string {
     row.changes.map((change) => {
       const run = c.runs[change.run]!;
       const finding = changeFinding(row, change);
-      const mark = change.regression ? ' **regression**' : '';
-      return `- **${row.id}** (${row.level}, ${row.area}), ${run.label}: ${changeText(change)}${mark}${finding ? ` — ${finding}` : ''}`;
+      const mark = change.regression ? ` **${regressionWord(c.servers)}**` : '';
+      return `- **${row.id}** (${row.level}, ${row.area}), ${run.label}: ${changeText(change, c.servers)}${mark}${finding ? ` — ${finding}` : ''}`;
     }),
   );
   const steady = c.rows.length - c.changed.length;

@@ -2,16 +2,43 @@
 import {
   CHANGE_LABEL,
   type Change,
+  type ChangeKind,
   type Comparison,
   GATING_LEVELS,
   type LevelCount,
   type Row,
   type RunHeader,
+  type Servers,
 } from './diff.ts';
 
+/**
+ * Different servers side by side (vendors) are not one server's releases: no "new failure",
+ * "fixed" or "regression" between them, but where a server does worse or better than the baseline.
+ */
+const VENDOR_LABEL: Record<ChangeKind, string> = {
+  'new-failure': 'fails here, not in the baseline',
+  fixed: 'holds here, fails in the baseline',
+  'no-longer-judged': 'not judged here, judged in the baseline',
+  'newly-judged': 'judged here, not in the baseline',
+  'verdict-changed': 'another verdict than the baseline',
+  'observation-changed': 'observed otherwise than the baseline',
+  'only-in-baseline': CHANGE_LABEL['only-in-baseline'],
+  'only-in-run': CHANGE_LABEL['only-in-run'],
+};
+
+/** The name of a change: release words for one server over time, vendor words for different servers. */
+export function changeLabel(kind: ChangeKind, servers: Servers): string {
+  return servers === 'same' ? CHANGE_LABEL[kind] : VENDOR_LABEL[kind];
+}
+
+/** What a worse change at a --fail-on level is called: a regression of a release; of a vendor, worse. */
+export function regressionWord(servers: Servers): string {
+  return servers === 'same' ? 'regression' : 'worse than the baseline';
+}
+
 /** "new failure (passed → failed)"; a requirement one run lacks says only that. */
-export function changeText(change: Change): string {
-  const label = CHANGE_LABEL[change.kind];
+export function changeText(change: Change, servers: Servers = 'same'): string {
+  const label = changeLabel(change.kind, servers);
   if (change.from === undefined || change.to === undefined) return label;
   return change.from === change.to ? label : `${label} (${change.from} → ${change.to})`;
 }
@@ -26,10 +53,12 @@ export function levelText(count: LevelCount): string {
 /** The one line that says how the comparison came out, for the page, the summary and the console. */
 export function outcomeLine(c: Comparison): string {
   const levels = c.failOn.length > 0 ? c.failOn.join(', ') : 'no level (--fail-on none)';
-  if (c.regressions.length > 0) {
-    const ids = new Set(c.regressions.map((r) => r.id));
-    return `REGRESSION: ${ids.size} requirement(s) worse than the baseline at ${levels}`;
-  }
+  const ids = new Set(c.regressions.map((r) => r.id));
+  if (c.servers === 'different')
+    return ids.size > 0
+      ? `WORSE THAN THE BASELINE: ${ids.size} requirement(s) at ${levels} fail or are blocked on a later server and not on the baseline's`
+      : `None worse than the baseline: no ${levels} requirement fails or is blocked on a later server and not on the baseline's`;
+  if (ids.size > 0) return `REGRESSION: ${ids.size} requirement(s) worse than the baseline at ${levels}`;
   return `No regression: no ${levels} requirement is worse than the baseline`;
 }
 
@@ -38,7 +67,7 @@ export function changedCounts(c: Comparison): string {
   const counts = new Map<string, number>();
   for (const row of c.changed) {
     for (const change of row.changes) {
-      const label = CHANGE_LABEL[change.kind];
+      const label = changeLabel(change.kind, c.servers);
       counts.set(label, (counts.get(label) ?? 0) + 1);
     }
   }

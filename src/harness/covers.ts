@@ -19,18 +19,26 @@
  * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
  */
-import { type TestContext, test } from 'vitest';
 import { runThrottle, throttleSentence } from '../client/back-pressure.ts';
 import { SpeakcheckError } from '../errors.ts';
-import { drainPending, newTestRecord, recordObservation, runWithRecord } from '../evidence/evidence.ts';
+import {
+  drainPending,
+  newTestRecord,
+  recordObservation,
+  runWithRecord,
+  type TestRecord,
+} from '../evidence/evidence.ts';
 import { findRequirement, type RequirementId, unknownRequirementIds } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
+import { conclusionWords } from '../verdict/words.ts';
 import { labelForAllure } from './allure-labels.ts';
 import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
+import { type RunTestContext, registerRunTest } from './fixtures.ts';
+import { runPacing, testBoundConclusion } from './pacing.ts';
 import { currentRun } from './run-context.ts';
 
 export interface CoversOptions {
@@ -79,11 +87,14 @@ const SUITES_TEST_TIMEOUT_MS = 90_000;
  */
 const RUNNER_GRACE_MS = 10_000;
 
+/** What a test body receives: its fixtures (./fixtures.ts), `run` the run's context. */
+export type CoversContext = RunTestContext;
+
 export function covers(
   ids: RequirementId[],
   name: string,
-  /** Receives vitest's test context; most tests ignore it. */
-  fn: (context: TestContext) => Promise<void> | void,
+  /** Receives the test's fixtures (`{ run }`, the run's context); most tests ignore them. */
+  fn: (context: CoversContext) => Promise<void> | void,
   o: CoversOptions = {},
 ): void {
   const selection = selectedRequirements();
@@ -97,8 +108,7 @@ export function covers(
     meta: { requirements: [...ids] },
     ...(o.concurrent ? { concurrent: true } : {}),
   };
-  test(name, options, async (context) => {
-    const { task } = context;
+  registerRunTest(name, options, async ({ run, task, signal }) => {
     task.meta.requirements = [...ids];
     task.meta.infoOnly = infoOnly;
     if (ids.length === 0)
@@ -121,7 +131,7 @@ export function covers(
         runWithRecord(record, () =>
           runWithChecks({ ids, conclusions }, async () => {
             if (await preconditionUnmet(ids, o.requires)) return;
-            return fn(context);
+            return fn({ run, task, signal });
           }),
         ),
       );
@@ -131,7 +141,8 @@ export function covers(
       if (concludeStopped(ids, conclusions, err, infoOnly, record.observations) === 'stopped')
         stoppedBy = { err };
     }
-    if (stoppedBy === undefined) concludeFinished(ids, conclusions, record.observations);
+    if (stoppedBy === undefined) concludeFinished(ids, conclusions, record);
+    noteInfoViolations(ids, conclusions, record.observations);
     task.meta.conclusions = snapshot();
     task.meta.evidence = record.evidence;
     task.meta.droppedEvidence = record.droppedEvidence;
@@ -186,13 +197,8 @@ function concludeStopped(
       each(open, { kind: 'not-observed', reason: d.reason, wouldJudge: d.wouldJudge });
       return 'observed';
     case 'test-bound':
-      each(open, {
-        kind: 'not-concluded',
-        cause: 'timeout',
-        reason: d.message,
-        wouldJudge:
-          'a longer --ready-timeout or --max-time (the test ran out of the time speakcheck gives it)',
-      });
+      // Paced by --max-rps or the server's limit meanwhile: the pacing is the cause named (./pacing.ts).
+      each(open, testBoundConclusion(d.message, runPacing(currentRun()?.plan ?? {})));
       return 'stopped';
     default:
       break;
@@ -221,31 +227,52 @@ function concludeStopped(
 }
 
 /**
- * The body ended: a test that concluded nothing at all is the check of all its ids (its assertions
- * are the body: a test with one id need not wrap anything); in a test that did conclude some, an id
- * no check concluded was not judged here.
+ * The body ended. In a test that concluded some of its ids, an id no check concluded was not judged
+ * here. A test that concluded nothing at all:
+ *   - made exchanges with the server: its body is the check of all its ids (its assertions are the
+ *     body, on what it observed: a test with one id need not wrap anything);
+ *   - observed nothing (no exchange, no observation: it returned before reaching the server):
+ *     "not observed" for every id, never "held" — a pass needs an observation (issue 48).
  */
-function concludeFinished(ids: readonly string[], conclusions: Conclusions, observations: string[]): void {
+export function concludeFinished(
+  ids: readonly string[],
+  conclusions: Conclusions,
+  record: Pick<TestRecord, 'evidence' | 'droppedEvidence' | 'observations'>,
+): void {
   const concludedAny = ids.some((id) => (conclusions[id] ?? []).length > 0);
+  const observedAny = record.evidence.length + record.droppedEvidence + record.observations.length > 0;
   for (const id of ids) {
     if ((conclusions[id] ?? []).length > 0) continue;
-    conclusions[id] = concludedAny
-      ? [
-          {
-            kind: 'not-observed',
-            reason: 'no check of it ran in this test (what it needs did not occur)',
-            wouldJudge: 'a run where the test reaches its check (see the observations)',
-          },
-        ]
-      : [{ kind: 'held' }];
+    conclusions[id] = [concludedAny ? NO_CHECK_RAN : !observedAny ? NOTHING_OBSERVED : { kind: 'held' }];
   }
-  // INFO judges nothing: its violated checks are what the server does, noted as observations.
+}
+
+/**
+ * INFO judges nothing: its violated checks are what the server does, noted as observations here,
+ * once, whether the test finished or stopped (the fold notes those of a test that left no
+ * conclusions of its own; nothing is de-duplicated by comparing sentences).
+ */
+function noteInfoViolations(ids: readonly string[], conclusions: Conclusions, observations: string[]): void {
   for (const id of ids) {
     if (!isInfo(id)) continue;
     for (const m of tally(conclusions[id]).violated)
       observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
   }
 }
+
+/** An id of a test that concluded others, for which no check ran. */
+const NO_CHECK_RAN: Conclusion = {
+  kind: 'not-observed',
+  reason: 'no check of it ran in this test (what it needs did not occur)',
+  wouldJudge: 'a run where the test reaches its check (see the observations)',
+};
+
+/** Every id of a test that ended without a check and without observing anything of the server. */
+const NOTHING_OBSERVED: Conclusion = {
+  kind: 'not-observed',
+  reason: 'the test ended without a check and without an exchange with the server',
+  wouldJudge: 'a run where the test reaches its checks (a test that returns early observes nothing)',
+};
 
 /** After the body: any violated check of a judged requirement fails the test, each on its own line. */
 function failOnViolations(ids: readonly string[], conclusions: Conclusions): void {
@@ -269,25 +296,8 @@ function isInfo(id: string): boolean {
 function resultLines(ids: readonly string[], conclusions: Conclusions | undefined): string[] {
   return ids.map((id) => {
     const list = conclusions?.[id] ?? [];
-    return `${id}: ${list.map((c) => describe(c)).join(' · ') || 'nothing concluded'}`;
+    return `${id}: ${list.map((c) => conclusionWords(c)).join(' · ') || 'nothing concluded'}`;
   });
-}
-
-function describe(c: Conclusion): string {
-  switch (c.kind) {
-    case 'held':
-      return 'held';
-    case 'violated':
-      return `violated: ${c.message}`;
-    case 'blocked':
-      return `blocked by: ${c.by}`;
-    case 'harness-bug':
-      return `harness bug: ${c.bug}`;
-    case 'not-concluded':
-      return `not concluded (${c.cause}): ${c.reason}`;
-    default:
-      return `${c.kind}: ${c.reason}`;
-  }
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { runThrottle } from '../client/back-pressure.ts';
 import type { RunConfig } from '../config/types.ts';
+import type { Conclusion } from '../verdict/conclusion.ts';
 
 /** What the run knows of its own pacing. */
 export interface RunPacing {
@@ -33,8 +34,20 @@ export const TOO_FAST_BASE =
  * alone, so fewer requests share the pace); unpaced, a slower take.
  */
 export function tooFastRemedyFor(pacing: RunPacing, area: string): string {
+  const by = pacedBy(pacing);
+  if (by.length === 0) return TOO_FAST_BASE;
+  // Short enough for the terminal's not-judged line (240 characters): the cause first, then the change.
+  const change =
+    pacing.maxRps === undefined
+      ? `run the area alone (\`--only ${area}\`), so fewer requests share the limit, or give the test account a higher limit`
+      : `raise --max-rps, or run the area alone (\`--only ${area}\`), so fewer requests share the pace`;
+  return `pacing likely hid it (${by.join('; ')}): requests queued while the take finished; ${change}`;
+}
+
+/** What paced the run: `--max-rps N`, the server's limit (429/503 counts); empty when nothing did. */
+function pacedBy(pacing: RunPacing): string[] {
   const throttled = pacing.answered429 + pacing.answered503;
-  const by = [
+  return [
     ...(pacing.maxRps === undefined ? [] : [`--max-rps ${pacing.maxRps}`]),
     ...(throttled > 0
       ? [
@@ -45,11 +58,32 @@ export function tooFastRemedyFor(pacing: RunPacing, area: string): string {
         ]
       : []),
   ];
-  if (by.length === 0) return TOO_FAST_BASE;
-  // Short enough for the terminal's not-judged line (240 characters): the cause first, then the change.
+}
+
+/** What would judge a test that ran out of its time bound in an unpaced run. */
+export const TEST_BOUND_REMEDY =
+  'a longer --ready-timeout or --max-time (the test ran out of the time speakcheck gives it)';
+
+/**
+ * A test that ran out of the time speakcheck gives it (issue 51 item 6): in a paced run the pacing,
+ * not the server's speed, is the likely cause (every request waited its turn), so the conclusion
+ * carries cause `paced` and names the pacing to change; unpaced, `timeout` and the longer bounds.
+ */
+export function testBoundConclusion(
+  reason: string,
+  pacing: RunPacing,
+): Extract<Conclusion, { kind: 'not-concluded' }> {
+  const by = pacedBy(pacing);
+  if (by.length === 0)
+    return { kind: 'not-concluded', cause: 'timeout', reason, wouldJudge: TEST_BOUND_REMEDY };
   const change =
     pacing.maxRps === undefined
-      ? `run the area alone (\`--only ${area}\`), so fewer requests share the limit, or give the test account a higher limit`
-      : `raise --max-rps, or run the area alone (\`--only ${area}\`), so fewer requests share the pace`;
-  return `pacing likely hid it (${by.join('; ')}): requests queued while the take finished; ${change}`;
+      ? 'fewer requests sharing the limit (`--only AREA`, or an account with a higher limit), or a longer --max-time'
+      : 'a higher --max-rps (or fewer areas sharing the pace: `--only AREA`), or a longer --max-time';
+  return {
+    kind: 'not-concluded',
+    cause: 'paced',
+    reason,
+    wouldJudge: `less pacing (${by.join('; ')}: each request waited its turn): ${change}`,
+  };
 }

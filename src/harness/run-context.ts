@@ -71,13 +71,14 @@ export function currentRun(): RunContext | undefined {
   });
 }
 
+/** What asking for the run's context outside a run says. */
+export const NO_RUN_CONTEXT =
+  'no run context: start the suites with `speakcheck run` (or `npx vitest run --config suites.vitest.config.ts`), whose bootstrap provides the run plan.';
+
 /** The run's context; throws the one sentence that says how to start a run when there is none. */
 export function runContext(): RunContext {
   const run = currentRun();
-  if (run === undefined)
-    throw new Error(
-      'no run context: start the suites with `speakcheck run` (or `npx vitest run --config suites.vitest.config.ts`), whose bootstrap provides the run plan.',
-    );
+  if (run === undefined) throw new Error(NO_RUN_CONTEXT);
   return run;
 }
 

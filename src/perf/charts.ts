@@ -24,7 +24,7 @@ function rows(figures: FigureComparison[], scale = 1): BarRow[] {
     label: `${f.scenario} · ${f.metric.replace(/^speak_/, '')} ${statLabel(f.stat)}`,
     baseline: f.baseline === undefined ? undefined : f.baseline * scale,
     current: f.current === undefined ? undefined : f.current * scale,
-    regressed: f.verdict === 'worse',
+    regressed: f.verdict === 'worse' || f.verdict === 'likely worse',
   }));
 }
 

@@ -6,6 +6,13 @@
  * floor: 2 ms for latencies, 0.5 points for error rates); otherwise `~`. A side with fewer runs than
  * the test needs to ever reach p < alpha gets a warning (with 1–3 runs a side, nothing can be
  * significant at 0.05).
+ *
+ * Too few runs never read as "no change" (issue 51 item 7: a tenfold slowdown with one run per side
+ * was `~` and "no regression", exit 0). Where the run counts cannot reach p < alpha at all, a change
+ * beyond the practical floor is `inconclusive` (more runs would decide), and one by a factor of
+ * LIKELY_FACTOR or more is `likely worse` / `likely better`: what a performance engineer calls a
+ * regression before the statistics can, reported with the caveat. The comparison's outcome
+ * (comparisonOutcome) ranks them: regression > likely regression > inconclusive > no regression.
  */
 
 import {
@@ -32,6 +39,11 @@ export type Verdict =
   | 'better'
   /** No significant (or no material) difference. */
   | '~'
+  /** Too few runs for any p < alpha, and the change is LIKELY_FACTOR-fold or more the wrong way. */
+  | 'likely worse'
+  | 'likely better'
+  /** Too few runs for any p < alpha, and the change exceeds the practical floor: more runs would decide. */
+  | 'inconclusive'
   | 'missing in current'
   | 'new in current'
   | 'charted only';
@@ -67,8 +79,36 @@ export interface Comparison {
   /** Figures judged `better`. */
   improvements: FigureComparison[];
   tolerance: Tolerance;
+  /** Figures judged `likely worse` (too few runs to test, at least LIKELY_FACTOR-fold worse). */
+  likelyRegressions: FigureComparison[];
+  /** Figures judged `inconclusive`. */
+  inconclusive: FigureComparison[];
   /** Sides with too few runs for any difference to be significant, per scenario. */
   warnings: string[];
+}
+
+/**
+ * A change this many times the baseline (or a fraction 1/this of it) is "likely" even where no test
+ * can be significant: run-to-run noise of a load test on a quiet machine is tens of percent, not
+ * a doubling. Only where the run counts make significance impossible; else the test decides.
+ */
+export const LIKELY_FACTOR = 2;
+
+export type ComparisonOutcome = 'regression' | 'likely regression' | 'inconclusive' | 'no regression';
+
+/** The comparison's answer, worst first: what its headline says and its exit code means. */
+export function comparisonOutcome(c: Comparison): ComparisonOutcome {
+  if (c.regressions.length) return 'regression';
+  if (c.likelyRegressions.length) return 'likely regression';
+  if (c.inconclusive.length) return 'inconclusive';
+  return 'no regression';
+}
+
+/** How many times worse (>1) or better (<1) current is than baseline, in the figure's direction. */
+function factor(f: { better: 'lower' | 'higher' }, baseline: number, current: number): number {
+  const [bad, good] = f.better === 'lower' ? [current, baseline] : [baseline, current];
+  if (good === 0) return bad === 0 ? 1 : Number.POSITIVE_INFINITY;
+  return bad / good;
 }
 
 export interface Key {
@@ -167,8 +207,15 @@ export function compareRuns(
         tolerance.relative * Math.abs(figure.baseline),
       );
       const worse = key.rule.better === 'lower' ? figure.delta : -figure.delta;
-      if (figure.p < tolerance.alpha && Math.abs(worse) > figure.allowed)
-        figure.verdict = worse > 0 ? 'worse' : 'better';
+      const material = Math.abs(worse) > figure.allowed;
+      if (figure.p < tolerance.alpha && material) figure.verdict = worse > 0 ? 'worse' : 'better';
+      else if (material && smallestP(baselineRuns.length, currentRuns.length) >= tolerance.alpha) {
+        // No test could decide at these run counts: not "~".
+        const times = factor(key.rule, figure.baseline, figure.current);
+        if (times >= LIKELY_FACTOR) figure.verdict = 'likely worse';
+        else if (times <= 1 / LIKELY_FACTOR) figure.verdict = 'likely better';
+        else figure.verdict = 'inconclusive';
+      }
     }
     figures.push(figure);
   }
@@ -179,6 +226,8 @@ export function compareRuns(
     figures,
     regressions: figures.filter((f) => f.verdict === 'worse'),
     improvements: figures.filter((f) => f.verdict === 'better'),
+    likelyRegressions: figures.filter((f) => f.verdict === 'likely worse'),
+    inconclusive: figures.filter((f) => f.verdict === 'inconclusive'),
     tolerance,
     warnings: runCountWarnings(baseline, current, tolerance.alpha),
   };

@@ -59,6 +59,10 @@ export const VERDICT_STYLE: Record<Verdict, { cls: string; word: string }> = {
   worse: { cls: 'v-worse', word: 'worse' },
   better: { cls: 'v-better', word: 'better' },
   '~': { cls: 'v-same', word: '~ no significant change' },
+  // Too few runs for a test: the caveat is in the word itself.
+  'likely worse': { cls: 'v-worse', word: 'likely worse (too few runs to test)' },
+  'likely better': { cls: 'v-better', word: 'likely better (too few runs to test)' },
+  inconclusive: { cls: 'v-missing', word: 'inconclusive: more runs would decide' },
   'missing in current': { cls: 'v-missing', word: 'missing in current' },
   'new in current': { cls: 'v-missing', word: 'new in current' },
   'charted only': { cls: 'v-same', word: 'charted only' },

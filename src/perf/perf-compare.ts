@@ -1,6 +1,7 @@
 /** `speakcheck perf compare`: load both sides, compare, write compare.md / compare.html / *.svg. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 import {
   type CapacityComparison,
   capacityHtml,
@@ -8,7 +9,7 @@ import {
   compareCapacities,
 } from './capacity-compare.ts';
 import { comparisonCharts } from './charts.ts';
-import { type Comparison, compareRuns } from './compare.ts';
+import { type Comparison, compareRuns, comparisonOutcome } from './compare.ts';
 import { renderComparisonHtml } from './report-html.ts';
 import { renderComparisonMarkdown } from './report-markdown.ts';
 import { loadRunSet } from './run-set.ts';
@@ -50,4 +51,16 @@ export function perfCompare(
   writeFileSync(files.svgs[1]!, charts.throughput);
   writeFileSync(files.svgs[2]!, charts.errors);
   return { comparison, capacities, files };
+}
+
+/**
+ * The command's exit code: 1 for a regression, a likely one (2× or more, too few runs to test) or a
+ * worse capacity; 5 when the runs cannot decide a change beyond the tolerance; 0 only when no
+ * figure is worse or undecided (issue 51 item 7: never "no regression" for want of runs).
+ */
+export function perfCompareExitCode(r: Pick<PerfCompareResult, 'comparison' | 'capacities'>): ExitCode {
+  const outcome = comparisonOutcome(r.comparison);
+  if (outcome === 'regression' || outcome === 'likely regression') return EXIT.failed;
+  if (r.capacities.some((c) => c.verdict === 'worse')) return EXIT.failed;
+  return outcome === 'inconclusive' ? EXIT.inconclusive : EXIT.ok;
 }

@@ -43,7 +43,7 @@ function tableRows(figures: Comparison['figures']): string {
   return figures
     .map(
       (f) =>
-        `<tr class="${f.verdict === 'worse' ? 'bad' : f.verdict === 'better' ? 'good' : ''}"><td>${esc(f.scenario)}</td>` +
+        `<tr class="${f.verdict === 'worse' || f.verdict === 'likely worse' ? 'bad' : f.verdict === 'better' ? 'good' : ''}"><td>${esc(f.scenario)}</td>` +
         `<td><code>${esc(f.metric)}</code> ${esc(statLabel(f.stat))}</td><td>${esc(withInterval(f, f.baseline, f.baselineCI))}</td>` +
         `<td>${esc(withInterval(f, f.current, f.currentCI))}</td><td>${esc(changeText(f))}</td>` +
         `<td>${esc(pText(f))}</td><td>${esc(f.verdict)}</td></tr>`,
@@ -69,7 +69,7 @@ th, td { border: 1px solid #dadce0; padding: 4px 8px; text-align: left; font-siz
 figure { margin: 1.5em 0; }
 ${KEY_PANEL_CSS}`,
     `<h1>Performance comparison</h1>
-<p class="verdict ${c.regressions.length ? 'bad' : ''}">${esc(verdictLine(c))}</p>
+<p class="verdict ${c.regressions.length || c.likelyRegressions.length ? 'bad' : ''}">${esc(verdictLine(c))}</p>
 ${c.warnings.map((w) => `<p class="warning">Warning: ${esc(w)}</p>`).join('\n')}
 ${renderKeyPanel(c)}
 <ul>

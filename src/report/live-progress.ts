@@ -10,7 +10,7 @@
  */
 import { EXPIRY_AREAS } from '../harness/suite-files.ts';
 import { AREAS } from '../requirements/types.ts';
-import type { Conclusions } from '../verdict/conclusion.ts';
+import { type Conclusions, unfinished } from '../verdict/conclusion.ts';
 
 export interface LiveTest {
   /** The test's full name, as the ✗ line shows it. */
@@ -27,6 +27,8 @@ interface AreaCounts {
   passed: number;
   failed: number;
   expected: number;
+  /** Failed tests that concluded nothing (concludedNothing): not failures. */
+  notConcluded: number;
   skipped: number;
   ms: number;
   fileError: boolean;
@@ -69,12 +71,24 @@ export function failureExpected(
   return ids.length > 0 && ids.every((id) => expected.has(id));
 }
 
+/**
+ * A failed test that concluded nothing against the server: it did not finish (its time bound ran
+ * out, the server throttled, the run was paced or stopped) and found no violation. The
+ * verdict counts its requirements not concluded, never failed; the live line and the area row say
+ * the same (issue 51 item 6: ✗ and "1 failed" beside a summary of "0 failed").
+ */
+export function concludedNothing(test: Pick<LiveTest, 'state' | 'conclusions'>): boolean {
+  // The reporter's own rule for a test's state (conformance-reporter.ts): the same test, the same word.
+  return test.state === 'failed' && unfinished(test.conclusions ?? {});
+}
+
 export class LiveProgress {
   private readonly counts = new Map<string, AreaCounts>();
   /** Per area, the files still running that hold its tests (none planned: a row per file end). */
   private readonly pending = new Map<string, Set<string>>();
   private readonly printed = new Set<string>();
   private expectedTests = 0;
+  private saidThrottled = false;
 
   constructor(
     private readonly log: (line: string) => void,
@@ -101,8 +115,37 @@ export class LiveProgress {
       }
   }
 
+  /**
+   * The server throttled: said once, the first time a file ends after a 429 or 503, so pacing by
+   * the server's limit is seen while it happens, not only in the timing line at the end.
+   */
+  throttled(answered429: number, answered503: number): void {
+    if (this.saidThrottled || answered429 + answered503 === 0) return;
+    this.saidThrottled = true;
+    const answers = [
+      ...(answered429 > 0 ? [`429 on ${answered429}`] : []),
+      ...(answered503 > 0 ? [`503 on ${answered503}`] : []),
+    ].join(', ');
+    this.log(
+      `  … the server throttles (${answers} request${answered429 + answered503 === 1 ? '' : 's'} so far): the run now paces itself to its limit (back-pressure, never a verdict)`,
+    );
+  }
+
   /** A test failed: its ✗ line, marked when the expect file lists what it found. */
   failed(file: string, test: LiveTest): void {
+    if (concludedNothing(test)) {
+      const causes = [
+        ...new Set(
+          Object.values(test.conclusions ?? {})
+            .flat()
+            .flatMap((c) => (c.kind === 'not-concluded' ? [c.cause] : [])),
+        ),
+      ];
+      this.log(
+        `  … ${this.areaOf(file, test)} › ${test.name}: not concluded (${causes.join(', ')}): ${test.message ?? 'did not finish'}`,
+      );
+      return;
+    }
     const mark = failureExpected(test, this.expected, this.requirementOf) ? '(expected) ' : '';
     this.log(`  ✗ ${mark}${this.areaOf(file, test)} › ${test.name}: ${test.message ?? 'failed'}`);
   }
@@ -113,7 +156,8 @@ export class LiveProgress {
     for (const test of tests) {
       const counts = this.area(this.areaOf(file, test));
       if (test.state === 'passed' || test.state === 'skipped') counts[test.state]++;
-      if (test.state === 'failed') {
+      if (concludedNothing(test)) counts.notConcluded++;
+      else if (test.state === 'failed') {
         counts.failed++;
         if (failureExpected(test, this.expected, this.requirementOf)) {
           counts.expected++;
@@ -153,8 +197,11 @@ export class LiveProgress {
     if (!counts || this.printed.has(area)) return;
     this.printed.add(area);
     const expected = counts.expected > 0 ? ` (${counts.expected} expected)` : '';
+    // Only when there are some: the row of every other area keeps its columns.
+    const notConcluded =
+      counts.notConcluded > 0 ? ` ${String(counts.notConcluded).padStart(3)} not concluded` : '';
     this.log(
-      `  ${area.padEnd(10)} ${String(counts.passed).padStart(3)} passed ${String(counts.failed).padStart(3)} failed${expected} ${String(
+      `  ${area.padEnd(10)} ${String(counts.passed).padStart(3)} passed ${String(counts.failed).padStart(3)} failed${expected}${notConcluded} ${String(
         counts.skipped,
       ).padStart(3)} skipped  ${(counts.ms / 1000).toFixed(1)} s${counts.fileError ? '  (file error)' : ''}`,
     );
@@ -163,7 +210,7 @@ export class LiveProgress {
   private area(name: string): AreaCounts {
     const existing = this.counts.get(name);
     if (existing) return existing;
-    const fresh = { passed: 0, failed: 0, expected: 0, skipped: 0, ms: 0, fileError: false };
+    const fresh = { passed: 0, failed: 0, expected: 0, notConcluded: 0, skipped: 0, ms: 0, fileError: false };
     this.counts.set(name, fresh);
     return fresh;
   }

@@ -15,7 +15,7 @@ import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
 import { badgeOf, renderBadgeSvg } from './badge.ts';
 import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
 import { groundingLines } from './grounding.ts';
-import { type ConformanceReport, type ReportedRequirement, selectionText } from './model.ts';
+import { type ConformanceReport, type ReportedRequirement, selectionText, targetWords } from './model.ts';
 import { REPRODUCTION_USAGE } from './reproduction.ts';
 import { judgedOf, notJudgedStatus, securityLine } from './summary-table.ts';
 import { verdictDetail, verdictSentence, verdictWords } from './verdict-line.ts';
@@ -374,7 +374,7 @@ ${reqs.map((r) => renderListed(r, ctx)).join('\n')}
     // The same sentence as the terminal's verdict line and conformance.md.
     verdictDetail(run) ? `<p class="why">Verdict: ${escapeHtml(verdictSentence(run))}</p>` : ''
   }
-<p class="run">Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(run.target)})${
+<p class="run">Server <code>${escapeHtml(run.baseUrl)}</code> (${escapeHtml(targetWords(run.target))})${
     run.serverVersion === undefined ? '' : `, /version <code>${escapeHtml(run.serverVersion)}</code>`
   }; speakcheck ${escapeHtml(run.harness)}; profile ${escapeHtml(run.profile)}${escapeHtml(
     selectionText(run),

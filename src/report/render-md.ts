@@ -3,7 +3,7 @@
 import { isGatingFailure, isHarnessBug, isUnconcluded, standing } from '../verdict/standing.ts';
 import { judgedText, notJudgedList } from '../verdict/verdict.ts';
 import { groundingLines } from './grounding.ts';
-import { type ConformanceReport, selectionText } from './model.ts';
+import { type ConformanceReport, selectionText, targetWords } from './model.ts';
 import { REPRODUCTION_USAGE } from './reproduction.ts';
 import { notJudgedStatus, securityLine } from './summary-table.ts';
 import { verdictDetail, verdictWords } from './verdict-line.ts';
@@ -48,7 +48,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines: string[] = [];
   lines.push('# Speak v1 conformance report', '');
   lines.push(
-    `- Server: ${mdCell(run.baseUrl)} (${run.target})${run.serverVersion === undefined ? '' : `, /version ${mdCell(run.serverVersion)}`}`,
+    `- Server: ${mdCell(run.baseUrl)} (${targetWords(run.target)})${run.serverVersion === undefined ? '' : `, /version ${mdCell(run.serverVersion)}`}`,
   );
   lines.push(`- speakcheck ${mdCell(run.harness)}`);
   lines.push(`- Profile: ${run.profile}${mdCell(selectionText(run))}`);

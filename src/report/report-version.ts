@@ -39,32 +39,25 @@ export function upgradeRequirement(r: OldRequirement): ReportedRequirement {
   return { ...(r as ReportedRequirement), ...verdict, covered: r.covered ?? (r.tests ?? []).length > 0 };
 }
 
-function decidedOf(status: string, r: OldRequirement): Conclusion | undefined {
-  const reason = r.notJudged?.reason ?? r.message;
-  const wouldJudge = r.notJudged?.wouldJudgeIt ?? '';
-  switch (status) {
-    case 'passed':
-    case 'info':
-      return { kind: 'held' };
-    case 'failed':
-    case 'non-strict':
-      return { kind: 'violated', message: r.message };
-    case 'blocked':
-      return { kind: 'blocked', by: r.message };
-    case 'not-concluded':
-      return { kind: 'not-concluded', cause: 'stopped', reason, wouldJudge };
-    case 'not-applicable':
-      return { kind: 'not-applicable', reason, wouldJudge };
-    case 'harness-error':
-      return { kind: 'harness-bug', message: r.message, bug: r.message };
-    case 'not-observed':
-      return { kind: 'not-observed', reason, wouldJudge };
-    case 'skipped':
-      // An INFO whose covering tests were all skipped; a MUST no test covered has no conclusion.
-      return r.level === 'INFO' && r.tests.length > 0
-        ? { kind: 'not-observed', reason, wouldJudge }
-        : undefined;
-    default:
-      return undefined;
-  }
+/** The conclusion each version-1 label stood for (a label not listed had none). */
+const DECIDED_BY_LABEL: Record<string, (r: OldRequirement, said: Said) => Conclusion | undefined> = {
+  passed: () => ({ kind: 'held' }),
+  info: () => ({ kind: 'held' }),
+  failed: (r) => ({ kind: 'violated', message: r.message }),
+  'non-strict': (r) => ({ kind: 'violated', message: r.message }),
+  blocked: (r) => ({ kind: 'blocked', by: r.message }),
+  'not-concluded': (_, said) => ({ kind: 'not-concluded', cause: 'stopped', ...said }),
+  'not-applicable': (_, said) => ({ kind: 'not-applicable', ...said }),
+  'not-observed': (_, said) => ({ kind: 'not-observed', ...said }),
+  'harness-error': (r) => ({ kind: 'harness-bug', message: r.message, bug: r.message }),
+  // An INFO whose covering tests were all skipped; a MUST no test covered has no conclusion.
+  skipped: (r, said) =>
+    r.level === 'INFO' && (r.tests ?? []).length > 0 ? { kind: 'not-observed', ...said } : undefined,
+};
+
+type Said = { reason: string; wouldJudge: string };
+
+function decidedOf(label: string, r: OldRequirement): Conclusion | undefined {
+  const said = { reason: r.notJudged?.reason ?? r.message, wouldJudge: r.notJudged?.wouldJudgeIt ?? '' };
+  return DECIDED_BY_LABEL[label]?.(r, said);
 }

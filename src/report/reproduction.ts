@@ -8,8 +8,10 @@
  * back: they are variables; a request that carried no Authorization (a signed URL) gets none.
  * Websocket requests get their transcript and a small Node script that replays them.
  */
+
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { REDACTED } from '../evidence/redact.ts';
+import { type Conclusions, tally } from '../verdict/conclusion.ts';
 import { type ItemPlan, planItems } from './reproduction-items.ts';
 
 export { websocketModelOf, websocketScript } from './reproduction-websocket.ts';
@@ -135,6 +137,8 @@ export interface FailingTest {
   name: string;
   errors: readonly string[];
   evidence: readonly EvidenceEntry[];
+  /** What the test concluded per requirement: a requirement's own findings are found by its id. */
+  conclusions?: Conclusions;
 }
 
 function pathAndQuery(url: string): string {
@@ -156,7 +160,8 @@ function names(message: string, line: string): boolean {
 
 /** The exchange the check failed on: the last one its failure message names by method and path. */
 export function failingExchange(t: FailingTest, requirement?: string): number {
-  const own = requirement ? t.errors.filter((m) => m.startsWith(`${requirement}:`)) : [];
+  // The requirement's own findings, by its id in the test's conclusions (never by a sentence's prefix).
+  const own = requirement ? tally(t.conclusions?.[requirement]).violated : [];
   const messages = own.length > 0 ? own : t.errors;
   for (let i = t.evidence.length - 1; i >= 0; i--) {
     const e = t.evidence[i]!;

@@ -3,6 +3,7 @@ import type { Profile } from '../config/types.ts';
 import { levelGates } from '../verdict/gate.ts';
 import { type Group, isJudged, type Label, labelOf, standing } from '../verdict/standing.ts';
 import { notJudgedList, type RequirementVerdict, type VerdictSummary } from '../verdict/verdict.ts';
+import { findingLine } from '../verdict/words.ts';
 
 export function summaryTable(
   requirements: readonly RequirementVerdict[],
@@ -132,6 +133,24 @@ export function judgedOf(list: readonly RequirementVerdict[]): { judged: number;
 export function notJudgedStatus(r: RequirementVerdict): string {
   const status = r.notJudged?.status ?? r.status;
   return r.expected !== undefined ? `${status}, expected` : status;
+}
+
+/**
+ * Every failed MUST, SHOULD and security check, one line each (id, level, the finding), before the
+ * not-judged list (issue 51: the terminal counted the failed MUSTs but never named them). Marked
+ * when the expect file expects it or the profile only reports its level. Empty when none failed.
+ */
+export function failedLines(requirements: readonly RequirementVerdict[], profile: Profile): string[] {
+  const failed = requirements.filter((r) => r.level !== 'INFO' && standing(r, profile).group === 'failed');
+  if (failed.length === 0) return [];
+  const ordered = [...failed.filter((r) => r.level === 'MUST'), ...failed.filter((r) => r.level !== 'MUST')];
+  const lines = [`failed (${ordered.length}):`];
+  for (const r of ordered) {
+    const label = labelOf(r, profile);
+    const mark = label === 'expected-failure' ? ', expected' : label === 'non-strict' ? ', non-strict' : '';
+    lines.push(`  ${r.id} (${r.level}${mark}): ${oneLine(findingLine(r))}`);
+  }
+  return lines;
 }
 
 /**

@@ -14,7 +14,7 @@ import { LOCAL_SUITE_WORKERS } from '../harness/suite-workers.ts';
 import { lifetimesSentence } from '../stack/run-lifetimes.ts';
 import { type ExpectOutcome, expectLines } from '../verdict/expectations.ts';
 import { judgedText, type Verdicts } from '../verdict/verdict.ts';
-import { notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
+import { failedLines, notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
 import { verdictLine } from './verdict-line.ts';
 
 /** One line of the run's output: stdout, or stderr for what must stand out (problems, alerts, stops). */
@@ -68,6 +68,11 @@ export function headerLines(plan: RunPlan, versions: { harness: string; server: 
     }${plan.requirements.length ? `, requirements ${plan.requirements.join(', ')}` : ''}, run ${plan.runId}`,
   ];
   if (plan.stackLifetimes) lines.push(`speakcheck: ${lifetimesSentence(plan.stackLifetimes)}`);
+  // The pace is said where it is set: every request of the run waits its turn under it.
+  if (plan.maxRps !== undefined)
+    lines.push(
+      `speakcheck: paced at ${plan.maxRps} requests/s (--max-rps): every request of the run waits its turn; a test that runs out of time names the pacing`,
+    );
   lines.push(
     `speakcheck: version ${versions.harness}; the server's /version ${
       versions.server === undefined
@@ -120,7 +125,8 @@ export function phaseText(name: string, ms: number): string {
 /** "1432 requests, waited 0.0 s on the server's rate limit (429: 0, 503: 0)" for the timing line. */
 export function trafficText(stats: ThrottleStats): string {
   const waited = Math.max(stats.heldS, stats.waitedS);
-  return `${stats.requests} requests, waited ${waited.toFixed(1)} s on the server's rate limit (429: ${stats.answered429}, 503: ${stats.answered503})`;
+  const pace = stats.rateRps ? `; paced at ${stats.rateRps} requests/s at the end` : '';
+  return `${stats.requests} requests, waited ${waited.toFixed(1)} s on the server's rate limit (429: ${stats.answered429}, 503: ${stats.answered503})${pace}`;
 }
 
 /** What the run ended with: the reporter's verdicts and the report's run header. */
@@ -175,7 +181,7 @@ export function summaryLines(end: RunEnd, context: SummaryContext): TerminalLine
     lines.push(err('speakcheck: no test ran: a run that checks nothing cannot pass.'));
   lines.push(
     out(
-      `tests: ${tests.passed} passed, ${tests.failed} failed${end.expectedFailedTests > 0 ? ` (${end.expectedFailedTests} expected)` : ''}, ${tests.skipped} skipped; MUST failed: ${summary.mustFailed}, SHOULD failed: ${summary.shouldFailed}${securityCount(verdicts)}${blockedText(summary)}`,
+      `tests: ${tests.passed} passed, ${tests.failed} failed${end.expectedFailedTests > 0 ? ` (${end.expectedFailedTests} expected)` : ''}${tests.notConcluded > 0 ? `, ${tests.notConcluded} not concluded` : ''}, ${tests.skipped} skipped; MUST failed: ${summary.mustFailed}, SHOULD failed: ${summary.shouldFailed}${securityCount(verdicts)}${blockedText(summary)}`,
     ),
   );
   const security = securityLine(verdicts.requirements, context.profile);
@@ -188,6 +194,7 @@ export function summaryLines(end: RunEnd, context: SummaryContext): TerminalLine
     ),
   );
   if (context.allure !== undefined) lines.push(out(context.allure));
+  for (const line of failedLines(verdicts.requirements, context.profile)) lines.push(out(line));
   for (const line of notJudgedLines(verdicts.requirements)) lines.push(out(line));
   lines.push(out(judgedText(summary.judged)));
   // Each route the run learned to be unavailable, once (what it kept from being concluded is not concluded).

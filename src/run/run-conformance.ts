@@ -301,13 +301,15 @@ async function createSuitesVitest(
   cacheDir: string,
 ): Promise<Vitest> {
   const { createVitest } = await import('vitest/node');
+  const { QuietJUnitReporter } = await import('./quiet-junit.ts');
   return createVitest(
     'test',
     {
       ...suitesInlineConfig(REPO_ROOT),
       reporters: [
         reporter,
-        ['junit', { outputFile: join(config.reportDir, 'junit.xml') }],
+        // junit.xml is named with the other reports at the end; vitest's own line is not printed.
+        new QuietJUnitReporter({ outputFile: join(config.reportDir, 'junit.xml') }),
         ['allure-vitest/reporter', { resultsDir: join(config.reportDir, 'allure-results') }],
       ],
     },

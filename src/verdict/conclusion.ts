@@ -41,14 +41,16 @@ export type Conclusion =
   | { kind: 'not-applicable'; reason: string; wouldJudge: string }
   /**
    * Nothing concluded for or against: the server's back-pressure outlasted its bound (`throttled`),
-   * the harness's own time bound for the test ran out (`timeout`), or the run was stopped (`stopped`).
+   * the harness's own time bound for the test ran out (`timeout`; `paced` when the run was paced
+   * meanwhile, by --max-rps or the server's limit: then the pacing is what to change), or the run
+   * was stopped (`stopped`).
    */
   | { kind: 'not-concluded'; cause: NotConcludedCause; reason: string; wouldJudge: string }
   /** speakcheck itself broke while judging it: never the server's fault. */
   | { kind: 'harness-bug'; message: string; bug: string };
 
 export type ConclusionKind = Conclusion['kind'];
-export type NotConcludedCause = 'throttled' | 'timeout' | 'stopped';
+export type NotConcludedCause = 'throttled' | 'timeout' | 'paced' | 'stopped';
 
 /** Per requirement id, what one test concluded (in the order it concluded it). */
 export type Conclusions = Record<string, Conclusion[]>;
@@ -96,27 +98,22 @@ export function conclusionsOfState(
   ids: readonly string[],
   o: { error?: string; note?: string; stopped?: RunStopped },
 ): Conclusions {
-  const one = (): Conclusion => {
-    switch (state) {
-      case 'passed':
-        return { kind: 'held' };
-      case 'failed':
-        return { kind: 'violated', message: o.error ?? 'failed' };
-      case 'skipped':
-        return {
-          kind: 'not-observed',
-          reason: o.note ? `skipped: ${o.note}` : 'the test was skipped',
-          wouldJudge: 'a run where its test is not skipped (see the reason)',
-        };
-      case 'not-concluded':
-        return {
-          kind: 'not-concluded',
-          cause: 'stopped',
-          reason: `the run was stopped${o.stopped ? ` (${o.stopped.sentence})` : ''} before the test finished`,
-          wouldJudge: stoppedRemedy(o.stopped?.reason),
-        };
-    }
+  const of: Record<typeof state, () => Conclusion> = {
+    passed: () => ({ kind: 'held' }),
+    failed: () => ({ kind: 'violated', message: o.error ?? 'failed' }),
+    skipped: () => ({
+      kind: 'not-observed',
+      reason: o.note ? `skipped: ${o.note}` : 'the test was skipped',
+      wouldJudge: 'a run where its test is not skipped (see the reason)',
+    }),
+    'not-concluded': () => ({
+      kind: 'not-concluded',
+      cause: 'stopped',
+      reason: `the run was stopped${o.stopped ? ` (${o.stopped.sentence})` : ''} before the test finished`,
+      wouldJudge: stoppedRemedy(o.stopped?.reason),
+    }),
   };
+  const one = of[state];
   return Object.fromEntries(ids.map((id) => [id, [one()]]));
 }
 

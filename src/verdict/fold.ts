@@ -127,11 +127,10 @@ function decideInfo(
   const notSeen = found.flatMap(({ test, c }) =>
     c.kind === 'blocked' ? [`Not observed in "${test.name}": blocked by: ${c.by}`] : [],
   );
-  // A violation covers() did not already note (a test without checks): an observation, not a verdict.
-  const unnoted = found.flatMap(({ c }) =>
-    c.kind === 'violated' && !base.observations.some((o) => o.includes(c.message))
-      ? [`Observed (not judged, INFO): ${c.message}`]
-      : [],
+  // covers() notes an INFO violation as an observation; a test that left no conclusions of its own
+  // (a hook failed first) did not: its failure is noted here, an observation, not a verdict.
+  const unnoted = found.flatMap(({ test, c }) =>
+    c.kind === 'violated' && test.concludedByState ? [`Observed (not judged, INFO): ${c.message}`] : [],
   );
   return { ...base, decided: { kind: 'held' }, observations: [...base.observations, ...unnoted, ...notSeen] };
 }

@@ -129,18 +129,23 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
     };
   // Failures the expect file lists no longer fail the run, but a server that has them does not
   // conform: the words say the failures were expected (issue 41), never CONFORMS.
-  const expected = verdicts.requirements.filter((r) => r.expected !== undefined).length;
+  // The headline says what happened (issue 51): "NO UNEXPECTED FAILURE — 4 MUST failed as expected",
+  // whether or not something was left unjudged, never "no MUST failed" while MUSTs failed.
+  const expected = expectedText(verdicts);
+  const noneUnexpected = 'NO UNEXPECTED FAILURE';
   if (!open)
     return withSdk(verdicts, profile, {
       exitCode: EXIT.ok,
-      words: expected > 0 ? 'NO UNEXPECTED FAILURE' : 'CONFORMS',
+      words: expected ? `${noneUnexpected} — ${expected}` : 'CONFORMS',
       reasons: [],
     });
-  const held = rules.shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED';
+  const held = expected
+    ? `${noneUnexpected} — ${expected};`
+    : `${rules.shouldGates ? 'NO MUST OR SHOULD FAILED' : 'NO MUST FAILED'} —`;
   return withSdk(verdicts, profile, {
     // In acceptance an unjudged requirement alone fails the run: then the words still say why.
     exitCode: rules.notJudgedGates ? EXIT.failed : EXIT.ok,
-    words: `${held} — ${open} NOT JUDGED`,
+    words: `${held} ${open} NOT JUDGED`,
     // The words say it all; the not-judged lines say what would judge each.
     reasons: [],
   });
@@ -160,10 +165,15 @@ function count(verdicts: Verdicts, profile: Profile, level: GatedLevel, group: '
  */
 function sharedRemedy(verdicts: Verdicts): string | undefined {
   const open = notJudgedList(verdicts.requirements);
-  const said = open.filter((r) => r.decided?.kind === 'not-observed' || r.decided?.kind === 'not-applicable');
+  // What the tests said, from their conclusions (data), not from the words written of them.
+  const said = open.flatMap((r) =>
+    r.decided?.kind === 'not-observed' || r.decided?.kind === 'not-applicable'
+      ? [{ ...r, c: r.decided }]
+      : [],
+  );
   if (said.length === 0 || said.length < open.length) return undefined;
-  const remedies = new Set(said.map((r) => r.notJudged!.wouldJudgeIt));
-  const reasons = new Set(said.map((r) => r.notJudged!.reason));
+  const remedies = new Set(said.map((r) => r.c.wouldJudge));
+  const reasons = new Set(said.map((r) => r.c.reason));
   if (remedies.size !== 1) return undefined;
   const counts = LEVELS.map((level) => [level, said.filter((r) => r.level === level).length] as const)
     .filter(([, n]) => n > 0)
@@ -171,6 +181,18 @@ function sharedRemedy(verdicts: Verdicts): string | undefined {
     .join(', ');
   const why = reasons.size === 1 ? `: ${[...reasons][0]}` : '';
   return `${counts} not judged${why} · what would judge ${said.length === 1 ? 'it' : 'them'}: ${[...remedies][0]}`;
+}
+
+/** "4 MUST failed, 2 MUST blocked, 1 security check failed as expected", or '' when none was expected. */
+function expectedText(verdicts: Verdicts): string {
+  const listed = verdicts.requirements.filter((r) => r.expected !== undefined);
+  const parts = LEVELS.flatMap((level) =>
+    (['failed', 'blocked'] as const).flatMap((group) => {
+      const n = listed.filter((r) => r.level === level && standing(r).group === group).length;
+      return n > 0 ? [`${n} ${LEVEL_NAME[level][n === 1 ? 0 : 1]} ${group}`] : [];
+    }),
+  );
+  return parts.length > 0 ? `${parts.join(', ')} as expected` : '';
 }
 
 /** "21 MUST, 2 SHOULD" not judged (those that gate in the profile), or '' when none. */

@@ -62,4 +62,6 @@ export interface TestOutcome {
   characters: number;
   /** What the test concluded about each of its requirement ids (src/verdict/conclusion.ts). */
   conclusions: Conclusions;
+  /** It left no conclusions of its own: the reporter made them from its state (conclusionsOfState). */
+  concludedByState?: boolean;
 }

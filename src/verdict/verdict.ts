@@ -75,7 +75,8 @@ export interface VerdictSummary {
   /** SECURITY checks (the security area: tenant isolation) failed or blocked: counted apart from the MUSTs. */
   securityFailed: number;
   securityBlocked: number;
-  tests: { passed: number; failed: number; skipped: number };
+  /** notConcluded: tests kept from finishing that found no violation (never counted failed). */
+  tests: { passed: number; failed: number; skipped: number; notConcluded: number };
   characters: number;
   /** MUSTs and SHOULDs judged out of those of the run; the rest carry `notJudged`. */
   judged: JudgedAccount;
@@ -157,6 +158,7 @@ export function computeVerdicts(
         passed: outcomes.filter((t) => t.state === 'passed').length,
         failed: outcomes.filter((t) => t.state === 'failed').length,
         skipped: outcomes.filter((t) => t.state === 'skipped').length,
+        notConcluded: outcomes.filter((t) => t.state === 'not-concluded').length,
       },
       characters: outcomes.reduce((n, t) => n + t.characters, 0),
       judged: judgedAccount(requirements),

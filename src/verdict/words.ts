@@ -7,7 +7,7 @@
 import type { Profile } from '../config/types.ts';
 import { type Conclusion, stoppedRemedy } from './conclusion.ts';
 import type { RunStopped, StopReason, Verdict } from './model.ts';
-import { type Label, labelOf } from './standing.ts';
+import { isOpen, type Label, labelOf, unjudgedGates } from './standing.ts';
 
 /** What only the whole run knows, and the words say. */
 export interface RunParticulars {
@@ -141,4 +141,28 @@ export function conclusionWords(c: Conclusion): string {
     default:
       return `${c.kind}: ${c.reason}`;
   }
+}
+
+/**
+ * Why a run that failed nothing is not CONFORMS: what it left unjudged, per level that gates in its
+ * profile ("3 MUST not judged: A, B, C"), for a verdict whose words give no reasons of their own.
+ */
+export function notJudgedReasons(verdicts: readonly Verdict[], profile: Profile): string[] {
+  const open = verdicts.filter((v) => isOpen(v) && unjudgedGates(v.level, profile));
+  return (['MUST', 'SHOULD', 'SECURITY'] as const).flatMap((level) => {
+    const ids = open.filter((v) => v.level === level).map((v) => v.id);
+    if (ids.length === 0) return [];
+    const shown =
+      ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ');
+    const name = level === 'SECURITY' ? (ids.length === 1 ? 'security check' : 'security checks') : level;
+    return [`${ids.length} ${name} not judged: ${shown}`];
+  });
+}
+
+/** A failed requirement's finding in one sentence: the test and what it saw, without the expect file's or the profile's prefix. */
+export function findingLine(v: Verdict): string {
+  const c = v.decided;
+  return c?.kind === 'violated'
+    ? `${v.decidedIn ? `${v.decidedIn.test}: ` : ''}${c.message}`
+    : plainMessage(v, undefined, {});
 }

@@ -46,4 +46,10 @@ describe('exit codes', () => {
       'Exit codes: 0 ok, 4 tool missing (k6) (README "Exit codes").',
     );
   });
+
+  test('a number shared by two rows is listed once (`run --help` said 3 twice)', () => {
+    const help = exitCodesHelp(['ok', 'failed', 'usage', 'targetUnavailable', 'harnessError', 'interrupted']);
+    expect(help.match(/\b3 /g)).toHaveLength(1);
+    expect(help).toContain('3 target unavailable or harness error (a bug of speakcheck)');
+  });
 });

@@ -9,6 +9,10 @@
  *   requirements" and "N security checks" too; a `--max-time` default is one of the code's.
  * - The acceptance run's length is said by the lifetimes it waits out and --max-time, not in minutes
  *   (it was "about an hour", "about 61 minutes" and "up to about 70 minutes" in three places).
+ * - Issue 51's drift: suite files at a time (the docs said four, the run printed 6); the verdict
+ *   words quoted (README quoted lenient's `NO MUST FAILED` for strict); every command's exit codes
+ *   in the one table (compare kept its own); `--help` listing a number once; install and test
+ *   durations stated with the machine they were measured on.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,7 +28,8 @@ import { registerRun } from '../../src/cli/commands/run.ts';
 import { registerServe } from '../../src/cli/commands/serve.ts';
 import { registerWorker } from '../../src/cli/commands/worker.ts';
 import { DEFAULT_MAX_TIME_S, FULL_EXPIRY_MAX_TIME_S } from '../../src/config/options.ts';
-import { EXIT, EXIT_TABLE_BEGIN, EXIT_TABLE_END } from '../../src/exit-codes.ts';
+import { EXIT, EXIT_TABLE_BEGIN, EXIT_TABLE_END, renderExitCodeTable } from '../../src/exit-codes.ts';
+import { LOCAL_SUITE_WORKERS, REMOTE_SUITE_WORKERS } from '../../src/harness/suite-workers.ts';
 import { catalogue } from '../../src/requirements/index.ts';
 import { REPO_ROOT } from '../../src/stack/embedded.ts';
 
@@ -89,6 +94,7 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--save-dev': 'npm',
   '--import': 'node',
   '--enable-source-maps': 'node',
+  '--cpu-prof': 'node (bench --profile starts the run with it)',
   '--noEmit': 'tsc',
   '--write': 'biome',
   '--rm': 'docker/podman run',
@@ -143,7 +149,8 @@ describe('docs and code agree', () => {
   });
 
   test("one exit-code table (README's), and every exit code the docs name exists", () => {
-    const tables = occurrences(/^\|\s*exit code\s*\|/gim).map(({ where }) => where);
+    // `| exit |` too: docs/comparing-runs.md kept a table of its own under that header.
+    const tables = occurrences(/^\|\s*exit(?: code)?s?\s*\|/gim).map(({ where }) => where);
     expect(tables).toHaveLength(1);
     expect(tables[0]).toMatch(/^README\.md:/);
     const readme = docs.find((d) => d.file === 'README.md')!.text;
@@ -196,5 +203,77 @@ describe('docs and code agree', () => {
     expect(said.filter(({ match }) => !defaults.has(Number(match[1]))).map(({ where }) => where)).toEqual([]);
     const minutes = occurrences(/acceptance[^.|]{0,80}?\b(?:about|up to) (?:an hour|\d+ minutes)/gi);
     expect(minutes.map(({ where, match }) => `${where} ${match[0]}`)).toEqual([]);
+  });
+
+  test('suite files at a time are the numbers the code uses (local and remote)', () => {
+    const words: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8 };
+    const allowed = new Set([LOCAL_SUITE_WORKERS, REMOTE_SUITE_WORKERS]);
+    const wrong = occurrences(
+      /\b(two|three|four|five|six|seven|eight|\d+) suite files (?:run )?at (?:once|a time)\b/gi,
+    )
+      // docs/benchmarks.md keeps dated figures of earlier code, as measured then.
+      .filter(({ where }) => !where.startsWith('docs/benchmarks.md:'))
+      .filter(({ match }) => !allowed.has(words[match[1]!.toLowerCase()] ?? Number(match[1])))
+      .map(({ where, match }) => `${where} ${match[0]}`);
+    expect(wrong, `the code: ${LOCAL_SUITE_WORKERS} local, ${REMOTE_SUITE_WORKERS} remote`).toEqual([]);
+  });
+
+  test("the verdict words quoted are ones the gate prints, and lenient's words are said to be lenient's", () => {
+    const gate = readFileSync(join(REPO_ROOT, 'src', 'verdict', 'gate.ts'), 'utf8');
+    // A headline the gate continues with its counts ('NO MUST FAILED —') is printed words too.
+    const printed = new Set([...gate.matchAll(/'([A-Z][A-Z ]+[A-Z])(?: —)?'/g)].map((m) => m[1]!));
+    expect(printed.has('CONFORMS')).toBe(true);
+    const unknown = occurrences(/`((?:NO|DOES|NOTHING|CONFORMS)\b[A-Z ]*[A-Z])/g)
+      .filter(({ match }) => ![...printed].some((words) => match[1]!.startsWith(words)))
+      .map(({ where, match }) => `${where} ${match[1]}`);
+    expect(unknown, `the gate's words: ${[...printed].join(', ')}`).toEqual([]);
+    // Strict (the default) gates SHOULDs: its words are NO MUST OR SHOULD FAILED.
+    const unlabelled = occurrences(/.{0,80}`NO MUST FAILED\b.{0,80}/g)
+      .filter(({ match }) => !/lenient/.test(match[0]))
+      .map(({ where, match }) => `${where} ${match[0]}`);
+    expect(unlabelled).toEqual([]);
+  });
+
+  test("every command's exit codes are rows of the one table", () => {
+    const table = renderExitCodeTable().join('\n');
+    for (const command of ['`run`', '`compare`', '`perf compare`', '`load`', '`bench`', '`expect`'])
+      expect(table, `${command} in the exit-code table`).toContain(command);
+    expect(table).toContain(`| ${EXIT.inconclusive} | \`perf compare\`: INCONCLUSIVE`);
+  });
+
+  test("each command's --help lists a number once (run said 3 twice)", () => {
+    const program = new Command('speakcheck');
+    for (const register of [registerRun, registerCompare, registerLoad, registerPerf]) register(program);
+    const helps = [...program.commands, ...program.commands.flatMap((c) => c.commands)].map((c) =>
+      c.helpInformation(),
+    );
+    const repeated = helps.flatMap((help) => {
+      const line = /Exit codes: ([^(]*)/.exec(help.replace(/\s+/g, ' '))?.[1] ?? '';
+      const numbers = [...line.matchAll(/(?:^|, )(\d+) /g)].map((m) => m[1]!);
+      return numbers.filter((n, i) => numbers.indexOf(n) !== i);
+    });
+    expect(helps.some((help) => help.includes('Exit codes:'))).toBe(true);
+    expect(repeated).toEqual([]);
+  });
+
+  test('install and test durations are stated with the machine they were measured on', () => {
+    // A paragraph timing `npm install` or `npm test` names the machine ("2 shared cores", "2-core").
+    const unstated = docs.flatMap(({ file, text }) =>
+      text
+        .split(/\n\s*\n/)
+        .filter((paragraph) =>
+          /`npm (?:install|test)\b[\s\S]{0,300}?\b(?:in|takes?|took|lasts?) (?:about )?\d+(?:\.\d+)? ?(?:s|min|minutes)\b/.test(
+            paragraph,
+          ),
+        )
+        .filter((paragraph) => !/\b\d+(?:[- ]shared)?[- ]cores?\b/.test(paragraph))
+        .map((paragraph) => `${file}: ${paragraph.slice(0, 120)}`),
+    );
+    expect(unstated).toEqual([]);
+  });
+
+  test('README is a front door: at most 200 lines (detail lives in docs/)', () => {
+    const readme = docs.find((d) => d.file === 'README.md')!.text;
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
   });
 });

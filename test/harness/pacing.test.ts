@@ -4,7 +4,13 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { runThrottle } from '../../src/client/back-pressure.ts';
-import { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from '../../src/harness/pacing.ts';
+import {
+  runPacing,
+  TEST_BOUND_REMEDY,
+  TOO_FAST_BASE,
+  testBoundConclusion,
+  tooFastRemedyFor,
+} from '../../src/harness/pacing.ts';
 
 describe('what would judge a state the run was too slow to see', () => {
   test('unpaced: only a slower take would, and pacing is not mentioned', () => {
@@ -49,5 +55,31 @@ describe('what the run knows of its pacing', () => {
     throttle.noteThrottled(503, undefined, 0);
     throttle.noteThrottled(503, undefined, 0);
     expect(runPacing({ maxRps: 12 })).toEqual({ maxRps: 12, answered429: 1, answered503: 2 });
+  });
+});
+
+describe('a test that ran out of its time bound (issue 51 item 6)', () => {
+  test('unpaced: cause timeout, the longer bounds', () => {
+    expect(testBoundConclusion('ran out of 60 s', { answered429: 0, answered503: 0 })).toEqual({
+      kind: 'not-concluded',
+      cause: 'timeout',
+      reason: 'ran out of 60 s',
+      wouldJudge: TEST_BOUND_REMEDY,
+    });
+  });
+
+  test('--max-rps 0.5: cause paced, and the remedy names --max-rps, not --ready-timeout', () => {
+    const c = testBoundConclusion('ran out of 60 s', { maxRps: 0.5, answered429: 0, answered503: 0 });
+    expect(c.cause).toBe('paced');
+    expect(c.wouldJudge).toBe(
+      'less pacing (--max-rps 0.5: each request waited its turn): a higher --max-rps (or fewer areas sharing the pace: `--only AREA`), or a longer --max-time',
+    );
+    expect(c.wouldJudge).not.toContain('--ready-timeout');
+  });
+
+  test("paced by the server's limit: cause paced, the limit named", () => {
+    const c = testBoundConclusion('ran out', { answered429: 3, answered503: 0 });
+    expect(c.cause).toBe('paced');
+    expect(c.wouldJudge).toMatch(/^less pacing \(the server's limit: 429 on 3 requests: /);
   });
 });

@@ -3,7 +3,10 @@
  * shift with enough runs is worse (or better), too few runs warn and can never be significant.
  */
 import { describe, expect, it } from 'vitest';
-import { compareRuns, median } from '../../src/perf/compare.ts';
+import { EXIT } from '../../src/exit-codes.ts';
+import { compareRuns, comparisonOutcome, median } from '../../src/perf/compare.ts';
+import { perfCompareExitCode } from '../../src/perf/perf-compare.ts';
+import { verdictLine } from '../../src/perf/report-markdown.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../src/perf/tracked.ts';
 import { counter, errorRate, run, trend, ttfcRun } from '../load/helpers.ts';
 
@@ -49,13 +52,53 @@ describe('perf compare: verdicts', () => {
     expect(back.improvements.map((f) => f.stat).sort()).toEqual(['med', 'p(95)']);
   });
 
-  it('too few runs: a warning, and even a large shift stays "~"', () => {
+  it('too few runs: a warning; a shift of 2× or more is "likely worse", never "~"', () => {
     const c = compareRuns([ttfcRun(10, 20)], [ttfcRun(10, 90)], tolerance);
-    expect(figure(c, 'speak_ws_ttfc{mode:chunks}', 'p(95)').verdict).toBe('~');
+    expect(figure(c, 'speak_ws_ttfc{mode:chunks}', 'p(95)').verdict).toBe('likely worse');
+    expect(figure(c, 'speak_ws_ttfc{mode:chunks}', 'med').verdict).toBe('~');
+    expect(comparisonOutcome(c)).toBe('likely regression');
     expect(c.warnings).toHaveLength(1);
     expect(c.warnings[0]).toMatch(
       /ttfc-websocket: 1 baseline and 1 current run\(s\).*at least 4 runs per side/,
     );
+  });
+
+  it('one run per side (issue 51): tenfold slower is a likely regression, exit 1, and the headline says so', () => {
+    const c = compareRuns([ttfcRun(100, 200)], [ttfcRun(100, 2086)], tolerance);
+    expect(comparisonOutcome(c)).toBe('likely regression');
+    expect(perfCompareExitCode({ comparison: c, capacities: [] })).toBe(EXIT.failed);
+    const headline = verdictLine(c);
+    expect(headline).toMatch(
+      /^LIKELY REGRESSION: 1 figure\(s\) 2× or more worse, e\.g\. .*p95 \+1886\.00 ms \(\+943\.0 %\)/,
+    );
+    expect(headline).toContain('4 runs per side would decide');
+    expect(headline).not.toMatch(/no regression/i);
+  });
+
+  it('one run per side, a change beyond the tolerance but under 2×: INCONCLUSIVE, its own exit code', () => {
+    const c = compareRuns([ttfcRun(100, 200)], [ttfcRun(100, 300)], tolerance);
+    expect(figure(c, 'speak_ws_ttfc{mode:chunks}', 'p(95)').verdict).toBe('inconclusive');
+    expect(comparisonOutcome(c)).toBe('inconclusive');
+    expect(perfCompareExitCode({ comparison: c, capacities: [] })).toBe(EXIT.inconclusive);
+    expect(verdictLine(c)).toMatch(/^INCONCLUSIVE: 1 figure\(s\) changed beyond the tolerance/);
+    // Better by half or more is "likely better", and alone never fails.
+    const faster = compareRuns([ttfcRun(100, 300)], [ttfcRun(100, 100)], tolerance);
+    expect(figure(faster, 'speak_ws_ttfc{mode:chunks}', 'p(95)').verdict).toBe('likely better');
+    expect(perfCompareExitCode({ comparison: faster, capacities: [] })).toBe(EXIT.ok);
+  });
+
+  it('one run per side within the tolerance: "~" and no regression (exit 0)', () => {
+    const c = compareRuns([ttfcRun(100, 200)], [ttfcRun(101, 205)], tolerance);
+    expect(comparisonOutcome(c)).toBe('no regression');
+    expect(perfCompareExitCode({ comparison: c, capacities: [] })).toBe(EXIT.ok);
+  });
+
+  it('enough runs and not significant stays "~" (the test decided, not the run count)', () => {
+    const noisy = (shift: number) =>
+      [0, 9, -8, 7, -6].map((d, i) => ttfcRun(10 + d + (i % 2 ? shift : 0), 20 + d + (i % 2 ? shift : 0)));
+    const c = compareRuns(noisy(0), noisy(3), tolerance);
+    expect(c.inconclusive).toEqual([]);
+    expect(c.likelyRegressions).toEqual([]);
   });
 
   it('a significant change under the practical floor is "~" (1 ms on a 3 ms median)', () => {

@@ -161,3 +161,49 @@ describe('expected failures are marked on the live lines', () => {
     expect(failureExpected(withInfo, listed)).toBe(false);
   });
 });
+
+describe('a test that concluded nothing is not a failure, live as in the summary (issue 51 item 6)', () => {
+  test('no ✗ line, and the row counts it "not concluded", not "failed"', () => {
+    const { live, lines } = progress();
+    live.plan(['suites/audio.spec.ts']);
+    const paced = failed('signed url', ['AUDIO-SIGNED-EXPIRES'], {
+      message: 'the test ran out of its 60 s bound',
+      conclusions: {
+        'AUDIO-SIGNED-EXPIRES': [
+          { kind: 'not-concluded', cause: 'paced', reason: 'bound', wouldJudge: 'a higher --max-rps' },
+        ],
+      },
+    });
+    live.failed('suites/audio.spec.ts', paced);
+    expect(lines).toEqual([
+      '  … audio › signed url: not concluded (paced): the test ran out of its 60 s bound',
+    ]);
+    live.fileEnded('suites/audio.spec.ts', [passed('a'), paced], 1_000, false);
+    expect(rowOf(lines, 'audio')).toEqual([
+      '  audio        1 passed   0 failed   1 not concluded   0 skipped  1.0 s',
+    ]);
+  });
+
+  test('a test that also found a violation stays a failure', () => {
+    const { live, lines } = progress();
+    const test = failed('wav', ['AUDIO-SIGNED-EXPIRES', 'AUDIO-CONTENT-TYPE'], {
+      conclusions: {
+        'AUDIO-SIGNED-EXPIRES': [{ kind: 'violated', message: 'got 200' }],
+        'AUDIO-CONTENT-TYPE': [{ kind: 'not-concluded', cause: 'timeout', reason: 'bound', wouldJudge: 'x' }],
+      },
+    });
+    live.failed('suites/audio.spec.ts', test);
+    expect(lines[0]).toMatch(/^ {2}✗ audio › wav: got 302$/);
+  });
+});
+
+test('the server throttling is said once, while the run goes on', () => {
+  const { live, lines } = progress();
+  live.throttled(0, 0);
+  expect(lines).toEqual([]);
+  live.throttled(3, 1);
+  live.throttled(9, 1);
+  expect(lines).toEqual([
+    '  … the server throttles (429 on 3, 503 on 1 requests so far): the run now paces itself to its limit (back-pressure, never a verdict)',
+  ]);
+});

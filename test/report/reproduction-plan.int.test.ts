@@ -92,11 +92,16 @@ describe('which request is reproduced', () => {
       name: 'wav',
       errors: ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302: expected HTTP 307'],
       evidence,
+      conclusions: {
+        'AUDIO-307': [
+          { kind: 'violated' as const, message: 'GET /v1/speak/takes/tk_old/wav → 302: expected HTTP 307' },
+        ],
+      },
     };
     expect(failingExchange(t, 'AUDIO-307')).toBe(3);
-    const other = { ...t, errors: ['TAKE-X: GET /v1/speak/takes/tk_old → 200: wrong'] };
+    const other = { ...t, errors: ['TAKE-X: GET /v1/speak/takes/tk_old → 200: wrong'], conclusions: {} };
     expect(failingExchange(other)).toBe(5);
-    expect(failingExchange({ ...t, errors: ['a timing: too slow'] })).toBe(-1);
+    expect(failingExchange({ ...t, errors: ['a timing: too slow'], conclusions: {} })).toBe(-1);
   });
 });
 

@@ -111,6 +111,17 @@ describe('the header', () => {
     ]);
   });
 
+  test('--max-rps: the pace is said in the header (issue 51 item 6), and in the timing line', () => {
+    const config = resolveRunConfig({ baseUrl: 'http://api.example', token: 't', maxRps: '4' }, {}, now);
+    const plan = resolveRunPlan(config, undefined, { quickestAnswerMs: 40 });
+    expect(headerLines(plan, { harness: '0.1.0', server: '1' })).toContain(
+      'speakcheck: paced at 4 requests/s (--max-rps): every request of the run waits its turn; a test that runs out of time names the pacing',
+    );
+    expect(trafficText({ ...quietTraffic, rateRps: 4 })).toBe(
+      "996 requests, waited 0.0 s on the server's rate limit (429: 0, 503: 0); paced at 4 requests/s at the end",
+    );
+  });
+
   test('a long /version answer is cut to 200 characters', () => {
     const long = 'v'.repeat(300);
     expect(compactVersion(long)).toBe(`${'v'.repeat(200)}…`);
@@ -227,6 +238,29 @@ describe('the end of the run', () => {
       `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${security.length} passed, 0 failed, 0 blocked, 0 not judged; gating (strict profile)`,
     );
     expect(out.at(-1)).toBe('verdict: DOES NOT CONFORM (exit 1, strict profile; 1 MUST failed)');
+  });
+
+  test('every failed MUST, SHOULD and security check is named, id and one line each, before the not-judged list', () => {
+    // Issue 51: the terminal counted the failed MUSTs but named only the blocked ones.
+    const [failingMust, blocked] = idsOf('version', 'MUST');
+    const security = idsOf('security');
+    const outcomes = [
+      testOutcome('suites/version.spec.ts > breaks', 'failed', [failingMust!]),
+      testOutcome('suites/version.spec.ts > blocked', 'failed', [blocked!], {
+        conclusions: { [blocked!]: [{ kind: 'blocked', by: 'creating the voice failed' }] },
+      }),
+      testOutcome('suites/security.spec.ts > leaks', 'failed', [security[0]!], {
+        conclusions: { [security[0]!]: [{ kind: 'violated', message: "B read A's take" }] },
+      }),
+    ];
+    const out = texts(summaryLines(endOf(outcomes, ['version', 'security']), context()), 'out');
+    const failedAt = out.indexOf('failed (2):');
+    expect(failedAt).toBeGreaterThan(out.findIndex((l) => l.startsWith('reports: ')));
+    expect(out[failedAt + 1]).toBe(`  ${failingMust} (MUST): breaks: breaks broke`);
+    expect(out[failedAt + 2]).toBe(
+      `  ${security[0]} (SECURITY): leaks: B read A's take`,
+    );
+    expect(out.findIndex((l) => l.startsWith('not judged ('))).toBeGreaterThan(failedAt + 2);
   });
 
   test('blocked requirements, the expected failures and the harness breaking are said', () => {

@@ -105,13 +105,15 @@ describe('expected failures, marked wherever they are shown', () => {
     expect: expect_,
   });
 
-  test('the verdict line says how many failures the expect file made expected', () => {
+  // Issue 51: with an expect file the headline says what happened, never "no MUST failed" while
+  // MUSTs failed (expected), also when something is left unjudged.
+  test('the verdict line says what failed as expected, and how many failures the expect file made expected', () => {
     expect(gated.exitCode).toBe(0);
     expect(verdictLine(report.run)).toBe(
-      'verdict: NO MUST OR SHOULD FAILED — 1 MUST, 1 SHOULD NOT JUDGED (exit 0, strict profile; 4 failures expected by speakcheck.expect.yaml)',
+      'verdict: NO UNEXPECTED FAILURE — 1 MUST failed, 1 MUST blocked, 1 SHOULD blocked, 1 security check failed as expected; 1 MUST, 1 SHOULD NOT JUDGED (exit 0, strict profile; 4 failures expected by speakcheck.expect.yaml)',
     );
     expect(renderMarkdown(report).replace(/\*\*/g, '')).toContain(
-      '- Verdict: NO MUST OR SHOULD FAILED — 1 MUST, 1 SHOULD NOT JUDGED (exit 0, strict profile; 4 failures expected by speakcheck.expect.yaml)',
+      '- Verdict: NO UNEXPECTED FAILURE — 1 MUST failed, 1 MUST blocked, 1 SHOULD blocked, 1 security check failed as expected; 1 MUST, 1 SHOULD NOT JUDGED (exit 0, strict profile; 4 failures expected by speakcheck.expect.yaml)',
     );
   });
 

@@ -81,7 +81,11 @@ describe('the expect file in the fold', () => {
       now,
     );
     const gated = gate(v, 'strict', { expiredExpectations: o.expired.length });
-    expect(gated).toEqual({ exitCode: EXIT.ok, words: 'NO UNEXPECTED FAILURE', reasons: [] });
+    expect(gated).toEqual({
+      exitCode: EXIT.ok,
+      words: 'NO UNEXPECTED FAILURE — 1 MUST failed, 1 SHOULD failed as expected',
+      reasons: [],
+    });
     expect(gate(verdicts, 'strict').words).toBe('DOES NOT CONFORM');
   });
 

@@ -182,6 +182,8 @@ describe('speakcheck run: a full run over fixture suites', { timeout: 200_000 },
     expect(html).toContain('looked at &lt;the&gt; &quot;server&quot; &amp; its answers');
     expect(html).not.toMatch(/<(link|img|iframe)\b|src=["']http/);
     expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    // junit.xml is among the reports the run names; vitest's own line is not printed (issue 51).
+    expect(result.stdout + result.stderr).not.toContain('JUNIT report written');
     expect(existsSync(join(reportDir, 'allure-results'))).toBe(true);
     expect(readdirSync(join(reportDir, 'allure-results')).some((f) => f.endsWith('-result.json'))).toBe(true);
   });

@@ -14,6 +14,7 @@ import type { CapacityDimension, CapacityMode } from '../../load/capacity-report
 import { capacitySentence } from '../../load/capacity-report.ts';
 import { GENERATOR_SHARE_WARN } from '../../load/cpu-share.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
+import { loadVerdictLine } from '../../load/load-lines.ts';
 import { MergeError } from '../../load/merge.ts';
 import { mergeRun, runLoad } from '../../load/run-load.ts';
 import { parseScenarioSlo } from '../../load/scenario-slo.ts';
@@ -28,6 +29,7 @@ import {
   positiveInt,
   reportDirOf,
 } from '../option-parsers.ts';
+import { reportDirSentence, unwritableDir } from '../writable-dir.ts';
 
 interface LoadFlags extends TargetFlags {
   vus?: number;
@@ -157,6 +159,9 @@ export function registerLoad(program: Command): void {
         );
         return;
       }
+      // Before k6 or the server is started: a report directory this user cannot write is a usage error.
+      const reportDirProblem = flags.reportDir ? unwritableDir(flags.reportDir) : undefined;
+      if (reportDirProblem) throw new ConfigError(reportDirSentence(flags.reportDir!, reportDirProblem));
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       console.error(`speakcheck load: ${err.message}`);
@@ -170,6 +175,14 @@ export function registerLoad(program: Command): void {
     if (dirs.length) {
       console.error(
         `speakcheck load ${scenario}: unexpected argument(s) ${dirs.join(' ')} (only merge takes directories)`,
+      );
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    // A usage error before any stack starts or any request is sent (issue 51 item 4).
+    if (scenario !== 'capacity' && scenario !== 'crosscheck' && !isScenario(scenario)) {
+      console.error(
+        `speakcheck load: unknown scenario "${scenario}" (have: ${SCENARIOS.join(', ')}, capacity, crosscheck, merge)`,
       );
       process.exitCode = EXIT.usage;
       return;
@@ -263,6 +276,8 @@ async function runScenario(scenario: string, flags: LoadFlags, referenceStack: b
   if (r.summary) console.log(`summary: ${r.runDir}/summary.json, ${r.runDir}/summary.md`);
   if (r.exitCode === EXIT.thresholdsFailed)
     console.error('speakcheck load: thresholds failed (see summary.md)');
+  // The last line says what the run means, after k6's dump and the threshold lines.
+  if (r.summary) console.log(loadVerdictLine(r.summary, r.exitCode));
   process.exitCode = r.exitCode;
 }
 

@@ -3,12 +3,13 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { FILE_OPTIONS, TARGET_OPTIONS } from '../../config/options.ts';
 import { ConfigError, resolveCommandTarget } from '../../config/resolve.ts';
 import type { TargetFlags } from '../../config/types.ts';
-import { EXIT } from '../../exit-codes.ts';
+import { EXIT, exitCodesHelp } from '../../exit-codes.ts';
 import { isScenario, SCENARIOS } from '../../load/scenarios.ts';
 import { SummaryFormatError } from '../../load/summary.ts';
 import { loadHistory, writeHistory } from '../../perf/history.ts';
 import { isTarget, runInterleaved } from '../../perf/interleave.ts';
-import { perfCompare } from '../../perf/perf-compare.ts';
+import { perfCompare, perfCompareExitCode } from '../../perf/perf-compare.ts';
+import { verdictLine } from '../../perf/report-markdown.ts';
 import { RunSetError } from '../../perf/run-set.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from '../../perf/tracked.ts';
 import { REPO_ROOT } from '../../stack/embedded.ts';
@@ -19,6 +20,7 @@ import {
   positiveInt,
   reportDirOf,
 } from '../option-parsers.ts';
+import { reportDirSentence, unwritableDir } from '../writable-dir.ts';
 
 function nonNegative(value: string): number {
   const n = Number(value);
@@ -109,7 +111,7 @@ export function registerPerf(program: Command): void {
       'Compare two sets of load runs (a summary.json, or a directory of repeated runs): per figure the median of ' +
         'each side with a bootstrap 95% confidence interval, the Mann-Whitney U p-value and a verdict (worse, ' +
         'better, ~). With --interleave N and two targets (base URLs or "embedded") the scenario first runs N times ' +
-        `on each, alternating. Writes compare.md, compare.html and SVG charts; exits ${EXIT.failed} when a figure is worse.`,
+        `on each, alternating. Writes compare.md, compare.html and SVG charts. ${exitCodesHelp(['ok', 'failed', 'usage', 'inconclusive'])}`,
     )
     .argument('<baseline>', 'summary.json or directory of runs (e.g. load/baselines/<name>), or a target')
     .argument('<current>', 'summary.json or directory of runs (e.g. reports/load), or a target')
@@ -143,6 +145,12 @@ export function registerPerf(program: Command): void {
     .option('--env <NAME=value>', '--interleave: scenario knob passed to k6 (repeatable)', keyValue)
     .action(async (baseline: string, current: string, flags: CompareFlags) => {
       const outDir = reportDirOf(flags, 'perf compare') ?? join(REPO_ROOT, 'reports', 'perf', timestamp());
+      const outDirProblem = unwritableDir(outDir);
+      if (outDirProblem) {
+        console.error(`speakcheck perf compare: ${reportDirSentence(outDir, outDirProblem)}`);
+        process.exitCode = EXIT.usage;
+        return;
+      }
       if (flags.interleave) {
         const sides = await interleavedSides(baseline, current, flags, outDir);
         if (!sides) {
@@ -160,23 +168,27 @@ export function registerPerf(program: Command): void {
       try {
         const { comparison, capacities, files } = perfCompare(baseline, current, tolerance, outDir);
         for (const w of comparison.warnings) console.error(`warning: ${w}`);
-        for (const f of comparison.regressions) {
+        const undecided = [...comparison.likelyRegressions, ...comparison.inconclusive];
+        for (const f of [...comparison.regressions, ...undecided]) {
           console.error(
-            `worse: ${f.scenario} ${f.metric} ${f.stat}: ${f.baseline?.toFixed(3)} -> ${f.current?.toFixed(3)} (p ${f.p?.toFixed(4)})`,
+            `${f.verdict}: ${f.scenario} ${f.metric} ${f.stat}: ${f.baseline?.toFixed(3)} -> ${f.current?.toFixed(3)} (p ${f.p?.toFixed(4)})`,
           );
         }
+        const count = (verdict: string) => comparison.figures.filter((f) => f.verdict === verdict).length;
         console.log(
-          `${comparison.regressions.length} worse, ${comparison.improvements.length} better, ` +
-            `${comparison.figures.filter((f) => f.verdict === '~').length} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
+          `${comparison.regressions.length} worse, ${comparison.likelyRegressions.length} likely worse, ` +
+            `${comparison.inconclusive.length} inconclusive, ${comparison.improvements.length} better, ` +
+            `${count('~')} ~ (of ${comparison.figures.filter((f) => f.judged).length} figures judged)`,
         );
         for (const c of capacities) {
           const side = (b: typeof c.baseline) =>
             b ? `${b.good} [${b.good} – ${Number.isFinite(b.bad) ? b.bad : '–'}] ${b.unit}` : '–';
           console.log(`capacity ${c.scenario}: ${side(c.baseline)} -> ${side(c.current)}: ${c.verdict}`);
         }
-        const capacityWorse = capacities.filter((c) => c.verdict === 'worse').length;
         console.log(`report: ${files.markdown}, ${files.html}`);
-        process.exitCode = comparison.regressions.length || capacityWorse ? EXIT.failed : EXIT.ok;
+        // The headline last, where a terminal's reader looks: the same words as compare.md's.
+        console.log(`verdict: ${verdictLine(comparison)}`);
+        process.exitCode = perfCompareExitCode({ comparison, capacities });
       } catch (err) {
         if (err instanceof RunSetError || err instanceof SummaryFormatError) {
           console.error(`speakcheck perf compare: ${err.message}`);

@@ -10,6 +10,7 @@ import type { RunConfig } from '../../config/types.ts';
 import { EXIT, exitCodesHelp } from '../../exit-codes.ts';
 import { runConformance } from '../../run/run-conformance.ts';
 import { addTableOptions } from '../option-parsers.ts';
+import { reportDirSentence, unwritableDir } from '../writable-dir.ts';
 
 /** What commander hands over for run and rerun: every option of the run table. */
 export type RunCommandFlags = RunFlags;
@@ -61,6 +62,9 @@ export async function runAction(flags: RunCommandFlags): Promise<never> {
       reportDir: resolve(run.config.reportDir),
     });
     if (flags.list) process.exit(await listAction(config));
+    // Said before the server is contacted: a usage error, not "could not run" after the fact.
+    const reportDirProblem = unwritableDir(config.reportDir);
+    if (reportDirProblem) throw new ConfigError(reportDirSentence(config.reportDir, reportDirProblem));
     code = await runConformance(config, {
       allureHtml: flags.allureHtml === true,
       maxTimeMs: run.maxTimeMs,

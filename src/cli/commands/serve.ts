@@ -12,7 +12,7 @@ import { TlsSetupError } from '../../../reference/tls.ts';
 import { WEBHOOK_ALLOW_VALUES } from '../../../reference/webhooks/index.ts';
 import { EXIT } from '../../exit-codes.ts';
 import { StackStartError } from '../../stack/embedded.ts';
-import { startTarget, stopTargetsOnSignal } from '../../stack/target.ts';
+import { startTarget, stopAllTargets, stopTargetsOnSignal } from '../../stack/target.ts';
 import {
   announceDefects,
   announceLatitude,
@@ -20,7 +20,9 @@ import {
   defectFlag,
   LATITUDE_FLAG_DESCRIPTION,
   latitudeFlag,
+  switchNamesHelp,
 } from '../defect-flag.ts';
+import { onParentGone } from '../parent-watch.ts';
 
 function integer(min: number) {
   return (value: string): number => {
@@ -164,6 +166,7 @@ export function registerServe(program: Command): void {
         .choices(['embedded', 'container'])
         .default('embedded'),
     )
+    .addHelpText('after', switchNamesHelp())
     .action(async (flags: ServeFlags) => {
       const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
       if (flags.target === 'container') return serveContainers(log);
@@ -243,12 +246,19 @@ export function registerServe(program: Command): void {
       // Started by the harness (src/stack/embedded.ts) with an IPC channel: when the harness dies
       // without stopping the stack (SIGKILL, a crash), the channel closes and the stack goes too.
       if (process.send) process.once('disconnect', () => stop('the process that started this stack is gone'));
+      // Started by npx or a script that was stopped without us: adopted by init, stop as on TERM.
+      onParentGone(() => stop('the process that started this stack is gone (parent pid changed)'));
     });
 }
 
 /** `serve --target container`: the container stack (its own port and data dir) until SIGINT/SIGTERM. */
 async function serveContainers(log: (line: string) => void): Promise<void> {
-  stopTargetsOnSignal(EXIT.ok, (line) => log(`${line} the containers`));
+  const stopOnSignal = stopTargetsOnSignal(EXIT.ok, (line) => log(`${line} the containers`));
+  onParentGone(() => {
+    stopOnSignal();
+    log('the process that started this stack is gone: stopping the containers');
+    void stopAllTargets().finally(() => process.exit(EXIT.ok));
+  });
   try {
     const stack = await startTarget('container', { onLog: log });
     process.stdout.write(`base_url=${stack.baseUrl}\nemail=${stack.email}\npassword=${stack.password}\n`);

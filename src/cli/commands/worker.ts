@@ -19,6 +19,7 @@ import {
   defectFlag,
   LATITUDE_FLAG_DESCRIPTION,
   latitudeFlag,
+  switchNamesHelp,
 } from '../defect-flag.ts';
 
 /** Model names (aliases such as studio/polyglot too), as the catalogue's public names. */
@@ -65,6 +66,7 @@ export function registerWorker(program: Command): void {
     .option('--ws-shuffle-window <n>', 'send websocket audio frames out of order within N', port, 0)
     .option('--defect <name>', DEFECT_FLAG_DESCRIPTION, defectFlag)
     .option('--latitude <name>', LATITUDE_FLAG_DESCRIPTION, latitudeFlag)
+    .addHelpText('after', switchNamesHelp())
     .action(async (flags: WorkerFlags) => {
       // Switches live in this process: the worker entry below runs in it and reads them.
       activateDefects(flags.defect ?? []);
