@@ -181,7 +181,7 @@ export class SpeakStreamConnection {
     ].find(test);
     if (seen) return Promise.resolve(seen);
     // A connection that answered nothing, in a run that learned connections stay silent: not waited out again.
-    const learned = this.seq === 0 ? learnedSilenceFromStart(timeoutMs) : undefined;
+    const learned = this.answeredNoRequest() ? learnedSilenceFromStart(timeoutMs) : undefined;
     const waitMs = learned?.allowedMs ?? timeoutMs;
     return new Promise((resolve, reject) => {
       const waiter = {
@@ -226,6 +226,15 @@ export class SpeakStreamConnection {
 
   private stateName(): string {
     return ['connecting', 'open', 'closing', 'closed'][this.socket.readyState] ?? 'unknown';
+  }
+
+  /** No request on this connection got a message yet (a greeting on connect is no answer to one). */
+  private answeredNoRequest(): boolean {
+    return (
+      ![...this.finished.values()].some(
+        (r) => r.takeMessages.length + r.statusMessages.length + r.frames.length > 0,
+      ) && ![...this.pending.values()].some((p) => p.anyMessage)
+    );
   }
 
   private startClocks(p: Live): void {
