@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { jwtVerify, SignJWT } from 'jose';
 import { defects } from '../defects/index.ts';
+import { wasRotated } from '../defects/sequence-memory.ts';
 import { latitude } from '../latitude/index.ts';
 import { persistedSecret } from '../store/db.ts';
 
@@ -153,8 +154,9 @@ export class TokenService {
       this.db.prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE revoked_ms IS NULL').run(Date.now());
       return known !== undefined;
     }
-    // Defect logout-ends-sibling-session: every refresh token of the token's user is revoked.
-    if (defects.has('logout-ends-sibling-session')) {
+    // Defect logout-ends-sibling-session: logging out a session that never refreshed (a login's token)
+    // revokes every refresh token of its user (sessions are keyed by user until their first rotation).
+    if (defects.has('logout-ends-sibling-session') && !wasRotated(refreshToken)) {
       const owner = this.db
         .prepare('SELECT user_id FROM refresh_tokens WHERE token_hash = ? AND revoked_ms IS NULL')
         .get(sha256(refreshToken)) as { user_id: string } | undefined;

@@ -508,7 +508,7 @@ export const DEFECTS = [
     'logout-ends-sibling-session',
     'sequences',
     ['SEQ-LOGOUT-ONE-SESSION'],
-    "logout revokes every refresh token of the customer, not only the one it was given: another login's chain stops refreshing",
+    "logging out a session that never refreshed (a login's refresh token) revokes every refresh token of the customer: another login's chain stops refreshing",
   ),
   d(
     'fifth-refresh-fails',
@@ -520,7 +520,7 @@ export const DEFECTS = [
     'ws-fourth-request-ignored',
     'sequences',
     ['SEQ-WS-REQUESTS-ANY-COUNT'],
-    'the worker serves three take requests per websocket connection: the fourth and later ones get no message, the connection stays open',
+    'the worker serves three take requests in the default stream mode (no `stream` field) per websocket connection: the fourth and later ones get no message, the connection stays open',
   ),
   d(
     'delete-twice-500',

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LoginRequest } from '../../../schemas/types.ts';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
 import { defects } from '../../defects/index.ts';
-import { depthOf, rememberChain } from '../../defects/sequence-memory.ts';
+import { depthOf, rememberChain, rememberRotated } from '../../defects/sequence-memory.ts';
 import { latitude } from '../../latitude/index.ts';
 import { bearerToken, unauthorized } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
@@ -104,6 +104,7 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     const result = await ctx.tokens.rotate(token, request.body?.email ?? undefined);
     if ('error' in result) throw unauthorized(result.error);
     if (defects.has('fifth-refresh-fails')) rememberChain(result.refresh_token, depth);
+    if (defects.has('logout-ends-sibling-session')) rememberRotated(result.refresh_token);
     if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
     const access = sessionAccess.get(token);
     if (access !== undefined) {
