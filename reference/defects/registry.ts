@@ -508,7 +508,7 @@ export const DEFECTS = [
     'logout-ends-sibling-session',
     'sequences',
     ['SEQ-LOGOUT-ONE-SESSION'],
-    "logging out a session that never refreshed (a login's refresh token) revokes every refresh token of the customer: another login's chain stops refreshing",
+    "logging out a session that never refreshed (a login's refresh token) revokes the customer's other never-refreshed logins too: another login stops refreshing",
   ),
   d(
     'fifth-refresh-fails',

@@ -35,3 +35,8 @@ export function rememberRotated(refreshToken: string): void {
 export function wasRotated(refreshToken: string): boolean {
   return rotated.has(sha(refreshToken));
 }
+
+/** The same, for a token known by its hash (the store keeps only the sha256 hex of refresh tokens). */
+export function hashWasRotated(tokenHash: string): boolean {
+  return rotated.has(tokenHash);
+}
