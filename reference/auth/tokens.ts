@@ -174,6 +174,17 @@ export class TokenService {
       this.db.prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE revoked_ms IS NULL').run(Date.now());
       return known !== undefined;
     }
+    // Defect logout-ends-sibling-session: every refresh token of the token's user is revoked.
+    if (defects.has('logout-ends-sibling-session')) {
+      const owner = this.db
+        .prepare('SELECT user_id FROM refresh_tokens WHERE token_hash = ? AND revoked_ms IS NULL')
+        .get(sha256(refreshToken)) as { user_id: string } | undefined;
+      if (owner === undefined) return false;
+      this.db
+        .prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE user_id = ? AND revoked_ms IS NULL')
+        .run(Date.now(), owner.user_id);
+      return true;
+    }
     return (
       this.db
         .prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE token_hash = ? AND revoked_ms IS NULL')

@@ -165,10 +165,15 @@ function count(verdicts: Verdicts, profile: Profile, level: GatedLevel, group: '
  */
 function sharedRemedy(verdicts: Verdicts): string | undefined {
   const open = notJudgedList(verdicts.requirements);
-  const said = open.filter((r) => r.decided?.kind === 'not-observed' || r.decided?.kind === 'not-applicable');
+  // What the tests said, from their conclusions (data), not from the words written of them.
+  const said = open.flatMap((r) =>
+    r.decided?.kind === 'not-observed' || r.decided?.kind === 'not-applicable'
+      ? [{ ...r, c: r.decided }]
+      : [],
+  );
   if (said.length === 0 || said.length < open.length) return undefined;
-  const remedies = new Set(said.map((r) => r.notJudged!.wouldJudgeIt));
-  const reasons = new Set(said.map((r) => r.notJudged!.reason));
+  const remedies = new Set(said.map((r) => r.c.wouldJudge));
+  const reasons = new Set(said.map((r) => r.c.reason));
   if (remedies.size !== 1) return undefined;
   const counts = LEVELS.map((level) => [level, said.filter((r) => r.level === level).length] as const)
     .filter(([, n]) => n > 0)

@@ -271,4 +271,9 @@ describe('docs and code agree', () => {
     );
     expect(unstated).toEqual([]);
   });
+
+  test('README is a front door: at most 200 lines (detail lives in docs/)', () => {
+    const readme = docs.find((d) => d.file === 'README.md')!.text;
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+  });
 });

@@ -55,8 +55,14 @@ describe('nothing judged, for one reason', () => {
 
   test('different remedies: the verdict line points at the not-judged lines instead', () => {
     const v = securityOnly(noSecondAccount);
-    const first = v.requirements.find((r) => r.notJudged)!;
-    first.notJudged = { ...first.notJudged!, wouldJudgeIt: 'something else' };
+    // The gate reads what the test concluded (the verdict's data), not the words written of it.
+    const first = v.requirements.find(
+      (r) => r.decided?.kind === 'not-applicable' || r.decided?.kind === 'not-observed',
+    )!;
+    first.decided = {
+      ...(first.decided as { kind: 'not-applicable'; reason: string; wouldJudge: string }),
+      wouldJudge: 'something else',
+    };
     expect(gate(v, 'strict')).toMatchObject({
       words: 'NOTHING JUDGED',
       reasons: ['every requirement not judged: see what would judge each'],

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { rerunFlags, rerunIds } from '../../src/cli/commands/rerun.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { upgradeReport } from '../../src/report/report-version.ts';
 import { verdictSentence } from '../../src/report/verdict-line.ts';
 import type { FakeServer } from '../support/fake-server.ts';
 import { FAKE_EMAIL, FAKE_PASSWORD, startFakeSpeak } from '../support/fake-speak.ts';
@@ -70,18 +71,27 @@ describe('speakcheck rerun', () => {
   });
 
   test('what is rerun, and against what', () => {
-    const report = {
+    // Labels as a report of an older speakcheck wrote them, read through the versioned reader (as
+    // readReport does): rerun asks each one's standing.
+    const row = (id: string, level: string, status: string) => ({
+      id,
+      level,
+      status,
+      message: 'm',
+      tests: ['t'],
+    });
+    const report = upgradeReport({
       run: { target: 'remote', baseUrl: 'https://speak.example', profile: 'lenient' },
       requirements: [
-        { id: 'A', level: 'MUST', status: 'failed' },
-        { id: 'B', level: 'SHOULD', status: 'blocked' },
-        { id: 'C', level: 'MUST', status: 'passed' },
-        { id: 'D', level: 'INFO', status: 'not-concluded' },
-        { id: 'E', level: 'SHOULD', status: 'non-strict' },
-        { id: 'F', level: 'MUST', status: 'expected-failure' },
-        { id: 'G', level: 'MUST', status: 'skipped' },
+        row('A', 'MUST', 'failed'),
+        row('B', 'SHOULD', 'blocked'),
+        row('C', 'MUST', 'passed'),
+        row('D', 'INFO', 'not-concluded'),
+        row('E', 'SHOULD', 'non-strict'),
+        row('F', 'MUST', 'expected-failure'),
+        row('G', 'MUST', 'skipped'),
       ],
-    } as unknown as ConformanceReport;
+    } as unknown as ConformanceReport);
     expect(rerunIds(report)).toEqual(['A', 'B', 'E', 'F']);
     expect(rerunFlags(report, {}, ['A'])).toEqual({
       baseUrl: 'https://speak.example',
