@@ -23,6 +23,13 @@ export interface EntryPoint {
  */
 export const LEAN_HEAP = ['--max-semi-space-size=1'];
 
+/**
+ * V8's CPU profiler options this process was started with (`speakcheck bench --profile` starts the
+ * run with `--cpu-prof`), handed on to the worker processes and espeak threads, as vitest hands them
+ * to its threads: NODE_OPTIONS may not carry them, and a thread given execArgv [] would lose them.
+ */
+export const PROFILER_ARGS = process.execArgv.filter((a) => a.startsWith('--cpu-prof'));
+
 /** The worker process (reference/worker/main.ts). */
 export const WORKER_MAIN = entryPoint('worker-main', './worker/main.ts');
 /** The espeak-ng thread (reference/synth/espeak-thread.ts). */

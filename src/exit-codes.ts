@@ -18,7 +18,7 @@ export const EXIT = {
   targetUnavailable: 3,
   /** A tool the command needs is missing and cannot be installed (k6, which needs Go). */
   toolMissing: 4,
-  /** `perf compare`: the evidence cannot decide (too few runs for a change beyond the tolerance); more runs would. */
+  /** `perf compare`, `bench`: the evidence cannot decide (too few runs for the change or the margin seen); more runs would. */
   inconclusive: 5,
   /** speakcheck itself broke (a harness-error): no verdict on the server either, so the same 3; please file a bug. */
   harnessError: 3,
@@ -67,7 +67,7 @@ export const EXIT_CODE_DOC: Readonly<Record<number, string>> = {
   [EXIT.toolMissing]:
     'a tool the command needs is missing and cannot be installed: k6 (`load`, `perf --interleave`; Go missing)',
   [EXIT.inconclusive]:
-    '`perf compare`: INCONCLUSIVE — a figure changed beyond the tolerance, but the runs per side cannot show it significant (one run per side never can); the headline says how many runs per side would decide. Never "no regression". (A change of 2× or more with too few runs is LIKELY REGRESSION, exit 1: [load/README.md](load/README.md#comparing-runs))',
+    '`perf compare`: INCONCLUSIVE — a figure changed beyond the tolerance, but the runs per side cannot show it significant (one run per side never can); the headline says how many runs per side would decide. Never "no regression". (A change of 2× or more with too few runs is LIKELY REGRESSION, exit 1: [load/README.md](load/README.md#comparing-runs).) `bench`: INCONCLUSIVE — with fewer than 3 runs a median within 10 % of its target (`--runs 3` or more would decide)',
   [EXIT.thresholdsFailed]: "`load`: k6's thresholds failed (k6's own code, passed through)",
   [EXIT.interrupted]: 'stopped at once by a second Ctrl-C (SIGINT/SIGTERM)',
 };

@@ -490,6 +490,56 @@ export const DEFECTS = [
     ['SEC-LOGOUT-SCOPED'],
     "one logout revokes every user's refresh tokens, not only the one it was given",
   ),
+  // issue 50: bugs that live in sequences of calls, each missed by every fixed scenario and caught by
+  // the stateful suite (suites/sequences.spec.ts); sequence-memory.ts holds what they remember.
+  d(
+    'deleted-take-audio-answers',
+    'sequences',
+    ['SEQ-DELETED-TAKE-GONE'],
+    'sdk profile: a deleted take is gone from GET and lists, but its audio endpoints still answer 307 to a signed URL',
+  ),
+  d(
+    'list-skips-after-delete',
+    'sequences',
+    ['SEQ-LIST-PAGES-AFTER-CHANGES'],
+    'a take list whose take_id= filter names a deleted take skips one item on every page after the first (the deleted id still counts in the offset)',
+  ),
+  d(
+    'logout-ends-sibling-session',
+    'sequences',
+    ['SEQ-LOGOUT-ONE-SESSION'],
+    "logout revokes every refresh token of the customer, not only the one it was given: another login's chain stops refreshing",
+  ),
+  d(
+    'fifth-refresh-fails',
+    'sequences',
+    ['SEQ-REFRESH-CHAIN-ANY-DEPTH'],
+    'the fifth refresh of one chain (a login, then refreshes with each new refresh token) answers 401',
+  ),
+  d(
+    'ws-fourth-request-ignored',
+    'sequences',
+    ['SEQ-WS-REQUESTS-ANY-COUNT'],
+    'the worker serves three take requests per websocket connection: the fourth and later ones get no message, the connection stays open',
+  ),
+  d(
+    'delete-twice-500',
+    'sequences',
+    ['SEQ-ERROR-AFTER-CHANGE-4XX'],
+    'a DELETE of a take deleted before answers 500 (the store throws on the missing row) instead of a 4xx',
+  ),
+  d(
+    'repeat-generate-same-take',
+    'sequences',
+    ['SEQ-REPEAT-NEW-TAKE'],
+    "a TakeGenerate identical to the customer's previous one answers the previous take again (a dedup cache), no new job",
+  ),
+  d(
+    'second-customer-delete-ignored',
+    'sequences',
+    ['SEQ-DELETED-TAKE-GONE'],
+    'sdk profile: DELETE of a take answers true but keeps it for every customer except the first seeded one (right for one customer, wrong for another)',
+  ),
   // issue 31: lifetimes that never end, caught by waiting them out (--profile acceptance, --expiry full)
   d(
     'access-token-never-expires',

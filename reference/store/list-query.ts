@@ -8,6 +8,7 @@
  */
 import { schemas } from '../../schemas/index.ts';
 import { defects } from '../defects/index.ts';
+import { deletedTakes } from '../defects/sequence-memory.ts';
 import { latitude } from '../latitude/index.ts';
 
 /** Latitude default-page-length: the page size when `length` is absent. */
@@ -120,8 +121,16 @@ export function listSql(
   const direction = latitude.has('oldest-first') ? 'ASC' : 'DESC';
   let sql = `SELECT * FROM ${table} WHERE ${where.join(' AND ')} ORDER BY timestamp_ms ${direction}, ${idColumn} ${direction}`;
   const pageIndex = q.page - firstPage();
+  // Defect list-skips-after-delete: a deleted take named in the filter still counts in the offset.
+  const skew =
+    table === 'takes' &&
+    pageIndex > 0 &&
+    defects.has('list-skips-after-delete') &&
+    (q.ids ?? []).some((id) => deletedTakes.has(id))
+      ? 1
+      : 0;
   const offset =
-    q.length === null ? 0 : (defects.has('paging-off-by-one') ? pageIndex + 1 : pageIndex) * q.length;
+    q.length === null ? 0 : (defects.has('paging-off-by-one') ? pageIndex + 1 : pageIndex) * q.length + skew;
   if (!Number.isSafeInteger(offset)) {
     // A page that starts past 2^53 items is past the end of any list (and past what SQLite's
     // 64-bit OFFSET can hold): empty, never an overflow.

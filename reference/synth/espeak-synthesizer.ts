@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ESPEAK_THREAD } from '../entry-points.ts';
+import { ESPEAK_THREAD, PROFILER_ARGS } from '../entry-points.ts';
 import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
 import { slowdown } from './slowdown.ts';
@@ -53,7 +53,7 @@ interface PendingCall {
 const require = createRequire(import.meta.url);
 
 function startThread(): Worker {
-  const options = { execArgv: [], workerData: { espeakData: espeakData() } };
+  const options = { execArgv: PROFILER_ARGS, workerData: { espeakData: espeakData() } };
   if (!ESPEAK_THREAD.needsTsx) return new Worker(ESPEAK_THREAD.path, options);
   const espeakUrl = JSON.stringify(pathToFileURL(require.resolve('@echogarden/espeak-ng-emscripten')).href);
   const threadUrl = JSON.stringify(pathToFileURL(ESPEAK_THREAD.path).href);

@@ -8,7 +8,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import type { Database } from 'better-sqlite3';
-import { LEAN_HEAP, WORKER_MAIN } from '../entry-points.ts';
+import { LEAN_HEAP, PROFILER_ARGS, WORKER_MAIN } from '../entry-points.ts';
 import { failJoblessTakesOf, releaseOwnerJobs } from '../jobs/job-queue.ts';
 
 const READY_TIMEOUT_MS = 60_000;
@@ -58,7 +58,7 @@ export class WorkerPool extends EventEmitter {
   private spawn(slot: Slot): Promise<void> {
     const forkedAt = performance.now();
     const child = fork(WORKER_MAIN.path, [], {
-      execArgv: [...LEAN_HEAP, ...(WORKER_MAIN.needsTsx ? ['--import', 'tsx'] : [])],
+      execArgv: [...LEAN_HEAP, ...PROFILER_ARGS, ...(WORKER_MAIN.needsTsx ? ['--import', 'tsx'] : [])],
       env: {
         ...process.env,
         SPEAK_WORKER_ID: slot.id,

@@ -17,6 +17,7 @@ import { REPO_ROOT, SPEAKCHECK_BIN } from '../stack/embedded.ts';
 import { launch, runToEnd, serveReady } from '../stack/launcher.ts';
 import { readProcs, tree } from '../stack/process-tree.ts';
 import { EMBEDDED_RUN_WORKERS } from '../stack/target.ts';
+import { type CpuBreakdown, TreeCpuSampler } from './cpu-breakdown.ts';
 
 /** Issue 42's targets for the main job on the 2-core machine (figures and what stands in the way: docs/benchmarks.md). */
 export const TARGET_WALL_S = 8;
@@ -69,6 +70,17 @@ export interface BenchResult {
   /** The tree at its peak: RSS and a short command line per process. */
   atPeak: Array<{ pid: number; rssMb: number; command: string }>;
   summaryLines: string[];
+  /** Where the CPU went: by process and thread, by phase (src/bench/cpu-breakdown.ts). */
+  cpu: CpuBreakdown;
+  /** pid → what the process was (for naming its profiles). */
+  labels: Record<number, string>;
+}
+
+export interface RunBenchOptions {
+  /** The checkout whose bin/speakcheck.js runs (default: this one; `bench --against` another). */
+  root?: string;
+  /** Write V8 CPU profiles of every process and thread of the run here (`--cpu-prof`). */
+  profileDir?: string;
 }
 
 function commandOf(pid: number): string {
@@ -147,14 +159,21 @@ export async function serveWithLatitude(latitudes: readonly string[]): Promise<{
   };
 }
 
-export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
+export async function runBench(extraArgs: string[] = [], o: RunBenchOptions = {}): Promise<BenchResult> {
+  const root = o.root ?? REPO_ROOT;
   const started = performance.now();
   const cpuBefore = childrenCpuSeconds();
+  let sampler: TreeCpuSampler | undefined;
+  // The run hands these on to its vitest threads and its stack's processes and threads
+  // (reference/entry-points.ts PROFILER_ARGS); NODE_OPTIONS may not carry them.
+  const profiling = o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`] : [];
   const child = await launch({
-    args: [SPEAKCHECK_BIN, 'run', ...extraArgs],
-    cwd: REPO_ROOT,
+    args: [...profiling, join(root, 'bin', 'speakcheck.js'), 'run', ...extraArgs],
+    cwd: root,
     env: { ...process.env, SPEAKCHECK_RUN_CONFIG: '' },
+    onLine: (line) => sampler?.mark(line),
   });
+  sampler = new TreeCpuSampler(child.pid);
   let peakTreeKb = 0;
   let peakTreePssKb = 0;
   let peakSingleKb = 0;
@@ -179,6 +198,7 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
     peakTreeKb = Math.max(peakTreeKb, total);
     peakSingleKb = Math.max(peakSingleKb, ...members.map((p) => p.rssKb), 0);
     peakProcesses = Math.max(peakProcesses, members.length);
+    sampler?.sample();
   };
   const timer = setInterval(sample, 100);
   const { code: exitCode } = await child.exited;
@@ -190,10 +210,13 @@ export async function runBench(extraArgs: string[] = []): Promise<BenchResult> {
     .filter((l) =>
       /^(tests:|characters synthesized|timing:|reports:|verdict:|speakcheck: could not run)/.test(l),
     );
+  const cpuS = childrenCpuSeconds() - cpuBefore;
   return {
     exitCode,
     wallS,
-    cpuS: childrenCpuSeconds() - cpuBefore,
+    cpuS,
+    cpu: sampler.result(cpuS),
+    labels: sampler.labels(),
     peakTreeMb: peakTreeKb / 1024,
     peakTreePssMb: peakTreePssKb / 1024,
     peakSingleMb: peakSingleKb / 1024,

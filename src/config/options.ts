@@ -265,6 +265,28 @@ export const RUN_ONLY_OPTIONS = {
     default: false,
     help: 'keep what the run creates (otherwise deleted at the end)',
   },
+  sequences: {
+    flag: '--sequences <n>',
+    env: 'SPEAK_SEQUENCES',
+    configKey: 'sequences',
+    parse: parsePositiveInt,
+    defaultText: '6 (sized to the main job), 200 in the acceptance profile',
+    help: 'random call sequences the stateful suite explores against its model of the contract (docs/stateful.md)',
+  },
+  seed: {
+    flag: '--seed <n>',
+    env: 'SPEAKCHECK_SEED',
+    configKey: 'seed',
+    parse: parsePositiveInt,
+    defaultText: 'random, printed',
+    help: 'the seed of every generated input (property tests, call sequences): a run with the seed a report names replays them',
+  },
+  replayPath: {
+    flag: '--replay-path <path>',
+    env: 'SPEAK_REPLAY_PATH',
+    configKey: 'replayPath',
+    help: 'with --seed: replay exactly the shrunk sequence a report names (its path, as the report prints it)',
+  },
   reportDir: {
     flag: '--report-dir <dir>',
     env: 'SPEAK_REPORT_DIR',

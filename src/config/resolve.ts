@@ -216,6 +216,9 @@ export function resolveRun(
   if (values.webhookUrl) config.webhookUrl = values.webhookUrl;
   if (values.webhookListen) config.webhookListen = values.webhookListen;
   if (values.maxRps !== undefined) config.maxRps = values.maxRps;
+  if (values.sequences !== undefined) config.sequences = values.sequences;
+  if (values.seed !== undefined) config.seed = values.seed;
+  if (values.replayPath) config.replayPath = values.replayPath;
   if (values.caFile) config.caFile = values.caFile;
   if (values.cacheDir) config.cacheDir = values.cacheDir;
   return { values, config, maxTimeMs: runBudgetMs(values.maxTime, config) };

@@ -161,6 +161,12 @@ export interface RunConfig {
   expect?: { file: string; entries: Expectation[] };
   /** `--max-rps`: the run-wide request rate (requests/s) to stay under from the start. */
   maxRps?: number;
+  /** `--sequences`: call sequences the stateful suite explores (default: sized to the main job). */
+  sequences?: number;
+  /** `--seed`: the seed of the run's generated inputs (property tests, call sequences). */
+  seed?: number;
+  /** `--replay-path`: the fast-check path of one shrunk sequence to replay (with --seed). */
+  replayPath?: string;
   /** `--ca-file`: absolute path of a private CA (PEM) trusted besides the system roots. */
   caFile?: string;
 }

@@ -35,6 +35,7 @@ export {
 export type { RunConfig } from '../config/types.ts';
 export { adoptScenarioRecord, newTestRecord, runWithRecord } from '../evidence/evidence.ts';
 export { findRequirement, type RequirementId } from '../requirements/index.ts';
+export { levelIn } from '../verdict/sdk-profile.ts';
 export {
   against,
   cannotObserve,

@@ -1,8 +1,7 @@
 /**
  * How many suite files run at once, from what the server showed (issue 32: windows that scale with
  * the server, not added to it). Against the embedded or container stack, or any server that answers
- * like one on this machine, the suites share the two cores with it: two files at a time
- * (suites.vitest.config.ts). Against a server whose quickest preflight answer took a network's time
+ * like one on this machine, the suites share the two cores with it: one file at a time (issue 52). Against a server whose quickest preflight answer took a network's time
  * (a hosted API: 30–80 ms a request), the run is bound by waiting, not by the cores: more files at
  * once overlap their waits (sequential requests, syntheses) instead of adding them up. The run's
  * bound on requests in flight (--concurrency) is shared by the files either way
@@ -10,8 +9,15 @@
  */
 import type { Target } from '../config/types.ts';
 
-/** Files at a time when the cores are shared with the server (the suites' config default). */
-export const LOCAL_SUITE_WORKERS = 2;
+/**
+ * Files at a time when the cores are shared with the server. One (issue 52): the run is CPU-bound on
+ * two cores (the server's synthesis, the API, the suites), so a second file only interleaves with
+ * the first, while its thread costs a second copy of everything a thread loads (the harness, ajv's
+ * compiled schemas, undici) and of its garbage collection. Paired with two in one `bench --against`
+ * on the 2-core machine (load 7-11): CPU 0.87x, wall 0.72x, peak tree 0.89x. The expiry file
+ * still sleeps in a thread of its own (expiryThreads).
+ */
+export const LOCAL_SUITE_WORKERS = 1;
 /**
  * Files at a time against a server across a network: waiting threads cost little here, and the
  * run against hosted latencies (`serve --latitude hosted-latency`) is bound by its longest chain of

@@ -25,7 +25,15 @@ import { type SearchOptions, type StepOutcome, searchCapacity } from './capacity
 import { CpuSampler, GENERATOR_SHARE_WARN, type GeneratorReport, generatorReport } from './cpu-share.ts';
 import { k6Version } from './k6-binary.ts';
 import { runId, runK6 } from './run-load.ts';
-import { DEFAULT_SLO, judgeSlo, parseSlo, type Slo, type SloFigure, type StepFigures } from './slo.ts';
+import {
+  DEFAULT_SLO,
+  FIGURE_METRICS,
+  judgeSlo,
+  parseSlo,
+  type Slo,
+  type SloFigure,
+  type StepFigures,
+} from './slo.ts';
 import { type LoadSummary, readSummaryFile } from './summary.ts';
 import { type TargetCredentials, withLoadTarget } from './target.ts';
 
@@ -84,13 +92,6 @@ export function stepSeconds(
 function values(summary: LoadSummary, name: string): Record<string, number> | undefined {
   return summary.metrics[name]?.values;
 }
-
-const FIGURE_METRICS: Partial<Record<SloFigure, string>> = {
-  first_playable: 'speak_ws_ttfc',
-  end_of_take: 'speak_ws_end_of_take',
-  take_latency: 'speak_take_latency',
-  queue_wait: 'speak_queue_wait',
-};
 
 /** The step's figures as the SLO reads them, from its k6 summary. */
 export function stepFigures(

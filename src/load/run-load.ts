@@ -16,6 +16,7 @@ import {
   generatorReport,
 } from './cpu-share.ts';
 import { k6Version } from './k6-binary.ts';
+import { fewSamplesWarnings, loadHeaderLine } from './load-lines.ts';
 import { MergeError, mergeSegments } from './merge.ts';
 import { type GivenSlo, thresholdLines, thresholdVars } from './scenario-slo.ts';
 import { type ScenarioName, scenarioScript } from './scenarios.ts';
@@ -282,6 +283,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     if (o.vus !== undefined) vars.VUS = String(o.vus);
     if (o.duration) vars.DURATION = o.duration;
     const timeoutMs = o.timeoutMs ?? 15 * 60_000;
+    log(
+      loadHeaderLine({
+        scenario: o.scenario,
+        target: stack ? `embedded reference stack (${stack.baseUrl})` : target.baseUrl,
+        ...(o.vus === undefined ? {} : { vus: o.vus }),
+        ...(o.duration ? { duration: o.duration } : {}),
+      }),
+    );
     const sampler = new CpuSampler();
     const onSpawn = (pid: number | undefined) => sampler.add(pid);
     let exitCode: number;
@@ -317,6 +326,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       for (const warning of generator.warnings) log(`warning: ${warning}`);
       result.summary = readSummaryFile(summaryPath);
       for (const line of thresholdLines(result.summary)) log(line);
+      for (const warning of fewSamplesWarnings(result.summary)) log(warning);
       const markdown = renderSummaryMarkdown(result.summary, {
         run,
         scenario: o.scenario,

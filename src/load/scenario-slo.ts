@@ -8,7 +8,7 @@
  * and summary.md.
  */
 import type { ScenarioName } from './scenarios.ts';
-import { parseSlo, type Slo, type SloFigure, type SloRules } from './slo.ts';
+import { metricWithFigure, parseSlo, type Slo, type SloFigure, type SloRules } from './slo.ts';
 import type { LoadSummary, ThresholdResult } from './summary.ts';
 
 /** The figures each scenario measures, as load/lib/thresholds.ts maps them to its metrics. */
@@ -87,7 +87,7 @@ export function thresholdLines(summary: LoadSummary): string[] {
   const lines: string[] = [];
   if (plan) lines.push(`latency thresholds: ${plan.latency}`);
   for (const t of appliedThresholds(summary)) {
-    lines.push(`  ${t.ok ? 'pass' : 'FAIL'}  ${t.metric} ${t.expression}  (${t.source})`);
+    lines.push(`  ${t.ok ? 'pass' : 'FAIL'}  ${metricWithFigure(t.metric)} ${t.expression}  (${t.source})`);
   }
   return lines;
 }

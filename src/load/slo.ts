@@ -22,6 +22,25 @@ export class SloError extends SpeakcheckError {
 
 /** The figures a capacity search measures in its steps. */
 export const SLO_FIGURES = ['first_playable', 'end_of_take', 'take_latency', 'queue_wait'] as const;
+
+/**
+ * The k6 metric behind each SLO figure: the SLO speaks of what a listener hears (first_playable),
+ * the metric of how it is measured (speak_ws_ttfc: time to the first chunk ffmpeg can play). The
+ * terminal and the docs name both together (issue 51 item 12).
+ */
+export const FIGURE_METRICS: Record<(typeof SLO_FIGURES)[number], string> = {
+  first_playable: 'speak_ws_ttfc',
+  end_of_take: 'speak_ws_end_of_take',
+  take_latency: 'speak_take_latency',
+  queue_wait: 'speak_queue_wait',
+};
+
+/** `speak_ws_ttfc{mode:chunks}` → `speak_ws_ttfc{mode:chunks} (SLO first_playable)`; other metrics as they are. */
+export function metricWithFigure(metric: string): string {
+  const base = metric.replace(/\{.*$/, '');
+  const figure = Object.entries(FIGURE_METRICS).find(([, name]) => name === base)?.[0];
+  return figure ? `${metric} (SLO ${figure})` : metric;
+}
 /** Every figure a term may name: the capacity search's and the ttfb-wav scenario's. */
 export const ALL_SLO_FIGURES = [...SLO_FIGURES, 'wav_first_byte', 'wav_complete'] as const;
 export type SloFigure = (typeof ALL_SLO_FIGURES)[number];

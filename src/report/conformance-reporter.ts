@@ -163,6 +163,9 @@ export class ConformanceReporter implements Reporter {
   }
 
   onTestModuleEnd(testModule: TestModule): void {
+    // Said before the row it slowed: the server's limit now paces the run (issue 51 item 6).
+    const traffic = this.o.throttleStats?.();
+    if (traffic) this.live.throttled(traffic.answered429, traffic.answered503);
     this.live.fileEnded(
       this.file(testModule),
       [...testModule.children.allTests()].map(liveTest),

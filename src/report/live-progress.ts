@@ -88,6 +88,7 @@ export class LiveProgress {
   private readonly pending = new Map<string, Set<string>>();
   private readonly printed = new Set<string>();
   private expectedTests = 0;
+  private saidThrottled = false;
 
   constructor(
     private readonly log: (line: string) => void,
@@ -112,6 +113,22 @@ export class LiveProgress {
         set.add(file);
         this.pending.set(area, set);
       }
+  }
+
+  /**
+   * The server throttled: said once, the first time a file ends after a 429 or 503, so pacing by
+   * the server's limit is seen while it happens, not only in the timing line at the end.
+   */
+  throttled(answered429: number, answered503: number): void {
+    if (this.saidThrottled || answered429 + answered503 === 0) return;
+    this.saidThrottled = true;
+    const answers = [
+      ...(answered429 > 0 ? [`429 on ${answered429}`] : []),
+      ...(answered503 > 0 ? [`503 on ${answered503}`] : []),
+    ].join(', ');
+    this.log(
+      `  … the server throttles (${answers} request${answered429 + answered503 === 1 ? '' : 's'} so far): the run now paces itself to its limit (back-pressure, never a verdict)`,
+    );
   }
 
   /** A test failed: its ✗ line, marked when the expect file lists what it found. */

@@ -7,6 +7,7 @@ import type { ExpectOutcome } from '../verdict/expectations.ts';
 import { isGatingFailure, standing } from '../verdict/standing.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../verdict/verdict.ts';
 import { type Reproduction, reproductionOf } from './reproduction.ts';
+import { sequenceReproduction } from './reproduction-sequence.ts';
 
 /**
  * How a report names the run's target beside its URL. `remote` is the config's word for "a server
@@ -110,13 +111,16 @@ function withReproductions(
     if (!isGatingFailure(r, run.profile) || standing(r).group !== 'failed') return r;
     const covering = r.tests.map((k) => byKey.get(k)).filter((t): t is TestOutcome => t !== undefined);
     const failing = covering.filter((t) => t.state === 'failed');
-    const reproduction = reproductionOf(failing.length > 0 ? failing : covering, {
-      requirement: r.id,
-      context,
-      ...(run.caFile ? { caFile: run.caFile } : {}),
-      ...(run.authUrl ? { authUrl: run.authUrl } : {}),
-      ...(run.keep ? { keep: true } : {}),
-    });
+    const tests = failing.length > 0 ? failing : covering;
+    const reproduction =
+      sequenceReproduction(tests) ??
+      reproductionOf(tests, {
+        requirement: r.id,
+        context,
+        ...(run.caFile ? { caFile: run.caFile } : {}),
+        ...(run.authUrl ? { authUrl: run.authUrl } : {}),
+        ...(run.keep ? { keep: true } : {}),
+      });
     return { ...r, reproduction };
   });
 }

@@ -14,6 +14,7 @@ import { requirements as errors } from './catalogue/errors.ts';
 import { requirements as lists } from './catalogue/lists.ts';
 import { requirements as models } from './catalogue/models.ts';
 import { requirements as security } from './catalogue/security.ts';
+import { requirements as sequences } from './catalogue/sequences.ts';
 import { requirements as takes } from './catalogue/takes.ts';
 import { requirements as version } from './catalogue/version.ts';
 import { requirements as voices } from './catalogue/voices.ts';
@@ -46,6 +47,7 @@ const AREA_FILES: Record<Area, readonly RequirementDeclaration[]> = {
   websocket,
   webhooks,
   security,
+  sequences,
 };
 
 export class CatalogueError extends SpeakcheckError {

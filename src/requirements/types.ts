@@ -27,6 +27,7 @@ export const AREAS = [
   'websocket',
   'webhooks',
   'security',
+  'sequences',
 ] as const;
 
 export type Area = (typeof AREAS)[number];

@@ -42,7 +42,16 @@ export async function startEmbeddedStack(o: StartOptions = {}): Promise<Embedded
     launched = await launch({
       // 1 MB semi-spaces (V8's young generation): a lower peak RSS at no CPU cost, as the stack's
       // worker processes (reference/entry-points.ts LEAN_HEAP has the figures).
-      args: ['--max-semi-space-size=1', SPEAKCHECK_BIN, 'serve', '--port', '0', ...(o.extraArgs ?? [])],
+      // V8's profiler options of this process (`bench --profile`) are handed on, as vitest does to its threads.
+      args: [
+        '--max-semi-space-size=1',
+        ...process.execArgv.filter((a) => a.startsWith('--cpu-prof')),
+        SPEAKCHECK_BIN,
+        'serve',
+        '--port',
+        '0',
+        ...(o.extraArgs ?? []),
+      ],
       cwd: REPO_ROOT,
       what: 'the reference stack',
       // The second user's lines come in the same write as the first's.

@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { DEFECTS } from '../../reference/defects/index.ts';
 import { LATITUDES } from '../../reference/latitude/index.ts';
+import { registerBench } from '../../src/cli/commands/bench.ts';
 import { registerLoad } from '../../src/cli/commands/load.ts';
 import { registerPerf } from '../../src/cli/commands/perf.ts';
 import { registerRun } from '../../src/cli/commands/run.ts';
@@ -34,7 +35,8 @@ async function speakcheck(...args: string[]): Promise<{ code: number; stderr: st
       stderr += text;
     },
   );
-  for (const register of [registerRun, registerServe, registerLoad, registerPerf]) register(program);
+  for (const register of [registerRun, registerServe, registerLoad, registerPerf, registerBench])
+    register(program);
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
@@ -52,6 +54,7 @@ describe('usage errors: exit 2, one sentence', () => {
     [['serve', '--port', 'http'], /^speakcheck serve: option '--port <n>' argument 'http' is invalid/],
     [['load', '--vus', 'many'], /^speakcheck load: .*expected a positive integer/],
     [['perf', 'compare', 'only-one'], /^speakcheck perf: missing required argument 'current'/],
+    [['bench', '--latitude', 'nope'], /^speakcheck bench: .*unknown latitude "nope"/],
   ])('speakcheck %j', async (args, sentence) => {
     const { code, stderr } = await speakcheck(...args);
     expect(code).toBe(EXIT.usage);

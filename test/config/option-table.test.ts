@@ -134,6 +134,9 @@ describe('the table', () => {
         'expiry',
         'signedUrlLifetime',
         'cacheDir',
+        'sequences',
+        'seed',
+        'replayPath',
         // load's SLO (LOAD_OPTIONS): one config file serves every command.
         'slo',
       ].sort(),

@@ -94,6 +94,7 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--save-dev': 'npm',
   '--import': 'node',
   '--enable-source-maps': 'node',
+  '--cpu-prof': 'node (bench --profile starts the run with it)',
   '--noEmit': 'tsc',
   '--write': 'biome',
   '--rm': 'docker/podman run',
@@ -269,5 +270,10 @@ describe('docs and code agree', () => {
         .map((paragraph) => `${file}: ${paragraph.slice(0, 120)}`),
     );
     expect(unstated).toEqual([]);
+  });
+
+  test('README is a front door: at most 200 lines (detail lives in docs/)', () => {
+    const readme = docs.find((d) => d.file === 'README.md')!.text;
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
   });
 });

@@ -7,6 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveCommandTarget, resolveLoadOptions } from '../../src/config/resolve.ts';
+import {
+  fewSamplesWarnings,
+  loadHeaderLine,
+  loadVerdictLine,
+  P95_MIN_SAMPLES,
+} from '../../src/load/load-lines.ts';
 import { appliedThresholds, parseScenarioSlo, thresholdLines } from '../../src/load/scenario-slo.ts';
 import { SloError } from '../../src/load/slo.ts';
 import { renderSummaryMarkdown } from '../../src/load/summary-markdown.ts';
@@ -98,8 +104,34 @@ describe('the summaries say which thresholds applied and where each came from', 
     expect(thresholdLines(summary)).toEqual([
       "latency thresholds: the user's SLO (flag --slo: first_playable_p95<80ms)",
       '  pass  speak_ws_errors rate<0.01  (default: errors and completeness)',
-      '  FAIL  speak_ws_ttfc{mode:chunks} p(95)<80  (flag --slo)',
+      '  FAIL  speak_ws_ttfc{mode:chunks} (SLO first_playable) p(95)<80  (flag --slo)',
       '  pass  checks rate>0.99  (k6 option)',
+    ]);
+  });
+
+  it('the header before k6 and the verdict line after it (issue 51 item 12)', () => {
+    expect(
+      loadHeaderLine({ scenario: 'ttfc-websocket', target: 'http://127.0.0.1:9', vus: 4, duration: '20s' }),
+    ).toBe(
+      "speakcheck load ttfc-websocket: http://127.0.0.1:9, 4 VUs, 20s; k6's metrics follow, then the thresholds and the verdict",
+    );
+    expect(loadHeaderLine({ scenario: 'ramp', target: 'x' })).toContain(
+      "the scenario's VUs, the scenario's duration",
+    );
+    expect(loadVerdictLine(summary, 99)).toBe(
+      'verdict: THRESHOLDS FAILED — speak_ws_ttfc{mode:chunks} (SLO first_playable) p(95)<80 (10.0 s)',
+    );
+    const held = { ...summary, thresholds: summary.thresholds.map((t) => ({ ...t, ok: true })) };
+    expect(loadVerdictLine(held, 0)).toBe('verdict: THRESHOLDS HOLD — 3 thresholds passed (10.0 s)');
+  });
+
+  it('a judged p95 of fewer than 100 samples is warned about; 100 or more is not', () => {
+    expect(P95_MIN_SAMPLES).toBe(100);
+    expect(fewSamplesWarnings(summary)).toEqual([]); // the helper's trend has 100 samples
+    const few = structuredClone(summary);
+    few.metrics['speak_ws_ttfc{mode:chunks}']!.values.count = 20;
+    expect(fewSamplesWarnings(few)).toEqual([
+      'warning: speak_ws_ttfc{mode:chunks} (SLO first_playable) p(95)<80 rests on 20 samples (fewer than 100: one slow take moves it); a longer --duration or more --vus gives a steadier figure',
     ]);
   });
 

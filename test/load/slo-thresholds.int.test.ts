@@ -125,7 +125,12 @@ describe.skipIf(!k6Ready)('load thresholds against a server not ours (--base-url
       ok: false,
     });
     expect(r.stdout).toContain("latency thresholds: the user's SLO (flag --slo: first_playable_p95<100ms)");
-    expect(r.stdout).toContain('  FAIL  speak_ws_ttfc{mode:chunks} p(95)<100  (flag --slo)');
+    expect(r.stdout).toContain(
+      '  FAIL  speak_ws_ttfc{mode:chunks} (SLO first_playable) p(95)<100  (flag --slo)',
+    );
+    expect(r.stdout).toMatch(
+      /^verdict: THRESHOLDS FAILED — speak_ws_ttfc\{mode:chunks\} \(SLO first_playable\) p\(95\)<100/m,
+    );
     const md = readFileSync(join(r.dir, 'summary.md'), 'utf8');
     expect(md).toContain('- Verdict: **THRESHOLDS FAILED**');
     expect(md).toContain('| `speak_ws_ttfc{mode:chunks}` | `p(95)<100` | flag --slo | **FAIL** |');

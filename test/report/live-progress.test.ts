@@ -196,3 +196,14 @@ describe('a test that concluded nothing is not a failure, live as in the summary
     expect(lines[0]).toMatch(/^ {2}✗ audio › wav: got 302$/);
   });
 });
+
+test('the server throttling is said once, while the run goes on', () => {
+  const { live, lines } = progress();
+  live.throttled(0, 0);
+  expect(lines).toEqual([]);
+  live.throttled(3, 1);
+  live.throttled(9, 1);
+  expect(lines).toEqual([
+    '  … the server throttles (429 on 3, 503 on 1 requests so far): the run now paces itself to its limit (back-pressure, never a verdict)',
+  ]);
+});

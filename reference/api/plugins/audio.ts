@@ -23,6 +23,7 @@ import { WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
 import { defectiveAudioBody } from '../../defects/audio-body.ts';
 import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
+import { deletedTakes } from '../../defects/sequence-memory.ts';
 import { latitude } from '../../latitude/index.ts';
 import { SIGNED_AUDIO_PREFIX } from '../../signing/audio-url.ts';
 import { isDone } from '../../store/status.ts';
@@ -184,6 +185,21 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
             .code(429)
             .header('retry-after', '1')
             .send({ detail: 'Rate limit exceeded, retry later' });
+        // Defect deleted-take-audio-answers: a take deleted through the API still redirects to its audio.
+        const deletedOwner = defects.has('deleted-take-audio-answers')
+          ? deletedTakes.get(take_id)
+          : undefined;
+        if (deletedOwner === request.userId)
+          return reply
+            .code(307)
+            .header(
+              'location',
+              ctx.signer.sign(
+                ctx.blobBaseUrl() ?? ctx.baseUrl(),
+                `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`,
+              ),
+            )
+            .send();
         const row = takeOf(ctx, ownerFor(ctx, 'leak-audio', 'take', request.userId, take_id), take_id);
         if (row.status === 'error' || row.status === 'timeout') {
           throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LoginRequest } from '../../../schemas/types.ts';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
 import { defects } from '../../defects/index.ts';
+import { depthOf, rememberChain } from '../../defects/sequence-memory.ts';
 import { latitude } from '../../latitude/index.ts';
 import { bearerToken, unauthorized } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
@@ -96,8 +97,13 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
       const verified = await ctx.tokens.verifyAccess(bearer);
       if ('error' in verified) throw unauthorized(verified.error);
     }
+    // Defect fifth-refresh-fails: a chain's fifth refresh is refused (its depth counter overflows).
+    const depth = depthOf(token) + 1;
+    if (defects.has('fifth-refresh-fails') && depth >= 5)
+      throw unauthorized('refresh token invalid, expired or revoked');
     const result = await ctx.tokens.rotate(token, request.body?.email ?? undefined);
     if ('error' in result) throw unauthorized(result.error);
+    if (defects.has('fifth-refresh-fails')) rememberChain(result.refresh_token, depth);
     if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
     const access = sessionAccess.get(token);
     if (access !== undefined) {

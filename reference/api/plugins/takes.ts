@@ -5,8 +5,10 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { SECOND_EMAIL } from '../../auth/users.ts';
 import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
+import { deletedTakes, lastGeneration } from '../../defects/sequence-memory.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
 import {
   deleteTakeRow,
@@ -56,10 +58,25 @@ export function takeOf(ctx: ApiContext, userId: string, takeId: string): TakeRow
   return row;
 }
 
+/** Whether `userId` is the stack's second seeded customer (defect second-customer-delete-ignored). */
+function isSecondCustomer(ctx: ApiContext, userId: string): boolean {
+  const row = ctx.db.prepare('SELECT email FROM users WHERE user_id = ?').get(userId) as
+    | { email: string }
+    | undefined;
+  return row?.email === SECOND_EMAIL;
+}
+
 export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
   // Every answer shows an SDK-form hook (`{"post_url"}`) as `{post_url, timestamp_ms, status_code}`
   // of its last call (null before any, wire-facts.md); a URL string stays as given.
   const shown = (take: TakeResource) => withLastWebhookCalls(ctx.db, 'take', take);
+  /** The take the user's previous generation made, when `body` is that body again (defect repeat-generate-same-take). */
+  const repeatOf = (userId: string, body: unknown) => {
+    const last = lastGeneration.get(userId);
+    if (!last || last.body !== JSON.stringify(body)) return undefined;
+    const row = getUserTakeRow(ctx.db, userId, last.takeId);
+    return row ? shown(takeResource(row)) : undefined;
+  };
   registerListRoute(app, ctx.db, {
     path: '/v1/speak/takes',
     table: 'takes',
@@ -112,6 +129,12 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
     { schema: generate },
     async (request) => {
       const batch = Array.isArray(request.body);
+      // Defect repeat-generate-same-take: the customer's previous body, sent again, answers its take.
+      const repeated =
+        !batch && defects.has('repeat-generate-same-take')
+          ? repeatOf(request.userId, request.body)
+          : undefined;
+      if (repeated) return repeated;
       const bodies = Array.isArray(request.body) ? request.body : [request.body];
       const now = Date.now();
       const takes = bodies.map((body, i) => {
@@ -136,6 +159,11 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       ctx.wakeWorkers();
       ctx.wakeEvents();
       const answered = created.map(shown);
+      if (!batch && defects.has('repeat-generate-same-take'))
+        lastGeneration.set(request.userId, {
+          body: JSON.stringify(request.body),
+          takeId: takes[0]!.take_id,
+        });
       // Defect batch-reversed: the batch answer lists the takes last first.
       if (batch && defects.has('batch-reversed')) answered.reverse();
       return batch ? answered : answered[0];
@@ -153,12 +181,23 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   app.delete<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: remove }, async (request) => {
     const { take_id } = request.params;
     const owner = ownerFor(ctx, 'foreign-delete', 'take', request.userId, take_id);
+    // Defect delete-twice-500: the store throws on a row deleted before (a 500, not a 404).
+    if (defects.has('delete-twice-500') && deletedTakes.has(take_id))
+      throw new Error(`take row ${take_id} vanished while deleting`);
+    // Defect second-customer-delete-ignored: only the first seeded customer's deletes take effect.
+    if (
+      defects.has('second-customer-delete-ignored') &&
+      isSecondCustomer(ctx, owner) &&
+      getUserTakeRow(ctx.db, owner, take_id)
+    )
+      return true;
     // Defect delete-does-nothing: an existing take is answered `true` and kept.
     if (defects.has('delete-does-nothing') && getUserTakeRow(ctx.db, owner, take_id)) return true;
     if (!deleteTakeRow(ctx.db, owner, take_id)) {
       throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
     }
     await ctx.audio.remove(take_id);
+    deletedTakes.set(take_id, owner);
     return true;
   });
 }

@@ -65,6 +65,8 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
   let queue: Promise<void> = Promise.resolve();
   let pending = 0;
   let takesServed = 0;
+  /** Take requests this connection received (defect ws-fourth-request-ignored). */
+  let takeRequests = 0;
 
   socket.on('message', (data, isBinary) => {
     if (isBinary) {
@@ -133,6 +135,9 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
     // Defect ws-ignores-later-requests: only the connection's first take request is served; the
     // later ones are dropped without a word (the connection stays open).
     if (defects.has('ws-ignores-later-requests') && takesServed++ > 0) return;
+    // Defect ws-fourth-request-ignored: the fourth and later take requests get no message.
+    takeRequests += 1;
+    if (defects.has('ws-fourth-request-ignored') && takeRequests >= 4) return;
     const created = await context.service.createTake(context.userId, context.model, data);
     if (!created.ok) {
       sendError(created.message, requestId);

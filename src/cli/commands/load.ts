@@ -14,6 +14,7 @@ import type { CapacityDimension, CapacityMode } from '../../load/capacity-report
 import { capacitySentence } from '../../load/capacity-report.ts';
 import { GENERATOR_SHARE_WARN } from '../../load/cpu-share.ts';
 import { runCrosscheck } from '../../load/crosscheck.ts';
+import { loadVerdictLine } from '../../load/load-lines.ts';
 import { MergeError } from '../../load/merge.ts';
 import { mergeRun, runLoad } from '../../load/run-load.ts';
 import { parseScenarioSlo } from '../../load/scenario-slo.ts';
@@ -178,6 +179,14 @@ export function registerLoad(program: Command): void {
       process.exitCode = EXIT.usage;
       return;
     }
+    // A usage error before any stack starts or any request is sent (issue 51 item 4).
+    if (scenario !== 'capacity' && scenario !== 'crosscheck' && !isScenario(scenario)) {
+      console.error(
+        `speakcheck load: unknown scenario "${scenario}" (have: ${SCENARIOS.join(', ')}, capacity, crosscheck, merge)`,
+      );
+      process.exitCode = EXIT.usage;
+      return;
+    }
     // --target container: API + worker containers (src/stack/target.ts), stopped at the end,
     // on failure and on SIGINT/SIGTERM.
     let containers: StartedTarget | undefined;
@@ -267,6 +276,8 @@ async function runScenario(scenario: string, flags: LoadFlags, referenceStack: b
   if (r.summary) console.log(`summary: ${r.runDir}/summary.json, ${r.runDir}/summary.md`);
   if (r.exitCode === EXIT.thresholdsFailed)
     console.error('speakcheck load: thresholds failed (see summary.md)');
+  // The last line says what the run means, after k6's dump and the threshold lines.
+  if (r.summary) console.log(loadVerdictLine(r.summary, r.exitCode));
   process.exitCode = r.exitCode;
 }
 

@@ -1,0 +1,98 @@
+/**
+ * The reproduction of a shrunk sequence (suites/sequences.spec.ts): one POSIX sh + curl script that
+ * runs as pasted with SPEAK_BASE_URL, SPEAK_EMAIL and SPEAK_PASSWORD set (and SPEAK_SECOND_EMAIL /
+ * SPEAK_SECOND_PASSWORD when a step runs as the second customer). It logs in, makes the voice it needs,
+ * then runs each step of the sequence in order, printing every answer and its status; the last step
+ * is the failing one, with what the model expected. Secrets are never in it: they are variables.
+ * The report finds it among the test's observations by its first line (SEQUENCE_SCRIPT_HEAD).
+ */
+import type { AccountName } from './model.ts';
+
+export const SEQUENCE_SCRIPT_HEAD = '#!/bin/sh';
+
+/** One step of a sequence as the report shows it and the script replays it. */
+export interface ScriptStep {
+  /** `T2 = generate take as primary, text "One."` */
+  title: string;
+  /** The shell lines of the step (they use the helpers of the prelude). */
+  lines: string[];
+}
+
+/** 'text' in single quotes for sh: nothing inside is expanded. */
+export function quoted(text: string): string {
+  return `'${text.replaceAll("'", `'"'"'`)}'`;
+}
+
+const token = (account: AccountName) => (account === 'primary' ? '"$A1"' : '"$A2"');
+
+/**
+ * A call with the account's access token: `call METHOD PATH [JSON]` keeps the answer in $BODY/$STATUS.
+ * PATH may name shell variables (`/v1/speak/takes/$T1`); JSON is taken as it is.
+ */
+export function apiCall(account: AccountName, method: string, path: string, json?: unknown): string {
+  const body = json === undefined ? '' : ` ${quoted(JSON.stringify(json))}`;
+  // Double quotes: the path names the ids the script read into variables ($T1 …).
+  return `TOKEN=${token(account)}; call ${method} "${path.replaceAll('"', '\\"')}"${body}`;
+}
+
+/** An auth call (no bearer): `auth PATH JSON`; the JSON may name shell variables, so it is double-quoted. */
+export function authCall(path: string, jsonWithVariables: string): string {
+  return `auth ${quoted(path)} "${jsonWithVariables.replaceAll('"', '\\"')}"`;
+}
+
+/** Reads a string field of $BODY into a variable. */
+export function capture(variable: string, field: string): string {
+  return `${variable}=$(printf '%s' "$BODY" | field ${field})`;
+}
+
+/** The script: prelude (helpers, logins, the voice of each account used), the steps, the failure. */
+export function sequenceScript(o: {
+  steps: readonly ScriptStep[];
+  accounts: readonly AccountName[];
+  model: string;
+  gender: string;
+  seed: number;
+  path?: string;
+  failure: string;
+}): string[] {
+  const head = [
+    SEQUENCE_SCRIPT_HEAD,
+    `# speakcheck stateful sequence: ${o.steps.length} step(s), seed ${o.seed}${o.path ? `, path ${o.path}` : ''}.`,
+    '# Needs SPEAK_BASE_URL, SPEAK_EMAIL, SPEAK_PASSWORD' +
+      (o.accounts.includes('second') ? ', SPEAK_SECOND_EMAIL, SPEAK_SECOND_PASSWORD' : '') +
+      '; POSIX sh, curl, sed.',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own parameter expansion
+    'B="${SPEAK_BASE_URL%/}"',
+    `field() { sed -n "s/.*\\"$1\\" *: *\\"\\([^\\"]*\\)\\".*/\\1/p"; }`,
+    "split() { STATUS=$(printf '%s\\n' \"$BODY\" | tail -n 1); BODY=$(printf '%s\\n' \"$BODY\" | sed '$d'); }",
+    'show() { printf \'   -> %s %s\\n\' "$STATUS" "$BODY"; }',
+    'call() { if [ $# -ge 3 ]; then BODY=$(curl -sS -X "$1" "$B$2" -H "authorization: Bearer $TOKEN" -H "content-type: application/json" --data-raw "$3" -w "\\n%{http_code}"); else BODY=$(curl -sS -X "$1" "$B$2" -H "authorization: Bearer $TOKEN" -w "\\n%{http_code}"); fi; split; show; }',
+    'auth() { BODY=$(curl -sS -X POST "$B$1" -H "content-type: application/json" --data-raw "$2" -w "\\n%{http_code}"); split; show; }',
+    'ready() { i=0; while [ $i -lt 120 ]; do S=$(curl -sS "$B$1" -H "authorization: Bearer $TOKEN" | field status); [ "$S" = ready ] && return 0; i=$((i+1)); sleep 1; done; echo "   (not ready after 120 s)"; }',
+  ];
+  const logins = o.accounts.flatMap((account, i) => {
+    const n = i + 1;
+    const email = account === 'primary' ? '$SPEAK_EMAIL' : '$SPEAK_SECOND_EMAIL';
+    const password = account === 'primary' ? '$SPEAK_PASSWORD' : '$SPEAK_SECOND_PASSWORD';
+    const a = account === 'primary' ? 'A1' : 'A2';
+    const v = account === 'primary' ? 'V1' : 'V2';
+    return [
+      `echo "== log in as the ${account} customer, make a voice and wait until it is ready"`,
+      authCall('/auth/login', `{"email":"${email}","password":"${password}"}`),
+      capture(a, 'access_token'),
+      apiCall(account, 'POST', '/v1/speak/voices/generate', {
+        name: `speakcheck-sequence-${n}`,
+        gender: o.gender,
+        model: o.model,
+      }),
+      capture(v, 'voice_id'),
+      `TOKEN="$${a}"; ready "/v1/speak/voices/$${v}"`,
+    ];
+  });
+  const steps = o.steps.flatMap((step, i) => [
+    `echo ${quoted(`== step ${i + 1}: ${step.title}`)}`,
+    ...step.lines,
+  ]);
+  const tail = [`echo ${quoted(`== the last answer is the failure: ${o.failure}`)}`];
+  return [...head, ...logins, ...steps, ...tail];
+}

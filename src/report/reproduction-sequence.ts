@@ -1,0 +1,28 @@
+/**
+ * The reproduction of a requirement a shrunk call sequence failed (suites/sequences.spec.ts): the
+ * suite leaves the sequence's script (src/checks/stateful/script.ts) among its test's observations;
+ * the report shows that script as the reproduction instead of one request rebuilt from the evidence,
+ * since the failure is the sequence, not its last request alone.
+ */
+import { SEQUENCE_SCRIPT_HEAD } from '../checks/stateful/script.ts';
+import type { Reproduction } from './reproduction.ts';
+
+export function sequenceReproduction(
+  tests: readonly { observations: readonly string[] }[],
+): Reproduction | undefined {
+  for (const t of tests) {
+    const script = t.observations.find((o) => o.startsWith(`${SEQUENCE_SCRIPT_HEAD}\n`));
+    if (script === undefined) continue;
+    const shrunk = t.observations.find((o) => o.startsWith('Shrunk sequence'));
+    return {
+      curl: script.split('\n'),
+      websocket: [],
+      transcript: [],
+      notes: [
+        'The shrunk sequence of the stateful suite, as one POSIX sh + curl script: it logs in, makes its voice, runs each step and prints every answer; the last is the failure.',
+        ...(shrunk ? [shrunk.split('\n')[0]!] : []),
+      ],
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,257 @@
+/**
+ * Stateful, model-based conformance (issue 50): random sequences of calls, as either customer,
+ * judged step by step against a model of the contract (src/checks/stateful/model.ts): takes made,
+ * read, listed, paged and deleted; sessions logged in, refreshed to any depth and logged out;
+ * websocket connections serving several requests. fast-check generates the sequences
+ * (suites/stateful/arbitraries.ts), stops at the first one that breaks the model and shrinks it to
+ * the shortest sequence that still fails; the report shows it step by step with a POSIX sh + curl
+ * script that replays it, and the seed and path that replay it exactly (`--seed`, `--replay-path`).
+ *
+ * A finding from a sequence is a conclusion like every other check's: it fails the requirement it
+ * names; a requirement no sequence brought about is not observed, with what would judge it.
+ */
+import { appendFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { afterAll } from 'vitest';
+import { propertySeed } from '../fixtures/property-seed.ts';
+import { Finding, show } from '../src/checks/finding.ts';
+import { type AccountName, newModel, type SequenceModel } from '../src/checks/stateful/model.ts';
+import { type ScriptStep, sequenceScript } from '../src/checks/stateful/script.ts';
+import {
+  check,
+  covers,
+  findRequirement,
+  levelIn,
+  notObserved,
+  observe,
+  type RequirementId,
+  type SpeakClient,
+  useSpeak,
+} from '../src/harness/index.ts';
+import { sequenceArbitrary } from './stateful/arbitraries.ts';
+import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
+import { Real, type SequenceWorld } from './stateful/real.ts';
+import { removeSecondItems, secondVoice } from './stateful/second-customer.ts';
+import { useSharedVoice } from './support/scenarios.ts';
+
+const speak = useSpeak();
+const sharedVoice = useSharedVoice(speak);
+
+const SEQUENCE_IDS: RequirementId[] = [
+  'SEQ-TAKE-LISTED-AFTER-CHANGES',
+  'SEQ-LIST-PAGES-AFTER-CHANGES',
+  'SEQ-TAKE-GET-AGREES',
+  'SEQ-REPEAT-NEW-TAKE',
+  'SEQ-REFRESH-CHAIN-ANY-DEPTH',
+  'SEQ-LOGOUT-ONE-SESSION',
+  'SEQ-WS-REQUESTS-ANY-COUNT',
+  'SEQ-ERROR-AFTER-CHANGE-4XX',
+  'SEQ-DELETED-TAKE-GONE',
+];
+
+let world: SequenceWorld | undefined;
+
+async function makeWorld(): Promise<SequenceWorld> {
+  const config = speak.config;
+  const second: SpeakClient | undefined = await speak.loginSecond();
+  const accounts: AccountName[] = second ? ['primary', 'second'] : ['primary'];
+  const credentials = {
+    primary:
+      config.email !== undefined && config.password !== undefined
+        ? { email: config.email, password: config.password }
+        : undefined,
+    second:
+      config.second?.email !== undefined && config.second.password !== undefined
+        ? { email: config.second.email, password: config.second.password }
+        : undefined,
+  };
+  const profile = config.profile;
+  const w: SequenceWorld = {
+    speak,
+    accounts,
+    clients: { primary: speak.api, second },
+    voices: { primary: (await sharedVoice()).voice_id, second: undefined },
+    credentials,
+    judged: (id) => {
+      const requirement = findRequirement(id);
+      return requirement !== undefined && levelIn(requirement, profile) !== 'INFO';
+    },
+    infoNotes: new Set(),
+    secondTakes: [],
+  };
+  if (second) w.voices.second = await secondVoice(speak, second);
+  world = w;
+  return w;
+}
+
+/** What one sequence left: its steps, and what stopped it. */
+interface Ran {
+  steps: ScriptStep[];
+  error?: unknown;
+  ms: number;
+}
+
+covers(
+  SEQUENCE_IDS,
+  'random sequences of calls, as either customer, agree with the model of the contract',
+  async () => {
+    const w = await makeWorld();
+    const budget = sequenceBudget(speak.config);
+    const seed = propertySeed('sequences');
+    const runs: Ran[] = [];
+    const observed = new Set<RequirementId>();
+    let failing: Ran | undefined;
+    let throttled: unknown;
+    let firstFailureAt: number | undefined;
+    // A pass is an observation: sequences go on past the run's share until each judged id was observed.
+    const needed = SEQUENCE_IDS.filter((id) => w.judged(id));
+    const property = fc.asyncProperty(
+      sequenceArbitrary({
+        accounts: w.accounts,
+        logins: w.credentials.primary !== undefined,
+        maxCommands: budget.maxCommands,
+        ...(budget.replayPath ? { replayPath: budget.replayPath } : {}),
+      }),
+      async (commands) => {
+        // Back-pressure past its bound is no counterexample: the rest of the run is left alone.
+        if (throttled !== undefined) return;
+        // Shrinking has had its time: the remaining candidates pass untried, the last failing one stands.
+        if (firstFailureAt !== undefined && performance.now() - firstFailureAt > budget.shrinkMs) return;
+        // Enough: the run's share of sequences ran and each judged requirement was brought about.
+        if (
+          firstFailureAt === undefined &&
+          runs.length >= budget.sequences &&
+          needed.every((id) => observed.has(id))
+        )
+          return;
+        const model: SequenceModel = newModel(w.accounts);
+        const real = new Real(w);
+        const started = performance.now();
+        const ran: Ran = { steps: real.steps, ms: 0 };
+        try {
+          await fc.asyncModelRun(
+            () => ({ model, real }),
+            commands as Iterable<fc.AsyncCommand<SequenceModel, Real>>,
+          );
+        } catch (error) {
+          if (isThrottled(error)) {
+            throttled = error;
+            return;
+          }
+          ran.error = error;
+          failing = ran;
+          firstFailureAt ??= performance.now();
+          throw error;
+        } finally {
+          await real.close();
+          ran.ms = performance.now() - started;
+          runs.push(ran);
+          for (const id of model.observed) observed.add(id);
+          budget.progress(runs.length, ran.ms);
+          // For whoever tunes the generator: every sequence's steps, one line each.
+          if (process.env.SPEAKCHECK_SEQUENCE_LOG)
+            appendFileSync(
+              process.env.SPEAKCHECK_SEQUENCE_LOG,
+              `${String(commands)}\n  ${ran.steps.map((x) => x.title).join(' | ')}\n`,
+            );
+        }
+      },
+    );
+    const details = await fc.check(property, {
+      seed,
+      numRuns: budget.maxSequences,
+      ...(budget.path ? { path: budget.path } : {}),
+      interruptAfterTimeLimit: budget.timeLimitMs,
+      markInterruptAsFailure: false,
+      endOnFailure: false,
+    });
+    if (throttled !== undefined) throw throttled;
+    const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, steps: [] } as Ran);
+    const summary = `${runs.length} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
+    // In the run's output, whatever its reporter: how many ran and how long the longest took.
+    process.stderr.write(
+      `[speakcheck] sequences: ${summary}${details.failed ? ' (a failing one was shrunk)' : ''}\n`,
+    );
+    observe(
+      `sequences: ${runs.length} ran (shrinking included), longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}${details.interrupted ? '; stopped at the time limit' : ''}`,
+    );
+    for (const note of w.infoNotes) observe(`Observed in a sequence (not judged, INFO): ${note}`);
+    let failed: RequirementId | undefined;
+    if (details.failed && failing)
+      failed = reportFailure(
+        w,
+        failing,
+        seed,
+        replayPathOf(details.counterexamplePath, details.counterexample),
+      );
+    for (const id of SEQUENCE_IDS) {
+      if (id === failed) continue;
+      if (observed.has(id)) check(id, () => undefined);
+      else
+        notObserved(
+          id,
+          `no sequence of this run brought about the state ${id} speaks of`,
+          'more sequences (--sequences N, or --profile acceptance)',
+        );
+    }
+  },
+  { timeoutMs: MAX_TIME_LIMIT_MS + 120_000 },
+);
+
+/** The shrunk sequence step by step, its seed and path, its script: observations; the failure: a conclusion. */
+function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | undefined): RequirementId {
+  const error = ran.error;
+  const finding = error instanceof Finding ? error : undefined;
+  const id: RequirementId = finding?.facts.requirement ?? 'SEQ-TAKE-LISTED-AFTER-CHANGES';
+  const message = finding?.message ?? (error as Error)?.message ?? String(error);
+  const steps = ran.steps.map((s, i) => `  ${i + 1}. ${s.title}`);
+  const replay = `speakcheck run --seed ${seed}${path ? ` --replay-path '${path}'` : ''} --requirement ${id}`;
+  observe(
+    `Shrunk sequence (${ran.steps.length} steps; replay: ${replay}):\n${steps.join('\n')}\n  → ${message}`,
+  );
+  observe(
+    sequenceScript({
+      steps: ran.steps,
+      accounts: w.accounts.filter((a) => a === 'primary' || ran.steps.some((s) => s.title.includes(a))),
+      model: speak.model.name,
+      gender: speak.model.genders[0] ?? 'female',
+      seed,
+      ...(path ? { path } : {}),
+      failure: message,
+    }).join('\n'),
+  );
+  check(id, () => {
+    throw new Finding(
+      `${message} (after a shrunk sequence of ${ran.steps.length} steps: ${show(
+        ran.steps.map((s) => s.title),
+        600,
+      )})`,
+      {
+        requirement: id,
+      },
+    );
+  });
+  return id;
+}
+
+/**
+ * What `--replay-path` takes to replay the shrunk sequence exactly: fast-check's run path, and the
+ * commands' own replay path (fc.commands prints it in the sequence as a comment), joined by '@'.
+ */
+function replayPathOf(path: string | null, counterexample: unknown): string | undefined {
+  if (!path) return undefined;
+  const printed = String((counterexample as unknown[] | null)?.[0] ?? '');
+  const commands = /replayPath="([^"]*)"/.exec(printed)?.[1];
+  return commands ? `${path}@${commands}` : path;
+}
+
+function isThrottled(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === 'SPEAKCHECK_THROTTLED') return true;
+  return false;
+}
+
+// The second customer's takes and voice: the first customer's are tracked by useSpeak().
+afterAll(async () => {
+  if (world && !speak.config.keep) await removeSecondItems(world);
+});

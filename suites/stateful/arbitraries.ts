@@ -1,0 +1,85 @@
+/**
+ * The generator of sequences: fast-check's `fc.commands` over every command of the contract and the
+ * wire facts, weighted so a sequence interleaves state changes with every kind of read, and sized past
+ * the fixed scenarios (chains deeper than four refreshes, more than three requests on one connection,
+ * lists paged after deletes). Each parameter shrinks towards the simplest call (the first customer,
+ * one refresh, the whole list), so a failure shrinks to the shortest sequence that still fails.
+ */
+import fc from 'fast-check';
+import type { AccountName } from '../../src/checks/stateful/model.ts';
+import { Login, Logout, Refresh, WebsocketTake } from './session-commands.ts';
+import {
+  DeleteTake,
+  GenerateTake,
+  GetTake,
+  ListTakes,
+  type SequenceCommand,
+  TEXTS,
+  TouchDeleted,
+} from './take-commands.ts';
+
+export interface SequenceShape {
+  accounts: readonly AccountName[];
+  /** Whether the run has credentials to log in again (a token-only run has not). */
+  logins: boolean;
+  maxCommands: number;
+  /** `fc.commands`' replay path of a shrunk sequence (`--replay-path`). */
+  replayPath?: string;
+}
+
+export function sequenceArbitrary(
+  shape: SequenceShape,
+): fc.Arbitrary<Iterable<fc.AsyncCommand<never, never>>> {
+  const account = fc.constantFrom<AccountName>(...shape.accounts);
+  const text = fc.constantFrom(...TEXTS);
+  const index = fc.nat({ max: 7 });
+  // Weighted by repetition: reads and changes interleave, generation does not crowd them out.
+  const generate = fc.tuple(account, text).map(([a, t]) => new GenerateTake(a, t));
+  const get = fc.tuple(account, index).map(([a, n]) => new GetTake(a, n));
+  const remove = fc.tuple(account, index).map(([a, n]) => new DeleteTake(a, n));
+  const touch = fc
+    .tuple(account, index, fc.constantFrom('wav' as const, 'delete' as const))
+    .map(([a, n, how]) => new TouchDeleted(a, n, how));
+  const whole = account.map((a) => new ListTakes(a, undefined));
+  const paged = fc
+    .tuple(account, fc.integer({ min: 1, max: 3 }))
+    .map(([a, length]) => new ListTakes(a, length));
+  // Mostly the customer's last connection (shrinks to it), several requests in a row: connections
+  // serving more requests than any fixed scenario.
+  const websocket = fc
+    .tuple(account, fc.constantFrom(false, false, true), text, fc.integer({ min: 1, max: 5 }))
+    .map(([a, fresh, t, times]) => new WebsocketTake(a, fresh, t, times));
+  const takes: fc.Arbitrary<SequenceCommand>[] = [
+    generate,
+    generate,
+    get,
+    get,
+    remove,
+    remove,
+    touch,
+    whole,
+    paged,
+    paged,
+    websocket,
+    websocket,
+    websocket,
+  ];
+  const sessions: fc.Arbitrary<SequenceCommand>[] = shape.logins
+    ? [
+        account.map((a) => new Login(a)),
+        account.map((a) => new Login(a)),
+        fc.tuple(index, fc.integer({ min: 1, max: 6 })).map(([n, times]) => new Refresh(n, times)),
+        fc.tuple(index, fc.integer({ min: 1, max: 6 })).map(([n, times]) => new Refresh(n, times)),
+        index.map((n) => new Logout(n)),
+        index.map((n) => new Logout(n)),
+      ]
+    : [];
+  // Unbiased: a run explores few sequences, and fast-check's bias would make its first ones short.
+  return fc.noBias(
+    fc.commands([...takes, ...sessions] as fc.Arbitrary<fc.AsyncCommand<never, never>>[], {
+      maxCommands: shape.maxCommands,
+      size: 'max',
+      ...(shape.replayPath ? { replayPath: shape.replayPath } : {}),
+    }),
+  );
+}

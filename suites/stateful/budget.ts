@@ -1,0 +1,55 @@
+/**
+ * How many sequences a run explores, how long they may be, and the bound on exploring and shrinking
+ * together. The main job runs few (sized to add at most a tenth to its time: docs/stateful.md has the
+ * measurement); `--sequences N` and the acceptance profile run many more, with a progress line.
+ * `--seed` and `--replay-path` replay a shrunk sequence exactly.
+ */
+import type { RunPlan } from '../../src/harness/index.ts';
+
+/** Sequences of the main job (measured: docs/stateful.md, "Time"). */
+export const DEFAULT_SEQUENCES = 6;
+/** Sequences of the acceptance profile. */
+export const ACCEPTANCE_SEQUENCES = 200;
+const MAX_COMMANDS = 32;
+/** The longest a run explores (the test's own bound is this plus a margin: suites/sequences.spec.ts). */
+export const MAX_TIME_LIMIT_MS = 600_000;
+
+export interface SequenceBudget {
+  /** The run's share: at least this many sequences run. */
+  sequences: number;
+  /** At most this many: more run while a judged requirement was not yet brought about (a pass is an observation). */
+  maxSequences: number;
+  maxCommands: number;
+  /** Shrinking stops this long after the first failing sequence: the verdict comes within a minute. */
+  shrinkMs: number;
+  /** Exploring and shrinking together stop here (a failure found by then is still reported, shrunk so far). */
+  timeLimitMs: number;
+  /** fast-check's path of a shrunk sequence: `--replay-path`. */
+  path?: string;
+  replayPath?: string;
+  /** Called after each sequence: a progress line when the run explores many. */
+  progress(done: number, ms: number): void;
+}
+
+export function sequenceBudget(config: RunPlan): SequenceBudget {
+  const sequences =
+    config.sequences ?? (config.profile === 'acceptance' ? ACCEPTANCE_SEQUENCES : DEFAULT_SEQUENCES);
+  const many = sequences > DEFAULT_SEQUENCES;
+  const [path, replayPath] = (config.replayPath ?? '').split('@');
+  const started = Date.now();
+  return {
+    sequences,
+    maxSequences: many ? sequences : sequences * 5,
+    maxCommands: MAX_COMMANDS,
+    shrinkMs: 12_000,
+    // Each sequence takes well under a second against the reference; a hosted server is slower.
+    timeLimitMs: many ? Math.min(MAX_TIME_LIMIT_MS, Math.max(60_000, sequences * 3_000)) : 30_000,
+    ...(path ? { path } : {}),
+    ...(replayPath ? { replayPath } : {}),
+    progress(done) {
+      if (!many || (done % 10 !== 0 && done !== sequences)) return;
+      const s = Math.round((Date.now() - started) / 1000);
+      process.stderr.write(`[speakcheck] sequences: ${done}/${sequences} explored in ${s} s\n`);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The real side of a sequence (suites/sequences.spec.ts): the server's clients per customer, the
+ * sessions and websocket connections the sequence opened, the steps it ran (for the report and the
+ * reproduction script), and cleanup. One Real per sequence; what outlives it (the customers' voices,
+ * the page base the server showed) is the file's (`SequenceWorld`).
+ */
+import type { AccountName, ModelTake } from '../../src/checks/stateful/model.ts';
+import type { ScriptStep } from '../../src/checks/stateful/script.ts';
+import type {
+  RequirementId,
+  SpeakClient,
+  SpeakContext,
+  SpeakStreamConnection,
+} from '../../src/harness/index.ts';
+
+/** What the file made once for every sequence: a ready voice per customer, the clients, what the server showed. */
+export interface SequenceWorld {
+  speak: SpeakContext;
+  accounts: readonly AccountName[];
+  clients: Record<AccountName, SpeakClient | undefined>;
+  voices: Record<AccountName, string | undefined>;
+  credentials: Record<AccountName, { email: string; password: string } | undefined>;
+  /** The number of the first page, once a paged read showed it ("pages are counted from 0 or 1: not shown"). */
+  firstPage?: number;
+  /** Whether the run judges `id` (MUST, SHOULD) or only observes it (INFO in its profile). */
+  judged(id: RequirementId): boolean;
+  /** What the sequences observed of requirements the run only observes (INFO), once each. */
+  infoNotes: Set<string>;
+  /** Takes the second customer made: the file deletes them at its end (the first customer's are tracked). */
+  secondTakes: string[];
+}
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+}
+
+export class Real {
+  readonly sessions = new Map<number, TokenPair>();
+  readonly sockets = new Map<number, SpeakStreamConnection>();
+  readonly steps: ScriptStep[] = [];
+  private requestCounter = 0;
+  /** Per connection: the slowest first message of its requests so far (ms). */
+  private readonly firstMessageMs = new Map<number, number>();
+
+  constructor(readonly world: SequenceWorld) {}
+
+  client(account: AccountName): SpeakClient {
+    const client = this.world.clients[account];
+    if (!client)
+      throw new Error(
+        `no client for the ${account} customer (the command's precondition should have said so)`,
+      );
+    return client;
+  }
+
+  voice(account: AccountName): string {
+    const voice = this.world.voices[account];
+    if (!voice) throw new Error(`no voice for the ${account} customer`);
+    return voice;
+  }
+
+  /** Records a step before its call: the report's line and the script's lines. */
+  step(title: string, lines: string[]): void {
+    this.steps.push({ title, lines });
+  }
+
+  /** The take's id for the server; it was set when its generation was answered. */
+  idOf(take: ModelTake): string {
+    if (take.takeId === undefined) throw new Error(`T${take.key} has no id (its generation failed)`);
+    return take.takeId;
+  }
+
+  track(account: AccountName, takeId: string): void {
+    if (account === 'primary') this.world.speak.track('take', takeId);
+    else this.world.secondTakes.push(takeId);
+  }
+
+  /**
+   * How long a request on connection `key` waits for its first message: the run's request timeout,
+   * or, once the connection answered earlier requests, ten times the slowest first message it showed
+   * (at least 3 s): the server's own pace on this very connection, never a fixed latency. A request
+   * that gets no message within it, where the earlier ones got theirs, was not served.
+   */
+  firstMessageBound(key: number): number {
+    const requestMs = this.world.speak.config.timeouts.requestMs;
+    const slowest = this.firstMessageMs.get(key);
+    return slowest === undefined ? requestMs : Math.min(requestMs, Math.max(3_000, 10 * slowest));
+  }
+
+  sawFirstMessage(key: number, ms: number | undefined): void {
+    if (ms === undefined) return;
+    this.firstMessageMs.set(key, Math.max(ms, this.firstMessageMs.get(key) ?? 0));
+  }
+
+  nextRequestId(): number {
+    this.requestCounter += 1;
+    return this.requestCounter;
+  }
+
+  /** Closes the connections the sequence opened (its sessions need nothing: they are left to expire). */
+  async close(): Promise<void> {
+    await Promise.all([...this.sockets.values()].map((socket) => socket.close().catch(() => undefined)));
+    this.sockets.clear();
+  }
+}

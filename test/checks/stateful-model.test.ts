@@ -1,0 +1,178 @@
+/**
+ * The model of the contract the stateful suite judges sequences against (src/checks/stateful/model.ts),
+ * without a server: what it expects after each kind of change, and what it counts as observed.
+ */
+import { describe, expect, test } from 'vitest';
+import {
+  addSession,
+  addSocket,
+  addTake,
+  canDelete,
+  expectRefresh,
+  expectTakeGet,
+  isNewTakeId,
+  listProblems,
+  newModel,
+  pagesProblems,
+  recordDeleted,
+  recordLoggedOut,
+  recordPaged,
+  recordRefreshed,
+  recordSocketRequest,
+  repeatsInput,
+  statusClass,
+} from '../../src/checks/stateful/model.ts';
+import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
+
+function withTakes(n: number) {
+  const m = newModel(['primary', 'second']);
+  const takes = Array.from({ length: n }, (_, i) => {
+    const t = addTake(m, 'primary', `T${i}`, 'rest');
+    t.takeId = `tk_${i + 1}`;
+    return t;
+  });
+  return { m, takes };
+}
+
+describe('takes and lists', () => {
+  test('a deleted take is gone: GET expects a client error, the list must leave it out', () => {
+    const { m, takes } = withTakes(3);
+    recordDeleted(takes[1]!);
+    expect(expectTakeGet(takes[1]!)).toBe('gone');
+    expect(expectTakeGet(takes[0]!)).toBe('take');
+    expect(listProblems(m, 'primary', ['tk_3', 'tk_1'])).toEqual([]);
+    expect(listProblems(m, 'primary', ['tk_1', 'tk_2', 'tk_3'])[0]).toMatch(/still lists T2/);
+    expect(listProblems(m, 'primary', ['tk_1'])[0]).toMatch(/missing T3/);
+  });
+
+  test("the list's order is the server's: any order of the live takes holds", () => {
+    const { m } = withTakes(3);
+    expect(listProblems(m, 'primary', ['tk_3', 'tk_2', 'tk_1'])).toEqual([]);
+    expect(listProblems(m, 'primary', ['tk_1', 'tk_2', 'tk_3'])).toEqual([]);
+  });
+
+  test("one customer's takes are not the other's", () => {
+    const { m } = withTakes(2);
+    expect(listProblems(m, 'second', [])).toEqual([]);
+    expect(listProblems(m, 'second', ['tk_1'])[0]).toMatch(/no take of the filter/);
+  });
+
+  test('pages must partition the whole list in its order: a skipped item is named', () => {
+    const whole = ['a', 'b', 'c', 'd'];
+    expect(pagesProblems([['a', 'b'], ['c', 'd'], []], whole, 2)).toEqual([]);
+    expect(pagesProblems([['a', 'b'], ['d'], []], whole, 2)).toEqual([
+      'pages skip c, which the whole list holds',
+    ]);
+    expect(pagesProblems([['a', 'b'], ['b', 'c'], ['d']], whole, 2)[0]).toMatch(/b on two pages/);
+    expect(pagesProblems([['a', 'b', 'c'], ['d']], whole, 2)[0]).toMatch(/more than length=2/);
+    expect(
+      pagesProblems(
+        [
+          ['b', 'a'],
+          ['c', 'd'],
+        ],
+        whole,
+        2,
+      )[0],
+    ).toMatch(/another order/);
+  });
+
+  test('paging is observed only after a change: pages of a list a delete touched', () => {
+    const { m, takes } = withTakes(3);
+    recordPaged(m, 'primary', 3);
+    expect(m.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(false);
+    recordDeleted(takes[0]!);
+    recordPaged(m, 'primary', 3);
+    expect(m.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(true);
+  });
+
+  test('the same input again must be a new take', () => {
+    const { m, takes } = withTakes(1);
+    const again = addTake(m, 'primary', 'T0', 'rest');
+    expect(repeatsInput(m, again)).toBe(true);
+    expect(isNewTakeId(m, 'tk_1', again)).toBe(false);
+    expect(isNewTakeId(m, 'tk_9', again)).toBe(true);
+    expect(repeatsInput(m, takes[0]!)).toBe(true);
+  });
+
+  test('delete is offered until the server showed it is not (a wire fact)', () => {
+    const { m } = withTakes(1);
+    expect(canDelete(m, 'primary')).toBe(true);
+    m.learned.deleteOffered = false;
+    expect(canDelete(m, 'primary')).toBe(false);
+  });
+});
+
+describe('sessions', () => {
+  test('a chain of any depth refreshes; its own logout ends it', () => {
+    const m = newModel(['primary']);
+    const s = addSession(m, 'primary');
+    for (let i = 0; i < 7; i++) {
+      expect(expectRefresh(m, s)).toEqual({ outcome: 'pair', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' });
+      recordRefreshed(m, s);
+    }
+    expect(s.depth).toBe(7);
+    expect(m.observed.has('SEQ-REFRESH-CHAIN-ANY-DEPTH')).toBe(true);
+    recordLoggedOut(s);
+    expect(expectRefresh(m, s).outcome).toBe('refused');
+  });
+
+  test("another session's logout does not end this one: a refusal then is against SEQ-LOGOUT-ONE-SESSION", () => {
+    const m = newModel(['primary', 'second']);
+    const a = addSession(m, 'primary');
+    const b = addSession(m, 'primary');
+    const c = addSession(m, 'second');
+    recordLoggedOut(a);
+    expect(expectRefresh(m, b)).toEqual({ outcome: 'pair', requirement: 'SEQ-LOGOUT-ONE-SESSION' });
+    expect(expectRefresh(m, c)).toEqual({ outcome: 'pair', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' });
+    recordRefreshed(m, b);
+    expect(m.observed.has('SEQ-LOGOUT-ONE-SESSION')).toBe(true);
+  });
+});
+
+describe('websocket connections', () => {
+  test('a connection serving a second request is what only a sequence shows', () => {
+    const m = newModel(['primary']);
+    const w = addSocket(m, 'primary');
+    recordSocketRequest(m, w);
+    expect(m.observed.has('SEQ-WS-REQUESTS-ANY-COUNT')).toBe(false);
+    recordSocketRequest(m, w);
+    expect(w.requests).toBe(2);
+    expect(m.observed.has('SEQ-WS-REQUESTS-ANY-COUNT')).toBe(true);
+  });
+});
+
+test('status classes', () => {
+  expect([200, 307, 404, 500, 99].map(statusClass)).toEqual(['2xx', '3xx', '4xx', '5xx', 'other']);
+});
+
+test('the reproduction script logs in with variables only, makes its voice, and runs each step in order', () => {
+  const script = sequenceScript({
+    steps: [
+      { title: 'T1 = generate', lines: ['TOKEN="$A1"; call POST /x'] },
+      { title: "DELETE T1 it's", lines: ['TOKEN="$A1"; call DELETE /y'] },
+    ],
+    accounts: ['primary'],
+    model: 'm1',
+    gender: 'female',
+    seed: 42,
+    failure: 'answered 500',
+  }).join('\n');
+  expect(script.startsWith('#!/bin/sh\n')).toBe(true);
+  expect(script).toContain(
+    'auth \'/auth/login\' "{\\"email\\":\\"$SPEAK_EMAIL\\",\\"password\\":\\"$SPEAK_PASSWORD\\"}"',
+  );
+  expect(script).not.toContain('SPEAK_SECOND_EMAIL');
+  expect(script.indexOf('step 1: T1')).toBeLessThan(script.indexOf('step 2: DELETE'));
+  expect(script).toContain(`'== step 2: DELETE T1 it'"'"'s'`);
+  expect(script).toContain('seed 42');
+});
+
+test("a step's path names the ids the script read (double-quoted: sh expands $T1), its JSON stays literal", () => {
+  expect(apiCall('primary', 'GET', '/v1/speak/takes?take_id=$T1,$T2&length=1')).toBe(
+    'TOKEN="$A1"; call GET "/v1/speak/takes?take_id=$T1,$T2&length=1"',
+  );
+  expect(apiCall('second', 'POST', '/v1/speak/takes/generate', { text: "it's" })).toBe(
+    `TOKEN="$A2"; call POST "/v1/speak/takes/generate" '{"text":"it'"'"'s"}'`,
+  );
+});
