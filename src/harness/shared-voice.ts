@@ -46,7 +46,16 @@ export interface SharedVoice {
 }
 
 /** The areas whose suites make their takes with the shared voice. */
-export const SHARED_VOICE_AREAS = ['audio', 'errors', 'lists', 'takes', 'websocket', 'webhooks', 'security', 'sequences'];
+export const SHARED_VOICE_AREAS = [
+  'audio',
+  'errors',
+  'lists',
+  'takes',
+  'websocket',
+  'webhooks',
+  'security',
+  'sequences',
+];
 
 export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice> {
   if (config.only.length > 0 && !config.only.some((area) => SHARED_VOICE_AREAS.includes(area))) {
