@@ -32,7 +32,7 @@ import { sequenceArbitrary } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
 import { Real, type SequenceWorld } from './stateful/real.ts';
 import { removeSecondItems, secondVoice } from './stateful/second-customer.ts';
-import { useSharedVoice } from './support/scenarios.ts';
+import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
 const sharedVoice = useSharedVoice(speak);
@@ -84,6 +84,10 @@ async function makeWorld(): Promise<SequenceWorld> {
   return w;
 }
 
+/** Made once, started as the file starts (the second customer's voice takes a moment to be ready). */
+const sequenceWorld = once(makeWorld);
+prefetch(sequenceWorld);
+
 /** What one sequence left: its steps, and what stopped it. */
 interface Ran {
   steps: ScriptStep[];
@@ -95,7 +99,7 @@ covers(
   SEQUENCE_IDS,
   'random sequences of calls, as either customer, agree with the model of the contract',
   async () => {
-    const w = await makeWorld();
+    const w = await sequenceWorld();
     const budget = sequenceBudget(speak.config);
     const seed = propertySeed('sequences');
     const runs: Ran[] = [];

@@ -508,19 +508,19 @@ export const DEFECTS = [
     'logout-ends-sibling-session',
     'sequences',
     ['SEQ-LOGOUT-ONE-SESSION'],
-    "logout revokes every refresh token of the customer, not only the one it was given: another login's chain stops refreshing",
+    "logging out a session that never refreshed (a login's refresh token) revokes the customer's other never-refreshed logins too: another login stops refreshing",
   ),
   d(
-    'fifth-refresh-fails',
+    'seventh-refresh-fails',
     'sequences',
     ['SEQ-REFRESH-CHAIN-ANY-DEPTH'],
-    'the fifth refresh of one chain (a login, then refreshes with each new refresh token) answers 401',
+    'the seventh refresh of one chain (a login, then refreshes with each new refresh token) answers 401: deeper than any fixed scenario goes',
   ),
   d(
     'ws-fourth-request-ignored',
     'sequences',
     ['SEQ-WS-REQUESTS-ANY-COUNT'],
-    'the worker serves three take requests per websocket connection: the fourth and later ones get no message, the connection stays open',
+    'the worker serves three take requests in the default stream mode (no `stream` field) per websocket connection: the fourth and later ones get no message, the connection stays open',
   ),
   d(
     'delete-twice-500',

@@ -58,12 +58,13 @@ function cmdline(pid: number): string[] {
 /** What a process of a run's tree is, from its command line. */
 export function processLabel(argv: readonly string[], isRoot: boolean): string {
   const line = argv.join(' ');
+  if (argv.length === 0) return '(ended before its command line was read)';
   if (isRoot) return 'run (speakcheck run: vitest, its suite threads)';
   if (/ffmpeg/.test(argv[0] ?? '')) return 'ffmpeg';
   if (/esbuild/.test(line)) return 'esbuild (vite transforms)';
   if (/worker-main|reference\/worker\/main/.test(line)) return 'synthesis worker';
   if (/\bserve\b/.test(line)) return 'API (speakcheck serve)';
-  return (argv[0] ?? '?').split('/').pop() ?? '?';
+  return argv[0]!.split('/').pop()!;
 }
 
 interface Seen {

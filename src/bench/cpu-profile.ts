@@ -117,7 +117,9 @@ export function readProfiles(dir: string): Array<{ file: string; profile: CpuPro
 /** The summary, a line each: the top functions, then each busy profile by package. */
 export function profileLines(s: ReturnType<typeof summarize>, processOf: (file: string) => string): string[] {
   // Sampled time: a thread that waited for a core meanwhile (a busy machine) is counted as on its frame.
-  const lines = [`top self time (sampled, idle left out) over ${s.profiles.length} profiles, one per thread:`];
+  const lines = [
+    `top self time (sampled, idle left out) over ${s.profiles.length} profiles, one per thread:`,
+  ];
   for (const f of s.functions) lines.push(`  ${f.selfS.toFixed(2).padStart(6)} s  ${f.name}  [${f.where}]`);
   lines.push('profiles by package (self time):');
   for (const p of s.profiles.filter((x) => x.totalS >= 0.1)) {

@@ -208,7 +208,7 @@ export async function runBench(extraArgs: string[] = [], o: RunBenchOptions = {}
   const summaryLines = output
     .split('\n')
     .filter((l) =>
-      /^(tests:|characters synthesized|timing:|reports:|verdict:|speakcheck: could not run)/.test(l),
+      /^(tests:|characters synthesized|timing:|reports:|judged:|verdict:|speakcheck: could not run)/.test(l),
     );
   const cpuS = childrenCpuSeconds() - cpuBefore;
   return {

@@ -41,15 +41,24 @@ const NOT_STARTED = 'the suites’ global setup did not run (a listing, not a ru
 
 let last: { provided: readonly unknown[]; context: RunContext } | undefined;
 
-/** The context of the provided parts, with this thread's facts, throttle and CA (the same while they are). */
+/**
+ * The context of the provided parts (the same object while they are the same), with this thread's
+ * facts, throttle and CA, read when asked for: they live in the thread's environment data.
+ */
 export function contextOf(provided: Partial<ProvidedRun> & Pick<ProvidedRun, 'speakRunPlan'>): RunContext {
-  const parts = [provided.speakRunPlan, provided.speakSharedVoice, provided.speakWebhookSink, trustedCa()];
+  const parts = [provided.speakRunPlan, provided.speakSharedVoice, provided.speakWebhookSink];
   if (last && parts.every((part, i) => part === last?.provided[i])) return last.context;
   const context: RunContext = {
     plan: provided.speakRunPlan,
-    facts: runFacts(),
-    throttle: runThrottle(),
-    trust: trustedCa(),
+    get facts() {
+      return runFacts();
+    },
+    get throttle() {
+      return runThrottle();
+    },
+    get trust() {
+      return trustedCa();
+    },
     sharedVoice: provided.speakSharedVoice ?? { ok: false, problem: NOT_STARTED },
     webhookSink: provided.speakWebhookSink ?? { ok: false, reason: NOT_STARTED },
   };

@@ -68,8 +68,8 @@ export function sequenceArbitrary(
     ? [
         account.map((a) => new Login(a)),
         account.map((a) => new Login(a)),
-        fc.tuple(index, fc.integer({ min: 1, max: 6 })).map(([n, times]) => new Refresh(n, times)),
-        fc.tuple(index, fc.integer({ min: 1, max: 6 })).map(([n, times]) => new Refresh(n, times)),
+        fc.tuple(index, fc.integer({ min: 1, max: 8 })).map(([n, times]) => new Refresh(n, times)),
+        fc.tuple(index, fc.integer({ min: 1, max: 8 })).map(([n, times]) => new Refresh(n, times)),
         index.map((n) => new Logout(n)),
         index.map((n) => new Logout(n)),
       ]

@@ -7,10 +7,10 @@
 import type { RunPlan } from '../../src/harness/index.ts';
 
 /** Sequences of the main job (measured: docs/stateful.md, "Time"). */
-export const DEFAULT_SEQUENCES = 6;
+export const DEFAULT_SEQUENCES = 4;
 /** Sequences of the acceptance profile. */
 export const ACCEPTANCE_SEQUENCES = 200;
-const MAX_COMMANDS = 32;
+const MAX_COMMANDS = 24;
 /** The longest a run explores (the test's own bound is this plus a margin: suites/sequences.spec.ts). */
 export const MAX_TIME_LIMIT_MS = 600_000;
 

@@ -30,7 +30,7 @@ import {
   SpeakStreamConnection as Stream,
 } from '../../src/harness/index.ts';
 import type { Real, TokenPair } from './real.ts';
-import type { SequenceCommand } from './take-commands.ts';
+import { generateLines, type SequenceCommand } from './take-commands.ts';
 
 const sessionVar = (key: number) => `R${key}`;
 const where = (e: Exchange) => `${e.method} ${new URL(e.url).pathname}`;
@@ -192,7 +192,7 @@ export class WebsocketTake implements SequenceCommand {
     if (!conn) {
       r.step(`W${socket.key} = open a websocket connection as ${this.account}`, [
         '# The websocket steps need a websocket client (curl cannot send frames); e.g. websocat:',
-        `#   TOKEN="$A1"; call GET '/v1/speak/websocket?model=${r.world.speak.model.name}'; URL=$(printf '%s' "$BODY" | field websocket_url); websocat "$URL"`,
+        `#   TOKEN="$${this.account === 'primary' ? 'A1' : 'A2'}"; call GET '/v1/speak/websocket?model=${r.world.speak.model.name}'; URL=$(printf '%s' "$BODY" | field websocket_url); websocat "$URL"`,
       ]);
       const url = await fetchWebsocketUrl(r.client(this.account), r.world.speak.model.name, 'spec');
       conn = await Stream.connect(url, { timeoutMs: r.world.speak.config.timeouts.requestMs });
@@ -211,8 +211,11 @@ export class WebsocketTake implements SequenceCommand {
     const take = addTake(m, this.account, this.text, 'websocket');
     const requestId = r.nextRequestId();
     const data = { text: this.text, voice_id: r.voice(this.account) };
+    const voiceVar = this.account === 'primary' ? '$V1' : '$V2';
     r.step(`T${take.key} = request ${socket.requests + 1} on W${socket.key}: ${show(this.text)}`, [
-      `#   send on W${socket.key}: ${quoted(JSON.stringify({ command: '/takes/generate', request_id: requestId, data: { ...data, voice_id: '$V1' } }))}`,
+      `#   send on W${socket.key}: ${quoted(JSON.stringify({ command: '/takes/generate', request_id: requestId, data: { ...data, voice_id: voiceVar } }))}`,
+      '# curl cannot send websocket frames: the take is made with REST here, so the later steps have it',
+      ...generateLines(this.account, take.key, this.text),
     ]);
     const ended = await conn.generate(data, {
       requestId,

@@ -53,6 +53,18 @@ export function violate(r: Real, finding: Finding): void {
   r.world.infoNotes.add(`${id}: ${finding.message}`);
 }
 
+/** The script's lines that generate take T<key> as `account` with its voice ($V1/$V2) and read its id. */
+export function generateLines(account: AccountName, key: number, text: string): string[] {
+  const voice = account === 'primary' ? 'V1' : 'V2';
+  return [
+    apiCall(account, 'POST', '/v1/speak/takes/generate', { voice_id: '__VOICE__', text }).replace(
+      '"__VOICE__"',
+      `"'"$${voice}"'"`,
+    ),
+    capture(`T${key}`, 'take_id'),
+  ];
+}
+
 const has = (m: SequenceModel, account: AccountName) => m.accounts.includes(account);
 const var_ = (t: { key: number }) => `T${t.key}`;
 
@@ -67,13 +79,10 @@ export class GenerateTake implements SequenceCommand {
   async run(m: SequenceModel, r: Real): Promise<void> {
     const take = addTake(m, this.account, this.text, 'rest');
     const body = { voice_id: r.voice(this.account), text: this.text };
-    r.step(`${var_(take)} = generate a take as ${this.account}: ${show(this.text)}`, [
-      apiCall(this.account, 'POST', '/v1/speak/takes/generate', {
-        voice_id: `__VOICE_${this.account}__`,
-        text: this.text,
-      }).replace(`"__VOICE_${this.account}__"`, `"'"$${this.account === 'primary' ? 'V1' : 'V2'}"'"`),
-      capture(var_(take), 'take_id'),
-    ]);
+    r.step(
+      `${var_(take)} = generate a take as ${this.account}: ${show(this.text)}`,
+      generateLines(this.account, take.key, this.text),
+    );
     const repeat = repeatsInput(m, take);
     const exchange = await r.client(this.account).post('/v1/speak/takes/generate', body);
     const json = exchange.json as { take_id?: unknown; voice_id?: unknown } | undefined;

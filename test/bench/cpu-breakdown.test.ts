@@ -1,5 +1,6 @@
-/** What the bench makes of a run's processes, output lines and CPU profiles (src/bench/cpu-breakdown.ts, cpu-profile.ts). */
+/** What the bench makes of a run's processes, output lines, CPU profiles and pairs (src/bench/cpu-breakdown.ts, cpu-profile.ts, against.ts). */
 import { expect, test } from 'vitest';
+import { pairedRatios } from '../../src/bench/against.ts';
 import { phaseOfLine, processLabel } from '../../src/bench/cpu-breakdown.ts';
 import { type CpuProfile, summarize, whereOf } from '../../src/bench/cpu-profile.ts';
 
@@ -50,4 +51,11 @@ test('a function is placed in its package, in Node, in a folder of the repo or i
   expect(whereOf('node:internal/modules/esm/utils', 'f')).toBe('node:internal');
   expect(whereOf('file:///r/src/client/http.ts', 'f')).toBe('src/client');
   expect(whereOf('', '(garbage collector)')).toBe('(garbage collector)');
+});
+
+test('paired ratios are this over the other, pair by pair', () => {
+  const run = (cpuS: number, wallS: number, peakTreeMb: number) =>
+    ({ cpuS, wallS, peakTreeMb }) as Parameters<typeof pairedRatios>[0][number];
+  const p = pairedRatios([run(20, 10, 600), run(30, 12, 500)], [run(10, 8, 450), run(15, 12, 500)]);
+  expect(p).toEqual({ cpuRatios: [0.5, 0.5], wallRatios: [0.8, 1], treeRatios: [0.75, 1] });
 });

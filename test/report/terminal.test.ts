@@ -257,9 +257,7 @@ describe('the end of the run', () => {
     const failedAt = out.indexOf('failed (2):');
     expect(failedAt).toBeGreaterThan(out.findIndex((l) => l.startsWith('reports: ')));
     expect(out[failedAt + 1]).toBe(`  ${failingMust} (MUST): breaks: breaks broke`);
-    expect(out[failedAt + 2]).toBe(
-      `  ${security[0]} (SECURITY): leaks: B read A's take`,
-    );
+    expect(out[failedAt + 2]).toBe(`  ${security[0]} (SECURITY): leaks: B read A's take`);
     expect(out.findIndex((l) => l.startsWith('not judged ('))).toBeGreaterThan(failedAt + 2);
   });
 

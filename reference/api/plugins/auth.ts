@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LoginRequest } from '../../../schemas/types.ts';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
 import { defects } from '../../defects/index.ts';
-import { depthOf, rememberChain } from '../../defects/sequence-memory.ts';
+import { depthOf, rememberChain, rememberRotated } from '../../defects/sequence-memory.ts';
 import { latitude } from '../../latitude/index.ts';
 import { bearerToken, unauthorized } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
@@ -97,13 +97,14 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
       const verified = await ctx.tokens.verifyAccess(bearer);
       if ('error' in verified) throw unauthorized(verified.error);
     }
-    // Defect fifth-refresh-fails: a chain's fifth refresh is refused (its depth counter overflows).
+    // Defect seventh-refresh-fails: a chain's seventh refresh is refused (its depth counter overflows).
     const depth = depthOf(token) + 1;
-    if (defects.has('fifth-refresh-fails') && depth >= 5)
+    if (defects.has('seventh-refresh-fails') && depth >= 7)
       throw unauthorized('refresh token invalid, expired or revoked');
     const result = await ctx.tokens.rotate(token, request.body?.email ?? undefined);
     if ('error' in result) throw unauthorized(result.error);
-    if (defects.has('fifth-refresh-fails')) rememberChain(result.refresh_token, depth);
+    if (defects.has('seventh-refresh-fails')) rememberChain(result.refresh_token, depth);
+    if (defects.has('logout-ends-sibling-session')) rememberRotated(result.refresh_token);
     if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
     const access = sessionAccess.get(token);
     if (access !== undefined) {

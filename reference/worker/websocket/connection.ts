@@ -127,17 +127,24 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
     }
     const request = message as { command: string; stream?: { mode?: StreamMode }; data: unknown };
     const mode: StreamMode = request.stream?.mode ?? 'parts';
-    if (TAKE_COMMANDS.has(request.command)) await generateTake(request.data, requestId ?? null, mode);
+    if (TAKE_COMMANDS.has(request.command))
+      await generateTake(request.data, requestId ?? null, mode, request.stream === undefined);
     else await generateVoice(request.data, requestId ?? null, mode);
   }
 
-  async function generateTake(data: unknown, requestId: RequestId, mode: StreamMode): Promise<void> {
+  async function generateTake(
+    data: unknown,
+    requestId: RequestId,
+    mode: StreamMode,
+    defaultMode = false,
+  ): Promise<void> {
     // Defect ws-ignores-later-requests: only the connection's first take request is served; the
     // later ones are dropped without a word (the connection stays open).
     if (defects.has('ws-ignores-later-requests') && takesServed++ > 0) return;
-    // Defect ws-fourth-request-ignored: the fourth and later take requests get no message.
-    takeRequests += 1;
-    if (defects.has('ws-fourth-request-ignored') && takeRequests >= 4) return;
+    // Defect ws-fourth-request-ignored: the fourth and later take requests in the default stream mode
+    // (no `stream` field: a code path that keeps a slot per request and has three) get no message.
+    if (defaultMode) takeRequests += 1;
+    if (defects.has('ws-fourth-request-ignored') && defaultMode && takeRequests >= 4) return;
     const created = await context.service.createTake(context.userId, context.model, data);
     if (!created.ok) {
       sendError(created.message, requestId);

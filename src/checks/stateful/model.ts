@@ -60,7 +60,7 @@ export interface SequenceModel {
 }
 
 /** Bounds that keep one sequence cheap against a server that bills per character. */
-export const MODEL_LIMITS = { takes: 12, sessions: 3, sockets: 3, requestsPerSocket: 6 } as const;
+export const MODEL_LIMITS = { takes: 7, sessions: 3, sockets: 2, requestsPerSocket: 5 } as const;
 
 export function newModel(accounts: readonly AccountName[]): SequenceModel {
   return { accounts, takes: [], sessions: [], sockets: [], learned: {}, observed: new Set() };

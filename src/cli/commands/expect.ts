@@ -12,7 +12,7 @@ import type { Expectation } from '../../config/types.ts';
 import { EXIT } from '../../exit-codes.ts';
 import type { ConformanceReport } from '../../report/model.ts';
 import { upgradeReport } from '../../report/report-version.ts';
-import { isGatingFailure } from '../../verdict/standing.ts';
+import { isGatingFailure, standing } from '../../verdict/standing.ts';
 
 /** The report of a run directory (conformance.json), or a ConfigError saying what is missing. */
 export function readReport(dir: string): ConformanceReport {
@@ -28,7 +28,15 @@ export function readReport(dir: string): ConformanceReport {
 
 /** The failed and blocked MUST, SHOULD and SECURITY requirements of a report (INFO never gates: not listed). */
 export function failingIds(report: ConformanceReport): string[] {
-  return report.requirements.filter((r) => isGatingFailure(r, report.run.profile)).map((r) => r.id);
+  // Every block (a lenient run's blocked SHOULD too), and every failure that gates in the run's profile.
+  return report.requirements
+    .filter(
+      (r) =>
+        r.level !== 'INFO' &&
+        r.expected === undefined &&
+        (standing(r).group === 'blocked' || isGatingFailure(r, report.run.profile)),
+    )
+    .map((r) => r.id);
 }
 
 export function baselineEntries(report: ConformanceReport): Expectation[] {
