@@ -12,6 +12,7 @@
  */
 import { Agent, request } from 'undici';
 import { evidenceFor, recordEvidence } from '../evidence/evidence.ts';
+import { redactUrl } from '../evidence/redact.ts';
 import { BackPressure, isBackPressure, runThrottle } from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
 import { routeOf } from './route.ts';
@@ -60,6 +61,12 @@ export interface SendOptions {
    * host is a route of its own whatever its path (signedRoute).
    */
   route?: string;
+  /**
+   * The caller bounded this request as a stream a server may legitimately hold open before its
+   * first byte (a wav of a take still synthesizing, bounded by the ready time): `timeoutMs` alone
+   * bounds it, no bound learned from the route's other answers shortens it.
+   */
+  stream?: boolean;
 }
 
 /** What `prepare` changes for one attempt. */
@@ -112,7 +119,8 @@ export async function closeHttp(): Promise<void> {
  */
 export async function send(o: SendOptions): Promise<Exchange> {
   const route = o.route ?? routeOf(o.method, o.url);
-  const what = `${o.method.toUpperCase()} ${o.url}`;
+  // Redacted: it reaches diagnostics and the run's facts (a signed URL's signature is a secret).
+  const what = `${o.method.toUpperCase()} ${redactUrl(o.url)}`;
   const throttle = runThrottle();
   const backPressure = new BackPressure(what, o.url, o.throttleBoundMs, throttle, route);
   const silence = new RouteSilence(route, () => throttle.answered());
@@ -136,13 +144,17 @@ export async function send(o: SendOptions): Promise<Exchange> {
           headers: { ...(o.headers ?? {}), ...(changes.headers ?? {}) },
         }
       : o;
-    const answerMs = answerBoundMs(route, attempt.timeoutMs);
+    // Learned from headers, the bound covers headers only (sendOnce): a body's first byte is the
+    // caller's to bound, and a stream's whole wait is (o.stream).
+    const answerMs = o.stream ? attempt.timeoutMs : answerBoundMs(route, attempt.timeoutMs);
+    // Answers counted from here: only those that came while this route was silent say the server is up.
+    const servedBefore = throttle.answered();
     let exchange: Exchange;
     try {
       exchange = await sendOnce(attempt, answerMs, () => silence.unanswered()?.sentence);
     } catch (err) {
       if (err instanceof ClientDiagnostic && noAnswers.has(err)) {
-        const learned = silence.noAnswer(err.message, answerMs);
+        const learned = silence.noAnswer(err.message, answerMs, servedBefore);
         if (learned)
           throw routed(
             new ClientDiagnostic(
@@ -152,6 +164,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
             ),
             route,
           );
+        err.unansweredOnce = true;
         routed(err, route);
       }
       if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route);
@@ -195,8 +208,9 @@ export function signedRoute(url: string): string {
 }
 
 /**
- * One attempt: one exchange, recorded as evidence. `answerMs` bounds the first answer (headers,
- * then the first byte of the body); `o.timeoutMs` the whole exchange.
+ * One attempt: one exchange, recorded as evidence. `answerMs` bounds the response headers (the
+ * phase it was learned from); `o.timeoutMs` the whole exchange, the body's first byte included: a
+ * server may send headers at once and hold a stream's first byte while it synthesizes.
  */
 async function sendOnce(
   o: SendOptions,
@@ -208,7 +222,8 @@ async function sendOnce(
   const method = o.method.toUpperCase();
   const requestHeaders = { ...(o.headers ?? {}) };
   const signal = AbortSignal.timeout(o.timeoutMs);
-  // The first answer's own bound: headers, then the body's first byte (cleared once it came).
+  // The headers' own bound (cleared once they came); the run learning the route's silence ends the
+  // wait for headers or for the body's first byte.
   const firstAnswer = new AbortController();
   const answerTimer = setTimeout(() => firstAnswer.abort(), answerMs);
   // A request already waiting when the run learns its route does not answer stops waiting too.
@@ -255,6 +270,7 @@ async function sendOnce(
       bodyTimeout: o.timeoutMs,
     });
     status = response.statusCode;
+    clearTimeout(answerTimer);
     headersMs = performance.now() - started;
     headers = flattenHeaders(response.headers);
     if (!isBackPressure(status)) o.onHeaders?.(status);
@@ -280,15 +296,13 @@ async function sendOnce(
     const diagnostic = learnedMeanwhile
       ? new ClientDiagnostic(
           'hung',
-          `${learnedMeanwhile}; ${method} ${o.url} stopped waiting after ${Math.round(performance.now() - started)} ms (the route does not answer for the rest of the run)`,
+          `${learnedMeanwhile}; ${method} ${redactUrl(o.url)} stopped waiting after ${Math.round(performance.now() - started)} ms (the route does not answer for the rest of the run)`,
           o.url,
         )
       : unanswered
         ? new ClientDiagnostic(
             'hung',
-            status === null
-              ? `got no response headers within ${answerMs} ms (${method} ${o.url})`
-              : `got the response headers but no byte of the body within ${answerMs} ms (${method} ${o.url})`,
+            `got no response headers within ${answerMs} ms (${method} ${redactUrl(o.url)})`,
             o.url,
           )
         : diagnoseNetworkError(err, {

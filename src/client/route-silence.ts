@@ -12,6 +12,7 @@
  * answer this thread saw on the route, never below a floor nor above the option's ceiling, so a
  * hang is named quickly against a fast server and a slow server still gets its time.
  */
+import { redactText } from '../evidence/redact.ts';
 import { type FactOf, type FactStore, runFacts } from '../facts/run-facts.ts';
 
 /** No-answers of one route (while the server answered others) before the run knows it. */
@@ -66,7 +67,10 @@ export class RouteSilence {
   constructor(
     /** "GET /v1/speak/takes/{take_id}" */
     readonly route: string,
-    /** Requests the whole run got answered so far (the server is up). */
+    /**
+     * Requests the whole run got answered so far (every thread): what came after a no-answer's
+     * request was sent says the server was up while this route was silent.
+     */
     private readonly servedTotal: () => number,
     private readonly facts: FactStore = runFacts(),
   ) {
@@ -85,22 +89,28 @@ export class RouteSilence {
 
   /**
    * A request of the route got no answer within `boundMs` (`diagnostic`: the request's own
-   * sentence). Returns the fact when the run now knows the route does not answer.
+   * sentence; `servedBefore`: the run's answered count when it was sent). Returns the fact when the
+   * run now knows the route does not answer: SILENCE_LEARNED_AFTER no-answers in a row while other
+   * requests were answered after the first of them was sent (a server that answers nothing at all
+   * is an outage of the server, not of this route). One no-answer alone concludes nothing.
    */
-  noAnswer(diagnostic: string, boundMs: number): FactOf<'unanswered'> | undefined {
+  noAnswer(diagnostic: string, boundMs: number, servedBefore = 0): FactOf<'unanswered'> | undefined {
     const known = this.unanswered();
     if (known) return known;
-    this.facts.record({ key: this.key, type: 'no-answer', sentence: diagnostic, boundMs });
+    // Redacted here too: the sentence is printed (outage lines, reports) and may hold a signed URL.
+    const sentence = redactText(diagnostic);
+    this.facts.record({ key: this.key, type: 'no-answer', sentence, boundMs, servedBefore });
     const streak = this.streak();
-    const served = this.servedTotal();
-    if (streak.length < SILENCE_LEARNED_AFTER || served === 0) return undefined;
-    const first = streak[0]!;
+    const first = streak[0];
+    if (!first || streak.length < SILENCE_LEARNED_AFTER) return undefined;
+    const served = this.servedTotal() - (first.servedBefore ?? 0);
+    if (served <= 0) return undefined;
     const spanMs = Date.now() - (first.atMs ?? Date.now());
     this.facts.record({
       key: this.key,
       type: 'unanswered',
       consequence: { kind: 'blocks' },
-      sentence: `${this.route} did not answer ${streak.length} requests while ${served} other request${served === 1 ? ' was' : 's were'} answered; the first: ${first.sentence ?? 'no answer'}`,
+      sentence: `${this.route} did not answer ${streak.length} requests while ${served} other request${served === 1 ? ' was' : 's were'} answered; the first: ${redactText(first.sentence ?? 'no answer')}`,
       outage: { route: this.route, statuses: [], answers: streak.length, spanMs, servedElsewhere: served },
     });
     // Two threads may conclude together: the first fact recorded is the run's.

@@ -36,6 +36,11 @@ export interface RequestOptions {
 export interface SignedFetchOptions {
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /**
+   * A stream the server may hold open before its first byte (a wav while the take synthesizes):
+   * `timeoutMs` alone bounds it, never a bound learned from the host's other answers (./http.ts).
+   */
+  stream?: boolean;
   maxBytes?: number;
   /** Called when the signed URL's status and headers arrived (before its body is read). */
   onHeaders?: (status: number) => void;
@@ -213,6 +218,7 @@ export class HttpSpeakClient implements SpeakClient {
           maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES,
           ...(o.onHeaders ? { onHeaders: o.onHeaders } : {}),
           ...(o.onFirstByte ? { onFirstByte: o.onFirstByte } : {}),
+          ...(o.stream ? { stream: true } : {}),
           prepare: () => {
             if (!o.reissue || renewed >= MAX_RENEWALS) {
               o.onSend?.();

@@ -91,6 +91,7 @@ export async function openWebsocket<T>(
     }
     const timeoutMs = answerBoundMs(WEBSOCKET_UPGRADE_ROUTE, o.timeoutMs);
     const startedMs = performance.now();
+    const servedBefore = throttle.answered();
     try {
       const opened = await openOnce(url, { ...o, timeoutMs }, wrap);
       silence.answered();
@@ -99,7 +100,7 @@ export async function openWebsocket<T>(
       return opened;
     } catch (error) {
       if (error instanceof WsClientError && error.kind === 'connect-timeout') {
-        const learned = silence.noAnswer(error.message, timeoutMs);
+        const learned = silence.noAnswer(error.message, timeoutMs, servedBefore);
         if (learned)
           throw new WsClientError(
             'connect-timeout',

@@ -114,7 +114,14 @@ export type Fact =
         outage?: RouteOutageData;
       })
   /** A request of a route that got no answer (headers, first byte) within its bound (src/client/route-silence.ts). */
-  | (FactBase & { type: 'no-answer'; key: `route:${string}`; sentence: string; boundMs: number })
+  | (FactBase & {
+      type: 'no-answer';
+      key: `route:${string}`;
+      sentence: string;
+      boundMs: number;
+      /** The run's answered count when the request was sent: answers after it show the server up. */
+      servedBefore?: number;
+    })
   /** A route answered after no-answers: it starts over. */
   | (FactBase & { type: 'answered-again'; key: `route:${string}` })
   /** A route that did not answer twice while the server answered others: learned for the run. */

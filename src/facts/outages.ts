@@ -4,6 +4,7 @@
  * all (src/client/route-silence.ts), once, with what
  * would judge what it kept from being concluded. For the terminal's verdict area and the reports.
  */
+import { redactText } from '../evidence/redact.ts';
 import { type Fact, type FactStore, type RouteOutageData, runFacts } from './run-facts.ts';
 
 export type { RouteOutageData };
@@ -55,5 +56,6 @@ function outageOf(f: Fact): Outage | undefined {
 
 /** "outage: GET … answered 429 to all 17 requests over 31 s while …; would judge it: …" */
 export function outageLine(o: Outage): string {
-  return `outage: ${o.sentence}; what it kept from being concluded would be judged with ${o.wouldJudge}`;
+  // A second net: an outage's sentence may quote a request (a signed URL carries its signature).
+  return `outage: ${redactText(o.sentence)}; what it kept from being concluded would be judged with ${o.wouldJudge}`;
 }

@@ -58,6 +58,7 @@ async function fetchEarly(speak: SpeakContext, takeId: string, format: string): 
     // A server that (wrongly) streams this format like wav keeps the body open until the take is
     // done: read it as long as a take may take, or the defect shows up as a timeout of our own.
     timeoutMs: speak.config.timeouts.readyMs,
+    stream: true,
     onHeaders: () => {
       statusAtHeaders = statusNow(speak, takeId);
     },
@@ -179,6 +180,7 @@ export function beforeReadyTake(speak: SpeakContext, voice: () => Promise<Voice>
           ? speak.api.fetchSigned(location, {
               reissue: signedUrlAgain(speak, take.take_id, 'wav'),
               timeoutMs: speak.config.timeouts.readyMs,
+              stream: true,
               onSend: () => {
                 requestedAt = Date.now();
               },

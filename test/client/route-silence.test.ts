@@ -18,7 +18,7 @@ import {
   RouteSilence,
   resetObservedAnswers,
 } from '../../src/client/route-silence.ts';
-import { runOutages } from '../../src/facts/outages.ts';
+import { outageLine, runOutages } from '../../src/facts/outages.ts';
 import { memoryFacts, resetMemoryFacts } from '../../src/facts/run-facts.ts';
 import { classify } from '../../src/harness/disposition.ts';
 import { requirementOfRoute } from '../../src/harness/route-requirement.ts';
@@ -103,6 +103,8 @@ describe('a route that does not answer', () => {
           (e: unknown) => e as ClientDiagnostic,
         );
       expect((await hung('a'))?.kind).toBe('hung');
+      // The server is up: it answers another route while this one is silent.
+      await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
       const second = await hung('b');
       expect(second?.message).toContain('the route does not answer for the rest of the run');
       const t0 = performance.now();
@@ -134,10 +136,12 @@ describe('a route that does not answer', () => {
       const long = send({ method: 'GET', url: `${base}/hang/speakcheck-long`, timeoutMs: 20_000 }).catch(
         (e: unknown) => e as ClientDiagnostic,
       );
-      for (const id of ['a', 'b'])
+      for (const id of ['a', 'b']) {
         await send({ method: 'GET', url: `${base}/hang/speakcheck-${id}`, timeoutMs: 100 }).catch(
           () => undefined,
         );
+        await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      }
       const ended = await long;
       expect(performance.now() - t0).toBeLessThan(3_000);
       expect((ended as ClientDiagnostic).message).toMatch(/did not answer 2 requests.*stopped waiting after/);
@@ -171,5 +175,108 @@ describe('what a route that does not answer means for a test', () => {
 
   test('a route no MUST names the answer of stays a finding', () => {
     expect(classify(hung('GET /v1/speak/nothing')).kind).toBe('finding');
+  });
+});
+
+describe('fair to a slow server (issue 49 review)', () => {
+  test('a full stall is no route of its own: only answers after the streak began count', () => {
+    const facts = memoryFacts();
+    let served = 40; // answered before the route went silent: says nothing about now
+    const silence = new RouteSilence('GET /v1/speak/models', () => served, facts);
+    expect(silence.noAnswer('one', 100, 40)).toBeUndefined();
+    expect(silence.noAnswer('two', 100, 40)).toBeUndefined();
+    served = 41; // one other request answered since the first no-answer was sent
+    expect(silence.noAnswer('three', 100, 41)?.sentence).toContain('while 1 other request was answered');
+  });
+
+  test('one no-answer concludes nothing; the learned route fails or blocks', () => {
+    const once = new ClientDiagnostic('hung', 'got no response headers within 8000 ms (GET …)', 'http://h/');
+    once.route = 'GET /v1/speak/models';
+    once.unansweredOnce = true;
+    expect(classify(once).kind).toBe('cannot-observe');
+    const wrapped = Object.assign(new Error('step'), { cause: once });
+    expect(classify(wrapped).kind).toBe('cannot-observe');
+    const learned = new ClientDiagnostic('hung', 'did not answer 2 requests', 'http://h/');
+    learned.route = 'GET /v1/speak/models';
+    expect(classify(learned)).toMatchObject({ kind: 'run-fact', requirement: 'MODELS-LIST' });
+  });
+
+  test('the bound learned from headers never cuts a first body byte, nor a stream the caller bounded', async () => {
+    resetMemoryFacts();
+    resetObservedAnswers();
+    const late = ANSWER_BOUND_FLOOR_MS + 500;
+    const server: Server = createServer((req, res) => {
+      // Headers at once, then the first byte of the body late (a stream while synthesizing).
+      if (req.url?.includes('late-body')) {
+        res.writeHead(200, { 'content-type': 'audio/wav' }).flushHeaders();
+        setTimeout(() => res.end('RIFF'), late).unref();
+        return;
+      }
+      // Headers late (a stream that answers once synthesis starts).
+      if (req.url?.includes('late-headers')) {
+        setTimeout(() => res.writeHead(200).end('RIFF'), late).unref();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'audio/wav' }).end('RIFF'); // a ready download: fast
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const route = signedRoute(base);
+    try {
+      for (const n of [1, 2, 3])
+        await send({ method: 'GET', url: `${base}/ready/${n}`, route, timeoutMs: 30_000 });
+      expect(answerBoundMs(route, 30_000)).toBe(ANSWER_BOUND_FLOOR_MS);
+      const [body, stream] = await Promise.all([
+        send({ method: 'GET', url: `${base}/late-body`, route, timeoutMs: 30_000 }),
+        send({ method: 'GET', url: `${base}/late-headers`, route, timeoutMs: 30_000, stream: true }),
+      ]);
+      expect(body.text).toBe('RIFF');
+      expect(stream.text).toBe('RIFF');
+      expect(runOutages()).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closeHttp();
+      resetMemoryFacts();
+    }
+  }, 20_000);
+});
+
+describe('no secret in what a silent route says (issue 49 review)', () => {
+  test('the facts and the outage line carry the route and a redacted URL, never a signature', async () => {
+    resetMemoryFacts();
+    resetObservedAnswers();
+    const server: Server = createServer((req, res) => {
+      if (req.url?.startsWith('/audio')) return; // the storage host never answers
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const signed = (n: number) =>
+      `${base}/audio/tk_${n}/wav?X-Amz-Credential=AKIASECRETCRED&X-Amz-Signature=deadbeefsignature${n}`;
+    try {
+      const route = signedRoute(signed(1));
+      for (const n of [1, 2]) {
+        await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+        await send({ method: 'GET', url: signed(n), route, timeoutMs: 150 }).catch(() => undefined);
+      }
+      const [outage] = runOutages();
+      expect(outage?.route).toBe(route);
+      const line = outageLine(outage!);
+      expect(line).toContain(route);
+      const said = [
+        line,
+        ...memoryFacts()
+          .all()
+          .map((f) => f.sentence ?? ''),
+      ].join('\n');
+      expect(said).toContain('/audio/tk_1/wav');
+      expect(said).not.toMatch(/deadbeefsignature|AKIASECRETCRED/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closeHttp();
+      resetMemoryFacts();
+    }
   });
 });
