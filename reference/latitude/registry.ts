@@ -224,6 +224,12 @@ export const LATITUDES = [
   ),
   // a hosted service (issue 32): its latency, its rate limit, its load shedding
   l(
+    'slow-first-byte',
+    'audio',
+    'The `Location` header holds a time-limited signed URL from which the audio is streamed or stored.',
+    'the storage host answers a full download of a ready take (its 4th, then every 8th per process) with its headers at once and the first byte of the body 10.5 s later (a cold read), after downloads that were fast: latency the harness must wait, never a hang',
+  ),
+  l(
     'hosted-latency',
     'voices',
     'After a few seconds a fetch by `voice_id` returns `ready`.',

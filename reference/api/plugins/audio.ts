@@ -156,6 +156,21 @@ async function* growingWav(ctx: ApiContext, takeId: string): AsyncGenerator<Buff
   }
 }
 
+/** Latitude slow-first-byte: how late the body's first byte of a cold read comes after its headers. */
+export const COLD_READ_FIRST_BYTE_MS = 10_500;
+/** Latitude slow-first-byte: which full downloads are cold (this process's 4th, then every 8th). */
+let downloads = 0;
+function coldRead(): boolean {
+  return downloads++ % 8 === 3;
+}
+
+/** The file's bytes, the headers flushed at once and the first byte only COLD_READ_FIRST_BYTE_MS later. */
+async function* firstByteLate(raw: { flushHeaders(): void }, path: string): AsyncGenerator<Buffer> {
+  raw.flushHeaders();
+  await sleep(COLD_READ_FIRST_BYTE_MS);
+  for await (const chunk of createReadStream(path)) yield chunk as Buffer;
+}
+
 /** The chunks of `stream`, all at once after its end (what a server that buffers the whole body sends). */
 async function* heldUntilEnd(stream: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
   const chunks: Buffer[] = [];
@@ -284,6 +299,10 @@ export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): P
           return reply.send(createReadStream(path, range));
         }
         reply.header('content-length', String(size));
+        // Latitude slow-first-byte: now and then the storage host sends the headers at once and the
+        // body's first byte seconds later (a cold read of a hosted object store).
+        if (latitude.has('slow-first-byte') && coldRead())
+          return reply.send(Readable.from(firstByteLate(reply.raw, path)));
         return reply.send(createReadStream(path));
       }
       if (isDone(row.status))
