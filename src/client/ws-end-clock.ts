@@ -65,6 +65,12 @@ export function learnedSilenceFromStart(
 
 /** The requirement a connection that answers its first request and then falls silent breaks. */
 export const SILENT_LATER_REQUEST_REQUIREMENT: RequirementId = 'WS-SERIALIZED';
+/**
+ * The requirement a connection that never answers a take request breaks: the one that says a take
+ * request on the websocket is answered with its take. Only it fails; what else needed the stream
+ * is blocked (a run-wide fact, src/harness/disposition.ts), as for an HTTP route that never answers.
+ */
+export const SILENT_FROM_START_REQUIREMENT: RequirementId = 'WS-TEXT-TAKE';
 
 export class EndOfRequestClock {
   private inLineTimer?: NodeJS.Timeout;
@@ -132,8 +138,9 @@ export class EndOfRequestClock {
   ): void {
     const state = connection();
     const head = `no message for request ${id} within ${waitedMs} ms of it being first in line`;
-    if (situation === 'later-request' && state.open)
-      this.p.request.evidenceAgainst = SILENT_LATER_REQUEST_REQUIREMENT;
+    if (state.open)
+      this.p.request.evidenceAgainst =
+        situation === 'later-request' ? SILENT_LATER_REQUEST_REQUIREMENT : SILENT_FROM_START_REQUIREMENT;
     if (earlier) {
       const waited = waitedMs > 0 ? ` past ${waitedMs} ms` : '';
       this.end(

@@ -8,12 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { buildSyntheticStream, tonePcm } from '../../fixtures/ws-streams/synthetic.ts';
+import { Finding } from '../../src/checks/finding.ts';
+import { assertRequestEnded } from '../../src/checks/websocket.ts';
 import {
   earlyConclusions,
   resetEarlyConclusions,
   SpeakStreamConnection,
   WsClientError,
 } from '../../src/client/ws-stream.ts';
+import { classify } from '../../src/harness/disposition.ts';
 
 type Script = (
   socket: WebSocket,
@@ -362,14 +365,21 @@ describe('a silent websocket is learned once (issue 37)', () => {
     }
   });
 
-  it('a connection silent from its start is recorded: the first request of another connection is not waited for again', async () => {
+  it('a connection silent from its start is recorded: evidence against WS-TEXT-TAKE only, the first request of another connection not waited for again', async () => {
     script = () => undefined;
     const one = await connect();
     const two = await connect();
     try {
       const a = await one.generate({}, { requestId: 'q1', mode: 'parts', timeouts: fast });
       expect(a.outcome).toBe('timeout');
-      expect(a.evidenceAgainst).toBeUndefined();
+      // The take request the silent connection never answered: WS-TEXT-TAKE fails, the rest is blocked.
+      expect(a.evidenceAgainst).toBe('WS-TEXT-TAKE');
+      expect(() => assertRequestEnded(a)).toThrow(Finding);
+      try {
+        assertRequestEnded(a);
+      } catch (err) {
+        expect(classify(err)).toMatchObject({ kind: 'run-fact', requirement: 'WS-TEXT-TAKE' });
+      }
       const b = await two.generate(
         {},
         { requestId: 'q2', mode: 'parts', timeouts: { ...fast, firstMessageMs: 20_000 } },
@@ -377,8 +387,8 @@ describe('a silent websocket is learned once (issue 37)', () => {
       expect(b.outcome).toBe('timeout');
       expect(b.diagnostic).toMatch(/not waited for .*on a connection that had answered nothing/);
       expect(b.timings.endMs).toBeLessThan(1_000);
-      // A silence from the start says nothing about later requests: that situation is still waited.
-      expect(b.evidenceAgainst).toBeUndefined();
+      // A silence from the start says nothing about later requests (WS-SERIALIZED): still waited.
+      expect(b.evidenceAgainst).toBe('WS-TEXT-TAKE');
     } finally {
       await one.close();
       await two.close();
