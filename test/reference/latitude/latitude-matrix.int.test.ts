@@ -156,6 +156,8 @@ describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('lat
     const failed = [...run.verdicts].filter(([, status]) => status === 'failed').map(([id]) => id);
     expect(run.code, `exit code; failed: ${failed.join(', ')}\n${run.output.slice(-4000)}`).toBe(0);
     expect(failed).toEqual([]);
+    // Latency is never an outage (issue 49): a conformant choice names no route as down.
+    expect(run.output.split('\n').filter((line) => line.includes('outage: '))).toEqual([]);
     // Lenient runs: only the declared SHOULDs may have failed (non-strict).
     const departed = [...run.verdicts].filter(([, status]) => status === 'non-strict').map(([id]) => id);
     expect(departed.filter((id) => !departures(names).includes(id))).toEqual([]);
