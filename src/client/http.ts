@@ -124,6 +124,9 @@ export async function send(o: SendOptions): Promise<Exchange> {
   const throttle = runThrottle();
   const backPressure = new BackPressure(what, o.url, o.throttleBoundMs, throttle, route);
   const silence = new RouteSilence(route, () => throttle.answered());
+  // One no-answer is no verdict: an idempotent request asks once more (RFC 9110 §9.2.2), so a
+  // route that never answers is learned from this request alone (./route-silence.ts).
+  let askAgain = !o.stream && IDEMPOTENT.has(o.method.toUpperCase());
   for (;;) {
     const unanswered = silence.unanswered();
     if (unanswered)
@@ -164,7 +167,13 @@ export async function send(o: SendOptions): Promise<Exchange> {
             ),
             route,
           );
-        err.unansweredOnce = true;
+        if (askAgain) {
+          askAgain = false;
+          continue;
+        }
+        // Not learned (a stream's one no-answer, or a server that answered nothing else meanwhile):
+        // no verdict. A POST's no-answer stays evidence: sent again it could create a twin.
+        if (o.stream || IDEMPOTENT.has(o.method.toUpperCase())) err.unansweredOnce = true;
         routed(err, route);
       }
       if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route);
@@ -179,6 +188,9 @@ export async function send(o: SendOptions): Promise<Exchange> {
     await backPressure.throttled(exchange.status, exchange.headers['retry-after']);
   }
 }
+
+/** Methods a request may be sent again with after no answer (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /**
  * Diagnostics of an attempt that got no answer within its bound: no headers, or headers and then
