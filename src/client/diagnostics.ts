@@ -34,11 +34,6 @@ export class ClientDiagnostic extends SpeakcheckError {
    * (./route-silence.ts); what needed it is judged by the requirement the route's answer is for.
    */
   route?: string;
-  /**
-   * A request its route did not answer within its bound while the run has not learned the route
-   * silent (./route-silence.ts): latency once, no verdict until the route is learned.
-   */
-  unansweredOnce?: boolean;
   constructor(
     readonly kind: DiagnosticKind,
     message: string,

@@ -126,7 +126,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
   const silence = new RouteSilence(route, () => throttle.answered());
   // One no-answer is no verdict: an idempotent request asks once more (RFC 9110 §9.2.2), so a
   // route that never answers is learned from this request alone (./route-silence.ts).
-  let askAgain = !o.stream && IDEMPOTENT.has(o.method.toUpperCase());
+  let askAgain = !o.stream && route !== LIVENESS_ROUTE && IDEMPOTENT.has(o.method.toUpperCase());
   for (;;) {
     const unanswered = silence.unanswered();
     if (unanswered)
@@ -157,6 +157,9 @@ export async function send(o: SendOptions): Promise<Exchange> {
       exchange = await sendOnce(attempt, answerMs, () => silence.unanswered()?.sentence);
     } catch (err) {
       if (err instanceof ClientDiagnostic && noAnswers.has(err)) {
+        // Nothing else answered while this route was silent: whether the server is up at all (a
+        // full stall is the server's outage, not this route's) is asked once, at its root.
+        if (throttle.answered() === servedBefore && route !== LIVENESS_ROUTE) await probeServer(attempt.url);
         const learned = silence.noAnswer(err.message, answerMs, servedBefore);
         if (learned)
           throw routed(
@@ -171,9 +174,6 @@ export async function send(o: SendOptions): Promise<Exchange> {
           askAgain = false;
           continue;
         }
-        // Not learned (a stream's one no-answer, or a server that answered nothing else meanwhile):
-        // no verdict. A POST's no-answer stays evidence: sent again it could create a twin.
-        if (o.stream || IDEMPOTENT.has(o.method.toUpperCase())) err.unansweredOnce = true;
         routed(err, route);
       }
       if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route);
@@ -187,6 +187,22 @@ export async function send(o: SendOptions): Promise<Exchange> {
     }
     await backPressure.throttled(exchange.status, exchange.headers['retry-after']);
   }
+}
+
+/** The route of the request that asks whether the server answers anything (any status will do). */
+const LIVENESS_ROUTE = 'GET (is the server up) /';
+const LIVENESS_TIMEOUT_MS = 5_000;
+
+async function probeServer(url: string): Promise<void> {
+  let root: string;
+  try {
+    root = new URL('/', url).toString();
+  } catch {
+    return;
+  }
+  await send({ method: 'GET', url: root, route: LIVENESS_ROUTE, timeoutMs: LIVENESS_TIMEOUT_MS }).catch(
+    () => undefined,
+  );
 }
 
 /** Methods a request may be sent again with after no answer (RFC 9110 §9.2.2). */

@@ -53,9 +53,6 @@ export function classify(err: unknown): Disposition {
     return { kind: 'cannot-observe', reason, wouldJudge };
   }
   if (codeOf(err) === 'SPEAKCHECK_STEP_FAILED') return { kind: 'step-failed', message };
-  const once = unansweredOnce(err);
-  if (once !== undefined)
-    return { kind: 'cannot-observe', reason: message, wouldJudge: ONE_NO_ANSWER_WOULD_JUDGE };
   const fact =
     stuckWaitRequirement(err) ??
     runFactRequirement(err) ??
@@ -93,17 +90,6 @@ function unansweredRouteRequirement(err: unknown): string | undefined {
   const hung = inCauses(err, (e) => codeOf(e) === 'SPEAKCHECK_HUNG' && typeof routeOf(e) === 'string');
   return hung === undefined ? undefined : requirementOfRoute(routeOf(hung)!);
 }
-
-/**
- * A single no-answer of a route the run has not learned silent (src/client/route-silence.ts): a
- * slow server's latency as much as a hang, so it concludes nothing; only the learned fact fails or blocks.
- */
-function unansweredOnce(err: unknown): unknown {
-  return inCauses(err, (e) => (e as { unansweredOnce?: unknown } | null)?.unansweredOnce === true);
-}
-
-const ONE_NO_ANSWER_WOULD_JUDGE =
-  'the route answering a later request, or a second no-answer while the server answers others (then the route is learned not to answer)';
 
 function routeOf(err: unknown): string | undefined {
   const route = (err as { route?: unknown } | null)?.route;

@@ -191,18 +191,6 @@ describe('fair to a slow server (issue 49 review)', () => {
     expect(silence.noAnswer('three', 100, 41)?.sentence).toContain('while 1 other request was answered');
   });
 
-  test('one no-answer concludes nothing; the learned route fails or blocks', () => {
-    const once = new ClientDiagnostic('hung', 'got no response headers within 8000 ms (GET …)', 'http://h/');
-    once.route = 'GET /v1/speak/models';
-    once.unansweredOnce = true;
-    expect(classify(once).kind).toBe('cannot-observe');
-    const wrapped = Object.assign(new Error('step'), { cause: once });
-    expect(classify(wrapped).kind).toBe('cannot-observe');
-    const learned = new ClientDiagnostic('hung', 'did not answer 2 requests', 'http://h/');
-    learned.route = 'GET /v1/speak/models';
-    expect(classify(learned)).toMatchObject({ kind: 'run-fact', requirement: 'MODELS-LIST' });
-  });
-
   test('the bound learned from headers never cuts a first body byte, nor a stream the caller bounded', async () => {
     resetMemoryFacts();
     resetObservedAnswers();
