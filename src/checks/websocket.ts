@@ -271,7 +271,7 @@ export function assertChunksSooner(
 
 /** A request that must have streamed (`what` it was, e.g. a command or a model's URL) ended normally. */
 export function assertStreamed(
-  r: Pick<StreamedRequest, 'outcome' | 'diagnostic'>,
+  r: Pick<StreamedRequest, 'outcome' | 'diagnostic' | 'evidenceAgainst'>,
   what: string,
   expected: string,
 ): void {
@@ -279,6 +279,8 @@ export function assertStreamed(
     throw new Finding(`${what}: ${r.outcome}${r.diagnostic ? `, ${r.diagnostic}` : ''}`, {
       expected,
       actual: r.outcome,
+      // A silent connection the run learned: evidence against its one requirement, a block elsewhere.
+      ...(r.evidenceAgainst ? { requirement: r.evidenceAgainst, runFact: true } : {}),
     });
   }
 }

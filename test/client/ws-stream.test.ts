@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { buildSyntheticStream, tonePcm } from '../../fixtures/ws-streams/synthetic.ts';
 import { Finding } from '../../src/checks/finding.ts';
-import { assertRequestEnded } from '../../src/checks/websocket.ts';
+import { assertRequestEnded, assertStreamed } from '../../src/checks/websocket.ts';
 import {
   earlyConclusions,
   resetEarlyConclusions,
@@ -377,6 +377,11 @@ describe('a silent websocket is learned once (issue 37)', () => {
       expect(() => assertRequestEnded(a)).toThrow(Finding);
       try {
         assertRequestEnded(a);
+      } catch (err) {
+        expect(classify(err)).toMatchObject({ kind: 'run-fact', requirement: 'WS-TEXT-TAKE' });
+      }
+      try {
+        assertStreamed(a, 'a take over the issued URL did not stream', 'a stream');
       } catch (err) {
         expect(classify(err)).toMatchObject({ kind: 'run-fact', requirement: 'WS-TEXT-TAKE' });
       }
