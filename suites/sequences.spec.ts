@@ -15,13 +15,22 @@ import fc from 'fast-check';
 import { afterAll } from 'vitest';
 import { propertySeed } from '../fixtures/property-seed.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { type AccountName, newModel, type SequenceModel } from '../src/checks/stateful/model.ts';
+import {
+  type AccountName,
+  deleteOfferedIn,
+  type Learned,
+  NO_DELETE_REASON,
+  newModel,
+  type SequenceModel,
+  sequenceConclusion,
+} from '../src/checks/stateful/model.ts';
 import { type ScriptStep, sequenceScript } from '../src/checks/stateful/script.ts';
 import {
   check,
   covers,
   findRequirement,
   levelIn,
+  notApplicable,
   notObserved,
   observe,
   type RequirementId,
@@ -104,6 +113,8 @@ covers(
     const seed = propertySeed('sequences');
     const runs: Ran[] = [];
     const observed = new Set<RequirementId>();
+    // What each sequence learned where the contract is silent (whether the server offers delete).
+    const learned: Learned[] = [];
     let failing: Ran | undefined;
     let throttled: unknown;
     let firstFailureAt: number | undefined;
@@ -125,7 +136,7 @@ covers(
         if (
           firstFailureAt === undefined &&
           runs.length >= budget.sequences &&
-          needed.every((id) => observed.has(id))
+          needed.every((id) => sequenceConclusion(id, observed, deleteOfferedIn(learned)) !== 'not-observed')
         )
           return;
         const model: SequenceModel = newModel(w.accounts);
@@ -151,6 +162,7 @@ covers(
           ran.ms = performance.now() - started;
           runs.push(ran);
           for (const id of model.observed) observed.add(id);
+          learned.push(model.learned);
           budget.progress(runs.length, ran.ms);
           // For whoever tunes the generator: every sequence's steps, one line each.
           if (process.env.SPEAKCHECK_SEQUENCE_LOG)
@@ -190,7 +202,10 @@ covers(
       );
     for (const id of SEQUENCE_IDS) {
       if (id === failed) continue;
-      if (observed.has(id)) check(id, () => undefined);
+      const conclusion = sequenceConclusion(id, observed, deleteOfferedIn(learned));
+      if (conclusion === 'observed') check(id, () => undefined);
+      else if (conclusion === 'not-applicable')
+        notApplicable(id, NO_DELETE_REASON, 'a server that offers DELETE /v1/speak/takes/{id}');
       else
         notObserved(
           id,

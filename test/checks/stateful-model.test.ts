@@ -8,6 +8,7 @@ import {
   addSocket,
   addTake,
   canDelete,
+  deleteOfferedIn,
   expectRefresh,
   expectTakeGet,
   isNewTakeId,
@@ -20,9 +21,11 @@ import {
   recordRefreshed,
   recordSocketRequest,
   repeatsInput,
+  sequenceConclusion,
   statusClass,
 } from '../../src/checks/stateful/model.ts';
 import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
+import type { RequirementId } from '../../src/requirements/index.ts';
 
 function withTakes(n: number) {
   const m = newModel(['primary', 'second']);
@@ -77,13 +80,28 @@ describe('takes and lists', () => {
     ).toMatch(/another order/);
   });
 
-  test('paging is observed only after a change: pages of a list a delete touched', () => {
-    const { m, takes } = withTakes(3);
+  test('paging is observed after any change of the sequence: a generation counts, no delete needed', () => {
+    const m = newModel(['primary', 'second']);
     recordPaged(m, 'primary', 3);
     expect(m.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(false);
-    recordDeleted(takes[0]!);
-    recordPaged(m, 'primary', 3);
-    expect(m.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(true);
+    const { m: generated } = withTakes(3);
+    recordPaged(generated, 'primary', 1);
+    expect(generated.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(false);
+    recordPaged(generated, 'primary', 3);
+    expect(generated.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(true);
+  });
+
+  test('a server without DELETE: what only a delete brings about is not applicable, the rest still needs observing', () => {
+    expect(deleteOfferedIn([{}, { deleteOffered: false }])).toBe(false);
+    expect(deleteOfferedIn([{ deleteOffered: false }, { deleteOffered: true }])).toBe(true);
+    expect(deleteOfferedIn([{}])).toBeUndefined();
+    const observed = new Set<RequirementId>(['SEQ-TAKE-GET-AGREES']);
+    expect(sequenceConclusion('SEQ-TAKE-GET-AGREES', observed, false)).toBe('observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, false)).toBe('not-applicable');
+    expect(sequenceConclusion('SEQ-DELETED-TAKE-GONE', observed, false)).toBe('not-applicable');
+    expect(sequenceConclusion('SEQ-LIST-PAGES-AFTER-CHANGES', observed, false)).toBe('not-observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, undefined)).toBe('not-observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, true)).toBe('not-observed');
   });
 
   test('the same input again must be a new take', () => {

@@ -234,7 +234,40 @@ export function pagesProblems(
   return problems;
 }
 
-/** Whether a paged read is one a sequence alone brings about: pages of a list some change has touched. */
+/**
+ * Whether a paged read is one a sequence alone brings about: pages of a list some change of the
+ * sequence touched. A generation is a change: delete is only a wire fact, so a server that offers
+ * none is judged on pages after its generations.
+ */
 export function recordPaged(m: SequenceModel, account: AccountName, pages: number): void {
-  if (pages >= 2 && deletedTakes(m, account).length > 0) m.observed.add('SEQ-LIST-PAGES-AFTER-CHANGES');
+  if (pages >= 2 && takesOf(m, account).length > 0) m.observed.add('SEQ-LIST-PAGES-AFTER-CHANGES');
+}
+
+/** What only a deleted take brings about: a server that offers no DELETE (a wire fact) cannot be judged on it. */
+export const NEEDS_DELETE: readonly RequirementId[] = ['SEQ-ERROR-AFTER-CHANGE-4XX', 'SEQ-DELETED-TAKE-GONE'];
+
+export const NO_DELETE_REASON = 'the server offers no DELETE (a wire fact, not the contract)';
+
+/**
+ * Whether the run's server offers delete, from what its sequences learned: true once any DELETE of
+ * a live take succeeded, false when one was refused as an unknown route and none succeeded.
+ */
+export function deleteOfferedIn(learned: readonly Learned[]): boolean | undefined {
+  if (learned.some((l) => l.deleteOffered === true)) return true;
+  return learned.some((l) => l.deleteOffered === false) ? false : undefined;
+}
+
+/**
+ * How the suite concludes `id` after its sequences: judged when some sequence brought its state
+ * about; not applicable when only a delete brings it about and the server offers none; else not
+ * observed (more sequences would judge it).
+ */
+export function sequenceConclusion(
+  id: RequirementId,
+  observed: ReadonlySet<RequirementId>,
+  deleteOffered: boolean | undefined,
+): 'observed' | 'not-applicable' | 'not-observed' {
+  if (observed.has(id)) return 'observed';
+  if (deleteOffered === false && NEEDS_DELETE.includes(id)) return 'not-applicable';
+  return 'not-observed';
 }
