@@ -14,18 +14,21 @@ import {
   isNewTakeId,
   listProblems,
   newModel,
+  openSessions,
   pagesProblems,
   recordDeleted,
+  recordEndedWithSibling,
   recordLoggedOut,
   recordPaged,
   recordRefreshed,
+  recordRefusedAfterLogout,
   recordSocketRequest,
   repeatsInput,
   sequenceConclusion,
   statusClass,
 } from '../../src/checks/stateful/model.ts';
 import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
-import type { RequirementId } from '../../src/requirements/index.ts';
+import { findRequirement, type RequirementId } from '../../src/requirements/index.ts';
 
 function withTakes(n: number) {
   const m = newModel(['primary', 'second']);
@@ -135,16 +138,37 @@ describe('sessions', () => {
     expect(expectRefresh(m, s).outcome).toBe('refused');
   });
 
-  test("another session's logout does not end this one: a refusal then is against SEQ-LOGOUT-ONE-SESSION", () => {
+  test("another session's logout: a pair or a refusal are both allowed (INFO); the chain's own logout is a MUST at any depth", () => {
     const m = newModel(['primary', 'second']);
     const a = addSession(m, 'primary');
     const b = addSession(m, 'primary');
     const c = addSession(m, 'second');
+    const d = addSession(m, 'primary');
     recordLoggedOut(a);
+    expect(expectRefresh(m, a)).toEqual({ outcome: 'refused', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' });
     expect(expectRefresh(m, b)).toEqual({ outcome: 'pair', requirement: 'SEQ-LOGOUT-ONE-SESSION' });
+    expect(findRequirement('SEQ-LOGOUT-ONE-SESSION')?.level).toBe('INFO');
     expect(expectRefresh(m, c)).toEqual({ outcome: 'pair', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' });
     recordRefreshed(m, b);
     expect(m.observed.has('SEQ-LOGOUT-ONE-SESSION')).toBe(true);
+    // Log out everywhere: d was refused; it is no longer judged nor logged out again.
+    recordEndedWithSibling(m, d);
+    expect(expectRefresh(m, d).outcome).toBe('either');
+    expect(openSessions(m)).toEqual([b, c]);
+  });
+
+  test('a refusal after its own logout is observed past the fixed depth only', () => {
+    const m = newModel(['primary']);
+    const s = addSession(m, 'primary');
+    recordRefreshed(m, s);
+    recordLoggedOut(s);
+    recordRefusedAfterLogout(m, s);
+    expect(m.observed.has('SEQ-REFRESH-CHAIN-ANY-DEPTH')).toBe(false);
+    const deep = addSession(m, 'primary');
+    deep.depth = 2;
+    recordLoggedOut(deep);
+    recordRefusedAfterLogout(m, deep);
+    expect(m.observed.has('SEQ-REFRESH-CHAIN-ANY-DEPTH')).toBe(true);
   });
 });
 

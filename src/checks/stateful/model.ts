@@ -34,6 +34,11 @@ export interface ModelSession {
   /** Refreshes made on this chain so far (0: as logged in). */
   depth: number;
   loggedOut: boolean;
+  /**
+   * Refused after another session of the customer was logged out: the server logs out everywhere,
+   * a design the contract leaves open ("revokes that refresh token" does not say only that one).
+   */
+  endedWithSibling?: boolean;
 }
 
 export interface ModelSocket {
@@ -126,22 +131,35 @@ export function addSession(m: SequenceModel, account: AccountName): ModelSession
 }
 
 export function openSessions(m: SequenceModel): ModelSession[] {
-  return m.sessions.filter((s) => !s.loggedOut);
+  return m.sessions.filter((s) => !s.loggedOut && !s.endedWithSibling);
 }
 
 /**
- * What a refresh of `session` must answer: a new pair while the session was not logged out (any
- * depth), a refusal once it was. A refusal of a session that was not logged out is evidence against
- * SEQ-LOGOUT-ONE-SESSION when another session of the customer was logged out before it, else against
- * SEQ-REFRESH-CHAIN-ANY-DEPTH.
+ * What a refresh of `session` must answer. The chain's own logout ends it: a refusal is a MUST
+ * ("Afterwards no new access token can be obtained with it", SEQ-REFRESH-CHAIN-ANY-DEPTH at any
+ * depth); before it, a new pair at any depth. Once another session of the customer was logged out,
+ * a refusal is only an observation (SEQ-LOGOUT-ONE-SESSION, INFO: logging out everywhere is a
+ * design the contract allows); a session the server ended that way is not judged further ('either').
  */
 export function expectRefresh(
   m: SequenceModel,
   session: ModelSession,
-): { outcome: 'pair' | 'refused'; requirement: RequirementId } {
-  if (session.loggedOut) return { outcome: 'refused', requirement: 'SEQ-LOGOUT-ONE-SESSION' };
+): { outcome: 'pair' | 'refused' | 'either'; requirement: RequirementId } {
+  if (session.loggedOut) return { outcome: 'refused', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' };
+  if (session.endedWithSibling) return { outcome: 'either', requirement: 'SEQ-LOGOUT-ONE-SESSION' };
   const sibling = m.sessions.some((s) => s !== session && s.account === session.account && s.loggedOut);
   return { outcome: 'pair', requirement: sibling ? 'SEQ-LOGOUT-ONE-SESSION' : 'SEQ-REFRESH-CHAIN-ANY-DEPTH' };
+}
+
+/** The server refused `session` after a sibling's logout (log out everywhere): observed, not a finding. */
+export function recordEndedWithSibling(m: SequenceModel, session: ModelSession): void {
+  session.endedWithSibling = true;
+  m.observed.add('SEQ-LOGOUT-ONE-SESSION');
+}
+
+/** A refresh refused after the chain's own logout: the chain's end, observed past the fixed suite's depth. */
+export function recordRefusedAfterLogout(m: SequenceModel, session: ModelSession): void {
+  if (session.depth >= 2) m.observed.add('SEQ-REFRESH-CHAIN-ANY-DEPTH');
 }
 
 export function recordRefreshed(m: SequenceModel, session: ModelSession): void {
