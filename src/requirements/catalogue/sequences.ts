@@ -62,9 +62,6 @@ export const requirements: RequirementDeclaration[] = [
     'Authentication 5',
     'INFO',
     "Observed: whether logout revokes only the refresh token it is given (another session of the same customer, another login's chain, keeps refreshing) or every session of the customer (log out everywhere). The contract says it revokes that refresh token and leaves the others open: either is a legitimate design.",
-    {
-      quote: 'Logout: POST `/auth/logout` with `refresh_token` revokes that refresh token.',
-    },
   ),
   r(
     'SEQ-WS-REQUESTS-ANY-COUNT',
