@@ -31,6 +31,7 @@ import {
   findRequirement,
   levelIn,
   notApplicable,
+  notConcluded,
   notObserved,
   observe,
   type RequirementId,
@@ -39,7 +40,7 @@ import {
 } from '../src/harness/index.ts';
 import { sequenceArbitrary } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
-import { Real, type SequenceWorld } from './stateful/real.ts';
+import { Real, SequenceTimeout, type SequenceWorld } from './stateful/real.ts';
 import { removeSecondItems, secondVoice } from './stateful/second-customer.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
@@ -117,6 +118,8 @@ covers(
     const learned: Learned[] = [];
     let failing: Ran | undefined;
     let throttled: unknown;
+    // A websocket request that reached the harness's bound with no evidence against the server.
+    let timedOut: string | undefined;
     let firstFailureAt: number | undefined;
     // A pass is an observation: sequences go on past the run's share until each judged id was observed.
     const needed = SEQUENCE_IDS.filter((id) => w.judged(id));
@@ -136,7 +139,11 @@ covers(
         if (
           firstFailureAt === undefined &&
           runs.length >= budget.sequences &&
-          needed.every((id) => sequenceConclusion(id, observed, deleteOfferedIn(learned)) !== 'not-observed')
+          needed.every(
+            (id) =>
+              sequenceConclusion(id, observed, deleteOfferedIn(learned)) !== 'not-observed' ||
+              (id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined),
+          )
         )
           return;
         const model: SequenceModel = newModel(w.accounts);
@@ -151,6 +158,10 @@ covers(
         } catch (error) {
           if (isThrottled(error)) {
             throttled = error;
+            return;
+          }
+          if (error instanceof SequenceTimeout) {
+            timedOut ??= error.message;
             return;
           }
           ran.error = error;
@@ -204,6 +215,12 @@ covers(
       if (id === failed) continue;
       const conclusion = sequenceConclusion(id, observed, deleteOfferedIn(learned));
       if (conclusion === 'observed') check(id, () => undefined);
+      else if (id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined)
+        notConcluded(
+          id,
+          `a websocket request timed out (${timedOut})`,
+          'a run with a longer --request-timeout / --ready-timeout',
+        );
       else if (conclusion === 'not-applicable')
         notApplicable(id, NO_DELETE_REASON, 'a server that offers DELETE /v1/speak/takes/{id}');
       else

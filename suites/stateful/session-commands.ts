@@ -21,6 +21,7 @@ import {
   recordRefusedAfterLogout,
   recordSocketRequest,
   type SequenceModel,
+  socketRequestEnd,
   statusClass,
 } from '../../src/checks/stateful/model.ts';
 import { authCall, capture, quoted } from '../../src/checks/stateful/script.ts';
@@ -31,7 +32,7 @@ import {
   type SpeakStreamConnection,
   SpeakStreamConnection as Stream,
 } from '../../src/harness/index.ts';
-import type { Real, TokenPair } from './real.ts';
+import { type Real, SequenceTimeout, type TokenPair } from './real.ts';
 import { generateLines, type SequenceCommand, violate } from './take-commands.ts';
 
 const sessionVar = (key: number) => `R${key}`;
@@ -248,7 +249,7 @@ export class WebsocketTake implements SequenceCommand {
       requestId,
       timeouts: {
         ...DEFAULT_STREAM_TIMEOUTS,
-        firstMessageMs: r.firstMessageBound(socket.key),
+        firstMessageMs: r.firstMessageBound(),
         endOfTakeMs: r.world.speak.config.timeouts.readyMs,
       },
     });
@@ -258,12 +259,21 @@ export class WebsocketTake implements SequenceCommand {
       r.track(this.account, ended.takeId);
     }
     const status = (ended.lastTake as { status?: unknown } | undefined)?.status;
-    if (ended.outcome !== 'ended' || status !== 'ready' || !ended.takeId)
+    const end = socketRequestEnd({
+      outcome: ended.outcome,
+      status,
+      takeId: ended.takeId,
+      evidenceAgainst: ended.evidenceAgainst,
+    });
+    if (end === 'timed-out')
+      throw new SequenceTimeout(
+        `request ${socket.requests + 1} on websocket connection W${socket.key} (${this.account}) timed out: ${ended.diagnostic ?? 'no end within the bound'}`,
+      );
+    if (end === 'not-served')
       throw new Finding(
         `request ${socket.requests + 1} on websocket connection W${socket.key} (${this.account}) ended ${ended.outcome}${ended.diagnostic ? ` (${ended.diagnostic})` : ''}, last status ${show(status)}: every request of a connection is served, one after another`,
         { requirement: 'SEQ-WS-REQUESTS-ANY-COUNT', where: `websocket W${socket.key}` },
       );
-    r.sawFirstMessage(socket.key, ended.timings.firstStatusMs);
     recordSocketRequest(m, socket);
   }
   toString(): string {

@@ -25,6 +25,7 @@ import {
   recordSocketRequest,
   repeatsInput,
   sequenceConclusion,
+  socketRequestEnd,
   statusClass,
 } from '../../src/checks/stateful/model.ts';
 import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
@@ -217,4 +218,22 @@ test("a step's path names the ids the script read (double-quoted: sh expands $T1
   expect(apiCall('second', 'POST', '/v1/speak/takes/generate', { text: "it's" })).toBe(
     `TOKEN="$A2"; call POST "/v1/speak/takes/generate" '{"text":"it'"'"'s"}'`,
   );
+});
+
+describe('a websocket request of a sequence', () => {
+  const end = (outcome: string, status: unknown, evidenceAgainst?: string) =>
+    socketRequestEnd({ outcome, status, takeId: outcome === 'ended' ? 'tk_1' : undefined, evidenceAgainst });
+  test('served when it ended ready with a take id', () => {
+    expect(end('ended', 'ready')).toBe('served');
+  });
+  test('a timeout without evidence against the server (slow, not silent) concludes nothing: latency is never a verdict', () => {
+    expect(end('timeout', 'started')).toBe('timed-out');
+    expect(end('timeout', undefined)).toBe('timed-out');
+  });
+  test('not served: silent past the request bound after earlier requests were answered, a close, an error', () => {
+    expect(end('timeout', undefined, 'WS-SERIALIZED')).toBe('not-served');
+    expect(end('closed', 'started')).toBe('not-served');
+    expect(end('take-failed', 'error')).toBe('not-served');
+    expect(end('ended', 'started')).toBe('not-served');
+  });
 });

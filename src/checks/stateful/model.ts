@@ -180,6 +180,24 @@ export function addSocket(m: SequenceModel, account: AccountName): ModelSocket {
   return socket;
 }
 
+/**
+ * How a take request on a websocket connection ended, for SEQ-WS-REQUESTS-ANY-COUNT: served (ready,
+ * with its take id); not served, a finding (it ended otherwise, or it was left silent past the
+ * harness's own request bound on an open connection that answered an earlier request: the evidence
+ * WS-SERIALIZED rests on, `evidenceAgainst`); or timed out, which concludes nothing (a slow server,
+ * a take slower than the ready bound: latency is never a verdict).
+ */
+export function socketRequestEnd(ended: {
+  outcome: string;
+  status: unknown;
+  takeId: string | undefined;
+  evidenceAgainst: string | undefined;
+}): 'served' | 'not-served' | 'timed-out' {
+  if (ended.outcome === 'ended' && ended.status === 'ready' && ended.takeId) return 'served';
+  if (ended.outcome === 'timeout' && ended.evidenceAgainst === undefined) return 'timed-out';
+  return 'not-served';
+}
+
 export function recordSocketRequest(m: SequenceModel, socket: ModelSocket): void {
   socket.requests += 1;
   if (socket.requests >= 2) m.observed.add('SEQ-WS-REQUESTS-ANY-COUNT');
