@@ -13,6 +13,7 @@ import {
   covers,
   expectJson,
   expectSchema,
+  isRunFact,
   isStuckWait,
   type Model,
   notApplicable,
@@ -69,13 +70,15 @@ async function takesReady(
         const { final } = await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
         return final;
       } catch (error) {
-        if (isStuckWait(error)) throw error;
+        if (isStuckWait(error) || isRunFact(error)) throw error;
         throw new Error(`${what}: ${(error as Error).message}`);
       }
     }),
   );
   const rejected = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
-  const failures = rejected.filter((error) => !isStuckWait(error)).map((error) => error.message);
+  const failures = rejected
+    .filter((error) => !isStuckWait(error) && !isRunFact(error))
+    .map((error) => error.message);
   if (failures.length)
     throw new Finding(`${label}: ${failures.length} of ${bodies.length} failed: ${failures.join(' | ')}`);
   if (rejected[0]) throw rejected[0];

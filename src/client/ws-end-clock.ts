@@ -49,6 +49,20 @@ export interface ConnectionState {
  */
 export type { SilentSituation };
 
+/**
+ * A wait on a connection that has answered nothing yet (an error message awaited, ws-stream's
+ * waitForText), once the run learned a connection silent from its start: how long it may still go
+ * on (twice the slowest first message of that situation, none when none came) and the first
+ * evidence; undefined when the run learned nothing of the kind.
+ */
+export function learnedSilenceFromStart(
+  timeoutMs: number,
+): { allowedMs: number; sentence: string } | undefined {
+  const { allowedMs, fact } = runFacts().allowance(`ws-silent-from-start:${randomUUID()}`, timeoutMs);
+  if (fact === undefined || fact.type !== 'silent' || allowedMs >= timeoutMs) return undefined;
+  return { allowedMs, sentence: fact.sentence ?? 'an earlier request of this run got no message' };
+}
+
 /** The requirement a connection that answers its first request and then falls silent breaks. */
 export const SILENT_LATER_REQUEST_REQUIREMENT: RequirementId = 'WS-SERIALIZED';
 

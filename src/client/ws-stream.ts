@@ -18,7 +18,7 @@ import { recordCharacters, recordEvidence } from '../evidence/evidence.ts';
 import type { ReassembledTake } from './reassembler.ts';
 import { WsClientError } from './ws-client-error.ts';
 import { openWebsocket, type WebsocketConnectOptions } from './ws-connect.ts';
-import { EndOfRequestClock } from './ws-end-clock.ts';
+import { EndOfRequestClock, learnedSilenceFromStart } from './ws-end-clock.ts';
 import { decodeAudioFrame, FrameError, frameRequestKey, requestKey } from './ws-frame.ts';
 import {
   DEFAULT_STREAM_TIMEOUTS,
@@ -180,6 +180,9 @@ export class SpeakStreamConnection {
       ...[...this.finished.values()].flatMap((r) => r.statusMessages),
     ].find(test);
     if (seen) return Promise.resolve(seen);
+    // A connection that answered nothing, in a run that learned connections stay silent: not waited out again.
+    const learned = this.answeredNoRequest() ? learnedSilenceFromStart(timeoutMs) : undefined;
+    const waitMs = learned?.allowedMs ?? timeoutMs;
     return new Promise((resolve, reject) => {
       const waiter = {
         test,
@@ -195,10 +198,12 @@ export class SpeakStreamConnection {
         reject(
           new WsClientError(
             'wait-timeout',
-            `no ${what} from ${this.where} within ${timeoutMs} ms (connection ${this.stateName()}; last connection-level messages: ${last.length ? last.join(' | ') : 'none'})`,
+            learned
+              ? `no ${what} from ${this.where}, not waited for past ${waitMs} ms (the run already learned it): ${learned.sentence}`
+              : `no ${what} from ${this.where} within ${timeoutMs} ms (connection ${this.stateName()}; last connection-level messages: ${last.length ? last.join(' | ') : 'none'})`,
           ),
         );
-      }, timeoutMs);
+      }, waitMs);
       this.waiters.add(waiter);
     });
   }
@@ -221,6 +226,15 @@ export class SpeakStreamConnection {
 
   private stateName(): string {
     return ['connecting', 'open', 'closing', 'closed'][this.socket.readyState] ?? 'unknown';
+  }
+
+  /** No request on this connection got a message yet (a greeting on connect is no answer to one). */
+  private answeredNoRequest(): boolean {
+    return (
+      ![...this.finished.values()].some(
+        (r) => r.takeMessages.length + r.statusMessages.length + r.frames.length > 0,
+      ) && ![...this.pending.values()].some((p) => p.anyMessage)
+    );
   }
 
   private startClocks(p: Live): void {

@@ -96,6 +96,15 @@ function routeOf(err: unknown): string | undefined {
   return typeof route === 'string' ? route : undefined;
 }
 
+/**
+ * Whether `err` is evidence of a run-wide fact (a stuck wait, a route that does not answer, a
+ * fact-named Finding): a helper that gathers failures passes it through unwrapped, so it fails only
+ * the requirement it is evidence against and blocks the rest.
+ */
+export function isRunFact(err: unknown): boolean {
+  return classify(err).kind === 'run-fact';
+}
+
 /** The requirement a run-wide fact names in a Finding (`facts.runFact`). */
 function runFactRequirement(err: unknown): string | undefined {
   const facts = (err as { facts?: { requirement?: unknown; runFact?: unknown } } | null)?.facts;
