@@ -40,7 +40,7 @@ import {
 } from '../src/harness/index.ts';
 import { sequenceArbitrary } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
-import { Real, SequenceTimeout, type SequenceWorld } from './stateful/real.ts';
+import { Real, type SequenceWorld } from './stateful/real.ts';
 import { removeSecondItems, secondVoice } from './stateful/second-customer.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
@@ -160,8 +160,9 @@ covers(
             throttled = error;
             return;
           }
-          if (error instanceof SequenceTimeout) {
-            timedOut ??= error.message;
+          const timeout = causeOf(error, 'SPEAKCHECK_SEQUENCE_TIMEOUT');
+          if (timeout !== undefined) {
+            timedOut ??= (timeout as Error).message;
             return;
           }
           ran.error = error;
@@ -282,9 +283,14 @@ function replayPathOf(path: string | null, counterexample: unknown): string | un
 }
 
 function isThrottled(error: unknown): boolean {
+  return causeOf(error, 'SPEAKCHECK_THROTTLED') !== undefined;
+}
+
+/** The error of `code` in `error`'s cause chain (fast-check may wrap what a command threw). */
+function causeOf(error: unknown, code: string): unknown {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause)
-    if ((e as { code?: unknown }).code === 'SPEAKCHECK_THROTTLED') return true;
-  return false;
+    if ((e as { code?: unknown }).code === code) return e;
+  return undefined;
 }
 
 // The second customer's takes and voice: the first customer's are tracked by useSpeak().
