@@ -200,9 +200,9 @@ covers(
     process.stderr.write(
       `[speakcheck] sequences: ${summary}${details.failed ? ' (a failing one was shrunk)' : ''}\n`,
     );
-    observe(
-      `sequences: ${runs.length} ran (shrinking included), longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}${details.interrupted ? '; stopped at the time limit' : ''}`,
-    );
+    // Not an observation: how many ran and how long they took are this run's particulars, not what
+    // the server chose (an INFO requirement's observations are what compare puts side by side).
+    if (details.interrupted) process.stderr.write('[speakcheck] sequences: stopped at the time limit\n');
     for (const note of w.infoNotes) observe(`Observed in a sequence (not judged, INFO): ${note}`);
     let failed: RequirementId | undefined;
     if (details.failed && failing)

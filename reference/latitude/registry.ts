@@ -91,7 +91,7 @@ export const LATITUDES = [
   ),
   l(
     'no-delete',
-    'takes',
+    'sequences',
     'The HTTP methods, paths and payloads of these operations: not shown.',
     'no DELETE of a take: DELETE /v1/speak/takes/{id} is answered as an unknown route (404 "no such route"), as by a server that offers no delete (delete is a wire fact)',
   ),
