@@ -15,13 +15,23 @@ import fc from 'fast-check';
 import { afterAll } from 'vitest';
 import { propertySeed } from '../fixtures/property-seed.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { type AccountName, newModel, type SequenceModel } from '../src/checks/stateful/model.ts';
+import {
+  type AccountName,
+  deleteOfferedIn,
+  type Learned,
+  NO_DELETE_REASON,
+  newModel,
+  type SequenceModel,
+  sequenceConclusion,
+} from '../src/checks/stateful/model.ts';
 import { type ScriptStep, sequenceScript } from '../src/checks/stateful/script.ts';
 import {
   check,
   covers,
   findRequirement,
   levelIn,
+  notApplicable,
+  notConcluded,
   notObserved,
   observe,
   type RequirementId,
@@ -104,8 +114,12 @@ covers(
     const seed = propertySeed('sequences');
     const runs: Ran[] = [];
     const observed = new Set<RequirementId>();
+    // What each sequence learned where the contract is silent (whether the server offers delete).
+    const learned: Learned[] = [];
     let failing: Ran | undefined;
     let throttled: unknown;
+    // A websocket request that reached the harness's bound with no evidence against the server.
+    let timedOut: string | undefined;
     let firstFailureAt: number | undefined;
     // A pass is an observation: sequences go on past the run's share until each judged id was observed.
     const needed = SEQUENCE_IDS.filter((id) => w.judged(id));
@@ -125,7 +139,11 @@ covers(
         if (
           firstFailureAt === undefined &&
           runs.length >= budget.sequences &&
-          needed.every((id) => observed.has(id))
+          needed.every(
+            (id) =>
+              sequenceConclusion(id, observed, deleteOfferedIn(learned)) !== 'not-observed' ||
+              (id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined),
+          )
         )
           return;
         const model: SequenceModel = newModel(w.accounts);
@@ -142,6 +160,11 @@ covers(
             throttled = error;
             return;
           }
+          const timeout = causeOf(error, 'SPEAKCHECK_SEQUENCE_TIMEOUT');
+          if (timeout !== undefined) {
+            timedOut ??= (timeout as Error).message;
+            return;
+          }
           ran.error = error;
           failing = ran;
           firstFailureAt ??= performance.now();
@@ -151,6 +174,7 @@ covers(
           ran.ms = performance.now() - started;
           runs.push(ran);
           for (const id of model.observed) observed.add(id);
+          learned.push(model.learned);
           budget.progress(runs.length, ran.ms);
           // For whoever tunes the generator: every sequence's steps, one line each.
           if (process.env.SPEAKCHECK_SEQUENCE_LOG)
@@ -176,9 +200,9 @@ covers(
     process.stderr.write(
       `[speakcheck] sequences: ${summary}${details.failed ? ' (a failing one was shrunk)' : ''}\n`,
     );
-    observe(
-      `sequences: ${runs.length} ran (shrinking included), longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}${details.interrupted ? '; stopped at the time limit' : ''}`,
-    );
+    // Not an observation: how many ran and how long they took are this run's particulars, not what
+    // the server chose (an INFO requirement's observations are what compare puts side by side).
+    if (details.interrupted) process.stderr.write('[speakcheck] sequences: stopped at the time limit\n');
     for (const note of w.infoNotes) observe(`Observed in a sequence (not judged, INFO): ${note}`);
     let failed: RequirementId | undefined;
     if (details.failed && failing)
@@ -190,7 +214,16 @@ covers(
       );
     for (const id of SEQUENCE_IDS) {
       if (id === failed) continue;
-      if (observed.has(id)) check(id, () => undefined);
+      const conclusion = sequenceConclusion(id, observed, deleteOfferedIn(learned));
+      if (conclusion === 'observed') check(id, () => undefined);
+      else if (id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined)
+        notConcluded(
+          id,
+          `a websocket request timed out (${timedOut})`,
+          'a run with a longer --request-timeout / --ready-timeout',
+        );
+      else if (conclusion === 'not-applicable')
+        notApplicable(id, NO_DELETE_REASON, 'a server that offers DELETE /v1/speak/takes/{id}');
       else
         notObserved(
           id,
@@ -250,9 +283,14 @@ function replayPathOf(path: string | null, counterexample: unknown): string | un
 }
 
 function isThrottled(error: unknown): boolean {
+  return causeOf(error, 'SPEAKCHECK_THROTTLED') !== undefined;
+}
+
+/** The error of `code` in `error`'s cause chain (fast-check may wrap what a command threw). */
+function causeOf(error: unknown, code: string): unknown {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause)
-    if ((e as { code?: unknown }).code === 'SPEAKCHECK_THROTTLED') return true;
-  return false;
+    if ((e as { code?: unknown }).code === code) return e;
+  return undefined;
 }
 
 // The second customer's takes and voice: the first customer's are tracked by useSpeak().

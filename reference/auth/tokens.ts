@@ -10,7 +10,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { jwtVerify, SignJWT } from 'jose';
 import { defects } from '../defects/index.ts';
-import { hashWasRotated, wasRotated } from '../defects/sequence-memory.ts';
 import { latitude } from '../latitude/index.ts';
 import { persistedSecret } from '../store/db.ts';
 
@@ -174,21 +173,6 @@ export class TokenService {
         .get(sha256(refreshToken));
       this.db.prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE revoked_ms IS NULL').run(Date.now());
       return known !== undefined;
-    }
-    // Defect logout-ends-sibling-session: logging out a session that never refreshed (a login's token)
-    // revokes every other never-refreshed login token of its user (login sessions are keyed by user
-    // until their first rotation).
-    if (defects.has('logout-ends-sibling-session') && !wasRotated(refreshToken)) {
-      const owner = this.db
-        .prepare('SELECT user_id FROM refresh_tokens WHERE token_hash = ? AND revoked_ms IS NULL')
-        .get(sha256(refreshToken)) as { user_id: string } | undefined;
-      if (owner === undefined) return false;
-      const live = this.db
-        .prepare('SELECT token_hash FROM refresh_tokens WHERE user_id = ? AND revoked_ms IS NULL')
-        .all(owner.user_id) as Array<{ token_hash: string }>;
-      const revoke = this.db.prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE token_hash = ?');
-      for (const { token_hash } of live) if (!hashWasRotated(token_hash)) revoke.run(Date.now(), token_hash);
-      return true;
     }
     return (
       this.db

@@ -505,10 +505,10 @@ export const DEFECTS = [
     'a take list whose take_id= filter names a deleted take skips one item on every page after the first (the deleted id still counts in the offset)',
   ),
   d(
-    'logout-ends-sibling-session',
+    'deep-logout-ignored',
     'sequences',
-    ['SEQ-LOGOUT-ONE-SESSION'],
-    "logging out a session that never refreshed (a login's refresh token) revokes the customer's other never-refreshed logins too: another login stops refreshing",
+    ['SEQ-REFRESH-CHAIN-ANY-DEPTH'],
+    'logout of a refresh token issued by the second or a later refresh of its chain answers true and does not revoke it: the chain goes on refreshing (the fixed auth suite logs out after one refresh)',
   ),
   d(
     'seventh-refresh-fails',

@@ -24,19 +24,3 @@ export function rememberChain(refreshToken: string, depth: number): void {
 export function depthOf(refreshToken: string): number {
   return chainDepth.get(sha(refreshToken)) ?? 0;
 }
-
-/** Refresh tokens (hashed) a refresh issued, as opposed to a login (defect logout-ends-sibling-session). */
-const rotated = new Set<string>();
-
-export function rememberRotated(refreshToken: string): void {
-  rotated.add(sha(refreshToken));
-}
-
-export function wasRotated(refreshToken: string): boolean {
-  return rotated.has(sha(refreshToken));
-}
-
-/** The same, for a token known by its hash (the store keeps only the sha256 hex of refresh tokens). */
-export function hashWasRotated(tokenHash: string): boolean {
-  return rotated.has(tokenHash);
-}

@@ -89,6 +89,12 @@ export const LATITUDES = [
     'Take `status` values seen: `waiting`, `started`, `progress_50`, `ready`.',
     'only the statuses the contract shows: no progress_25 / progress_75',
   ),
+  l(
+    'no-delete',
+    'sequences',
+    'The HTTP methods, paths and payloads of these operations: not shown.',
+    'no DELETE of a take: DELETE /v1/speak/takes/{id} is answered as an unknown route (404 "no such route"), as by a server that offers no delete (delete is a wire fact)',
+  ),
   // lists
   l(
     'pages-from-0',

@@ -41,7 +41,6 @@ export class Real {
   readonly steps: ScriptStep[] = [];
   private requestCounter = 0;
   /** Per connection: the slowest first message of its requests so far (ms). */
-  private readonly firstMessageMs = new Map<number, number>();
 
   constructor(readonly world: SequenceWorld) {}
 
@@ -77,20 +76,12 @@ export class Real {
   }
 
   /**
-   * How long a request on connection `key` waits for its first message: the run's request timeout,
-   * or, once the connection answered earlier requests, ten times the slowest first message it showed
-   * (at least 3 s): the server's own pace on this very connection, never a fixed latency. A request
-   * that gets no message within it, where the earlier ones got theirs, was not served.
+   * How long a request waits for its first message: the harness's own websocket request bound (the
+   * run's request timeout), as every other suite's; a connection the run already learned silent is
+   * concluded sooner by the run-wide silent-socket fact (src/client/ws-end-clock.ts).
    */
-  firstMessageBound(key: number): number {
-    const requestMs = this.world.speak.config.timeouts.requestMs;
-    const slowest = this.firstMessageMs.get(key);
-    return slowest === undefined ? requestMs : Math.min(requestMs, Math.max(3_000, 10 * slowest));
-  }
-
-  sawFirstMessage(key: number, ms: number | undefined): void {
-    if (ms === undefined) return;
-    this.firstMessageMs.set(key, Math.max(ms, this.firstMessageMs.get(key) ?? 0));
+  firstMessageBound(): number {
+    return this.world.speak.config.timeouts.requestMs;
   }
 
   nextRequestId(): number {
@@ -102,5 +93,18 @@ export class Real {
   async close(): Promise<void> {
     await Promise.all([...this.sockets.values()].map((socket) => socket.close().catch(() => undefined)));
     this.sockets.clear();
+  }
+}
+
+/**
+ * A websocket request of a sequence that reached the harness's bound without evidence against the
+ * server (a slow first status, a take slower than the ready bound): the sequence stops, and
+ * SEQ-WS-REQUESTS-ANY-COUNT is not concluded by it (a timeout, never a verdict).
+ */
+export class SequenceTimeout extends Error {
+  readonly code = 'SPEAKCHECK_SEQUENCE_TIMEOUT';
+  constructor(message: string) {
+    super(message);
+    this.name = 'SequenceTimeout';
   }
 }

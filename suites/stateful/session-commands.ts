@@ -15,10 +15,13 @@ import {
   type ModelSocket,
   openSessions,
   pick,
+  recordEndedWithSibling,
   recordLoggedOut,
   recordRefreshed,
+  recordRefusedAfterLogout,
   recordSocketRequest,
   type SequenceModel,
+  socketRequestEnd,
   statusClass,
 } from '../../src/checks/stateful/model.ts';
 import { authCall, capture, quoted } from '../../src/checks/stateful/script.ts';
@@ -29,8 +32,8 @@ import {
   type SpeakStreamConnection,
   SpeakStreamConnection as Stream,
 } from '../../src/harness/index.ts';
-import type { Real, TokenPair } from './real.ts';
-import { generateLines, type SequenceCommand } from './take-commands.ts';
+import { type Real, SequenceTimeout, type TokenPair } from './real.ts';
+import { generateLines, type SequenceCommand, violate } from './take-commands.ts';
 
 const sessionVar = (key: number) => `R${key}`;
 const where = (e: Exchange) => `${e.method} ${new URL(e.url).pathname}`;
@@ -66,7 +69,7 @@ export class Login implements SequenceCommand {
     const pair = pairOf(exchange);
     if (!pair)
       throw new Finding(`login as ${this.account} answered ${exchange.status}: ${show(exchange.text)}`, {
-        requirement: 'SEQ-LOGOUT-ONE-SESSION',
+        requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH',
         where: where(exchange),
       });
     r.sessions.set(session.key, pair);
@@ -92,6 +95,8 @@ export class Refresh implements SequenceCommand {
     const email = session.account === 'primary' ? '$SPEAK_EMAIL' : '$SPEAK_SECOND_EMAIL';
     for (let i = 0; i < this.times; i++) {
       const expected = expectRefresh(m, session);
+      // Ended with a sibling's logout (log out everywhere, which the contract allows): nothing to judge.
+      if (expected.outcome === 'either') return;
       const pair = r.sessions.get(session.key)!;
       r.step(
         `refresh S${session.key} (${session.account}, chain depth ${session.depth + 1}${session.loggedOut ? ', logged out earlier' : ''})`,
@@ -108,10 +113,21 @@ export class Refresh implements SequenceCommand {
       if (expected.outcome === 'refused') {
         if (next)
           throw new Finding(
-            `refresh of S${session.key} after its own logout answered a new token pair: logout must revoke that refresh token`,
-            { requirement: 'SEQ-LOGOUT-ONE-SESSION', where: where(exchange) },
+            `refresh of S${session.key} (chain depth ${session.depth}) after its own logout answered a new token pair: logout revokes that refresh token, and afterwards no new access token can be obtained with it`,
+            { requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH', where: where(exchange) },
           );
-        m.observed.add('SEQ-LOGOUT-ONE-SESSION');
+        recordRefusedAfterLogout(m, session);
+        return;
+      }
+      if (!next && expected.requirement === 'SEQ-LOGOUT-ONE-SESSION') {
+        violate(
+          r,
+          new Finding(
+            `refresh of S${session.key} (${session.account}, not logged out) answered ${exchange.status} after another session of the customer logged out: this server's logout ends every session of the customer (the contract leaves it open)`,
+            { requirement: 'SEQ-LOGOUT-ONE-SESSION', where: where(exchange) },
+          ),
+        );
+        recordEndedWithSibling(m, session);
         return;
       }
       if (!next) {
@@ -152,6 +168,18 @@ export class Logout implements SequenceCommand {
     const exchange = await r.world.speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
     if (statusClass(exchange.status) !== '2xx') {
       const expected = expectRefresh(m, session);
+      // After a sibling's logout the server may have ended this session too (log out everywhere).
+      if (expected.requirement === 'SEQ-LOGOUT-ONE-SESSION' && statusClass(exchange.status) === '4xx') {
+        violate(
+          r,
+          new Finding(
+            `logout of S${session.key} (${session.account}) answered ${exchange.status} after another session of the customer logged out: this server's logout ends every session of the customer (the contract leaves it open)`,
+            { requirement: 'SEQ-LOGOUT-ONE-SESSION', where: where(exchange) },
+          ),
+        );
+        recordEndedWithSibling(m, session);
+        return;
+      }
       throw new Finding(
         `logout of S${session.key} (${session.account}, not logged out before) answered ${exchange.status}: ${show(exchange.text)}`,
         { requirement: expected.requirement, where: where(exchange) },
@@ -221,7 +249,7 @@ export class WebsocketTake implements SequenceCommand {
       requestId,
       timeouts: {
         ...DEFAULT_STREAM_TIMEOUTS,
-        firstMessageMs: r.firstMessageBound(socket.key),
+        firstMessageMs: r.firstMessageBound(),
         endOfTakeMs: r.world.speak.config.timeouts.readyMs,
       },
     });
@@ -231,12 +259,21 @@ export class WebsocketTake implements SequenceCommand {
       r.track(this.account, ended.takeId);
     }
     const status = (ended.lastTake as { status?: unknown } | undefined)?.status;
-    if (ended.outcome !== 'ended' || status !== 'ready' || !ended.takeId)
+    const end = socketRequestEnd({
+      outcome: ended.outcome,
+      status,
+      takeId: ended.takeId,
+      evidenceAgainst: ended.evidenceAgainst,
+    });
+    if (end === 'timed-out')
+      throw new SequenceTimeout(
+        `request ${socket.requests + 1} on websocket connection W${socket.key} (${this.account}) timed out: ${ended.diagnostic ?? 'no end within the bound'}`,
+      );
+    if (end === 'not-served')
       throw new Finding(
         `request ${socket.requests + 1} on websocket connection W${socket.key} (${this.account}) ended ${ended.outcome}${ended.diagnostic ? ` (${ended.diagnostic})` : ''}, last status ${show(status)}: every request of a connection is served, one after another`,
         { requirement: 'SEQ-WS-REQUESTS-ANY-COUNT', where: `websocket W${socket.key}` },
       );
-    r.sawFirstMessage(socket.key, ended.timings.firstStatusMs);
     recordSocketRequest(m, socket);
   }
   toString(): string {

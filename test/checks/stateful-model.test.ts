@@ -8,21 +8,28 @@ import {
   addSocket,
   addTake,
   canDelete,
+  deleteOfferedIn,
   expectRefresh,
   expectTakeGet,
   isNewTakeId,
   listProblems,
   newModel,
+  openSessions,
   pagesProblems,
   recordDeleted,
+  recordEndedWithSibling,
   recordLoggedOut,
   recordPaged,
   recordRefreshed,
+  recordRefusedAfterLogout,
   recordSocketRequest,
   repeatsInput,
+  sequenceConclusion,
+  socketRequestEnd,
   statusClass,
 } from '../../src/checks/stateful/model.ts';
 import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
+import { findRequirement, type RequirementId } from '../../src/requirements/index.ts';
 
 function withTakes(n: number) {
   const m = newModel(['primary', 'second']);
@@ -77,13 +84,28 @@ describe('takes and lists', () => {
     ).toMatch(/another order/);
   });
 
-  test('paging is observed only after a change: pages of a list a delete touched', () => {
-    const { m, takes } = withTakes(3);
+  test('paging is observed after any change of the sequence: a generation counts, no delete needed', () => {
+    const m = newModel(['primary', 'second']);
     recordPaged(m, 'primary', 3);
     expect(m.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(false);
-    recordDeleted(takes[0]!);
-    recordPaged(m, 'primary', 3);
-    expect(m.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(true);
+    const { m: generated } = withTakes(3);
+    recordPaged(generated, 'primary', 1);
+    expect(generated.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(false);
+    recordPaged(generated, 'primary', 3);
+    expect(generated.observed.has('SEQ-LIST-PAGES-AFTER-CHANGES')).toBe(true);
+  });
+
+  test('a server without DELETE: what only a delete brings about is not applicable, the rest still needs observing', () => {
+    expect(deleteOfferedIn([{}, { deleteOffered: false }])).toBe(false);
+    expect(deleteOfferedIn([{ deleteOffered: false }, { deleteOffered: true }])).toBe(true);
+    expect(deleteOfferedIn([{}])).toBeUndefined();
+    const observed = new Set<RequirementId>(['SEQ-TAKE-GET-AGREES']);
+    expect(sequenceConclusion('SEQ-TAKE-GET-AGREES', observed, false)).toBe('observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, false)).toBe('not-applicable');
+    expect(sequenceConclusion('SEQ-DELETED-TAKE-GONE', observed, false)).toBe('not-applicable');
+    expect(sequenceConclusion('SEQ-LIST-PAGES-AFTER-CHANGES', observed, false)).toBe('not-observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, undefined)).toBe('not-observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, true)).toBe('not-observed');
   });
 
   test('the same input again must be a new take', () => {
@@ -117,16 +139,37 @@ describe('sessions', () => {
     expect(expectRefresh(m, s).outcome).toBe('refused');
   });
 
-  test("another session's logout does not end this one: a refusal then is against SEQ-LOGOUT-ONE-SESSION", () => {
+  test("another session's logout: a pair or a refusal are both allowed (INFO); the chain's own logout is a MUST at any depth", () => {
     const m = newModel(['primary', 'second']);
     const a = addSession(m, 'primary');
     const b = addSession(m, 'primary');
     const c = addSession(m, 'second');
+    const d = addSession(m, 'primary');
     recordLoggedOut(a);
+    expect(expectRefresh(m, a)).toEqual({ outcome: 'refused', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' });
     expect(expectRefresh(m, b)).toEqual({ outcome: 'pair', requirement: 'SEQ-LOGOUT-ONE-SESSION' });
+    expect(findRequirement('SEQ-LOGOUT-ONE-SESSION')?.level).toBe('INFO');
     expect(expectRefresh(m, c)).toEqual({ outcome: 'pair', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' });
     recordRefreshed(m, b);
     expect(m.observed.has('SEQ-LOGOUT-ONE-SESSION')).toBe(true);
+    // Log out everywhere: d was refused; it is no longer judged nor logged out again.
+    recordEndedWithSibling(m, d);
+    expect(expectRefresh(m, d).outcome).toBe('either');
+    expect(openSessions(m)).toEqual([b, c]);
+  });
+
+  test('a refusal after its own logout is observed past the fixed depth only', () => {
+    const m = newModel(['primary']);
+    const s = addSession(m, 'primary');
+    recordRefreshed(m, s);
+    recordLoggedOut(s);
+    recordRefusedAfterLogout(m, s);
+    expect(m.observed.has('SEQ-REFRESH-CHAIN-ANY-DEPTH')).toBe(false);
+    const deep = addSession(m, 'primary');
+    deep.depth = 2;
+    recordLoggedOut(deep);
+    recordRefusedAfterLogout(m, deep);
+    expect(m.observed.has('SEQ-REFRESH-CHAIN-ANY-DEPTH')).toBe(true);
   });
 });
 
@@ -175,4 +218,22 @@ test("a step's path names the ids the script read (double-quoted: sh expands $T1
   expect(apiCall('second', 'POST', '/v1/speak/takes/generate', { text: "it's" })).toBe(
     `TOKEN="$A2"; call POST "/v1/speak/takes/generate" '{"text":"it'"'"'s"}'`,
   );
+});
+
+describe('a websocket request of a sequence', () => {
+  const end = (outcome: string, status: unknown, evidenceAgainst?: string) =>
+    socketRequestEnd({ outcome, status, takeId: outcome === 'ended' ? 'tk_1' : undefined, evidenceAgainst });
+  test('served when it ended ready with a take id', () => {
+    expect(end('ended', 'ready')).toBe('served');
+  });
+  test('a timeout without evidence against the server (slow, not silent) concludes nothing: latency is never a verdict', () => {
+    expect(end('timeout', 'started')).toBe('timed-out');
+    expect(end('timeout', undefined)).toBe('timed-out');
+  });
+  test('not served: silent past the request bound after earlier requests were answered, a close, an error', () => {
+    expect(end('timeout', undefined, 'WS-SERIALIZED')).toBe('not-served');
+    expect(end('closed', 'started')).toBe('not-served');
+    expect(end('take-failed', 'error')).toBe('not-served');
+    expect(end('ended', 'started')).toBe('not-served');
+  });
 });

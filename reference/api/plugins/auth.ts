@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LoginRequest } from '../../../schemas/types.ts';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
 import { defects } from '../../defects/index.ts';
-import { depthOf, rememberChain, rememberRotated } from '../../defects/sequence-memory.ts';
+import { depthOf, rememberChain } from '../../defects/sequence-memory.ts';
 import { latitude } from '../../latitude/index.ts';
 import { bearerToken, unauthorized } from '../authenticate.ts';
 import type { ApiContext } from '../context.ts';
@@ -103,8 +103,8 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
       throw unauthorized('refresh token invalid, expired or revoked');
     const result = await ctx.tokens.rotate(token, request.body?.email ?? undefined);
     if ('error' in result) throw unauthorized(result.error);
-    if (defects.has('seventh-refresh-fails')) rememberChain(result.refresh_token, depth);
-    if (defects.has('logout-ends-sibling-session')) rememberRotated(result.refresh_token);
+    if (defects.has('seventh-refresh-fails') || defects.has('deep-logout-ignored'))
+      rememberChain(result.refresh_token, depth);
     if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
     const access = sessionAccess.get(token);
     if (access !== undefined) {
@@ -143,6 +143,8 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
       if ('error' in verified) throw unauthorized(verified.error);
     }
     if (defects.has('logout-no-revoke')) return true;
+    // Defect deep-logout-ignored: a token from the second or a later refresh of a chain is kept.
+    if (defects.has('deep-logout-ignored') && depthOf(token) >= 2) return true;
     if (!ctx.tokens.revoke(token)) throw unauthorized('refresh token unknown or already revoked');
     if (latitude.has('logout-204')) return reply.code(204).send();
     return true;

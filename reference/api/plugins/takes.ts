@@ -10,6 +10,7 @@ import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
 import { deletedTakes, lastGeneration } from '../../defects/sequence-memory.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
+import { latitude } from '../../latitude/index.ts';
 import {
   deleteTakeRow,
   getUserTakeRow,
@@ -178,26 +179,32 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
     documented: { parameters: TAKE_ID_EXAMPLE },
     responses: { '200': json(ref('TrueLiteral')), ...MALFORMED, ...AUTH, ...UNKNOWN_TAKE },
   };
-  app.delete<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: remove }, async (request) => {
-    const { take_id } = request.params;
-    const owner = ownerFor(ctx, 'foreign-delete', 'take', request.userId, take_id);
-    // Defect delete-twice-500: the store throws on a row deleted before (a 500, not a 404).
-    if (defects.has('delete-twice-500') && deletedTakes.has(take_id))
-      throw new Error(`take row ${take_id} vanished while deleting`);
-    // Defect second-customer-delete-ignored: only the first seeded customer's deletes take effect.
-    if (
-      defects.has('second-customer-delete-ignored') &&
-      isSecondCustomer(ctx, owner) &&
-      getUserTakeRow(ctx.db, owner, take_id)
-    )
+  app.delete<{ Params: TakeIdParams }>(
+    '/v1/speak/takes/:take_id',
+    { schema: remove },
+    async (request, reply) => {
+      // Latitude no-delete: delete is a wire fact, not the contract; a server without it answers as for any unknown route.
+      if (latitude.has('no-delete')) return reply.callNotFound();
+      const { take_id } = request.params;
+      const owner = ownerFor(ctx, 'foreign-delete', 'take', request.userId, take_id);
+      // Defect delete-twice-500: the store throws on a row deleted before (a 500, not a 404).
+      if (defects.has('delete-twice-500') && deletedTakes.has(take_id))
+        throw new Error(`take row ${take_id} vanished while deleting`);
+      // Defect second-customer-delete-ignored: only the first seeded customer's deletes take effect.
+      if (
+        defects.has('second-customer-delete-ignored') &&
+        isSecondCustomer(ctx, owner) &&
+        getUserTakeRow(ctx.db, owner, take_id)
+      )
+        return true;
+      // Defect delete-does-nothing: an existing take is answered `true` and kept.
+      if (defects.has('delete-does-nothing') && getUserTakeRow(ctx.db, owner, take_id)) return true;
+      if (!deleteTakeRow(ctx.db, owner, take_id)) {
+        throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
+      }
+      await ctx.audio.remove(take_id);
+      deletedTakes.set(take_id, owner);
       return true;
-    // Defect delete-does-nothing: an existing take is answered `true` and kept.
-    if (defects.has('delete-does-nothing') && getUserTakeRow(ctx.db, owner, take_id)) return true;
-    if (!deleteTakeRow(ctx.db, owner, take_id)) {
-      throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
-    }
-    await ctx.audio.remove(take_id);
-    deletedTakes.set(take_id, owner);
-    return true;
-  });
+    },
+  );
 }

@@ -34,6 +34,11 @@ export interface ModelSession {
   /** Refreshes made on this chain so far (0: as logged in). */
   depth: number;
   loggedOut: boolean;
+  /**
+   * Refused after another session of the customer was logged out: the server logs out everywhere,
+   * a design the contract leaves open ("revokes that refresh token" does not say only that one).
+   */
+  endedWithSibling?: boolean;
 }
 
 export interface ModelSocket {
@@ -126,22 +131,35 @@ export function addSession(m: SequenceModel, account: AccountName): ModelSession
 }
 
 export function openSessions(m: SequenceModel): ModelSession[] {
-  return m.sessions.filter((s) => !s.loggedOut);
+  return m.sessions.filter((s) => !s.loggedOut && !s.endedWithSibling);
 }
 
 /**
- * What a refresh of `session` must answer: a new pair while the session was not logged out (any
- * depth), a refusal once it was. A refusal of a session that was not logged out is evidence against
- * SEQ-LOGOUT-ONE-SESSION when another session of the customer was logged out before it, else against
- * SEQ-REFRESH-CHAIN-ANY-DEPTH.
+ * What a refresh of `session` must answer. The chain's own logout ends it: a refusal is a MUST
+ * ("Afterwards no new access token can be obtained with it", SEQ-REFRESH-CHAIN-ANY-DEPTH at any
+ * depth); before it, a new pair at any depth. Once another session of the customer was logged out,
+ * a refusal is only an observation (SEQ-LOGOUT-ONE-SESSION, INFO: logging out everywhere is a
+ * design the contract allows); a session the server ended that way is not judged further ('either').
  */
 export function expectRefresh(
   m: SequenceModel,
   session: ModelSession,
-): { outcome: 'pair' | 'refused'; requirement: RequirementId } {
-  if (session.loggedOut) return { outcome: 'refused', requirement: 'SEQ-LOGOUT-ONE-SESSION' };
+): { outcome: 'pair' | 'refused' | 'either'; requirement: RequirementId } {
+  if (session.loggedOut) return { outcome: 'refused', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' };
+  if (session.endedWithSibling) return { outcome: 'either', requirement: 'SEQ-LOGOUT-ONE-SESSION' };
   const sibling = m.sessions.some((s) => s !== session && s.account === session.account && s.loggedOut);
   return { outcome: 'pair', requirement: sibling ? 'SEQ-LOGOUT-ONE-SESSION' : 'SEQ-REFRESH-CHAIN-ANY-DEPTH' };
+}
+
+/** The server refused `session` after a sibling's logout (log out everywhere): observed, not a finding. */
+export function recordEndedWithSibling(m: SequenceModel, session: ModelSession): void {
+  session.endedWithSibling = true;
+  m.observed.add('SEQ-LOGOUT-ONE-SESSION');
+}
+
+/** A refresh refused after the chain's own logout: the chain's end, observed past the fixed suite's depth. */
+export function recordRefusedAfterLogout(m: SequenceModel, session: ModelSession): void {
+  if (session.depth >= 2) m.observed.add('SEQ-REFRESH-CHAIN-ANY-DEPTH');
 }
 
 export function recordRefreshed(m: SequenceModel, session: ModelSession): void {
@@ -160,6 +178,24 @@ export function addSocket(m: SequenceModel, account: AccountName): ModelSocket {
   const socket: ModelSocket = { key: m.sockets.length + 1, account, requests: 0 };
   m.sockets.push(socket);
   return socket;
+}
+
+/**
+ * How a take request on a websocket connection ended, for SEQ-WS-REQUESTS-ANY-COUNT: served (ready,
+ * with its take id); not served, a finding (it ended otherwise, or it was left silent past the
+ * harness's own request bound on an open connection that answered an earlier request: the evidence
+ * WS-SERIALIZED rests on, `evidenceAgainst`); or timed out, which concludes nothing (a slow server,
+ * a take slower than the ready bound: latency is never a verdict).
+ */
+export function socketRequestEnd(ended: {
+  outcome: string;
+  status: unknown;
+  takeId: string | undefined;
+  evidenceAgainst: string | undefined;
+}): 'served' | 'not-served' | 'timed-out' {
+  if (ended.outcome === 'ended' && ended.status === 'ready' && ended.takeId) return 'served';
+  if (ended.outcome === 'timeout' && ended.evidenceAgainst === undefined) return 'timed-out';
+  return 'not-served';
 }
 
 export function recordSocketRequest(m: SequenceModel, socket: ModelSocket): void {
@@ -234,7 +270,40 @@ export function pagesProblems(
   return problems;
 }
 
-/** Whether a paged read is one a sequence alone brings about: pages of a list some change has touched. */
+/**
+ * Whether a paged read is one a sequence alone brings about: pages of a list some change of the
+ * sequence touched. A generation is a change: delete is only a wire fact, so a server that offers
+ * none is judged on pages after its generations.
+ */
 export function recordPaged(m: SequenceModel, account: AccountName, pages: number): void {
-  if (pages >= 2 && deletedTakes(m, account).length > 0) m.observed.add('SEQ-LIST-PAGES-AFTER-CHANGES');
+  if (pages >= 2 && takesOf(m, account).length > 0) m.observed.add('SEQ-LIST-PAGES-AFTER-CHANGES');
+}
+
+/** What only a deleted take brings about: a server that offers no DELETE (a wire fact) cannot be judged on it. */
+export const NEEDS_DELETE: readonly RequirementId[] = ['SEQ-ERROR-AFTER-CHANGE-4XX', 'SEQ-DELETED-TAKE-GONE'];
+
+export const NO_DELETE_REASON = 'the server offers no DELETE (a wire fact, not the contract)';
+
+/**
+ * Whether the run's server offers delete, from what its sequences learned: true once any DELETE of
+ * a live take succeeded, false when one was refused as an unknown route and none succeeded.
+ */
+export function deleteOfferedIn(learned: readonly Learned[]): boolean | undefined {
+  if (learned.some((l) => l.deleteOffered === true)) return true;
+  return learned.some((l) => l.deleteOffered === false) ? false : undefined;
+}
+
+/**
+ * How the suite concludes `id` after its sequences: judged when some sequence brought its state
+ * about; not applicable when only a delete brings it about and the server offers none; else not
+ * observed (more sequences would judge it).
+ */
+export function sequenceConclusion(
+  id: RequirementId,
+  observed: ReadonlySet<RequirementId>,
+  deleteOffered: boolean | undefined,
+): 'observed' | 'not-applicable' | 'not-observed' {
+  if (observed.has(id)) return 'observed';
+  if (deleteOffered === false && NEEDS_DELETE.includes(id)) return 'not-applicable';
+  return 'not-observed';
 }
