@@ -38,7 +38,7 @@ import {
   type SpeakClient,
   useSpeak,
 } from '../src/harness/index.ts';
-import { sequenceArbitrary } from './stateful/arbitraries.ts';
+import { sequenceArbitrary, witnessSequence } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
 import { Real, type SequenceWorld } from './stateful/real.ts';
 import { removeSecondItems, secondVoice } from './stateful/second-customer.ts';
@@ -187,6 +187,8 @@ covers(
     );
     const details = await fc.check(property, {
       seed,
+      // The witness first, unless a shrunk sequence is being replayed (its path is the random ones').
+      ...(budget.path ? {} : { examples: [[witnessSequence(w) as Iterable<fc.AsyncCommand<never, never>>]] }),
       numRuns: budget.maxSequences,
       ...(budget.path ? { path: budget.path } : {}),
       interruptAfterTimeLimit: budget.timeLimitMs,

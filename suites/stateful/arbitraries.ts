@@ -83,3 +83,28 @@ export function sequenceArbitrary(
     }),
   );
 }
+
+/**
+ * One sequence that brings about the state of every judged SEQ requirement, run before the random
+ * ones (fast-check's `examples`): a pass is an observation, and a main job of a few random sequences
+ * left one MUST not observed in about half the runs (2 of 4 measured, 2026-11-27). The random ones
+ * then explore past it. Commands whose precondition does not hold (no logins in a token-only run,
+ * no delete offered) are skipped by fast-check's model run, as in any sequence.
+ */
+export function witnessSequence(shape: Pick<SequenceShape, 'accounts'>): SequenceCommand[] {
+  const a = shape.accounts[0]!;
+  return [
+    new Login(a),
+    new GenerateTake(a, TEXTS[0]),
+    new GenerateTake(a, TEXTS[0]),
+    new GetTake(a, 0),
+    new ListTakes(a, undefined),
+    new ListTakes(a, 1),
+    new Refresh(0, 6),
+    new WebsocketTake(a, false, TEXTS[1], 3),
+    new DeleteTake(a, 0),
+    new TouchDeleted(a, 0, 'wav'),
+    new ListTakes(a, 1),
+    new Logout(0),
+  ];
+}
