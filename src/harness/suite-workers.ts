@@ -10,14 +10,13 @@
 import type { Target } from '../config/types.ts';
 
 /**
- * Files at a time when the cores are shared with the server. One (issue 52): the run is CPU-bound on
- * two cores (the server's synthesis, the API, the suites), so a second file only interleaves with
- * the first, while its thread costs a second copy of everything a thread loads (the harness, ajv's
- * compiled schemas, undici) and of its garbage collection. Paired with two in one `bench --against`
- * on the 2-core machine (load 7-11): CPU 0.87x, wall 0.72x, peak tree 0.89x. The expiry file
- * still sleeps in a thread of its own (expiryThreads).
+ * Files at a time when the cores are shared with the server: two. One (issue 52) saved CPU (paired
+ * 0.87x on the 2-core machine) but put the waits of different files in series: against a server
+ * whose takes never finish, two 60 s ready bounds one after the other, a verdict in 118 s instead
+ * of 66 s (test/reference/defects/stuck-whole-run.int.test.ts, 2026-11-27). A verdict within a
+ * minute comes first. The expiry file still sleeps in a thread of its own (expiryThreads).
  */
-export const LOCAL_SUITE_WORKERS = 1;
+export const LOCAL_SUITE_WORKERS = 2;
 /**
  * Files at a time against a server across a network: waiting threads cost little here, and the
  * run against hosted latencies (`serve --latitude hosted-latency`) is bound by its longest chain of

@@ -24,7 +24,10 @@ const selection = process.env.SPEAKCHECK_DEFECT_MATRIX ?? (process.env.CI ? 'all
 const chosen = SWITCHES.filter(
   (s) => selection === 'all' || selection === '1' || selection.split(',').includes(s.name),
 );
-const PARALLEL = Number(process.env.SPEAKCHECK_DEFECT_PARALLEL ?? 2);
+// One whole run at a time: the bound is one run's time to a verdict, as a user sees it, not two
+// whole runs and their stacks sharing two cores beside the rest of npm test (123 s at CI's load
+// with two at a time, 70 s alone; 2026-11-27).
+const PARALLEL = Number(process.env.SPEAKCHECK_STUCK_PARALLEL ?? 1);
 /** The issue's bound for a verdict, stack start included. */
 const MAX_VERDICT_MS = 90_000;
 
