@@ -44,9 +44,15 @@ if [ -z "${DOCKER_HOST:-}" ] && [ ! -S /var/run/docker.sock ]; then
     # EXTRA_BINS: the installed native modules, for the shared libraries they link (rollup's, which
     # the harness image's vitest loads, needs librt; node itself does not). The .node files also
     # land in the base at their host paths (4 MB), where nothing uses them.
+    # ldd's output is read whole, not piped into `grep -q`: under pipefail grep's early exit made
+    # ldd's SIGPIPE a "no" now and then, and a base without librt reached CI (rollup: ERR_DLOPEN_FAILED).
     native=$(find "$PWD/node_modules/" -name '*.node' -type f | while read -r f; do
-      if ldd "$f" 2>/dev/null | grep -q '=> /'; then printf '%s ' "$f"; fi
+      case "$(ldd "$f" 2>/dev/null)" in *'=> /'*) printf '%s ' "$f" ;; esac
     done)  # (one that links no library would stop host-node-image.sh: its ldd | grep finds nothing)
+    case "$native" in
+      *rollup*) ;;
+      *) echo "== container stage FAILED: no native rollup module under node_modules for the base image (the harness image's vitest loads it)"; exit 1 ;;
+    esac
     EXTRA_BINS=$native "$BASE_SCRIPT" localhost/node-host:latest >/dev/null || { echo "base image build failed"; exit 1; }
     export SPEAKCHECK_IMAGE_BASE=localhost/node-host:latest SPEAKCHECK_IMAGE_DEPS=context
     log "base image localhost/node-host:latest built"
@@ -61,7 +67,9 @@ harness_image() {
   if [ -n "${SPEAKCHECK_IMAGE_BASE:-}" ]; then args+=(--build-arg "BASE=$SPEAKCHECK_IMAGE_BASE"); fi
   if [ -n "${SPEAKCHECK_IMAGE_DEPS:-}" ]; then args+=(--build-arg "DEPS=$SPEAKCHECK_IMAGE_DEPS"); fi
   tag=localhost/speakcheck-harness:$(
+    # The base's image id too: a base rebuilt with other libraries must not reuse an image built on the old one.
     { printf '%s\n' "${args[@]}"
+      if [ -n "${SPEAKCHECK_IMAGE_BASE:-}" ]; then "$CLI" image inspect --format '{{.Id}}' "$SPEAKCHECK_IMAGE_BASE" 2>/dev/null; fi
       find Dockerfile.harness .dockerignore package.json package-lock.json tsconfig.json \
         bin src suites fixtures schemas spec reference -type f ! -name '*.test.ts' -print0 |
         sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
