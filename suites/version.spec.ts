@@ -89,21 +89,25 @@ covers(
 covers(['VERSION-MAJOR-MATCHES-PATH'], 'the reported major version is the path version (1)', async () => {
   const { path, exchange } = await getVersion();
   const { major } = versionNumbers(exchange.json);
-  if (major !== 1)
-    throw new Finding(`GET ${path}: major version ${show(major)}, but the path says /v1`, {
-      expected: 1,
-      actual: major,
-    });
+  check('VERSION-MAJOR-MATCHES-PATH', () => {
+    if (major !== 1)
+      throw new Finding(`GET ${path}: major version ${show(major)}, but the path says /v1`, {
+        expected: 1,
+        actual: major,
+      });
+  });
 });
 
 covers(['VERSION-WIRE-SHAPE'], 'the version body has the SDK shape {version, minor} (reported)', async () => {
   const { path, exchange } = await getVersion();
   const json = exchange.json;
   observe(`GET ${path} answered ${show(json)}`);
-  if (path !== VERSION_PATHS[0])
-    throw new Finding(`the version endpoint is ${path}, not the SDK's ${VERSION_PATHS[0]}`);
-  expectSchema('Version', json, 'the version answer');
-  observe(`version body ${show(json)} has the SDK shape`);
+  check('VERSION-WIRE-SHAPE', () => {
+    if (path !== VERSION_PATHS[0])
+      throw new Finding(`the version endpoint is ${path}, not the SDK's ${VERSION_PATHS[0]}`);
+    expectSchema('Version', json, 'the version answer');
+    observe(`version body ${show(json)} has the SDK shape`);
+  });
 });
 
 covers(
@@ -111,13 +115,19 @@ covers(
   'the interface answers under /v1/speak and authentication under /auth',
   async () => {
     const models = await speak.api.get('/v1/speak/models');
-    assertStatus(models, 200, 'GET /v1/speak/models');
+    check('VERSION-PATH-PREFIX', () => assertStatus(models, 200, 'GET /v1/speak/models'));
     const { email, password } = speak.config;
     if (email !== undefined && password !== undefined) {
       // A login that works proves the route lives at {auth_url}/auth/login.
       const login = await speak.anon.post('/auth/login', { email, password });
-      assertStatus(login, 200, 'POST /auth/login (outside the /v1/speak prefix) with the run’s credentials');
-      expectSchema('TokenPair', login.json, 'the login answer');
+      check('VERSION-PATH-PREFIX', () => {
+        assertStatus(
+          login,
+          200,
+          'POST /auth/login (outside the /v1/speak prefix) with the run’s credentials',
+        );
+        expectSchema('TokenPair', login.json, 'the login answer');
+      });
       return;
     }
     // With a permanent token only: an unknown user's 401 says the route is there, unless every
@@ -126,7 +136,9 @@ covers(
       email: `nobody-${Date.now()}@speakcheck.invalid`,
       password: 'x',
     });
-    assertStatus(login, 401, 'POST /auth/login (outside the /v1/speak prefix) with an unknown user');
+    check('VERSION-PATH-PREFIX', () =>
+      assertStatus(login, 401, 'POST /auth/login (outside the /v1/speak prefix) with an unknown user'),
+    );
     const control = await speak.anon.post('/auth/speakcheck-no-such-route', {});
     observe(
       `POST /auth/login with an unknown user answered 401; POST /auth/speakcheck-no-such-route answered ${control.status}${control.status === 401 ? ' too: the 401 alone does not prove where login lives' : ''}.`,
@@ -147,6 +159,6 @@ covers(
       (await getVersion()).exchange,
       await speak.anon.get('/v1/speak/models'),
     ];
-    for (const exchange of exchanges) assertJson(exchange);
+    for (const exchange of exchanges) check('API-JSON-BODIES', () => assertJson(exchange));
   },
 );
