@@ -158,13 +158,13 @@ function protectedRoutes(): Route[] {
 
 /**
  * Calls every protected route with `authorization` (or none) and collects every answer that is not
- * 401 + detail. With `ids`, a wrong status counts against `ids.status` and a missing detail against
- * `ids.detail` (each through check()); without, both against the test's one requirement.
+ * 401 + detail. A wrong status counts against `ids.status` and a missing detail against `ids.detail`
+ * (each through check()); without `ids.detail`, both against `ids.status`.
  */
 async function assertAllRefused(
   authorization: string | undefined,
   what: string,
-  ids?: { status: RequirementId; detail: RequirementId },
+  ids: { status: RequirementId; detail?: RequirementId },
 ): Promise<void> {
   const problems: string[] = [];
   const detailProblems: string[] = [];
@@ -190,7 +190,7 @@ async function assertAllRefused(
     try {
       assertErrorBody(exchange);
     } catch (error) {
-      (ids ? detailProblems : problems).push((error as Error).message);
+      (ids.detail ? detailProblems : problems).push((error as Error).message);
     }
   }
   const refuse = (list: string[], expected: string) => () => {
@@ -200,11 +200,11 @@ async function assertAllRefused(
         { where: what, expected, actual: list },
       );
   };
-  if (ids) {
+  if (ids.detail) {
     const statusHeld = check(ids.status, refuse(problems, '401'));
     const detailHeld = check(ids.detail, refuse(detailProblems, 'a JSON detail with their 401'));
     if (!statusHeld || !detailHeld) return;
-  } else refuse(problems, '401 with a JSON detail')();
+  } else if (!check(ids.status, refuse(problems, '401 with a JSON detail'))) return;
   observe(`${what}: all ${protectedRoutes().length} protected routes answered 401 with a JSON detail.`);
 }
 
@@ -348,9 +348,13 @@ covers(
     const { stale, exchange } = await refreshedWithBearer();
     if (!stale)
       observe('an altered access token was not refused with 401: the refresh carried the valid one instead');
-    const pair = expectPair(exchange, `POST /auth/refresh with ${stale ? 'a refused' : 'the'} bearer header`);
-    await assertAccessWorks(pair.access_token, 'refresh with bearer', () =>
-      refreshedAgain(pair, 'POST /auth/refresh (again)'),
+    const pair = await checkStep('AUTH-REFRESH-WITH-BEARER', () =>
+      expectPair(exchange, `POST /auth/refresh with ${stale ? 'a refused' : 'the'} bearer header`),
+    );
+    await check('AUTH-REFRESH-WITH-BEARER', () =>
+      assertAccessWorks(pair.access_token, 'refresh with bearer', () =>
+        refreshedAgain(pair, 'POST /auth/refresh (again)'),
+      ),
     );
   },
 );
@@ -358,15 +362,17 @@ covers(
 covers(['AUTH-REFRESH-CHAIN'], 'refreshing repeatedly keeps working without the password', async () => {
   const pairs = await chain();
   const last = pairs.at(-1)!;
-  await assertAccessWorks(last.access_token, 'the third refresh in a row', () =>
-    refreshedAgain(last, 'POST /auth/refresh (a fourth)'),
+  await check('AUTH-REFRESH-CHAIN', () =>
+    assertAccessWorks(last.access_token, 'the third refresh in a row', () =>
+      refreshedAgain(last, 'POST /auth/refresh (a fourth)'),
+    ),
   );
 });
 
 covers(['AUTH-REFRESH-WITHOUT-EMAIL'], 'refresh without email (reported)', async () => {
   const { exchange } = await refreshedWithoutEmail();
   observe(`POST /auth/refresh without email answered ${exchange.status}.`);
-  expectPair(exchange, 'POST /auth/refresh without email');
+  check('AUTH-REFRESH-WITHOUT-EMAIL', () => expectPair(exchange, 'POST /auth/refresh without email'));
 });
 
 covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => {
@@ -417,8 +423,9 @@ covers(
   ['AUTH-INVALID-TOKEN-401'],
   'every protected route refuses a tampered or garbage token with 401',
   async () => {
-    await assertAllRefused(`Bearer ${tamperToken(await accessToken())}`, 'a tampered access token');
-    await assertAllRefused('Bearer speakcheck-not-a-token', 'a garbage bearer token');
+    const ids = { status: 'AUTH-INVALID-TOKEN-401' } as const;
+    await assertAllRefused(`Bearer ${tamperToken(await accessToken())}`, 'a tampered access token', ids);
+    await assertAllRefused('Bearer speakcheck-not-a-token', 'a garbage bearer token', ids);
   },
 );
 
@@ -434,7 +441,7 @@ covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async () => {
       ? 'the permanent token carries no expiry the harness can read (not a JWT with exp).'
       : `the permanent token is a JWT with exp, ${lifetime} s after it was issued (${Math.round((jwtSecondsLeft(token) ?? 0) / 86_400)} days left).`,
   );
-  await assertAccessWorks(token, 'the permanent token (--token)');
+  await check('AUTH-PERMANENT-TOKEN', () => assertAccessWorks(token, 'the permanent token (--token)'));
 });
 
 covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () => {
@@ -458,6 +465,8 @@ covers(['AUTH-OLD-REFRESH-AFTER-ROTATION'], 'a rotated refresh token used again 
       ? `the old refresh token still refreshes after rotation (${again.status}): it is not single-use.`
       : `the old refresh token is refused after rotation (${again.status}): refresh tokens are single-use.`,
   );
-  if (again.status >= 500)
-    throw new Finding(`reusing a rotated refresh token caused a server error ${again.status}`);
+  check('AUTH-OLD-REFRESH-AFTER-ROTATION', () => {
+    if (again.status >= 500)
+      throw new Finding(`reusing a rotated refresh token caused a server error ${again.status}`);
+  });
 });
