@@ -195,7 +195,9 @@ covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is r
     reissue: async () => (await again()).href,
   });
   // Refused is not served: the status is the server's (or its blob store's) choice, observed.
-  observe(`a tampered signature: ${assertTamperedRejected(exchange)}`);
+  check('AUDIO-TAMPERED-REJECTED', () =>
+    observe(`a tampered signature: ${assertTamperedRejected(exchange)}`),
+  );
   // The expiry, when present, is covered by the signature too.
   const expiresParam = ['X-Amz-Expires', 'expires', 'Expires'].find((p) =>
     signed.location.searchParams.has(p),
@@ -211,14 +213,14 @@ covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is r
       copy.searchParams.set(expiresParam, String(Number(copy.searchParams.get(expiresParam)) + 1_000_000));
       return copy.href;
     };
-    const refusal = assertTamperedRejected(
-      await speak.api.fetchSigned(stretched.href, {
-        // Its own expiry parameter was stretched: the original's lifetime is the one that counts.
-        expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
-        reissue: async () => stretch((await again()).fresh.location),
-      }),
+    const stretchedExchange = await speak.api.fetchSigned(stretched.href, {
+      // Its own expiry parameter was stretched: the original's lifetime is the one that counts.
+      expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
+      reissue: async () => stretch((await again()).fresh.location),
+    });
+    check('AUDIO-TAMPERED-REJECTED', () =>
+      observe(`${expiresParam} stretched: ${assertTamperedRejected(stretchedExchange)}`),
     );
-    observe(`${expiresParam} stretched: ${refusal}`);
   }
 });
 
@@ -232,10 +234,12 @@ covers(
       headers: { authorization: `Bearer ${access}` },
     });
     observe(`signed URL with Authorization answered ${exchange.status}`);
-    if (exchange.status < 400)
-      throw new Finding(
-        `the signed URL accepted an Authorization header too (${exchange.status}); S3 refuses a second auth mechanism`,
-      );
+    check('AUDIO-SIGNED-WITH-AUTH-REJECTED', () => {
+      if (exchange.status < 400)
+        throw new Finding(
+          `the signed URL accepted an Authorization header too (${exchange.status}); S3 refuses a second auth mechanism`,
+        );
+    });
   },
 );
 
