@@ -193,12 +193,6 @@ async function signedUrlExpires(): Promise<void> {
   if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
   await waitUntil('signed audio URL', plan.expiresAtMs + pastMarginMs());
   const late = await speak.api.fetchSigned(signed.location.href);
-  // Refused is not served: which error status is the server's (or its blob store's) choice.
-  const refusal = assertNotServed(
-    late,
-    `a signed audio URL ${pastMarginMs() / 1000} s past its ${plan.lifetimeS} s lifetime`,
-  );
-  observe(`a signed audio URL living ${plan.lifetimeS} s (${lifetime.source}) was ${refusal} after it`);
   // A server error may be the blob store failing, not the expiry: a URL signed now must be served.
   if (late.status >= 500) {
     const fresh = signedRedirect(
@@ -212,6 +206,14 @@ async function signedUrlExpires(): Promise<void> {
         'a run where a fresh signed audio URL is served',
       );
   }
+  check('AUDIO-SIGNED-EXPIRES', () => {
+    // Refused is not served: which error status is the server's (or its blob store's) choice.
+    const refusal = assertNotServed(
+      late,
+      `a signed audio URL ${pastMarginMs() / 1000} s past its ${plan.lifetimeS} s lifetime`,
+    );
+    observe(`a signed audio URL living ${plan.lifetimeS} s (${lifetime.source}) was ${refusal} after it`);
+  });
 }
 
 async function websocketUrlExpires(): Promise<void> {
