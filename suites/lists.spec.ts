@@ -205,14 +205,19 @@ covers(
     const { voice, ids, full } = await fixture();
     const subset = [ids[0]!, ids[2]!, ids[5]!];
     const query = { ids: [...subset, 'speakcheck-unknown-id'] };
-    assertListOracle(await answer(query), listOracle(full, query), query, full, 'GET /v1/speak/takes');
+    const takes = await answer(query);
+    check('LIST-ID-FILTER', () =>
+      assertListOracle(takes, listOracle(full, query), query, full, 'GET /v1/speak/takes'),
+    );
     const voices = await list<Voice>(speak, 'voice', { voice_id: `${voice.voice_id},speakcheck-unknown-id` });
     const got = voices.map((v) => v.voice_id);
-    if (got.length !== 1 || got[0] !== voice.voice_id) {
-      throw new Finding(
-        `GET /v1/speak/voices?voice_id=<ours>,<unknown> answered ${show(got)}, expected only ${voice.voice_id}`,
-      );
-    }
+    check('LIST-ID-FILTER', () => {
+      if (got.length !== 1 || got[0] !== voice.voice_id) {
+        throw new Finding(
+          `GET /v1/speak/voices?voice_id=<ours>,<unknown> answered ${show(got)}, expected only ${voice.voice_id}`,
+        );
+      }
+    });
   },
   CONCURRENT,
 );
@@ -228,17 +233,19 @@ covers(
     observe(
       `first page number: ${first}; page omitted gives ${show(defaultPage.map((id) => id.slice(0, 8)))}; no length gives ${unlimited.length} of ${ids.length}`,
     );
-    if (first !== 1) throw new Finding(`pages count from ${first}, the SDK counts from 1`);
-    assertListOracle(
-      await answer({ ids, length: 2 }),
-      listOracle(full, { ids, length: 2, page: 1 }),
-      { ids, length: 2 },
-      full,
+    check('LIST-PAGE-BASE', () => {
+      if (first !== 1) throw new Finding(`pages count from ${first}, the SDK counts from 1`);
+    });
+    const pageOmitted = await answer({ ids, length: 2 });
+    check('LIST-PAGE-BASE', () =>
+      assertListOracle(pageOmitted, listOracle(full, { ids, length: 2, page: 1 }), { ids, length: 2 }, full),
     );
-    if (unlimited.length !== ids.length)
-      throw new Finding(
-        `without length the list holds ${unlimited.length} of ${ids.length}: a default page size applies`,
-      );
+    check('LIST-PAGE-BASE', () => {
+      if (unlimited.length !== ids.length)
+        throw new Finding(
+          `without length the list holds ${unlimited.length} of ${ids.length}: a default page size applies`,
+        );
+    });
   },
   CONCURRENT,
 );
@@ -254,8 +261,10 @@ covers(
     observe(
       `older=${middle.timestamp_ms} ${older.includes(middle.id) ? 'includes' : 'excludes'} the item at that time; newer=${middle.timestamp_ms} ${newer.includes(middle.id) ? 'includes' : 'excludes'} it`,
     );
-    if (!older.includes(middle.id) || !newer.includes(middle.id))
-      throw new Finding('bounds are exclusive; the SDK treats them as inclusive');
+    check('LIST-BOUNDS-INCLUSIVE', () => {
+      if (!older.includes(middle.id) || !newer.includes(middle.id))
+        throw new Finding('bounds are exclusive; the SDK treats them as inclusive');
+    });
   },
   CONCURRENT,
 );
@@ -363,22 +372,24 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
       const { ids, full } = await listFixture();
       const semantics = await observedSemantics(kind, ids, full);
       observe(`${path}: ${describeSemantics(semantics)}`);
-      await assertProperty(
-        `lists${label}: oracle of the observed semantics`,
-        fc.asyncProperty(
-          listQueryArb(full, { allowBoundOnItem: true, firstPage: semantics.firstPage }),
-          async (query) => {
-            const [now, got] = await Promise.all([fullNow(kind, ids), answer(query, kind)]);
-            assertListOracle(
-              got,
-              listOracle(now, query, semantics),
-              query,
-              now,
-              `${path} (${describeSemantics(semantics)})`,
-            );
-          },
+      await check('LIST-ORACLE', () =>
+        assertProperty(
+          `lists${label}: oracle of the observed semantics`,
+          fc.asyncProperty(
+            listQueryArb(full, { allowBoundOnItem: true, firstPage: semantics.firstPage }),
+            async (query) => {
+              const [now, got] = await Promise.all([fullNow(kind, ids), answer(query, kind)]);
+              assertListOracle(
+                got,
+                listOracle(now, query, semantics),
+                query,
+                now,
+                `${path} (${describeSemantics(semantics)})`,
+              );
+            },
+          ),
+          { numRuns },
         ),
-        { numRuns },
       );
     },
     CONCURRENT,
