@@ -142,16 +142,24 @@ covers(
       m.genders.filter((g) => !['male', 'female', 'nonbinary'].includes(g)),
     );
     const unknownTypes = speak.models.flatMap((m) => m.prosody_types.filter((t) => !prosodyOfType(t)));
-    if (unknownGenders.length || unknownTypes.length) {
-      throw new Finding(
-        `values outside the wire facts: genders ${show(unknownGenders)}, prosody types ${show(unknownTypes)}`,
-      );
-    }
+    check('MODEL-GENDER-VALUES', () => {
+      if (unknownGenders.length)
+        throw new Finding(`genders outside the wire facts: ${show(unknownGenders)}`, {
+          actual: unknownGenders,
+        });
+    });
+    check('MODEL-PROSODY-TYPE-NAMES', () => {
+      if (unknownTypes.length)
+        throw new Finding(`prosody types outside the wire facts: ${show(unknownTypes)}`, {
+          actual: unknownTypes,
+        });
+    });
   },
 );
 
 covers(['MODEL-GENDERS-USABLE'], 'a voice can be generated with each gender of the model', async () => {
-  const voices = await voicesByGender();
+  // Generating one voice per gender, each done with the gender asked for, is the requirement itself.
+  const voices = await checkStep('MODEL-GENDERS-USABLE', voicesByGender);
   observe(
     `voices ready for genders ${[...voices.keys()].join(', ')} (models: ${show([...voices.values()].map((v) => v.model))})`,
   );
@@ -223,12 +231,15 @@ covers(
   ['MODEL-LANGUAGES-USABLE'],
   'a take is accepted and ready with each language of the model as override_language',
   async () => {
-    const takes = await languageTakes();
+    await anyVoice(); // the voice is setup: its failure blocks, the takes' failure fails
+    const takes = await checkStep('MODEL-LANGUAGES-USABLE', languageTakes);
     takes.forEach((take, i) => {
-      assertEqualField(
-        take.override_language,
-        exercisedLanguages()[i],
-        `take ${take.take_id} /override_language`,
+      check('MODEL-LANGUAGES-USABLE', () =>
+        assertEqualField(
+          take.override_language,
+          exercisedLanguages()[i],
+          `take ${take.take_id} /override_language`,
+        ),
       );
     });
     observe(
@@ -274,7 +285,9 @@ covers(
     }
     const takes = await prosodyTypeTakes();
     takes.forEach((take, i) => {
-      assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`);
+      check('MODEL-PROSODY-TYPES-USABLE', () =>
+        assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`),
+      );
     });
     observe(`ready with prosody types ${known.join(', ')}`);
   },
