@@ -232,11 +232,13 @@ covers(['VOICE-LIST'], 'the voice list holds the generated voices', async () => 
   const ids = (await Promise.all([slowVoice(), fastVoice(), plainVoice()])).map((g) => g.created.voice_id);
   // The unfiltered list: no length means no limit (wire facts), and new voices come first anyway.
   const whole = await listHolding<Voice>(speak, 'voice', ids);
-  const missing = ids.filter((id) => !whole.some((v) => v.voice_id === id));
-  if (missing.length)
-    throw new Finding(
-      `GET /v1/speak/voices (${whole.length} voices) does not hold the generated ${missing.join(', ')}`,
-    );
+  check('VOICE-LIST', () => {
+    const missing = ids.filter((id) => !whole.some((v) => v.voice_id === id));
+    if (missing.length)
+      throw new Finding(
+        `GET /v1/speak/voices (${whole.length} voices) does not hold the generated ${missing.join(', ')}`,
+      );
+  });
 });
 
 covers(['VOICE-MODEL-SPECIFIC'], 'the model a voice reports (reported)', async () => {
@@ -252,11 +254,13 @@ covers(['VOICE-MODEL-SPECIFIC'], 'the model a voice reports (reported)', async (
   observe(
     `requested model ${show(requested)}; generation answered ${show(created.model)}, ready voice reports ${show(final.model)} (${relation}).`,
   );
-  if (!final.model.startsWith(requested) && !requested.startsWith(final.model)) {
-    throw new Finding(
-      `voice model ${show(final.model)} is not related by prefix to the requested ${show(requested)}`,
-    );
-  }
+  check('VOICE-MODEL-SPECIFIC', () => {
+    if (!final.model.startsWith(requested) && !requested.startsWith(final.model)) {
+      throw new Finding(
+        `voice model ${show(final.model)} is not related by prefix to the requested ${show(requested)}`,
+      );
+    }
+  });
 });
 
 covers(
@@ -264,25 +268,34 @@ covers(
   "the example take's audio is fetched like any take's audio",
   async () => {
     const { final } = await plainReady();
-    const example = await waitUntilDone<Take>(speak, 'take', final.example_take_id);
-    if (example.final.voice_id !== final.voice_id) {
-      throw new Finding(
-        `example take ${final.example_take_id.slice(0, 8)} was spoken by voice ${show(example.final.voice_id)}, not by the voice ${final.voice_id} that names it`,
-        { where: 'example take /voice_id', expected: final.voice_id, actual: example.final.voice_id },
-      );
-    }
-    const { audio } = await fetchAudio(speak, final.example_take_id, 'wav');
-    const wav = parseWav(audio.body, 'example take wav');
-    observe(
-      `example take ${final.example_take_id.slice(0, 8)}: ${wav.samples} samples at ${wav.sampleRate} Hz, text ${show(example.final.text)}`,
+    const example = await checkStep('VOICE-EXAMPLE-TAKE-AUDIO', () =>
+      waitUntilDone<Take>(speak, 'take', final.example_take_id),
     );
+    check('VOICE-EXAMPLE-TAKE-AUDIO', () => {
+      if (example.final.voice_id !== final.voice_id) {
+        throw new Finding(
+          `example take ${final.example_take_id.slice(0, 8)} was spoken by voice ${show(example.final.voice_id)}, not by the voice ${final.voice_id} that names it`,
+          { where: 'example take /voice_id', expected: final.voice_id, actual: example.final.voice_id },
+        );
+      }
+    });
+    await check('VOICE-EXAMPLE-TAKE-AUDIO', async () => {
+      const { audio } = await fetchAudio(speak, final.example_take_id, 'wav');
+      const wav = parseWav(audio.body, 'example take wav');
+      observe(
+        `example take ${final.example_take_id.slice(0, 8)}: ${wav.samples} samples at ${wav.sampleRate} Hz, text ${show(example.final.text)}`,
+      );
+    });
   },
 );
 
 covers(['VOICE-EXAMPLE-TAKE-NULL'], 'example_take (reported)', async () => {
   const { final } = await plainReady();
   observe(`example_take is ${show(final.example_take)}`);
-  if (final.example_take !== null) throw new Finding(`example_take is not null: ${show(final.example_take)}`);
+  check('VOICE-EXAMPLE-TAKE-NULL', () => {
+    if (final.example_take !== null)
+      throw new Finding(`example_take is not null: ${show(final.example_take)}`);
+  });
 });
 
 /** Durations of the same text: slow voice (omitted prosody), fast voice (null prosody), each also with pace 0. */
@@ -296,18 +309,22 @@ covers(
     observe(
       `durations (s): slow voice omitted ${slowOmitted.toFixed(2)}, slow voice pace 0 ${slowNeutral.toFixed(2)}, fast voice null ${fastNull.toFixed(2)}, fast voice pace 0 ${fastNeutral.toFixed(2)}`,
     );
-    if (!(slowOmitted >= slowNeutral * CLEAR_RATIO)) {
-      throw new Finding(
-        `a take with prosody omitted on a voice with default pace -10 lasts ${slowOmitted.toFixed(2)} s, not clearly longer than the same text at pace 0 (${slowNeutral.toFixed(2)} s): the default_prosody was not adopted`,
-        { expected: `>= ${(slowNeutral * CLEAR_RATIO).toFixed(2)} s`, actual: slowOmitted },
-      );
-    }
-    if (!(fastNull * CLEAR_RATIO <= fastNeutral)) {
-      throw new Finding(
-        `a take with prosody null on a voice with default pace +10 lasts ${fastNull.toFixed(2)} s, not clearly shorter than the same text at pace 0 (${fastNeutral.toFixed(2)} s): the default_prosody was not adopted`,
-        { expected: `<= ${(fastNeutral / CLEAR_RATIO).toFixed(2)} s`, actual: fastNull },
-      );
-    }
+    check('VOICE-DEFAULT-PROSODY-ADOPTED', () => {
+      if (!(slowOmitted >= slowNeutral * CLEAR_RATIO)) {
+        throw new Finding(
+          `a take with prosody omitted on a voice with default pace -10 lasts ${slowOmitted.toFixed(2)} s, not clearly longer than the same text at pace 0 (${slowNeutral.toFixed(2)} s): the default_prosody was not adopted`,
+          { expected: `>= ${(slowNeutral * CLEAR_RATIO).toFixed(2)} s`, actual: slowOmitted },
+        );
+      }
+    });
+    check('VOICE-DEFAULT-PROSODY-ADOPTED', () => {
+      if (!(fastNull * CLEAR_RATIO <= fastNeutral)) {
+        throw new Finding(
+          `a take with prosody null on a voice with default pace +10 lasts ${fastNull.toFixed(2)} s, not clearly shorter than the same text at pace 0 (${fastNeutral.toFixed(2)} s): the default_prosody was not adopted`,
+          { expected: `<= ${(fastNeutral / CLEAR_RATIO).toFixed(2)} s`, actual: fastNull },
+        );
+      }
+    });
   },
 );
 
@@ -319,8 +336,10 @@ covers(['VOICE-PARTIAL-PROSODY'], 'a partial default_prosody (reported)', async 
       ? `accepted (${exchange.status}); default_prosody answered ${show(json?.default_prosody)}`
       : `refused with ${exchange.status} ${show(exchange.text, 200)}`;
   observe(`voice generation with default_prosody ${show(PARTIAL)}: ${outcome}`);
-  if (exchange.status >= 500)
-    throw new Finding(`a partial default_prosody answered a server error ${exchange.status}`);
+  check('VOICE-PARTIAL-PROSODY', () => {
+    if (exchange.status >= 500)
+      throw new Finding(`a partial default_prosody answered a server error ${exchange.status}`);
+  });
 });
 
 covers(
@@ -335,11 +354,15 @@ covers(
       description,
     });
     observe(`POST /v1/speak/voices/{id} answered ${exchange.status} ${show(exchange.text)}`);
-    if (expectJson(exchange, 'voice update') !== true)
-      throw new Finding(`voice update answered ${show(exchange.text)}, expected true`);
+    await checkStep('VOICE-UPDATE', () => {
+      if (expectJson(exchange, 'voice update') !== true)
+        throw new Finding(`voice update answered ${show(exchange.text)}, expected true`);
+    });
     const after = await getItem<Voice>(speak, 'voice', final.voice_id);
-    assertEqualField(after.name, name, 'voice after update /name');
-    assertEqualField(after.description, description, 'voice after update /description');
+    check('VOICE-UPDATE', () => assertEqualField(after.name, name, 'voice after update /name'));
+    check('VOICE-DESCRIPTION', () =>
+      assertEqualField(after.description, description, 'voice after update /description'),
+    );
   },
 );
 
@@ -347,14 +370,23 @@ covers(['VOICE-DELETE'], 'delete a voice with DELETE /v1/speak/voices/{id} (repo
   const { final } = await plainReady();
   const exchange = await speak.api.delete(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
   observe(`DELETE /v1/speak/voices/{id} answered ${exchange.status} ${show(exchange.text)}`);
-  if (expectJson(exchange, 'voice delete') !== true)
-    throw new Finding(`voice delete answered ${show(exchange.text)}, expected true`);
+  await checkStep('VOICE-DELETE', () => {
+    if (expectJson(exchange, 'voice delete') !== true)
+      throw new Finding(`voice delete answered ${show(exchange.text)}, expected true`);
+  });
   const get = await speak.api.get(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
-  if (get.status !== 404) throw new Finding(`GET of the deleted voice answered ${get.status}, expected 404`);
-  const listed = await list<Voice>(speak, 'voice');
-  if (listed.some((v) => v.voice_id === final.voice_id))
-    throw new Finding('the deleted voice still appears in GET /v1/speak/voices');
+  check('VOICE-DELETE', () => {
+    if (get.status !== 404)
+      throw new Finding(`GET of the deleted voice answered ${get.status}, expected 404`);
+  });
+  await check('VOICE-DELETE', async () => {
+    const listed = await list<Voice>(speak, 'voice');
+    if (listed.some((v) => v.voice_id === final.voice_id))
+      throw new Finding('the deleted voice still appears in GET /v1/speak/voices');
+  });
   const again = await speak.api.delete(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
-  if (again.status !== 404)
-    throw new Finding(`DELETE of an unknown (deleted) voice answered ${again.status}, expected 404`);
+  check('VOICE-DELETE', () => {
+    if (again.status !== 404)
+      throw new Finding(`DELETE of an unknown (deleted) voice answered ${again.status}, expected 404`);
+  });
 });
