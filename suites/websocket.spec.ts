@@ -125,15 +125,19 @@ covers(
   async () => {
     const issuedAtMs = Date.now();
     const exchange = await speak.api.get(`/v1/speak/websocket/${encodeURIComponent(speak.model.name)}`);
-    assertAddressAnswered(exchange, `/v1/speak/websocket/${speak.model.name}`);
-    expectSchema('WorkerWebsocketUrl', expectJson(exchange), 'the SDK-form websocket address');
+    await checkStep('WS-URL-SDK-FORM', () => {
+      assertAddressAnswered(exchange, `/v1/speak/websocket/${speak.model.name}`);
+      expectSchema('WorkerWebsocketUrl', expectJson(exchange), 'the SDK-form websocket address');
+    });
     // The SDK URL must work as well as the spec one (renewed in the SDK form should it go stale).
     const url = String(field(exchange.json, 'worker_websocket_url'));
-    const conn = await SpeakStreamConnection.connect(
-      url,
-      renewingConnect(speak, issuedAtMs, { form: 'sdk' }),
-    );
-    await conn.close();
+    await check('WS-URL-SDK-FORM', async () => {
+      const conn = await SpeakStreamConnection.connect(
+        url,
+        renewingConnect(speak, issuedAtMs, { form: 'sdk' }),
+      );
+      await conn.close();
+    });
   },
 );
 
@@ -149,15 +153,17 @@ covers(['WS-URL-UNKNOWN-MODEL'], 'the address endpoint without a model or with a
     ['without model', missing],
     ['unknown model', unknown],
   ] as const)
-    assertAddressRefused(e, what);
+    check('WS-URL-UNKNOWN-MODEL', () => assertAddressRefused(e, what));
 });
 
 covers(['WS-CONNECT-NO-BEARER'], 'connects to the URL without any Authorization header', async () => {
   // SpeakStreamConnection sends no Authorization unless told to; the upgrade must succeed.
-  const conn = await connectFresh();
-  const open = conn.open;
-  await conn.close();
-  if (!open) throw new Finding('the connection was not open after the upgrade', { expected: 'open' });
+  await check('WS-CONNECT-NO-BEARER', async () => {
+    const conn = await connectFresh();
+    const open = conn.open;
+    await conn.close();
+    if (!open) throw new Finding('the connection was not open after the upgrade', { expected: 'open' });
+  });
 });
 
 covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async () => {
@@ -174,7 +180,10 @@ covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async 
         ? `on connect the worker sent ${greeting.text.slice(0, 200)}`
         : `no connection-level message within ${MESSAGE_WAIT_MS} ms of connecting`,
     );
-    if (greeting) expectSchema('WsStatusMessage', greeting.json, 'the connection-level message');
+    if (greeting)
+      check('WS-CONNECTION-MESSAGE', () =>
+        expectSchema('WsStatusMessage', greeting.json, 'the connection-level message'),
+      );
   });
 });
 
@@ -216,7 +225,7 @@ covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it',
     return;
   }
   observe(`the websocket URL expires ${((expiry - before) / 1000).toFixed(0)} s after it was issued`);
-  assertUrlLifetime(before, expiry);
+  check('WS-URL-LIFETIME', () => assertUrlLifetime(before, expiry));
 });
 
 // WS-URL-EXPIRED-REFUSED and WS-OPEN-PAST-EXPIRY wait a lifetime out: suites/expiry.spec.ts.
@@ -363,10 +372,12 @@ for (const mode of ['parts', 'chunks'] as const) {
 covers(['WS-MODE-PARTS-DEFAULT'], 'a request without `stream` is answered in parts mode', async () => {
   await withConnection(async (conn) => {
     const r = await streamTake(conn, ONE_SENTENCE, undefined);
-    assertFramesWellFormed(conn);
-    assertRequestEnded(r);
-    assertModeShape(r);
-    assertStreamClean(r);
+    check('WS-MODE-PARTS-DEFAULT', () => {
+      assertFramesWellFormed(conn);
+      assertRequestEnded(r);
+      assertModeShape(r);
+      assertStreamClean(r);
+    });
   });
 });
 
@@ -378,7 +389,7 @@ covers(['WS-PARTS-ARE-SENTENCES'], 'parts are sentences ending in silence', asyn
   observe(
     `${r.reassembly.parts.length} part(s) for ${sentences} normalized sentence(s); peak level of each part's last 20 ms: ${tails.join(', ')}`,
   );
-  assertPartsAreSentences(sentences, tails);
+  check('WS-PARTS-ARE-SENTENCES', () => assertPartsAreSentences(sentences, tails));
 });
 
 covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than parts mode', async () => {
@@ -390,7 +401,7 @@ covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than
     observe(
       `one sentence, one connection: time to first audio chunks ${formatMs(chunks.timings.firstAudioMs)}, parts ${formatMs(parts.timings.firstAudioMs)}; time to first playable audio (part 0's header, then its first audio bytes) chunks ${formatMs(chunks.timings.firstPlayableMs)}, parts ${formatMs(parts.timings.firstPlayableMs)}`,
     );
-    assertChunksSooner(chunks, parts);
+    check('WS-CHUNKS-LOWER-LATENCY', () => assertChunksSooner(chunks, parts));
   });
 });
 
@@ -404,7 +415,7 @@ covers(
     observe(
       `${late.length ? late.join('; ') : 'chunk 0 arrived first in every part'}; first playable audio ${formatMs(r.timings.firstPlayableMs)} vs first audio ${formatMs(r.timings.firstAudioMs)} (+${Number.isFinite(gap) ? gap.toFixed(1) : '?'} ms)`,
     );
-    assertChunkZeroFirst(late);
+    check('WS-CHUNK0-SENT-FIRST', () => assertChunkZeroFirst(late));
   },
 );
 
@@ -417,6 +428,6 @@ covers(
     observe(
       `${late.length ? late.join('; ') : "every part's chunk 0 came before its last audio chunk"}; first playable audio ${formatMs(r.timings.firstPlayableMs)}`,
     );
-    assertChunkZeroBeforePartEnd(late);
+    check('WS-CHUNK0-BEFORE-PART-END', () => assertChunkZeroBeforePartEnd(late));
   },
 );
