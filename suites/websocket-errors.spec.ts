@@ -121,14 +121,16 @@ covers(
       observe(
         `"/take/generate": ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; ${r.reassembly.parts.length} audio part(s)`,
       );
-      assertStreamed(
-        r,
-        `the worker does not accept "/take/generate" (the vendor's browser client's command)`,
-        'the take streamed as for /takes/generate',
-      );
-      assertRequestEnded(r);
-      assertStreamClean(r);
-      await stillUsable(conn, 'the singular command');
+      check('WS-COMMAND-SINGULAR', () => {
+        assertStreamed(
+          r,
+          `the worker does not accept "/take/generate" (the vendor's browser client's command)`,
+          'the take streamed as for /takes/generate',
+        );
+        assertRequestEnded(r);
+        assertStreamClean(r);
+      });
+      await check('WS-COMMAND-SINGULAR', () => stillUsable(conn, 'the singular command'));
     });
   },
 );
@@ -156,10 +158,12 @@ covers(
       observe(
         `/voices/generate: ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; Voice statuses ${r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none'}; example take ${exampleTake ?? 'none'}: ${r.reassembly.parts.length} part(s), ${r.reassembly.totalSamples} samples, ${r.reassembly.findings.length} stream finding(s)`,
       );
-      for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Voice message #${m.seq}`);
-      for (const m of r.takeMessages) expectSchema('Voice', m.data, `the Voice of message #${m.seq}`);
-      assertRequestEnded(r);
-      assertStreamClean(r);
+      check('WS-VOICES-GENERATE', () => {
+        for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Voice message #${m.seq}`);
+        for (const m of r.takeMessages) expectSchema('Voice', m.data, `the Voice of message #${m.seq}`);
+        assertRequestEnded(r);
+        assertStreamClean(r);
+      });
     });
   },
 );
