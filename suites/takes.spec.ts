@@ -236,7 +236,8 @@ covers(
     observe(
       `REST polling saw ${seen.join(' → ')}; ${seen.includes('progress_50') ? 'progress_50 seen' : 'progress_50 not seen'} for a ${MULTI_PART.split('. ').length}-sentence text.`,
     );
-    for (const status of seen) expectSchema('Status', status, 'an observed status');
+    for (const status of seen)
+      check('TAKE-STATUS-VALUES', () => expectSchema('Status', status, 'an observed status'));
   },
 );
 
@@ -251,7 +252,9 @@ covers(
     observe(
       `info.duration ${polled.final.info?.duration}, wav samples ${wav.samples}, audio_rate ${polled.final.info?.audio_rate}`,
     );
-    assertDurationIsSampleCount(polled.final.info!, wav, `take ${take.take_id.slice(0, 8)}`);
+    check('TAKE-INFO-DURATION-SAMPLES', () =>
+      assertDurationIsSampleCount(polled.final.info!, wav, `take ${take.take_id.slice(0, 8)}`),
+    );
   },
 );
 
@@ -442,18 +445,20 @@ covers(['TAKE-BATCH'], 'batch generation with an array of bodies (reported)', as
   ];
   const exchange = await speak.api.post('/v1/speak/takes/generate', bodies);
   observe(`POST /v1/speak/takes/generate with an array answered ${exchange.status}`);
-  const json = expectJson(exchange, 'batch generation');
+  const json = await checkStep('TAKE-BATCH', () => expectJson(exchange, 'batch generation'));
   if (Array.isArray(json))
     for (const t of json) if (typeof t?.take_id === 'string') speak.track('take', t.take_id);
-  expectSchema('TakeGenerateResult', json, 'the batch answer');
-  if (!Array.isArray(json) || json.length !== 2) {
-    throw new Finding(`batch answered ${show(json)}, expected an array of 2 takes`);
-  }
-  assertEqualField(
-    json.map((t: Take) => t.text),
-    bodies.map((b) => b.text),
-    'batch answer texts (same order)',
-  );
+  check('TAKE-BATCH', () => {
+    expectSchema('TakeGenerateResult', json, 'the batch answer');
+    if (!Array.isArray(json) || json.length !== 2)
+      throw new Finding(`batch answered ${show(json)}, expected an array of 2 takes`);
+    const texts = json.map((t: Take) => t.text);
+    assertEqualField(
+      texts,
+      bodies.map((b) => b.text),
+      'batch answer texts (same order)',
+    );
+  });
 });
 
 covers(['TAKE-USER-DATA'], 'user_data (string and number) is returned on the take (reported)', async () => {
@@ -464,7 +469,7 @@ covers(['TAKE-USER-DATA'], 'user_data (string and number) is returned on the tak
       text: 'User data.',
       user_data: userData,
     });
-    assertEqualField(take.user_data, userData, 'take /user_data');
+    check('TAKE-USER-DATA', () => assertEqualField(take.user_data, userData, 'take /user_data'));
   }
   observe('user_data (a string and a number) came back unchanged.');
 });
@@ -474,13 +479,17 @@ covers(['TAKE-DELETE'], 'delete a take with DELETE /v1/speak/takes/{id} (reporte
   const path = `/v1/speak/takes/${encodeURIComponent(final.take_id)}`;
   const exchange = await speak.api.delete(path);
   observe(`DELETE /v1/speak/takes/{id} answered ${exchange.status} ${show(exchange.text)}`);
-  if (expectJson(exchange, 'take delete') !== true) {
-    throw new Finding(`take delete answered ${show(exchange.text)}, expected true`);
-  }
+  await checkStep('TAKE-DELETE', () => {
+    if (expectJson(exchange, 'take delete') !== true)
+      throw new Finding(`take delete answered ${show(exchange.text)}, expected true`);
+  });
   const get = await speak.api.get(path);
-  if (get.status !== 404) throw new Finding(`GET of the deleted take answered ${get.status}, expected 404`);
-  const listed = await list<Take>(speak, 'take');
-  if (listed.some((t) => t.take_id === final.take_id)) {
-    throw new Finding('the deleted take still appears in GET /v1/speak/takes');
-  }
+  check('TAKE-DELETE', () => {
+    if (get.status !== 404) throw new Finding(`GET of the deleted take answered ${get.status}, expected 404`);
+  });
+  await check('TAKE-DELETE', async () => {
+    const listed = await list<Take>(speak, 'take');
+    if (listed.some((t) => t.take_id === final.take_id))
+      throw new Finding('the deleted take still appears in GET /v1/speak/takes');
+  });
 });
