@@ -280,18 +280,20 @@ covers(
     }
     // The take's status read failing (e.g. throttled past its bound) is our missing side: audio
     // delivered then proves nothing, and alone it leaves the check not concluded (issue 37).
-    if (delivered.length === 0 && unsure.length > 0)
-      throw new ClientDiagnostic(
-        'throttled',
-        `${unsure.join(', ')} delivered audio, but the take's status could not be read at that moment: "before ready" is not known`,
-        `${speak.config.baseUrl}/v1/speak/takes/${encodeURIComponent(take.take_id)}`,
-      );
-    if (delivered.length > 0) {
-      throw new Finding(`before ready, only wav may be fetched, but: ${delivered.join('; ')}`, {
-        expected: 'no audio but wav before ready',
-        actual: delivered,
-      });
-    }
+    check('AUDIO-ONLY-WAV-BEFORE-READY', () => {
+      if (delivered.length === 0 && unsure.length > 0)
+        throw new ClientDiagnostic(
+          'throttled',
+          `${unsure.join(', ')} delivered audio, but the take's status could not be read at that moment: "before ready" is not known`,
+          `${speak.config.baseUrl}/v1/speak/takes/${encodeURIComponent(take.take_id)}`,
+        );
+      if (delivered.length > 0) {
+        throw new Finding(`before ready, only wav may be fetched, but: ${delivered.join('; ')}`, {
+          expected: 'no audio but wav before ready',
+          actual: delivered,
+        });
+      }
+    });
   },
 );
 
