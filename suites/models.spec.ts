@@ -301,6 +301,8 @@ covers(['MODEL-STYLES-USABLE'], 'a take is accepted and ready with a style the m
       `model ${speak.model.name} offers no style`,
       'a model that offers styles (--model NAME)',
     );
-  assertEqualField(result.take.style, result.style, `take ${result.take.take_id} /style`);
-  observe(`ready with style ${show(result.style)}`);
+  check('MODEL-STYLES-USABLE', () => {
+    assertEqualField(result.take.style, result.style, `take ${result.take.take_id} /style`);
+    observe(`ready with style ${show(result.style)}`);
+  });
 });
