@@ -327,7 +327,7 @@ for (const mode of ['parts', 'chunks'] as const) {
           'a server that streams a take of several sentences in several parts (nothing the run can set)',
         );
       }
-      assertMultipartProgress(statuses, parts, `${mode} mode`);
+      check('WS-MULTIPART-PROGRESS', () => assertMultipartProgress(statuses, parts, `${mode} mode`));
     },
   );
 
