@@ -383,17 +383,21 @@ covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => 
       'a server whose refresh works (AUTH-REFRESH-PAIR)',
     );
   }
-  if (logout.status >= 300) {
-    throw new Finding(`POST /auth/logout answered ${logout.status}: ${show(logout.text)}`, {
-      where: 'POST /auth/logout',
-      expected: '2xx',
-      actual: logout.status,
-    });
-  }
+  await checkStep('AUTH-LOGOUT-REVOKES', () => {
+    if (logout.status >= 300) {
+      throw new Finding(`POST /auth/logout answered ${logout.status}: ${show(logout.text)}`, {
+        where: 'POST /auth/logout',
+        expected: '2xx',
+        actual: logout.status,
+      });
+    }
+  });
   // "Afterwards no new access token can be obtained with it": refused, whatever the error status
   // (observed); the control refresh before logout was served, so the logout made the difference.
-  const refusal = assertNotServed(after, 'refresh with a refresh token revoked by logout');
-  observe(`refresh after logout: ${refusal}.`);
+  check('AUTH-LOGOUT-REVOKES', () => {
+    const refusal = assertNotServed(after, 'refresh with a refresh token revoked by logout');
+    observe(`refresh after logout: ${refusal}.`);
+  });
 });
 
 covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async () => {
