@@ -382,11 +382,15 @@ covers(['SEC-REFRESH-OTHER-EMAIL'], "A's refresh token with B's email never yiel
   const refresh = a.tokens()!.refresh;
   const exchange = await speak.anon.post('/auth/refresh', { refresh_token: refresh, email: second.email });
   const access = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
-  if (exchange.status >= 400 || typeof access !== 'string' || access === '') return; // refused
-  const probe = await speak.anon.get(path('voices', voice.voice_id), {
-    headers: { authorization: `Bearer ${access}` },
-  });
-  check('SEC-REFRESH-OTHER-EMAIL', () => {
+  await check('SEC-REFRESH-OTHER-EMAIL', async () => {
+    if (exchange.status >= 400 || typeof access !== 'string' || access === '') {
+      observe(`POST /auth/refresh with A's refresh token and B's email was refused (${exchange.status})`);
+      return;
+    }
+    // A token pair: it must act as A (the email only names whose refresh token it is), never as B.
+    const probe = await speak.anon.get(path('voices', voice.voice_id), {
+      headers: { authorization: `Bearer ${access}` },
+    });
     if (probe.status !== 200) {
       throw new Finding(
         `POST /auth/refresh with A's refresh token and B's email answered ${exchange.status} with a token pair that does not act as A (GET ${path('voices', voice.voice_id)} with it answered ${probe.status}): a refresh token of A's was turned into another user's session`,
