@@ -227,12 +227,10 @@ function concludeStopped(
 }
 
 /**
- * The body ended. In a test that concluded some of its ids, an id no check concluded was not judged
- * here. A test that concluded nothing at all:
- *   - made exchanges with the server: its body is the check of all its ids (its assertions are the
- *     body, on what it observed: a test with one id need not wrap anything);
- *   - observed nothing (no exchange, no observation: it returned before reaching the server):
- *     "not observed" for every id, never "held" — a pass needs an observation (issue 48).
+ * The body ended: an id no check concluded was not judged here, "not observed", never "held" — a
+ * pass is an observation a check made of the state its requirement speaks of (issue 48). A test
+ * that returned without any check (an early `return`, whether or not it had exchanges with the
+ * server) concludes nothing for its ids; a test that concluded some leaves the rest not observed.
  */
 export function concludeFinished(
   ids: readonly string[],
@@ -241,10 +239,8 @@ export function concludeFinished(
 ): void {
   const concludedAny = ids.some((id) => (conclusions[id] ?? []).length > 0);
   const observedAny = record.evidence.length + record.droppedEvidence + record.observations.length > 0;
-  for (const id of ids) {
-    if ((conclusions[id] ?? []).length > 0) continue;
-    conclusions[id] = [concludedAny ? NO_CHECK_RAN : !observedAny ? NOTHING_OBSERVED : { kind: 'held' }];
-  }
+  const open = concludedAny ? NO_CHECK_RAN : observedAny ? NO_CHECK_AT_ALL : NOTHING_OBSERVED;
+  for (const id of ids) if ((conclusions[id] ?? []).length === 0) conclusions[id] = [open];
 }
 
 /**
@@ -265,6 +261,13 @@ const NO_CHECK_RAN: Conclusion = {
   kind: 'not-observed',
   reason: 'no check of it ran in this test (what it needs did not occur)',
   wouldJudge: 'a run where the test reaches its check (see the observations)',
+};
+
+/** Every id of a test that had exchanges with the server but ended without a check of any id. */
+const NO_CHECK_AT_ALL: Conclusion = {
+  kind: 'not-observed',
+  reason: 'the test ended without a check of it (its exchanges were made, nothing judged them)',
+  wouldJudge: 'a run where the test reaches its checks (a test that returns early judges nothing)',
 };
 
 /** Every id of a test that ended without a check and without observing anything of the server. */
