@@ -391,8 +391,7 @@ covers(
         });
       }
       // "Until ready" is more than the waiting answer of generation (TAKE-GENERATE-INFO-NULL judges
-      // that): a server may fill info when its worker starts. Passed only when a take was seen there
-      // (not observed inside the check: it then concludes nothing, a failure above still fails).
+      // that): a server may fill info when its worker starts. Passed only when a take was seen there.
       if (inWorker === 0)
         return notObserved(
           'TAKE-INFO-NULL-BEFORE-READY',
