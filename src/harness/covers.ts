@@ -10,9 +10,10 @@
  *   - back-pressure past its bound, or the test's own time bound: not concluded (never failed);
  *   - a shared scenario's or a step's failure, a stuck wait: blocked by it;
  *   - a bug of speakcheck: harness-bug;
- *   - in a test that concluded nothing before it: violated, for every id (the whole test is the
- *     check of its ids: a test with one id need not wrap anything); otherwise blocked.
- * A test that ends with ids no check concluded leaves them not observed: a pass is an observation.
+ *   - in a test that concluded nothing before it: violated, for every id (a failure needs no
+ *     check around it); otherwise blocked.
+ * A test that ends with ids no check concluded leaves them not observed, whether or not it made
+ * exchanges: a pass is a check that held on an observation, never a body that did not throw.
  * A test declares what it needs before it can judge anything as its precondition (`requires`):
  * unmet, the body does not run and its ids are not applicable (or not observed), with the reason.
  *
