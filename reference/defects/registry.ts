@@ -584,6 +584,12 @@ export const DEFECTS = [
     ['MODELS-LIST', 'MODELS-AT-LEAST-ONE'],
     'GET /v1/speak/models (the preflight asks it) accepts the request and never answers',
   ),
+  hang(
+    'version-hangs',
+    'version',
+    ['VERSION-NO-TOKEN'],
+    'GET /v1/speak/version (the preflight asks it first) accepts the request and never answers',
+  ),
   d(
     'webhook-done-other-take',
     'webhooks',

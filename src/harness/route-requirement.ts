@@ -8,6 +8,7 @@
 import type { RequirementId } from '../requirements/index.ts';
 
 const BY_ROUTE: Readonly<Record<string, RequirementId>> = {
+  'GET /v1/speak/version': 'VERSION-NO-TOKEN',
   'GET /v1/speak/models': 'MODELS-LIST',
   'POST /v1/speak/voices/generate': 'VOICE-GENERATE-RETURNS-VOICE',
   'GET /v1/speak/voices/{voice_id}': 'VOICE-GET-OBJECT',

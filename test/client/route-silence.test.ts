@@ -173,6 +173,7 @@ describe('what a route that does not answer means for a test', () => {
       requirement: 'AUDIO-SIGNED-NO-AUTH',
     });
     expect(requirementOfRoute('GET /v1/speak/takes/{take_id}/flac')).toBe('AUDIO-307');
+    expect(requirementOfRoute('GET /v1/speak/version')).toBe('VERSION-NO-TOKEN');
   });
 
   test('a route no MUST names the answer of stays a finding', () => {
