@@ -59,7 +59,10 @@ import { sleep } from './support/wait.ts';
 import {
   assertDoneCallsOfItem,
   assertFirstDoneCallEqualsGet,
+  assertStatusCallsOfItem,
+  attemptItem,
   registeredItems,
+  statusHookedItems,
 } from './support/webhook-registered.ts';
 import { retryWindowMs, useWebhookScenarios } from './support/webhook-scenarios.ts';
 import {
@@ -206,6 +209,9 @@ covers(
       expectSchema('Take', c.json, `status_webhook call ${i + 1}`);
     });
     assertStatusCallsEndWith(calls, String(field(s.polled.final, 'status')), s.takeId);
+    // Not one sample: every status call of every take the file made with a status_webhook (issue 49).
+    for (const item of await statusHookedItems(webhooks))
+      check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
   },
   { requires: sinkReachable },
 );
@@ -221,10 +227,16 @@ covers(
 );
 
 covers(
-  ['WEBHOOK-STATUS-AGREES-POLLING'],
+  ['WEBHOOK-STATUS-AGREES-POLLING', 'WEBHOOK-STATUS-CALLED', 'WEBHOOK-DONE-BODY-TAKE'],
   'every status polled on a take in progress is also reported by a status call',
   async () => {
     const { attempts, inProgress, reason } = await inProgressTake();
+    // Each attempt's calls are judged against the take they were registered for too (issue 49).
+    for (const attempt of attempts) {
+      const item = attemptItem(attempt);
+      check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
+      check('WEBHOOK-DONE-BODY-TAKE', () => assertDoneCallsOfItem(item));
+    }
     // Every attempt is judged on what its polling saw (a missing call for ready is missing on any
     // take); the requirement is observed only on a take polling saw in progress.
     for (const { scenario: s, characters } of attempts) {

@@ -596,6 +596,12 @@ export const DEFECTS = [
     ['WEBHOOK-DONE-BODY-TAKE'],
     "every take's done webhook but the first carries the first take's body (a worker mixing up its queue)",
   ),
+  d(
+    'status-webhook-other-take',
+    'webhooks',
+    ['WEBHOOK-STATUS-CALLED'],
+    "every take's status webhook calls but the first status-hooked take's carry that first take's body at the same status (a worker mixing up its queue)",
+  ),
 ] as const satisfies readonly DefectSpec[];
 
 export type DefectName = (typeof DEFECTS)[number]['name'];

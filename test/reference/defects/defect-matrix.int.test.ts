@@ -54,6 +54,7 @@ const LEARNED_ONCE_MAX_MS: Partial<Record<string, number>> = {
   'models-hangs': 60_000,
   'version-hangs': 60_000,
   'webhook-done-other-take': 60_000,
+  'status-webhook-other-take': 60_000,
   // Issue 50: each sequence-only switch is caught by the stateful suite within a minute.
   ...Object.fromEntries(
     DEFECTS.filter((defect) => defect.area === 'sequences').map((defect) => [defect.name, 60_000]),
