@@ -5,6 +5,7 @@
  * the test covers it and blocks the test elsewhere (a 'run-fact', src/harness/disposition.ts), so a
  * hang fails what it breaks and blocks what merely needed the route.
  */
+import { WEBSOCKET_UPGRADE_ROUTE } from '../client/route.ts';
 import type { RequirementId } from '../requirements/index.ts';
 
 const BY_ROUTE: Readonly<Record<string, RequirementId>> = {
@@ -15,6 +16,8 @@ const BY_ROUTE: Readonly<Record<string, RequirementId>> = {
   'POST /v1/speak/takes/generate': 'TAKE-GENERATE-RETURNS-TAKE',
   'GET /v1/speak/takes/{take_id}': 'TAKE-GET-OBJECT',
   'POST /auth/login': 'AUTH-LOGIN-OK',
+  // "the upgrade succeeds" (Authentication 9).
+  [WEBSOCKET_UPGRADE_ROUTE]: 'WS-CONNECT-NO-BEARER',
 };
 
 /** The requirement a route's answer is required by, if the contract names one. */
