@@ -579,6 +579,12 @@ export const DEFECTS = [
     'the worker accepts the websocket upgrade and then never answers any request (the connection stays open)',
   ),
   hang(
+    'ws-upgrade-hangs',
+    'websocket',
+    ['WS-CONNECT-NO-BEARER', 'WS-TEXT-TAKE'],
+    'the worker reads the websocket upgrade request and never answers it (the connection stays open)',
+  ),
+  hang(
     'models-hangs',
     'models',
     ['MODELS-LIST', 'MODELS-AT-LEAST-ONE'],

@@ -51,6 +51,7 @@ const LEARNED_ONCE_MAX_MS: Partial<Record<string, number>> = {
   'voice-generate-hangs': 60_000,
   'take-get-hangs-when-ready': 60_000,
   'ws-silent-from-start': 60_000,
+  'ws-upgrade-hangs': 60_000,
   'models-hangs': 60_000,
   'version-hangs': 60_000,
   'webhook-done-other-take': 60_000,
