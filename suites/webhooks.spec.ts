@@ -59,7 +59,10 @@ import { sleep } from './support/wait.ts';
 import {
   assertDoneCallsOfItem,
   assertFirstDoneCallEqualsGet,
+  assertStatusCallsOfItem,
+  attemptItem,
   registeredItems,
+  statusHookedItems,
 } from './support/webhook-registered.ts';
 import { retryWindowMs, useWebhookScenarios } from './support/webhook-scenarios.ts';
 import {
@@ -212,6 +215,9 @@ covers(
     check('WEBHOOK-STATUS-CALLED', () =>
       assertStatusCallsEndWith(calls, String(field(s.polled.final, 'status')), s.takeId),
     );
+    // Not one sample: every status call of every take the file made with a status_webhook (issue 49).
+    for (const item of await statusHookedItems(webhooks))
+      check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
   },
   { requires: sinkReachable },
 );
@@ -224,6 +230,20 @@ covers(
     check('WEBHOOK-STATUS-ORDERED', () =>
       assertStatusOrder(calledStatuses(statusCalls(s)), `take ${s.takeId} status_webhook calls`),
     );
+  },
+  { requires: sinkReachable },
+);
+
+covers(
+  ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-DONE-BODY-TAKE'],
+  'every call of the in-progress takes is about the take it was registered for',
+  async () => {
+    // Not one sample (issue 49): the takes WEBHOOK-STATUS-AGREES-POLLING made have both hooks too.
+    for (const attempt of (await inProgressTake()).attempts) {
+      const item = attemptItem(attempt);
+      check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
+      check('WEBHOOK-DONE-BODY-TAKE', () => assertDoneCallsOfItem(item));
+    }
   },
   { requires: sinkReachable },
 );
