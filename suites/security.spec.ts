@@ -445,7 +445,9 @@ covers(
       });
     } else
       observe(
+        'security.second-access-token-outlived',
         "B's access token passed the lifetime it shows before it could be tried (the run's own waits): B's session is judged by its refresh token",
+        { caught: true },
       );
     const bRefresh = await speak.anon.post('/auth/refresh', {
       refresh_token: bTokens.refresh,

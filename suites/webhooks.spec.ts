@@ -107,7 +107,11 @@ covers(
       for (const call of [...calls, ...statusCalls(s)])
         assertPostedJson(call, `take ${s.takeId}: ${call.hook}_webhook call ${call.index}`);
     });
-    if (finalStatus !== 'ready') observe(`take ${s.takeId} ended ${finalStatus}, not ready`);
+    if (finalStatus !== 'ready')
+      observe('webhooks.take-not-ready', 'take {takeId} ended {status}, not ready', {
+        values: { status: finalStatus },
+        particulars: { takeId: s.takeId },
+      });
   },
   { requires: sinkReachable },
 );
@@ -185,9 +189,10 @@ covers(
     const ready = firstPolled(s, String(field(s.polled.final, 'status')));
     if (!call || !ready) throw new Finding(`take ${s.takeId}: no done call arrived`);
     const lag = call.receivedMs - ready.atMs;
-    observe(
-      `take ${s.takeId}: done call ${lag >= 0 ? `${lag} ms after` : `${-lag} ms before`} polling saw it done`,
-    );
+    observe('webhooks.done-call-against-polling', 'take {takeId}: done call {lag} polling saw it done', {
+      particulars: { takeId: s.takeId, lag: lag >= 0 ? `${lag} ms after` : `${-lag} ms before` },
+      caught: true,
+    });
     assertArrivedWithin(lag, ARRIVAL_BOUND_MS, s.takeId);
   },
   { requires: sinkReachable },
@@ -244,7 +249,9 @@ covers(
         tooFastRemedy('webhooks'),
       );
     observe(
-      `take ${inProgress.takeId}: polling saw ${intermediatePolled(inProgress).join(', ')} and each was reported by a status call`,
+      'webhooks.in-progress-statuses-called',
+      'take {takeId}: polling saw {statuses} and each was reported by a status call',
+      { particulars: { takeId: inProgress.takeId, statuses: intermediatePolled(inProgress).join(', ') } },
     );
   },
   { requires: sinkReachable },
@@ -261,7 +268,16 @@ covers(
     const startMs = Math.round(performance.timeOrigin + r.sentAt);
     const timeline = (hook: string) => callTimeline(callsOf(calls, hook));
     observe(
-      `websocket take ${r.takeId ?? '?'}: status webhook ${formatTimeline(startMs, timeline('status'))}; done webhook ${formatTimeline(startMs, timeline('done'))}; websocket ${formatTimeline(startMs, statusChanges(streamed))}`,
+      'webhooks.websocket-take-timeline',
+      'websocket take {takeId}: status webhook {status}; done webhook {done}; websocket {streamed}',
+      {
+        particulars: {
+          takeId: r.takeId ?? '?',
+          status: formatTimeline(startMs, timeline('status')),
+          done: formatTimeline(startMs, timeline('done')),
+          streamed: formatTimeline(startMs, statusChanges(streamed)),
+        },
+      },
     );
     const subject = `websocket take ${r.takeId ?? '?'}`;
     const seen = statusChanges(streamed).map((e) => e.status);
@@ -279,12 +295,13 @@ covers(
   "a voice's done_webhook is called with the Voice when it is ready",
   async () => {
     const { voiceId, startMs, polled, atDone, calls } = await webhookVoice();
-    observe(
-      `voice ${voiceId}: done webhook ${formatTimeline(
-        startMs,
-        callTimeline(calls),
-      )}; polled ${formatTimeline(startMs, statusChanges(polled.entries))}`,
-    );
+    observe('webhooks.voice-timeline', 'voice {voiceId}: done webhook {done}; polled {polled}', {
+      particulars: {
+        voiceId,
+        done: formatTimeline(startMs, callTimeline(calls)),
+        polled: formatTimeline(startMs, statusChanges(polled.entries)),
+      },
+    });
     check('WEBHOOK-POST-JSON', () => {
       for (const call of calls) assertPostedJson(call, `voice ${voiceId}: done_webhook call ${call.index}`);
     });
@@ -304,7 +321,9 @@ covers(
     // Wire facts only (the SDK's voices are done after their example take): reported, not judged.
     if (atDone.example !== undefined) {
       observe(
-        `voice ${voiceId}: when its done_webhook arrived its example take was ${show(statusOf(atDone.example))}`,
+        'webhooks.voice-example-at-done',
+        'voice {voiceId}: when its done_webhook arrived its example take was {example}',
+        { values: { example: show(statusOf(atDone.example)) }, particulars: { voiceId } },
       );
     }
   },
@@ -336,7 +355,10 @@ covers(
       'GET take',
     );
     const hook = field(take, 'done_webhook');
-    observe(`take ${s.takeId}: done_webhook after the call: ${show(hook)}`);
+    observe('webhooks.done-webhook-after-call', 'take {takeId}: done_webhook after the call: {hook}', {
+      values: { shown: hook !== null && hook !== undefined },
+      particulars: { takeId: s.takeId, hook: show(hook) },
+    });
     assertLastCallShown(hook, s.takeId);
   },
   { requires: sinkReachable },
@@ -397,7 +419,14 @@ covers(
     ]);
     observeTimelines(s, `sink answering after ${SLOW_SINK_DELAY_MS} ms:`);
     const slowMs = s.polled.entries.at(-1)!.atMs - s.createdMs;
-    observe(`time to done: ${baselineMs} ms without webhooks, ${slowMs} ms with a slow sink`);
+    observe(
+      'webhooks.slow-sink-time',
+      'time to done: {baselineMs} ms without webhooks, {slowMs} ms with a slow sink',
+      {
+        particulars: { baselineMs, slowMs },
+        caught: true,
+      },
+    );
     // Our own waits on the server's back-pressure land on one take's clock and not the other's: a
     // difference they could explain is not concluded, never blamed on the sink (issue 37).
     const throttledAfter = runThrottle().stats();
@@ -430,10 +459,17 @@ covers(
       });
     }
     observe(
-      `take ${s.takeId}: done calls so far answered ${show(doneCalls(s).map((c) => c.answeredStatus))} at ${formatTimeline(
-        s.createdMs,
-        callTimeline(doneCalls(s)),
-      )}; the retry has ${retryWindowMs() / 1000} s from the first`,
+      'webhooks.done-calls-so-far',
+      'take {takeId}: done calls so far answered {answered} at {at}; the retry has {windowS} s from the first',
+      {
+        particulars: {
+          takeId: s.takeId,
+          answered: show(doneCalls(s).map((c) => c.answeredStatus)),
+          at: formatTimeline(s.createdMs, callTimeline(doneCalls(s))),
+          windowS: retryWindowMs() / 1000,
+        },
+        caught: true,
+      },
     );
   },
   { requires: sinkReachable },

@@ -72,7 +72,8 @@ export function changedCounts(c: Comparison): string {
     }
   }
   const parts = [...counts].map(([label, n]) => `${n} × ${label}`);
-  return `${c.changed.length} of ${c.rows.length} requirement(s) changed${parts.length ? `: ${parts.join(', ')}` : ''}`;
+  const notes = c.notes.map((note) => `; ${note}`).join('');
+  return `${c.changed.length} of ${c.rows.length} requirement(s) changed${parts.length ? `: ${parts.join(', ')}` : ''}${notes}`;
 }
 
 /** The facts of a run's header, in the order the pages show them: [label, value]. */

@@ -4,6 +4,7 @@
  * their evidence apart; exchanges made outside any test (login in a hook) go to a file-level log.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Observation, ObservedData } from './observation.ts';
 import { redactHeaders, redactJson, redactText, redactUrl } from './redact.ts';
 
 export const BODY_EXCERPT_CHARS = 2_000;
@@ -32,7 +33,7 @@ export interface TestRecord {
   evidence: EvidenceEntry[];
   /** Exchanges that were not kept because the test made too many. */
   droppedEvidence: number;
-  observations: string[];
+  observations: Observation[];
   /** Characters of text sent for synthesis by this test (billing-relevant on real services). */
   characters: number;
 }
@@ -81,14 +82,32 @@ export function adoptScenarioRecord(scenario: TestRecord): void {
   if (record === pending || record === scenario) return;
   for (const entry of scenario.evidence) recordEvidence(entry);
   record.droppedEvidence += scenario.droppedEvidence;
-  for (const message of scenario.observations)
-    if (!record.observations.includes(message)) record.observations.push(message);
+  const had = new Set(record.observations.map(identity));
+  for (const o of scenario.observations) if (!had.has(identity(o))) record.observations.push(o);
   record.characters += scenario.characters;
   scenario.characters = 0;
 }
 
-export function recordObservation(message: string): void {
-  activeRecord().observations.push(redactText(message));
+export function recordObservation(o: Observation): void {
+  activeRecord().observations.push(redactObservation(o));
+}
+
+/** One observation the same as another: its key and data (the object, not its sentence). */
+function identity(o: Observation): string {
+  return JSON.stringify([o.key, o.values ?? {}, o.particulars ?? {}, o.text]);
+}
+
+/** An observation with every string it shows redacted (a token in a body it quotes). */
+function redactObservation(o: Observation): Observation {
+  const data = (d: ObservedData | undefined) =>
+    d &&
+    Object.fromEntries(Object.entries(d).map(([k, v]) => [k, typeof v === 'string' ? redactText(v) : v]));
+  return {
+    ...o,
+    text: redactText(o.text),
+    ...(o.values ? { values: data(o.values) } : {}),
+    ...(o.particulars ? { particulars: data(o.particulars) } : {}),
+  };
 }
 
 export function recordCharacters(count: number): void {

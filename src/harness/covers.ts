@@ -28,6 +28,7 @@ import {
   runWithRecord,
   type TestRecord,
 } from '../evidence/evidence.ts';
+import { type Observation, type ObservationData, observation } from '../evidence/observation.ts';
 import { findRequirement, type RequirementId, unknownRequirementIds } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
@@ -175,7 +176,7 @@ function concludeStopped(
   conclusions: Conclusions,
   err: unknown,
   infoOnly: boolean,
-  observations: string[],
+  observations: Observation[],
 ): 'observed' | 'stopped' {
   const d = classify(err);
   if (d.kind === 'skip') throw err;
@@ -204,7 +205,7 @@ function concludeStopped(
       break;
   }
   if (infoOnly) {
-    observations.push(`Observed (not judged, INFO): ${d.message}`);
+    observations.push(infoStopped(d.message));
     each(open, { kind: 'held' });
     return 'observed';
   }
@@ -252,12 +253,33 @@ export function concludeFinished(
  * once, whether the test finished or stopped (the fold notes those of a test that left no
  * conclusions of its own; nothing is de-duplicated by comparing sentences).
  */
-function noteInfoViolations(ids: readonly string[], conclusions: Conclusions, observations: string[]): void {
+function noteInfoViolations(
+  ids: readonly string[],
+  conclusions: Conclusions,
+  observations: Observation[],
+): void {
   for (const id of ids) {
     if (!isInfo(id)) continue;
-    for (const m of tally(conclusions[id]).violated)
-      observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
+    for (const m of tally(conclusions[id]).violated) observations.push(infoViolated(id, m));
   }
+}
+
+/**
+ * An INFO check that did not hold, as an observation: keyed by its requirement, so two runs compare
+ * by whether it held; its finding (which quotes what this run saw) is shown, not compared.
+ */
+export function infoViolated(id: string, finding: string): Observation {
+  return observation(`info-not-held.${id}`, 'Observed (not judged, INFO): {id}: {finding}', {
+    values: { id },
+    particulars: { finding },
+  });
+}
+
+/** An INFO-only test stopped by a finding: what stopped it is an observation, shown, not compared. */
+export function infoStopped(finding: string): Observation {
+  return observation('info-test-stopped', 'Observed (not judged, INFO): {finding}', {
+    particulars: { finding },
+  });
 }
 
 /** An id of a test that concluded others, for which no check ran. */
@@ -364,7 +386,13 @@ export function expiryTestTimeoutMs(): number {
   return (expiry.maxWaitS + 30) * 1000;
 }
 
-/** Records what the server does, for the report (INFO requirements; context for failures). */
-export function observe(message: string): void {
-  recordObservation(message);
+/**
+ * Records what the server does, for the report (INFO requirements; context for failures): `key` says
+ * what was observed, the same in every run ('lists.page-base'); `template` is the sentence, `{name}`
+ * standing for a value or particular of that name; `values` are what the server chose (compare diffs
+ * them), `particulars` the run's own (ids, origins, timings, sizes, counts: shown, never compared),
+ * `caught` what this run merely happened to catch (never compared). See src/evidence/observation.ts.
+ */
+export function observe(key: string, template: string, data: ObservationData = {}): void {
+  recordObservation(observation(key, template, data));
 }

@@ -11,6 +11,7 @@
  * --max-time or Ctrl-C still is one).
  */
 import type { Expectation } from '../config/types.ts';
+import { type Observation, observation } from '../evidence/observation.ts';
 import type { Requirement } from '../requirements/types.ts';
 import { type Conclusion, decisive } from './conclusion.ts';
 import { isExpired } from './expectations.ts';
@@ -21,7 +22,7 @@ export interface FoldOptions {
   /** Why the run was stopped early: what never ran is not concluded. */
   stop?: StopReason;
   /** Observations the run itself adds to an INFO requirement (figures only the whole run knows). */
-  runObservations?: Record<string, string[]>;
+  runObservations?: Record<string, Observation[]>;
   /** The expect file's entries (`run --expect`) and the day they are read on. */
   expectations?: readonly Expectation[];
   now?: Date;
@@ -125,12 +126,25 @@ function decideInfo(
       },
     };
   const notSeen = found.flatMap(({ test, c }) =>
-    c.kind === 'blocked' ? [`Not observed in "${test.name}": blocked by: ${c.by}`] : [],
+    c.kind === 'blocked'
+      ? [
+          observation('info-blocked', 'Not observed in "{test}": blocked by: {by}', {
+            values: { test: test.name },
+            particulars: { by: c.by },
+          }),
+        ]
+      : [],
   );
   // covers() notes an INFO violation as an observation; a test that left no conclusions of its own
   // (a hook failed first) did not: its failure is noted here, an observation, not a verdict.
   const unnoted = found.flatMap(({ test, c }) =>
-    c.kind === 'violated' && test.concludedByState ? [`Observed (not judged, INFO): ${c.message}`] : [],
+    c.kind === 'violated' && test.concludedByState
+      ? [
+          observation('info-test-stopped', 'Observed (not judged, INFO): {finding}', {
+            particulars: { finding: c.message },
+          }),
+        ]
+      : [],
   );
   return { ...base, decided: { kind: 'held' }, observations: [...base.observations, ...unnoted, ...notSeen] };
 }

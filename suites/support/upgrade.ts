@@ -66,7 +66,10 @@ export async function expectUpgradesRefused(
         actual: '101 Switching Protocols',
       },
     );
-  for (const { why, outcome } of tried) observe(`${why}: ${describeUpgradeOutcome(outcome)}`);
+  for (const { why, outcome } of tried)
+    observe('websocket.upgrade', '{why}: {outcome}', {
+      values: { why, outcome: describeUpgradeOutcome(outcome) },
+    });
   const control = await attemptUpgrade(await unaltered(), o.timeoutMs);
   if (control.kind !== 'accepted')
     return notObserved(
