@@ -26,6 +26,11 @@ export interface EvidenceEntry {
    * run's own account. A reproduction names each request's account by it (src/report/reproduction.ts).
    */
   account?: 'second';
+  /**
+   * The exchange's id in this worker (unique within a test's evidence, kept when a scenario's record
+   * is adopted): a finding names the exchanges it rests on by it, and a reproduction finds them by it.
+   */
+  id?: number;
 }
 
 /** What one test accumulates while it runs. */
@@ -61,15 +66,26 @@ export function drainPending(record: TestRecord): void {
   record.observations.push(...pending.observations.splice(0));
 }
 
-export function recordEvidence(entry: EvidenceEntry): void {
+/** The last id given to an exchange in this worker. */
+let lastEvidenceId = 0;
+
+/** Records `entry` as evidence of the test in progress; its id (undefined: no test is in progress). */
+export function recordEvidence(entry: EvidenceEntry): number | undefined {
   const record = activeRecord();
-  if (record === pending) return; // hook traffic (login, cleanup) is not evidence of any one test
+  if (record === pending) return undefined; // hook traffic (login, cleanup) is not evidence of any one test
+  entry.id ??= ++lastEvidenceId;
   if (record.evidence.length >= MAX_EXCHANGES_PER_TEST) {
     // Keep the first half and a rolling tail: the start shows the setup, the end shows the failure.
     record.evidence.splice(MAX_EXCHANGES_PER_TEST / 2, 1);
     record.droppedEvidence++;
   }
   record.evidence.push(entry);
+  return entry.id;
+}
+
+/** The id of the latest exchange of the test in progress (undefined: none yet, or no test). */
+export function latestEvidenceId(): number | undefined {
+  return activeRecord().evidence.at(-1)?.id;
 }
 
 /**

@@ -35,7 +35,7 @@ import { tally } from '../verdict/conclusion.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
 import { conclusionWords } from '../verdict/words.ts';
 import { labelForAllure } from './allure-labels.ts';
-import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
+import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks, violation } from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
 import { type RunTestContext, registerRunTest } from './fixtures.ts';
@@ -210,17 +210,17 @@ function concludeStopped(
     return 'observed';
   }
   if (d.kind === 'harness-bug') {
-    each(open, conclusionOf(d));
+    each(open, conclusionOf(d, err));
     return 'stopped';
   }
   // A Finding that names a covered requirement fails it wherever it surfaced.
   const named = d.kind === 'step-failed' ? '' : attributed({ ids }, '', err);
-  if (named) each([named], { kind: 'violated', message: d.message });
+  if (named) each([named], violation(d.message, err));
   const stillOpen = ids.filter((id) => (conclusions[id] ?? []).length === 0);
   // A test that concluded nothing before a plain failure is the check of all its ids.
   const concludedAny = ids.some((id) => (conclusions[id] ?? []).length > 0);
   if (!concludedAny && d.kind === 'finding') {
-    each(stillOpen, { kind: 'violated', message: d.message });
+    each(stillOpen, violation(d.message, err));
     return 'stopped';
   }
   each(stillOpen, { kind: 'blocked', by: d.message });
