@@ -32,6 +32,7 @@ import { type Observation, type ObservationData, observation } from '../evidence
 import { findRequirement, type RequirementId, unknownRequirementIds } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
+import { infoStopped, infoViolated } from '../verdict/noted.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
 import { conclusionWords } from '../verdict/words.ts';
 import { labelForAllure } from './allure-labels.ts';
@@ -262,24 +263,6 @@ function noteInfoViolations(
     if (!isInfo(id)) continue;
     for (const m of tally(conclusions[id]).violated) observations.push(infoViolated(id, m));
   }
-}
-
-/**
- * An INFO check that did not hold, as an observation: keyed by its requirement, so two runs compare
- * by whether it held; its finding (which quotes what this run saw) is shown, not compared.
- */
-export function infoViolated(id: string, finding: string): Observation {
-  return observation(`info-not-held.${id}`, 'Observed (not judged, INFO): {id}: {finding}', {
-    values: { id },
-    particulars: { finding },
-  });
-}
-
-/** An INFO-only test stopped by a finding: what stopped it is an observation, shown, not compared. */
-export function infoStopped(finding: string): Observation {
-  return observation('info-test-stopped', 'Observed (not judged, INFO): {finding}', {
-    particulars: { finding },
-  });
 }
 
 /** An id of a test that concluded others, for which no check ran. */

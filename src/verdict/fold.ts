@@ -11,11 +11,12 @@
  * --max-time or Ctrl-C still is one).
  */
 import type { Expectation } from '../config/types.ts';
-import { type Observation, observation } from '../evidence/observation.ts';
+import type { Observation } from '../evidence/observation.ts';
 import type { Requirement } from '../requirements/types.ts';
 import { type Conclusion, decisive } from './conclusion.ts';
 import { isExpired } from './expectations.ts';
 import type { StopReason, TestOutcome, Verdict } from './model.ts';
+import { infoBlocked, infoStopped } from './noted.ts';
 import { labelOf } from './standing.ts';
 
 export interface FoldOptions {
@@ -126,25 +127,12 @@ function decideInfo(
       },
     };
   const notSeen = found.flatMap(({ test, c }) =>
-    c.kind === 'blocked'
-      ? [
-          observation('info-blocked', 'Not observed in "{test}": blocked by: {by}', {
-            values: { test: test.name },
-            particulars: { by: c.by },
-          }),
-        ]
-      : [],
+    c.kind === 'blocked' ? [infoBlocked(test.name, c.by)] : [],
   );
   // covers() notes an INFO violation as an observation; a test that left no conclusions of its own
   // (a hook failed first) did not: its failure is noted here, an observation, not a verdict.
   const unnoted = found.flatMap(({ test, c }) =>
-    c.kind === 'violated' && test.concludedByState
-      ? [
-          observation('info-test-stopped', 'Observed (not judged, INFO): {finding}', {
-            particulars: { finding: c.message },
-          }),
-        ]
-      : [],
+    c.kind === 'violated' && test.concludedByState ? [infoStopped(c.message)] : [],
   );
   return { ...base, decided: { kind: 'held' }, observations: [...base.observations, ...unnoted, ...notSeen] };
 }
