@@ -67,8 +67,9 @@ export async function expectUpgradesRefused(
       },
     );
   for (const { why, outcome } of tried)
-    observe('websocket.upgrade', '{why}: {outcome}', {
-      values: { why, outcome: describeUpgradeOutcome(outcome) },
+    observe('websocket.upgrade-refused', '{why}: {outcome}', {
+      values: { kind: outcome.kind, status: 'status' in outcome ? outcome.status : null },
+      particulars: { why, outcome: describeUpgradeOutcome(outcome) },
     });
   const control = await attemptUpgrade(await unaltered(), o.timeoutMs);
   if (control.kind !== 'accepted')
