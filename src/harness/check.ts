@@ -206,9 +206,14 @@ export function conclusionOf(d: ReturnType<typeof classify>, err?: unknown): Con
  * test's latest exchange when it failed (a check fails on what it was just answered).
  */
 export function violation(message: string, err: unknown): Conclusion {
+  return { kind: 'violated', message, ...restingOn(err) };
+}
+
+/** The exchanges a failure rests on: the one its Finding names, else the test's latest one. */
+export function restingOn(err: unknown): { exchanges?: number[] } {
   const named = err instanceof Finding ? err.facts.exchange : undefined;
   const id = named ?? latestEvidenceId();
-  return { kind: 'violated', message, ...(id === undefined ? {} : { exchanges: [id] }) };
+  return id === undefined ? {} : { exchanges: [id] };
 }
 
 /** The current test's scope; outside covers(), or for an id the test does not cover, a harness bug. */

@@ -36,7 +36,15 @@ import { infoStopped, infoViolated } from '../verdict/noted.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
 import { conclusionWords } from '../verdict/words.ts';
 import { labelForAllure } from './allure-labels.ts';
-import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks, violation } from './check.ts';
+import {
+  attributed,
+  conclusionOf,
+  notApplicable,
+  notObserved,
+  restingOn,
+  runWithChecks,
+  violation,
+} from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
 import { type RunTestContext, registerRunTest } from './fixtures.ts';
@@ -224,7 +232,7 @@ function concludeStopped(
     each(stillOpen, violation(d.message, err));
     return 'stopped';
   }
-  each(stillOpen, { kind: 'blocked', by: d.message });
+  each(stillOpen, { kind: 'blocked', by: d.message, ...restingOn(err) });
   return 'stopped';
 }
 

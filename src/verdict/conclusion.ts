@@ -36,8 +36,11 @@ export type Conclusion =
    * rests on (the test's evidence entries, src/evidence/evidence.ts; a reproduction replays them).
    */
   | { kind: 'violated'; message: string; exchanges?: number[] }
-  /** A step the requirement depended on failed first (a generation, a stuck wait, a shared scenario). */
-  | { kind: 'blocked'; by: string }
+  /**
+   * A step the requirement depended on failed first (a generation, a stuck wait, a shared scenario),
+   * and the ids of the exchanges that failure rests on, as for a violation.
+   */
+  | { kind: 'blocked'; by: string; exchanges?: number[] }
   /** The state the requirement speaks of did not occur in this run (a take ready too fast, an expiry not waited out). */
   | { kind: 'not-observed'; reason: string; wouldJudge: string }
   /** The server does not offer what the requirement needs (webhooks it cannot deliver to us). */
