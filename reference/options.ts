@@ -31,6 +31,14 @@ export interface StackOptions {
   blobPort: number;
   /** Websocket audio frames of a request are sent out of order within a window of this many (0 = in order). */
   wsShuffleWindow: number;
+  /**
+   * Each worker's websocket endpoint speaks with the worker's REST synthesizer instead of an espeak
+   * thread of its own (issue 52): one espeak-ng isolate per worker fewer (its JIT compile of
+   * espeak-ng's 840 KB of JavaScript and ~40 MB), websocket parts queueing behind at most one REST
+   * part. For the stack a conformance run starts itself, where latency is never a verdict; `serve`
+   * keeps the separate thread by default, as the load benchmarks measure it.
+   */
+  wsSharesSynthesizer: boolean;
   /** Users besides the seeded demo user. */
   users: ExtraUser[];
   /** Create a permanent (never expiring) access token for the demo user. */
@@ -70,6 +78,7 @@ export const DEFAULT_OPTIONS: StackOptions = {
   websocketUrlTtlSeconds: 3600,
   blobPort: 0,
   wsShuffleWindow: 0,
+  wsSharesSynthesizer: false,
   users: [],
   permanentToken: false,
   rateLimitRps: 15,

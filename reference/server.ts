@@ -106,6 +106,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
       websocketUrlTtlSeconds: options.websocketUrlTtlSeconds,
       host: options.host,
       wsShuffleWindow: options.wsShuffleWindow,
+      wsSharesSynthesizer: options.wsSharesSynthesizer,
       ...(tls ? { tlsKeyFile: tls.keyFile, tlsCertFile: tls.certFile } : {}),
     },
     onEvents: () => events.wake(),

@@ -30,12 +30,34 @@ export type SchemaName = keyof typeof schemas & string;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-/** A fresh Ajv (2020-12, formats on, all errors) holding every schema; compile once, reuse. */
-export function createAjv(options: { coerceTypes?: boolean; useDefaults?: boolean } = {}): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, ...options });
+/**
+ * A fresh Ajv (2020-12, formats on, all errors) holding every schema; compile once, reuse.
+ *
+ * The schemas are not checked against the 2020-12 meta-schema here (`validateSchema: false`): that
+ * check compiles the meta-schema, ~55 ms of CPU in every thread and process that validates anything
+ * (a run has seven: its suite threads, the API, the synthesis worker). They are our own files, checked
+ * once by test/schemas/meta-schema.test.ts instead.
+ */
+export function createAjv(
+  options: { coerceTypes?: boolean; useDefaults?: boolean; validateSchema?: boolean } = {},
+): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, ...options });
   addFormats(ajv);
   for (const schema of Object.values(schemas)) ajv.addSchema(schema);
   return ajv;
+}
+
+let shared: Ajv2020 | undefined;
+
+/**
+ * This thread's one Ajv with the default options (createAjv()), for every module that only
+ * validates: a schema it references (Status, Prosody, …) is compiled once per thread, not once per
+ * module that needs a validator (the harness's expectSchema and websocket frames; the worker's
+ * websocket requests and takes).
+ */
+export function sharedAjv(): Ajv2020 {
+  shared ??= createAjv();
+  return shared;
 }
 
 /**

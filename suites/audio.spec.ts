@@ -99,7 +99,21 @@ for (const format of AUDIO_FORMATS) {
         () => audioOf(format),
       );
       observe(
-        `${format}: ${audio.body.length} bytes, ${parsed.container}/${parsed.codec}, ${parsed.durationSeconds?.toFixed(3)} s, ${parsed.sampleRate} Hz; decodes to ${decoded.durationSeconds.toFixed(3)} s`,
+        'audio.format',
+        '{format}: {bytes} bytes, {container}/{codec}, {duration} s, {sampleRate} Hz; decodes to {decoded} s',
+        {
+          values: {
+            format,
+            container: parsed.container ?? null,
+            codec: parsed.codec ?? null,
+            sampleRate: parsed.sampleRate ?? null,
+          },
+          particulars: {
+            bytes: audio.body.length,
+            duration: parsed.durationSeconds?.toFixed(3) ?? 'undefined',
+            decoded: decoded.durationSeconds.toFixed(3),
+          },
+        },
       );
       const where = `signed ${format} URL`;
       // The header proves the container, the full decode the sound: a body cut short fails here.
@@ -147,7 +161,16 @@ for (const format of AUDIO_FORMATS) {
         `${format} (decoded) vs info`,
       );
       observe(
-        `${format}: decodes to ${decoded.durationSeconds.toFixed(3)} s against info ${(info.duration / info.audio_rate).toFixed(3)} s (${info.duration} samples at ${info.audio_rate} Hz)`,
+        'audio.duration-against-info',
+        '{format}: decodes to {decoded} s against info {info} s ({samples} samples at {rate} Hz)',
+        {
+          values: { format, rate: info.audio_rate },
+          particulars: {
+            decoded: decoded.durationSeconds.toFixed(3),
+            info: (info.duration / info.audio_rate).toFixed(3),
+            samples: info.duration,
+          },
+        },
       );
     },
   );
@@ -164,7 +187,12 @@ covers(
       signed.location.searchParams.get('expires') ??
       signed.location.searchParams.get('Expires');
     observe(
-      `signed URL parameters: ${params.join(', ')}; signature in ${signed.signatureParam}; expiry parameter ${show(expires)}`,
+      'audio.signed-url',
+      'signed URL parameters: {params}; signature in {signatureParam}; expiry parameter {expires}',
+      {
+        values: { params: params.join(', '), signatureParam: signed.signatureParam },
+        particulars: { expires: show(expires) },
+      },
     );
     if (signed.signatureParam !== AMZ_SIGNATURE_PARAM) {
       throw new Finding(
@@ -196,7 +224,9 @@ covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is r
   });
   // Refused is not served: the status is the server's (or its blob store's) choice, observed.
   check('AUDIO-TAMPERED-REJECTED', () =>
-    observe(`a tampered signature: ${assertTamperedRejected(exchange)}`),
+    observe('audio.tampered-signature', 'a tampered signature: {refusal}', {
+      values: { refusal: assertTamperedRejected(exchange) },
+    }),
   );
   // The expiry, when present, is covered by the signature too.
   const expiresParam = ['X-Amz-Expires', 'expires', 'Expires'].find((p) =>
@@ -219,7 +249,9 @@ covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is r
       reissue: async () => stretch((await again()).fresh.location),
     });
     check('AUDIO-TAMPERED-REJECTED', () =>
-      observe(`${expiresParam} stretched: ${assertTamperedRejected(stretchedExchange)}`),
+      observe('audio.expiry-stretched', '{param} stretched: {refusal}', {
+        values: { param: expiresParam, refusal: assertTamperedRejected(stretchedExchange) },
+      }),
     );
   }
 });
@@ -233,7 +265,9 @@ covers(
     const exchange = await speak.anon.request('GET', signed.location.href, {
       headers: { authorization: `Bearer ${access}` },
     });
-    observe(`signed URL with Authorization answered ${exchange.status}`);
+    observe('audio.signed-url-with-authorization', 'signed URL with Authorization answered {status}', {
+      values: { status: exchange.status },
+    });
     check('AUDIO-SIGNED-WITH-AUTH-REJECTED', () => {
       if (exchange.status < 400)
         throw new Finding(
@@ -265,7 +299,11 @@ covers(
         if (gotAudio && statusAtAnswer === THROTTLED_STATUS) unsure.push(format);
         else if (gotAudio && statusAtAnswer !== 'ready')
           delivered.push(`${format}: 307, then its signed URL delivered ${signed.body.length} bytes ${when}`);
-        else observe(`${format}: 307, then its signed URL answered ${signed.status} ${when}`);
+        else
+          observe('audio.before-ready', '{format}: 307, then its signed URL answered {status} {when}', {
+            values: { format, status: signed.status },
+            particulars: { when },
+          });
         continue;
       }
       if ((redirect.status < 400 || redirect.status >= 500) && statusAtAnswer === THROTTLED_STATUS) {
@@ -276,7 +314,10 @@ covers(
         delivered.push(`${format}: ${redirect.status} ${show(redirect.text)} ${when}`);
         continue;
       }
-      observe(`${format} answered ${redirect.status} ${show(redirect.text)} ${when}`);
+      observe('audio.before-ready', '{format} answered {status} {body} {when}', {
+        values: { format, status: redirect.status },
+        particulars: { body: show(redirect.text), when },
+      });
     }
     // The take's status read failing (e.g. throttled past its bound) is our missing side: audio
     // delivered then proves nothing, and alone it leaves the check not concluded (issue 37).
@@ -336,7 +377,10 @@ covers(
     check('AUDIO-WAV-BEFORE-READY', () => {
       if (progressive.kind === 'after-ready')
         throw new Finding(progressive.message, { expected: 'first wav bytes before ready' });
-      if (progressive.kind === 'before-ready') observe(progressive.message);
+      if (progressive.kind === 'before-ready')
+        observe('audio.progressive-before-ready', '{message}', {
+          particulars: { message: progressive.message },
+        });
     });
     const { audio } = await fetchAudio(speak, take.take_id, 'wav');
     const finishedWav = parseWav(audio.body, 'finished wav');
@@ -348,9 +392,9 @@ covers(
         );
       }
     });
-    observe(
-      `streamed wav: ${streamedWav.samples} samples (declared data size ${streamedWav.declaredDataBytes})`,
-    );
+    observe('audio.streamed-wav', 'streamed wav: {samples} samples (declared data size {declared})', {
+      particulars: { samples: streamedWav.samples, declared: streamedWav.declaredDataBytes ?? null },
+    });
   },
 );
 
@@ -358,7 +402,18 @@ covers(['AUDIO-WAV-GROWS'], 'the wav stream is read while the take is generated 
   const { statusAtWav, streamed, polled } = await streaming();
   if (!streamed) throw new Finding('no wav stream was opened');
   observe(
-    `wav requested while ${statusAtWav}; the stream took ${streamed.ms.toFixed(0)} ms for ${streamed.body.length} bytes; the take was seen done after ${polled.ms} ms (${distinctRuns(polled.statuses).join(' → ')})`,
+    'audio.wav-while-in-progress',
+    'wav requested while {status}; the stream took {ms} ms for {bytes} bytes; the take was seen done after {doneMs} ms ({statuses})',
+    {
+      particulars: {
+        status: statusAtWav,
+        ms: streamed.ms.toFixed(0),
+        bytes: streamed.body.length,
+        doneMs: polled.ms,
+        statuses: distinctRuns(polled.statuses).join(' → '),
+      },
+      caught: true,
+    },
   );
   if (streamed.ms + 250 < polled.ms) {
     throw new Finding(

@@ -28,6 +28,7 @@ import {
   type RequirementId,
   useSpeak,
 } from '../src/harness/index.ts';
+import { type ProtectedRoute, protectedRoutesOf } from './support/protected-routes.ts';
 import { once } from './support/scenarios.ts';
 
 const speak = useSpeak();
@@ -120,40 +121,15 @@ async function assertAccessWorks(access: string, what: string, again?: () => Pro
   }
 }
 
-interface Route {
-  method: string;
-  path: string;
-  json?: unknown;
-  query?: Record<string, string>;
-}
-
-/** Every protected route of the contract (identifiers need not exist: the token is checked first). */
-function protectedRoutes(): Route[] {
+/** Every protected route of the contract, naming the first listed model (else the probe name). */
+function protectedRoutes(): ProtectedRoute[] {
   let model = PROBE;
   try {
     model = speak.models[0]?.name ?? PROBE;
   } catch {
     // no model list: the probe name still exercises the route
   }
-  return [
-    { method: 'GET', path: '/v1/speak/models' },
-    { method: 'GET', path: `/v1/speak/models/${encodeURIComponent(model)}` },
-    { method: 'GET', path: '/v1/speak/voices' },
-    { method: 'GET', path: `/v1/speak/voices/${PROBE}` },
-    {
-      method: 'POST',
-      path: '/v1/speak/voices/generate',
-      json: { name: `${PROBE}-voice`, gender: 'female', model },
-    },
-    { method: 'GET', path: '/v1/speak/takes' },
-    { method: 'GET', path: `/v1/speak/takes/${PROBE}` },
-    { method: 'POST', path: '/v1/speak/takes/generate', json: { text: 'Unauthorised.', voice_id: PROBE } },
-    ...['wav', 'mp3', 'm4a', 'flac', 'webm'].map((format) => ({
-      method: 'GET',
-      path: `/v1/speak/takes/${PROBE}/${format}`,
-    })),
-    { method: 'GET', path: '/v1/speak/websocket', query: { model } },
-  ];
+  return protectedRoutesOf(model, PROBE);
 }
 
 /**
@@ -205,7 +181,9 @@ async function assertAllRefused(
     const detailHeld = check(ids.detail, refuse(detailProblems, 'a JSON detail with their 401'));
     if (!statusHeld || !detailHeld) return;
   } else if (!check(ids.status, refuse(problems, '401 with a JSON detail'))) return;
-  observe(`${what}: all ${protectedRoutes().length} protected routes answered 401 with a JSON detail.`);
+  observe('auth.unauthenticated', '{what}: all {routes} protected routes answered 401 with a JSON detail.', {
+    values: { what, routes: protectedRoutes().length },
+  });
 }
 
 // One login, then one linear chain of refreshes: logins are deliberately slow on good servers
@@ -281,7 +259,9 @@ covers(
     await check('AUTH-ACCESS-TOKEN-WORKS', () =>
       assertAccessWorks(pair.access_token, 'login', async () => (await login()).access_token),
     );
-    observe(`login at ${speak.config.authUrl}/auth/login answered a token pair.`);
+    observe('auth.login', 'login at {authUrl}/auth/login answered a token pair.', {
+      particulars: { authUrl: speak.config.authUrl },
+    });
   },
 );
 
@@ -347,7 +327,10 @@ covers(
   async () => {
     const { stale, exchange } = await refreshedWithBearer();
     if (!stale)
-      observe('an altered access token was not refused with 401: the refresh carried the valid one instead');
+      observe(
+        'auth.altered-token-not-refused',
+        'an altered access token was not refused with 401: the refresh carried the valid one instead',
+      );
     const pair = await checkStep('AUTH-REFRESH-WITH-BEARER', () =>
       expectPair(exchange, `POST /auth/refresh with ${stale ? 'a refused' : 'the'} bearer header`),
     );
@@ -371,7 +354,9 @@ covers(['AUTH-REFRESH-CHAIN'], 'refreshing repeatedly keeps working without the 
 
 covers(['AUTH-REFRESH-WITHOUT-EMAIL'], 'refresh without email (reported)', async () => {
   const { exchange } = await refreshedWithoutEmail();
-  observe(`POST /auth/refresh without email answered ${exchange.status}.`);
+  observe('auth.refresh-without-email', 'POST /auth/refresh without email answered {status}.', {
+    values: { status: exchange.status },
+  });
   check('AUTH-REFRESH-WITHOUT-EMAIL', () => expectPair(exchange, 'POST /auth/refresh without email'));
 });
 
@@ -396,7 +381,7 @@ covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => 
   // (observed); the control refresh before logout was served, so the logout made the difference.
   check('AUTH-LOGOUT-REVOKES', () => {
     const refusal = assertNotServed(after, 'refresh with a refresh token revoked by logout');
-    observe(`refresh after logout: ${refusal}.`);
+    observe('auth.refresh-after-logout', 'refresh after logout: {refusal}.', { values: { refusal } });
   });
 });
 
@@ -408,7 +393,15 @@ covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async () => {
       'a server whose refresh works (AUTH-REFRESH-PAIR)',
     );
   observe(
-    `POST /auth/logout answered ${logout.status}, content-type ${logout.headers['content-type'] ?? 'none'}, body ${show(logout.text)}.`,
+    'auth.logout-answer',
+    'POST /auth/logout answered {status}, content-type {contentType}, body {body}.',
+    {
+      values: {
+        status: logout.status,
+        contentType: logout.headers['content-type'] ?? 'none',
+        body: show(logout.text),
+      },
+    },
   );
 });
 
@@ -436,14 +429,23 @@ covers(
 covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async () => {
   const { token } = speak.config;
   if (token === undefined) {
-    observe('the run logged in with email and password: no permanent token (--token) was given to look at.');
+    observe(
+      'auth.permanent-token',
+      'the run logged in with email and password: no permanent token (--token) was given to look at.',
+      { values: { given: false } },
+    );
     return;
   }
   const lifetime = jwtLifetimeSeconds(token);
   observe(
+    'auth.permanent-token',
     lifetime === undefined
       ? 'the permanent token carries no expiry the harness can read (not a JWT with exp).'
-      : `the permanent token is a JWT with exp, ${lifetime} s after it was issued (${Math.round((jwtSecondsLeft(token) ?? 0) / 86_400)} days left).`,
+      : 'the permanent token is a JWT with exp, {lifetime} s after it was issued ({daysLeft} days left).',
+    {
+      values: { given: true, lifetime: lifetime ?? null },
+      particulars: { daysLeft: Math.round((jwtSecondsLeft(token) ?? 0) / 86_400) },
+    },
   );
   await check('AUTH-PERMANENT-TOKEN', () => assertAccessWorks(token, 'the permanent token (--token)'));
 });
@@ -451,9 +453,11 @@ covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async () => {
 covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () => {
   const lifetime = jwtLifetimeSeconds(await accessToken());
   observe(
+    'auth.access-token-lifetime',
     lifetime === undefined
       ? 'the access token is not a JWT with exp: its lifetime cannot be read.'
-      : `the access token is a JWT living ${lifetime} s (exp − iat).`,
+      : 'the access token is a JWT living {lifetime} s (exp − iat).',
+    { values: { lifetime: lifetime ?? null } },
   );
 });
 
@@ -465,9 +469,11 @@ covers(['AUTH-OLD-REFRESH-AFTER-ROTATION'], 'a rotated refresh token used again 
   const { from } = await refreshed();
   const again = await refresh(from.refresh_token);
   observe(
+    'auth.refresh-rotation',
     again.status >= 200 && again.status < 300
-      ? `the old refresh token still refreshes after rotation (${again.status}): it is not single-use.`
-      : `the old refresh token is refused after rotation (${again.status}): refresh tokens are single-use.`,
+      ? 'the old refresh token still refreshes after rotation ({status}): it is not single-use.'
+      : 'the old refresh token is refused after rotation ({status}): refresh tokens are single-use.',
+    { values: { status: again.status } },
   );
   check('AUTH-OLD-REFRESH-AFTER-ROTATION', () => {
     if (again.status >= 500)

@@ -102,7 +102,9 @@ covers(['DOCS-REDOC-HTML'], '/v1/speak/redoc is an HTML page rendering the OpenA
 covers(['DOCS-OPENAPI-VALID'], '/v1/speak/openapi.json is a valid OpenAPI document', async () => {
   const document = await openapi();
   await check('DOCS-OPENAPI-VALID', async () => {
-    observe(`OpenAPI ${await assertValidOpenApi(document, 'GET /v1/speak/openapi.json')}`);
+    observe('docs.openapi', 'OpenAPI {openapi}', {
+      values: { openapi: await assertValidOpenApi(document, 'GET /v1/speak/openapi.json') },
+    });
   });
 });
 
@@ -122,7 +124,13 @@ covers(['DOCS-OPENAPI-AUTH-PATHS'], 'openapi.json and the auth endpoints (report
     (await openapi()) as { paths?: Record<string, Record<string, unknown>> },
     AUTH_OPERATIONS,
   );
-  observe(missing.length ? `not declared: ${missing.join(', ')}` : 'the auth endpoints are declared');
+  observe(
+    'docs.auth-endpoints',
+    missing.length ? 'not declared: {missing}' : 'the auth endpoints are declared',
+    {
+      values: { missing: missing.join(', ') },
+    },
+  );
   if (missing.length) throw new Finding(`the definition does not declare ${missing.join(', ')}`);
 });
 
@@ -132,5 +140,5 @@ covers(['DOCS-WITHOUT-TOKEN'], 'docs without a token (reported)', async () => {
     const exchange = await getFollowing(speak.anon, path);
     answers.push(`${path}: ${exchange.status}`);
   }
-  observe(`without a token: ${answers.join('; ')}`);
+  observe('docs.without-token', 'without a token: {answers}', { values: { answers: answers.join('; ') } });
 });

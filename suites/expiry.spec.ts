@@ -133,7 +133,12 @@ async function accessTokenExpires(): Promise<void> {
     }
   });
   observe(
-    `an access token living ${plan.lifetimeS} s was refused with 401 on ${PROTECTED_READS.length} routes ${pastMarginMs() / 1000} s after it expired`,
+    'expiry.access-token-refused',
+    'an access token living {lifetimeS} s was refused with 401 on {routes} routes {marginS} s after it expired',
+    {
+      values: { routes: PROTECTED_READS.length },
+      particulars: { lifetimeS: plan.lifetimeS, marginS: pastMarginMs() / 1000 },
+    },
   );
 }
 
@@ -212,7 +217,14 @@ async function signedUrlExpires(): Promise<void> {
       late,
       `a signed audio URL ${pastMarginMs() / 1000} s past its ${plan.lifetimeS} s lifetime`,
     );
-    observe(`a signed audio URL living ${plan.lifetimeS} s (${lifetime.source}) was ${refusal} after it`);
+    observe(
+      'expiry.audio-url-refused',
+      'a signed audio URL living {lifetimeS} s ({source}) was {refusal} after it',
+      {
+        values: { source: lifetime.source, refusal },
+        particulars: { lifetimeS: plan.lifetimeS },
+      },
+    );
   });
 }
 
@@ -275,7 +287,9 @@ async function websocketUrlExpires(): Promise<void> {
     await check('WS-OPEN-PAST-EXPIRY', async () => {
       if (!opened.open) {
         observe(
-          `the connection opened before expiry was closed (code ${opened.closeInfo?.code}) when the URL expired`,
+          'expiry.websocket-closed-at-expiry',
+          'the connection opened before expiry was closed (code {code}) when the URL expired',
+          { values: { code: opened.closeInfo?.code ?? null } },
         );
         return;
       }
@@ -289,7 +303,10 @@ async function websocketUrlExpires(): Promise<void> {
       );
       if (r.takeId) speak.track('take', r.takeId);
       assertRequestEnded(r);
-      observe('a connection opened before the URL expired still served a take after expiry');
+      observe(
+        'expiry.websocket-served-after-expiry',
+        'a connection opened before the URL expired still served a take after expiry',
+      );
     });
   } finally {
     await opened.close();

@@ -231,7 +231,16 @@ covers(
     const defaultPage = (await answer({ ids, length: 2 })).map((i) => i.id);
     const unlimited = await answer({ ids });
     observe(
-      `first page number: ${first}; page omitted gives ${show(defaultPage.map((id) => id.slice(0, 8)))}; no length gives ${unlimited.length} of ${ids.length}`,
+      'lists.page-base',
+      'first page number: {first}; page omitted gives {defaultPage}; no length gives {unlimited} of {total}',
+      {
+        values: { first },
+        particulars: {
+          defaultPage: show(defaultPage.map((id) => id.slice(0, 8))),
+          unlimited: unlimited.length,
+          total: ids.length,
+        },
+      },
     );
     check('LIST-PAGE-BASE', () => {
       if (first !== 1) throw new Finding(`pages count from ${first}, the SDK counts from 1`);
@@ -258,9 +267,13 @@ covers(
     const middle = full[Math.floor(full.length / 2)]!;
     const older = (await answer({ ids, older: middle.timestamp_ms })).map((i) => i.id);
     const newer = (await answer({ ids, newer: middle.timestamp_ms })).map((i) => i.id);
-    observe(
-      `older=${middle.timestamp_ms} ${older.includes(middle.id) ? 'includes' : 'excludes'} the item at that time; newer=${middle.timestamp_ms} ${newer.includes(middle.id) ? 'includes' : 'excludes'} it`,
-    );
+    observe('lists.time-bounds', 'older={at} {older} the item at that time; newer={at} {newer} it', {
+      values: {
+        older: older.includes(middle.id) ? 'includes' : 'excludes',
+        newer: newer.includes(middle.id) ? 'includes' : 'excludes',
+      },
+      particulars: { at: middle.timestamp_ms },
+    });
     check('LIST-BOUNDS-INCLUSIVE', () => {
       if (!older.includes(middle.id) || !newer.includes(middle.id))
         throw new Finding('bounds are exclusive; the SDK treats them as inclusive');
@@ -277,9 +290,10 @@ covers(
     const stamps = full.map((i) => i.timestamp_ms);
     const newestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! >= t);
     const oldestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! <= t);
-    observe(
-      `the take list is ordered ${newestFirst ? 'newest first' : oldestFirst ? 'oldest first' : 'neither by time'} (timestamps ${show(stamps)})`,
-    );
+    observe('lists.take-order', 'the take list is ordered {order} (timestamps {stamps})', {
+      values: { order: newestFirst ? 'newest first' : oldestFirst ? 'oldest first' : 'neither by time' },
+      particulars: { stamps: show(stamps) },
+    });
   },
   CONCURRENT,
 );
@@ -371,7 +385,9 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
     async () => {
       const { ids, full } = await listFixture();
       const semantics = await observedSemantics(kind, ids, full);
-      observe(`${path}: ${describeSemantics(semantics)}`);
+      observe('lists.semantics', '{path}: {semantics}', {
+        values: { path, semantics: describeSemantics(semantics) },
+      });
       await check('LIST-ORACLE', () =>
         assertProperty(
           `lists${label}: oracle of the observed semantics`,

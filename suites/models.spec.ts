@@ -100,7 +100,7 @@ covers(
       if (json.length === 0)
         throw new Finding('GET /v1/speak/models answered an empty array: the user has no model');
     });
-    observe(`models: ${json.map((m) => m?.name).join(', ')}`);
+    observe('models.names', 'models: {names}', { values: { names: json.map((m) => m?.name).join(', ') } });
   },
 );
 
@@ -135,7 +135,19 @@ covers(
   () => {
     for (const m of speak.models) {
       observe(
-        `${m.name}: genders ${show(m.genders)}, languages ${show(m.languages)}, prosody_types ${show(m.prosody_types)}, styles ${show(m.styles)}, flags ${show(m.flags)}, voice_inputs ${show(m.voice_inputs ?? null)}`,
+        'models.model',
+        '{name}: genders {genders}, languages {languages}, prosody_types {prosodyTypes}, styles {styles}, flags {flags}, voice_inputs {voiceInputs}',
+        {
+          values: {
+            name: m.name,
+            genders: show(m.genders),
+            languages: show(m.languages),
+            prosodyTypes: show(m.prosody_types),
+            styles: show(m.styles),
+            flags: show(m.flags),
+            voiceInputs: show(m.voice_inputs ?? null),
+          },
+        },
       );
     }
     const unknownGenders = speak.models.flatMap((m) =>
@@ -160,9 +172,12 @@ covers(
 covers(['MODEL-GENDERS-USABLE'], 'a voice can be generated with each gender of the model', async () => {
   // Generating one voice per gender, each done with the gender asked for, is the requirement itself.
   const voices = await checkStep('MODEL-GENDERS-USABLE', voicesByGender);
-  observe(
-    `voices ready for genders ${[...voices.keys()].join(', ')} (models: ${show([...voices.values()].map((v) => v.model))})`,
-  );
+  observe('models.voices-by-gender', 'voices ready for genders {genders} (models: {models})', {
+    values: {
+      genders: [...voices.keys()].join(', '),
+      models: show([...voices.values()].map((v) => v.model)),
+    },
+  });
 });
 
 /** Started at once (prefetch), so these takes synthesize side by side. */
@@ -243,7 +258,15 @@ covers(
       );
     });
     observe(
-      `ready with override_language ${exercisedLanguages().join(', ')} (${exercisedLanguages().length} of ${speak.model.languages.length} languages)`,
+      'models.override-language',
+      'ready with override_language {languages} ({count} of {all} languages)',
+      {
+        values: {
+          languages: exercisedLanguages().join(', '),
+          count: exercisedLanguages().length,
+          all: speak.model.languages.length,
+        },
+      },
     );
   },
 );
@@ -276,11 +299,21 @@ covers(
   async () => {
     const unknown = speak.model.prosody_types.filter((type) => type !== 'simple' && !prosodyOfType(type));
     if (unknown.length) {
-      observe(`prosody types with fields the harness does not know (not exercised): ${unknown.join(', ')}`);
+      observe(
+        'models.unknown-prosody-types',
+        'prosody types with fields the harness does not know (not exercised): {unknown}',
+        { values: { unknown: unknown.join(', ') } },
+      );
     }
     const known = knownProsodyTypes();
     if (known.length === 0) {
-      observe(`model ${speak.model.name} lists no prosody type beyond simple that the harness knows`);
+      observe(
+        'models.no-known-prosody-type',
+        'model {model} lists no prosody type beyond simple that the harness knows',
+        {
+          values: { model: speak.model.name },
+        },
+      );
       return;
     }
     const takes = await prosodyTypeTakes();
@@ -289,7 +322,9 @@ covers(
         assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`),
       );
     });
-    observe(`ready with prosody types ${known.join(', ')}`);
+    observe('models.prosody-types', 'ready with prosody types {types}', {
+      values: { types: known.join(', ') },
+    });
   },
 );
 
@@ -303,6 +338,6 @@ covers(['MODEL-STYLES-USABLE'], 'a take is accepted and ready with a style the m
     );
   check('MODEL-STYLES-USABLE', () => {
     assertEqualField(result.take.style, result.style, `take ${result.take.take_id} /style`);
-    observe(`ready with style ${show(result.style)}`);
+    observe('models.style', 'ready with style {style}', { values: { style: show(result.style) } });
   });
 });

@@ -384,7 +384,13 @@ covers(['SEC-REFRESH-OTHER-EMAIL'], "A's refresh token with B's email never yiel
   const access = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
   await check('SEC-REFRESH-OTHER-EMAIL', async () => {
     if (exchange.status >= 400 || typeof access !== 'string' || access === '') {
-      observe(`POST /auth/refresh with A's refresh token and B's email was refused (${exchange.status})`);
+      observe(
+        'security.refresh-other-email',
+        "POST /auth/refresh with A's refresh token and B's email was refused ({status})",
+        {
+          values: { status: exchange.status },
+        },
+      );
       return;
     }
     // A token pair: it must act as A (the email only names whose refresh token it is), never as B.
@@ -449,7 +455,9 @@ covers(
       });
     } else
       observe(
+        'security.second-access-token-outlived',
         "B's access token passed the lifetime it shows before it could be tried (the run's own waits): B's session is judged by its refresh token",
+        { caught: true },
       );
     const bRefresh = await speak.anon.post('/auth/refresh', {
       refresh_token: bTokens.refresh,

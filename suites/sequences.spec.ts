@@ -24,7 +24,12 @@ import {
   type SequenceModel,
   sequenceConclusion,
 } from '../src/checks/stateful/model.ts';
-import { type ScriptStep, sequenceScript } from '../src/checks/stateful/script.ts';
+import {
+  type ScriptStep,
+  SEQUENCE_SCRIPT_KEY,
+  SEQUENCE_SHRUNK_KEY,
+  sequenceScript,
+} from '../src/checks/stateful/script.ts';
 import {
   check,
   covers,
@@ -205,7 +210,11 @@ covers(
     // Not an observation: how many ran and how long they took are this run's particulars, not what
     // the server chose (an INFO requirement's observations are what compare puts side by side).
     if (details.interrupted) process.stderr.write('[speakcheck] sequences: stopped at the time limit\n');
-    for (const note of w.infoNotes) observe(`Observed in a sequence (not judged, INFO): ${note}`);
+    for (const note of w.infoNotes)
+      observe('sequence.info-note', 'Observed in a sequence (not judged, INFO): {note}', {
+        particulars: { note },
+        caught: true,
+      });
     let failed: RequirementId | undefined;
     if (details.failed && failing)
       failed = reportFailure(
@@ -245,20 +254,22 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
   const message = finding?.message ?? (error as Error)?.message ?? String(error);
   const steps = ran.steps.map((s, i) => `  ${i + 1}. ${s.title}`);
   const replay = `speakcheck run --seed ${seed}${path ? ` --replay-path '${path}'` : ''} --requirement ${id}`;
-  observe(
-    `Shrunk sequence (${ran.steps.length} steps; replay: ${replay}):\n${steps.join('\n')}\n  → ${message}`,
-  );
-  observe(
-    sequenceScript({
-      steps: ran.steps,
-      accounts: w.accounts.filter((a) => a === 'primary' || ran.steps.some((s) => s.title.includes(a))),
-      model: speak.model.name,
-      gender: speak.model.genders[0] ?? 'female',
-      seed,
-      ...(path ? { path } : {}),
-      failure: message,
-    }).join('\n'),
-  );
+  observe(SEQUENCE_SHRUNK_KEY, 'Shrunk sequence ({steps} steps; replay: {replay}):\n{list}\n  → {message}', {
+    particulars: { steps: ran.steps.length, replay, list: steps.join('\n'), message },
+  });
+  observe(SEQUENCE_SCRIPT_KEY, '{script}', {
+    particulars: {
+      script: sequenceScript({
+        steps: ran.steps,
+        accounts: w.accounts.filter((a) => a === 'primary' || ran.steps.some((s) => s.title.includes(a))),
+        model: speak.model.name,
+        gender: speak.model.genders[0] ?? 'female',
+        seed,
+        ...(path ? { path } : {}),
+        failure: message,
+      }).join('\n'),
+    },
+  });
   check(id, () => {
     throw new Finding(
       `${message} (after a shrunk sequence of ${ran.steps.length} steps: ${show(

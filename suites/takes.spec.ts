@@ -151,7 +151,8 @@ const listedAtOnce = once(
         };
       }
       reason = `even a take of ${repeat} times the long text (${text.length} characters) was ${entry.status} before the take list answered: a take in progress could not be observed in the list`;
-      observe(`${where} was already ${entry.status} in the list; trying a longer one`);
+      const caught = { particulars: { where, status: entry.status }, caught: true };
+      observe('takes.too-quick', '{where} was already {status} in the list; trying a longer one', caught);
     }
     return { observed: { kind: 'not-observable', reason }, polled: pollLong(last!) };
   },
@@ -165,7 +166,7 @@ covers(['TAKE-LISTED-AT-ONCE'], 'a take still in progress appears in the take li
     return notObserved('TAKE-LISTED-AT-ONCE', observed.reason, tooFastRemedy('takes'));
   check('TAKE-LISTED-AT-ONCE', () => {
     if (observed.kind === 'missing') throw new Finding(observed.message);
-    observe(observed.message);
+    observe('takes.listed-at-once', '{message}', { particulars: { message: observed.message } });
   });
 });
 
@@ -223,9 +224,12 @@ covers(
       // audio_rate is judged above; here the rest: normalized_text holds the text's parts, the wav samples.
       assertInfoConsistent({ ...info, audio_rate: wav.sampleRate }, wav, where);
     });
-    observe(
-      `${where}: ${distinctRuns(polled.statuses).join(' → ')} in ${polled.ms} ms (${polled.snapshots.length} polls); normalized_text ${show(polled.final.info?.normalized_text)}`,
-    );
+    const statuses = distinctRuns(polled.statuses).join(' → ');
+    const { ms, snapshots } = polled;
+    observe('takes.polled', '{where}: {statuses} in {ms} ms ({polls} polls); normalized_text {normalized}', {
+      values: { where, normalized: show(polled.final.info?.normalized_text) },
+      particulars: { statuses, ms, polls: snapshots.length },
+    });
   },
 );
 
@@ -235,11 +239,16 @@ covers(
   async () => {
     const polled = await (await generated()).polled;
     const seen = distinctRuns(polled.statuses);
+    const progress50 = seen.includes('progress_50') ? 'progress_50 seen' : 'progress_50 not seen';
+    const particulars = { seen: seen.join(' → '), progress50, sentences: MULTI_PART.split('. ').length };
+    const caught = { particulars, caught: true };
     observe(
-      `REST polling saw ${seen.join(' → ')}; ${seen.includes('progress_50') ? 'progress_50 seen' : 'progress_50 not seen'} for a ${MULTI_PART.split('. ').length}-sentence text.`,
+      'takes.progress-50',
+      'REST polling saw {seen}; {progress50} for a {sentences}-sentence text.',
+      caught,
     );
-    for (const status of seen)
-      check('TAKE-STATUS-VALUES', () => expectSchema('Status', status, 'an observed status'));
+    const known = (status: string) => expectSchema('Status', status, 'an observed status');
+    for (const status of seen) check('TAKE-STATUS-VALUES', () => known(status));
   },
 );
 
@@ -251,12 +260,11 @@ covers(
     const polled = await (await generated()).polled;
     const { audio } = await fetchAudio(speak, take.take_id, 'wav');
     const wav = parseWav(audio.body, 'wav');
-    observe(
-      `info.duration ${polled.final.info?.duration}, wav samples ${wav.samples}, audio_rate ${polled.final.info?.audio_rate}`,
-    );
-    check('TAKE-INFO-DURATION-SAMPLES', () =>
-      assertDurationIsSampleCount(polled.final.info!, wav, `take ${take.take_id.slice(0, 8)}`),
-    );
+    const { audio_rate: rate = null, duration = null } = polled.final.info ?? {};
+    const figures = { values: { rate }, particulars: { duration, samples: wav.samples } };
+    observe('takes.duration', 'info.duration {duration}, wav samples {samples}, audio_rate {rate}', figures);
+    const subject = `take ${take.take_id.slice(0, 8)}`;
+    check('TAKE-INFO-DURATION-SAMPLES', () => assertDurationIsSampleCount(polled.final.info!, wav, subject));
   },
 );
 
@@ -366,9 +374,9 @@ covers(
           tooFastRemedy('takes'),
         );
     });
-    observe(
-      `${takes.length} take sequences: ${takes.map((t) => distinctRuns(t.snapshots.map((x) => x.status)).join('→')).join('; ')}`,
-    );
+    const sequences = takes.map((t) => distinctRuns(t.snapshots.map((x) => x.status)).join('→')).join('; ');
+    const seenInAll = { particulars: { count: takes.length, sequences } };
+    observe('takes.status-sequences', '{count} take sequences: {sequences}', seenInAll);
   },
 );
 
@@ -398,7 +406,8 @@ covers(
           `no take of the ${takes.length} polled (a long one among them) was seen in started or progress_*: each went from waiting to done between two polls, so info before ready was seen only in waiting`,
           tooFastRemedy('takes'),
         );
-      observe(`info was null in all ${inWorker} snapshots polling saw in started or progress_*`);
+      const said = 'info was null in all {snapshots} snapshots polling saw in started or progress_*';
+      observe('takes.info-null', said, { particulars: { snapshots: inWorker } });
     });
   },
 );
@@ -437,31 +446,26 @@ covers(
   async () => {
     const { text, polled } = await checkStep('TAKE-MULTILINGUAL-TEXT', multilingual);
     check('TAKE-ECHOES-REQUEST', () => assertEqualField(polled.final.text, text, 'ready take /text'));
-    observe(`text ${show(text)} → normalized_text ${show(polled.final.info?.normalized_text)}`);
+    const normalized = { values: { text: show(text), normalized: show(polled.final.info?.normalized_text) } };
+    observe('takes.normalized-text', 'text {text} → normalized_text {normalized}', normalized);
   },
 );
 
 covers(['TAKE-BATCH'], 'batch generation with an array of bodies (reported)', async () => {
   const v = await voice();
-  const bodies = [
-    { voice_id: v.voice_id, text: 'Batch one.' },
-    { voice_id: v.voice_id, text: 'Batch two.' },
-  ];
+  const bodies = ['Batch one.', 'Batch two.'].map((text) => ({ voice_id: v.voice_id, text }));
   const exchange = await speak.api.post('/v1/speak/takes/generate', bodies);
-  observe(`POST /v1/speak/takes/generate with an array answered ${exchange.status}`);
+  const answered = { values: { status: exchange.status } };
+  observe('takes.batch-answer', 'POST /v1/speak/takes/generate with an array answered {status}', answered);
   const json = await checkStep('TAKE-BATCH', () => expectJson(exchange, 'batch generation'));
-  if (Array.isArray(json))
-    for (const t of json) if (typeof t?.take_id === 'string') speak.track('take', t.take_id);
+  for (const t of Array.isArray(json) ? json : [])
+    if (typeof t?.take_id === 'string') speak.track('take', t.take_id);
   check('TAKE-BATCH', () => {
     expectSchema('TakeGenerateResult', json, 'the batch answer');
     if (!Array.isArray(json) || json.length !== 2)
       throw new Finding(`batch answered ${show(json)}, expected an array of 2 takes`);
-    const texts = json.map((t: Take) => t.text);
-    assertEqualField(
-      texts,
-      bodies.map((b) => b.text),
-      'batch answer texts (same order)',
-    );
+    const [texts, asked] = [json.map((t: Take) => t.text), bodies.map((b) => b.text)];
+    assertEqualField(texts, asked, 'batch answer texts (same order)');
   });
 });
 
@@ -475,25 +479,21 @@ covers(['TAKE-USER-DATA'], 'user_data (string and number) is returned on the tak
     });
     check('TAKE-USER-DATA', () => assertEqualField(take.user_data, userData, 'take /user_data'));
   }
-  observe('user_data (a string and a number) came back unchanged.');
+  observe('takes.user-data-unchanged', 'user_data (a string and a number) came back unchanged.');
 });
 
 covers(['TAKE-DELETE'], 'delete a take with DELETE /v1/speak/takes/{id} (reported)', async () => {
   const { final } = await toDelete();
   const path = `/v1/speak/takes/${encodeURIComponent(final.take_id)}`;
   const exchange = await speak.api.delete(path);
-  observe(`DELETE /v1/speak/takes/{id} answered ${exchange.status} ${show(exchange.text)}`);
-  await checkStep('TAKE-DELETE', () => {
+  const answer = { values: { status: exchange.status }, particulars: { body: show(exchange.text) } };
+  observe('takes.delete-answer', 'DELETE /v1/speak/takes/{id} answered {status} {body}', answer);
+  await check('TAKE-DELETE', async () => {
     if (expectJson(exchange, 'take delete') !== true)
       throw new Finding(`take delete answered ${show(exchange.text)}, expected true`);
-  });
-  const get = await speak.api.get(path);
-  check('TAKE-DELETE', () => {
+    const get = await speak.api.get(path);
     if (get.status !== 404) throw new Finding(`GET of the deleted take answered ${get.status}, expected 404`);
-  });
-  await check('TAKE-DELETE', async () => {
-    const listed = await list<Take>(speak, 'take');
-    if (listed.some((t) => t.take_id === final.take_id))
+    if ((await list<Take>(speak, 'take')).some((t) => t.take_id === final.take_id))
       throw new Finding('the deleted take still appears in GET /v1/speak/takes');
   });
 });

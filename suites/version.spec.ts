@@ -95,7 +95,9 @@ covers(
           },
         );
       }
-      observe(`version ${major}.${minor}`);
+      observe('version.number', 'version {major}.{minor}', {
+        values: { major: String(major), minor: String(minor) },
+      });
     });
   },
 );
@@ -115,12 +117,12 @@ covers(['VERSION-MAJOR-MATCHES-PATH'], 'the reported major version is the path v
 covers(['VERSION-WIRE-SHAPE'], 'the version body has the SDK shape {version, minor} (reported)', async () => {
   const { path, exchange } = await getVersion();
   const json = exchange.json;
-  observe(`GET ${path} answered ${show(json)}`);
+  observe('version.answer', 'GET {path} answered {body}', { values: { path, body: show(json) } });
   check('VERSION-WIRE-SHAPE', () => {
     if (path !== VERSION_PATHS[0])
       throw new Finding(`the version endpoint is ${path}, not the SDK's ${VERSION_PATHS[0]}`);
     expectSchema('Version', json, 'the version answer');
-    observe(`version body ${show(json)} has the SDK shape`);
+    observe('version.sdk-shape', 'version body {body} has the SDK shape', { values: { body: show(json) } });
   });
 });
 
@@ -155,7 +157,14 @@ covers(
     );
     const control = await speak.anon.post('/auth/speakcheck-no-such-route', {});
     observe(
-      `POST /auth/login with an unknown user answered 401; POST /auth/speakcheck-no-such-route answered ${control.status}${control.status === 401 ? ' too: the 401 alone does not prove where login lives' : ''}.`,
+      'version.login-control',
+      'POST /auth/login with an unknown user answered 401; POST /auth/speakcheck-no-such-route answered {status}{also}',
+      {
+        values: { status: control.status },
+        particulars: {
+          also: control.status === 401 ? ' too: the 401 alone does not prove where login lives.' : '.',
+        },
+      },
     );
   },
 );

@@ -221,9 +221,14 @@ covers(
       check('VOICE-READY-BOUND', () =>
         assertStatusOrder(p.statuses, `voice ${p.final.voice_id.slice(0, 8)}`),
       );
-      observe(
-        `voice ${p.final.voice_id.slice(0, 8)}: ${distinctRuns(p.statuses).join(' → ')} in ${p.ms} ms (${p.statuses.length} polls)`,
-      );
+      observe('voices.generation-polled', 'voice {voiceId}: {statuses} in {ms} ms ({polls} polls)', {
+        particulars: {
+          voiceId: p.final.voice_id.slice(0, 8),
+          statuses: distinctRuns(p.statuses).join(' → '),
+          ms: p.ms,
+          polls: p.statuses.length,
+        },
+      });
     }
   },
 );
@@ -252,7 +257,16 @@ covers(['VOICE-MODEL-SPECIFIC'], 'the model a voice reports (reported)', async (
         ? 'a more specific name starting with the requested one'
         : 'a name that does not start with the requested one';
   observe(
-    `requested model ${show(requested)}; generation answered ${show(created.model)}, ready voice reports ${show(final.model)} (${relation}).`,
+    'voices.model',
+    'requested model {requested}; generation answered {created}, ready voice reports {final} ({relation}).',
+    {
+      values: {
+        requested: show(requested),
+        created: show(created.model),
+        final: show(final.model),
+        relation,
+      },
+    },
   );
   check('VOICE-MODEL-SPECIFIC', () => {
     if (!final.model.startsWith(requested) && !requested.startsWith(final.model)) {
@@ -282,16 +296,20 @@ covers(
     await check('VOICE-EXAMPLE-TAKE-AUDIO', async () => {
       const { audio } = await fetchAudio(speak, final.example_take_id, 'wav');
       const wav = parseWav(audio.body, 'example take wav');
-      observe(
-        `example take ${final.example_take_id.slice(0, 8)}: ${wav.samples} samples at ${wav.sampleRate} Hz, text ${show(example.final.text)}`,
-      );
+      observe('voices.example-take', 'example take {takeId}: {samples} samples at {rate} Hz, text {text}', {
+        values: { rate: wav.sampleRate, text: show(example.final.text) },
+        particulars: { takeId: final.example_take_id.slice(0, 8), samples: wav.samples },
+      });
     });
   },
 );
 
 covers(['VOICE-EXAMPLE-TAKE-NULL'], 'example_take (reported)', async () => {
   const { final } = await plainReady();
-  observe(`example_take is ${show(final.example_take)}`);
+  observe('voices.example-take-field', 'example_take is {exampleTake}', {
+    values: { present: final.example_take !== null && final.example_take !== undefined },
+    particulars: { exampleTake: show(final.example_take) },
+  });
   check('VOICE-EXAMPLE-TAKE-NULL', () => {
     if (final.example_take !== null)
       throw new Finding(`example_take is not null: ${show(final.example_take)}`);
@@ -307,7 +325,16 @@ covers(
     const seconds = takes.map((t) => (t.info ? t.info.duration / t.info.audio_rate : Number.NaN));
     const [slowOmitted, slowNeutral, fastNull, fastNeutral] = seconds as [number, number, number, number];
     observe(
-      `durations (s): slow voice omitted ${slowOmitted.toFixed(2)}, slow voice pace 0 ${slowNeutral.toFixed(2)}, fast voice null ${fastNull.toFixed(2)}, fast voice pace 0 ${fastNeutral.toFixed(2)}`,
+      'voices.default-prosody-durations',
+      'durations (s): slow voice omitted {slowOmitted}, slow voice pace 0 {slowNeutral}, fast voice null {fastNull}, fast voice pace 0 {fastNeutral}',
+      {
+        particulars: {
+          slowOmitted: slowOmitted.toFixed(2),
+          slowNeutral: slowNeutral.toFixed(2),
+          fastNull: fastNull.toFixed(2),
+          fastNeutral: fastNeutral.toFixed(2),
+        },
+      },
     );
     check('VOICE-DEFAULT-PROSODY-ADOPTED', () => {
       if (!(slowOmitted >= slowNeutral * CLEAR_RATIO)) {
@@ -335,7 +362,10 @@ covers(['VOICE-PARTIAL-PROSODY'], 'a partial default_prosody (reported)', async 
     exchange.status >= 200 && exchange.status < 300
       ? `accepted (${exchange.status}); default_prosody answered ${show(json?.default_prosody)}`
       : `refused with ${exchange.status} ${show(exchange.text, 200)}`;
-  observe(`voice generation with default_prosody ${show(PARTIAL)}: ${outcome}`);
+  observe('voices.partial-prosody', 'voice generation with default_prosody {prosody}: {outcome}', {
+    values: { prosody: show(PARTIAL), status: exchange.status },
+    particulars: { outcome },
+  });
   check('VOICE-PARTIAL-PROSODY', () => {
     if (exchange.status >= 500)
       throw new Finding(`a partial default_prosody answered a server error ${exchange.status}`);
@@ -353,7 +383,10 @@ covers(
       name,
       description,
     });
-    observe(`POST /v1/speak/voices/{id} answered ${exchange.status} ${show(exchange.text)}`);
+    observe('voices.update-answer', 'POST /v1/speak/voices/{id} answered {status} {body}', {
+      values: { status: exchange.status },
+      particulars: { body: show(exchange.text) },
+    });
     await checkStep('VOICE-UPDATE', () => {
       if (expectJson(exchange, 'voice update') !== true)
         throw new Finding(`voice update answered ${show(exchange.text)}, expected true`);
@@ -369,7 +402,10 @@ covers(
 covers(['VOICE-DELETE'], 'delete a voice with DELETE /v1/speak/voices/{id} (reported)', async () => {
   const { final } = await plainReady();
   const exchange = await speak.api.delete(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
-  observe(`DELETE /v1/speak/voices/{id} answered ${exchange.status} ${show(exchange.text)}`);
+  observe('voices.delete-answer', 'DELETE /v1/speak/voices/{id} answered {status} {body}', {
+    values: { status: exchange.status },
+    particulars: { body: show(exchange.text) },
+  });
   await checkStep('VOICE-DELETE', () => {
     if (expectJson(exchange, 'voice delete') !== true)
       throw new Finding(`voice delete answered ${show(exchange.text)}, expected true`);

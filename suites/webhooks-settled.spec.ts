@@ -42,7 +42,9 @@ function settleEntries(theSink: RemoteWebhookSink): Promise<SettleEntry[]> {
   entries ??= theSink.settleEntries(producersBoundMs()).then(({ entries: filed, complete }) => {
     if (!complete) {
       observe(
-        `the webhooks file had not finished after ${producersBoundMs()} ms: judging the ${filed.length} entries it filed`,
+        'webhooks.file-unfinished',
+        'the webhooks file had not finished after {boundMs} ms: judging the {entries} entries it filed',
+        { particulars: { boundMs: producersBoundMs(), entries: filed.length }, caught: true },
       );
     }
     return filed;
@@ -135,7 +137,17 @@ for (const [id, name] of SETTLED) {
       const judged = await Promise.all(mine.map(async (e) => ({ e, ...(await callsInWindow(theSink, e)) })));
       for (const { e, calls, later } of judged) {
         observe(
-          `${e.subject}: ${e.hook}_webhook calls within ${e.windowMs / 1000} s of the first: ${arrivals(e, calls) || 'none'}${later.length ? `; after it: ${arrivals(e, later)}` : ''}`,
+          'webhooks.calls-in-window',
+          '{subject}: {hook}_webhook calls within {windowS} s of the first: {calls}{later}',
+          {
+            values: { hook: e.hook },
+            particulars: {
+              subject: e.subject,
+              windowS: e.windowMs / 1000,
+              calls: arrivals(e, calls) || 'none',
+              later: later.length ? `; after it: ${arrivals(e, later)}` : '',
+            },
+          },
         );
         check(id, () => judges[e.expect](e, calls));
       }

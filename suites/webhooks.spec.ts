@@ -12,26 +12,7 @@
  */
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder } from '../src/checks/status.ts';
-import {
-  assertArrivedWithin,
-  assertAudioFetchableAtDone,
-  assertCalled,
-  assertCalledOnce,
-  assertCalledWhenDone,
-  assertCallRecorded,
-  assertDoneBodyOfTake,
-  assertDoneCalled,
-  assertDoneCalledOnceWhenDone,
-  assertLastCallShown,
-  assertNotCalledAgain,
-  assertNotDelayedBySlowSink,
-  assertStatusCallsEndWith,
-  assertStatusesCalled,
-  calledStatuses,
-  callsOf,
-  callTimeline,
-  slowSinkAllowanceMs,
-} from '../src/checks/webhook-calls.ts';
+import * as wc from '../src/checks/webhook-calls.ts';
 import {
   assertPostedJson,
   assertWebhookBodyMatchesGet,
@@ -102,15 +83,18 @@ covers(
     observeTimelines(s, 'status+done hooks:');
     const finalStatus = String(field(s.polled.final, 'status'));
     const calls = doneCalls(s);
-    check('WEBHOOK-DONE-CALLED', () =>
-      assertDoneCalled(calls, `take ${s.takeId}`, finalStatus, ARRIVAL_BOUND_MS),
-    );
+    const subject = `take ${s.takeId}`;
+    check('WEBHOOK-DONE-CALLED', () => wc.assertDoneCalled(calls, subject, finalStatus, ARRIVAL_BOUND_MS));
     // Every call that came (done and status) is judged as a POST of JSON, even when done never came.
     check('WEBHOOK-POST-JSON', () => {
       for (const call of [...calls, ...statusCalls(s)])
         assertPostedJson(call, `take ${s.takeId}: ${call.hook}_webhook call ${call.index}`);
     });
-    if (finalStatus !== 'ready') observe(`take ${s.takeId} ended ${finalStatus}, not ready`);
+    if (finalStatus !== 'ready')
+      observe('webhooks.take-not-ready', 'take {takeId} ended {status}, not ready', {
+        values: { status: finalStatus },
+        particulars: { takeId: s.takeId },
+      });
   },
   { requires: sinkReachable },
 );
@@ -120,7 +104,7 @@ covers(
   'done_webhook is called exactly once, and only when done',
   async () => {
     const s = await mainTake();
-    check('WEBHOOK-DONE-ONCE', () => assertDoneCalledOnceWhenDone(doneCalls(s), `take ${s.takeId}`));
+    check('WEBHOOK-DONE-ONCE', () => wc.assertDoneCalledOnceWhenDone(doneCalls(s), `take ${s.takeId}`));
   },
   { requires: sinkReachable },
 );
@@ -134,7 +118,7 @@ covers(
     check('WEBHOOK-DONE-BODY-TAKE', () => {
       if (!call) throw new Finding(`take ${s.takeId}: no done call to look at`);
       expectSchema('Take', call.json, 'done_webhook body');
-      const status = assertDoneBodyOfTake(call.json, s.takeId);
+      const status = wc.assertDoneBodyOfTake(call.json, s.takeId);
       if (status === 'ready') expectSchema('TakeInfo', field(call.json, 'info'), 'done_webhook body info');
     });
     // Not one sample: every done call of every item the file made with a done_webhook (issue 49).
@@ -178,7 +162,7 @@ covers(
         'a run whose webhook take ends ready',
       );
     if (missingAtDone(s, 'WEBHOOK-DONE-AUDIO-FETCHABLE', 'audio')) return;
-    check('WEBHOOK-DONE-AUDIO-FETCHABLE', () => assertAudioFetchableAtDone(s.audioAtDone, s.takeId));
+    check('WEBHOOK-DONE-AUDIO-FETCHABLE', () => wc.assertAudioFetchableAtDone(s.audioAtDone, s.takeId));
   },
   { requires: sinkReachable },
 );
@@ -192,10 +176,11 @@ covers(
     const ready = firstPolled(s, String(field(s.polled.final, 'status')));
     if (!call || !ready) throw new Finding(`take ${s.takeId}: no done call arrived`);
     const lag = call.receivedMs - ready.atMs;
-    observe(
-      `take ${s.takeId}: done call ${lag >= 0 ? `${lag} ms after` : `${-lag} ms before`} polling saw it done`,
-    );
-    check('WEBHOOK-DONE-ARRIVAL-BOUND', () => assertArrivedWithin(lag, ARRIVAL_BOUND_MS, s.takeId));
+    observe('webhooks.done-call-against-polling', 'take {takeId}: done call {lag} polling saw it done', {
+      particulars: { takeId: s.takeId, lag: lag >= 0 ? `${lag} ms after` : `${-lag} ms before` },
+      caught: true,
+    });
+    check('WEBHOOK-DONE-ARRIVAL-BOUND', () => wc.assertArrivedWithin(lag, ARRIVAL_BOUND_MS, s.takeId));
   },
   { requires: sinkReachable },
 );
@@ -213,7 +198,7 @@ covers(
       check('WEBHOOK-STATUS-CALLED', () => expectSchema('Take', c.json, `status_webhook call ${i + 1}`));
     });
     check('WEBHOOK-STATUS-CALLED', () =>
-      assertStatusCallsEndWith(calls, String(field(s.polled.final, 'status')), s.takeId),
+      wc.assertStatusCallsEndWith(calls, String(field(s.polled.final, 'status')), s.takeId),
     );
     // Not one sample: every status call of every take the file made with a status_webhook (issue 49).
     for (const item of await statusHookedItems(webhooks))
@@ -227,9 +212,8 @@ covers(
   'status calls arrive in status order',
   async () => {
     const s = await mainTake();
-    check('WEBHOOK-STATUS-ORDERED', () =>
-      assertStatusOrder(calledStatuses(statusCalls(s)), `take ${s.takeId} status_webhook calls`),
-    );
+    const subject = `take ${s.takeId} status_webhook calls`;
+    check('WEBHOOK-STATUS-ORDERED', () => assertStatusOrder(wc.calledStatuses(statusCalls(s)), subject));
   },
   { requires: sinkReachable },
 );
@@ -259,7 +243,7 @@ covers(
       observeTimelines(s, `status+done hooks, ${characters} characters:`);
       const polled = statusChanges(s.polled.entries).map((e) => e.status);
       const judge = () =>
-        assertStatusesCalled(
+        wc.assertStatusesCalled(
           polled,
           statusCalls(s),
           `take ${s.takeId} (${characters} characters)`,
@@ -276,7 +260,9 @@ covers(
         tooFastRemedy('webhooks'),
       );
     observe(
-      `take ${inProgress.takeId}: polling saw ${intermediatePolled(inProgress).join(', ')} and each was reported by a status call`,
+      'webhooks.in-progress-statuses-called',
+      'take {takeId}: polling saw {statuses} and each was reported by a status call',
+      { particulars: { takeId: inProgress.takeId, statuses: intermediatePolled(inProgress).join(', ') } },
     );
   },
   { requires: sinkReachable },
@@ -291,18 +277,25 @@ covers(
   async () => {
     const { r, streamed, calls } = await websocketTake();
     const startMs = Math.round(performance.timeOrigin + r.sentAt);
-    const timeline = (hook: string) => callTimeline(callsOf(calls, hook));
+    const timeline = (hook: string) => wc.callTimeline(wc.callsOf(calls, hook));
     observe(
-      `websocket take ${r.takeId ?? '?'}: status webhook ${formatTimeline(startMs, timeline('status'))}; done webhook ${formatTimeline(startMs, timeline('done'))}; websocket ${formatTimeline(startMs, statusChanges(streamed))}`,
+      'webhooks.websocket-take-timeline',
+      'websocket take {takeId}: status webhook {status}; done webhook {done}; websocket {streamed}',
+      {
+        particulars: {
+          takeId: r.takeId ?? '?',
+          status: formatTimeline(startMs, timeline('status')),
+          done: formatTimeline(startMs, timeline('done')),
+          streamed: formatTimeline(startMs, statusChanges(streamed)),
+        },
+      },
     );
     const subject = `websocket take ${r.takeId ?? '?'}`;
     const seen = statusChanges(streamed).map((e) => e.status);
-    check('WEBHOOK-STATUS-AGREES-WEBSOCKET', () =>
-      assertStatusesCalled(seen, callsOf(calls, 'status'), subject, 'the websocket reported'),
-    );
-    check('WEBHOOK-STATUS-AGREES-WEBSOCKET', () =>
-      assertCalledOnce(callsOf(calls, 'done').length, subject, 'done_webhook'),
-    );
+    check('WEBHOOK-STATUS-AGREES-WEBSOCKET', () => {
+      wc.assertStatusesCalled(seen, wc.callsOf(calls, 'status'), subject, 'the websocket reported');
+      wc.assertCalledOnce(wc.callsOf(calls, 'done').length, subject, 'done_webhook');
+    });
   },
   { requires: sinkReachable },
 );
@@ -315,24 +308,25 @@ covers(
   "a voice's done_webhook is called with the Voice when it is ready",
   async () => {
     const { voiceId, startMs, polled, atDone, calls } = await webhookVoice();
-    observe(
-      `voice ${voiceId}: done webhook ${formatTimeline(
-        startMs,
-        callTimeline(calls),
-      )}; polled ${formatTimeline(startMs, statusChanges(polled.entries))}`,
-    );
+    observe('webhooks.voice-timeline', 'voice {voiceId}: done webhook {done}; polled {polled}', {
+      particulars: {
+        voiceId,
+        done: formatTimeline(startMs, wc.callTimeline(calls)),
+        polled: formatTimeline(startMs, statusChanges(polled.entries)),
+      },
+    });
     check('WEBHOOK-POST-JSON', () => {
       for (const call of calls) assertPostedJson(call, `voice ${voiceId}: done_webhook call ${call.index}`);
     });
     const subject = `voice ${voiceId}`;
     await checkStep('WEBHOOK-VOICE-DONE', () =>
-      assertCalled(calls.length, subject, 'done_webhook', 'voice polled done'),
+      wc.assertCalled(calls.length, subject, 'done_webhook', 'voice polled done'),
     );
-    check('WEBHOOK-DONE-ONCE', () => assertNotCalledAgain(calls.length, subject, 'done_webhook'));
+    check('WEBHOOK-DONE-ONCE', () => wc.assertNotCalledAgain(calls.length, subject, 'done_webhook'));
     const body = calls[0]!.json;
     check('WEBHOOK-VOICE-DONE', () => {
       expectSchema('Voice', body, 'voice done_webhook body');
-      assertCalledWhenDone(body, subject, 'voice');
+      wc.assertCalledWhenDone(body, subject, 'voice');
     });
     check('WEBHOOK-DONE-BODY-EQUALS-GET', () =>
       assertWebhookBodyMatchesGet(body, atDone.voiceNow, `voice ${voiceId} done_webhook`),
@@ -340,7 +334,9 @@ covers(
     // Wire facts only (the SDK's voices are done after their example take): reported, not judged.
     if (atDone.example !== undefined) {
       observe(
-        `voice ${voiceId}: when its done_webhook arrived its example take was ${show(statusOf(atDone.example))}`,
+        'webhooks.voice-example-at-done',
+        'voice {voiceId}: when its done_webhook arrived its example take was {example}',
+        { values: { example: show(statusOf(atDone.example)) }, particulars: { voiceId } },
       );
     }
   },
@@ -357,7 +353,7 @@ covers(
     const s = await postUrlTake();
     observeTimelines(s, '{post_url} done hook:');
     check('WEBHOOK-POST-URL-FORM', () =>
-      assertCalledOnce(doneCalls(s).length, `take ${s.takeId}`, 'a {"post_url"} done_webhook'),
+      wc.assertCalledOnce(doneCalls(s).length, `take ${s.takeId}`, 'a {"post_url"} done_webhook'),
     );
   },
   { requires: sinkReachable },
@@ -374,8 +370,11 @@ covers(
       'GET take',
     );
     const hook = field(take, 'done_webhook');
-    observe(`take ${s.takeId}: done_webhook after the call: ${show(hook)}`);
-    check('WEBHOOK-LAST-CALL-SHOWN', () => assertLastCallShown(hook, s.takeId));
+    observe('webhooks.done-webhook-after-call', 'take {takeId}: done_webhook after the call: {hook}', {
+      values: { shown: hook !== null && hook !== undefined },
+      particulars: { takeId: s.takeId, hook: show(hook) },
+    });
+    check('WEBHOOK-LAST-CALL-SHOWN', () => wc.assertLastCallShown(hook, s.takeId));
   },
   { requires: sinkReachable },
 );
@@ -407,7 +406,7 @@ covers(
       );
     }
     check('WEBHOOK-LAST-CALL-RECORD', () =>
-      assertCallRecorded(
+      wc.assertCallRecorded(
         hook,
         { takeId: s.takeId, timestampMs: field(take, 'timestamp_ms'), path },
         {
@@ -440,7 +439,14 @@ covers(
     ]);
     observeTimelines(s, `sink answering after ${SLOW_SINK_DELAY_MS} ms:`);
     const slowMs = s.polled.entries.at(-1)!.atMs - s.createdMs;
-    observe(`time to done: ${baselineMs} ms without webhooks, ${slowMs} ms with a slow sink`);
+    observe(
+      'webhooks.slow-sink-time',
+      'time to done: {baselineMs} ms without webhooks, {slowMs} ms with a slow sink',
+      {
+        particulars: { baselineMs, slowMs },
+        caught: true,
+      },
+    );
     // Our own waits on the server's back-pressure land on one take's clock and not the other's: a
     // difference they could explain is not concluded, never blamed on the sink (issue 37).
     const throttledAfter = runThrottle().stats();
@@ -448,14 +454,15 @@ covers(
       throttledAfter.heldS - throttledBefore.heldS,
       throttledAfter.waitedS - throttledBefore.waitedS,
     );
-    if (slowMs > slowSinkAllowanceMs(baselineMs, SLOW_SINK_DELAY_MS) && waitedS > 0)
+    if (slowMs > wc.slowSinkAllowanceMs(baselineMs, SLOW_SINK_DELAY_MS) && waitedS > 0)
       throw new ClientDiagnostic(
         'throttled',
         `take ${s.takeId} took ${slowMs} ms with a slow sink against ${baselineMs} ms without, but the run waited ${waitedS.toFixed(1)} s on the server's back-pressure meanwhile: the times do not compare`,
         `${speak.config.baseUrl}/v1/speak/takes/${encodeURIComponent(s.takeId)}`,
       );
+    const delayMs = SLOW_SINK_DELAY_MS;
     check('WEBHOOK-SLOW-SINK-NO-DELAY', () =>
-      assertNotDelayedBySlowSink(slowMs, baselineMs, SLOW_SINK_DELAY_MS, s.takeId),
+      wc.assertNotDelayedBySlowSink(slowMs, baselineMs, delayMs, s.takeId),
     );
   },
   { requires: sinkReachable },
@@ -475,10 +482,17 @@ covers(
       });
     }
     observe(
-      `take ${s.takeId}: done calls so far answered ${show(doneCalls(s).map((c) => c.answeredStatus))} at ${formatTimeline(
-        s.createdMs,
-        callTimeline(doneCalls(s)),
-      )}; the retry has ${retryWindowMs() / 1000} s from the first`,
+      'webhooks.done-calls-so-far',
+      'take {takeId}: done calls so far answered {answered} at {at}; the retry has {windowS} s from the first',
+      {
+        particulars: {
+          takeId: s.takeId,
+          answered: show(doneCalls(s).map((c) => c.answeredStatus)),
+          at: formatTimeline(s.createdMs, wc.callTimeline(doneCalls(s))),
+          windowS: retryWindowMs() / 1000,
+        },
+        caught: true,
+      },
     );
   },
   { requires: sinkReachable },

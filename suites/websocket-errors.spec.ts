@@ -119,7 +119,15 @@ covers(
       );
       if (r.takeId) speak.track('take', r.takeId);
       observe(
-        `"/take/generate": ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; ${r.reassembly.parts.length} audio part(s)`,
+        'websocket-errors.take-generate',
+        '"/take/generate": {outcome}{diagnostic}; {parts} audio part(s)',
+        {
+          values: { outcome: r.outcome },
+          particulars: {
+            diagnostic: r.diagnostic ? ` (${r.diagnostic})` : '',
+            parts: r.reassembly.parts.length,
+          },
+        },
       );
       check('WS-COMMAND-SINGULAR', () => {
         assertStreamed(
@@ -156,7 +164,19 @@ covers(
       const exampleTake = r.reassembly.takeId;
       if (exampleTake) speak.track('take', exampleTake);
       observe(
-        `/voices/generate: ${r.outcome}${r.diagnostic ? ` (${r.diagnostic})` : ''}; Voice statuses ${r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none'}; example take ${exampleTake ?? 'none'}: ${r.reassembly.parts.length} part(s), ${r.reassembly.totalSamples} samples, ${r.reassembly.findings.length} stream finding(s)`,
+        'websocket-errors.voices-generate',
+        '/voices/generate: {outcome}{diagnostic}; Voice statuses {statuses}; example take {exampleTake}: {parts} part(s), {samples} samples, {findings} stream finding(s)',
+        {
+          values: { outcome: r.outcome },
+          particulars: {
+            diagnostic: r.diagnostic ? ` (${r.diagnostic})` : '',
+            statuses: r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none',
+            exampleTake: exampleTake ?? 'none',
+            parts: r.reassembly.parts.length,
+            samples: r.reassembly.totalSamples,
+            findings: r.reassembly.findings.length,
+          },
+        },
       );
       check('WS-VOICES-GENERATE', () => {
         for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Voice message #${m.seq}`);

@@ -33,7 +33,10 @@ covers(
         assertRequestEnded(a);
         assertRequestEnded(b);
         const [first, second] = inServiceOrder([a, b]);
-        if (first !== a) observe('the worker served the second request first');
+        if (first !== a)
+          observe('websocket.second-served-first', 'the worker served the second request first', {
+            caught: true,
+          });
         assertSerialized(first!, second!);
       });
     });
@@ -115,7 +118,8 @@ covers(
   "each model's URL serves a take with a voice of that model (two models where the server has two)",
   async () => {
     const other = await otherModelVoice();
-    if (!other) observe('the server offers one model: its URL was checked for that one only');
+    if (!other)
+      observe('websocket.one-model', 'the server offers one model: its URL was checked for that one only');
     const pairs = [{ model: speak.model.name, voiceId: await voice() }, ...(other ? [other] : [])];
     for (const { model, voiceId } of pairs) {
       const conn = await openIssuedConnection(speak, { model });

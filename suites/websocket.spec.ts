@@ -147,7 +147,16 @@ covers(['WS-URL-UNKNOWN-MODEL'], 'the address endpoint without a model or with a
     query: { model: 'speakcheck-no-such-model' },
   });
   observe(
-    `no model → ${missing.status} ${missing.text.slice(0, 120)}; unknown model → ${unknown.status} ${unknown.text.slice(0, 120)}`,
+    'websocket.url-model-refusals',
+    'no model → {missingStatus} {missingText}; unknown model → {unknownStatus} {unknownText}',
+    {
+      values: {
+        missingStatus: missing.status,
+        missingText: missing.text.slice(0, 120),
+        unknownStatus: unknown.status,
+        unknownText: unknown.text.slice(0, 120),
+      },
+    },
   );
   for (const [what, e] of [
     ['without model', missing],
@@ -176,14 +185,17 @@ covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async 
       )
       .catch(() => undefined);
     observe(
+      'websocket.greeting',
       greeting
-        ? `on connect the worker sent ${greeting.text.slice(0, 200)}`
-        : `no connection-level message within ${MESSAGE_WAIT_MS} ms of connecting`,
+        ? 'on connect the worker sent {greeting}'
+        : 'no connection-level message within {waitMs} ms of connecting',
+      {
+        values: { greeted: greeting !== undefined },
+        particulars: { greeting: greeting?.text.slice(0, 200) ?? '', waitMs: MESSAGE_WAIT_MS },
+      },
     );
-    if (greeting)
-      check('WS-CONNECTION-MESSAGE', () =>
-        expectSchema('WsStatusMessage', greeting.json, 'the connection-level message'),
-      );
+    const what = 'the connection-level message';
+    if (greeting) check('WS-CONNECTION-MESSAGE', () => expectSchema('WsStatusMessage', greeting.json, what));
   });
 });
 
@@ -197,7 +209,9 @@ covers(
     const parts = changingParts(url, second);
     check('WS-URL-SECRET-VARIES', () => {
       assertSecretVaries(parts, url);
-      observe(`the secret is in: ${parts.map(partName).join(', ')}`);
+      observe('websocket.secret-in', 'the secret is in: {parts}', {
+        values: { parts: parts.map(partName).join(', ') },
+      });
     });
     if (parts.length === 0)
       cannotObserve(
@@ -221,10 +235,17 @@ covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it',
   const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
   const expiry = visibleExpiryMs(url);
   if (expiry === undefined) {
-    observe('the websocket URL shows no readable expiry; its lifetime is not known to the harness');
+    observe(
+      'websocket.url-expiry',
+      'the websocket URL shows no readable expiry; its lifetime is not known to the harness',
+      { values: { readable: false } },
+    );
     return;
   }
-  observe(`the websocket URL expires ${((expiry - before) / 1000).toFixed(0)} s after it was issued`);
+  observe('websocket.url-expiry', 'the websocket URL expires {s} s after it was issued', {
+    values: { readable: true },
+    particulars: { s: ((expiry - before) / 1000).toFixed(0) },
+  });
   check('WS-URL-LIFETIME', () => assertUrlLifetime(before, expiry));
 });
 
@@ -237,9 +258,18 @@ covers(['WS-URL-NEW-PER-CONNECTION'], 'whether a URL can open a second connectio
   try {
     const second = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
     await second.close();
-    observe('a URL already used opened a second connection (reuse accepted until it expires)');
+    observe(
+      'websocket.url-reuse',
+      'a URL already used opened a second connection (reuse accepted until it expires)',
+      {
+        values: { accepted: true },
+      },
+    );
   } catch (error) {
-    observe(`a URL already used was refused the second time: ${(error as Error).message}`);
+    observe('websocket.url-reuse', 'a URL already used was refused the second time: {error}', {
+      values: { accepted: false },
+      particulars: { error: (error as Error).message },
+    });
   }
 });
 
@@ -294,9 +324,13 @@ for (const mode of ['parts', 'chunks'] as const) {
       const statuses = takeStatuses(r);
       check('WS-STATUS-ORDER', () => assertStatusOrder(statuses, `websocket take ${r.takeId ?? '?'}`));
       const repeats = statuses.filter((s, i) => i > 0 && s === statuses[i - 1]);
-      observe(
-        `${mode} mode statuses: ${statuses.join(' → ')}${repeats.length ? ` (${repeats.length} repeated)` : ''}`,
-      );
+      observe('websocket.mode-statuses', '{mode} mode statuses: {statuses}{repeats}', {
+        values: { mode },
+        particulars: {
+          statuses: statuses.join(' → '),
+          repeats: repeats.length ? ` (${repeats.length} repeated)` : '',
+        },
+      });
       // Every take passes waiting → started on its way to ready (States and transitions: "a status
       // message is sent"), so a stream without `started` left a status change unannounced.
       check('WS-TEXT-TAKE', () => assertStartedAnnounced(statuses, `${mode} mode`));
@@ -320,7 +354,9 @@ for (const mode of ['parts', 'chunks'] as const) {
       const parts = r.reassembly.parts.length;
       if (parts < 2) {
         observe(
-          `${mode} mode: the three sentences came as ${parts} part: no multi-part take to judge (${statuses.join(' → ')})`,
+          'websocket.single-part',
+          '{mode} mode: the three sentences came as {parts} part: no multi-part take to judge ({statuses})',
+          { values: { mode }, particulars: { parts, statuses: statuses.join(' → ') } },
         );
         cannotObserve(
           `the server sent the three-sentence take as ${parts} part: it is not a multi-part take`,
@@ -387,7 +423,15 @@ covers(['WS-PARTS-ARE-SENTENCES'], 'parts are sentences ending in silence', asyn
   const sentences = (field(take.info, 'normalized_text') as unknown[] | undefined)?.length;
   const tails = partTailPeaks(r.reassembly.parts, r.reassembly.sampleRate);
   observe(
-    `${r.reassembly.parts.length} part(s) for ${sentences} normalized sentence(s); peak level of each part's last 20 ms: ${tails.join(', ')}`,
+    'websocket.part-tails',
+    "{parts} part(s) for {sentences} normalized sentence(s); peak level of each part's last 20 ms: {tails}",
+    {
+      particulars: {
+        parts: r.reassembly.parts.length,
+        sentences: String(sentences),
+        tails: tails.join(', '),
+      },
+    },
   );
   check('WS-PARTS-ARE-SENTENCES', () => assertPartsAreSentences(sentences, tails));
 });
@@ -399,7 +443,16 @@ covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than
     assertRequestEnded(parts);
     assertRequestEnded(chunks);
     observe(
-      `one sentence, one connection: time to first audio chunks ${formatMs(chunks.timings.firstAudioMs)}, parts ${formatMs(parts.timings.firstAudioMs)}; time to first playable audio (part 0's header, then its first audio bytes) chunks ${formatMs(chunks.timings.firstPlayableMs)}, parts ${formatMs(parts.timings.firstPlayableMs)}`,
+      'websocket.first-audio-by-mode',
+      "one sentence, one connection: time to first audio chunks {chunksAudio}, parts {partsAudio}; time to first playable audio (part 0's header, then its first audio bytes) chunks {chunksPlayable}, parts {partsPlayable}",
+      {
+        particulars: {
+          chunksAudio: formatMs(chunks.timings.firstAudioMs),
+          partsAudio: formatMs(parts.timings.firstAudioMs),
+          chunksPlayable: formatMs(chunks.timings.firstPlayableMs),
+          partsPlayable: formatMs(parts.timings.firstPlayableMs),
+        },
+      },
     );
     check('WS-CHUNKS-LOWER-LATENCY', () => assertChunksSooner(chunks, parts));
   });
@@ -413,7 +466,16 @@ covers(
     const late = chunkZeroNotFirst(framesByPart(r));
     const gap = (r.timings.firstPlayableMs ?? Number.NaN) - (r.timings.firstAudioMs ?? Number.NaN);
     observe(
-      `${late.length ? late.join('; ') : 'chunk 0 arrived first in every part'}; first playable audio ${formatMs(r.timings.firstPlayableMs)} vs first audio ${formatMs(r.timings.firstAudioMs)} (+${Number.isFinite(gap) ? gap.toFixed(1) : '?'} ms)`,
+      'websocket.chunk-order',
+      '{late}; first playable audio {playable} vs first audio {audio} (+{gap} ms)',
+      {
+        particulars: {
+          late: late.length ? late.join('; ') : 'chunk 0 arrived first in every part',
+          playable: formatMs(r.timings.firstPlayableMs),
+          audio: formatMs(r.timings.firstAudioMs),
+          gap: Number.isFinite(gap) ? gap.toFixed(1) : '?',
+        },
+      },
     );
     check('WS-CHUNK0-SENT-FIRST', () => assertChunkZeroFirst(late));
   },
@@ -425,9 +487,12 @@ covers(
   async () => {
     const { r } = await scenario.chunks();
     const late = chunkZeroAfterPartEnd(framesByPart(r));
-    observe(
-      `${late.length ? late.join('; ') : "every part's chunk 0 came before its last audio chunk"}; first playable audio ${formatMs(r.timings.firstPlayableMs)}`,
-    );
+    observe('websocket.chunk-order', '{late}; first playable audio {playable}', {
+      particulars: {
+        late: late.length ? late.join('; ') : "every part's chunk 0 came before its last audio chunk",
+        playable: formatMs(r.timings.firstPlayableMs),
+      },
+    });
     check('WS-CHUNK0-BEFORE-PART-END', () => assertChunkZeroBeforePartEnd(late));
   },
 );

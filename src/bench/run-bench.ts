@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { REPO_ROOT, SPEAKCHECK_BIN } from '../stack/embedded.ts';
 import { launch, runToEnd, serveReady } from '../stack/launcher.ts';
 import { readProcs, tree } from '../stack/process-tree.ts';
-import { EMBEDDED_RUN_WORKERS } from '../stack/target.ts';
+import { EMBEDDED_RUN_SERVE_ARGS } from '../stack/target.ts';
 import { type CpuBreakdown, TreeCpuSampler } from './cpu-breakdown.ts';
 
 /** Issue 42's targets for the main job on the 2-core machine (figures and what stands in the way: docs/benchmarks.md). */
@@ -133,8 +133,7 @@ export async function serveWithLatitude(latitudes: readonly string[]): Promise<{
       'serve',
       '--port',
       '0',
-      '--workers',
-      String(EMBEDDED_RUN_WORKERS),
+      ...EMBEDDED_RUN_SERVE_ARGS,
       ...latitudes.flatMap((name) => ['--latitude', name]),
     ],
     cwd: REPO_ROOT,
@@ -235,12 +234,12 @@ export interface StackStartResult {
   steps: string[];
 }
 
-/** Starts the embedded stack alone once, as a run starts it (`speakcheck serve --port 0 --workers 1`), then stops it. */
+/** Starts the embedded stack alone once, as a run starts it (`speakcheck serve --port 0 --workers 1 --ws-shares-synthesizer`), then stops it. */
 export async function stackStart(): Promise<StackStartResult> {
   const started = performance.now();
   const steps: string[] = [];
   const stack = await launch({
-    args: [SPEAKCHECK_BIN, 'serve', '--port', '0', '--workers', String(EMBEDDED_RUN_WORKERS)],
+    args: [SPEAKCHECK_BIN, 'serve', '--port', '0', ...EMBEDDED_RUN_SERVE_ARGS],
     cwd: REPO_ROOT,
     what: 'the reference stack',
     ready: serveReady(),

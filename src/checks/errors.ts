@@ -3,7 +3,7 @@
  * text when the body is not JSON." A non-JSON error is a finding (the contract says JSON), and its
  * message quotes the raw text the fallback would show.
  */
-import { type ExchangeLike, header, requestLine } from './exchange.ts';
+import { type ExchangeLike, header, judgedAt, requestLine } from './exchange.ts';
 import { Finding, show } from './finding.ts';
 
 /** What a client would show for this error: the detail, or the raw text as the fallback. */
@@ -26,7 +26,7 @@ export function assertErrorBody(exchange: ExchangeLike): unknown {
   const line = requestLine(exchange);
   if (exchange.status < 400) {
     throw new Finding(`${line}: expected an error status (4xx) with a JSON detail, got ${exchange.status}`, {
-      where: line,
+      ...judgedAt(exchange),
       expected: '4xx',
       actual: exchange.status,
     });
@@ -36,7 +36,7 @@ export function assertErrorBody(exchange: ExchangeLike): unknown {
     const type = header(exchange, 'content-type') ?? 'no content-type';
     throw new Finding(
       `${line}: error body is not JSON (${type}); a client falls back to the raw text: ${show(exchange.text)}`,
-      { where: line, expected: '{"detail": ...}', actual: exchange.text },
+      { ...judgedAt(exchange), expected: '{"detail": ...}', actual: exchange.text },
     );
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json) || !('detail' in json)) {
@@ -64,7 +64,7 @@ export function assertClientError(exchange: ExchangeLike, why: string): void {
     throw new Finding(
       `${line}: ${why}: server error ${exchange.status} instead of a 4xx: ${show(exchange.text)}`,
       {
-        where: line,
+        ...judgedAt(exchange),
         expected: '4xx',
         actual: exchange.status,
       },
@@ -72,7 +72,7 @@ export function assertClientError(exchange: ExchangeLike, why: string): void {
   }
   if (exchange.status < 400) {
     throw new Finding(`${line}: ${why}: accepted with ${exchange.status} instead of a 4xx`, {
-      where: line,
+      ...judgedAt(exchange),
       expected: '4xx',
       actual: exchange.status,
     });
@@ -86,7 +86,7 @@ export function assertStatus(exchange: ExchangeLike, expected: number, why: stri
     throw new Finding(
       `${line}: ${why}: expected ${expected}, got ${exchange.status}: ${show(exchange.text)}`,
       {
-        where: line,
+        ...judgedAt(exchange),
         expected,
         actual: exchange.status,
       },

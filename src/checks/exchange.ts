@@ -10,6 +10,22 @@ export interface ExchangeLike {
   text: string;
   json: unknown;
   body?: Buffer;
+  /** Its evidence entry's id, when it was recorded (src/client/http.ts). */
+  evidenceId?: number;
+}
+
+/**
+ * Where a finding about `exchange` was seen, as its facts say it: the request line, and the id of
+ * the exchange it rests on (the reproduction replays that one, found by id, never by the sentence).
+ */
+export function judgedAt(exchange: Pick<ExchangeLike, 'method' | 'url' | 'status' | 'evidenceId'>): {
+  where: string;
+  exchange?: number;
+} {
+  return {
+    where: requestLine(exchange),
+    ...(exchange.evidenceId !== undefined ? { exchange: exchange.evidenceId } : {}),
+  };
 }
 
 /** `GET /v1/speak/takes/x/wav → 302` style label used in finding messages. */

@@ -9,6 +9,8 @@ import type { RequirementId } from '../requirements/index.ts';
 export interface FindingFacts {
   /** Where it was seen: a request line, a JSON pointer, a list query ... */
   where?: string;
+  /** The id of the exchange it rests on (its evidence entry's, src/evidence/evidence.ts), when one. */
+  exchange?: number;
   expected?: unknown;
   actual?: unknown;
   /**

@@ -1,7 +1,7 @@
 /**
  * Audio rules 1–3: the audio endpoints answer 307 with a signed, absolute Location.
  */
-import { type ExchangeLike, header, requestLine } from './exchange.ts';
+import { type ExchangeLike, header, judgedAt, requestLine } from './exchange.ts';
 import { Finding, show } from './finding.ts';
 import { describeRefusal } from './refusal.ts';
 
@@ -37,14 +37,17 @@ export function assertSignedRedirect(exchange: ExchangeLike): SignedRedirect {
           ? 'the audio (or a body) served directly instead of a redirect'
           : 'no redirect';
     throw new Finding(`${line}: expected HTTP 307 with a signed Location, got ${exchange.status}: ${why}`, {
-      where: line,
+      ...judgedAt(exchange),
       expected: 307,
       actual: exchange.status,
     });
   }
   const raw = header(exchange, 'location');
   if (!raw) {
-    throw new Finding(`${line}: 307 without a Location header`, { where: line, expected: 'Location' });
+    throw new Finding(`${line}: 307 without a Location header`, {
+      ...judgedAt(exchange),
+      expected: 'Location',
+    });
   }
   let location: URL;
   try {
@@ -53,24 +56,30 @@ export function assertSignedRedirect(exchange: ExchangeLike): SignedRedirect {
     throw new Finding(
       `${line}: Location ${show(raw)} is not an absolute URL (a browser given it cannot use it)`,
       {
-        where: line,
+        ...judgedAt(exchange),
         expected: 'absolute URL',
         actual: raw,
       },
     );
   }
   if (location.protocol !== 'http:' && location.protocol !== 'https:') {
-    throw new Finding(`${line}: Location ${show(raw)} is not an http(s) URL`, { where: line, actual: raw });
+    throw new Finding(`${line}: Location ${show(raw)} is not an http(s) URL`, {
+      ...judgedAt(exchange),
+      actual: raw,
+    });
   }
   const param = signatureParam(location);
   if (!param) {
     throw new Finding(
       `${line}: Location has no signature query parameter (expected ${AMZ_SIGNATURE_PARAM} or another *signature*/sig parameter); query parameters: ${show([...location.searchParams.keys()])}`,
-      { where: line, expected: AMZ_SIGNATURE_PARAM, actual: [...location.searchParams.keys()] },
+      { ...judgedAt(exchange), expected: AMZ_SIGNATURE_PARAM, actual: [...location.searchParams.keys()] },
     );
   }
   if (!location.searchParams.get(param)) {
-    throw new Finding(`${line}: signature parameter ${param} is empty`, { where: line, actual: raw });
+    throw new Finding(`${line}: signature parameter ${param} is empty`, {
+      ...judgedAt(exchange),
+      actual: raw,
+    });
   }
   return { location, signatureParam: param };
 }
@@ -96,7 +105,7 @@ export function assertTamperedRejected(exchange: ExchangeLike): string {
   if (exchange.status < 400) {
     throw new Finding(
       `${requestLine(exchange)}: a signed audio URL with a tampered signature was accepted (expected a refusal: an error status)`,
-      { where: requestLine(exchange), expected: 'an error status', actual: exchange.status },
+      { ...judgedAt(exchange), expected: 'an error status', actual: exchange.status },
     );
   }
   return describeRefusal(exchange.status);

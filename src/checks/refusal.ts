@@ -9,7 +9,7 @@
  * 404) or says "a client error" (the request tables: RFC 9110 says who erred), use errors.ts instead.
  * Back-pressure (429/503) never reaches a check: the client waits it out (src/client/back-pressure.ts).
  */
-import { type ExchangeLike, requestLine } from './exchange.ts';
+import { type ExchangeLike, judgedAt, requestLine } from './exchange.ts';
 import { Finding, show } from './finding.ts';
 
 /**
@@ -22,7 +22,7 @@ export function assertNotServed(exchange: ExchangeLike, why: string): string {
   if (exchange.status < 400)
     throw new Finding(
       `${line}: ${why}: served with ${exchange.status}; it must be refused${exchange.status < 300 ? `: ${show(exchange.text, 120)}` : ''}`,
-      { where: line, expected: 'refused (an error status)', actual: exchange.status },
+      { ...judgedAt(exchange), expected: 'refused (an error status)', actual: exchange.status },
     );
   return describeRefusal(exchange.status);
 }

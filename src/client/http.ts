@@ -32,6 +32,8 @@ export interface Exchange {
   ms: number;
   /** How long the status line and headers took (the first answer), when measured. */
   headersMs?: number;
+  /** The id of its evidence entry (src/evidence/evidence.ts): a finding about it names it by this. */
+  evidenceId?: number;
 }
 
 export interface SendOptions {
@@ -362,7 +364,7 @@ async function sendOnce(
   }
   const body = Buffer.concat(chunks);
   const ms = performance.now() - started;
-  record(body, ms);
+  const evidenceId = record(body, ms);
   return makeExchange({
     method,
     url: o.url,
@@ -371,6 +373,7 @@ async function sendOnce(
     body,
     ms,
     ...(headersMs !== undefined ? { headersMs } : {}),
+    ...(evidenceId !== undefined ? { evidenceId } : {}),
   });
 }
 

@@ -7,7 +7,7 @@
  * message says what was expected and what was found, so a server bug reads straight off the report.
  */
 import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../../schemas/index.ts';
+import { sharedAjv } from '../../schemas/index.ts';
 import { SpeakcheckError } from '../errors.ts';
 
 export const FRAME_MAGIC = Buffer.from('JSON', 'ascii');
@@ -73,7 +73,7 @@ export class FrameError extends SpeakcheckError {
 
 let validateMetadata: ValidateFunction | undefined;
 function metadataValidator(): ValidateFunction {
-  validateMetadata ??= createAjv().getSchema('AudioFrameMetadata.json');
+  validateMetadata ??= sharedAjv().getSchema('AudioFrameMetadata.json');
   if (!validateMetadata)
     throw new Error('schemas/AudioFrameMetadata.schema.json is missing from the shared Ajv');
   return validateMetadata;

@@ -16,16 +16,20 @@
  *   newly judged      passed (or observed) now, blocked or not judged before   better
  *   verdict changed   another verdict of the same group (failed → non-strict in a lenient run,
  *                     skipped → not applicable, blocked ↔ not judged)          neither
- *   observation changed  an INFO requirement's observations differ, the run's particulars masked
- *                     (src/compare/observations.ts): a page base, a refusal status, a wire shape  neither
+ *   observation changed  an INFO requirement's observations differ in their keys or values (the run's
+ *                     particulars are not compared, src/compare/observations.ts): a page base, a
+ *                     refusal status, a wire shape; not compared when a report predates keyed
+ *                     observations (version < 3: the comparison says so)                     neither
  * and a requirement one of the two runs does not have (another harness version, profile or
  * selection) is only in the baseline or only in the later run: shown as such, never as passed or failed.
  * A regression is a worse change of a requirement whose level is one of --fail-on.
  */
 
 import type { Profile } from '../config/types.ts';
+import type { Observation } from '../evidence/observation.ts';
 import { type Outcome, outcomeOf } from '../report/contract.ts';
 import type { ReportedRequirement } from '../report/model.ts';
+import { REPORT_VERSION } from '../report/model.ts';
 import { verdictWords } from '../report/verdict-line.ts';
 import type { RequirementLevel } from '../requirements/types.ts';
 import type { Conclusion } from '../verdict/conclusion.ts';
@@ -33,7 +37,7 @@ import type { AppliedExpectation } from '../verdict/model.ts';
 import { isJudged, type Standable, standing } from '../verdict/standing.ts';
 import type { VerdictStatus } from '../verdict/verdict.ts';
 import { notJudgedReasons } from '../verdict/words.ts';
-import { comparableObservations, observationsCompared } from './observations.ts';
+import { comparableObservations, OBSERVATIONS_NOT_COMPARED, observationsCompared } from './observations.ts';
 
 export type ChangeKind =
   | 'new-failure'
@@ -72,7 +76,7 @@ export interface Cell {
   covered?: boolean;
   /** The finding: the verdict's message as the run's report gives it. */
   message?: string;
-  observations?: string[];
+  observations?: Observation[];
 }
 
 /** How one later run differs from the baseline on one requirement. */
@@ -132,6 +136,8 @@ export interface RunInput {
   label: string;
   file: string;
   report: {
+    /** The version the file was written as, when an older one was upgraded (src/report/report-version.ts). */
+    writtenAs?: number;
     run: {
       verdict?: string;
       verdictReasons?: string[];
@@ -164,6 +170,8 @@ export interface Comparison {
   /** Rows with a change in any run, worst first. */
   changed: Row[];
   regressions: Array<{ id: string; level: RequirementLevel; change: Change }>;
+  /** What the comparison could not compare, said once (an older report's observations). */
+  notes: string[];
 }
 
 const HELD = new Set<Outcome>(['passed', 'info']);
@@ -174,13 +182,14 @@ export function classify(
   from: Cell,
   to: Cell,
   level: RequirementLevel,
+  keyed = true,
 ): Pick<Change, 'kind' | 'direction' | 'from' | 'to'> | undefined {
   const ends = { from: from.status, to: to.status };
   if (from.status === undefined && to.status === undefined) return undefined;
   if (to.status === undefined) return { kind: 'only-in-baseline', direction: 'neither', ...ends };
   if (from.status === undefined) return { kind: 'only-in-run', direction: 'neither', ...ends };
   if (from.status === to.status) {
-    if (!observationsCompared(level)) return undefined;
+    if (!keyed || !observationsCompared(level)) return undefined;
     const same =
       comparableObservations(from.observations ?? []).join('\n') ===
       comparableObservations(to.observations ?? []).join('\n');
@@ -318,6 +327,8 @@ export function compareRuns(
   const byId = inputs.map((input) => new Map(input.report.requirements.map((r) => [r.id, r])));
   const ids = [...new Set(inputs.flatMap((input) => input.report.requirements.map((r) => r.id)))];
   const gates = new Set<RequirementLevel>(failOn);
+  // A report from before keyed observations holds sentences only: observations are not compared.
+  const keyed = inputs.every((input) => (input.report.writtenAs ?? REPORT_VERSION) >= KEYED_SINCE);
   const rows: Row[] = ids.map((id) => {
     const present = byId.map((m) => m.get(id));
     // The requirement as the latest run that has it states it (a newer catalogue words it best).
@@ -326,7 +337,7 @@ export function compareRuns(
     const changes: Change[] = [];
     for (let i = 1; i < cells.length; i++) {
       const level = present[i]?.level ?? requirement.level;
-      const change = classify(cells[0]!, cells[i]!, level);
+      const change = classify(cells[0]!, cells[i]!, level, keyed);
       if (!change) continue;
       // A regression by the profile's rules (the standing): worse, at a --fail-on level, and gating in
       // the later run's profile (an expected failure, a lenient run's SHOULD do not).
@@ -361,8 +372,12 @@ export function compareRuns(
     failOn: [...failOn],
     changed,
     regressions,
+    notes: keyed ? [] : [OBSERVATIONS_NOT_COMPARED],
   };
 }
+
+/** The report version whose observations are keyed data (src/evidence/observation.ts). */
+const KEYED_SINCE = 3;
 
 /** One server over time: every run of the same kind of target on the same host as the baseline. */
 function sameServer(inputs: readonly RunInput[]): boolean {

@@ -114,7 +114,7 @@ function verdictCell(row: Row, cell: Cell, index: number, servers: Servers): str
   }
   const change = row.changes.find((x) => x.run === index);
   const observations = cell.observations?.length
-    ? `<ul class="obs">${cell.observations.map((o) => `<li>${esc(shortFinding(o, 600))}</li>`).join('')}</ul>`
+    ? `<ul class="obs">${cell.observations.map((o) => `<li>${esc(shortFinding(o.text, 600))}</li>`).join('')}</ul>`
     : '';
   const finding = shortFinding(cell.message, 300);
   return `<td${change ? ` class="changed ${esc(change.direction)}"` : ''}><details><summary title="${esc(finding)}">${badge(cell.status)}${

@@ -1,4 +1,5 @@
 /** The words compare.md, compare.html and the command's output share: one wording for each fact. */
+import { comparedForm, type Observation } from '../evidence/observation.ts';
 import {
   CHANGE_LABEL,
   type Change,
@@ -10,6 +11,7 @@ import {
   type RunHeader,
   type Servers,
 } from './diff.ts';
+import { comparableObservations } from './observations.ts';
 
 /**
  * Different servers side by side (vendors) are not one server's releases: no "new failure",
@@ -72,7 +74,8 @@ export function changedCounts(c: Comparison): string {
     }
   }
   const parts = [...counts].map(([label, n]) => `${n} × ${label}`);
-  return `${c.changed.length} of ${c.rows.length} requirement(s) changed${parts.length ? `: ${parts.join(', ')}` : ''}`;
+  const notes = c.notes.map((note) => `; ${note}`).join('');
+  return `${c.changed.length} of ${c.rows.length} requirement(s) changed${parts.length ? `: ${parts.join(', ')}` : ''}${notes}`;
 }
 
 /** The facts of a run's header, in the order the pages show them: [label, value]. */
@@ -100,5 +103,23 @@ export function changeFinding(row: Row, change: Change, max = 200): string {
   if (change.kind === 'only-in-run' || change.kind === 'only-in-baseline') return '';
   const now = shortFinding(row.cells[change.run]?.message, max);
   if (change.kind !== 'observation-changed') return now;
-  return `now: ${now} · baseline: ${shortFinding(row.cells[0]?.message, max)}`;
+  // The observations whose key or values differ, each run's in its words (the rest are the same).
+  const [later, baseline] = differing(row.cells[change.run]?.observations, row.cells[0]?.observations);
+  return `now: ${shortFinding(later, max)} · baseline: ${shortFinding(baseline, max)}`;
+}
+
+/** The sentences of the observations of `a` whose key and values `b` has not, and those of `b` not in `a`. */
+function differing(a: readonly Observation[] = [], b: readonly Observation[] = []): [string, string] {
+  const keysOf = (list: readonly Observation[]) => new Set(comparableObservations(list));
+  const inA = keysOf(a);
+  const inB = keysOf(b);
+  const only = (list: readonly Observation[], other: Set<string>) =>
+    list
+      .filter((o) => {
+        const form = comparedForm(o);
+        return form !== undefined && !other.has(form);
+      })
+      .map((o) => o.text)
+      .join(' · ') || 'nothing';
+  return [only(a, inB), only(b, inA)];
 }

@@ -4,6 +4,7 @@
  * their evidence apart; exchanges made outside any test (login in a hook) go to a file-level log.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Observation, ObservedData } from './observation.ts';
 import { redactHeaders, redactJson, redactText, redactUrl } from './redact.ts';
 
 export const BODY_EXCERPT_CHARS = 2_000;
@@ -25,6 +26,11 @@ export interface EvidenceEntry {
    * run's own account. A reproduction names each request's account by it (src/report/reproduction.ts).
    */
   account?: 'second';
+  /**
+   * The exchange's id in this worker (unique within a test's evidence, kept when a scenario's record
+   * is adopted): a finding names the exchanges it rests on by it, and a reproduction finds them by it.
+   */
+  id?: number;
 }
 
 /** What one test accumulates while it runs. */
@@ -32,7 +38,7 @@ export interface TestRecord {
   evidence: EvidenceEntry[];
   /** Exchanges that were not kept because the test made too many. */
   droppedEvidence: number;
-  observations: string[];
+  observations: Observation[];
   /** Characters of text sent for synthesis by this test (billing-relevant on real services). */
   characters: number;
 }
@@ -60,15 +66,26 @@ export function drainPending(record: TestRecord): void {
   record.observations.push(...pending.observations.splice(0));
 }
 
-export function recordEvidence(entry: EvidenceEntry): void {
+/** The last id given to an exchange in this worker. */
+let lastEvidenceId = 0;
+
+/** Records `entry` as evidence of the test in progress; its id (undefined: no test is in progress). */
+export function recordEvidence(entry: EvidenceEntry): number | undefined {
   const record = activeRecord();
-  if (record === pending) return; // hook traffic (login, cleanup) is not evidence of any one test
+  if (record === pending) return undefined; // hook traffic (login, cleanup) is not evidence of any one test
+  entry.id ??= ++lastEvidenceId;
   if (record.evidence.length >= MAX_EXCHANGES_PER_TEST) {
     // Keep the first half and a rolling tail: the start shows the setup, the end shows the failure.
     record.evidence.splice(MAX_EXCHANGES_PER_TEST / 2, 1);
     record.droppedEvidence++;
   }
   record.evidence.push(entry);
+  return entry.id;
+}
+
+/** The id of the latest exchange of the test in progress (undefined: none yet, or no test). */
+export function latestEvidenceId(): number | undefined {
+  return activeRecord().evidence.at(-1)?.id;
 }
 
 /**
@@ -81,14 +98,32 @@ export function adoptScenarioRecord(scenario: TestRecord): void {
   if (record === pending || record === scenario) return;
   for (const entry of scenario.evidence) recordEvidence(entry);
   record.droppedEvidence += scenario.droppedEvidence;
-  for (const message of scenario.observations)
-    if (!record.observations.includes(message)) record.observations.push(message);
+  const had = new Set(record.observations.map(identity));
+  for (const o of scenario.observations) if (!had.has(identity(o))) record.observations.push(o);
   record.characters += scenario.characters;
   scenario.characters = 0;
 }
 
-export function recordObservation(message: string): void {
-  activeRecord().observations.push(redactText(message));
+export function recordObservation(o: Observation): void {
+  activeRecord().observations.push(redactObservation(o));
+}
+
+/** One observation the same as another: its key and data (the object, not its sentence). */
+function identity(o: Observation): string {
+  return JSON.stringify([o.key, o.values ?? {}, o.particulars ?? {}, o.text]);
+}
+
+/** An observation with every string it shows redacted (a token in a body it quotes). */
+function redactObservation(o: Observation): Observation {
+  const data = (d: ObservedData | undefined) =>
+    d &&
+    Object.fromEntries(Object.entries(d).map(([k, v]) => [k, typeof v === 'string' ? redactText(v) : v]));
+  return {
+    ...o,
+    text: redactText(o.text),
+    ...(o.values ? { values: data(o.values) } : {}),
+    ...(o.particulars ? { particulars: data(o.particulars) } : {}),
+  };
 }
 
 export function recordCharacters(count: number): void {

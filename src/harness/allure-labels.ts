@@ -29,7 +29,11 @@ export async function labelForAllure(
     for (const level of levels) await allure.tag(level);
     if (results.length > 0) await allure.attachment('requirements', results.join('\n'), 'text/plain');
     if (record.observations.length > 0) {
-      await allure.attachment('observations', record.observations.join('\n'), 'text/plain');
+      await allure.attachment(
+        'observations',
+        record.observations.map((o) => o.text).join('\n'),
+        'text/plain',
+      );
     }
     if (record.evidence.length > 0) {
       await allure.attachment(

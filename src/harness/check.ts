@@ -16,6 +16,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Finding } from '../checks/finding.ts';
 import { SpeakcheckError } from '../errors.ts';
+import { latestEvidenceId } from '../evidence/evidence.ts';
 import type { RequirementId } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { classify, messageOf } from './disposition.ts';
@@ -104,7 +105,7 @@ export async function checkStep<T>(id: RequirementIds, fn: () => Promise<T> | T)
     if (d.kind === 'run-fact' && !s.ids.includes(d.requirement)) throw err;
     if (d.kind === 'step-failed') throw err;
     const target = attributed(s, first, err);
-    record(s, target, conclusionOf(d));
+    record(s, target, conclusionOf(d, err));
     throw new StepFailed(target, err);
   }
 }
@@ -192,12 +193,27 @@ export function against<T>(id: RequirementId, fn: () => T): T {
 }
 
 /** The conclusion a failure is, for the requirement it counts against. */
-export function conclusionOf(d: ReturnType<typeof classify>): Conclusion {
+export function conclusionOf(d: ReturnType<typeof classify>, err?: unknown): Conclusion {
   if (d.kind === 'harness-bug') return { kind: 'harness-bug', message: d.message, bug: d.bug };
   if (d.kind === 'cannot-observe')
     return { kind: 'not-observed', reason: d.reason, wouldJudge: d.wouldJudge };
   if (d.kind === 'skip') return { kind: 'violated', message: 'skipped' };
-  return { kind: 'violated', message: d.message };
+  return violation(d.message, err);
+}
+
+/**
+ * A violation and the exchange it rests on: the one its Finding names (`facts.exchange`), else the
+ * test's latest exchange when it failed (a check fails on what it was just answered).
+ */
+export function violation(message: string, err: unknown): Conclusion {
+  return { kind: 'violated', message, ...restingOn(err) };
+}
+
+/** The exchanges a failure rests on: the one its Finding names, else the test's latest one. */
+export function restingOn(err: unknown): { exchanges?: number[] } {
+  const named = err instanceof Finding ? err.facts.exchange : undefined;
+  const id = named ?? latestEvidenceId();
+  return id === undefined ? {} : { exchanges: [id] };
 }
 
 /** The current test's scope; outside covers(), or for an id the test does not cover, a harness bug. */
@@ -240,6 +256,6 @@ function failed(s: CheckScope, id: string, err: unknown): boolean {
   if (d.kind === 'run-fact' && !s.ids.includes(d.requirement)) throw err;
   // A step that already failed its own id (checkStep inside a check) is not counted twice.
   if (d.kind === 'step-failed') return false;
-  record(s, attributed(s, id, err), conclusionOf(d));
+  record(s, attributed(s, id, err), conclusionOf(d, err));
   return false;
 }

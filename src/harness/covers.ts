@@ -29,13 +29,23 @@ import {
   runWithRecord,
   type TestRecord,
 } from '../evidence/evidence.ts';
+import { type Observation, type ObservationData, observation } from '../evidence/observation.ts';
 import { findRequirement, type RequirementId, unknownRequirementIds } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
+import { infoStopped, infoViolated } from '../verdict/noted.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
 import { conclusionWords } from '../verdict/words.ts';
 import { labelForAllure } from './allure-labels.ts';
-import { attributed, conclusionOf, notApplicable, notObserved, runWithChecks } from './check.ts';
+import {
+  attributed,
+  conclusionOf,
+  notApplicable,
+  notObserved,
+  restingOn,
+  runWithChecks,
+  violation,
+} from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
 import { type RunTestContext, registerRunTest } from './fixtures.ts';
@@ -176,7 +186,7 @@ function concludeStopped(
   conclusions: Conclusions,
   err: unknown,
   infoOnly: boolean,
-  observations: string[],
+  observations: Observation[],
 ): 'observed' | 'stopped' {
   const d = classify(err);
   if (d.kind === 'skip') throw err;
@@ -205,25 +215,25 @@ function concludeStopped(
       break;
   }
   if (infoOnly) {
-    observations.push(`Observed (not judged, INFO): ${d.message}`);
+    observations.push(infoStopped(d.message));
     each(open, { kind: 'held' });
     return 'observed';
   }
   if (d.kind === 'harness-bug') {
-    each(open, conclusionOf(d));
+    each(open, conclusionOf(d, err));
     return 'stopped';
   }
   // A Finding that names a covered requirement fails it wherever it surfaced.
   const named = d.kind === 'step-failed' ? '' : attributed({ ids }, '', err);
-  if (named) each([named], { kind: 'violated', message: d.message });
+  if (named) each([named], violation(d.message, err));
   const stillOpen = ids.filter((id) => (conclusions[id] ?? []).length === 0);
   // A test that concluded nothing before a plain failure is the check of all its ids.
   const concludedAny = ids.some((id) => (conclusions[id] ?? []).length > 0);
   if (!concludedAny && d.kind === 'finding') {
-    each(stillOpen, { kind: 'violated', message: d.message });
+    each(stillOpen, violation(d.message, err));
     return 'stopped';
   }
-  each(stillOpen, { kind: 'blocked', by: d.message });
+  each(stillOpen, { kind: 'blocked', by: d.message, ...restingOn(err) });
   return 'stopped';
 }
 
@@ -249,11 +259,14 @@ export function concludeFinished(
  * once, whether the test finished or stopped (the fold notes those of a test that left no
  * conclusions of its own; nothing is de-duplicated by comparing sentences).
  */
-function noteInfoViolations(ids: readonly string[], conclusions: Conclusions, observations: string[]): void {
+function noteInfoViolations(
+  ids: readonly string[],
+  conclusions: Conclusions,
+  observations: Observation[],
+): void {
   for (const id of ids) {
     if (!isInfo(id)) continue;
-    for (const m of tally(conclusions[id]).violated)
-      observations.push(`Observed (not judged, INFO): ${id}: ${m}`);
+    for (const m of tally(conclusions[id]).violated) observations.push(infoViolated(id, m));
   }
 }
 
@@ -368,7 +381,13 @@ export function expiryTestTimeoutMs(): number {
   return (expiry.maxWaitS + 30) * 1000;
 }
 
-/** Records what the server does, for the report (INFO requirements; context for failures). */
-export function observe(message: string): void {
-  recordObservation(message);
+/**
+ * Records what the server does, for the report (INFO requirements; context for failures): `key` says
+ * what was observed, the same in every run ('lists.page-base'); `template` is the sentence, `{name}`
+ * standing for a value or particular of that name; `values` are what the server chose (compare diffs
+ * them), `particulars` the run's own (ids, origins, timings, sizes, counts: shown, never compared),
+ * `caught` what this run merely happened to catch (never compared). See src/evidence/observation.ts.
+ */
+export function observe(key: string, template: string, data: ObservationData = {}): void {
+  recordObservation(observation(key, template, data));
 }

@@ -5,6 +5,7 @@
  * error stops the test; the sentences are the errors' own messages, kept as data in the
  * conclusions (src/verdict/conclusion.ts).
  */
+import { WEBSOCKET_UPGRADE_ROUTE } from '../client/route.ts';
 import { redactText } from '../evidence/redact.ts';
 import { harnessBug } from './harness-error.ts';
 import { requirementOfRoute } from './route-requirement.ts';
@@ -99,7 +100,11 @@ function unansweredRouteRequirement(err: unknown): string | undefined {
  */
 function unansweredOnceRequirement(err: unknown): string | undefined {
   const hung = unansweredRoute(err);
-  return hung && !hung.learned ? requirementOfRoute(hung.route) : undefined;
+  // Only what cannot be asked again: a GET unanswered twice with the server's root silent too, or
+  // a stream, is the whole server's stall or its own wait's bound, never a verdict on its route.
+  if (!hung || hung.learned || !(hung.route.startsWith('POST ') || hung.route === WEBSOCKET_UPGRADE_ROUTE))
+    return undefined;
+  return requirementOfRoute(hung.route);
 }
 
 /** The route of a request without an answer behind `err` ('hung', or a websocket upgrade that timed out), if any. */

@@ -4,6 +4,7 @@
  */
 import type { ProvidedWebhookSink } from '../client/webhook-sink-control.ts';
 import type { EvidenceEntry } from '../evidence/evidence.ts';
+import type { Observation } from '../evidence/observation.ts';
 import type { Conclusions } from '../verdict/conclusion.ts';
 import type { RunPlan } from './run-plan.ts';
 import type { ProvidedSharedVoice } from './shared-voice.ts';
@@ -19,7 +20,7 @@ export interface SpeakTestMeta {
   conclusions?: Conclusions;
   evidence?: EvidenceEntry[];
   droppedEvidence?: number;
-  observations?: string[];
+  observations?: Observation[];
   characters?: number;
 }
 

@@ -15,7 +15,7 @@ import type { DeepReadonly } from '../config/deep-freeze.ts';
 import type { RunConfig } from '../config/types.ts';
 import { startRunFacts } from '../facts/run-facts.ts';
 import { runStackLifetimes } from '../stack/run-lifetimes.ts';
-import { EMBEDDED_RUN_WORKERS, type StartedTarget, startTarget } from '../stack/target.ts';
+import { EMBEDDED_RUN_SERVE_ARGS, type StartedTarget, startTarget } from '../stack/target.ts';
 import type { ProvidedRun } from './meta.ts';
 import type { RunPlan } from './run-plan.ts';
 
@@ -45,7 +45,7 @@ export function openRun(config: DeepReadonly<RunConfig>, o: { deadlineMs?: numbe
 
 /**
  * The embedded or container stack when the run starts its own server (the plan takes its address
- * and customers); undefined against a remote server. One synthesis worker (why: src/stack/target.ts)
+ * and customers); undefined against a remote server. One synthesis worker with one espeak thread (why: src/stack/target.ts)
  * and, in a quick run, short lifetimes so that it judges the expiry MUSTs (src/stack/run-lifetimes.ts).
  */
 export async function startRunStack(
@@ -56,7 +56,7 @@ export async function startRunStack(
   const lifetimes = runStackLifetimes(config.expiry.mode);
   return startTarget(config.target, {
     ...(onLog ? { onLog } : {}),
-    workers: EMBEDDED_RUN_WORKERS,
+    serveArgs: EMBEDDED_RUN_SERVE_ARGS,
     ...(lifetimes ? { lifetimes } : {}),
   });
 }

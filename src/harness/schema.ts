@@ -3,7 +3,7 @@
  * per process. A failure names the JSON pointer, what the schema expects there and what was found.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv, schemas } from '../../schemas/index.ts';
+import { schemas, sharedAjv } from '../../schemas/index.ts';
 import { Finding } from '../checks/finding.ts';
 
 export interface SchemaProblem {
@@ -50,7 +50,7 @@ function formatFinding(schema: string, what: string, problems: SchemaProblem[]):
   return `${what} does not match schema ${schema}: ${lines.join('; ')}${more}`;
 }
 
-let ajv: ReturnType<typeof createAjv> | undefined;
+let ajv: ReturnType<typeof sharedAjv> | undefined;
 const validators = new Map<string, ValidateFunction>();
 
 function validatorFor(name: string): ValidateFunction {
@@ -62,7 +62,7 @@ function validatorFor(name: string): ValidateFunction {
       `expectSchema: no schema named "${name}" in schemas/ (known: ${Object.keys(schemas).join(', ')})`,
     );
   }
-  ajv ??= createAjv();
+  ajv ??= sharedAjv();
   validate = ajv.getSchema(schema.$id) ?? ajv.compile(schema);
   validators.set(name, validate);
   return validate;

@@ -9,6 +9,7 @@ import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from '
 import { rateLimitObservation, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
 import type { DeepReadonly } from '../config/deep-freeze.ts';
 import type { RunConfig } from '../config/types.ts';
+import { type Observation, observation } from '../evidence/observation.ts';
 import { redactText } from '../evidence/redact.ts';
 import { runOutages } from '../facts/outages.ts';
 import { countdown, parseExpiryWait } from '../harness/expiry.ts';
@@ -210,9 +211,7 @@ export class ConformanceReporter implements Reporter {
       profile: config.profile,
       ...(this.stopReason ? { stopped: this.stopReason } : {}),
       ...(throttled ? { throttled } : {}),
-      ...(traffic
-        ? { runObservations: { [RATE_LIMIT_REQUIREMENT]: [`Whole run: ${rateLimitObservation(traffic)}`] } }
-        : {}),
+      ...(traffic ? { runObservations: { [RATE_LIMIT_REQUIREMENT]: [wholeRunRateLimit(traffic)] } } : {}),
       ...(config.expect ? { expect: config.expect } : {}),
     });
     const verdicts = computed;
@@ -299,7 +298,10 @@ export class ConformanceReporter implements Reporter {
       errors: state === 'failed' ? errors : [],
       requirements,
       unknownRequirements: meta.unknownRequirements ?? [],
-      observations: [...(meta.observations ?? []), ...(note ? [`Skipped: ${note}`] : [])],
+      observations: [
+        ...(meta.observations ?? []),
+        ...(note ? [observation('test-skipped', 'Skipped: {note}', { values: { note } })] : []),
+      ],
       evidence: meta.evidence ?? [],
       droppedEvidence: meta.droppedEvidence ?? 0,
       characters: meta.characters ?? 0,
@@ -328,4 +330,15 @@ function errorText(error: { message?: string; diff?: string; name?: string }): s
 function firstLine(text: string): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/**
+ * The whole run's back-pressure as an observation: whether the server limited the run is what it
+ * chose; the counts and waits are this run's.
+ */
+function wholeRunRateLimit(traffic: ThrottleStats): Observation {
+  return observation('rate-limit.whole-run', 'Whole run: {summary}', {
+    values: { limited: traffic.answered429 + traffic.answered503 > 0 },
+    particulars: { summary: rateLimitObservation(traffic) },
+  });
 }

@@ -59,7 +59,7 @@ export interface RunInfo {
 }
 
 /** The version of conformance.json this speakcheck writes (src/report/report-version.ts reads older ones). */
-export const REPORT_VERSION = 2;
+export const REPORT_VERSION = 3;
 
 /** A requirement's verdict as reported; a failed one carries how to reproduce it. */
 export type ReportedRequirement = RequirementVerdict & { reproduction?: Reproduction };
@@ -67,6 +67,8 @@ export type ReportedRequirement = RequirementVerdict & { reproduction?: Reproduc
 export interface ConformanceReport {
   /** The version of this file's shape (src/report/report-version.ts); absent: version 1. */
   version?: number;
+  /** The version the file was written as, when the reader upgraded an older one (never written). */
+  writtenAs?: number;
   summary: VerdictSummary;
   run: RunInfo;
   requirements: ReportedRequirement[];

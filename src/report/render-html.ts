@@ -67,7 +67,7 @@ function renderTest(t: TestOutcome | undefined, key: string, withExchanges = tru
       t.name,
     )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>${exchanges}
 ${t.errors.map((e) => `<pre tabindex="0" class="err">${escapeHtml(cut(e, 1_000))}</pre>`).join('')}
-${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 500))}</li>`).join('')}</ul>` : ''}</li>`;
+${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o.text, 500))}</li>`).join('')}</ul>` : ''}</li>`;
   }
   // The start shows the setup, the end shows the failure (polling tests make many exchanges).
   const half = HTML_MAX_EXCHANGES_PER_TEST / 2;
@@ -79,7 +79,7 @@ ${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${es
     t.name,
   )} <span class="file">${escapeHtml(t.file)}</span> <span class="ms">${escapeHtml(Math.round(t.durationMs))} ms</span>
 ${t.errors.map((e) => `<pre tabindex="0" class="err">${escapeHtml(cut(e, 4_000))}</pre>`).join('')}
-${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o, 1_000))}</li>`).join('')}</ul>` : ''}
+${t.observations.length ? `<ul class="obs">${t.observations.map((o) => `<li>${escapeHtml(cut(o.text, 1_000))}</li>`).join('')}</ul>` : ''}
 ${head.map(renderExchange).join('\n')}${hidden > 0 ? `<p class="more">${hidden} more exchanges not shown.</p>` : ''}${tail
   .map(renderExchange)
   .join('\n')}</li>`;

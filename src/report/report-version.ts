@@ -6,7 +6,11 @@
  *   version 1 (no `version` field): a requirement carries only its words, `status` and `message`
  *     (and, later, `notJudged`); the deciding conclusion is rebuilt from them.
  *   version 2: a requirement carries its verdict (`decided`, `expected`, `stop`) beside its words.
+ *   version 3: observations are keyed data (src/evidence/observation.ts), not sentences. An older
+ *     report's sentences become observations keyed 'sentence' with no values; `writtenAs` keeps the
+ *     version the file was written as, and compare does not compare its observations (it says so).
  */
+import type { Observation } from '../evidence/observation.ts';
 import type { Conclusion } from '../verdict/conclusion.ts';
 import type { Verdict } from '../verdict/model.ts';
 import { type ConformanceReport, REPORT_VERSION, type ReportedRequirement } from './model.ts';
@@ -20,12 +24,24 @@ type OldRequirement = Omit<ReportedRequirement, 'decided'> & {
 
 /** A report of any version, brought to the current model (a current one is returned as it is). */
 export function upgradeReport(report: ConformanceReport): ConformanceReport {
-  if ((report.version ?? 1) >= REPORT_VERSION) return report;
+  const version = report.version ?? 1;
+  if (version >= REPORT_VERSION) return report;
+  const verdicts =
+    version >= 2
+      ? report.requirements
+      : report.requirements.map((r) => upgradeRequirement(r as OldRequirement));
   return {
     ...report,
     version: REPORT_VERSION,
-    requirements: report.requirements.map((r) => upgradeRequirement(r as OldRequirement)),
+    writtenAs: version,
+    requirements: verdicts.map((r) => ({ ...r, observations: keyedOf(r.observations) })),
+    tests: (report.tests ?? []).map((t) => ({ ...t, observations: keyedOf(t.observations) })),
   };
+}
+
+/** A version-1 or -2 report's observations (sentences), as observations with no key or values of their own. */
+function keyedOf(observations: readonly (Observation | string)[] | undefined): Observation[] {
+  return (observations ?? []).map((o) => (typeof o === 'string' ? { key: 'sentence', text: o } : o));
 }
 
 /** The verdict of a version-1 requirement, from its status and words. */

@@ -1,19 +1,21 @@
 /**
  * The reproduction of a requirement a shrunk call sequence failed (suites/sequences.spec.ts): the
- * suite leaves the sequence's script (src/checks/stateful/script.ts) among its test's observations;
+ * suite leaves the sequence's script (src/checks/stateful/script.ts) among its test's observations,
+ * keyed SEQUENCE_SCRIPT_KEY (found by its key, never by its sentence);
  * the report shows that script as the reproduction instead of one request rebuilt from the evidence,
  * since the failure is the sequence, not its last request alone.
  */
-import { SEQUENCE_SCRIPT_HEAD } from '../checks/stateful/script.ts';
+import { SEQUENCE_SCRIPT_KEY, SEQUENCE_SHRUNK_KEY } from '../checks/stateful/script.ts';
+import type { Observation } from '../evidence/observation.ts';
 import type { Reproduction } from './reproduction.ts';
 
 export function sequenceReproduction(
-  tests: readonly { observations: readonly string[] }[],
+  tests: readonly { observations: readonly Observation[] }[],
 ): Reproduction | undefined {
   for (const t of tests) {
-    const script = t.observations.find((o) => o.startsWith(`${SEQUENCE_SCRIPT_HEAD}\n`));
+    const script = t.observations.find((o) => o.key === SEQUENCE_SCRIPT_KEY)?.text;
     if (script === undefined) continue;
-    const shrunk = t.observations.find((o) => o.startsWith('Shrunk sequence'));
+    const shrunk = t.observations.find((o) => o.key === SEQUENCE_SHRUNK_KEY)?.text;
     return {
       curl: script.split('\n'),
       websocket: [],

@@ -11,7 +11,7 @@
 
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { REDACTED } from '../evidence/redact.ts';
-import { type Conclusions, tally } from '../verdict/conclusion.ts';
+import type { Conclusions } from '../verdict/conclusion.ts';
 import { type ItemPlan, planItems } from './reproduction-items.ts';
 
 export { websocketModelOf, websocketScript } from './reproduction-websocket.ts';
@@ -137,37 +137,30 @@ export interface FailingTest {
   name: string;
   errors: readonly string[];
   evidence: readonly EvidenceEntry[];
-  /** What the test concluded per requirement: a requirement's own findings are found by its id. */
+  /** What the test concluded per requirement: a requirement's findings name their exchanges by id. */
   conclusions?: Conclusions;
 }
 
-function pathAndQuery(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.pathname}${u.search}`;
-  } catch {
-    return url;
-  }
+/** The ids of the exchanges the findings of `requirement` rest on (of every requirement: none named). */
+function findingExchanges(t: FailingTest, requirement?: string): Set<number> {
+  const lists = requirement ? [t.conclusions?.[requirement] ?? []] : Object.values(t.conclusions ?? {});
+  return new Set(
+    lists.flatMap((list) => list.flatMap((c) => (c.kind === 'violated' ? (c.exchanges ?? []) : []))),
+  );
 }
 
-/** Whether `message` names the request `line` ("GET /v1/…/wav → 302"), not just a prefix of its path. */
-function names(message: string, line: string): boolean {
-  for (let at = message.indexOf(line); at >= 0; at = message.indexOf(line, at + 1)) {
-    if (!/[A-Za-z0-9_\-/.?&=%]/.test(message.charAt(at + line.length))) return true;
-  }
-  return false;
-}
-
-/** The exchange the check failed on: the last one its failure message names by method and path. */
+/**
+ * The exchange the check failed on: the last HTTP exchange its finding names by id (a check records
+ * the exchange it judged, src/harness/check.ts); -1 when its findings name none (the test's
+ * exchanges are then replayed as they went). Nothing is read from the finding's sentence.
+ */
 export function failingExchange(t: FailingTest, requirement?: string): number {
-  // The requirement's own findings, by its id in the test's conclusions (never by a sentence's prefix).
-  const own = requirement ? tally(t.conclusions?.[requirement]).violated : [];
-  const messages = own.length > 0 ? own : t.errors;
+  let ids = findingExchanges(t, requirement);
+  if (ids.size === 0 && requirement) ids = findingExchanges(t);
   for (let i = t.evidence.length - 1; i >= 0; i--) {
     const e = t.evidence[i]!;
     if (isWebsocketEntry(e) || isBackPressure(e)) continue;
-    const line = `${e.method} ${pathAndQuery(e.url)}`;
-    if (messages.some((m) => names(m, line))) return i;
+    if (e.id !== undefined && ids.has(e.id)) return i;
   }
   return -1;
 }

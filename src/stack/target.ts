@@ -21,6 +21,17 @@ export type StackKind = 'embedded' | 'container';
  */
 export const EMBEDDED_RUN_WORKERS = 1;
 
+/**
+ * The `serve` flags of the embedded stack a conformance run starts: one worker (above) whose
+ * websocket endpoint speaks with its REST synthesizer (reference/options.ts wsSharesSynthesizer):
+ * one espeak-ng thread instead of two, whose JIT compile and heap the run no longer pays for.
+ */
+export const EMBEDDED_RUN_SERVE_ARGS: readonly string[] = [
+  '--workers',
+  String(EMBEDDED_RUN_WORKERS),
+  '--ws-shares-synthesizer',
+];
+
 export interface StartedTarget {
   kind: StackKind;
   baseUrl: string;
@@ -37,8 +48,8 @@ export interface TargetOptions {
   onLog?: (line: string) => void;
   /** Bound of the embedded stack's start (default: the launcher's, 60 s). */
   readyTimeoutMs?: number;
-  /** The embedded stack's synthesis worker processes (default: serve's, 2). */
-  workers?: number;
+  /** The embedded stack's `serve` flags besides the lifetimes (default: none, serve's own: 2 workers). */
+  serveArgs?: readonly string[];
   /** Lifetimes of tokens and URLs the stack serves (default: serve's; a run's: ./run-lifetimes.ts). */
   lifetimes?: StackLifetimes;
 }
@@ -53,7 +64,7 @@ export async function startTarget(kind: StackKind, o: TargetOptions = {}): Promi
       ? await startContainers(o, lifetimeArgs)
       : await startEmbeddedStack({
           readyTimeoutMs: o.readyTimeoutMs,
-          extraArgs: [...(o.workers === undefined ? [] : ['--workers', String(o.workers)]), ...lifetimeArgs],
+          extraArgs: [...(o.serveArgs ?? []), ...lifetimeArgs],
         });
   let stopping: Promise<void> | undefined;
   const target: StartedTarget = {

@@ -31,10 +31,16 @@ export function stoppedRemedy(stop: StopReason | undefined): string {
 export type Conclusion =
   /** A check of the requirement ran its assertions on an observation and they held. */
   | { kind: 'held' }
-  /** The server broke the requirement: the finding, in one sentence. */
-  | { kind: 'violated'; message: string }
-  /** A step the requirement depended on failed first (a generation, a stuck wait, a shared scenario). */
-  | { kind: 'blocked'; by: string }
+  /**
+   * The server broke the requirement: the finding, in one sentence, and the ids of the exchanges it
+   * rests on (the test's evidence entries, src/evidence/evidence.ts; a reproduction replays them).
+   */
+  | { kind: 'violated'; message: string; exchanges?: number[] }
+  /**
+   * A step the requirement depended on failed first (a generation, a stuck wait, a shared scenario),
+   * and the ids of the exchanges that failure rests on, as for a violation.
+   */
+  | { kind: 'blocked'; by: string; exchanges?: number[] }
   /** The state the requirement speaks of did not occur in this run (a take ready too fast, an expiry not waited out). */
   | { kind: 'not-observed'; reason: string; wouldJudge: string }
   /** The server does not offer what the requirement needs (webhooks it cannot deliver to us). */

@@ -11,17 +11,19 @@
  * --max-time or Ctrl-C still is one).
  */
 import type { Expectation } from '../config/types.ts';
+import type { Observation } from '../evidence/observation.ts';
 import type { Requirement } from '../requirements/types.ts';
 import { type Conclusion, decisive } from './conclusion.ts';
 import { isExpired } from './expectations.ts';
 import type { StopReason, TestOutcome, Verdict } from './model.ts';
+import { infoBlocked, infoStopped } from './noted.ts';
 import { labelOf } from './standing.ts';
 
 export interface FoldOptions {
   /** Why the run was stopped early: what never ran is not concluded. */
   stop?: StopReason;
   /** Observations the run itself adds to an INFO requirement (figures only the whole run knows). */
-  runObservations?: Record<string, string[]>;
+  runObservations?: Record<string, Observation[]>;
   /** The expect file's entries (`run --expect`) and the day they are read on. */
   expectations?: readonly Expectation[];
   now?: Date;
@@ -125,12 +127,12 @@ function decideInfo(
       },
     };
   const notSeen = found.flatMap(({ test, c }) =>
-    c.kind === 'blocked' ? [`Not observed in "${test.name}": blocked by: ${c.by}`] : [],
+    c.kind === 'blocked' ? [infoBlocked(test.name, c.by)] : [],
   );
   // covers() notes an INFO violation as an observation; a test that left no conclusions of its own
   // (a hook failed first) did not: its failure is noted here, an observation, not a verdict.
   const unnoted = found.flatMap(({ test, c }) =>
-    c.kind === 'violated' && test.concludedByState ? [`Observed (not judged, INFO): ${c.message}`] : [],
+    c.kind === 'violated' && test.concludedByState ? [infoStopped(c.message)] : [],
   );
   return { ...base, decided: { kind: 'held' }, observations: [...base.observations, ...unnoted, ...notSeen] };
 }

@@ -9,6 +9,7 @@
  */
 
 import type { EvidenceEntry } from '../evidence/evidence.ts';
+import type { Observation } from '../evidence/observation.ts';
 import type { Requirement } from '../requirements/types.ts';
 import type { Conclusion, Conclusions, StopReason } from './conclusion.ts';
 
@@ -33,7 +34,7 @@ export interface Verdict extends Requirement {
   tests: string[];
   covered: boolean;
   /** What the covering tests noted (INFO: the observation is the verdict). */
-  observations: string[];
+  observations: Observation[];
   /** The conclusion that decided it (precedence fold); absent: nothing was concluded about it. */
   decided?: Conclusion;
   decidedIn?: DecidedIn;
@@ -56,7 +57,7 @@ export interface TestOutcome {
   errors: string[];
   requirements: string[];
   unknownRequirements: string[];
-  observations: string[];
+  observations: Observation[];
   evidence: EvidenceEntry[];
   droppedEvidence: number;
   characters: number;

@@ -8,6 +8,7 @@
  */
 
 import type { Expectation, Profile } from '../config/types.ts';
+import type { Observation } from '../evidence/observation.ts';
 import type { Requirement } from '../requirements/types.ts';
 import { type ExpectOutcome, expectOutcome } from './expectations.ts';
 import { foldVerdict } from './fold.ts';
@@ -106,7 +107,7 @@ export function computeVerdicts(
     /** The run waited on the server's limit: "throttled: 429 on N requests, waited M s" (src/client/back-pressure.ts). */
     throttled?: string;
     /** Observations the run itself adds to a requirement (INFO figures only the whole run knows). */
-    runObservations?: Record<string, string[]>;
+    runObservations?: Record<string, Observation[]>;
     /** The expect file (`run --expect`): its failures do not gate the run. */
     expect?: { file: string; entries: readonly Expectation[] };
     now?: Date;

@@ -5,6 +5,7 @@
  * stopped, the back-pressure it waited on); nothing here is read back by any code.
  */
 import type { Profile } from '../config/types.ts';
+import { sentencesOf } from '../evidence/observation.ts';
 import { type Conclusion, stoppedRemedy } from './conclusion.ts';
 import type { RunStopped, StopReason, Verdict } from './model.ts';
 import { isOpen, type Label, labelOf, unjudgedGates } from './standing.ts';
@@ -78,8 +79,8 @@ function infoMessage(v: Verdict, run: RunParticulars): string {
       ? `Not observed: ${test} did not finish (${c.reason}).`
       : `Not concluded (${run.throttled ?? 'timeout'}): ${test} did not finish.`;
   if (c.kind === 'not-observed')
-    return `Every covering test was skipped.${v.observations.length > 0 ? ` ${v.observations.join(' · ')}` : ''}`;
-  return v.observations.length > 0 ? v.observations.join(' · ') : 'Observed; nothing noted.';
+    return `Every covering test was skipped.${v.observations.length > 0 ? ` ${sentencesOf(v.observations).join(' · ')}` : ''}`;
+  return v.observations.length > 0 ? sentencesOf(v.observations).join(' · ') : 'Observed; nothing noted.';
 }
 
 /**

@@ -166,7 +166,9 @@ export function beforeReadyTake(speak: SpeakContext, voice: () => Promise<Voice>
       const last = repeat === REPEATS[REPEATS.length - 1];
       if (afterRequests.status === 'ready' && !last) {
         observe(
-          `a take of ${text.length} characters was ready before its audio requests were answered; trying a longer one`,
+          'audio.take-too-quick',
+          'a take of {characters} characters was ready before its audio requests were answered; trying a longer one',
+          { particulars: { characters: text.length }, caught: true },
         );
         continue;
       }
@@ -196,7 +198,10 @@ export function beforeReadyTake(speak: SpeakContext, voice: () => Promise<Voice>
       ]);
       const progressive = progressiveOf(requestedAt, firstByteAt, reads, wavRedirect.ms);
       if (progressive.kind === 'not-observable' && !last && streamed?.status === 200) {
-        observe(`${progressive.reason}; trying a longer take`);
+        observe('audio.take-too-quick', '{reason}; trying a longer take', {
+          particulars: { reason: progressive.reason },
+          caught: true,
+        });
         continue;
       }
       return {

@@ -66,7 +66,11 @@ export async function expectUpgradesRefused(
         actual: '101 Switching Protocols',
       },
     );
-  for (const { why, outcome } of tried) observe(`${why}: ${describeUpgradeOutcome(outcome)}`);
+  for (const { why, outcome } of tried)
+    observe('websocket.upgrade-refused', '{why}: {outcome}', {
+      values: { kind: outcome.kind, status: 'status' in outcome ? outcome.status : null },
+      particulars: { why, outcome: describeUpgradeOutcome(outcome) },
+    });
   const control = await attemptUpgrade(await unaltered(), o.timeoutMs);
   if (control.kind !== 'accepted')
     return notObserved(

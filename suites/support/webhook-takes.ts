@@ -283,7 +283,17 @@ export function observeTimelines(s: TakeScenario, label: string): void {
   const status = callTimeline(statusCalls(s));
   const done = callTimeline(doneCalls(s));
   observe(
-    `${label} take ${s.takeId}: status webhook ${formatTimeline(s.createdMs, status)}; done webhook ${formatTimeline(s.createdMs, done)}; polled ${formatTimeline(s.createdMs, statusChanges(s.polled.entries))}`,
+    'webhooks.take-timeline',
+    '{label} take {takeId}: status webhook {status}; done webhook {done}; polled {polled}',
+    {
+      values: { label },
+      particulars: {
+        takeId: s.takeId,
+        status: formatTimeline(s.createdMs, status),
+        done: formatTimeline(s.createdMs, done),
+        polled: formatTimeline(s.createdMs, statusChanges(s.polled.entries)),
+      },
+    },
   );
 }
 

@@ -77,6 +77,18 @@ export function useWebsocketStreams(speak: SpeakContext): WebsocketStreams {
 
 function recordTimings(r: StreamedRequest, text: string): void {
   observe(
-    `websocket timing (${r.mode} mode, ${text.length} chars, ${r.reassembly.parts.length} part(s)): first audio ${formatMs(r.timings.firstAudioMs)}, first playable (header + samples) ${formatMs(r.timings.firstPlayableMs)}, first status ${formatMs(r.timings.firstStatusMs)}, end of take ${formatMs(r.timings.endMs)}`,
+    'websocket.timing',
+    'websocket timing ({mode} mode, {chars} chars, {parts} part(s)): first audio {firstAudio}, first playable (header + samples) {firstPlayable}, first status {firstStatus}, end of take {end}',
+    {
+      values: { mode: r.mode },
+      particulars: {
+        chars: text.length,
+        parts: r.reassembly.parts.length,
+        firstAudio: formatMs(r.timings.firstAudioMs),
+        firstPlayable: formatMs(r.timings.firstPlayableMs),
+        firstStatus: formatMs(r.timings.firstStatusMs),
+        end: formatMs(r.timings.endMs),
+      },
+    },
   );
 }

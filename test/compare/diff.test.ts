@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Change, classify, compareRuns, runHeader } from '../../src/compare/diff.ts';
+import { OBSERVATIONS_NOT_COMPARED } from '../../src/compare/observations.ts';
+import { type Observation, observation, type Shown } from '../../src/evidence/observation.ts';
 import type { VerdictStatus } from '../../src/verdict/verdict.ts';
 import { type Req, run } from './fixtures.ts';
 
@@ -58,87 +60,77 @@ describe('compare: the direction of each change against the baseline', () => {
 });
 
 describe('compare: observations', () => {
-  const info = (observations: string[]) => ({ status: 'info' as const, observations });
+  const info = (observations: Observation[]) => ({ status: 'info' as const, observations });
+  const pageBase = (first: number, particulars: Record<string, Shown> = {}) =>
+    observation('lists.page-base', 'first page number: {first}; no length gives {unlimited}', {
+      values: { first },
+      particulars: { unlimited: 3, ...particulars },
+    });
 
-  it("an INFO's observation that differs is an observation change, neither better nor worse", () => {
-    expect(classify(info(['first page number: 1']), info(['first page number: 0']), 'INFO')).toMatchObject({
+  it("an INFO's observation whose value differs is an observation change, neither better nor worse", () => {
+    expect(classify(info([pageBase(1)]), info([pageBase(0)]), 'INFO')).toMatchObject({
       kind: 'observation-changed',
       direction: 'neither',
     });
-    expect(classify(info(['invalid body: 422']), info(['invalid body: 400']), 'INFO')?.kind).toBe(
+    const status = (s: number) => observation('errors.invalid-body', 'invalid body: {s}', { values: { s } });
+    expect(classify(info([status(422)]), info([status(400)]), 'INFO')?.kind).toBe('observation-changed');
+  });
+
+  it('an observation one run has and the other has not is an observation change', () => {
+    const once = observation('websocket.one-model', 'the server offers one model');
+    expect(classify(info([pageBase(1), once]), info([pageBase(1)]), 'INFO')?.kind).toBe(
       'observation-changed',
     );
   });
 
-  it("the run's particulars are no change: ids, origins, timings, sizes, timestamps, seeds, line order", () => {
-    const a = [
-      'login at http://127.0.0.1:44755/auth/login answered a token pair.',
-      'take tk_4e6d9: waiting → progress_25 → ready in 84 ms (3 polls)',
-      'the take list is ordered newest first (timestamps [1795722139485,1795722139480])',
-      'voices: generated name: fast-check seed 1 (replay with SPEAKCHECK_SEED=1)',
-      'No 429 or 503 in 932 requests',
-    ];
+  it('two runs differing only in particulars compare equal: ids, origins, timings, sizes, seeds, order', () => {
+    const login = (origin: string) =>
+      observation('auth.login', 'login at {origin}/auth/login answered a token pair.', {
+        particulars: { origin },
+      });
+    const seed = (n: number) =>
+      observation('property.seed', '{label}: fast-check seed {seed}', {
+        values: { label: 'voices: generated name' },
+        particulars: { seed: n },
+      });
+    const a = [login('http://127.0.0.1:44755'), pageBase(1, { unlimited: 932, takeId: 'tk_4e6d9' }), seed(1)];
     const b = [
-      'No 429 or 503 in 957 requests',
-      'voices: generated name: fast-check seed 725852566 (replay with SPEAKCHECK_SEED=725852566)',
-      'login at http://127.0.0.1:42077/auth/login answered a token pair.',
-      'take tk_6b510: waiting → ready in 74 ms (2 polls)',
-      'the take list is ordered newest first (timestamps [1795722167307,1795722167302])',
+      seed(725852566),
+      pageBase(1, { unlimited: 957, takeId: 'tk_6b510' }),
+      login('http://127.0.0.1:42077'),
     ];
     expect(classify(info(a), info(b), 'INFO')).toBeUndefined();
-    // A refusal status is the server's choice: kept.
-    expect(classify(info(['No 429 or 503']), info(['No 429 or 502']), 'INFO')?.kind).toBe(
-      'observation-changed',
+  });
+
+  it("what one run happened to catch is never compared (a poll's snapshot, a retry, a race of timings)", () => {
+    const retry = observation(
+      'audio.take-too-quick',
+      'a take of {n} characters was ready; trying a longer one',
+      {
+        particulars: { n: 84 },
+        caught: true,
+      },
     );
+    expect(classify(info([pageBase(1), retry]), info([pageBase(1)]), 'INFO')).toBeUndefined();
   });
 
-  it('which in-progress statuses a poll happened to see is no change', () => {
-    expect(
-      classify(
-        info(['REST polling saw waiting → progress_25 → ready; progress_50 not seen for a 3-sentence text.']),
-        info(['REST polling saw started → progress_50 → ready; progress_25 not seen for a 3-sentence text.']),
-        'INFO',
-      ),
-    ).toBeUndefined();
-  });
-
-  it('only ids the server made are masked, not the words of the contract (done_webhook)', () => {
-    expect(
-      classify(
-        info(['take tk_6bc3a543: done_webhook calls within 2.5 s of the first']),
-        info(['take tk_128270a7: status_webhook calls within 2.5 s of the first']),
-        'INFO',
-      )?.kind,
-    ).toBe('observation-changed');
-  });
-
-  it('a conclusion drawn from two timings of one run, or a retry after a race, is no change', () => {
-    const faster = [
-      'time to first audio chunks 6 ms, parts 5 ms',
-      'chunks mode was not faster than parts mode',
-    ];
-    expect(classify(info(faster), info([faster[0]!]), 'INFO')).toBeUndefined();
-    const ended =
-      'the wav stream ended 40 ms before the take was done: it may not have grown with the generation';
-    expect(classify(info(['wav streamed', ended]), info(['wav streamed']), 'INFO')).toBeUndefined();
-    const retry =
-      'a take of 84 characters was ready before its audio requests were answered; trying a longer one';
-    expect(classify(info(['wav streamed', retry]), info(['wav streamed']), 'INFO')).toBeUndefined();
-    const soFar = (statuses: string) => [
-      `take tk_99dee: done calls so far answered ${statuses} at ready +704 ms`,
-    ];
-    expect(classify(info(soFar('[500]')), info(soFar('[500,200]')), 'INFO')).toBeUndefined();
+  it('the same observation repeated (two tests of one requirement) is one', () => {
+    expect(classify(info([pageBase(1), pageBase(1)]), info([pageBase(1)]), 'INFO')).toBeUndefined();
   });
 
   it("a judged requirement's observations are never compared: its verdict is", () => {
-    const passed = (observations: string[]) => ({ status: 'passed' as const, observations });
-    expect(
-      classify(
-        passed(['done call 4 ms after polling']),
-        passed(['done call 229 ms before polling']),
-        'SHOULD',
-      ),
-    ).toBeUndefined();
+    const passed = (observations: Observation[]) => ({ status: 'passed' as const, observations });
+    const lag = (l: string) => observation('webhooks.lag', 'done call {l}', { values: { l } });
+    expect(classify(passed([lag('4 ms after')]), passed([lag('229 ms before')]), 'SHOULD')).toBeUndefined();
+  });
+
+  it('observations of a report that predates keyed observations are not compared, and the comparison says so', () => {
+    const older = run('a', [['LISTS-X', 'INFO', 'info', ['first page number: 1']]]);
+    const newer = run('b', [['LISTS-X', 'INFO', 'info', ['first page number: 0']]]);
+    const c = compareRuns([{ ...older, report: { ...older.report, writtenAs: 2 } }, newer]);
+    expect(c.changed).toEqual([]);
+    expect(c.notes).toEqual([OBSERVATIONS_NOT_COMPARED]);
+    expect(compareRuns([older, newer]).notes).toEqual([]);
   });
 });
 

@@ -3,7 +3,8 @@
  * (and its observations); everything else a conformance.json holds is filled in plainly.
  */
 import type { RunInput } from '../../src/compare/diff.ts';
-import type { ReportedRequirement } from '../../src/report/model.ts';
+import { observation } from '../../src/evidence/observation.ts';
+import { REPORT_VERSION, type ReportedRequirement } from '../../src/report/model.ts';
 import { upgradeRequirement } from '../../src/report/report-version.ts';
 import type { RequirementLevel } from '../../src/requirements/types.ts';
 import type { VerdictStatus } from '../../src/verdict/verdict.ts';
@@ -23,7 +24,7 @@ export function requirement([id, level, status, observations = []]: Req): Report
     ...(level === 'INFO' ? {} : { quote: `The contract's sentence for ${id}.` }),
     tests: [`suites/x.spec.ts > ${id}`],
     covered: true,
-    observations,
+    observations: observations.map((text) => observation('lists.said', '{text}', { values: { text } })),
     status,
     message: observations.length ? observations.join(' · ') : `${id}: ${status}`,
   });
@@ -33,11 +34,12 @@ export function run(
   label: string,
   reqs: Req[],
   o: Partial<RunInput['report']['run']> = {},
-): RunInput & { report: { summary: unknown; tests: []; uncovered: []; problems: [] } } {
+): RunInput & { report: { version: number; summary: unknown; tests: []; uncovered: []; problems: [] } } {
   return {
     label,
     file: `/runs/${label}/conformance.json`,
     report: {
+      version: REPORT_VERSION,
       run: {
         exitCode: 0,
         verdict: 'CONFORMS',

@@ -16,6 +16,7 @@ import { readReport } from '../../src/cli/commands/expect.ts';
 import { rerunIds } from '../../src/cli/commands/rerun.ts';
 import { compareRuns } from '../../src/compare/diff.ts';
 import { readRuns } from '../../src/compare/load-run.ts';
+import { OBSERVATIONS_NOT_COMPARED } from '../../src/compare/observations.ts';
 import { REPORT_VERSION } from '../../src/report/model.ts';
 import { labelOf } from '../../src/verdict/standing.ts';
 
@@ -76,5 +77,18 @@ describe('a conformance.json from before the verdict model', () => {
     for (const row of blocked)
       expect(row.changes[0]).toMatchObject({ kind: 'no-longer-judged', direction: 'worse' });
     expect(c.runs[1]!.levels.MUST).toMatchObject({ failed: 3, judged: 40 });
+  });
+
+  test('its observations (sentences) load keyed "sentence" and are not compared: the comparison says so', () => {
+    const runs = readRuns([reportDir('v1-clean'), reportDir('v1-clean')]);
+    const [report] = runs.map((r) => r.report);
+    expect(report!.writtenAs).toBe(1);
+    const observed = report!.requirements.flatMap((r) => r.observations);
+    expect(observed.length).toBeGreaterThan(20);
+    for (const o of observed) expect(o).toMatchObject({ key: 'sentence', text: expect.any(String) });
+    expect(report!.tests.flatMap((t) => t.observations).every((o) => typeof o.text === 'string')).toBe(true);
+    const c = compareRuns(runs.map((r) => ({ label: r.label, file: r.file, report: r.report })));
+    expect(c.changed).toEqual([]);
+    expect(c.notes).toEqual([OBSERVATIONS_NOT_COMPARED]);
   });
 });

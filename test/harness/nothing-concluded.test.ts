@@ -75,7 +75,7 @@ function anExchange(): void {
 describe('covers(): an early return after exchanges', () => {
   covers([MUST], 'returns before its check', () => {
     anExchange();
-    observe('the models answered 200');
+    observe('test.models', 'the models answered {status}', { values: { status: 200 } });
     // An early `return` added later, before the check below could run.
     const early = true;
     if (early) return;

@@ -28,6 +28,7 @@ import { type PageSession, withPage } from '../support/browser.ts';
 import { fabricated } from '../support/fabricated-id.ts';
 import { accessibilityProblems, axeViolations, brokenHeaderWords } from '../support/page-checks.ts';
 import { runSpeakcheck } from '../support/run-speakcheck.ts';
+import { said } from '../support/said.ts';
 import { testOutcome } from '../support/test-outcome.ts';
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -437,7 +438,7 @@ function renderedReport(): ConformanceReport {
         ],
         evidence: Array.from({ length: EXCHANGES }, (_, i) => exchange(i)),
         droppedEvidence: DROPPED,
-        observations: [`second refresh answered 200 after ${'z'.repeat(3_000)}`],
+        observations: [said(`second refresh answered 200 after ${'z'.repeat(3_000)}`)],
       },
     ),
     testOutcome('suites/takes.spec.ts > generate answers waiting', 'passed', ['TAKES-GENERATE-WAITING'], {
@@ -445,10 +446,10 @@ function renderedReport(): ConformanceReport {
     }),
     testOutcome('suites/takes.spec.ts > status order', 'passed', ['TAKES-STATUS-ORDER']),
     testOutcome('suites/takes.spec.ts > polling hints', 'passed', ['TAKES-RETRY-AFTER'], {
-      observations: ['no Retry-After header'],
+      observations: [said('no Retry-After header')],
     }),
     testOutcome('suites/audio.spec.ts > mp3', 'skipped', ['AUDIO-MP3'], {
-      observations: ['ffmpeg unavailable'],
+      observations: [said('ffmpeg unavailable')],
     }),
   ];
   const verdicts = computeVerdicts(catalogue, outcomes);

@@ -10,6 +10,7 @@ import { writeReport } from '../../src/report/write.ts';
 import type { Requirement } from '../../src/requirements/types.ts';
 import { computeVerdicts, type TestOutcome } from '../../src/verdict/verdict.ts';
 import { fabricated } from '../support/fabricated-id.ts';
+import { said } from '../support/said.ts';
 import { testOutcome } from '../support/test-outcome.ts';
 
 const hostile = '<script>alert("x")</script> & | pipe';
@@ -26,7 +27,7 @@ const outcome: TestOutcome = testOutcome('suites/auth.spec.ts > hostile', 'faile
   name: `hostile ${hostile}`,
   durationMs: 3,
   errors: [`expected <b>200</b>, got 500 with refresh_token "r" and "access_token":"abc123secret"`],
-  observations: [hostile],
+  observations: [said(hostile)],
   evidence: Array.from({ length: 30 }, (_, i) => ({
     method: 'GET',
     url: `http://127.0.0.1:1/x?i=${i}&X-Amz-Signature=abc`,

@@ -13,14 +13,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { EvidenceEntry } from '../../src/evidence/evidence.ts';
 import { redactJson } from '../../src/evidence/redact.ts';
-import { failingExchange, reproductionOf } from '../../src/report/reproduction.ts';
+import { type FailingTest, failingExchange, reproductionOf } from '../../src/report/reproduction.ts';
 import { shellWord } from '../../src/report/reproduction-shell.ts';
 
 const API = 'http://127.0.0.1:9';
 const BLOB = 'http://127.0.0.1:8/signed/audio/tk_old/wav?X-Amz-Expires=900&X-Amz-Signature=‹redacted›';
 const AUTH = { accept: 'application/json', authorization: 'Bearer ‹redacted›' };
 
+let lastId = 0;
 const entry = (o: Partial<EvidenceEntry>): EvidenceEntry => ({
+  id: ++lastId,
   method: 'GET',
   url: `${API}/v1/speak/version`,
   requestHeaders: AUTH,
@@ -34,6 +36,22 @@ const voiceAnswer = (status: string) =>
   `{"voice_id":"vc_old","name":"shared","gender":"female","model":"m1","status":"${status}","example":{"voice_id":"vc_old","name":"nested"}}`;
 const takeAnswer = (status: string) =>
   `{"take_id":"tk_old","voice_id":"vc_old","text":"Hi there.","status":"${status}"}`;
+
+/**
+ * A failing test whose check recorded the exchange `at` (of its evidence) as what its finding rests
+ * on (src/harness/check.ts): the reproduction finds it by its id, not by the finding's words.
+ */
+const failedOn = (
+  name: string,
+  evidence: EvidenceEntry[],
+  at: EvidenceEntry,
+  requirement = 'X',
+): FailingTest => ({
+  name,
+  errors: [`${requirement}: the finding`],
+  evidence,
+  conclusions: { [requirement]: [{ kind: 'violated', message: 'the finding', exchanges: [at.id!] }] },
+});
 
 /** The audio test's evidence: the shared voice (only ever read), a take made, polled to ready, then audio. */
 const audioTest = (fetchStatus: number) => [
@@ -86,38 +104,31 @@ function paste(lines: readonly string[], env: Record<string, string>): { calls: 
 }
 
 describe('which request is reproduced', () => {
-  test('the one the failure names, even with later exchanges, and not a prefix of its path', () => {
+  test('the one the finding rests on, by its id, even with later exchanges', () => {
     const evidence = audioTest(302);
-    const t = {
-      name: 'wav',
-      errors: ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302: expected HTTP 307'],
-      evidence,
-      conclusions: {
-        'AUDIO-307': [
-          { kind: 'violated' as const, message: 'GET /v1/speak/takes/tk_old/wav → 302: expected HTTP 307' },
-        ],
-      },
-    };
+    const t = failedOn('wav', evidence, evidence[3]!, 'AUDIO-307');
     expect(failingExchange(t, 'AUDIO-307')).toBe(3);
-    const other = { ...t, errors: ['TAKE-X: GET /v1/speak/takes/tk_old → 200: wrong'], conclusions: {} };
-    expect(failingExchange(other)).toBe(5);
-    expect(failingExchange({ ...t, errors: ['a timing: too slow'], conclusions: {} })).toBe(-1);
+    // Another requirement's finding, or none named: the test's findings of any requirement.
+    expect(failingExchange(failedOn('wav', evidence, evidence[5]!, 'TAKE-X'))).toBe(5);
+    expect(failingExchange(failedOn('wav', evidence, evidence[5]!, 'TAKE-X'), 'AUDIO-307')).toBe(5);
+    // A finding that names no exchange (a timing over several): none is singled out.
+    const timing = {
+      ...t,
+      conclusions: { 'AUDIO-307': [{ kind: 'violated' as const, message: 'too slow' }] },
+    };
+    expect(failingExchange(timing, 'AUDIO-307')).toBe(-1);
+    // The words of a finding are never read: a request line in them names nothing.
+    expect(failingExchange({ ...timing, errors: ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302'] })).toBe(
+      -1,
+    );
   });
 });
 
 describe('a reproduction runs as pasted', () => {
   test('it logs in, makes the voice and the take again, waits for ready, and sends the failing request', () => {
-    const repro = reproductionOf(
-      [
-        {
-          name: 'wav',
-          errors: ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302: no'],
-          // As the audio-302 defect goes: a 302 is not followed.
-          evidence: audioTest(302).filter((e) => e.url !== BLOB),
-        },
-      ],
-      { authUrl: API },
-    );
+    // As the audio-302 defect goes: a 302 is not followed.
+    const evidence = audioTest(302).filter((e) => e.url !== BLOB);
+    const repro = reproductionOf([failedOn('wav', evidence, evidence[3]!, 'AUDIO-307')], { authUrl: API });
     expect(repro.notes.join('\n')).toMatch(/Reproduces the test "wav"/);
     expect(repro.curl.join('\n')).not.toMatch(/vc_old'|tk_old\//);
     expect(redactJson({ r: repro })).toEqual({ r: repro });
@@ -151,21 +162,16 @@ describe('a reproduction runs as pasted', () => {
         status,
         body,
       });
-    const repro = reproductionOf([
-      {
-        name: 'generate',
-        errors: ['TAKE-X: POST /v1/speak/takes/generate → 500'],
-        evidence: [
-          post(
-            '/v1/speak/voices/generate',
-            '{"name":"n","gender":"female","model":"m1"}',
-            200,
-            `{"voice_id":"${hostile}"}`,
-          ),
-          post('/v1/speak/takes/generate', `{"voice_id":"${hostile}","text":"Hi."}`, 500, '{"detail":"x"}'),
-        ],
-      },
-    ]);
+    const evidence = [
+      post(
+        '/v1/speak/voices/generate',
+        '{"name":"n","gender":"female","model":"m1"}',
+        200,
+        `{"voice_id":"${hostile}"}`,
+      ),
+      post('/v1/speak/takes/generate', `{"voice_id":"${hostile}","text":"Hi."}`, 500, '{"detail":"x"}'),
+    ];
+    const repro = reproductionOf([failedOn('generate', evidence, evidence[1]!, 'TAKE-X')]);
     const pwned = join(dir, 'pwned');
     paste(repro.curl, { SPEAK_EMAIL: 'a@x', SPEAK_PASSWORD: 'pw', PWNED: pwned });
     expect(existsSync(pwned), repro.curl.join('\n')).toBe(false);
@@ -184,9 +190,8 @@ describe('a reproduction runs as pasted', () => {
   });
 
   test('a password with quotes, backslashes and $ is sent as the JSON string of it', () => {
-    const repro = reproductionOf([
-      { name: 'wav', errors: ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302'], evidence: audioTest(302) },
-    ]);
+    const evidence = audioTest(302);
+    const repro = reproductionOf([failedOn('wav', evidence, evidence[3]!)]);
     const password = 'p"w\\x$y `z`';
     const { calls } = paste(repro.curl, { SPEAK_EMAIL: 'a@x', SPEAK_PASSWORD: password });
     const body = /--data-raw (\{.*\}) http/.exec(calls[0]!)?.[1];
@@ -197,9 +202,8 @@ describe('a reproduction runs as pasted', () => {
     const evidence = audioTest(302).filter(
       (e) => e.url !== `${API}/v1/speak/takes/tk_old` || e.method !== 'GET',
     );
-    const repro = reproductionOf([
-      { name: 'early wav', errors: ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302'], evidence },
-    ]);
+    const wav = evidence.find((e) => e.url.endsWith('/wav'))!;
+    const repro = reproductionOf([failedOn('early wav', evidence, wav)]);
     const script = repro.curl.join('\n');
     expect(script).toContain(
       `until curl -sS -H "Authorization: Bearer \${SPEAK_TOKEN}" "http://127.0.0.1:9/v1/speak/voices/\${VOICE_1}"`,
@@ -208,13 +212,8 @@ describe('a reproduction runs as pasted', () => {
   });
 
   test('a redirect the run followed: the signed URL is fetched fresh, without Authorization', () => {
-    const repro = reproductionOf([
-      {
-        name: 'wav delivers',
-        errors: [`AUDIO-X: GET ${new URL(BLOB).pathname}${new URL(BLOB).search} → 200: not a wav`],
-        evidence: audioTest(307),
-      },
-    ]);
+    const evidence = audioTest(307);
+    const repro = reproductionOf([failedOn('wav delivers', evidence, evidence[4]!)]);
     const { calls } = paste(repro.curl, { SPEAK_EMAIL: 'a@x', SPEAK_PASSWORD: 'pw' });
     expect(calls.at(-2)).toContain('Authorization: Bearer token-of-a@x');
     expect(calls.at(-2)).toContain('/takes/tk_new/wav');
@@ -224,8 +223,7 @@ describe('a reproduction runs as pasted', () => {
 
   test('an item that cannot be made again says the run deleted it and that --keep keeps it', () => {
     const evidence = [entry({ url: `${API}/v1/speak/takes/tk_gone/mp3`, status: 302 })];
-    const errors = ['AUDIO-307: GET /v1/speak/takes/tk_gone/mp3 → 302'];
-    const deleted = reproductionOf([{ name: 'mp3', errors, evidence }]);
+    const deleted = reproductionOf([failedOn('mp3', evidence, evidence[0]!)]);
     expect(deleted.curl.at(-1)).toContain('/takes/tk_gone/mp3');
     expect(deleted.notes.join('\n')).toMatch(/tk_gone could not be made again/);
     // An id the evidence answered, but no creation nor anything to make it from: named with --keep.
@@ -233,9 +231,9 @@ describe('a reproduction runs as pasted', () => {
       entry({ url: `${API}/v1/speak/takes/tk_gone`, body: '{"take_id":"tk_gone"}' }),
       ...evidence,
     ];
-    const notes = reproductionOf([{ name: 'mp3', errors, evidence: read }]).notes.join('\n');
+    const notes = reproductionOf([failedOn('mp3', read, evidence[0]!)]).notes.join('\n');
     expect(notes).toMatch(/tk_gone could not be made again: the run deleted it at its end; `--keep` keeps/);
-    const kept = reproductionOf([{ name: 'mp3', errors, evidence: read }], { keep: true }).notes.join('\n');
+    const kept = reproductionOf([failedOn('mp3', read, evidence[0]!)], { keep: true }).notes.join('\n');
     expect(kept).toMatch(/tk_gone is used as the run kept it \(--keep\)/);
   });
 });
@@ -243,12 +241,9 @@ describe('a reproduction runs as pasted', () => {
 describe("what the test's own evidence does not hold", () => {
   test("an item read only by another test (a shared scenario's exchanges) is made from the run's evidence", () => {
     const target = entry({ url: `${API}/v1/speak/takes/tk_old/wav`, status: 302 });
-    const errors = ['AUDIO-307: GET /v1/speak/takes/tk_old/wav → 302'];
-    const alone = reproductionOf([{ name: 'wav', errors, evidence: [target] }]);
+    const alone = reproductionOf([failedOn('wav', [target], target)]);
     expect(alone.notes.join('\n')).toMatch(/tk_old could not be made again/);
-    const repro = reproductionOf([{ name: 'wav', errors, evidence: [target] }], {
-      context: audioTest(302),
-    });
+    const repro = reproductionOf([failedOn('wav', [target], target)], { context: audioTest(302) });
     expect(repro.notes.join('\n')).not.toMatch(/could not be made again/);
     const { calls } = paste(repro.curl, { SPEAK_EMAIL: 'a@x', SPEAK_PASSWORD: 'pw' });
     expect(calls.find((c) => c.includes('/takes/generate'))).toContain(
@@ -288,13 +283,7 @@ describe('two accounts', () => {
       ...audioTest(302).slice(0, 2),
       entry({ url: `${API}/v1/speak/takes/tk_old`, body: takeAnswer('ready'), account: 'second' }),
     ];
-    const repro = reproductionOf([
-      {
-        name: "B cannot GET A's take",
-        errors: ["SEC-TAKE-GET-ISOLATED: GET /v1/speak/takes/tk_old → 200 with B's token"],
-        evidence,
-      },
-    ]);
+    const repro = reproductionOf([failedOn("B cannot GET A's take", evidence, evidence.at(-1)!)]);
     const script = repro.curl.join('\n');
     expect(script).not.toContain(`Bearer \${SPEAK_TOKEN}"`);
     expect(repro.notes.join('\n')).toMatch(/Two accounts: A is the run's own/);

@@ -9,6 +9,7 @@ import type { Conclusion } from '../../src/verdict/conclusion.ts';
 import { gate } from '../../src/verdict/gate.ts';
 import { computeVerdicts, judgedText, type Verdicts } from '../../src/verdict/verdict.ts';
 import { fabricated } from '../support/fabricated-id.ts';
+import { said, skippedFor } from '../support/said.ts';
 import { testOutcome as outcome } from '../support/test-outcome.ts';
 
 /** The gate's exit code and words (src/verdict/gate.ts), as the cases below ask for them. */
@@ -49,9 +50,9 @@ describe('verdicts', () => {
   const outcomes = [
     outcome('a passes', 'passed', ['AUTH-A', 'AUTH-B']),
     outcome('b fails', 'failed', ['AUTH-B']),
-    outcome('c skipped', 'skipped', ['AUTH-C'], { observations: ['Skipped: token lives 15 minutes'] }),
+    outcome('c skipped', 'skipped', ['AUTH-C'], { observations: [skippedFor('token lives 15 minutes')] }),
     outcome('d observed', 'passed', ['AUTH-D'], {
-      observations: ['server keeps old refresh tokens'],
+      observations: [said('server keeps old refresh tokens')],
       characters: 12,
     }),
     outcome('x passes', 'passed', ['MODELS-X'], { characters: 30 }),
@@ -312,7 +313,7 @@ describe('verdicts a vendor can act on', () => {
       outcome('hook 1', 'passed', ['AUTH-A'], { conclusions: { 'AUTH-A': [notOffered(sink)] } }),
       outcome('hook 2', 'passed', ['AUTH-B'], { conclusions: { 'AUTH-B': [notOffered(sink)] } }),
       // One covering test was skipped for another reason: "not applicable" still says the most.
-      outcome('b other', 'skipped', ['AUTH-B'], { observations: ['Skipped: token lives 15 minutes'] }),
+      outcome('b other', 'skipped', ['AUTH-B'], { observations: [skippedFor('token lives 15 minutes')] }),
       // One covering test concluded: judged as usual.
       outcome('hook 3', 'passed', ['AUTH-E'], { conclusions: { 'AUTH-E': [notOffered('x')] } }),
       outcome('e fails', 'failed', ['AUTH-E']),
@@ -494,8 +495,8 @@ describe('back-pressure is never a verdict (src/client/back-pressure.ts)', () =>
   test("the run's own figures join an INFO requirement's observations", () => {
     const verdicts = computeVerdicts(
       catalogue,
-      [outcome('observes', 'passed', ['AUTH-D'], { observations: ['When this test ran: x.'] })],
-      { areas: ['auth'], runObservations: { 'AUTH-D': ['Whole run: y.'] } },
+      [outcome('observes', 'passed', ['AUTH-D'], { observations: [said('When this test ran: x.')] })],
+      { areas: ['auth'], runObservations: { 'AUTH-D': [said('Whole run: y.')] } },
     );
     expect(verdicts.requirements.find((r) => r.id === fabricated('AUTH-D'))!.message).toBe(
       'When this test ran: x. · Whole run: y.',
@@ -640,7 +641,7 @@ describe('judged: CONFORMS only when every MUST (strict, acceptance: and SHOULD)
   test('an unjudged SHOULD keeps CONFORMS away in strict and acceptance, not in lenient', () => {
     const shouldSkipped = [
       outcome('a b', 'passed', ['AUTH-A', 'AUTH-B']),
-      outcome('c waits', 'skipped', ['AUTH-C'], { observations: ['Skipped: no multi-part take'] }),
+      outcome('c waits', 'skipped', ['AUTH-C'], { observations: [skippedFor('no multi-part take')] }),
     ];
     const words = (profile: 'lenient' | 'strict' | 'acceptance') => {
       const v = computeVerdicts(small, shouldSkipped, { profile });

@@ -9,6 +9,7 @@ import {
   runWithRecord,
 } from '../../src/evidence/evidence.ts';
 import { once } from '../../suites/support/scenarios.ts';
+import { said } from '../support/said.ts';
 
 const exchange = (url: string): EvidenceEntry => ({
   method: 'GET',
@@ -28,7 +29,7 @@ describe('once(): scenario evidence', () => {
       recordEvidence(exchange('http://127.0.0.1/v1/speak/takes/generate'));
       await new Promise((resolve) => setImmediate(resolve));
       recordEvidence(exchange('http://127.0.0.1/v1/speak/takes/tk_1'));
-      recordObservation('took 3 polls');
+      recordObservation(said('took 3 polls'));
       recordCharacters(42);
       return 'tk_1';
     });
@@ -52,8 +53,8 @@ describe('once(): scenario evidence', () => {
       'http://127.0.0.1/v1/speak/takes/generate',
       'http://127.0.0.1/v1/speak/takes/tk_1',
     ]);
-    expect(first.observations).toEqual(['took 3 polls']);
-    expect(second.observations).toEqual(['took 3 polls']);
+    expect(first.observations.map((o) => o.text)).toEqual(['took 3 polls']);
+    expect(second.observations.map((o) => o.text)).toEqual(['took 3 polls']);
     expect(first.characters + second.characters).toBe(42);
   });
 

@@ -24,7 +24,7 @@ export function testOutcome(
   const file = at < 0 ? DEFAULT_FILE : test.slice(0, at);
   const name = at < 0 ? test : test.slice(at + 3);
   const errors = extra.errors ?? (state === 'failed' ? [`${name} broke`] : []);
-  const note = extra.observations?.find((o) => o.startsWith('Skipped: '))?.slice('Skipped: '.length);
+  const note = extra.observations?.find((o) => o.key === 'test-skipped')?.values?.note as string | undefined;
   return {
     key: `${file} > ${name}`,
     file,

@@ -11,7 +11,7 @@
 
 import type { ValidateFunction } from 'ajv';
 import type { WebSocket } from 'ws';
-import { createAjv } from '../../../schemas/index.ts';
+import { sharedAjv } from '../../../schemas/index.ts';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
 import { progressAfter } from '../../store/status.ts';
@@ -33,7 +33,7 @@ export interface ConnectionContext {
 
 let validateRequest: ValidateFunction | undefined;
 function requestValidator(): ValidateFunction {
-  validateRequest ??= createAjv().getSchema('WsRequest.json');
+  validateRequest ??= sharedAjv().getSchema('WsRequest.json');
   if (!validateRequest) throw new Error('schemas/WsRequest.schema.json is missing');
   return validateRequest;
 }

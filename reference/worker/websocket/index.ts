@@ -3,7 +3,8 @@
  *
  * It opens this worker's websocket endpoint (server.ts) on the stack's host and an ephemeral port,
  * with its own synthesizer (its own espeak thread), so websocket latency does not queue behind the
- * REST jobs of this worker. Shuffle window: worker option `wsShuffleWindow` (serve --ws-shuffle-window).
+ * REST jobs of this worker; with worker option `wsSharesSynthesizer` (serve --ws-shares-synthesizer,
+ * the stack a run starts itself) with the worker's REST synthesizer instead. Shuffle window: worker option `wsShuffleWindow` (serve --ws-shuffle-window).
  * It announces `{type: 'websocket-listening', url, models}` to the API process (which hands out URLs:
  * api/plugins/websocket-address.ts), again whenever the API asks with `{type: 'websocket-announce'}`.
  */
@@ -50,8 +51,14 @@ export function backgroundSynthesizer(create: () => Promise<Synthesizer>): Synth
   };
 }
 
+/** The worker's own synthesizer, lent: closed by the worker (main.ts), not by the endpoint. */
+function lent(synth: Synthesizer): Synthesizer {
+  return { synthesizePart: (...args) => synth.synthesizePart(...args), close: async () => {} };
+}
+
 export async function startWorkerWebsocket(c: WorkerHookContext): Promise<{ close(): Promise<void> }> {
-  const synth = backgroundSynthesizer(c.createSynthesizer);
+  const synth =
+    c.options.wsSharesSynthesizer === true ? lent(c.synthesizer) : backgroundSynthesizer(c.createSynthesizer);
   // A standalone worker (`speakcheck worker --models a,b`) holds only the models it was given.
   const given = Array.isArray(c.options.models)
     ? c.options.models.map((m) => findModel(String(m))?.name ?? String(m))

@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Database } from 'better-sqlite3';
-import { createAjv } from '../../../schemas/index.ts';
+import { sharedAjv } from '../../../schemas/index.ts';
 import { ApiError, describeAjvErrors } from '../../api/errors.ts';
 import { ownerFor } from '../../api/ownership.ts';
 import { voiceForTake } from '../../api/plugins/voices.ts';
@@ -46,7 +46,7 @@ function attempt<T>(step: () => T): Created<T> {
 }
 
 export function createStoreService(ctx: StoreServiceContext): WebsocketTakeService {
-  const ajv: Ajv2020 = createAjv();
+  const ajv: Ajv2020 = sharedAjv();
   const validate = (schema: string, value: unknown) => {
     const check = ajv.getSchema(`${schema}.json`)!;
     if (!check(value)) throw new ApiError(422, describeAjvErrors(check.errors, 'data'));

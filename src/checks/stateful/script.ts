@@ -4,11 +4,14 @@
  * SPEAK_SECOND_PASSWORD when a step runs as the second customer). It logs in, makes the voice it needs,
  * then runs each step of the sequence in order, printing every answer and its status; the last step
  * is the failing one, with what the model expected. Secrets are never in it: they are variables.
- * The report finds it among the test's observations by its first line (SEQUENCE_SCRIPT_HEAD).
+ * The report finds it among the test's observations by its key (SEQUENCE_SCRIPT_KEY), never by its text.
  */
 import type { AccountName } from './model.ts';
 
 export const SEQUENCE_SCRIPT_HEAD = '#!/bin/sh';
+/** The observation keys of a shrunk sequence's script and of its steps (src/report/reproduction-sequence.ts). */
+export const SEQUENCE_SCRIPT_KEY = 'sequence.script';
+export const SEQUENCE_SHRUNK_KEY = 'sequence.shrunk';
 
 /** One step of a sequence as the report shows it and the script replays it. */
 export interface ScriptStep {

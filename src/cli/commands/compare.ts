@@ -85,6 +85,7 @@ export function registerCompare(program: Command): void {
           flags.failOn.length ? flags.failOn.join(', ') : 'no level'
         }`,
       );
+      for (const note of comparison.notes) console.log(note);
       console.log(`report: ${files.html}, ${files.markdown}, ${files.json}`);
       process.exitCode = comparison.regressions.length > 0 ? EXIT.failed : EXIT.ok;
     } catch (err) {

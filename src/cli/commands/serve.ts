@@ -71,6 +71,7 @@ interface ServeFlags {
   signedUrlTtl: number;
   websocketUrlTtl: number;
   wsShuffleWindow: number;
+  wsSharesSynthesizer?: boolean;
   blobUrl?: string;
   blobPort: number;
   user?: ExtraUser[];
@@ -112,6 +113,10 @@ export function registerServe(program: Command): void {
       'send websocket audio frames out of order within a window of n frames (0 = in order)',
       integer(0),
       0,
+    )
+    .option(
+      '--ws-shares-synthesizer',
+      "each worker's websocket endpoint speaks with its REST synthesizer (one espeak thread per worker instead of two: less CPU and memory, websocket parts may queue behind a REST part); the stack a run starts itself",
     )
     .option(
       '--blob-url <url|same-origin>',
@@ -184,6 +189,7 @@ export function registerServe(program: Command): void {
         signedUrlTtlSeconds: flags.signedUrlTtl,
         websocketUrlTtlSeconds: flags.websocketUrlTtl,
         wsShuffleWindow: flags.wsShuffleWindow,
+        wsSharesSynthesizer: flags.wsSharesSynthesizer === true,
         blobUrl: flags.blobUrl,
         blobPort: flags.blobPort,
         users: flags.user ?? [],

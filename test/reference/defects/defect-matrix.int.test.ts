@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFECTS, type DefectSpec } from '../../../reference/defects/index.ts';
 import { catalogue } from '../../../src/requirements/index.ts';
+import { EMBEDDED_RUN_SERVE_ARGS } from '../../../src/stack/target.ts';
 import { type HarnessRun, mapLimited, runHarness, startDefectiveStack } from './defective-stack.ts';
 
 const selection = process.env.SPEAKCHECK_DEFECT_MATRIX ?? (process.env.CI ? 'all' : '');
@@ -32,9 +33,10 @@ const chosen: readonly DefectSpec[] =
 const PARALLEL = Number(process.env.SPEAKCHECK_DEFECT_PARALLEL ?? 2);
 /**
  * Synthesis workers per defective stack: the few tests of one switch's requirements never need two,
- * and starting a second worker (its own synthesizer) is a good part of each switch's cost.
+ * and starting a second worker (its own synthesizer) is a good part of each switch's cost. The stack
+ * a run starts itself has the same topology (its websocket endpoint sharing the worker's synthesizer).
  */
-const STACK_WORKERS = ['--workers', '1'];
+const STACK_WORKERS = [...EMBEDDED_RUN_SERVE_ARGS];
 
 /** No switch may take longer than this to a verdict (the issue-16 bound; stack start included). */
 const MAX_VERDICT_MS = 90_000;

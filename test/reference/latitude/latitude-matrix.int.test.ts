@@ -19,6 +19,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compatibleLatitudes, LATITUDES, type LatitudeSpec } from '../../../reference/latitude/index.ts';
+import { EMBEDDED_RUN_SERVE_ARGS } from '../../../src/stack/target.ts';
 import { type HarnessRun, mapLimited, runHarness, startDefectiveStack } from '../defects/defective-stack.ts';
 
 const selection = process.env.SPEAKCHECK_LATITUDE_MATRIX ?? '';
@@ -57,8 +58,11 @@ const SERVED: readonly Served[] = [
 ];
 const servedChosen = SERVED.filter((served) => everything || named.includes(served.label));
 const PARALLEL = Number(process.env.SPEAKCHECK_LATITUDE_PARALLEL ?? 2);
-/** One synthesis worker: the whole harness runs fine on it, and a second costs a synthesizer per stack. */
-const STACK_WORKERS = ['--workers', '1'];
+/**
+ * The topology of the stack a run starts itself (one synthesis worker, its websocket endpoint sharing
+ * its synthesizer): the whole harness runs fine on it, and a second costs a synthesizer per stack.
+ */
+const STACK_WORKERS = [...EMBEDDED_RUN_SERVE_ARGS];
 
 interface Outcome {
   label: string;
