@@ -136,26 +136,10 @@ describe('takes and lists', () => {
     expect(voiceViewProblems({ name: 'a', description: 'd' }, { name: 'old', description: 'd' })).toEqual([
       'name "old", where the update set "a"',
     ]);
-    expect(
-      batchProblems(
-        ['x', 'y', 'z'],
-        [
-          { take_id: '1', text: 'x' },
-          { take_id: '2', text: 'y' },
-          { take_id: '3', text: 'z' },
-        ],
-      ),
-    ).toEqual([]);
-    expect(
-      batchProblems(
-        ['x', 'y', 'z'],
-        [
-          { take_id: '2', text: 'y' },
-          { take_id: '3', text: 'z' },
-          { take_id: '1', text: 'x' },
-        ],
-      )[0],
-    ).toMatch(/another order/);
+    // A batch answer: takes whose texts are `texts`, with ids 1, 2 … in that order.
+    const answer = (...texts: string[]) => texts.map((text, i) => ({ take_id: String(i + 1), text }));
+    expect(batchProblems(['x', 'y', 'z'], answer('x', 'y', 'z'))).toEqual([]);
+    expect(batchProblems(['x', 'y', 'z'], answer('y', 'z', 'x'))[0]).toMatch(/another order/);
     expect(batchProblems(['x', 'y'], [{ take_id: '1', text: 'x' }])[0]).toMatch(/1 takes for 2 bodies/);
     expect(batchProblems(['x'], { take_id: '1' })[0]).toMatch(/not an array/);
     const m = newModel(['primary']);
