@@ -114,18 +114,19 @@ export function sequenceArbitrary(
  */
 export function witnessSequence(shape: Pick<SequenceShape, 'accounts'>): SequenceCommand[] {
   const a = shape.accounts[0]!;
+  // Within the model's seven takes: two generations, a batch of three, two websocket requests.
   return [
     new Login(a),
     new GenerateTake(a, TEXTS[0]),
     new GenerateTake(a, TEXTS[0]),
     new GetTake(a, 0),
+    new BatchGenerate(a, [0, 1, 2]),
     new ListTakes(a, undefined),
     new ListTakes(a, 1),
     new Refresh(0, 6),
-    new WebsocketTake(a, false, TEXTS[1], 3),
+    new WebsocketTake(a, false, TEXTS[1], 2),
     new UpdateVoice(a, 'both', 0),
     new ReadVoice(a, 'list'),
-    new BatchGenerate(a, [0, 1, 2]),
     new DeleteTake(a, 0),
     new TouchDeleted(a, 0, 'wav'),
     new ListTakes(a, 1),
