@@ -159,7 +159,13 @@ export async function send(o: SendOptions): Promise<Exchange> {
       if (err instanceof ClientDiagnostic && noAnswers.has(err)) {
         // Nothing else answered while this route was silent: whether the server is up at all (a
         // full stall is the server's outage, not this route's) is asked once, at its root.
-        if (throttle.answered() === servedBefore && route !== LIVENESS_ROUTE) await probeServer(attempt.url);
+        if (throttle.answered() === servedBefore && route !== LIVENESS_ROUTE) {
+          await probeServer(attempt.url, answerMs);
+          // Not even the root answered: the whole server is silent, and asking this route once
+          // more would only wait out its bound again (a server that never answers: one sentence
+          // after two bounds, not four).
+          if (throttle.answered() === servedBefore) askAgain = false;
+        }
         const learned = silence.noAnswer(err.message, answerMs, servedBefore);
         if (learned)
           throw routed(
@@ -193,16 +199,16 @@ export async function send(o: SendOptions): Promise<Exchange> {
 const LIVENESS_ROUTE = 'GET (is the server up) /';
 const LIVENESS_TIMEOUT_MS = 5_000;
 
-async function probeServer(url: string): Promise<void> {
+async function probeServer(url: string, boundMs: number): Promise<void> {
   let root: string;
   try {
     root = new URL('/', url).toString();
   } catch {
     return;
   }
-  await send({ method: 'GET', url: root, route: LIVENESS_ROUTE, timeoutMs: LIVENESS_TIMEOUT_MS }).catch(
-    () => undefined,
-  );
+  // No longer than the request it asks about was given: a short bound stays short.
+  const timeoutMs = Math.min(LIVENESS_TIMEOUT_MS, boundMs);
+  await send({ method: 'GET', url: root, route: LIVENESS_ROUTE, timeoutMs }).catch(() => undefined);
 }
 
 /** Methods a request may be sent again with after no answer (RFC 9110 §9.2.2). */
