@@ -192,20 +192,23 @@ covers(
       endOnFailure: false,
     });
     // A pass is an observation: the witness brings about the state of every judged id the random
-    // sequences left unobserved; a failure it finds is shrunk by removing its steps one by one.
+    // sequences left unobserved (also after one of them failed); a failure it finds on another
+    // requirement is shrunk by removing its steps one by one, and reported beside the first.
+    const randomFailure = failing;
+    let witnessFailure: Ran | undefined;
     let witnessed = false;
-    if (!details.failed && throttled === undefined && !budget.path && unobserved().length > 0) {
+    if (throttled === undefined && !budget.path && unobserved().length > 0) {
       witnessed = true;
       const first = await runOne(witnessSequence(w));
-      if (first.error !== undefined) {
-        failing = first;
-        const id = requirementOf(first.error);
+      const id = first.error === undefined ? undefined : requirementOf(first.error);
+      if (id !== undefined && (randomFailure === undefined || requirementOf(randomFailure.error) !== id)) {
+        witnessFailure = first;
         const deadline = performance.now() + budget.shrinkMs;
         await shrinkByRemoval(witnessSequence(w), async (commands) => {
           if (performance.now() > deadline || throttled !== undefined) return false;
           const again = await runOne(commands);
           if (again.error === undefined || requirementOf(again.error) !== id) return false;
-          failing = again;
+          witnessFailure = again;
           return true;
         });
       }
@@ -215,23 +218,26 @@ covers(
     const summary = `${runs.length} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
     // In the run's output, whatever its reporter: how many ran and how long the longest took.
     process.stderr.write(
-      `[speakcheck] sequences: ${summary}${witnessed ? ', then the witness sequence' : ''}${failing ? ' (a failing one was shrunk)' : ''}\n`,
+      `[speakcheck] sequences: ${summary}${witnessed ? ', then the witness sequence' : ''}${randomFailure || witnessFailure ? ' (a failing one was shrunk)' : ''}\n`,
     );
     // Not an observation: how many ran and how long they took are this run's particulars, not what
     // the server chose (an INFO requirement's observations are what compare puts side by side).
     if (details.interrupted) process.stderr.write('[speakcheck] sequences: stopped at the time limit\n');
     for (const note of w.infoNotes) observe(`Observed in a sequence (not judged, INFO): ${note}`);
-    let failed: RequirementId | undefined;
-    if (failing)
-      failed = reportFailure(
-        w,
-        failing,
-        seed,
-        details.failed ? replayPathOf(details.counterexamplePath, details.counterexample) : undefined,
+    const failed = new Set<RequirementId>();
+    if (randomFailure)
+      failed.add(
+        reportFailure(
+          w,
+          randomFailure,
+          seed,
+          details.failed ? replayPathOf(details.counterexamplePath, details.counterexample) : undefined,
+        ),
       );
+    if (witnessFailure) failed.add(reportFailure(w, witnessFailure, seed, undefined));
     const offered = offeredIn(learned);
     for (const id of SEQUENCE_IDS) {
-      if (id === failed) continue;
+      if (failed.has(id)) continue;
       const conclusion = sequenceConclusion(id, observed, offered);
       const missing = missingOperation(id, offered);
       if (conclusion === 'observed') check(id, () => undefined);
