@@ -5,6 +5,7 @@
 import { assertStatus } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import {
+  ClientDiagnostic,
   check,
   checkStep,
   covers,
@@ -28,14 +29,27 @@ function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
   return { major: o.version ?? o.major, minor: o.minor };
 }
 
-/** The version answer and the path that gave it (asked anew by each test: no state kept between them). */
+/**
+ * The version answer and the path that gave it (asked anew by each test: no state kept between
+ * them). A path that does not answer is no version endpoint: the next is asked, and when none
+ * answers 200 the silence is the evidence (against VERSION-NO-TOKEN: src/harness/route-requirement.ts).
+ */
 async function getVersion(): Promise<{ path: string; exchange: Exchange }> {
   let first: Exchange | undefined;
+  let silent: ClientDiagnostic | undefined;
   for (const path of VERSION_PATHS) {
-    const exchange = await speak.anon.get(path);
+    let exchange: Exchange;
+    try {
+      exchange = await speak.anon.get(path);
+    } catch (err) {
+      if (!(err instanceof ClientDiagnostic && err.kind === 'hung')) throw err;
+      silent ??= err;
+      continue;
+    }
     if (exchange.status === 200) return { path, exchange };
     first ??= exchange;
   }
+  if (silent) throw silent;
   throw new Finding(
     `GET ${VERSION_PATHS[0]} without a token answered ${first?.status}, expected 200: ${show(first?.text)}`,
     {

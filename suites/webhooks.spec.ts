@@ -59,7 +59,10 @@ import { sleep } from './support/wait.ts';
 import {
   assertDoneCallsOfItem,
   assertFirstDoneCallEqualsGet,
+  assertStatusCallsOfItem,
+  attemptItem,
   registeredItems,
+  statusHookedItems,
 } from './support/webhook-registered.ts';
 import { retryWindowMs, useWebhookScenarios } from './support/webhook-scenarios.ts';
 import {
@@ -206,6 +209,9 @@ covers(
       expectSchema('Take', c.json, `status_webhook call ${i + 1}`);
     });
     assertStatusCallsEndWith(calls, String(field(s.polled.final, 'status')), s.takeId);
+    // Not one sample: every status call of every take the file made with a status_webhook (issue 49).
+    for (const item of await statusHookedItems(webhooks))
+      check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
   },
   { requires: sinkReachable },
 );
@@ -216,6 +222,20 @@ covers(
   async () => {
     const s = await mainTake();
     assertStatusOrder(calledStatuses(statusCalls(s)), `take ${s.takeId} status_webhook calls`);
+  },
+  { requires: sinkReachable },
+);
+
+covers(
+  ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-DONE-BODY-TAKE'],
+  'every call of the in-progress takes is about the take it was registered for',
+  async () => {
+    // Not one sample (issue 49): the takes WEBHOOK-STATUS-AGREES-POLLING made have both hooks too.
+    for (const attempt of (await inProgressTake()).attempts) {
+      const item = attemptItem(attempt);
+      check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
+      check('WEBHOOK-DONE-BODY-TAKE', () => assertDoneCallsOfItem(item));
+    }
   },
   { requires: sinkReachable },
 );

@@ -593,16 +593,34 @@ export const DEFECTS = [
     'the worker accepts the websocket upgrade and then never answers any request (the connection stays open)',
   ),
   hang(
+    'ws-upgrade-hangs',
+    'websocket',
+    ['WS-CONNECT-NO-BEARER', 'WS-TEXT-TAKE'],
+    'the worker reads the websocket upgrade request and never answers it (the connection stays open)',
+  ),
+  hang(
     'models-hangs',
     'models',
     ['MODELS-LIST', 'MODELS-AT-LEAST-ONE'],
     'GET /v1/speak/models (the preflight asks it) accepts the request and never answers',
+  ),
+  hang(
+    'version-hangs',
+    'version',
+    ['VERSION-NO-TOKEN'],
+    'GET /v1/speak/version (the preflight asks it first) accepts the request and never answers',
   ),
   d(
     'webhook-done-other-take',
     'webhooks',
     ['WEBHOOK-DONE-BODY-TAKE'],
     "every take's done webhook but the first carries the first take's body (a worker mixing up its queue)",
+  ),
+  d(
+    'status-webhook-other-take',
+    'webhooks',
+    ['WEBHOOK-STATUS-CALLED'],
+    "every take's status webhook calls but the first status-hooked take's carry that first take's body at the same status (a worker mixing up its queue)",
   ),
 ] as const satisfies readonly DefectSpec[];
 

@@ -41,6 +41,23 @@ export function createItemEventHandler(
 ): (event: WebhookSourceEvent) => boolean {
   /** Defect webhook-done-other-take: the first take's done body, sent for every later take. */
   let firstTakeDoneBody: string | undefined;
+  /** Defect status-webhook-other-take: the first status-hooked take and its body at each status. */
+  let firstStatusTake: { id: string; bodies: Map<string, string>; latest: string } | undefined;
+  /**
+   * The body of a status call: the event's, or with status-webhook-other-take, for every take but
+   * the first with a status_webhook, the first take's body at the same status (a worker mixing up
+   * its queue: each call is a valid Take in a valid order, about the wrong take).
+   */
+  const statusBody = (event: WebhookSourceEvent, hookValue: unknown, json: string): string => {
+    if (event.kind !== 'take' || webhookTargetUrl(hookValue) === null) return json;
+    if (!defects.has('status-webhook-other-take')) return json;
+    firstStatusTake ??= { id: event.itemId, bodies: new Map(), latest: json };
+    if (firstStatusTake.id !== event.itemId)
+      return firstStatusTake.bodies.get(event.status) ?? firstStatusTake.latest;
+    firstStatusTake.bodies.set(event.status, json);
+    firstStatusTake.latest = json;
+    return json;
+  };
   return (event) => {
     if (event.seq <= outbox.lastHandledSeq()) return false; // replayed after a restart: done already
     return outbox.transaction(() => {
@@ -71,7 +88,7 @@ export function createItemEventHandler(
 
       if (body !== null) {
         const json = JSON.stringify(body);
-        enqueue('status', body.status_webhook, json);
+        enqueue('status', body.status_webhook, statusBody(event, body.status_webhook, json));
         if (isDone(event.status)) {
           const exampleTake = event.kind === 'voice' ? asRecord(body.example_take) : null;
           const exampleTakeId = typeof exampleTake?.take_id === 'string' ? exampleTake.take_id : null;

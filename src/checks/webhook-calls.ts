@@ -110,6 +110,33 @@ export function assertDoneBodyOfTake(body: unknown, takeId: string): string {
   return status;
 }
 
+/**
+ * WEBHOOK-STATUS-CALLED (its schema aside): a status call registered for take `takeId` is about that
+ * take, and a done status it carries is the one the run saw the take end with (`seenStatus`, when
+ * the run saw the end). `what` names the call ("main take tk_…: status call #2").
+ */
+export function assertStatusCallOfTake(
+  body: unknown,
+  takeId: string,
+  what: string,
+  seenStatus?: string,
+): void {
+  const bodyTakeId =
+    body !== null && typeof body === 'object' ? (body as { take_id?: unknown }).take_id : undefined;
+  if (bodyTakeId !== takeId)
+    throw new Finding(
+      `${what}: the body is about take ${show(bodyTakeId)}, not the take the hook was registered for`,
+      { where: `${what} /take_id`, expected: takeId, actual: bodyTakeId },
+    );
+  const status = statusOf(body);
+  if (seenStatus !== undefined && isDone(status) && status !== seenStatus)
+    throw new Finding(`${what}: the body says ${show(status)}, the run saw the take end ${seenStatus}`, {
+      where: `${what} /status`,
+      expected: seenStatus,
+      actual: status,
+    });
+}
+
 /** What fetching one format of a take's audio right after its done call gave. */
 export interface AudioAtDone {
   format: string;

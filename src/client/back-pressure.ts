@@ -190,11 +190,13 @@ export class SharedThrottle {
    * a request. A 503 is the server shedding load: only the request that got it waits (a run-wide
    * hold on every shed request would stall the run against a server that sheds one in twenty).
    */
-  noteThrottled(status: number, retryAfterMs: number | undefined, holdMs: number): void {
+  noteThrottled(status: number, retryAfterMs: number | undefined, holdMs: number, runWide = true): void {
     Atomics.add(this.a, status === 429 ? ANSWERED_429 : ANSWERED_503, 1n);
     if (retryAfterMs === undefined) Atomics.add(this.a, RETRY_AFTER_ABSENT, 1n);
     else this.noteRetryAfter(retryAfterMs);
-    if (status !== 429) return;
+    // A 429 of a route throttled alone (./route-patience.ts throttledAlone) is that route's limit:
+    // only its request waits, like a 503's.
+    if (status !== 429 || !runWide) return;
     const now = nowUs();
     this.hold(now, now + BigInt(Math.round(holdMs * 1000)));
     const last = Atomics.load(this.a, LAST_CHANGE);
@@ -232,6 +234,11 @@ export class SharedThrottle {
       gaveUp: n(GAVE_UP),
       ...(rate > 0 ? { rateRps: rate / 1000 } : {}),
     };
+  }
+
+  /** The 429s the run got so far, over every thread. */
+  answered429(): number {
+    return Number(Atomics.load(this.a, ANSWERED_429));
   }
 
   /** Attempts the server answered with something other than back-pressure, over every thread. */
@@ -370,8 +377,12 @@ export class BackPressure {
     const deadline = this.throttle.deadlineMs();
     const pastBound = this.waitedMs + waitMs > this.boundMs;
     const pastBudget = deadline !== undefined && Date.now() + waitMs > deadline;
-    this.throttle.noteThrottled(status, retryAfterMs, Math.min(waitMs, this.boundMs));
-    const unavailable = this.patience?.throttled(status, retryAfterMs);
+    const run429Before = this.throttle.answered429();
+    const unavailable = this.patience?.throttled(status, retryAfterMs, run429Before);
+    // A route whose 429s are the run's only ones while the rest is served has a limit of its own:
+    // holding every thread for it would slow the whole run down for one route (issue 49).
+    const alone = status === 429 && this.patience?.throttledAlone(run429Before + 1) === true;
+    this.throttle.noteThrottled(status, retryAfterMs, Math.min(waitMs, this.boundMs), !alone);
     if (unavailable) {
       this.throttle.noteGaveUp();
       this.throttle.noteWaited(this.waitedMs);
@@ -390,8 +401,9 @@ export class BackPressure {
         this.url,
       );
     }
-    // A 429 holds the whole run (noteThrottled), waited out in the next beforeAttempt; a 503 only this request.
-    if (status === 429) return;
+    // A 429 holds the whole run (noteThrottled), waited out in the next beforeAttempt; a 503, or a
+    // 429 of a route throttled alone, only this request.
+    if (status === 429 && !alone) return;
     const sleptAt = performance.now();
     await new Promise((resolve) => setTimeout(resolve, waitMs));
     this.waitedMs += performance.now() - sleptAt;

@@ -34,6 +34,11 @@ export class ClientDiagnostic extends SpeakcheckError {
    * (./route-silence.ts); what needed it is judged by the requirement the route's answer is for.
    */
   route?: string;
+  /**
+   * For 'hung': the run learned that `route` does not answer (./route-silence.ts), a run-wide fact;
+   * unset, the no-answer is this request's own (one POST that got none: it is not sent again).
+   */
+  routeLearned?: boolean;
   constructor(
     readonly kind: DiagnosticKind,
     message: string,

@@ -137,6 +137,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
           o.url,
         ),
         route,
+        true,
       );
     await backPressure.beforeAttempt();
     const changes = await o.prepare?.();
@@ -175,6 +176,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
               o.url,
             ),
             route,
+            true,
           );
         if (askAgain) {
           askAgain = false;
@@ -182,7 +184,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
         }
         routed(err, route);
       }
-      if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route);
+      if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route, true);
       throw err;
     }
     silence.answered();
@@ -224,9 +226,14 @@ const learnedWhileWaiting = new WeakSet<ClientDiagnostic>();
 /** How often a request waiting for its first answer asks whether the run learned its route does not answer. */
 const LEARNED_POLL_MS = 1_000;
 
-/** Names the route a 'hung' diagnostic is about (./diagnostics.ts `route`). */
-function routed(diagnostic: ClientDiagnostic, route: string): ClientDiagnostic {
+/**
+ * Names the route a 'hung' diagnostic is about (./diagnostics.ts `route`), and whether the run
+ * learned the route does not answer (`learned`: a run-wide fact) or the no-answer is this request's
+ * own (a POST not sent again, a stream, a server that answered nothing else meanwhile).
+ */
+function routed(diagnostic: ClientDiagnostic, route: string, learned = false): ClientDiagnostic {
   diagnostic.route = route;
+  if (learned) diagnostic.routeLearned = true;
   return diagnostic;
 }
 

@@ -26,6 +26,12 @@ import { type FactOf, type FactStore, type RouteOutageData, runFacts } from '../
 export const ROUTE_PATIENCE_MS = 25_000;
 /** And with at least this many of those answers carrying a Retry-After that was honoured. */
 export const ROUTE_PATIENCE_ATTEMPTS = 3;
+/**
+ * A route's 429s in a row (while no other route got one and the rest of the run was served) from
+ * which its limit is its own, not the run's: its later 429s hold only the request that got them, not
+ * the whole run (./back-pressure.ts). The first is always the run's: it cannot tell yet.
+ */
+export const ROUTE_ALONE_AFTER = 2;
 
 /** What the patience needs to know of the run and the time (injectable for tests). */
 export interface PatienceClock {
@@ -60,11 +66,22 @@ export class RoutePatience {
    * A 429/503 of the route. Returns the unavailability fact when this answer used up the route's
    * patience (recorded for the run), else undefined.
    */
-  throttled(status: number, retryAfterMs: number | undefined): FactOf<'unavailable'> | undefined {
+  throttled(
+    status: number,
+    retryAfterMs: number | undefined,
+    run429Before?: number,
+  ): FactOf<'unavailable'> | undefined {
     const retryAfterHonoured = retryAfterMs !== undefined;
     const known = this.unavailable();
     if (known) return known;
-    this.facts.record({ key: this.key, type: 'throttled', status, retryAfterHonoured });
+    this.facts.record({
+      key: this.key,
+      type: 'throttled',
+      status,
+      retryAfterHonoured,
+      servedBefore: this.clock.servedTotal(),
+      ...(run429Before !== undefined ? { run429Before } : {}),
+    });
     const streak = this.streak();
     const first = streak[0];
     if (!first) return undefined;
@@ -96,6 +113,20 @@ export class RoutePatience {
     });
     // Two threads may conclude together: the first fact recorded is the run's.
     return this.unavailable();
+  }
+
+  /**
+   * Whether the route is throttled alone (its limit, not the run's): its current streak holds at
+   * least ROUTE_ALONE_AFTER 429s, every 429 the run got since the streak's first was this route's
+   * (`run429Now`: the run's 429s, the latest of this route included), and other requests were
+   * served since the streak began. A run-wide limit refuses other routes too, so it never is.
+   */
+  throttledAlone(run429Now: number): boolean {
+    const streak = this.streak().filter((f) => f.status === 429);
+    const first = streak[0];
+    if (!first || streak.length < ROUTE_ALONE_AFTER || first.run429Before === undefined) return false;
+    if (run429Now - first.run429Before !== streak.length) return false;
+    return this.clock.servedTotal() - (first.servedBefore ?? this.clock.servedTotal()) > 0;
   }
 
   /** The route's throttled answers since its last served one (the current streak). */

@@ -13,6 +13,10 @@ export type WsClientErrorKind =
 export class WsClientError extends SpeakcheckError {
   readonly code = 'SPEAKCHECK_WS_CLIENT';
   override readonly name = 'WsClientError';
+  /** For a 'connect-timeout': the upgrade's route (./route.ts), as a 'hung' ClientDiagnostic names its route. */
+  route?: string;
+  /** The run learned the upgrade does not answer (./route-silence.ts): a run-wide fact, not this connect's alone. */
+  routeLearned?: boolean;
   constructor(
     readonly kind: WsClientErrorKind,
     message: string,

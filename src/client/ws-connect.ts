@@ -71,9 +71,12 @@ export async function openWebsocket<T>(
   for (;;) {
     const unanswered = silence.unanswered();
     if (unanswered)
-      throw new WsClientError(
-        'connect-timeout',
-        `${unanswered.sentence ?? 'the websocket upgrade does not answer'}; this upgrade was not sent (the route does not answer for the rest of the run)`,
+      throw unansweredUpgrade(
+        new WsClientError(
+          'connect-timeout',
+          `${unanswered.sentence ?? 'the websocket upgrade does not answer'}; this upgrade was not sent (the route does not answer for the rest of the run)`,
+        ),
+        true,
       );
     await backPressure.beforeAttempt();
     // The waits above (and a Retry-After before them) may have outlived the URL: renewed here, at
@@ -102,10 +105,15 @@ export async function openWebsocket<T>(
       if (error instanceof WsClientError && error.kind === 'connect-timeout') {
         const learned = silence.noAnswer(error.message, timeoutMs, servedBefore);
         if (learned)
-          throw new WsClientError(
-            'connect-timeout',
-            `${error.message}; ${learned.sentence ?? 'the upgrade does not answer'}: the route does not answer for the rest of the run`,
+          throw unansweredUpgrade(
+            new WsClientError(
+              'connect-timeout',
+              `${error.message}; ${learned.sentence ?? 'the upgrade does not answer'}: the route does not answer for the rest of the run`,
+            ),
+            true,
           );
+        // One upgrade without an answer: this connect's own finding (a URL is not sent twice).
+        unansweredUpgrade(error, false);
       }
       if (error instanceof WsClientError && error.kind === 'upgrade-refused') silence.answered();
       if (
@@ -119,6 +127,16 @@ export async function openWebsocket<T>(
       await backPressure.throttled(error.status!, error.retryAfter);
     }
   }
+}
+
+/**
+ * Names the upgrade's route on a connect that got no answer, as a 'hung' request names its route
+ * (src/harness/disposition.ts): learned, a run-wide fact; else this connect's own finding.
+ */
+function unansweredUpgrade(error: WsClientError, learned: boolean): WsClientError {
+  error.route = WEBSOCKET_UPGRADE_ROUTE;
+  if (learned) error.routeLearned = true;
+  return error;
 }
 
 function openOnce<T>(

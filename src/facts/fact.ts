@@ -86,7 +86,15 @@ export type Fact =
   /** An item that got done, and how long it took. */
   | (FactBase & { type: 'done'; key: `${WaitKind}:${string}`; tookMs: number })
   /** A 429/503 of a route (route patience counts them). */
-  | (FactBase & { type: 'throttled'; key: `route:${string}`; status: number; retryAfterHonoured: boolean })
+  | (FactBase & {
+      type: 'throttled';
+      key: `route:${string}`;
+      status: number;
+      retryAfterHonoured: boolean;
+      /** The run's 429s and served requests before this answer (src/client/route-patience.ts: a limit of this route alone). */
+      run429Before?: number;
+      servedBefore?: number;
+    })
   /** A route answered after a throttled streak: its patience starts again. */
   | (FactBase & { type: 'served'; key: `route:${string}` })
   /** A route that answered only back-pressure for its whole patience while the rest of the run was served. */

@@ -5,6 +5,7 @@
  * error stops the test; the sentences are the errors' own messages, kept as data in the
  * conclusions (src/verdict/conclusion.ts).
  */
+import { WEBSOCKET_UPGRADE_ROUTE } from '../client/route.ts';
 import { redactText } from '../evidence/redact.ts';
 import { harnessBug } from './harness-error.ts';
 import { requirementOfRoute } from './route-requirement.ts';
@@ -61,7 +62,8 @@ export function classify(err: unknown): Disposition {
   if (fact !== undefined) return { kind: 'run-fact', requirement: fact, message };
   const bug = harnessBug(err);
   if (bug !== undefined) return { kind: 'harness-bug', message, bug: redactText(bug) };
-  const requirement = namedRequirement(err) ?? namedRequirement(causeOf(err));
+  const requirement =
+    namedRequirement(err) ?? namedRequirement(causeOf(err)) ?? unansweredOnceRequirement(err);
   const named = requirement === undefined ? {} : { requirement };
   if (typeof err === 'object' && err !== null && setupFailures.has(err))
     return { kind: 'setup', message, ...named };
@@ -82,13 +84,39 @@ export function messageOf(err: unknown): string {
 }
 
 /**
- * A request its route did not answer (or that the run learned does not answer): evidence against
- * the MUST that says the call returns something (src/harness/route-requirement.ts), a block for
- * any other test that needed the route.
+ * A request to a route the run learned does not answer (src/client/route-silence.ts): evidence of
+ * a run-wide fact against the MUST that says the call returns something
+ * (src/harness/route-requirement.ts), a block for any other test that needed the route.
  */
 function unansweredRouteRequirement(err: unknown): string | undefined {
-  const hung = inCauses(err, (e) => codeOf(e) === 'SPEAKCHECK_HUNG' && typeof routeOf(e) === 'string');
-  return hung === undefined ? undefined : requirementOfRoute(routeOf(hung)!);
+  const hung = unansweredRoute(err);
+  return hung?.learned ? requirementOfRoute(hung.route) : undefined;
+}
+
+/**
+ * A request that got no answer while its route is not (yet) learned to be silent (one POST, which
+ * is not sent again; one websocket upgrade): that request's own finding, against the MUST its
+ * route's answer is required by.
+ */
+function unansweredOnceRequirement(err: unknown): string | undefined {
+  const hung = unansweredRoute(err);
+  // Only what cannot be asked again: a GET unanswered twice with the server's root silent too, or
+  // a stream, is the whole server's stall or its own wait's bound, never a verdict on its route.
+  if (!hung || hung.learned || !(hung.route.startsWith('POST ') || hung.route === WEBSOCKET_UPGRADE_ROUTE))
+    return undefined;
+  return requirementOfRoute(hung.route);
+}
+
+/** The route of a request without an answer behind `err` ('hung', or a websocket upgrade that timed out), if any. */
+function unansweredRoute(err: unknown): { route: string; learned: boolean } | undefined {
+  const hung = inCauses(
+    err,
+    (e) =>
+      (codeOf(e) === 'SPEAKCHECK_HUNG' || codeOf(e) === 'SPEAKCHECK_WS_CLIENT') &&
+      typeof routeOf(e) === 'string',
+  );
+  if (hung === undefined) return undefined;
+  return { route: routeOf(hung)!, learned: (hung as { routeLearned?: unknown }).routeLearned === true };
 }
 
 function routeOf(err: unknown): string | undefined {

@@ -5,15 +5,19 @@
  * the test covers it and blocks the test elsewhere (a 'run-fact', src/harness/disposition.ts), so a
  * hang fails what it breaks and blocks what merely needed the route.
  */
+import { WEBSOCKET_UPGRADE_ROUTE } from '../client/route.ts';
 import type { RequirementId } from '../requirements/index.ts';
 
 const BY_ROUTE: Readonly<Record<string, RequirementId>> = {
+  'GET /v1/speak/version': 'VERSION-NO-TOKEN',
   'GET /v1/speak/models': 'MODELS-LIST',
   'POST /v1/speak/voices/generate': 'VOICE-GENERATE-RETURNS-VOICE',
   'GET /v1/speak/voices/{voice_id}': 'VOICE-GET-OBJECT',
   'POST /v1/speak/takes/generate': 'TAKE-GENERATE-RETURNS-TAKE',
   'GET /v1/speak/takes/{take_id}': 'TAKE-GET-OBJECT',
   'POST /auth/login': 'AUTH-LOGIN-OK',
+  // "the upgrade succeeds" (Authentication 9).
+  [WEBSOCKET_UPGRADE_ROUTE]: 'WS-CONNECT-NO-BEARER',
 };
 
 /** The requirement a route's answer is required by, if the contract names one. */

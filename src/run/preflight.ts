@@ -30,33 +30,45 @@ export interface PreflightResult {
   /** Set when the server only throttled: what it answered (the questions left unanswered). */
   throttled?: string;
   /**
-   * Set when the server answered /version but then left a question unanswered (the login, the
-   * model list): the run goes on, and the route that does not answer is judged like any other
-   * (src/client/route-silence.ts: its tests fail or are blocked at once, the outage named).
+   * Set when the server answered part of the preflight and left one question unanswered (the
+   * version, the login, the model list): the run goes on, and the route that does not answer is
+   * judged like any other (src/client/route-silence.ts: its tests fail or are blocked at once, the
+   * outage named). A server that answers none of the API's questions is not judged (exit 3).
    */
   hung?: string;
 }
 
 /** The server is there but left a preflight question unanswered: the run goes on to a verdict. */
 export function preflightHungLine(hung: string): string {
-  return `speakcheck: the server answered /version but not the rest of the preflight (${hung}); going on: what needs that route is judged without it.`;
+  return `speakcheck: the server answered the preflight only in part (${hung}); going on: what needs that route is judged without it.`;
 }
 
-export async function preflight(config: ServerAccess): Promise<PreflightResult> {
+/** The preflight's bounds (tests shorten them). */
+export interface PreflightBounds {
+  requestMs: number;
+  totalMs: number;
+}
+
+const BOUNDS: PreflightBounds = { requestMs: PREFLIGHT_REQUEST_TIMEOUT_MS, totalMs: PREFLIGHT_TOTAL_MS };
+
+export async function preflight(
+  config: ServerAccess,
+  bounds: PreflightBounds = BOUNDS,
+): Promise<PreflightResult> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () =>
         reject(
           new PreflightError(
-            `the server at ${config.baseUrl} did not complete the preflight within ${PREFLIGHT_TOTAL_MS / 1000} s.`,
+            `the server at ${config.baseUrl} did not complete the preflight within ${bounds.totalMs / 1000} s.`,
           ),
         ),
-      PREFLIGHT_TOTAL_MS,
+      bounds.totalMs,
     );
   });
   try {
-    return await Promise.race([checks(config), deadline]);
+    return await Promise.race([checks(config, bounds.requestMs), deadline]);
   } catch (err) {
     throw toPreflightError(err, config);
   } finally {
@@ -64,9 +76,9 @@ export async function preflight(config: ServerAccess): Promise<PreflightResult> 
   }
 }
 
-async function checks(config: ServerAccess): Promise<PreflightResult> {
+async function checks(config: ServerAccess, requestMs: number): Promise<PreflightResult> {
   try {
-    return await questions(config);
+    return await questions(config, requestMs);
   } catch (err) {
     // Back-pressure is no answer either way: not "could not run", the suites wait on the limit.
     if (err instanceof ClientDiagnostic && err.kind === 'throttled')
@@ -76,27 +88,14 @@ async function checks(config: ServerAccess): Promise<PreflightResult> {
   }
 }
 
-async function questions(config: ServerAccess): Promise<PreflightResult> {
-  const getVersion = (path: string) =>
-    send({
-      method: 'GET',
-      url: `${config.baseUrl}${path}`,
-      headers: { accept: 'application/json' },
-      timeoutMs: PREFLIGHT_REQUEST_TIMEOUT_MS,
-      throttleBoundMs: PREFLIGHT_THROTTLE_MS,
-    });
-  // The wire-facts path, else the contract's literal `/version` ("Its full path ...: not shown").
-  let version = await getVersion('/v1/speak/version');
-  if (version.status !== 200) {
-    const atRoot = await getVersion('/version');
-    if (atRoot.status === 200 && atRoot.json !== undefined) version = atRoot;
-  }
-  requireJson(version, config, 'GET /v1/speak/version');
+async function questions(config: ServerAccess, requestMs: number): Promise<PreflightResult> {
+  const version = await askVersion(config, requestMs);
+  if (version.exchange) requireJson(version.exchange, config, 'GET /v1/speak/version');
 
   const settings = {
     baseUrl: config.baseUrl,
     authUrl: config.authUrl,
-    requestTimeoutMs: PREFLIGHT_REQUEST_TIMEOUT_MS,
+    requestTimeoutMs: requestMs,
     throttleBoundMs: PREFLIGHT_THROTTLE_MS,
   };
   const credentials = {
@@ -104,15 +103,16 @@ async function questions(config: ServerAccess): Promise<PreflightResult> {
     ...(config.password !== undefined ? { password: config.password } : {}),
     ...(config.token !== undefined ? { token: config.token } : {}),
   };
-  const answered = { version: version.json, quickestAnswerMs: version.ms };
   let api: HttpSpeakClient;
   let models: Exchange;
   try {
     api = await HttpSpeakClient.login(settings, credentials);
     models = await api.get('/v1/speak/models');
   } catch (err) {
-    // A server that answers /version and then hangs is there, speaks the API and is broken: a verdict, not exit 3.
-    if (err instanceof ClientDiagnostic && err.kind === 'hung') return { ...answered, hung: err.message };
+    // A server that answers /version and then hangs is there, speaks the API and is broken: a
+    // verdict, not exit 3. One that answered none of the API's questions is not judged.
+    if (err instanceof ClientDiagnostic && err.kind === 'hung' && version.exchange)
+      return { version: version.exchange.json, quickestAnswerMs: version.exchange.ms, hung: err.message };
     throw err;
   }
   if (models.status === 401 || models.status === 403) {
@@ -125,7 +125,44 @@ async function questions(config: ServerAccess): Promise<PreflightResult> {
   requireJson(models, config, 'GET /v1/speak/models');
   // Polite: do not leave a live refresh token behind.
   await api.session?.logout().catch(() => undefined);
-  return { version: version.json, quickestAnswerMs: Math.min(version.ms, models.ms) };
+  if (!version.exchange) return { version: undefined, quickestAnswerMs: models.ms, hung: version.hung };
+  return { version: version.exchange.json, quickestAnswerMs: Math.min(version.exchange.ms, models.ms) };
+}
+
+/**
+ * The version answer: the wire-facts path, else the contract's literal `/version` ("Its full path
+ * ...: not shown"). A path that does not answer is no reason to stop here: the login and the model
+ * list say whether the server speaks the API, and the version's silence is judged like any route's
+ * (`hung`: the sentence; the route learned in src/client/route-silence.ts).
+ */
+async function askVersion(
+  config: ServerAccess,
+  requestMs: number,
+): Promise<{ exchange: Exchange; hung?: undefined } | { exchange?: undefined; hung: string }> {
+  const get = (path: string) =>
+    send({
+      method: 'GET',
+      url: `${config.baseUrl}${path}`,
+      headers: { accept: 'application/json' },
+      timeoutMs: requestMs,
+      throttleBoundMs: PREFLIGHT_THROTTLE_MS,
+    });
+  let hung: string | undefined;
+  let version: Exchange | undefined;
+  try {
+    version = await get('/v1/speak/version');
+    if (version.status === 200) return { exchange: version };
+  } catch (err) {
+    if (!(err instanceof ClientDiagnostic && err.kind === 'hung')) throw err;
+    hung = err.message;
+  }
+  const atRoot = await get('/version').catch((err: unknown) => {
+    if (hung !== undefined && err instanceof ClientDiagnostic && err.kind === 'hung') return undefined;
+    throw err;
+  });
+  if (atRoot?.status === 200 && atRoot.json !== undefined) return { exchange: atRoot };
+  if (version) return { exchange: version };
+  return { hung: hung ?? 'GET /v1/speak/version did not answer' };
 }
 
 function requireJson(exchange: Exchange, config: ServerAccess, what: string): void {

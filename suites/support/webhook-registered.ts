@@ -1,18 +1,19 @@
 /**
- * Every done call is judged, not one sample (issue 49): each item a scenario of the webhooks file
- * made with a done_webhook (the main take, the post_url take, the retried take, the websocket take,
- * the voice) has its own sink token, so every call that arrived under it was registered for that
- * item. Each done call must be about that item (its id), be a done body of its kind (schema, a done
- * status) and agree with what the run saw of it (polling's final status, GET right after the call).
- * A worker that mixes up its queue, sending one take's body to another take's hook, is caught
- * on whichever take it happens to.
+ * Every done and status call is judged, not one sample (issue 49): each item a scenario of the
+ * webhooks file made with a hook (the main take, the post_url take, the retried take, the websocket
+ * take, the voice, the in-progress attempts) has its own sink token, so every call that arrived
+ * under it was registered for that item. Each done call must be about that item (its id), be a done
+ * body of its kind (schema, a done status) and agree with what the run saw of it (polling's final
+ * status, GET right after the call); each status call must be a Take about that take, and a done
+ * status it carries the one the run saw. A worker that mixes up its queue, sending one take's body
+ * to another take's hook, is caught on whichever take it happens to.
  */
 import type { Take, Voice } from '../../schemas/types.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
-import { assertDoneBodyOfTake, callsOf } from '../../src/checks/webhook-calls.ts';
+import { assertDoneBodyOfTake, assertStatusCallOfTake, callsOf } from '../../src/checks/webhook-calls.ts';
 import { assertWebhookBodyMatchesGet } from '../../src/checks/webhooks.ts';
 import { expectSchema, statusOf, type WebhookCall } from '../../src/harness/index.ts';
-import type { WebhookScenarios } from './webhook-scenarios.ts';
+import type { InProgressAttempt, WebhookScenarios } from './webhook-scenarios.ts';
 import type { TakeScenario } from './webhook-takes.ts';
 
 /** One item with a done_webhook, with every call its token received and what the run saw of it. */
@@ -28,33 +29,51 @@ export interface RegisteredItem {
   getAfterDone?: unknown;
 }
 
-/** The file's items with a done_webhook whose scenarios completed (a failed one is its own test's to report). */
+const takeItem =
+  (label: string) =>
+  (s: TakeScenario): RegisteredItem => ({
+    kind: 'take',
+    id: s.takeId,
+    label: `${label} take ${s.takeId}`,
+    calls: s.calls,
+    ...(statusOf(s.polled.final) ? { seenStatus: statusOf(s.polled.final) } : {}),
+    ...(s.getAfterDone !== undefined ? { getAfterDone: s.getAfterDone } : {}),
+  });
+
+const websocketItem = ({ r, streamed, calls }: Awaited<ReturnType<WebhookScenarios['websocketTake']>>) =>
+  r.takeId
+    ? {
+        kind: 'take' as const,
+        id: r.takeId,
+        label: `websocket take ${r.takeId}`,
+        calls,
+        ...(streamed.at(-1) ? { seenStatus: streamed.at(-1)!.status } : {}),
+      }
+    : undefined;
+
+/** An in-progress attempt (WEBHOOK-STATUS-AGREES-POLLING's takes, status and done hooks) as an item. */
+export function attemptItem(a: InProgressAttempt): RegisteredItem {
+  return takeItem(`in-progress (${a.characters} characters)`)(a.scenario);
+}
+
+/** Only the items whose scenarios completed (a failed one is its own test's to report). */
+async function completed(items: Promise<RegisteredItem | undefined>[]): Promise<RegisteredItem[]> {
+  const settled = await Promise.allSettled(items);
+  return settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
+}
+
+/** The file's takes with a status_webhook besides the in-progress attempts (the main and the websocket take). */
+export function statusHookedItems(w: WebhookScenarios): Promise<RegisteredItem[]> {
+  return completed([w.mainTake().then(takeItem('main')), w.websocketTake().then(websocketItem)]);
+}
+
+/** The file's items with a done_webhook besides the in-progress attempts. */
 export async function registeredItems(w: WebhookScenarios): Promise<RegisteredItem[]> {
-  const takeItem =
-    (label: string) =>
-    (s: TakeScenario): RegisteredItem => ({
-      kind: 'take',
-      id: s.takeId,
-      label: `${label} take ${s.takeId}`,
-      calls: s.calls,
-      ...(statusOf(s.polled.final) ? { seenStatus: statusOf(s.polled.final) } : {}),
-      ...(s.getAfterDone !== undefined ? { getAfterDone: s.getAfterDone } : {}),
-    });
-  const settled = await Promise.allSettled<RegisteredItem | undefined>([
+  return completed([
     w.mainTake().then(takeItem('main')),
     w.postUrlTake().then(takeItem('post_url')),
     w.retriedTake().then(takeItem('retried')),
-    w.websocketTake().then(({ r, streamed, calls }) =>
-      r.takeId
-        ? {
-            kind: 'take' as const,
-            id: r.takeId,
-            label: `websocket take ${r.takeId}`,
-            calls,
-            ...(streamed.at(-1) ? { seenStatus: streamed.at(-1)!.status } : {}),
-          }
-        : undefined,
-    ),
+    w.websocketTake().then(websocketItem),
     w.webhookVoice().then(({ voiceId, polled, calls }) => ({
       kind: 'voice' as const,
       id: voiceId,
@@ -63,7 +82,18 @@ export async function registeredItems(w: WebhookScenarios): Promise<RegisteredIt
       ...(statusOf(polled.final) ? { seenStatus: statusOf(polled.final) } : {}),
     })),
   ]);
-  return settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
+}
+
+/**
+ * Every status call of take `item` is about it: a Take (schema) with its id, and a done status only
+ * the one the run saw it end with. Throws the first finding, naming the take.
+ */
+export function assertStatusCallsOfItem(item: RegisteredItem): void {
+  for (const call of callsOf(item.calls, 'status')) {
+    const what = `${item.label}: status call #${call.index}`;
+    expectSchema('Take', call.json, `${what} body`);
+    assertStatusCallOfTake(call.json, item.id, what, item.seenStatus);
+  }
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   assertLastCallShown,
   assertNotCalledAgain,
   assertNotDelayedBySlowSink,
+  assertStatusCallOfTake,
   assertStatusCallsEndWith,
   assertStatusesCalled,
   calledStatuses,
@@ -89,6 +90,30 @@ describe('how often the done hook was called', () => {
     expect(() => assertCalledWhenDone({ status: 'started' }, 'voice v1', 'voice')).toThrow(
       'voice v1: done_webhook called while the voice was started, not done',
     );
+  });
+});
+
+describe('a status call against the take it was registered for', () => {
+  it('is about this take; a done status is the one the run saw', () => {
+    const what = 'main take t1: status call #2';
+    expect(() =>
+      assertStatusCallOfTake({ take_id: 't1', status: 'started' }, 't1', what, 'ready'),
+    ).not.toThrow();
+    expect(() =>
+      assertStatusCallOfTake({ take_id: 't1', status: 'ready' }, 't1', what, 'ready'),
+    ).not.toThrow();
+    expect(() => assertStatusCallOfTake({ take_id: 't1', status: 'ready' }, 't1', what)).not.toThrow();
+    expect(
+      findingOf(() => assertStatusCallOfTake({ take_id: 't0', status: 'started' }, 't1', what)),
+    ).toMatchObject({
+      message:
+        'main take t1: status call #2: the body is about take "t0", not the take the hook was registered for',
+      facts: { expected: 't1', actual: 't0' },
+    });
+    expect(
+      findingOf(() => assertStatusCallOfTake({ take_id: 't1', status: 'error' }, 't1', what, 'ready'))
+        .message,
+    ).toBe('main take t1: status call #2: the body says "error", the run saw the take end ready');
   });
 });
 

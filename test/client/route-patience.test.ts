@@ -172,3 +172,43 @@ describe('a request to a route the run learned to be unavailable', () => {
     }
   });
 });
+
+describe('a route throttled alone (issue 49)', () => {
+  test('its limit is its own from its second 429 in a row, when no other route got one and the run was served', () => {
+    const run = fakeRun();
+    const flac = run.patience();
+    let run429 = 0;
+    const throttled = (p: RoutePatience) => {
+      p.throttled(429, 1_000, run429);
+      run429++;
+      return p.throttledAlone(run429);
+    };
+    expect(throttled(flac)).toBe(false); // the first is the run's: it cannot tell yet
+    run.advance(1_000);
+    expect(throttled(flac)).toBe(true);
+    run.advance(1_000);
+    expect(throttled(flac)).toBe(true);
+  });
+
+  test('a run-wide limit (other routes refused too) never is, nor a streak nothing else was served beside', () => {
+    const run = fakeRun();
+    const flac = run.patience();
+    const wav = run.patience('GET /v1/speak/takes/{take_id}/wav');
+    let run429 = 0;
+    const throttled = (p: RoutePatience) => {
+      p.throttled(429, 1_000, run429);
+      run429++;
+      return p.throttledAlone(run429);
+    };
+    throttled(flac);
+    run.advance(1_000);
+    expect(throttled(wav)).toBe(false);
+    expect(throttled(flac)).toBe(false); // another route was refused since its streak began
+    const lone = fakeRun();
+    const models = lone.patience('GET /v1/speak/models');
+    run429 = 0;
+    throttled(models);
+    lone.advance(1_000, 0);
+    expect(throttled(models)).toBe(false); // nothing else served: the server throttles everything
+  });
+});

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
 import { closeHttp, send, signedRoute } from '../../src/client/http.ts';
-import { routeOf } from '../../src/client/route.ts';
+import { routeOf, WEBSOCKET_UPGRADE_ROUTE } from '../../src/client/route.ts';
 import {
   ANSWER_BOUND_FLOOR_MS,
   answerBoundMs,
@@ -18,6 +18,8 @@ import {
   RouteSilence,
   resetObservedAnswers,
 } from '../../src/client/route-silence.ts';
+import { WsClientError } from '../../src/client/ws-client-error.ts';
+import { openWebsocket } from '../../src/client/ws-connect.ts';
 import { outageLine, runOutages } from '../../src/facts/outages.ts';
 import { memoryFacts, resetMemoryFacts } from '../../src/facts/run-facts.ts';
 import { classify } from '../../src/harness/disposition.ts';
@@ -157,26 +159,128 @@ describe('a route that does not answer', () => {
 });
 
 describe('what a route that does not answer means for a test', () => {
-  const hung = (route: string) => {
+  const hung = (route: string, learned: boolean) => {
     const d = new ClientDiagnostic('hung', 'got no response headers within 8000 ms (GET …)', 'http://h/');
     d.route = route;
+    if (learned) d.routeLearned = true;
     return d;
   };
 
-  test('evidence against the MUST that says the call returns something', () => {
-    expect(classify(hung('GET /v1/speak/models'))).toMatchObject({
+  test('a learned route: evidence against the MUST that says the call returns something, a block elsewhere', () => {
+    expect(classify(hung('GET /v1/speak/models', true))).toMatchObject({
       kind: 'run-fact',
       requirement: 'MODELS-LIST',
     });
-    expect(classify(hung('GET (signed URL) bucket:9000'))).toMatchObject({
+    expect(classify(hung('GET (signed URL) bucket:9000', true))).toMatchObject({
       kind: 'run-fact',
       requirement: 'AUDIO-SIGNED-NO-AUTH',
     });
     expect(requirementOfRoute('GET /v1/speak/takes/{take_id}/flac')).toBe('AUDIO-307');
+    expect(requirementOfRoute('GET /v1/speak/version')).toBe('VERSION-NO-TOKEN');
+  });
+
+  test("one no-answer of a route not learned (a POST, not sent again) is that request's own finding", () => {
+    expect(classify(hung('POST /v1/speak/voices/generate', false))).toMatchObject({
+      kind: 'finding',
+      requirement: 'VOICE-GENERATE-RETURNS-VOICE',
+    });
+  });
+
+  test('a websocket upgrade without an answer: its own finding once, the route learned at the second', () => {
+    const upgrade = (learned: boolean) => {
+      const e = new WsClientError('connect-timeout', 'Opening handshake has timed out');
+      e.route = WEBSOCKET_UPGRADE_ROUTE;
+      if (learned) e.routeLearned = true;
+      return e;
+    };
+    expect(classify(upgrade(false))).toMatchObject({ kind: 'finding', requirement: 'WS-CONNECT-NO-BEARER' });
+    expect(classify(upgrade(true))).toMatchObject({ kind: 'run-fact', requirement: 'WS-CONNECT-NO-BEARER' });
   });
 
   test('a route no MUST names the answer of stays a finding', () => {
-    expect(classify(hung('GET /v1/speak/nothing')).kind).toBe('finding');
+    expect(classify(hung('GET /v1/speak/nothing', true)).kind).toBe('finding');
+  });
+});
+
+describe('a request that is not sent again (issue 49)', () => {
+  async function silentServer(): Promise<{ base: string; server: Server; upgrades: () => number }> {
+    let upgrades = 0;
+    const server: Server = createServer((req, res) => {
+      if (req.url?.startsWith('/hang')) return; // accepts, never answers
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    server.on('upgrade', () => {
+      upgrades++; // accepted, never answered
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      server,
+      upgrades: () => upgrades,
+    };
+  }
+
+  test('one unanswered POST is its own finding; the second learns the route', async () => {
+    resetMemoryFacts();
+    resetObservedAnswers();
+    const { base, server } = await silentServer();
+    const post = () =>
+      send({ method: 'POST', url: `${base}/hang/generate`, body: '{}', timeoutMs: 150 }).then(
+        () => undefined,
+        (e: unknown) => e as ClientDiagnostic,
+      );
+    try {
+      await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      const first = await post();
+      expect(first?.kind).toBe('hung');
+      expect(first?.routeLearned).toBeUndefined();
+      expect(runOutages()).toEqual([]);
+      await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      const second = await post();
+      expect(second?.routeLearned).toBe(true);
+      expect(second?.message).toContain('the route does not answer for the rest of the run');
+      const t0 = performance.now();
+      const third = await post();
+      expect(performance.now() - t0).toBeLessThan(100);
+      expect(third?.routeLearned).toBe(true);
+      expect(runOutages().map((o) => o.route)).toEqual(['POST /hang/generate']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closeHttp();
+      resetMemoryFacts();
+    }
+  });
+
+  test('the websocket upgrade is a route like the others: learned at the second unanswered upgrade', async () => {
+    resetMemoryFacts();
+    resetObservedAnswers();
+    const { base, server, upgrades } = await silentServer();
+    const url = `${base.replace('http', 'ws')}/v1/speak/ws`;
+    const connect = () =>
+      openWebsocket(url, { timeoutMs: 150 }, (socket) => socket.close()).then(
+        () => undefined,
+        (e: unknown) => e as WsClientError,
+      );
+    try {
+      await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      const first = await connect();
+      expect(first?.kind).toBe('connect-timeout');
+      expect(first?.route).toBe(WEBSOCKET_UPGRADE_ROUTE);
+      expect(first?.routeLearned).toBeUndefined();
+      await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      const second = await connect();
+      expect(second?.routeLearned).toBe(true);
+      const third = await connect();
+      expect(third?.routeLearned).toBe(true);
+      expect(upgrades()).toBe(2); // the third was not sent
+      expect(runOutages().map((o) => o.route)).toEqual([WEBSOCKET_UPGRADE_ROUTE]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await closeHttp();
+      resetMemoryFacts();
+    }
   });
 });
 

@@ -20,6 +20,8 @@ export interface FakeSpeakOptions {
    * request is read and never answered (a server that hangs everything the suites do).
    */
   hangAfterPreflight?: boolean;
+  /** Paths read and never answered (a route of the preflight that hangs). */
+  hangPaths?: readonly string[];
   /** The content type every JSON answer declares (default application/json): a mislabelling server. */
   jsonContentType?: string;
 }
@@ -40,6 +42,7 @@ export function startFakeSpeak(o: FakeSpeakOptions = {}): Promise<FakeServer> {
   return startFakeServer((req, res) => {
     const path = req.url.split('?')[0];
     if (o.hangAfterPreflight && !PREFLIGHT_PATHS.has(path ?? '')) return;
+    if (o.hangPaths?.includes(path ?? '')) return;
     if (path === '/v1/speak/version') return json(res, 200, { version: o.version ?? 1, minor: o.minor ?? 0 });
     if (path === '/auth/login') {
       const body = JSON.parse(req.body || '{}') as { email?: string; password?: string };

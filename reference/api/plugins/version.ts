@@ -1,6 +1,7 @@
 /** GET /v1/speak/version, without a token: `{"version": 1, "minor": N}`. */
 
 import type { FastifyInstance } from 'fastify';
+import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
 import { ApiError } from '../errors.ts';
@@ -18,7 +19,9 @@ export async function versionPlugin(app: FastifyInstance): Promise<void> {
     security: NO_AUTH,
     responses: { '200': json(ref('Version')), ...MALFORMED },
   };
-  app.get(path, { schema }, async (request) => {
+  app.get(path, { schema }, async (request, reply) => {
+    // Defect version-hangs: the preflight's first question never answers.
+    if (defects.has('version-hangs')) return neverAnswer(reply);
     if (defects.has('version-needs-token') && request.headers.authorization === undefined) {
       throw new ApiError(401, 'missing Authorization header');
     }

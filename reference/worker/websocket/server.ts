@@ -91,6 +91,8 @@ export async function startWebsocketWorker(o: WebsocketWorkerOptions): Promise<W
     if (routed(url, socket)) return;
     // Defect ws-upgrade-always-503: every upgrade is refused as an overloaded node would, forever.
     if (defects.has('ws-upgrade-always-503')) return refuseOverloaded(socket);
+    // Defect ws-upgrade-hangs: the upgrade request is read and never answered (the socket stays open).
+    if (defects.has('ws-upgrade-hangs')) return;
     if (warmingUp(socket)) return;
     const { path, secret } = secretOf(url);
     // Defects ws-any-url-accepted, ws-url-without-secret: neither the path nor the secret is checked;

@@ -51,8 +51,11 @@ const LEARNED_ONCE_MAX_MS: Partial<Record<string, number>> = {
   'voice-generate-hangs': 60_000,
   'take-get-hangs-when-ready': 60_000,
   'ws-silent-from-start': 60_000,
+  'ws-upgrade-hangs': 60_000,
   'models-hangs': 60_000,
+  'version-hangs': 60_000,
   'webhook-done-other-take': 60_000,
+  'status-webhook-other-take': 60_000,
   // Issue 50: each sequence-only switch is caught by the stateful suite within a minute.
   ...Object.fromEntries(
     DEFECTS.filter((defect) => defect.area === 'sequences').map((defect) => [defect.name, 60_000]),
