@@ -209,6 +209,8 @@ export const REQUIREMENT_IDS = [
   'SEQ-WS-REQUESTS-ANY-COUNT',
   'SEQ-ERROR-AFTER-CHANGE-4XX',
   'SEQ-DELETED-TAKE-GONE',
+  'SEQ-VOICE-UPDATE-EVERY-VIEW',
+  'SEQ-BATCH-EVERY-TAKE',
 ] as const;
 
 /** A requirement id the catalogue declares. */

@@ -17,12 +17,14 @@ import { propertySeed } from '../fixtures/property-seed.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import {
   type AccountName,
-  deleteOfferedIn,
   type Learned,
-  NO_DELETE_REASON,
+  missingOperation,
   newModel,
+  offeredIn,
+  SEQUENCE_IDS,
   type SequenceModel,
   sequenceConclusion,
+  WIRE_OPERATIONS,
 } from '../src/checks/stateful/model.ts';
 import {
   type ScriptStep,
@@ -43,26 +45,15 @@ import {
   type SpeakClient,
   useSpeak,
 } from '../src/harness/index.ts';
-import { sequenceArbitrary, witnessSequence } from './stateful/arbitraries.ts';
+import { sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
 import { Real, type SequenceWorld } from './stateful/real.ts';
-import { removeSecondItems, secondVoice } from './stateful/second-customer.ts';
+import { ownVoice, removeSecondItems } from './stateful/second-customer.ts';
+import type { SequenceCommand } from './stateful/take-commands.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
 const speak = useSpeak();
 const sharedVoice = useSharedVoice(speak);
-
-const SEQUENCE_IDS: RequirementId[] = [
-  'SEQ-TAKE-LISTED-AFTER-CHANGES',
-  'SEQ-LIST-PAGES-AFTER-CHANGES',
-  'SEQ-TAKE-GET-AGREES',
-  'SEQ-REPEAT-NEW-TAKE',
-  'SEQ-REFRESH-CHAIN-ANY-DEPTH',
-  'SEQ-LOGOUT-ONE-SESSION',
-  'SEQ-WS-REQUESTS-ANY-COUNT',
-  'SEQ-ERROR-AFTER-CHANGE-4XX',
-  'SEQ-DELETED-TAKE-GONE',
-];
 
 let world: SequenceWorld | undefined;
 
@@ -86,6 +77,8 @@ async function makeWorld(): Promise<SequenceWorld> {
     accounts,
     clients: { primary: speak.api, second },
     voices: { primary: (await sharedVoice()).voice_id, second: undefined },
+    // The first customer's updates change a voice of this file's (the shared voice is every file's).
+    updatable: { primary: undefined, second: undefined },
     credentials,
     judged: (id) => {
       const requirement = findRequirement(id);
@@ -94,7 +87,16 @@ async function makeWorld(): Promise<SequenceWorld> {
     infoNotes: new Set(),
     secondTakes: [],
   };
-  if (second) w.voices.second = await secondVoice(speak, second);
+  // Made side by side, each waited for until ready (bounded by the ready timeout).
+  const [updated, secondOwn] = await Promise.all([
+    ownVoice(speak, speak.api, 'sequences-updated', (id) => speak.track('voice', id)),
+    second ? ownVoice(speak, second, 'sequences-second') : undefined,
+  ]);
+  w.updatable.primary = async () => updated;
+  if (secondOwn !== undefined) {
+    w.voices.second = secondOwn;
+    w.updatable.second = async () => secondOwn;
+  }
   world = w;
   return w;
 }
@@ -111,7 +113,7 @@ interface Ran {
 }
 
 covers(
-  SEQUENCE_IDS,
+  [...SEQUENCE_IDS],
   'random sequences of calls, as either customer, agree with the model of the contract',
   async () => {
     const w = await sequenceWorld();
@@ -126,8 +128,46 @@ covers(
     // A websocket request that reached the harness's bound with no evidence against the server.
     let timedOut: string | undefined;
     let firstFailureAt: number | undefined;
-    // A pass is an observation: sequences go on past the run's share until each judged id was observed.
     const needed = SEQUENCE_IDS.filter((id) => w.judged(id));
+    const unobserved = () =>
+      needed.filter(
+        (id) =>
+          sequenceConclusion(id, observed, offeredIn(learned)) === 'not-observed' &&
+          !(id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined),
+      );
+
+    /** One sequence against a fresh model; what it observed and learned joins the run's. */
+    const runOne = async (commands: Iterable<SequenceCommand>): Promise<Ran> => {
+      const model: SequenceModel = newModel(w.accounts);
+      const real = new Real(w);
+      const started = performance.now();
+      const ran: Ran = { steps: real.steps, ms: 0 };
+      try {
+        await fc.asyncModelRun(() => ({ model, real }), commands);
+      } catch (error) {
+        const timeout = causeOf(error, 'SPEAKCHECK_SEQUENCE_TIMEOUT');
+        // Back-pressure past its bound is no counterexample: the rest of the run is left alone.
+        if (isThrottled(error)) throttled = error;
+        else if (timeout !== undefined) timedOut ??= (timeout as Error).message;
+        else ran.error = error;
+      } finally {
+        await real.close();
+        ran.ms = performance.now() - started;
+        runs.push(ran);
+        for (const id of model.observed) observed.add(id);
+        learned.push(model.learned);
+        budget.progress(runs.length, ran.ms);
+        // For whoever tunes the generator: every sequence's steps, one line each.
+        if (process.env.SPEAKCHECK_SEQUENCE_LOG)
+          appendFileSync(
+            process.env.SPEAKCHECK_SEQUENCE_LOG,
+            `${String(commands)}\n  ${ran.steps.map((x) => x.title).join(' | ')}\n`,
+          );
+      }
+      return ran;
+    };
+
+    // Random sequences first: a failure among them is shrunk by fast-check.
     const property = fc.asyncProperty(
       sequenceArbitrary({
         accounts: w.accounts,
@@ -136,76 +176,54 @@ covers(
         ...(budget.replayPath ? { replayPath: budget.replayPath } : {}),
       }),
       async (commands) => {
-        // Back-pressure past its bound is no counterexample: the rest of the run is left alone.
         if (throttled !== undefined) return;
         // Shrinking has had its time: the remaining candidates pass untried, the last failing one stands.
         if (firstFailureAt !== undefined && performance.now() - firstFailureAt > budget.shrinkMs) return;
-        // Enough: the run's share of sequences ran and each judged requirement was brought about.
-        if (
-          firstFailureAt === undefined &&
-          runs.length >= budget.sequences &&
-          needed.every(
-            (id) =>
-              sequenceConclusion(id, observed, deleteOfferedIn(learned)) !== 'not-observed' ||
-              (id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined),
-          )
-        )
-          return;
-        const model: SequenceModel = newModel(w.accounts);
-        const real = new Real(w);
-        const started = performance.now();
-        const ran: Ran = { steps: real.steps, ms: 0 };
-        try {
-          await fc.asyncModelRun(
-            () => ({ model, real }),
-            commands as Iterable<fc.AsyncCommand<SequenceModel, Real>>,
-          );
-        } catch (error) {
-          if (isThrottled(error)) {
-            throttled = error;
-            return;
-          }
-          const timeout = causeOf(error, 'SPEAKCHECK_SEQUENCE_TIMEOUT');
-          if (timeout !== undefined) {
-            timedOut ??= (timeout as Error).message;
-            return;
-          }
-          ran.error = error;
-          failing = ran;
-          firstFailureAt ??= performance.now();
-          throw error;
-        } finally {
-          await real.close();
-          ran.ms = performance.now() - started;
-          runs.push(ran);
-          for (const id of model.observed) observed.add(id);
-          learned.push(model.learned);
-          budget.progress(runs.length, ran.ms);
-          // For whoever tunes the generator: every sequence's steps, one line each.
-          if (process.env.SPEAKCHECK_SEQUENCE_LOG)
-            appendFileSync(
-              process.env.SPEAKCHECK_SEQUENCE_LOG,
-              `${String(commands)}\n  ${ran.steps.map((x) => x.title).join(' | ')}\n`,
-            );
-        }
+        // Enough: the run's share ran (the witness below brings about what they left unobserved).
+        if (firstFailureAt === undefined && runs.length >= budget.sequences) return;
+        const ran = await runOne(commands as Iterable<SequenceCommand>);
+        if (ran.error === undefined) return;
+        failing = ran;
+        firstFailureAt ??= performance.now();
+        throw ran.error;
       },
     );
     const details = await fc.check(property, {
       seed,
-      // The witness first, unless a shrunk sequence is being replayed (its path is the random ones').
-      ...(budget.path ? {} : { examples: [[witnessSequence(w) as Iterable<fc.AsyncCommand<never, never>>]] }),
-      numRuns: budget.maxSequences,
+      numRuns: budget.sequences,
       ...(budget.path ? { path: budget.path } : {}),
       interruptAfterTimeLimit: budget.timeLimitMs,
       markInterruptAsFailure: false,
       endOnFailure: false,
     });
+    // A pass is an observation: the witness brings about the state of every judged id the random
+    // sequences left unobserved (also after one of them failed); a failure it finds on another
+    // requirement is shrunk by removing its steps one by one, and reported beside the first.
+    const randomFailure = failing;
+    let witnessFailure: Ran | undefined;
+    let witnessed = false;
+    if (throttled === undefined && !budget.path && unobserved().length > 0) {
+      witnessed = true;
+      const first = await runOne(witnessSequence(w));
+      const id = first.error === undefined ? undefined : requirementOf(first.error);
+      if (id !== undefined && (randomFailure === undefined || requirementOf(randomFailure.error) !== id)) {
+        witnessFailure = first;
+        const deadline = performance.now() + budget.shrinkMs;
+        await shrinkByRemoval(witnessSequence(w), async (commands) => {
+          if (performance.now() > deadline || throttled !== undefined) return false;
+          const again = await runOne(commands);
+          if (again.error === undefined || requirementOf(again.error) !== id) return false;
+          witnessFailure = again;
+          return true;
+        });
+      }
+    }
     if (throttled !== undefined) throw throttled;
     const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, steps: [] } as Ran);
     const summary = `${runs.length} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
     // In the run's output, whatever its reporter: how many ran and how long the longest took.
     process.stderr.write(
-      `[speakcheck] sequences: ${summary}${details.failed ? ' (a failing one was shrunk)' : ''}\n`,
+      `[speakcheck] sequences: ${summary}${witnessed ? ', then the witness sequence' : ''}${randomFailure || witnessFailure ? ' (a failing one was shrunk)' : ''}\n`,
     );
     // Not an observation: how many ran and how long they took are this run's particulars, not what
     // the server chose (an INFO requirement's observations are what compare puts side by side).
@@ -215,17 +233,22 @@ covers(
         particulars: { note },
         caught: true,
       });
-    let failed: RequirementId | undefined;
-    if (details.failed && failing)
-      failed = reportFailure(
-        w,
-        failing,
-        seed,
-        replayPathOf(details.counterexamplePath, details.counterexample),
+    const failed = new Set<RequirementId>();
+    if (randomFailure)
+      failed.add(
+        reportFailure(
+          w,
+          randomFailure,
+          seed,
+          details.failed ? replayPathOf(details.counterexamplePath, details.counterexample) : undefined,
+        ),
       );
+    if (witnessFailure) failed.add(reportFailure(w, witnessFailure, seed, undefined));
+    const offered = offeredIn(learned);
     for (const id of SEQUENCE_IDS) {
-      if (id === failed) continue;
-      const conclusion = sequenceConclusion(id, observed, deleteOfferedIn(learned));
+      if (failed.has(id)) continue;
+      const conclusion = sequenceConclusion(id, observed, offered);
+      const missing = missingOperation(id, offered);
       if (conclusion === 'observed') check(id, () => undefined);
       else if (id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined)
         notConcluded(
@@ -233,8 +256,8 @@ covers(
           `a websocket request timed out (${timedOut})`,
           'a run with a longer --request-timeout / --ready-timeout',
         );
-      else if (conclusion === 'not-applicable')
-        notApplicable(id, NO_DELETE_REASON, 'a server that offers DELETE /v1/speak/takes/{id}');
+      else if (conclusion === 'not-applicable' && missing !== undefined)
+        notApplicable(id, WIRE_OPERATIONS[missing].reason, WIRE_OPERATIONS[missing].wouldJudge);
       else
         notObserved(
           id,
@@ -250,7 +273,7 @@ covers(
 function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | undefined): RequirementId {
   const error = ran.error;
   const finding = error instanceof Finding ? error : undefined;
-  const id: RequirementId = finding?.facts.requirement ?? 'SEQ-TAKE-LISTED-AFTER-CHANGES';
+  const id = requirementOf(error);
   const message = finding?.message ?? (error as Error)?.message ?? String(error);
   const steps = ran.steps.map((s, i) => `  ${i + 1}. ${s.title}`);
   const replay = `speakcheck run --seed ${seed}${path ? ` --replay-path '${path}'` : ''} --requirement ${id}`;
@@ -293,6 +316,11 @@ function replayPathOf(path: string | null, counterexample: unknown): string | un
   const printed = String((counterexample as unknown[] | null)?.[0] ?? '');
   const commands = /replayPath="([^"]*)"/.exec(printed)?.[1];
   return commands ? `${path}@${commands}` : path;
+}
+
+/** The requirement a sequence's failure is evidence against (a thrown non-finding: the list's). */
+function requirementOf(error: unknown): RequirementId {
+  return (error instanceof Finding ? error.facts.requirement : undefined) ?? 'SEQ-TAKE-LISTED-AFTER-CHANGES';
 }
 
 function isThrottled(error: unknown): boolean {

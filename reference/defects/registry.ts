@@ -540,6 +540,20 @@ export const DEFECTS = [
     ['SEQ-DELETED-TAKE-GONE'],
     'sdk profile: DELETE of a take answers true but keeps it for every customer except the first seeded one (right for one customer, wrong for another)',
   ),
+  // issue 50, the wire facts' update and batch: right in the fixed scenarios (update then GET; a batch
+  // of two), wrong on the path after them.
+  d(
+    'voice-list-stale-after-update',
+    'sequences',
+    ['SEQ-VOICE-UPDATE-EVERY-VIEW'],
+    'sdk profile: a voice update shows on GET of the voice, but the voice list keeps answering its name and description as they were before the update (a list cache the update does not invalidate)',
+  ),
+  d(
+    'batch-rotated-past-two',
+    'sequences',
+    ['SEQ-BATCH-EVERY-TAKE'],
+    'sdk profile: a batch of three or more bodies answers its takes rotated by one (the first last); a batch of two is answered in order',
+  ),
   // issue 31: lifetimes that never end, caught by waiting them out (--profile acceptance, --expiry full)
   d(
     'access-token-never-expires',

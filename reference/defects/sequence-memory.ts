@@ -24,3 +24,6 @@ export function rememberChain(refreshToken: string, depth: number): void {
 export function depthOf(refreshToken: string): number {
   return chainDepth.get(sha(refreshToken)) ?? 0;
 }
+
+/** Per voice: its name and description before its last update (the stale cache of the voice list). */
+export const voiceBeforeUpdate = new Map<string, { name: unknown; description: unknown }>();

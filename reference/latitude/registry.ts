@@ -95,6 +95,18 @@ export const LATITUDES = [
     'The HTTP methods, paths and payloads of these operations: not shown.',
     'no DELETE of a take: DELETE /v1/speak/takes/{id} is answered as an unknown route (404 "no such route"), as by a server that offers no delete (delete is a wire fact)',
   ),
+  l(
+    'no-update',
+    'sequences',
+    'The HTTP methods, paths and payloads of these operations: not shown.',
+    'no voice update: POST /v1/speak/voices/{id} is answered as an unknown route (404 "no such route"), as by a server that offers no update (update is a wire fact)',
+  ),
+  l(
+    'no-batch',
+    'sequences',
+    '| POST | /v1/speak/takes/generate | TakeGenerate | Take, normally with status `waiting` and `info` null |',
+    'no batch generation: an array on POST /v1/speak/takes/generate is refused as a body that is not one TakeGenerate (422, as the schema refuses it), as by a server that offers no batch (batch is a wire fact)',
+  ),
   // lists
   l(
     'pages-from-0',

@@ -19,6 +19,11 @@ export interface SequenceWorld {
   accounts: readonly AccountName[];
   clients: Record<AccountName, SpeakClient | undefined>;
   voices: Record<AccountName, string | undefined>;
+  /**
+   * The voice each customer's sequences update (UpdateVoice): the second customer's own voice, and a
+   * voice of the file's for the first (the run's shared voice is every file's: never updated).
+   */
+  updatable: Record<AccountName, (() => Promise<string>) | undefined>;
   credentials: Record<AccountName, { email: string; password: string } | undefined>;
   /** The number of the first page, once a paged read showed it ("pages are counted from 0 or 1: not shown"). */
   firstPage?: number;
@@ -57,6 +62,13 @@ export class Real {
     const voice = this.world.voices[account];
     if (!voice) throw new Error(`no voice for the ${account} customer`);
     return voice;
+  }
+
+  /** The voice the customer's updates change (made once per file, on first use). */
+  updatableVoice(account: AccountName): Promise<string> {
+    const voice = this.world.updatable[account];
+    if (!voice) throw new Error(`no voice to update for the ${account} customer`);
+    return voice();
   }
 
   /** Records a step before its call: the report's line and the script's lines. */

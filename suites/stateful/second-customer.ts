@@ -9,28 +9,31 @@ import type { SequenceWorld } from './real.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A ready voice of the second customer, on the run's model; bounded by the run's ready timeout. */
-export async function secondVoice(speak: SpeakContext, client: SpeakClient): Promise<string> {
+/** A ready voice of the customer `client` acts as, on the run's model; bounded by the run's ready timeout. */
+export async function ownVoice(
+  speak: SpeakContext,
+  client: SpeakClient,
+  name: string,
+  created: (voiceId: string) => void = () => undefined,
+): Promise<string> {
   const exchange = await client.post('/v1/speak/voices/generate', {
-    name: speak.prefix('sequences-second'),
+    name: speak.prefix(name),
     gender: speak.model.genders[0] ?? 'female',
     model: speak.model.name,
   });
   const id = (exchange.json as { voice_id?: unknown } | undefined)?.voice_id;
   if (exchange.status !== 200 || typeof id !== 'string')
-    throw new Finding(
-      `voice generation as the second customer answered ${exchange.status}: ${show(exchange.text)}`,
-      {
-        where: 'POST /v1/speak/voices/generate',
-      },
-    );
+    throw new Finding(`voice generation of ${name} answered ${exchange.status}: ${show(exchange.text)}`, {
+      where: 'POST /v1/speak/voices/generate',
+    });
+  created(id);
   const deadline = Date.now() + speak.config.timeouts.readyMs;
   for (let wait = 50; Date.now() < deadline; wait = Math.min(wait * 2, 500)) {
     const polled = await client.get(`/v1/speak/voices/${encodeURIComponent(id)}`);
     if ((polled.json as { status?: unknown } | undefined)?.status === 'ready') return id;
     await sleep(wait);
   }
-  throw new Finding(`the second customer's voice ${id} was not ready within the ready timeout`, {
+  throw new Finding(`the voice ${name} (${id}) was not ready within the ready timeout`, {
     requirement: 'VOICE-READY-BOUND',
   });
 }

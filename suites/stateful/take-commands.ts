@@ -16,6 +16,7 @@ import {
   isNewTakeId,
   listProblems,
   liveTakes,
+  type ModelTake,
   pagesProblems,
   pick,
   recordDeleted,
@@ -110,16 +111,28 @@ export class GenerateTake implements SequenceCommand {
   }
 }
 
-export class GetTake implements SequenceCommand {
+/**
+ * A command on one take of the customer: the n-th (wrapping) of those it may act on (`candidates`),
+ * so the parameter shrinks towards the first and a sequence stays valid when steps are removed.
+ */
+abstract class OnTake implements SequenceCommand {
   constructor(
     readonly account: AccountName,
     readonly n: number,
   ) {}
-  private target(m: SequenceModel) {
-    return pick(takesOf(m, this.account), this.n);
+  protected abstract candidates(m: SequenceModel): ModelTake[];
+  protected target(m: SequenceModel): ModelTake | undefined {
+    return pick(this.candidates(m), this.n);
   }
   check(m: Readonly<SequenceModel>): boolean {
     return has(m, this.account) && this.target(m as SequenceModel) !== undefined;
+  }
+  abstract run(m: SequenceModel, r: Real): Promise<void>;
+}
+
+export class GetTake extends OnTake {
+  protected candidates(m: SequenceModel) {
+    return takesOf(m, this.account);
   }
   async run(m: SequenceModel, r: Real): Promise<void> {
     const take = this.target(m)!;
@@ -147,7 +160,7 @@ export class GetTake implements SequenceCommand {
       );
     m.observed.add('SEQ-TAKE-GET-AGREES');
   }
-  toString(): string {
+  override toString(): string {
     return `GetTake(${this.account}, ${this.n})`;
   }
 }
@@ -177,16 +190,12 @@ function goneAnswer(m: SequenceModel, r: Real, exchange: Exchange, what: string)
     );
 }
 
-export class DeleteTake implements SequenceCommand {
-  constructor(
-    readonly account: AccountName,
-    readonly n: number,
-  ) {}
-  private target(m: SequenceModel) {
-    return pick(liveTakes(m, this.account), this.n);
+export class DeleteTake extends OnTake {
+  protected candidates(m: SequenceModel) {
+    return liveTakes(m, this.account);
   }
-  check(m: Readonly<SequenceModel>): boolean {
-    return has(m, this.account) && canDelete(m as SequenceModel, this.account);
+  override check(m: Readonly<SequenceModel>): boolean {
+    return super.check(m) && canDelete(m as SequenceModel, this.account);
   }
   async run(m: SequenceModel, r: Real): Promise<void> {
     const take = this.target(m)!;
@@ -213,23 +222,22 @@ export class DeleteTake implements SequenceCommand {
     m.learned.deleteOffered = true;
     recordDeleted(take);
   }
-  toString(): string {
+  override toString(): string {
     return `DeleteTake(${this.account}, ${this.n})`;
   }
 }
 
 /** A request about a deleted take: GET again, its wav audio, or DELETE again. */
-export class TouchDeleted implements SequenceCommand {
+export class TouchDeleted extends OnTake {
   constructor(
-    readonly account: AccountName,
-    readonly n: number,
+    account: AccountName,
+    n: number,
     readonly how: 'wav' | 'delete',
-  ) {}
-  private target(m: SequenceModel) {
-    return pick(deletedTakes(m, this.account), this.n);
+  ) {
+    super(account, n);
   }
-  check(m: Readonly<SequenceModel>): boolean {
-    return has(m, this.account) && this.target(m as SequenceModel) !== undefined;
+  protected candidates(m: SequenceModel) {
+    return deletedTakes(m, this.account);
   }
   async run(m: SequenceModel, r: Real): Promise<void> {
     const take = this.target(m)!;
@@ -248,7 +256,7 @@ export class TouchDeleted implements SequenceCommand {
     const exchange = await client.delete(`/v1/speak/takes/${r.idOf(take)}`);
     goneAnswer(m, r, exchange, `a second DELETE of T${take.key}`);
   }
-  toString(): string {
+  override toString(): string {
     return `TouchDeleted(${this.account}, ${this.n}, ${this.how})`;
   }
 }

@@ -7,13 +7,16 @@ import {
   addSession,
   addSocket,
   addTake,
+  batchProblems,
+  canBatch,
   canDelete,
-  deleteOfferedIn,
   expectRefresh,
   expectTakeGet,
   isNewTakeId,
   listProblems,
   newModel,
+  notOffered,
+  offeredIn,
   openSessions,
   pagesProblems,
   recordDeleted,
@@ -24,9 +27,11 @@ import {
   recordRefusedAfterLogout,
   recordSocketRequest,
   repeatsInput,
+  SEQUENCE_IDS,
   sequenceConclusion,
   socketRequestEnd,
   statusClass,
+  voiceViewProblems,
 } from '../../src/checks/stateful/model.ts';
 import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
 import { findRequirement, type RequirementId } from '../../src/requirements/index.ts';
@@ -96,16 +101,56 @@ describe('takes and lists', () => {
   });
 
   test('a server without DELETE: what only a delete brings about is not applicable, the rest still needs observing', () => {
-    expect(deleteOfferedIn([{}, { deleteOffered: false }])).toBe(false);
-    expect(deleteOfferedIn([{ deleteOffered: false }, { deleteOffered: true }])).toBe(true);
-    expect(deleteOfferedIn([{}])).toBeUndefined();
+    expect(offeredIn([{}, { deleteOffered: false }]).deleteOffered).toBe(false);
+    expect(offeredIn([{ deleteOffered: false }, { deleteOffered: true }]).deleteOffered).toBe(true);
+    expect(offeredIn([{}]).deleteOffered).toBeUndefined();
     const observed = new Set<RequirementId>(['SEQ-TAKE-GET-AGREES']);
-    expect(sequenceConclusion('SEQ-TAKE-GET-AGREES', observed, false)).toBe('observed');
-    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, false)).toBe('not-applicable');
-    expect(sequenceConclusion('SEQ-DELETED-TAKE-GONE', observed, false)).toBe('not-applicable');
-    expect(sequenceConclusion('SEQ-LIST-PAGES-AFTER-CHANGES', observed, false)).toBe('not-observed');
-    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, undefined)).toBe('not-observed');
-    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, true)).toBe('not-observed');
+    const none = { deleteOffered: false };
+    expect(sequenceConclusion('SEQ-TAKE-GET-AGREES', observed, none)).toBe('observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, none)).toBe('not-applicable');
+    expect(sequenceConclusion('SEQ-DELETED-TAKE-GONE', observed, none)).toBe('not-applicable');
+    expect(sequenceConclusion('SEQ-LIST-PAGES-AFTER-CHANGES', observed, none)).toBe('not-observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, {})).toBe('not-observed');
+    expect(sequenceConclusion('SEQ-ERROR-AFTER-CHANGE-4XX', observed, { deleteOffered: true })).toBe(
+      'not-observed',
+    );
+  });
+
+  test('a server without update or batch: only their ids are not applicable', () => {
+    const observed = new Set<RequirementId>();
+    const offered = offeredIn([{ updateOffered: false, batchOffered: false }]);
+    expect(sequenceConclusion('SEQ-VOICE-UPDATE-EVERY-VIEW', observed, offered)).toBe('not-applicable');
+    expect(sequenceConclusion('SEQ-BATCH-EVERY-TAKE', observed, offered)).toBe('not-applicable');
+    expect(sequenceConclusion('SEQ-DELETED-TAKE-GONE', observed, offered)).toBe('not-observed');
+    expect(notOffered(404, 'route')).toBe(true);
+    expect(notOffered(422, 'route')).toBe(false);
+    expect(notOffered(422, 'body')).toBe(true);
+    expect(notOffered(500, 'body')).toBe(false);
+    const m = newModel(['primary']);
+    m.learned.batchOffered = false;
+    expect(canBatch(m, 2)).toBe(false);
+  });
+
+  test('every view of an updated voice shows the update; a batch answers its takes in order', () => {
+    expect(voiceViewProblems({ name: 'a' }, { name: 'a', description: 'old' })).toEqual([]);
+    expect(voiceViewProblems({ name: 'a', description: 'd' }, { name: 'old', description: 'd' })).toEqual([
+      'name "old", where the update set "a"',
+    ]);
+    // A batch answer: takes whose texts are `texts`, with ids 1, 2 … in that order.
+    const answer = (...texts: string[]) => texts.map((text, i) => ({ take_id: String(i + 1), text }));
+    expect(batchProblems(['x', 'y', 'z'], answer('x', 'y', 'z'))).toEqual([]);
+    expect(batchProblems(['x', 'y', 'z'], answer('y', 'z', 'x'))[0]).toMatch(/another order/);
+    expect(batchProblems(['x', 'y'], [{ take_id: '1', text: 'x' }])[0]).toMatch(/1 takes for 2 bodies/);
+    expect(batchProblems(['x'], { take_id: '1' })[0]).toMatch(/not an array/);
+    const m = newModel(['primary']);
+    for (let i = 0; i < 5; i++) addTake(m, 'primary', `T${i}`, 'rest');
+    expect(canBatch(m, 2)).toBe(true);
+    expect(canBatch(m, 3)).toBe(false);
+  });
+
+  test("the sequence ids are the catalogue's sequences area", () => {
+    expect(SEQUENCE_IDS).toContain('SEQ-BATCH-EVERY-TAKE');
+    expect(SEQUENCE_IDS.every((id) => id.startsWith('SEQ-'))).toBe(true);
   });
 
   test('the same input again must be a new take', () => {

@@ -130,6 +130,9 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
     { schema: generate },
     async (request) => {
       const batch = Array.isArray(request.body);
+      // Latitude no-batch: batch is a wire fact; a server without it refuses an array as not one TakeGenerate.
+      if (batch && latitude.has('no-batch'))
+        throw new ApiError(422, 'body: must be object (one TakeGenerate)');
       // Defect repeat-generate-same-take: the customer's previous body, sent again, answers its take.
       const repeated =
         !batch && defects.has('repeat-generate-same-take')
@@ -167,6 +170,9 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
         });
       // Defect batch-reversed: the batch answer lists the takes last first.
       if (batch && defects.has('batch-reversed')) answered.reverse();
+      // Defect batch-rotated-past-two: a batch of three or more answers its first take last.
+      if (batch && answered.length > 2 && defects.has('batch-rotated-past-two'))
+        answered.push(answered.shift()!);
       return batch ? answered : answered[0];
     },
   );

@@ -7,7 +7,9 @@
 import type { FastifyInstance } from 'fastify';
 import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
+import { voiceBeforeUpdate } from '../../defects/sequence-memory.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
+import { latitude } from '../../latitude/index.ts';
 import { findModel } from '../../models/catalogue.ts';
 import { fromJsonColumn } from '../../store/db.ts';
 import {
@@ -44,6 +46,12 @@ const VOICE_ID = stringParams({ voice_id: 'The voice' });
 const VOICE_ID_EXAMPLE = { parameters: { voice_id: { example: EXAMPLE_VOICE_ID } } };
 const UNKNOWN_VOICE = { '404': error('Unknown voice') };
 
+/** Defect voice-list-stale-after-update: a listed voice as it was before its last update. */
+function staleAfterUpdate<V extends object>(voiceId: string, voice: V): V {
+  const before = defects.has('voice-list-stale-after-update') ? voiceBeforeUpdate.get(voiceId) : undefined;
+  return before ? { ...voice, ...before } : voice;
+}
+
 function voiceOf(ctx: ApiContext, userId: string, voiceId: string): VoiceRow {
   const row = getUserVoiceRow(ctx.db, userId, voiceId);
   if (!row) throw new ApiError(404, `voice ${JSON.stringify(voiceId)} not found`);
@@ -61,7 +69,7 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
     tag: 'voices',
     summary: 'List voices',
     listSchema: 'VoiceList',
-    show: (row: VoiceRow) => shown(voiceResource(row)),
+    show: (row: VoiceRow) => staleAfterUpdate(row.voice_id, shown(voiceResource(row))),
   });
 
   const one = {
@@ -126,7 +134,9 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
   app.post<{ Params: VoiceIdParams; Body: VoiceChanges }>(
     '/v1/speak/voices/:voice_id',
     { schema: update },
-    async (request) => {
+    async (request, reply) => {
+      // Latitude no-update: update is a wire fact, not the contract; a server without it answers as for any unknown route.
+      if (latitude.has('no-update')) return reply.callNotFound();
       const { voice_id } = request.params;
       const owner = ownerFor(ctx, 'foreign-update', 'voice', request.userId, voice_id);
       const row = voiceOf(ctx, owner, voice_id);
@@ -139,6 +149,9 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
       }
       // Defect update-does-nothing: the voice is answered `true` and left as it was.
       if (defects.has('update-does-nothing')) return true;
+      // Defect voice-list-stale-after-update: the list keeps showing the voice as it was before.
+      if (defects.has('voice-list-stale-after-update'))
+        voiceBeforeUpdate.set(voice_id, { name: row.name, description: row.description });
       if (!updateVoiceRow(ctx.db, owner, voice_id, changes)) {
         throw new ApiError(404, `voice ${JSON.stringify(voice_id)} not found`);
       }

@@ -10,7 +10,12 @@
  * Fair: nothing here assumes an order of the list, a page base or a page size; those are the
  * server's to choose and are read from its own answers (`whole` lists, `firstPage`).
  */
-import type { RequirementId } from '../../requirements/index.ts';
+import { catalogue, type RequirementId } from '../../requirements/index.ts';
+
+/** What only sequences judge: the catalogue's `sequences` area, its one list. */
+export const SEQUENCE_IDS: readonly RequirementId[] = catalogue
+  .filter((requirement) => requirement.area === 'sequences')
+  .map((requirement) => requirement.id);
 
 /** The customer a command runs as: the run's account, or the second one when the run has it. */
 export type AccountName = 'primary' | 'second';
@@ -52,6 +57,16 @@ export interface ModelSocket {
 export interface Learned {
   /** DELETE /v1/speak/takes/{id} (a wire fact): undefined until tried, false when the server refused it for a live take. */
   deleteOffered?: boolean;
+  /** POST /v1/speak/voices/{id} (a wire fact): as deleteOffered, for a voice of the customer's. */
+  updateOffered?: boolean;
+  /** An array body on POST /v1/speak/takes/generate (a wire fact): false when refused as a malformed body. */
+  batchOffered?: boolean;
+}
+
+/** What the sequence last set on a customer's voice (POST /v1/speak/voices/{id}); unknown before. */
+export interface ModelVoice {
+  name?: string;
+  description?: string;
 }
 
 export interface SequenceModel {
@@ -60,6 +75,8 @@ export interface SequenceModel {
   readonly sessions: ModelSession[];
   readonly sockets: ModelSocket[];
   readonly learned: Learned;
+  /** Per customer: its voice as the sequence's last update left it (absent: not updated in this sequence). */
+  readonly voices: Partial<Record<AccountName, ModelVoice>>;
   /** What the sequence has brought about: the requirement ids it could judge (a pass needs an observation). */
   readonly observed: Set<RequirementId>;
 }
@@ -68,7 +85,7 @@ export interface SequenceModel {
 export const MODEL_LIMITS = { takes: 7, sessions: 3, sockets: 2, requestsPerSocket: 5 } as const;
 
 export function newModel(accounts: readonly AccountName[]): SequenceModel {
-  return { accounts, takes: [], sessions: [], sockets: [], learned: {}, observed: new Set() };
+  return { accounts, takes: [], sessions: [], sockets: [], learned: {}, voices: {}, observed: new Set() };
 }
 
 export function takesOf(m: SequenceModel, account: AccountName): ModelTake[] {
@@ -88,8 +105,59 @@ export function pick<T>(items: readonly T[], n: number): T | undefined {
   return items.length === 0 ? undefined : items[n % items.length];
 }
 
-export function canGenerate(m: SequenceModel): boolean {
-  return m.takes.length < MODEL_LIMITS.takes;
+export function canGenerate(m: SequenceModel, count = 1): boolean {
+  return m.takes.length + count <= MODEL_LIMITS.takes;
+}
+
+/** A batch may be sent until the server showed it offers none (a wire fact). */
+export function canBatch(m: SequenceModel, size: number): boolean {
+  return m.learned.batchOffered !== false && canGenerate(m, size);
+}
+
+export function canUpdateVoice(m: SequenceModel): boolean {
+  return m.learned.updateOffered !== false;
+}
+
+/**
+ * Whether a status answered to a wire fact's operation the first time says the server does not offer
+ * it: an unknown route or method (404, 405, 501), or (a batch: an array where one object is expected)
+ * a malformed body (400, 415, 422). Only before the operation ever succeeded.
+ */
+export function notOffered(status: number, kind: 'route' | 'body'): boolean {
+  return [404, 405, 501].includes(status) || (kind === 'body' && [400, 415, 422].includes(status));
+}
+
+/**
+ * What a view of a customer's voice (GET, or the list) shows against the model's last update: what
+ * differs, or [] (fields the sequence did not set are not judged).
+ */
+export function voiceViewProblems(expected: ModelVoice, shown: unknown): string[] {
+  const voice = (shown ?? {}) as Record<string, unknown>;
+  return (['name', 'description'] as const)
+    .filter((field) => expected[field] !== undefined && voice[field] !== expected[field])
+    .map(
+      (field) =>
+        `${field} ${JSON.stringify(voice[field])}, where the update set ${JSON.stringify(expected[field])}`,
+    );
+}
+
+/**
+ * What a batch answer must hold for bodies of `texts`: an array of as many takes, each with a
+ * take_id, in the order of the bodies (each answered take's text is its body's). [] when it does.
+ */
+export function batchProblems(texts: readonly string[], answered: unknown): string[] {
+  if (!Array.isArray(answered)) return [`answered ${typeof answered}, not an array of takes`];
+  const problems: string[] = [];
+  if (answered.length !== texts.length)
+    problems.push(`answered ${answered.length} takes for ${texts.length} bodies`);
+  const takes = answered as Array<{ take_id?: unknown; text?: unknown } | null>;
+  if (takes.some((t) => typeof t?.take_id !== 'string')) problems.push('an item without a take_id');
+  const order = takes.map((t) => t?.text);
+  if (problems.length === 0 && order.some((text, i) => text !== texts[i]))
+    problems.push(
+      `takes in another order than the bodies: ${JSON.stringify(order)} for ${JSON.stringify(texts)}`,
+    );
+  return problems;
 }
 
 /** A take the model adds before the call; the command fills in its ids from the answer. */
@@ -279,31 +347,64 @@ export function recordPaged(m: SequenceModel, account: AccountName, pages: numbe
   if (pages >= 2 && takesOf(m, account).length > 0) m.observed.add('SEQ-LIST-PAGES-AFTER-CHANGES');
 }
 
-/** What only a deleted take brings about: a server that offers no DELETE (a wire fact) cannot be judged on it. */
-export const NEEDS_DELETE: readonly RequirementId[] = ['SEQ-ERROR-AFTER-CHANGE-4XX', 'SEQ-DELETED-TAKE-GONE'];
+/**
+ * The wire facts' operations a server may not offer, what only each brings about (a server without it
+ * cannot be judged on those: not applicable), and the sentence that says so.
+ */
+export const WIRE_OPERATIONS = {
+  deleteOffered: {
+    needs: ['SEQ-ERROR-AFTER-CHANGE-4XX', 'SEQ-DELETED-TAKE-GONE'],
+    reason: 'the server offers no DELETE (a wire fact, not the contract)',
+    wouldJudge: 'a server that offers DELETE /v1/speak/takes/{id}',
+  },
+  updateOffered: {
+    needs: ['SEQ-VOICE-UPDATE-EVERY-VIEW'],
+    reason: 'the server offers no voice update (a wire fact, not the contract)',
+    wouldJudge: 'a server that offers POST /v1/speak/voices/{id}',
+  },
+  batchOffered: {
+    needs: ['SEQ-BATCH-EVERY-TAKE'],
+    reason: 'the server offers no batch generation (a wire fact, not the contract)',
+    wouldJudge: 'a server that accepts an array on POST /v1/speak/takes/generate',
+  },
+} as const satisfies Record<
+  keyof Learned,
+  { needs: readonly RequirementId[]; reason: string; wouldJudge: string }
+>;
 
-export const NO_DELETE_REASON = 'the server offers no DELETE (a wire fact, not the contract)';
+export type Offered = Partial<Record<keyof Learned, boolean>>;
 
 /**
- * Whether the run's server offers delete, from what its sequences learned: true once any DELETE of
- * a live take succeeded, false when one was refused as an unknown route and none succeeded.
+ * Whether the run's server offers each wire-fact operation, from what its sequences learned: true
+ * once any call of it succeeded, false when one was refused as not offered and none succeeded.
  */
-export function deleteOfferedIn(learned: readonly Learned[]): boolean | undefined {
-  if (learned.some((l) => l.deleteOffered === true)) return true;
-  return learned.some((l) => l.deleteOffered === false) ? false : undefined;
+export function offeredIn(learned: readonly Learned[]): Offered {
+  const offered: Offered = {};
+  for (const key of Object.keys(WIRE_OPERATIONS) as (keyof Learned)[]) {
+    if (learned.some((l) => l[key] === true)) offered[key] = true;
+    else if (learned.some((l) => l[key] === false)) offered[key] = false;
+  }
+  return offered;
+}
+
+/** The wire-fact operation the server does not offer that `id` needs, if any. */
+export function missingOperation(id: RequirementId, offered: Offered): keyof Learned | undefined {
+  return (Object.keys(WIRE_OPERATIONS) as (keyof Learned)[]).find(
+    (key) => offered[key] === false && (WIRE_OPERATIONS[key].needs as readonly RequirementId[]).includes(id),
+  );
 }
 
 /**
  * How the suite concludes `id` after its sequences: judged when some sequence brought its state
- * about; not applicable when only a delete brings it about and the server offers none; else not
- * observed (more sequences would judge it).
+ * about; not applicable when only a wire fact's operation (delete, update, batch) brings it about
+ * and the server offers none; else not observed (more sequences would judge it).
  */
 export function sequenceConclusion(
   id: RequirementId,
   observed: ReadonlySet<RequirementId>,
-  deleteOffered: boolean | undefined,
+  offered: Offered,
 ): 'observed' | 'not-applicable' | 'not-observed' {
   if (observed.has(id)) return 'observed';
-  if (deleteOffered === false && NEEDS_DELETE.includes(id)) return 'not-applicable';
+  if (missingOperation(id, offered) !== undefined) return 'not-applicable';
   return 'not-observed';
 }

@@ -92,4 +92,26 @@ export const requirements: RequirementDeclaration[] = [
         'Delete: `DELETE /v1/speak/voices/{voice_id}` and `DELETE /v1/speak/takes/{take_id}`; response body `true`; 404 when unknown. A deleted item no longer appears in lists.',
     },
   ),
+  r(
+    'SEQ-VOICE-UPDATE-EVERY-VIEW',
+    'Paths and defaults',
+    'INFO',
+    "After any sequence of voice updates (name, description) interleaved with other calls, every view of the customer's voice shows the last update: GET of the voice and the voice list filtered to it.",
+    {
+      source: 'wire-facts',
+      sdkQuote:
+        'Update a voice: `POST /v1/speak/voices/{voice_id}` with a partial body (any of `name`, `gender`, `description`, `default_style`, `default_prosody`); the response body is the JSON literal `true`.',
+    },
+  ),
+  r(
+    'SEQ-BATCH-EVERY-TAKE',
+    'Paths and defaults',
+    'INFO',
+    'A batch of any size (an array of TakeGenerate bodies, past the fixed two) answers an array of as many takes in the order of its bodies, each a take of its own that GET and the list then show.',
+    {
+      source: 'wire-facts',
+      sdkQuote:
+        '`POST /v1/speak/takes/generate` also accepts a JSON array of TakeGenerate bodies (batch) and then answers with an array of Takes, in the same order.',
+    },
+  ),
 ];
