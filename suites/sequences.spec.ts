@@ -34,6 +34,7 @@ import {
 } from '../src/checks/stateful/script.ts';
 import {
   check,
+  classify,
   covers,
   findRequirement,
   levelIn,
@@ -124,7 +125,10 @@ covers(
     // What each sequence learned where the contract is silent (whether the server offers delete).
     const learned: Learned[] = [];
     let failing: Ran | undefined;
-    let throttled: unknown;
+    // What ends the sequences without being a counterexample (back-pressure, a route the run learned
+    // is silent, a request without an answer, a bug of speakcheck): thrown at the end, the test's to
+    // classify like any other test's error, never a requirement of the sequences failed.
+    let stopped: unknown;
     // A websocket request that reached the harness's bound with no evidence against the server.
     let timedOut: string | undefined;
     let firstFailureAt: number | undefined;
@@ -146,10 +150,9 @@ covers(
         await fc.asyncModelRun(() => ({ model, real }), commands);
       } catch (error) {
         const timeout = causeOf(error, 'SPEAKCHECK_SEQUENCE_TIMEOUT');
-        // Back-pressure past its bound is no counterexample: the rest of the run is left alone.
-        if (isThrottled(error)) throttled = error;
-        else if (timeout !== undefined) timedOut ??= (timeout as Error).message;
-        else ran.error = error;
+        if (timeout !== undefined) timedOut ??= (timeout as Error).message;
+        else if (isCounterexample(error)) ran.error = error;
+        else stopped ??= error;
       } finally {
         await real.close();
         ran.ms = performance.now() - started;
@@ -176,7 +179,7 @@ covers(
         ...(budget.replayPath ? { replayPath: budget.replayPath } : {}),
       }),
       async (commands) => {
-        if (throttled !== undefined) return;
+        if (stopped !== undefined) return;
         // Shrinking has had its time: the remaining candidates pass untried, the last failing one stands.
         if (firstFailureAt !== undefined && performance.now() - firstFailureAt > budget.shrinkMs) return;
         // Enough: the run's share ran (the witness below brings about what they left unobserved).
@@ -202,7 +205,7 @@ covers(
     const randomFailure = failing;
     let witnessFailure: Ran | undefined;
     let witnessed = false;
-    if (throttled === undefined && !budget.path && unobserved().length > 0) {
+    if (stopped === undefined && !budget.path && unobserved().length > 0) {
       witnessed = true;
       const first = await runOne(witnessSequence(w));
       const id = first.error === undefined ? undefined : requirementOf(first.error);
@@ -210,7 +213,7 @@ covers(
         witnessFailure = first;
         const deadline = performance.now() + budget.shrinkMs;
         await shrinkByRemoval(witnessSequence(w), async (commands) => {
-          if (performance.now() > deadline || throttled !== undefined) return false;
+          if (performance.now() > deadline || stopped !== undefined) return false;
           const again = await runOne(commands);
           if (again.error === undefined || requirementOf(again.error) !== id) return false;
           witnessFailure = again;
@@ -218,7 +221,7 @@ covers(
         });
       }
     }
-    if (throttled !== undefined) throw throttled;
+    if (stopped !== undefined) throw stopped;
     const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, steps: [] } as Ran);
     const summary = `${runs.length} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
     // In the run's output, whatever its reporter: how many ran and how long the longest took.
@@ -277,11 +280,13 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
   const message = finding?.message ?? (error as Error)?.message ?? String(error);
   const steps = ran.steps.map((s, i) => `  ${i + 1}. ${s.title}`);
   const replay = `speakcheck run --seed ${seed}${path ? ` --replay-path '${path}'` : ''} --requirement ${id}`;
+  // Each keyed by its requirement: a random and a witness failure may both be reported (each its own script).
   observe(SEQUENCE_SHRUNK_KEY, 'Shrunk sequence ({steps} steps; replay: {replay}):\n{list}\n  → {message}', {
-    particulars: { steps: ran.steps.length, replay, list: steps.join('\n'), message },
+    particulars: { requirement: id, steps: ran.steps.length, replay, list: steps.join('\n'), message },
   });
   observe(SEQUENCE_SCRIPT_KEY, '{script}', {
     particulars: {
+      requirement: id,
       script: sequenceScript({
         steps: ran.steps,
         accounts: w.accounts.filter((a) => a === 'primary' || ran.steps.some((s) => s.title.includes(a))),
@@ -290,6 +295,9 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
         seed,
         ...(path ? { path } : {}),
         failure: message,
+        ...(speak.config.authUrl && speak.config.authUrl !== speak.config.baseUrl
+          ? { authUrl: speak.config.authUrl }
+          : {}),
       }).join('\n'),
     },
   });
@@ -323,8 +331,14 @@ function requirementOf(error: unknown): RequirementId {
   return (error instanceof Finding ? error.facts.requirement : undefined) ?? 'SEQ-TAKE-LISTED-AFTER-CHANGES';
 }
 
-function isThrottled(error: unknown): boolean {
-  return causeOf(error, 'SPEAKCHECK_THROTTLED') !== undefined;
+/**
+ * Whether a sequence's error is a counterexample: a finding against the server. Back-pressure, a
+ * route the run learned does not answer, a request that got no answer (issue 49's to judge, once,
+ * run-wide) and a bug of speakcheck are not: they would otherwise be shrunk and reported as a
+ * sequence requirement failed.
+ */
+function isCounterexample(error: unknown): boolean {
+  return classify(error).kind === 'finding' && causeOf(error, 'SPEAKCHECK_HUNG') === undefined;
 }
 
 /** The error of `code` in `error`'s cause chain (fast-check may wrap what a command threw). */

@@ -59,7 +59,7 @@ export {
   selectedRequirements,
   type Unmet,
 } from './covers.ts';
-export { isRunFact } from './disposition.ts';
+export { classify, isRunFact } from './disposition.ts';
 export { EXPIRY_MARGIN_MS, expiryMarginMs, planExpiry, waitUntil } from './expiry.ts';
 export { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from './pacing.ts';
 export { loadRunConfig } from './run-config.ts';

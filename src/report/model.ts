@@ -115,7 +115,7 @@ function withReproductions(
     const failing = covering.filter((t) => t.state === 'failed');
     const tests = failing.length > 0 ? failing : covering;
     const reproduction =
-      sequenceReproduction(tests) ??
+      sequenceReproduction(tests, r.id) ??
       reproductionOf(tests, {
         requirement: r.id,
         context,

@@ -11,11 +11,16 @@ import type { Reproduction } from './reproduction.ts';
 
 export function sequenceReproduction(
   tests: readonly { observations: readonly Observation[] }[],
+  requirement: string,
 ): Reproduction | undefined {
+  // The requirement's own: a random and a witness failure may each leave one (an older report's
+  // observations name none: its one script stands for any).
+  const of = (o: Observation, key: string) =>
+    o.key === key && (o.particulars?.requirement ?? requirement) === requirement;
   for (const t of tests) {
-    const script = t.observations.find((o) => o.key === SEQUENCE_SCRIPT_KEY)?.text;
+    const script = t.observations.find((o) => of(o, SEQUENCE_SCRIPT_KEY))?.text;
     if (script === undefined) continue;
-    const shrunk = t.observations.find((o) => o.key === SEQUENCE_SHRUNK_KEY)?.text;
+    const shrunk = t.observations.find((o) => of(o, SEQUENCE_SHRUNK_KEY))?.text;
     return {
       curl: script.split('\n'),
       websocket: [],

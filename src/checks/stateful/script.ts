@@ -57,20 +57,24 @@ export function sequenceScript(o: {
   seed: number;
   path?: string;
   failure: string;
+  /** The run's auth host when it is not the API's (--auth-url): the script's default for SPEAK_AUTH_URL. */
+  authUrl?: string;
 }): string[] {
   const head = [
     SEQUENCE_SCRIPT_HEAD,
     `# speakcheck stateful sequence: ${o.steps.length} step(s), seed ${o.seed}${o.path ? `, path ${o.path}` : ''}.`,
     '# Needs SPEAK_BASE_URL, SPEAK_EMAIL, SPEAK_PASSWORD' +
       (o.accounts.includes('second') ? ', SPEAK_SECOND_EMAIL, SPEAK_SECOND_PASSWORD' : '') +
-      '; POSIX sh, curl, sed.',
+      ' (SPEAK_AUTH_URL when auth lives on another host); POSIX sh, curl, sed.',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own parameter expansion
     'B="${SPEAK_BASE_URL%/}"',
+    // The auth endpoints live at {auth_url}/auth/… (the API's host unless the run was given another).
+    `A="\${SPEAK_AUTH_URL:-${o.authUrl ? o.authUrl.replace(/\/+$/, '').replaceAll('"', '') : '$B'}}"`,
     `field() { sed -n "s/.*\\"$1\\" *: *\\"\\([^\\"]*\\)\\".*/\\1/p"; }`,
     "split() { STATUS=$(printf '%s\\n' \"$BODY\" | tail -n 1); BODY=$(printf '%s\\n' \"$BODY\" | sed '$d'); }",
     'show() { printf \'   -> %s %s\\n\' "$STATUS" "$BODY"; }',
     'call() { if [ $# -ge 3 ]; then BODY=$(curl -sS -X "$1" "$B$2" -H "authorization: Bearer $TOKEN" -H "content-type: application/json" --data-raw "$3" -w "\\n%{http_code}"); else BODY=$(curl -sS -X "$1" "$B$2" -H "authorization: Bearer $TOKEN" -w "\\n%{http_code}"); fi; split; show; }',
-    'auth() { BODY=$(curl -sS -X POST "$B$1" -H "content-type: application/json" --data-raw "$2" -w "\\n%{http_code}"); split; show; }',
+    'auth() { BODY=$(curl -sS -X POST "$A$1" -H "content-type: application/json" --data-raw "$2" -w "\\n%{http_code}"); split; show; }',
     'ready() { i=0; while [ $i -lt 120 ]; do S=$(curl -sS "$B$1" -H "authorization: Bearer $TOKEN" | field status); [ "$S" = ready ] && return 0; i=$((i+1)); sleep 1; done; echo "   (not ready after 120 s)"; }',
   ];
   const logins = o.accounts.flatMap((account, i) => {
