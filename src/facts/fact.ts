@@ -140,7 +140,7 @@ export type Fact =
         consequence: { kind: 'blocks' };
         outage: RouteOutageData;
       })
-  /** A take or voice sequence a file polled, for the state rules of the whole run (suites/support/run-sequences.ts). */
+  /** A take or voice sequence a file polled, for the state rules of the whole run (src/harness/run-sequences.ts). */
   | (FactBase & {
       type: 'observed-sequence';
       key: `sequence:${WaitKind}:${string}`;

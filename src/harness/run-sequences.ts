@@ -4,10 +4,9 @@
  * the takes file's state rules (status order, info null before ready) judge its own sequences and
  * every one the other files of the run recorded by then, naming the take.
  */
-import { distinctRuns } from '../checks/status.ts';
 import { runFacts } from '../facts/run-facts.ts';
 
-/** A polled sequence (suites/support/items.ts ObservedSequence, which writes through this file). */
+/** A polled sequence (suites/support/items.ts waitUntilDone writes each through this file). */
 export interface ObservedSequence {
   kind: 'take' | 'voice';
   id: string;
@@ -59,9 +58,4 @@ export function runSequences(
     out.push({ kind, id: f.id, snapshots: f.snapshots });
   }
   return out;
-}
-
-/** "waiting→started→ready" */
-export function statusesOf(sequence: ObservedSequence): string {
-  return distinctRuns(sequence.snapshots.map((s) => s.status)).join('→');
 }

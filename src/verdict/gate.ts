@@ -96,11 +96,12 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
       `${inputs.expiredExpectations} expect entr${inputs.expiredExpectations === 1 ? 'y' : 'ies'} expired`,
     );
   if (failing.length > 0 || other.length > 0)
-    return withSdk(verdicts, profile, {
-      exitCode: EXIT.failed,
-      words: 'DOES NOT CONFORM',
-      reasons: [...failing, ...other],
-    });
+    return withSdk(
+      verdicts,
+      profile,
+      { exitCode: EXIT.failed, words: 'DOES NOT CONFORM', reasons: [...failing, ...other] },
+      other.length === 0,
+    );
   const notConcluded = verdicts.requirements.filter(isUnconcluded).length;
   if (notConcluded > 0)
     return {
@@ -209,7 +210,13 @@ function notJudgedText(verdicts: Verdicts, profile: Profile): string {
  * wire facts (src/verdict/sdk-profile.ts) are SHOULDs there, so a server that fails only those
  * is NOT COMPATIBLE, not "does not conform" (no sentence of speak-v1.md failed).
  */
-function withSdk(verdicts: Verdicts, profile: Profile, result: GateResult): GateResult {
+function withSdk(
+  verdicts: Verdicts,
+  profile: Profile,
+  result: GateResult,
+  /** The run failed on its requirements alone (no test problem, unhandled error or expired entry). */
+  failedOnRequirementsAlone = false,
+): GateResult {
   if (!judgesWireFacts(profile)) return result;
   const gating = (r: Verdict) => isGatingFailure(r, profile);
   const wireFacts = verdicts.requirements.filter((r) => gating(r) && r.id in SDK_WIRE_FACTS);
@@ -225,7 +232,7 @@ function withSdk(verdicts: Verdicts, profile: Profile, result: GateResult): Gate
     };
   }
   if (contract.length > 0 || wireFacts.length === 0 || result.exitCode !== EXIT.failed) return result;
-  if (verdicts.problems.length > 0 || result.words !== 'DOES NOT CONFORM') return result;
+  if (!failedOnRequirementsAlone) return result;
   return {
     ...result,
     words: `NOT COMPATIBLE with the vendor's SDK and clients (wire facts not met: ${wireFacts.map((r) => r.id).join(', ')}; no requirement of speak-v1.md failed)`,

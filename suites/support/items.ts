@@ -14,6 +14,7 @@ import {
   type Exchange,
   expectSchema,
   NotWaitedAgain,
+  type ObservedSequence,
   ReadyBoundExceeded,
   recordSequence,
   runWaitLedger,
@@ -106,11 +107,8 @@ export interface Polled<T> {
   ms: number;
 }
 
-export interface ObservedSequence {
-  kind: Kind;
-  id: string;
-  snapshots: Array<{ status: string }>;
-}
+/** One type for a polled sequence, this file's and the run's (src/harness/run-sequences.ts). */
+export type { ObservedSequence };
 
 /** Every body sequence waitUntilDone observed in this file. */
 const sequencesOf = perFile<ObservedSequence[]>(() => []);
