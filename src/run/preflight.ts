@@ -153,7 +153,9 @@ async function askVersion(
     version = await get('/v1/speak/version');
     if (version.status === 200) return { exchange: version };
   } catch (err) {
-    if (!(err instanceof ClientDiagnostic && err.kind === 'hung')) throw err;
+    // Only a route the run learned is silent while the server answered others goes on to the
+    // login: a server silent everywhere (its root asked too) did not answer at all (exit 3).
+    if (!(err instanceof ClientDiagnostic && err.kind === 'hung' && err.routeLearned)) throw err;
     hung = err.message;
   }
   const atRoot = await get('/version').catch((err: unknown) => {
