@@ -30,7 +30,12 @@ import {
   type TestRecord,
 } from '../evidence/evidence.ts';
 import { type Observation, type ObservationData, observation } from '../evidence/observation.ts';
-import { findRequirement, type RequirementId, unknownRequirementIds } from '../requirements/index.ts';
+import {
+  findRequirement,
+  RACES_TIMINGS,
+  type RequirementId,
+  unknownRequirementIds,
+} from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
 import { tally } from '../verdict/conclusion.ts';
 import { infoStopped, infoViolated } from '../verdict/noted.ts';
@@ -266,7 +271,8 @@ function noteInfoViolations(
 ): void {
   for (const id of ids) {
     if (!isInfo(id)) continue;
-    for (const m of tally(conclusions[id]).violated) observations.push(infoViolated(id, m));
+    for (const m of tally(conclusions[id]).violated)
+      observations.push(infoViolated(id, m, RACES_TIMINGS.has(id)));
   }
 }
 

@@ -88,6 +88,7 @@ export const declarations: readonly RequirementDeclaration[] = Object.freeze(mer
 function requirementOf({
   sdkQuote: _sdk,
   readyBoundOf: _bound,
+  racesTimings: _races,
   ...requirement
 }: RequirementDeclaration): Requirement {
   return requirement;
@@ -101,6 +102,11 @@ export const catalogue: readonly Requirement[] = Object.freeze(declarations.map(
  */
 export const SDK_WIRE_FACTS: Readonly<Partial<Record<RequirementId, string>>> = Object.freeze(
   Object.fromEntries(declarations.flatMap((d) => (d.sdkQuote === undefined ? [] : [[d.id, d.sdkQuote]]))),
+);
+
+/** The INFO requirements whose checks compare two timings of one run (the declarations that say `racesTimings`). */
+export const RACES_TIMINGS: ReadonlySet<string> = new Set(
+  declarations.flatMap((d) => (d.racesTimings ? [d.id] : [])),
 );
 
 /** The requirement each kind's ready bound proves (the declaration that says `readyBoundOf`). */

@@ -91,4 +91,9 @@ export interface RequirementDeclaration extends Requirement {
   sdkQuote?: string;
   /** The kind of item whose ready bound this requirement is: a wait that runs out is evidence against it. */
   readyBoundOf?: ReadyBoundKind;
+  /**
+   * INFO whose check compares two timings of one run (chunks mode sooner than parts mode): whether it
+   * held is what the run happened to catch, so compare never puts it side by side.
+   */
+  racesTimings?: true;
 }

@@ -5,11 +5,15 @@
  */
 import { type Observation, observation } from '../evidence/observation.ts';
 
-/** An INFO check that did not hold: keyed by its requirement, so two runs compare by whether it held. */
-export function infoViolated(id: string, finding: string): Observation {
+/**
+ * An INFO check that did not hold: keyed by its requirement, so two runs compare by whether it held
+ * (unless it compares two timings of one run, `caught`: then whether it held is the run's luck).
+ */
+export function infoViolated(id: string, finding: string, caught = false): Observation {
   return observation(`info-not-held.${id}`, 'Observed (not judged, INFO): {id}: {finding}', {
     values: { id },
     particulars: { finding },
+    caught,
   });
 }
 

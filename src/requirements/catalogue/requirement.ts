@@ -6,7 +6,10 @@ import type { Area, Requirement, RequirementDeclaration, RequirementId, Requirem
  * profile judges it by, the ready bound it is.
  */
 export type EntryDetails = Partial<
-  Pick<RequirementDeclaration, 'source' | 'quote' | 'standards' | 'sdkQuote' | 'readyBoundOf'>
+  Pick<
+    RequirementDeclaration,
+    'source' | 'quote' | 'standards' | 'sdkQuote' | 'readyBoundOf' | 'racesTimings'
+  >
 >;
 
 /**
@@ -26,7 +29,7 @@ export function requirementsIn(
   details?: EntryDetails,
 ) => RequirementDeclaration {
   return (id, section, level, text, details = {}) => {
-    const { source = 'speak-v1', quote, standards, sdkQuote, readyBoundOf } = details;
+    const { source = 'speak-v1', quote, standards, sdkQuote, readyBoundOf, racesTimings } = details;
     const requirement: Requirement = {
       id,
       area,
@@ -41,6 +44,7 @@ export function requirementsIn(
       ...requirement,
       ...(sdkQuote === undefined ? {} : { sdkQuote }),
       ...(readyBoundOf === undefined ? {} : { readyBoundOf }),
+      ...(racesTimings === undefined ? {} : { racesTimings }),
     };
   };
 }

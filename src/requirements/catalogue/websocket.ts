@@ -328,6 +328,7 @@ export const requirements: RequirementDeclaration[] = [
     'Events: Websocket stream',
     'INFO',
     'Chunks mode has lower latency than parts mode (time to first audio of each mode, same text, same connection).',
+    { racesTimings: true },
   ),
   // --- Audio against REST ------------------------------------------------------------------------
   r(
