@@ -8,7 +8,15 @@ import type { Profile } from '../config/types.ts';
 import { sentencesOf } from '../evidence/observation.ts';
 import { type Conclusion, stoppedRemedy } from './conclusion.ts';
 import type { RunStopped, StopReason, Verdict } from './model.ts';
-import { isOpen, type Label, labelOf, unjudgedGates } from './standing.ts';
+import {
+  type Group,
+  isOpen,
+  type Label,
+  labelOf,
+  type Standable,
+  standing,
+  unjudgedGates,
+} from './standing.ts';
 
 /** What only the whole run knows, and the words say. */
 export interface RunParticulars {
@@ -166,4 +174,76 @@ export function findingLine(v: Verdict): string {
   return c?.kind === 'violated'
     ? `${v.decidedIn ? `${v.decidedIn.test}: ` : ''}${c.message}`
     : plainMessage(v, undefined, {});
+}
+
+/**
+ * A verdict's outcome as the reports name and colour it (the pages' CSS classes `o-<outcome>`, the
+ * status filter): the standing's group in the report's words.
+ */
+export type Outcome = 'failed' | 'blocked' | 'not-judged' | 'passed' | 'info';
+
+const OUTCOME_OF: Record<Group, Outcome> = {
+  held: 'passed',
+  failed: 'failed',
+  blocked: 'blocked',
+  'not-judged': 'not-judged',
+  observed: 'info',
+};
+
+export function outcomeOf(r: Standable): Outcome {
+  return OUTCOME_OF[standing(r).group];
+}
+
+/** The order of the bars and their key. */
+export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'blocked', 'not-judged', 'info'];
+
+/** Worst first: what a reader acts on, in that order. */
+const OUTCOME_ORDER: readonly Outcome[] = ['failed', 'blocked', 'not-judged', 'passed', 'info'];
+
+export function outcomeRank(o: Outcome): number {
+  return OUTCOME_ORDER.indexOf(o);
+}
+
+/** The worst outcome among some verdicts (at least one). */
+export function worstOutcome(of: readonly Standable[]): Outcome {
+  return of.map(outcomeOf).sort((a, b) => outcomeRank(a) - outcomeRank(b))[0]!;
+}
+
+const OUTCOME_LABEL: Record<Outcome, string> = {
+  failed: 'failed',
+  blocked: 'blocked',
+  'not-judged': 'not judged',
+  passed: 'passed',
+  info: 'info',
+};
+
+export function outcomeLabel(o: Outcome): string {
+  return OUTCOME_LABEL[o];
+}
+
+/** The groups of "Act on first", in order, with their headings. */
+export const ACT_GROUPS: readonly { outcome: Outcome; title: string }[] = [
+  { outcome: 'failed', title: 'Failed' },
+  { outcome: 'blocked', title: 'Blocked (not judged: a step before the checks failed)' },
+  {
+    outcome: 'not-judged',
+    title: 'Not judged (not observed, skipped, not applicable, not concluded, harness error)',
+  },
+];
+
+/** The verdict's word for a run that conforms with nothing to add (src/verdict/gate.ts says it). */
+export const CONFORMS = 'CONFORMS';
+
+/**
+ * Whether a verdict's words are the plain CONFORMS, that needs no detail after it. The one place a
+ * word is compared: the headline is the gate's sentence, and a report keeps no other trace of it.
+ */
+export function isPlainConforms(words: string): boolean {
+  return words === CONFORMS;
+}
+
+/** How a failed line marks a failure that does not gate: ", expected", ", non-strict", or ''. */
+export function failedMark(v: Standable, profile: Profile): string {
+  const label = labelOf(v, profile);
+  return label === 'expected-failure' ? ', expected' : label === 'non-strict' ? ', non-strict' : '';
 }
