@@ -2,10 +2,10 @@
 import type { ThrottleStats } from '../client/back-pressure.ts';
 import type { Profile } from '../config/types.ts';
 import { redactJson, redactText } from '../evidence/redact.ts';
-import type { Outage } from '../facts/outages.ts';
 import type { ExpectOutcome } from '../verdict/expectations.ts';
 import { isFailed, isGatingFailure, testFailed } from '../verdict/standing.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../verdict/verdict.ts';
+import type { OutageWords } from '../verdict/words.ts';
 import { type Reproduction, reproductionOf } from './reproduction.ts';
 import { sequenceReproduction } from './reproduction-sequence.ts';
 
@@ -77,7 +77,7 @@ export interface ConformanceReport {
   /** Every test once, with its evidence; requirements refer to them by key. */
   tests: TestOutcome[];
   /** Each route the run learned to be unavailable, once (src/facts/outages.ts); absent when none. */
-  outages?: Outage[];
+  outages?: OutageWords[];
 }
 
 export function buildReport(

@@ -10,12 +10,12 @@
  */
 
 import type { EvidenceEntry } from '../evidence/evidence.ts';
-import type { Outage } from '../facts/outages.ts';
 import { isFine, isToActOn } from '../verdict/standing.ts';
 import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
 import {
   ACT_GROUPS,
   OUTCOMES,
+  type OutageWords,
   type Outcome,
   outcomeLabel,
   outcomeOf,
@@ -287,7 +287,7 @@ ${body}
 }
 
 /** Each route the run learned to be unavailable, once, with what would judge what it kept from being concluded. */
-function outagesBlock(outages: readonly Outage[]): string {
+function outagesBlock(outages: readonly OutageWords[]): string {
   if (outages.length === 0) return '';
   const items = outages
     .map(
@@ -301,7 +301,7 @@ function outagesBlock(outages: readonly Outage[]): string {
 function actSection(
   act: ReportedRequirement[],
   ctx: RenderContext,
-  outages: readonly Outage[] = [],
+  outages: readonly OutageWords[] = [],
   expected = 0,
 ): string {
   if (act.length === 0 && outages.length === 0) {

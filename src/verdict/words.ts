@@ -4,8 +4,12 @@
  * (src/verdict/model.ts), its standing (src/verdict/standing.ts) and the run's particulars (why it
  * stopped, the back-pressure it waited on); nothing here is read back by any code.
  */
+
+import { OUTAGE_WOULD_JUDGE } from '../client/route-patience.ts';
 import type { Profile } from '../config/types.ts';
 import { sentencesOf } from '../evidence/observation.ts';
+import { redactText } from '../evidence/redact.ts';
+import type { Outage, RouteOutageData } from '../facts/outages.ts';
 import { type Conclusion, stoppedRemedy } from './conclusion.ts';
 import type { RunStopped, StopReason, Verdict } from './model.ts';
 import {
@@ -246,4 +250,30 @@ export function isPlainConforms(words: string): boolean {
 export function failedMark(v: Standable, profile: Profile): string {
   const label = labelOf(v, profile);
   return label === 'expected-failure' ? ', expected' : label === 'non-strict' ? ', non-strict' : '';
+}
+
+/** What would judge what a route that does not answer kept from being judged. */
+export const UNANSWERED_WOULD_JUDGE =
+  'the server fixed to answer this route (or a longer --request-timeout, if it is only slow)';
+
+/** What would judge what an outage kept from being concluded, by its kind. */
+export function outageWouldJudge(o: Pick<Outage, 'kind'>): string {
+  return o.kind === 'unavailable' ? OUTAGE_WOULD_JUDGE : UNANSWERED_WOULD_JUDGE;
+}
+
+/** "outage: GET … answered 429 to all 17 requests over 31 s while …; … would be judged with …" */
+export function outageLine(o: Outage): string {
+  // A second net: an outage's evidence may quote a request (a signed URL carries its signature).
+  return `outage: ${redactText(o.sentence)}; what it kept from being concluded would be judged with ${outageWouldJudge(o)}`;
+}
+
+/** An outage as conformance.json keeps it: its figures, its evidence and what would judge it. */
+export interface OutageWords extends RouteOutageData {
+  sentence: string;
+  wouldJudge: string;
+}
+
+export function outageWords(o: Outage): OutageWords {
+  const { route, statuses, answers, spanMs, servedElsewhere, sentence } = o;
+  return { route, statuses, answers, spanMs, servedElsewhere, sentence, wouldJudge: outageWouldJudge(o) };
 }

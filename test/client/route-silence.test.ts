@@ -20,10 +20,11 @@ import {
 } from '../../src/client/route-silence.ts';
 import { WsClientError } from '../../src/client/ws-client-error.ts';
 import { openWebsocket } from '../../src/client/ws-connect.ts';
-import { outageLine, runOutages } from '../../src/facts/outages.ts';
+import { runOutages } from '../../src/facts/outages.ts';
 import { memoryFacts, resetMemoryFacts } from '../../src/facts/run-facts.ts';
 import { classify } from '../../src/harness/disposition.ts';
 import { requirementOfRoute } from '../../src/harness/route-requirement.ts';
+import { outageLine } from '../../src/verdict/words.ts';
 
 describe('route identity', () => {
   test.each([
