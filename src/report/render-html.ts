@@ -14,6 +14,7 @@ import { isFine, isToActOn } from '../verdict/standing.ts';
 import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
 import {
   ACT_GROUPS,
+  labelNote,
   OUTCOMES,
   type OutageWords,
   type Outcome,
@@ -209,16 +210,11 @@ export function toActOn(requirements: readonly ReportedRequirement[]): ReportedR
   return requirements.filter(isToActOn).sort(actOrder);
 }
 
-const STATUS_NOTE: Partial<Record<string, string>> = {
-  blocked:
-    '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ',
-  'expected-failure': '<b>Expected failure</b> (listed in the expect file; does not gate the run): ',
-  skipped: '<b>Not judged</b> (every covering test was skipped, or none exists): ',
-  'not-applicable': '<b>Not judged</b> (the server does not offer this optional feature): ',
-  'not-observed': '<b>Not judged</b> (the state it speaks of was not observed in this run): ',
-  'not-concluded': '<b>Not judged</b> (the run was stopped before a covering test finished): ',
-  'harness-error': '<b>Not judged</b> (the harness broke while judging it; not the server’s fault): ',
-};
+/** The words before a requirement's message that say what its label means (src/verdict/words.ts). */
+function statusNote(r: ReportedRequirement): string {
+  const note = labelNote(r.status);
+  return note ? `<b>${escapeHtml(note.name)}</b> (${escapeHtml(note.why)}): ` : '';
+}
 
 interface RenderContext {
   tests: Map<string, TestOutcome>;
@@ -265,7 +261,7 @@ function renderActionable(r: ReportedRequirement, ctx: RenderContext): string {
   return `<details class="req" id="req-${escapeHtml(r.id)}" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
 ${requirementSummary(r)}
 ${specBlock(r, ctx)}
-<p>${STATUS_NOTE[r.status] ?? ''}${escapeHtml(cut(r.message, 4_000))}</p>
+<p>${statusNote(r)}${escapeHtml(cut(r.message, 4_000))}</p>
 ${wouldJudgeHtml(r)}
 ${renderReproduction(r)}
 ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}
@@ -277,7 +273,7 @@ function renderListed(r: ReportedRequirement, ctx: RenderContext): string {
   const acted = ctx.acted.has(r.id);
   const body = acted
     ? `<p>${escapeHtml(cut(r.message, 1_000))}</p><p><a href="#req-${escapeHtml(r.id)}">Finding, reproduction and exchanges: under “Act on first”</a></p>`
-    : `<p>${STATUS_NOTE[r.status] ?? ''}${escapeHtml(cut(r.message, 2_000))}</p>
+    : `<p>${statusNote(r)}${escapeHtml(cut(r.message, 2_000))}</p>
 ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k, !isFine(r))).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}`;
   return `<details class="req" id="${acted ? 'list' : 'req'}-${escapeHtml(r.id)}" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
 ${requirementSummary(r)}

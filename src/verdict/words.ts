@@ -277,3 +277,21 @@ export function outageWords(o: Outage): OutageWords {
   const { route, statuses, answers, spanMs, servedElsewhere, sentence } = o;
   return { route, statuses, answers, spanMs, servedElsewhere, sentence, wouldJudge: outageWouldJudge(o) };
 }
+
+/** What a label means, as the pages say it before the message: its name, and why it is not a pass. */
+const LABEL_NOTE: Partial<Record<Label, { name: string; why: string }>> = {
+  blocked: {
+    name: 'Blocked, not judged',
+    why: 'a step before its checks failed; a blocked MUST or SHOULD counts against conformance',
+  },
+  'expected-failure': { name: 'Expected failure', why: 'listed in the expect file; does not gate the run' },
+  skipped: { name: 'Not judged', why: 'every covering test was skipped, or none exists' },
+  'not-applicable': { name: 'Not judged', why: 'the server does not offer this optional feature' },
+  'not-observed': { name: 'Not judged', why: 'the state it speaks of was not observed in this run' },
+  'not-concluded': { name: 'Not judged', why: 'the run was stopped before a covering test finished' },
+  'harness-error': { name: 'Not judged', why: 'the harness broke while judging it; not the server’s fault' },
+};
+
+export function labelNote(label: Label): { name: string; why: string } | undefined {
+  return LABEL_NOTE[label];
+}
