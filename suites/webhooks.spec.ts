@@ -45,7 +45,7 @@ import {
   registeredItems,
   statusHookedItems,
 } from './support/webhook-registered.ts';
-import { retryWindowMs, useWebhookScenarios } from './support/webhook-scenarios.ts';
+import { RETRY_JUDGED_LATER, retryWindowMs, useWebhookScenarios } from './support/webhook-scenarios.ts';
 import {
   ARRIVAL_BOUND_MS,
   doneCalls,
@@ -494,6 +494,7 @@ covers(
         caught: true,
       },
     );
+    notObserved('WEBHOOK-RETRY-AFTER-5XX', ...RETRY_JUDGED_LATER);
   },
   { requires: sinkReachable },
 );
