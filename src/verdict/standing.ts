@@ -1,7 +1,9 @@
 /**
  * The standing of a verdict (issue 48): the ONE place that knows what "judged" means. Every reader
  * of a verdict asks this: the gate and the counts, the terminal table, the badge, `rerun`, the pages
- * and compare. Adding a new way of "not judged" means a new `Conclusion` kind
+ * and compare, through a predicate (`isFailed`, `isToActOn`; `isAgainst` for a conclusion,
+ * `testFailed` for a test's state, `changeBetween` for two runs): nothing else compares an
+ * outcome's name (test/lint/outcome-literals.test.ts). Adding a new way of "not judged" means a new `Conclusion` kind
  * (src/verdict/conclusion.ts), its group and label here, and its words (src/verdict/words.ts).
  *
  *   held        a check ran its assertions on an observation and they held;
