@@ -204,6 +204,22 @@ export function isNotConcluded(c: Conclusion): c is Extract<Conclusion, { kind: 
   return c.kind === 'not-concluded';
 }
 
+/** Not concluded because the run itself was stopped (--max-time, a signal): its remedy is the run's. */
+export function isStoppedByRun(c: Conclusion): c is Extract<Conclusion, { kind: 'not-concluded' }> {
+  return isNotConcluded(c) && c.cause === 'stopped';
+}
+
+export function isNotObserved(c: Conclusion): c is Extract<Conclusion, { kind: 'not-observed' }> {
+  return c.kind === 'not-observed';
+}
+
+/** The test said why it could not judge (the state did not occur, the feature is absent) and what would. */
+export function isUnmet(
+  c: Conclusion,
+): c is Extract<Conclusion, { kind: 'not-observed' | 'not-applicable' }> {
+  return c.kind === 'not-observed' || c.kind === 'not-applicable';
+}
+
 /** Counts of held and violated conclusions: what the Allure lines and the report's test rows show. */
 export function tally(list: readonly Conclusion[] | undefined): { held: number; violated: string[] } {
   const all = list ?? [];
