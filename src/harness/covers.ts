@@ -37,9 +37,9 @@ import {
   unknownRequirementIds,
 } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
-import { tally } from '../verdict/conclusion.ts';
 import { infoStopped, infoViolated } from '../verdict/noted.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
+import { tally } from '../verdict/standing.ts';
 import { conclusionWords } from '../verdict/words.ts';
 import { labelForAllure } from './allure-labels.ts';
 import {
