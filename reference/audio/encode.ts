@@ -3,14 +3,12 @@
  *
  * Each call is one bounded ffmpeg process: killed (SIGKILL) when it exceeds its timeout, and a failure
  * throws an Error carrying the tail of ffmpeg's stderr. Output is written to a temporary name beside
- * outPath and renamed on success, so a reader never sees a half-written file. At most one ffmpeg per
- * core runs at once (ENCODES_AT_ONCE); the others wait their turn before their timeout starts.
+ * outPath and renamed on success, so a reader never sees a half-written file.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AudioFormat } from './formats.ts';
 
@@ -51,45 +49,8 @@ export class FfmpegError extends Error {
   }
 }
 
-/**
- * ffmpeg processes at once in this process: one per core. More only share the same cores (an encode
- * is CPU-bound) while each holds its own ~13–18 MB: a full conformance run asks for up to four formats
- * of a take at once, and four encoders were in the tree at its peak (`speakcheck bench`, issue 52).
- */
-export const ENCODES_AT_ONCE = Math.max(1, availableParallelism());
-
-/** Turns of at most `slots` holders at once, first come first served; a turn's release() passes it on. */
-export function createTurns(slots: number): () => Promise<() => void> {
-  let holding = 0;
-  const waiting: (() => void)[] = [];
-  return async () => {
-    if (holding >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
-    else holding += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      // A slot handed to the next in the queue stays counted: it now holds it.
-      const next = waiting.shift();
-      if (next) next();
-      else holding -= 1;
-    };
-  };
-}
-
-const turn = createTurns(ENCODES_AT_ONCE);
-
-/** Runs ffmpeg with args (after waiting for a free slot); resolves on exit 0, else throws FfmpegError (also on timeout). */
-export async function runFfmpeg(args: string[], timeoutMs = DEFAULT_ENCODE_TIMEOUT_MS): Promise<void> {
-  const release = await turn();
-  try {
-    await spawnFfmpeg(args, timeoutMs);
-  } finally {
-    release();
-  }
-}
-
-function spawnFfmpeg(args: string[], timeoutMs: number): Promise<void> {
+/** Runs ffmpeg with args; resolves on exit 0, else throws FfmpegError (also on timeout). */
+export function runFfmpeg(args: string[], timeoutMs = DEFAULT_ENCODE_TIMEOUT_MS): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(FFMPEG_PATH, ['-nostdin', '-hide_banner', '-loglevel', 'error', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
