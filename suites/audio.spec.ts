@@ -152,26 +152,28 @@ for (const format of AUDIO_FORMATS) {
       const take = await readyTake();
       const { audio, decoded } = await audioOf(format);
       const info = take.info!;
-      if (format === 'wav')
-        assertDurationIsSampleCount(info, parseWav(audio.body, 'wav'), `take ${take.take_id.slice(0, 8)}`);
-      assertDurationClose(
-        format,
-        decoded.durationSeconds,
-        info.duration / info.audio_rate,
-        `${format} (decoded) vs info`,
-      );
-      observe(
-        'audio.duration-against-info',
-        '{format}: decodes to {decoded} s against info {info} s ({samples} samples at {rate} Hz)',
-        {
-          values: { format, rate: info.audio_rate },
-          particulars: {
-            decoded: decoded.durationSeconds.toFixed(3),
-            info: (info.duration / info.audio_rate).toFixed(3),
-            samples: info.duration,
+      check('AUDIO-DURATION-MATCHES-INFO', () => {
+        if (format === 'wav')
+          assertDurationIsSampleCount(info, parseWav(audio.body, 'wav'), `take ${take.take_id.slice(0, 8)}`);
+        assertDurationClose(
+          format,
+          decoded.durationSeconds,
+          info.duration / info.audio_rate,
+          `${format} (decoded) vs info`,
+        );
+        observe(
+          'audio.duration-against-info',
+          '{format}: decodes to {decoded} s against info {info} s ({samples} samples at {rate} Hz)',
+          {
+            values: { format, rate: info.audio_rate },
+            particulars: {
+              decoded: decoded.durationSeconds.toFixed(3),
+              info: (info.duration / info.audio_rate).toFixed(3),
+              samples: info.duration,
+            },
           },
-        },
-      );
+        );
+      });
     },
   );
 }
@@ -401,23 +403,25 @@ covers(
 covers(['AUDIO-WAV-GROWS'], 'the wav stream is read while the take is generated (reported)', async () => {
   const { statusAtWav, streamed, polled } = await streaming();
   if (!streamed) throw new Finding('no wav stream was opened');
-  observe(
-    'audio.wav-while-in-progress',
-    'wav requested while {status}; the stream took {ms} ms for {bytes} bytes; the take was seen done after {doneMs} ms ({statuses})',
-    {
-      particulars: {
-        status: statusAtWav,
-        ms: streamed.ms.toFixed(0),
-        bytes: streamed.body.length,
-        doneMs: polled.ms,
-        statuses: distinctRuns(polled.statuses).join(' → '),
+  check('AUDIO-WAV-GROWS', () => {
+    observe(
+      'audio.wav-while-in-progress',
+      'wav requested while {status}; the stream took {ms} ms for {bytes} bytes; the take was seen done after {doneMs} ms ({statuses})',
+      {
+        particulars: {
+          status: statusAtWav,
+          ms: streamed.ms.toFixed(0),
+          bytes: streamed.body.length,
+          doneMs: polled.ms,
+          statuses: distinctRuns(polled.statuses).join(' → '),
+        },
+        caught: true,
       },
-      caught: true,
-    },
-  );
-  if (streamed.ms + 250 < polled.ms) {
-    throw new Finding(
-      `the wav stream ended ${polled.ms - Math.round(streamed.ms)} ms before the take was done: it may not have grown with the generation`,
     );
-  }
+    if (streamed.ms + 250 < polled.ms) {
+      throw new Finding(
+        `the wav stream ended ${polled.ms - Math.round(streamed.ms)} ms before the take was done: it may not have grown with the generation`,
+      );
+    }
+  });
 });

@@ -24,6 +24,7 @@ import {
   type Exchange,
   expectSchema,
   freshEnough,
+  notApplicable,
   observe,
   type RequirementId,
   useSpeak,
@@ -392,16 +393,18 @@ covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async () => {
       `no logout was made: the refresh before it answered ${control.status}`,
       'a server whose refresh works (AUTH-REFRESH-PAIR)',
     );
-  observe(
-    'auth.logout-answer',
-    'POST /auth/logout answered {status}, content-type {contentType}, body {body}.',
-    {
-      values: {
-        status: logout.status,
-        contentType: logout.headers['content-type'] ?? 'none',
-        body: show(logout.text),
+  check('AUTH-LOGOUT-BODY', () =>
+    observe(
+      'auth.logout-answer',
+      'POST /auth/logout answered {status}, content-type {contentType}, body {body}.',
+      {
+        values: {
+          status: logout.status,
+          contentType: logout.headers['content-type'] ?? 'none',
+          body: show(logout.text),
+        },
       },
-    },
+    ),
   );
 });
 
@@ -434,6 +437,11 @@ covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async () => {
       'the run logged in with email and password: no permanent token (--token) was given to look at.',
       { values: { given: false } },
     );
+    notApplicable(
+      'AUTH-PERMANENT-TOKEN',
+      'the run logged in with email and password: no permanent token was given',
+      'a run with --token (or SPEAK_TOKEN)',
+    );
     return;
   }
   const lifetime = jwtLifetimeSeconds(token);
@@ -452,12 +460,14 @@ covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async () => {
 
 covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () => {
   const lifetime = jwtLifetimeSeconds(await accessToken());
-  observe(
-    'auth.access-token-lifetime',
-    lifetime === undefined
-      ? 'the access token is not a JWT with exp: its lifetime cannot be read.'
-      : 'the access token is a JWT living {lifetime} s (exp − iat).',
-    { values: { lifetime: lifetime ?? null } },
+  check('AUTH-ACCESS-LIFETIME', () =>
+    observe(
+      'auth.access-token-lifetime',
+      lifetime === undefined
+        ? 'the access token is not a JWT with exp: its lifetime cannot be read.'
+        : 'the access token is a JWT living {lifetime} s (exp − iat).',
+      { values: { lifetime: lifetime ?? null } },
+    ),
   );
 });
 

@@ -19,15 +19,13 @@ import {
   expectJson,
   observe,
   type SpeakClient,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
-
-const speak = useSpeak();
 
 const MAX_REDIRECTS = 3;
 
 /** GET, following same-origin redirects (e.g. /docs → /docs/) a few times; the kit never follows them. */
-async function getFollowing(client: SpeakClient, path: string): Promise<Exchange> {
+async function getFollowing(speak: SpeakContext, client: SpeakClient, path: string): Promise<Exchange> {
   let exchange = await client.get(path, {
     headers: { accept: 'text/html,application/json;q=0.9,*/*;q=0.8' },
   });
@@ -42,12 +40,12 @@ async function getFollowing(client: SpeakClient, path: string): Promise<Exchange
 }
 
 /** What a path that cannot exist answers: a page equal to it is a catch-all, not a reference. */
-const catchAll = async (): Promise<string> =>
-  (await getFollowing(speak.api, '/v1/speak/speakcheck-no-such-page')).text;
+const catchAll = async (speak: SpeakContext): Promise<string> =>
+  (await getFollowing(speak, speak.api, '/v1/speak/speakcheck-no-such-page')).text;
 
 /** An HTML page that renders the API definition (it names it: a URL to openapi.json, or the document inline). */
-async function assertReferencePage(path: string): Promise<void> {
-  const exchange = await getFollowing(speak.api, path);
+async function assertReferencePage(speak: SpeakContext, path: string): Promise<void> {
+  const exchange = await getFollowing(speak, speak.api, path);
   const type = exchange.headers['content-type'] ?? '';
   if (exchange.status !== 200 || !/^text\/html/i.test(type) || !/<html|<!doctype html/i.test(exchange.text)) {
     throw new Finding(
@@ -69,7 +67,7 @@ async function assertReferencePage(path: string): Promise<void> {
       },
     );
   }
-  if (exchange.text === (await catchAll())) {
+  if (exchange.text === (await catchAll(speak))) {
     throw new Finding(
       `GET ${path} answers the same page as a path that does not exist: a catch-all, not a reference`,
       {
@@ -79,8 +77,8 @@ async function assertReferencePage(path: string): Promise<void> {
   }
 }
 
-const openapi = async (): Promise<Record<string, unknown>> => {
-  const exchange = await getFollowing(speak.api, '/v1/speak/openapi.json');
+const openapi = async (speak: SpeakContext): Promise<Record<string, unknown>> => {
+  const exchange = await getFollowing(speak, speak.api, '/v1/speak/openapi.json');
   if (exchange.status !== 200)
     throw new Finding(`GET /v1/speak/openapi.json answered ${exchange.status}: ${show(exchange.text)}`);
   return expectJson(exchange, 'GET /v1/speak/openapi.json') as Record<string, unknown>;
@@ -90,17 +88,21 @@ const openapi = async (): Promise<Record<string, unknown>> => {
 covers(
   ['DOCS-INTERACTIVE-HTML'],
   '/v1/speak/docs is an HTML page rendering the OpenAPI definition',
-  async () => {
-    await check('DOCS-INTERACTIVE-HTML', () => assertReferencePage('/v1/speak/docs'));
+  async ({ speak }) => {
+    await check('DOCS-INTERACTIVE-HTML', () => assertReferencePage(speak, '/v1/speak/docs'));
   },
 );
 
-covers(['DOCS-REDOC-HTML'], '/v1/speak/redoc is an HTML page rendering the OpenAPI definition', async () => {
-  await check('DOCS-REDOC-HTML', () => assertReferencePage('/v1/speak/redoc'));
-});
+covers(
+  ['DOCS-REDOC-HTML'],
+  '/v1/speak/redoc is an HTML page rendering the OpenAPI definition',
+  async ({ speak }) => {
+    await check('DOCS-REDOC-HTML', () => assertReferencePage(speak, '/v1/speak/redoc'));
+  },
+);
 
-covers(['DOCS-OPENAPI-VALID'], '/v1/speak/openapi.json is a valid OpenAPI document', async () => {
-  const document = await openapi();
+covers(['DOCS-OPENAPI-VALID'], '/v1/speak/openapi.json is a valid OpenAPI document', async ({ speak }) => {
+  const document = await openapi(speak);
   await check('DOCS-OPENAPI-VALID', async () => {
     observe('docs.openapi', 'OpenAPI {openapi}', {
       values: { openapi: await assertValidOpenApi(document, 'GET /v1/speak/openapi.json') },
@@ -111,34 +113,38 @@ covers(['DOCS-OPENAPI-VALID'], '/v1/speak/openapi.json is a valid OpenAPI docume
 covers(
   ['DOCS-OPENAPI-PATHS'],
   'openapi.json declares every /v1/speak operation of the contract',
-  async () => {
-    const document = await openapi();
+  async ({ speak }) => {
+    const document = await openapi(speak);
     check('DOCS-OPENAPI-PATHS', () =>
       assertDeclaresOperations(document, CONTRACT_OPERATIONS, 'GET /v1/speak/openapi.json'),
     );
   },
 );
 
-covers(['DOCS-OPENAPI-AUTH-PATHS'], 'openapi.json and the auth endpoints (reported)', async () => {
+covers(['DOCS-OPENAPI-AUTH-PATHS'], 'openapi.json and the auth endpoints (reported)', async ({ speak }) => {
   const missing = missingOperations(
-    (await openapi()) as { paths?: Record<string, Record<string, unknown>> },
+    (await openapi(speak)) as { paths?: Record<string, Record<string, unknown>> },
     AUTH_OPERATIONS,
   );
-  observe(
-    'docs.auth-endpoints',
-    missing.length ? 'not declared: {missing}' : 'the auth endpoints are declared',
-    {
-      values: { missing: missing.join(', ') },
-    },
-  );
-  if (missing.length) throw new Finding(`the definition does not declare ${missing.join(', ')}`);
+  check('DOCS-OPENAPI-AUTH-PATHS', () => {
+    observe(
+      'docs.auth-endpoints',
+      missing.length ? 'not declared: {missing}' : 'the auth endpoints are declared',
+      {
+        values: { missing: missing.join(', ') },
+      },
+    );
+    if (missing.length) throw new Finding(`the definition does not declare ${missing.join(', ')}`);
+  });
 });
 
-covers(['DOCS-WITHOUT-TOKEN'], 'docs without a token (reported)', async () => {
+covers(['DOCS-WITHOUT-TOKEN'], 'docs without a token (reported)', async ({ speak }) => {
   const answers: string[] = [];
   for (const path of ['/v1/speak/docs', '/v1/speak/redoc', '/v1/speak/openapi.json']) {
-    const exchange = await getFollowing(speak.anon, path);
+    const exchange = await getFollowing(speak, speak.anon, path);
     answers.push(`${path}: ${exchange.status}`);
   }
-  observe('docs.without-token', 'without a token: {answers}', { values: { answers: answers.join('; ') } });
+  check('DOCS-WITHOUT-TOKEN', () =>
+    observe('docs.without-token', 'without a token: {answers}', { values: { answers: answers.join('; ') } }),
+  );
 });

@@ -290,10 +290,12 @@ covers(
     const stamps = full.map((i) => i.timestamp_ms);
     const newestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! >= t);
     const oldestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! <= t);
-    observe('lists.take-order', 'the take list is ordered {order} (timestamps {stamps})', {
-      values: { order: newestFirst ? 'newest first' : oldestFirst ? 'oldest first' : 'neither by time' },
-      particulars: { stamps: show(stamps) },
-    });
+    check('LIST-ORDERING', () =>
+      observe('lists.take-order', 'the take list is ordered {order} (timestamps {stamps})', {
+        values: { order: newestFirst ? 'newest first' : oldestFirst ? 'oldest first' : 'neither by time' },
+        particulars: { stamps: show(stamps) },
+      }),
+    );
   },
   CONCURRENT,
 );

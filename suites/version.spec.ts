@@ -12,10 +12,8 @@ import {
   type Exchange,
   expectSchema,
   observe,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
-
-const speak = useSpeak();
 
 /**
  * "A `/version` endpoint exists ... Its full path and response shape: not shown": the wire-facts path
@@ -34,7 +32,7 @@ function versionNumbers(json: unknown): { major: unknown; minor: unknown } {
  * them). A path that does not answer is no version endpoint: the next is asked, and when none
  * answers 200 the silence is the evidence (against VERSION-NO-TOKEN: src/harness/route-requirement.ts).
  */
-async function getVersion(): Promise<{ path: string; exchange: Exchange }> {
+async function getVersion(speak: SpeakContext): Promise<{ path: string; exchange: Exchange }> {
   let first: Exchange | undefined;
   let silent: ClientDiagnostic | undefined;
   for (const path of VERSION_PATHS) {
@@ -77,9 +75,9 @@ function assertJson(exchange: Exchange): void {
 covers(
   ['VERSION-NO-TOKEN', 'VERSION-MAJOR-MINOR'],
   'the version endpoint answers without a token with major and minor numbers',
-  async () => {
+  async ({ speak }) => {
     const { path, exchange } = await checkStep('VERSION-NO-TOKEN', async () => {
-      const answer = await getVersion();
+      const answer = await getVersion(speak);
       assertJson(answer.exchange);
       return answer;
     });
@@ -102,34 +100,42 @@ covers(
   },
 );
 
-covers(['VERSION-MAJOR-MATCHES-PATH'], 'the reported major version is the path version (1)', async () => {
-  const { path, exchange } = await getVersion();
-  const { major } = versionNumbers(exchange.json);
-  check('VERSION-MAJOR-MATCHES-PATH', () => {
-    if (major !== 1)
-      throw new Finding(`GET ${path}: major version ${show(major)}, but the path says /v1`, {
-        expected: 1,
-        actual: major,
-      });
-  });
-});
+covers(
+  ['VERSION-MAJOR-MATCHES-PATH'],
+  'the reported major version is the path version (1)',
+  async ({ speak }) => {
+    const { path, exchange } = await getVersion(speak);
+    const { major } = versionNumbers(exchange.json);
+    check('VERSION-MAJOR-MATCHES-PATH', () => {
+      if (major !== 1)
+        throw new Finding(`GET ${path}: major version ${show(major)}, but the path says /v1`, {
+          expected: 1,
+          actual: major,
+        });
+    });
+  },
+);
 
-covers(['VERSION-WIRE-SHAPE'], 'the version body has the SDK shape {version, minor} (reported)', async () => {
-  const { path, exchange } = await getVersion();
-  const json = exchange.json;
-  observe('version.answer', 'GET {path} answered {body}', { values: { path, body: show(json) } });
-  check('VERSION-WIRE-SHAPE', () => {
-    if (path !== VERSION_PATHS[0])
-      throw new Finding(`the version endpoint is ${path}, not the SDK's ${VERSION_PATHS[0]}`);
-    expectSchema('Version', json, 'the version answer');
-    observe('version.sdk-shape', 'version body {body} has the SDK shape', { values: { body: show(json) } });
-  });
-});
+covers(
+  ['VERSION-WIRE-SHAPE'],
+  'the version body has the SDK shape {version, minor} (reported)',
+  async ({ speak }) => {
+    const { path, exchange } = await getVersion(speak);
+    const json = exchange.json;
+    observe('version.answer', 'GET {path} answered {body}', { values: { path, body: show(json) } });
+    check('VERSION-WIRE-SHAPE', () => {
+      if (path !== VERSION_PATHS[0])
+        throw new Finding(`the version endpoint is ${path}, not the SDK's ${VERSION_PATHS[0]}`);
+      expectSchema('Version', json, 'the version answer');
+      observe('version.sdk-shape', 'version body {body} has the SDK shape', { values: { body: show(json) } });
+    });
+  },
+);
 
 covers(
   ['VERSION-PATH-PREFIX'],
   'the interface answers under /v1/speak and authentication under /auth',
-  async () => {
+  async ({ speak }) => {
     const models = await speak.api.get('/v1/speak/models');
     check('VERSION-PATH-PREFIX', () => assertStatus(models, 200, 'GET /v1/speak/models'));
     const { email, password } = speak.config;
@@ -172,14 +178,14 @@ covers(
 covers(
   ['API-JSON-BODIES'],
   'responses with a body are JSON (models, a model, voices, takes, version, an error)',
-  async () => {
+  async ({ speak }) => {
     const name = speak.models[0]?.name ?? 'speakcheck-probe';
     const exchanges = [
       await speak.api.get('/v1/speak/models'),
       await speak.api.get(`/v1/speak/models/${encodeURIComponent(name)}`),
       await speak.api.get('/v1/speak/voices', { query: { length: 1 } }),
       await speak.api.get('/v1/speak/takes', { query: { length: 1 } }),
-      (await getVersion()).exchange,
+      (await getVersion(speak)).exchange,
       await speak.anon.get('/v1/speak/models'),
     ];
     for (const exchange of exchanges) check('API-JSON-BODIES', () => assertJson(exchange));

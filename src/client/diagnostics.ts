@@ -4,6 +4,7 @@
  */
 
 import { SpeakcheckError, type SpeakcheckErrorCode } from '../errors.ts';
+import type { HttpMethod } from './route.ts';
 
 export type DiagnosticKind =
   | 'unreachable' // refused, reset, DNS, TLS: no HTTP conversation happened
@@ -39,6 +40,8 @@ export class ClientDiagnostic extends SpeakcheckError {
    * unset, the no-answer is this request's own (one POST that got none: it is not sent again).
    */
   routeLearned?: boolean;
+  /** For 'hung': the request's method, which says whether it could be sent again (RFC 9110 §9.2.2). */
+  method?: HttpMethod;
   constructor(
     readonly kind: DiagnosticKind,
     message: string,

@@ -15,7 +15,7 @@ import { evidenceFor, recordEvidence } from '../evidence/evidence.ts';
 import { redactUrl } from '../evidence/redact.ts';
 import { BackPressure, isBackPressure, runThrottle } from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
-import { routeOf } from './route.ts';
+import { type HttpMethod, httpMethod, isIdempotent, routeOf } from './route.ts';
 import { answerBoundMs, observeAnswer, RouteSilence } from './route-silence.ts';
 import { trustedCa } from './tls-trust.ts';
 
@@ -128,7 +128,8 @@ export async function send(o: SendOptions): Promise<Exchange> {
   const silence = new RouteSilence(route, () => throttle.answered());
   // One no-answer is no verdict: an idempotent request asks once more (RFC 9110 §9.2.2), so a
   // route that never answers is learned from this request alone (./route-silence.ts).
-  let askAgain = !o.stream && route !== LIVENESS_ROUTE && IDEMPOTENT.has(o.method.toUpperCase());
+  const method = httpMethod(o.method);
+  let askAgain = !o.stream && route !== LIVENESS_ROUTE && method !== undefined && isIdempotent(method);
   for (;;) {
     const unanswered = silence.unanswered();
     if (unanswered)
@@ -139,6 +140,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
           o.url,
         ),
         route,
+        method,
         true,
       );
     await backPressure.beforeAttempt();
@@ -178,15 +180,16 @@ export async function send(o: SendOptions): Promise<Exchange> {
               o.url,
             ),
             route,
+            method,
             true,
           );
         if (askAgain) {
           askAgain = false;
           continue;
         }
-        routed(err, route);
+        routed(err, route, method);
       }
-      if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route, true);
+      if (err instanceof ClientDiagnostic && learnedWhileWaiting.has(err)) routed(err, route, method, true);
       throw err;
     }
     silence.answered();
@@ -215,9 +218,6 @@ async function probeServer(url: string, boundMs: number): Promise<void> {
   await send({ method: 'GET', url: root, route: LIVENESS_ROUTE, timeoutMs }).catch(() => undefined);
 }
 
-/** Methods a request may be sent again with after no answer (RFC 9110 §9.2.2). */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-
 /**
  * Diagnostics of an attempt that got no answer within its bound: no headers, or headers and then
  * no first byte of the body (./route-silence.ts counts them per route).
@@ -233,8 +233,14 @@ const LEARNED_POLL_MS = 1_000;
  * learned the route does not answer (`learned`: a run-wide fact) or the no-answer is this request's
  * own (a POST not sent again, a stream, a server that answered nothing else meanwhile).
  */
-function routed(diagnostic: ClientDiagnostic, route: string, learned = false): ClientDiagnostic {
+function routed(
+  diagnostic: ClientDiagnostic,
+  route: string,
+  method: HttpMethod | undefined,
+  learned = false,
+): ClientDiagnostic {
   diagnostic.route = route;
+  if (method !== undefined) diagnostic.method = method;
   if (learned) diagnostic.routeLearned = true;
   return diagnostic;
 }

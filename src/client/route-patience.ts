@@ -13,8 +13,14 @@
  * that is not back-pressure; a server throttling the whole run (nothing else served) never makes a
  * route unavailable.
  */
-import { OUTAGE_WOULD_JUDGE } from '../facts/outages.ts';
 import { type FactOf, type FactStore, type RouteOutageData, runFacts } from '../facts/run-facts.ts';
+
+/**
+ * What would conclude what an unavailable route kept from being judged: the consequence of the fact
+ * recorded here, which the conclusions it leaves and the outage line (src/verdict/words.ts) say.
+ */
+export const OUTAGE_WOULD_JUDGE =
+  '--max-rps under the server’s limit, a longer --max-time, or the server fixed to serve this route';
 
 /**
  * How long a route may answer only back-pressure before it is unavailable for the run: one

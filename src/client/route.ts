@@ -37,6 +37,32 @@ export function pathTemplate(pathname: string): string {
     .join('/');
 }
 
+/** An HTTP method (RFC 9110 §9), as a request names it. */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+const METHODS: ReadonlySet<string> = new Set<HttpMethod>([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+]);
+
+/** A request's method, typed: `post` → `POST`; undefined for one that is no method of RFC 9110. */
+export function httpMethod(method: string): HttpMethod | undefined {
+  const upper = method.toUpperCase();
+  return METHODS.has(upper) ? (upper as HttpMethod) : undefined;
+}
+
+/** Methods a request may be sent again with after no answer (RFC 9110 §9.2.2). */
+const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+export function isIdempotent(method: HttpMethod): boolean {
+  return IDEMPOTENT.has(method);
+}
+
 /** `GET /v1/speak/takes/{take_id}/flac` for a request's method and URL. */
 export function routeOf(method: string, url: string): string {
   let pathname: string;

@@ -2,7 +2,7 @@
  * Conformance runs side by side: the first the baseline, each later run compared with it
  * requirement by requirement. Pure: the loaders read the runs, the renderers print this.
  *
- * A requirement's verdict is grouped as the report groups it (src/report/contract.ts outcomeOf):
+ * A requirement's verdict is grouped as the report groups it (src/verdict/standing.ts changeBetween):
  * failed (failed, non-strict, expected failure), blocked, not judged (skipped, not applicable, not
  * observed, not concluded, harness error), passed, and INFO's observation. Against the baseline a
  * later run's verdict is
@@ -27,16 +27,23 @@
 
 import type { Profile } from '../config/types.ts';
 import type { Observation } from '../evidence/observation.ts';
-import { type Outcome, outcomeOf } from '../report/contract.ts';
 import type { ReportedRequirement } from '../report/model.ts';
 import { REPORT_VERSION } from '../report/model.ts';
 import { verdictWords } from '../report/verdict-line.ts';
 import type { RequirementLevel } from '../requirements/types.ts';
 import type { Conclusion } from '../verdict/conclusion.ts';
 import type { AppliedExpectation } from '../verdict/model.ts';
-import { isJudged, type Standable, standing } from '../verdict/standing.ts';
+import {
+  changeBetween,
+  type Direction,
+  isBlocked,
+  isFailed,
+  isJudged,
+  type Standable,
+  standing,
+} from '../verdict/standing.ts';
 import type { VerdictStatus } from '../verdict/verdict.ts';
-import { notJudgedReasons } from '../verdict/words.ts';
+import { isPlainConforms, notJudgedReasons } from '../verdict/words.ts';
 import { comparableObservations, OBSERVATIONS_NOT_COMPARED, observationsCompared } from './observations.ts';
 
 export type ChangeKind =
@@ -49,7 +56,7 @@ export type ChangeKind =
   | 'only-in-baseline'
   | 'only-in-run';
 
-export type Direction = 'worse' | 'better' | 'neither';
+export type { Direction };
 
 /** The levels --fail-on may name: those a run's verdict gates on. */
 export const GATING_LEVELS = ['MUST', 'SHOULD', 'SECURITY'] as const satisfies readonly RequirementLevel[];
@@ -174,9 +181,6 @@ export interface Comparison {
   notes: string[];
 }
 
-const HELD = new Set<Outcome>(['passed', 'info']);
-const UNJUDGED = new Set<Outcome>(['blocked', 'not-judged']);
-
 /** The change of `to` against `from` (both present), or undefined when they are the same. */
 export function classify(
   from: Cell,
@@ -195,19 +199,8 @@ export function classify(
       comparableObservations(to.observations ?? []).join('\n');
     return same ? undefined : { kind: 'observation-changed', direction: 'neither', ...ends };
   }
-  const before = outcomeOf(standable(from, level));
-  const after = outcomeOf(standable(to, level));
-  if (after === 'failed' && before !== 'failed') return { kind: 'new-failure', direction: 'worse', ...ends };
-  if (before === 'failed' && HELD.has(after)) return { kind: 'fixed', direction: 'better', ...ends };
-  // Blocked counts against conformance like a failure (src/verdict/gate.ts); the other ways of not
-  // being judged are the run's circumstances (a state it did not catch, its options, its budget).
-  if (UNJUDGED.has(after) && HELD.has(before))
-    return { kind: 'no-longer-judged', direction: after === 'blocked' ? 'worse' : 'neither', ...ends };
-  if (UNJUDGED.has(after) && before === 'failed')
-    return { kind: 'no-longer-judged', direction: 'neither', ...ends };
-  if (HELD.has(after) && UNJUDGED.has(before)) return { kind: 'newly-judged', direction: 'better', ...ends };
-  // The same group (failed → non-strict), blocked ↔ not judged, passed ↔ INFO (another profile's level).
-  return { kind: 'verdict-changed', direction: 'neither', ...ends };
+  // What the move of its standing means is the standing's to say (src/verdict/standing.ts).
+  return { ...changeBetween(standable(from, level), standable(to, level)), ...ends };
 }
 
 /** What the standing of a cell needs. */
@@ -243,8 +236,8 @@ function countLevel(requirements: readonly ReportedRequirement[], level: GatingL
   return {
     total: of.length,
     judged: judged.length,
-    failed: of.filter((r) => standing(r).group === 'failed').length,
-    blocked: of.filter((r) => standing(r).group === 'blocked').length,
+    failed: of.filter(isFailed).length,
+    blocked: of.filter(isBlocked).length,
   };
 }
 
@@ -260,7 +253,7 @@ export function runHeader(input: RunInput): RunHeader {
     verdict: verdictWords(run),
     // A verdict with no reasons of its own ("… N MUST NOT JUDGED") is explained by what was not judged.
     verdictReasons:
-      (run.verdictReasons ?? []).length > 0 || verdictWords(run) === 'CONFORMS'
+      (run.verdictReasons ?? []).length > 0 || isPlainConforms(verdictWords(run))
         ? (run.verdictReasons ?? [])
         : notJudgedReasons(requirements, run.profile),
     exitCode: run.exitCode,

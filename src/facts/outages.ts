@@ -1,28 +1,26 @@
 /**
  * The run's outages: each route the run learned to be unavailable (it answered only 429/503 for the
  * whole patience while other routes were served: src/client/route-patience.ts) or not to answer at
- * all (src/client/route-silence.ts), once, with what
- * would judge what it kept from being concluded. For the terminal's verdict area and the reports.
+ * all (src/client/route-silence.ts; a websocket silent from its first request, src/client/ws-end-clock.ts),
+ * once, as data: what kind of outage, the route and its figures, and the evidence the client wrote
+ * when the run learned it. The words (the outage line, what would judge what it kept from being
+ * concluded) are written from these in src/verdict/words.ts; nothing reads them back.
  */
-import { redactText } from '../evidence/redact.ts';
 import { type Fact, type FactStore, type RouteOutageData, runFacts } from './run-facts.ts';
 
 export type { RouteOutageData };
 
-/** What would judge what a route that does not answer kept from being judged. */
-export const UNANSWERED_WOULD_JUDGE =
-  'the server fixed to answer this route (or a longer --request-timeout, if it is only slow)';
+/**
+ * `unavailable`: the route answered only back-pressure for its whole patience; `unanswered`: it did
+ * not answer at all (no headers, no first message) while the server answered others.
+ */
+export type OutageKind = 'unavailable' | 'unanswered';
 
 export interface Outage extends RouteOutageData {
-  /** The one sentence: "GET … answered 429 to all 17 requests over 31 s while 212 other requests were served". */
+  kind: OutageKind;
+  /** The evidence as the run learned it (the fact's sentence): shown, never read back. */
   sentence: string;
-  /** What would judge what the outage kept from being concluded. */
-  wouldJudge: string;
 }
-
-/** What would conclude what an unavailable route kept from being judged. */
-export const OUTAGE_WOULD_JUDGE =
-  '--max-rps under the server’s limit, a longer --max-time, or the server fixed to serve this route';
 
 /** The run's outages, one per route, in the order they were learned. */
 export function runOutages(facts: FactStore = runFacts()): Outage[] {
@@ -44,18 +42,12 @@ export function runOutages(facts: FactStore = runFacts()): Outage[] {
 function outageOf(f: Fact): Outage | undefined {
   switch (f.type) {
     case 'unavailable':
-      return { ...f.outage, sentence: f.sentence, wouldJudge: f.consequence.wouldJudge };
+      return { ...f.outage, kind: 'unavailable', sentence: f.sentence };
     case 'unanswered':
-      return { ...f.outage, sentence: f.sentence, wouldJudge: UNANSWERED_WOULD_JUDGE };
+      return { ...f.outage, kind: 'unanswered', sentence: f.sentence };
     case 'silent':
-      return f.outage ? { ...f.outage, sentence: f.sentence, wouldJudge: UNANSWERED_WOULD_JUDGE } : undefined;
+      return f.outage ? { ...f.outage, kind: 'unanswered', sentence: f.sentence } : undefined;
     default:
       return undefined;
   }
-}
-
-/** "outage: GET … answered 429 to all 17 requests over 31 s while …; would judge it: …" */
-export function outageLine(o: Outage): string {
-  // A second net: an outage's sentence may quote a request (a signed URL carries its signature).
-  return `outage: ${redactText(o.sentence)}; what it kept from being concluded would be judged with ${o.wouldJudge}`;
 }

@@ -1,6 +1,9 @@
 /**
- * useSpeak(): the per-file context of a conformance suite. Logs in once per file (beforeAll), lists
- * the models, tracks what the file creates and deletes it at the end (afterAll) unless --keep.
+ * The per-file context of a conformance suite (SpeakContext): logs in once per file, lists the
+ * models, tracks what the file creates and deletes it at the end unless --keep. A test takes it as
+ * its file-scoped fixture `speak` (./fixtures.ts: opened before the file's first test that names
+ * it, closed after the file); useSpeak() is the older way, the same context from module scope
+ * (beforeAll/afterAll), kept while suites move to the fixture.
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { Model } from '../../schemas/types.ts';
@@ -8,8 +11,7 @@ import { closeHttp, expectJson } from '../client/http.ts';
 import { Limiter } from '../client/limiter.ts';
 import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
 import { throttledBy } from './check.ts';
-import { setDefaultTestTimeout } from './covers.ts';
-import { currentRun, runContext } from './run-context.ts';
+import { runContext } from './run-context.ts';
 import type { RunPlan } from './run-plan.ts';
 import { expectSchema } from './schema.ts';
 
@@ -43,14 +45,41 @@ export interface SpeakContext {
 /** Worker threads running suite files at once by default (suites.vitest.config.ts; a run may choose more: RunPlan.suiteWorkers). */
 export const SUITE_WORKERS = 2;
 
+/** One file's context, opened and closed by its owner (the `speak` fixture, or useSpeak's hooks). */
+export interface SpeakFile {
+  readonly context: SpeakContext;
+  /**
+   * Logs in and lists the models. Never throws: what stopped it is returned and held, and every part
+   * of the context that needs the login throws it when a test reads it (a test concludes from it).
+   */
+  open(plan: RunPlan): Promise<unknown>;
+  /** Deletes what the file tracked (unless --keep) and closes its connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * useSpeak(): the per-file context from module scope, opened in the file's beforeAll and closed in
+ * its afterAll. A login refused or unreachable fails the file's hook; back-pressure past its bound is
+ * held for each test to conclude (not concluded).
+ */
 export function useSpeak(): SpeakContext {
+  const file = speakFile();
+  beforeAll(async () => {
+    const stopped = await file.open(runContext().plan);
+    if (stopped !== undefined && !throttledBy(stopped)) throw stopped;
+  });
+  afterAll(() => file.close());
+  return file.context;
+}
+
+export function speakFile(): SpeakFile {
   let config: RunPlan | undefined;
   let api: HttpSpeakClient | undefined;
   let anon: HttpSpeakClient | undefined;
   let models: Model[] | undefined;
   let modelsError: Error | undefined;
   let limiter: Limiter | undefined;
-  let setupThrottled: unknown;
+  let setupError: unknown;
   const tracked: Array<{ kind: 'voice' | 'take'; id: string }> = [];
 
   const settings = (c: RunPlan) => ({
@@ -66,17 +95,13 @@ export function useSpeak(): SpeakContext {
   });
 
   const ready = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined && setupThrottled !== undefined) throw setupThrottled;
-    if (value === undefined) throw new Error(`useSpeak().${what} is only available inside tests and hooks.`);
+    if (value === undefined && setupError !== undefined) throw setupError;
+    if (value === undefined) throw new Error(`speak.${what} is only available inside tests and hooks.`);
     return value;
   };
 
-  // Without a run the default stays; beforeAll reports it, where a failure is attributed to the file.
-  const early = currentRun()?.plan;
-  if (early) setDefaultTestTimeout(early.timeouts.readyMs + 4 * early.timeouts.requestMs);
-
-  beforeAll(async () => {
-    config = runContext().plan;
+  const open = async (plan: RunPlan): Promise<unknown> => {
+    config = plan;
     // The run's bound on requests in flight, shared by the files that run at once.
     const files = config.suiteWorkers ?? SUITE_WORKERS;
     limiter = new Limiter(Math.max(1, Math.ceil(config.concurrency / files)));
@@ -85,10 +110,9 @@ export function useSpeak(): SpeakContext {
       api = await HttpSpeakClient.login(settings(config), credentials(config));
     } catch (err) {
       // Back-pressure past its bound is no verdict: each test that needs the login says so itself
-      // (not concluded) instead of the file failing in its hook.
-      if (!throttledBy(err)) throw err;
-      setupThrottled = err;
-      return;
+      // (not concluded) instead of the file failing as a whole.
+      setupError = err;
+      return err;
     }
     try {
       const listed = expectJson(await api.get('/v1/speak/models'), 'GET /v1/speak/models');
@@ -98,9 +122,10 @@ export function useSpeak(): SpeakContext {
       // Suites that do not need models (auth, version) still run; using `model` rethrows this.
       modelsError = err as Error;
     }
-  });
+    return undefined;
+  };
 
-  afterAll(async () => {
+  const close = async (): Promise<void> => {
     try {
       if (api && config && !config.keep) {
         // Takes first: a voice may refuse deletion while its takes exist.
@@ -112,9 +137,9 @@ export function useSpeak(): SpeakContext {
     } finally {
       await closeHttp();
     }
-  });
+  };
 
-  return {
+  const context: SpeakContext = {
     get config() {
       return ready(config, 'config');
     },
@@ -158,4 +183,5 @@ export function useSpeak(): SpeakContext {
       return HttpSpeakClient.login({ ...settings(c), account: 'second' }, credentials(c.second));
     },
   };
+  return { context, open, close };
 }

@@ -37,9 +37,9 @@ import {
   unknownRequirementIds,
 } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
-import { tally } from '../verdict/conclusion.ts';
 import { infoStopped, infoViolated } from '../verdict/noted.ts';
 import { levelIn } from '../verdict/sdk-profile.ts';
+import { tally } from '../verdict/standing.ts';
 import { conclusionWords } from '../verdict/words.ts';
 import { labelForAllure } from './allure-labels.ts';
 import {
@@ -53,7 +53,7 @@ import {
 } from './check.ts';
 import { classify } from './disposition.ts';
 import './meta.ts';
-import { type RunTestContext, registerRunTest } from './fixtures.ts';
+import { namedFixtures, type RunTestContext, registerRunTest } from './fixtures.ts';
 import { runPacing, testBoundConclusion } from './pacing.ts';
 import { currentRun } from './run-context.ts';
 
@@ -88,11 +88,13 @@ export interface Unmet {
   wouldJudge: string;
 }
 
-let defaultTimeoutMs: number | undefined;
-
-/** Set by useSpeak() from the run config: long enough for a take to become ready. */
-export function setDefaultTestTimeout(ms: number): void {
-  defaultTimeoutMs = ms;
+/**
+ * A test's bound when it sets none, from the run's plan: long enough for a take to become ready.
+ * Without a run (a listing, a unit test of the harness) the suites' default applies.
+ */
+function defaultTimeoutMs(): number | undefined {
+  const plan = currentRun()?.plan;
+  return plan ? plan.timeouts.readyMs + 4 * plan.timeouts.requestMs : undefined;
 }
 
 /** vitest's testTimeout for the suites (suites.vitest.config.ts): the bound when none is set. */
@@ -109,7 +111,10 @@ export type CoversContext = RunTestContext;
 export function covers(
   ids: RequirementId[],
   name: string,
-  /** Receives the test's fixtures (`{ run }`, the run's context); most tests ignore them. */
+  /**
+   * Receives the test's fixtures: `run`, the run's context, and `speak`, the file's context (set up
+   * when the body names it: `async ({ speak }) => …`).
+   */
   fn: (context: CoversContext) => Promise<void> | void,
   o: CoversOptions = {},
 ): void {
@@ -117,14 +122,16 @@ export function covers(
   if (selection && !ids.some((id) => selection.has(id))) return;
   const unknown = unknownRequirementIds(ids);
   const infoOnly = ids.length > 0 && unknown.length === 0 && ids.every((id) => isInfo(id));
-  const boundMs = o.timeoutMs ?? defaultTimeoutMs ?? SUITES_TEST_TIMEOUT_MS;
+  const boundMs = o.timeoutMs ?? defaultTimeoutMs() ?? SUITES_TEST_TIMEOUT_MS;
   // The ids are in the meta from collection on, so `run --list` shows them without running anything.
   const options = {
     timeout: boundMs + RUNNER_GRACE_MS,
     meta: { requirements: [...ids] },
     ...(o.concurrent ? { concurrent: true } : {}),
+    // The file's context is set up for a body that names it (vitest's rule for fixtures).
+    ...(namedFixtures(fn).includes('speak') ? { speak: true } : {}),
   };
-  registerRunTest(name, options, async ({ run, task, signal }) => {
+  registerRunTest(name, options, async ({ run, speak, task, signal }) => {
     task.meta.requirements = [...ids];
     task.meta.infoOnly = infoOnly;
     if (ids.length === 0)
@@ -147,7 +154,7 @@ export function covers(
         runWithRecord(record, () =>
           runWithChecks({ ids, conclusions }, async () => {
             if (await preconditionUnmet(ids, o.requires)) return;
-            return fn({ run, task, signal });
+            return fn({ run, speak, task, signal });
           }),
         ),
       );

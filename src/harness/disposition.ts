@@ -5,7 +5,9 @@
  * error stops the test; the sentences are the errors' own messages, kept as data in the
  * conclusions (src/verdict/conclusion.ts).
  */
-import { WEBSOCKET_UPGRADE_ROUTE } from '../client/route.ts';
+import type { ClientDiagnostic } from '../client/diagnostics.ts';
+import { isIdempotent } from '../client/route.ts';
+import type { WsClientError } from '../client/ws-client-error.ts';
 import { redactText } from '../evidence/redact.ts';
 import { harnessBug } from './harness-error.ts';
 import { requirementOfRoute } from './route-requirement.ts';
@@ -102,26 +104,40 @@ function unansweredOnceRequirement(err: unknown): string | undefined {
   const hung = unansweredRoute(err);
   // Only what cannot be asked again: a GET unanswered twice with the server's root silent too, or
   // a stream, is the whole server's stall or its own wait's bound, never a verdict on its route.
-  if (!hung || hung.learned || !(hung.route.startsWith('POST ') || hung.route === WEBSOCKET_UPGRADE_ROUTE))
-    return undefined;
+  if (!hung || hung.learned || !hung.sentOnce) return undefined;
   return requirementOfRoute(hung.route);
 }
 
+interface UnansweredRoute {
+  route: string;
+  /** The run learned the route does not answer: a run-wide fact. */
+  learned: boolean;
+  /** The request is not sent again after no answer: not idempotent (a POST), or a websocket upgrade. */
+  sentOnce: boolean;
+}
+
 /** The route of a request without an answer behind `err` ('hung', or a websocket upgrade that timed out), if any. */
-function unansweredRoute(err: unknown): { route: string; learned: boolean } | undefined {
+function unansweredRoute(err: unknown): UnansweredRoute | undefined {
+  // By code, as everywhere here: an error is told by what it says it is, whichever copy made it.
   const hung = inCauses(
     err,
     (e) =>
       (codeOf(e) === 'SPEAKCHECK_HUNG' || codeOf(e) === 'SPEAKCHECK_WS_CLIENT') &&
-      typeof routeOf(e) === 'string',
-  );
-  if (hung === undefined) return undefined;
-  return { route: routeOf(hung)!, learned: (hung as { routeLearned?: unknown }).routeLearned === true };
-}
-
-function routeOf(err: unknown): string | undefined {
-  const route = (err as { route?: unknown } | null)?.route;
-  return typeof route === 'string' ? route : undefined;
+      typeof (e as { route?: unknown }).route === 'string',
+  ) as
+    | Pick<ClientDiagnostic, 'code' | 'route' | 'routeLearned' | 'method'>
+    | Pick<WsClientError, 'code' | 'route' | 'routeLearned'>
+    | undefined;
+  if (hung?.route === undefined) return undefined;
+  return {
+    route: hung.route,
+    learned: hung.routeLearned === true,
+    // A websocket upgrade is never sent again (src/client/ws-connect.ts); an HTTP request is when
+    // its method is idempotent (src/client/http.ts, RFC 9110 §9.2.2).
+    sentOnce:
+      hung.code === 'SPEAKCHECK_WS_CLIENT' ||
+      ('method' in hung && hung.method !== undefined && !isIdempotent(hung.method)),
+  };
 }
 
 /**

@@ -6,7 +6,7 @@
  * blocked or not judged is not passed, so only a run that judged and passed every MUST shows M/M (a
  * selection says "subset"). docs/testing-a-server.md says the same (test/docs/docs-drift.test.ts).
  */
-import { isGatingFailure, standing } from '../verdict/standing.ts';
+import { isGatingFailure, isHeld } from '../verdict/standing.ts';
 import type { ConformanceReport } from './model.ts';
 
 export interface Badge {
@@ -24,7 +24,7 @@ const AMBER = '#9a6700';
 
 export function badgeOf(report: Pick<ConformanceReport, 'requirements' | 'run'>): Badge {
   const musts = report.requirements.filter((r) => r.level === 'MUST');
-  const mustPassed = musts.filter((r) => standing(r).group === 'held').length;
+  const mustPassed = musts.filter(isHeld).length;
   // Where security checks gate (the standing says): a leak is red however many MUSTs passed.
   const mustFailed = report.requirements.some(
     (r) => (r.level === 'MUST' || r.level === 'SECURITY') && isGatingFailure(r, report.run.profile),

@@ -16,10 +16,11 @@ import { countdown, parseExpiryWait } from '../harness/expiry.ts';
 import '../harness/meta.ts';
 import type { RunPlan } from '../harness/run-plan.ts';
 import { catalogue, type Requirement, type RequirementId } from '../requirements/index.ts';
-import { conclusionsOfState, unfinished } from '../verdict/conclusion.ts';
+import { conclusionsOfState } from '../verdict/conclusion.ts';
 import { type ExpectOutcome, isExpired } from '../verdict/expectations.ts';
 import { gate } from '../verdict/gate.ts';
 import type { RunStopped } from '../verdict/model.ts';
+import { testFailed, testSkipped, testStateOf } from '../verdict/standing.ts';
 import { computeVerdicts, type Problem, type TestOutcome, type Verdicts } from '../verdict/verdict.ts';
 import { speakcheckVersion } from '../version.ts';
 import { LiveProgress, type LiveTest } from './live-progress.ts';
@@ -158,7 +159,7 @@ export class ConformanceReporter implements Reporter {
 
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.result();
-    if (result.state !== 'failed') return;
+    if (!testFailed(result)) return;
     const message = redactText(firstLine(result.errors[0]?.message ?? 'failed'));
     this.live.failed(this.file(testCase.module), { ...liveTest(testCase), message });
   }
@@ -266,36 +267,24 @@ export class ConformanceReporter implements Reporter {
     const meta = test.meta();
     const result = test.result();
     const requirements = meta.requirements ?? [];
-    const errors =
-      result.state === 'failed' ? (result.errors ?? []).map((e) => redactText(errorText(e))) : [];
-    const note = result.state === 'skipped' && result.note ? redactText(result.note) : undefined;
+    const errors = testFailed(result) ? (result.errors ?? []).map((e) => redactText(errorText(e))) : [];
+    const note = testSkipped(result) && result.note ? redactText(result.note) : undefined;
     const conclusions =
       meta.conclusions ??
-      conclusionsOfState(
-        result.state === 'pending' ? (this.stopReason ? 'not-concluded' : 'skipped') : result.state,
-        requirements,
-        {
-          ...(errors[0] === undefined ? {} : { error: errors[0] }),
-          ...(note === undefined ? {} : { note }),
-          ...(this.stopReason ? { stopped: this.stopReason } : {}),
-        },
-      );
+      conclusionsOfState(testStateOf(result.state, this.stopReason !== undefined), requirements, {
+        ...(errors[0] === undefined ? {} : { error: errors[0] }),
+        ...(note === undefined ? {} : { note }),
+        ...(this.stopReason ? { stopped: this.stopReason } : {}),
+      });
     // A test kept from finishing (back-pressure, its own bound, the run stopped) concluded nothing.
-    const state =
-      result.state === 'pending'
-        ? this.stopReason
-          ? 'not-concluded'
-          : 'skipped'
-        : result.state === 'failed' && unfinished(conclusions)
-          ? 'not-concluded'
-          : result.state;
+    const state = testStateOf(result.state, this.stopReason !== undefined, conclusions);
     return {
       key: `${file} > ${test.fullName}`,
       file,
       name: test.fullName,
       state,
       durationMs: test.diagnostic()?.duration ?? 0,
-      errors: state === 'failed' ? errors : [],
+      errors: testFailed({ state }) ? errors : [],
       requirements,
       unknownRequirements: meta.unknownRequirements ?? [],
       observations: [

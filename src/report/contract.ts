@@ -8,7 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Group, type Standable, standing } from '../verdict/standing.ts';
+import type { Standable } from '../verdict/standing.ts';
+import { outcomeLabel, outcomeOf, worstOutcome } from '../verdict/words.ts';
 
 /** Where the contract lives in the repository (spec/, as test/requirements/grounding.test.ts reads it). */
 export const CONTRACT_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'spec', 'speak-v1.md');
@@ -36,29 +37,6 @@ export interface RenderedContract {
   html: string;
   /** Requirement id → the anchor of the statement its quote stands in. */
   anchors: Map<string, string>;
-}
-
-/** The grouping the report uses everywhere: what a reader acts on, in that order. */
-export type Outcome = 'failed' | 'blocked' | 'not-judged' | 'passed' | 'info';
-
-/** The report's name for each standing group (src/verdict/standing.ts; the pages' CSS classes). */
-const OUTCOME_OF: Record<Group, Outcome> = {
-  held: 'passed',
-  failed: 'failed',
-  blocked: 'blocked',
-  'not-judged': 'not-judged',
-  observed: 'info',
-};
-
-/** A verdict's outcome as the report groups it: its standing. */
-export function outcomeOf(r: Standable): Outcome {
-  return OUTCOME_OF[standing(r).group];
-}
-
-const OUTCOME_ORDER: Outcome[] = ['failed', 'blocked', 'not-judged', 'passed', 'info'];
-
-export function outcomeRank(o: Outcome): number {
-  return OUTCOME_ORDER.indexOf(o);
 }
 
 /** Markdown to plain words, as grounding.test.ts matches quotes: no emphasis, backticks, pipes. */
@@ -215,18 +193,6 @@ export function parseContract(markdown: string): Block[] {
   return blocks;
 }
 
-const OUTCOME_LABEL: Record<Outcome, string> = {
-  failed: 'failed',
-  blocked: 'blocked',
-  'not-judged': 'not judged',
-  passed: 'passed',
-  info: 'info',
-};
-
-export function outcomeLabel(o: Outcome): string {
-  return OUTCOME_LABEL[o];
-}
-
 /**
  * The contract as HTML: every statement has its anchor; a statement some requirement quotes is
  * marked with the worst outcome among them and lists them, each a link back to its verdict.
@@ -249,7 +215,7 @@ export function renderContract(
     const by = citing.get(s.anchor) ?? [];
     const tag = s.kind === 'row' ? 'tr' : s.kind === 'item' ? 'li' : 'p';
     if (by.length === 0) return `<${tag} id="${s.anchor}">${inner}</${tag}>`;
-    const worst = by.map((r) => outcomeOf(r)).sort((a, b) => outcomeRank(a) - outcomeRank(b))[0]!;
+    const worst = worstOutcome(by);
     const refs = by
       .map(
         (r) =>

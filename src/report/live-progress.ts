@@ -10,12 +10,21 @@
  */
 import { EXPIRY_AREAS } from '../harness/suite-files.ts';
 import { AREAS } from '../requirements/types.ts';
-import { type Conclusions, unfinished } from '../verdict/conclusion.ts';
+import type { Conclusions } from '../verdict/conclusion.ts';
+import {
+  isAgainst,
+  isNotConcluded,
+  type RunnerState,
+  testFailed,
+  testPassed,
+  testSkipped,
+  unfinished,
+} from '../verdict/standing.ts';
 
 export interface LiveTest {
   /** The test's full name, as the ✗ line shows it. */
   name: string;
-  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  state: Exclude<RunnerState, 'not-concluded'>;
   requirements: readonly string[];
   /** What the test concluded per requirement (meta.conclusions), when it said. */
   conclusions?: Conclusions;
@@ -63,7 +72,7 @@ export function failureExpected(
 ): boolean {
   if (expected.size === 0) return false;
   const broken = Object.entries(test.conclusions ?? {})
-    .filter(([, list]) => list.some((c) => c.kind === 'violated' || c.kind === 'blocked'))
+    .filter(([, list]) => list.some(isAgainst))
     .map(([id]) => id);
   const ids = (broken.length > 0 ? broken : test.requirements).filter(
     (id) => requirementOf(id)?.level !== 'INFO',
@@ -79,7 +88,7 @@ export function failureExpected(
  */
 export function concludedNothing(test: Pick<LiveTest, 'state' | 'conclusions'>): boolean {
   // The reporter's own rule for a test's state (conformance-reporter.ts): the same test, the same word.
-  return test.state === 'failed' && unfinished(test.conclusions ?? {});
+  return testFailed(test) && unfinished(test.conclusions ?? {});
 }
 
 export class LiveProgress {
@@ -138,7 +147,8 @@ export class LiveProgress {
         ...new Set(
           Object.values(test.conclusions ?? {})
             .flat()
-            .flatMap((c) => (c.kind === 'not-concluded' ? [c.cause] : [])),
+            .filter(isNotConcluded)
+            .map((c) => c.cause),
         ),
       ];
       this.log(
@@ -155,9 +165,10 @@ export class LiveProgress {
     const own = areaOfFile(file);
     for (const test of tests) {
       const counts = this.area(this.areaOf(file, test));
-      if (test.state === 'passed' || test.state === 'skipped') counts[test.state]++;
+      if (testPassed(test)) counts.passed++;
+      if (testSkipped(test)) counts.skipped++;
       if (concludedNothing(test)) counts.notConcluded++;
-      else if (test.state === 'failed') {
+      else if (testFailed(test)) {
         counts.failed++;
         if (failureExpected(test, this.expected, this.requirementOf)) {
           counts.expected++;

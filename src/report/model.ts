@@ -2,10 +2,10 @@
 import type { ThrottleStats } from '../client/back-pressure.ts';
 import type { Profile } from '../config/types.ts';
 import { redactJson, redactText } from '../evidence/redact.ts';
-import type { Outage } from '../facts/outages.ts';
 import type { ExpectOutcome } from '../verdict/expectations.ts';
-import { isGatingFailure, standing } from '../verdict/standing.ts';
+import { isFailed, isGatingFailure, testFailed } from '../verdict/standing.ts';
 import type { RequirementVerdict, TestOutcome, VerdictSummary, Verdicts } from '../verdict/verdict.ts';
+import type { OutageWords } from '../verdict/words.ts';
 import { type Reproduction, reproductionOf } from './reproduction.ts';
 import { sequenceReproduction } from './reproduction-sequence.ts';
 
@@ -77,7 +77,7 @@ export interface ConformanceReport {
   /** Every test once, with its evidence; requirements refer to them by key. */
   tests: TestOutcome[];
   /** Each route the run learned to be unavailable, once (src/facts/outages.ts); absent when none. */
-  outages?: Outage[];
+  outages?: OutageWords[];
 }
 
 export function buildReport(
@@ -110,9 +110,9 @@ function withReproductions(
   const context = outcomes.flatMap((t) => t.evidence);
   return requirements.map((r) => {
     // A failure that fails the run: not one the expect file lists, nor one the profile only reports.
-    if (!isGatingFailure(r, run.profile) || standing(r).group !== 'failed') return r;
+    if (!isGatingFailure(r, run.profile) || !isFailed(r)) return r;
     const covering = r.tests.map((k) => byKey.get(k)).filter((t): t is TestOutcome => t !== undefined);
-    const failing = covering.filter((t) => t.state === 'failed');
+    const failing = covering.filter(testFailed);
     const tests = failing.length > 0 ? failing : covering;
     const reproduction =
       sequenceReproduction(tests, r.id) ??

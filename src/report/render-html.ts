@@ -10,10 +10,20 @@
  */
 
 import type { EvidenceEntry } from '../evidence/evidence.ts';
-import type { Outage } from '../facts/outages.ts';
+import { isFine, isToActOn } from '../verdict/standing.ts';
 import { judgedText, type TestOutcome } from '../verdict/verdict.ts';
+import {
+  ACT_GROUPS,
+  labelNote,
+  OUTCOMES,
+  type OutageWords,
+  type Outcome,
+  outcomeLabel,
+  outcomeOf,
+  outcomeRank,
+} from '../verdict/words.ts';
 import { badgeOf, renderBadgeSvg } from './badge.ts';
-import { type Outcome, outcomeLabel, outcomeOf, outcomeRank, renderContract } from './contract.ts';
+import { renderContract } from './contract.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, type ReportedRequirement, selectionText, targetWords } from './model.ts';
 import { REPRODUCTION_USAGE } from './reproduction.ts';
@@ -141,8 +151,6 @@ function reveal(){var id=decodeURIComponent(location.hash.slice(1));var e=id&&do
 a.onchange=s.onchange=apply;q.oninput=apply;apply();addEventListener('hashchange',reveal);reveal();
 addEventListener('beforeprint',function(){document.querySelectorAll('#act details.req').forEach(function(d){d.open=true})})})();`;
 
-const OUTCOMES: Outcome[] = ['passed', 'failed', 'blocked', 'not-judged', 'info'];
-
 interface Tally {
   total: number;
   counts: Record<Outcome, number>;
@@ -199,26 +207,14 @@ function actOrder(a: ReportedRequirement, b: ReportedRequirement): number {
 
 /** What to act on: failed (not the expected ones), blocked, not judged; INFO judges nothing to act on. */
 export function toActOn(requirements: readonly ReportedRequirement[]): ReportedRequirement[] {
-  return requirements
-    .filter(
-      (r) =>
-        r.level !== 'INFO' &&
-        r.expected === undefined &&
-        ['failed', 'blocked', 'not-judged'].includes(outcomeOf(r)),
-    )
-    .sort(actOrder);
+  return requirements.filter(isToActOn).sort(actOrder);
 }
 
-const STATUS_NOTE: Partial<Record<string, string>> = {
-  blocked:
-    '<b>Blocked, not judged</b> (a step before its checks failed; a blocked MUST or SHOULD counts against conformance): ',
-  'expected-failure': '<b>Expected failure</b> (listed in the expect file; does not gate the run): ',
-  skipped: '<b>Not judged</b> (every covering test was skipped, or none exists): ',
-  'not-applicable': '<b>Not judged</b> (the server does not offer this optional feature): ',
-  'not-observed': '<b>Not judged</b> (the state it speaks of was not observed in this run): ',
-  'not-concluded': '<b>Not judged</b> (the run was stopped before a covering test finished): ',
-  'harness-error': '<b>Not judged</b> (the harness broke while judging it; not the server’s fault): ',
-};
+/** The words before a requirement's message that say what its label means (src/verdict/words.ts). */
+function statusNote(r: ReportedRequirement): string {
+  const note = labelNote(r.status);
+  return note ? `<b>${escapeHtml(note.name)}</b> (${escapeHtml(note.why)}): ` : '';
+}
 
 interface RenderContext {
   tests: Map<string, TestOutcome>;
@@ -265,7 +261,7 @@ function renderActionable(r: ReportedRequirement, ctx: RenderContext): string {
   return `<details class="req" id="req-${escapeHtml(r.id)}" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
 ${requirementSummary(r)}
 ${specBlock(r, ctx)}
-<p>${STATUS_NOTE[r.status] ?? ''}${escapeHtml(cut(r.message, 4_000))}</p>
+<p>${statusNote(r)}${escapeHtml(cut(r.message, 4_000))}</p>
 ${wouldJudgeHtml(r)}
 ${renderReproduction(r)}
 ${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k)).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}
@@ -277,8 +273,8 @@ function renderListed(r: ReportedRequirement, ctx: RenderContext): string {
   const acted = ctx.acted.has(r.id);
   const body = acted
     ? `<p>${escapeHtml(cut(r.message, 1_000))}</p><p><a href="#req-${escapeHtml(r.id)}">Finding, reproduction and exchanges: under “Act on first”</a></p>`
-    : `<p>${STATUS_NOTE[r.status] ?? ''}${escapeHtml(cut(r.message, 2_000))}</p>
-${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k, outcomeOf(r) !== 'passed' && outcomeOf(r) !== 'info')).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}`;
+    : `<p>${statusNote(r)}${escapeHtml(cut(r.message, 2_000))}</p>
+${r.tests.length ? `<ul>${r.tests.map((k) => renderTest(ctx.tests.get(k), k, !isFine(r))).join('\n')}</ul>` : '<p><i>No test covers this requirement.</i></p>'}`;
   return `<details class="req" id="${acted ? 'list' : 'req'}-${escapeHtml(r.id)}" data-area="${escapeHtml(r.area)}" data-status="${escapeHtml(r.status)}">
 ${requirementSummary(r)}
 ${specBlock(r, ctx)}
@@ -287,7 +283,7 @@ ${body}
 }
 
 /** Each route the run learned to be unavailable, once, with what would judge what it kept from being concluded. */
-function outagesBlock(outages: readonly Outage[]): string {
+function outagesBlock(outages: readonly OutageWords[]): string {
   if (outages.length === 0) return '';
   const items = outages
     .map(
@@ -301,7 +297,7 @@ function outagesBlock(outages: readonly Outage[]): string {
 function actSection(
   act: ReportedRequirement[],
   ctx: RenderContext,
-  outages: readonly Outage[] = [],
+  outages: readonly OutageWords[] = [],
   expected = 0,
 ): string {
   if (act.length === 0 && outages.length === 0) {
@@ -312,19 +308,12 @@ function actSection(
         : 'Nothing: every requirement of the run was judged, and none failed.';
     return `<section id="act"><h2>Act on first</h2><p class="none">${none}</p></section>`;
   }
-  const groups: [Outcome, string][] = [
-    ['failed', 'Failed'],
-    ['blocked', 'Blocked (not judged: a step before the checks failed)'],
-    ['not-judged', 'Not judged (not observed, skipped, not applicable, not concluded, harness error)'],
-  ];
-  const html = groups
-    .map(([o, title]) => {
-      const list = act.filter((r) => outcomeOf(r) === o);
-      return list.length
-        ? `<div class="act-group"><h3>${escapeHtml(title)}: ${list.length}</h3>${list.map((r) => renderActionable(r, ctx)).join('\n')}</div>`
-        : '';
-    })
-    .join('\n');
+  const html = ACT_GROUPS.map(({ outcome, title }) => {
+    const list = act.filter((r) => outcomeOf(r) === outcome);
+    return list.length
+      ? `<div class="act-group"><h3>${escapeHtml(title)}: ${list.length}</h3>${list.map((r) => renderActionable(r, ctx)).join('\n')}</div>`
+      : '';
+  }).join('\n');
   return `<section id="act"><h2>Act on first</h2>${outagesBlock(outages)}${html}</section>`;
 }
 

@@ -1,6 +1,6 @@
 /** conformance.md: the summary and every verdict, readable in a pull request or a terminal. */
 
-import { isGatingFailure, isHarnessBug, isUnconcluded, standing } from '../verdict/standing.ts';
+import { isBlocked, isFailed, isGatingFailure, isHarnessBug, isUnconcluded } from '../verdict/standing.ts';
 import { judgedText, notJudgedList } from '../verdict/verdict.ts';
 import { groundingLines } from './grounding.ts';
 import { type ConformanceReport, selectionText, targetWords } from './model.ts';
@@ -74,9 +74,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     '',
   );
 
-  const failed = report.requirements.filter(
-    (r) => standing(r, run.profile).group === 'failed' && isGatingFailure(r, run.profile),
-  );
+  const failed = report.requirements.filter((r) => isFailed(r) && isGatingFailure(r, run.profile));
   if (failed.length > 0) {
     lines.push('## Failed', '', '| Id | Level | Section | What went wrong |', '|---|---|---|---|');
     for (const r of failed)
@@ -84,7 +82,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('');
   }
   lines.push(...reproductionSection(report));
-  const blocked = report.requirements.filter((r) => standing(r).group === 'blocked' && !r.expected);
+  const blocked = report.requirements.filter((r) => isBlocked(r) && !r.expected);
   if (blocked.length > 0) {
     lines.push(
       '## Blocked (not judged: a step before their checks failed; a blocked MUST does not conform)',

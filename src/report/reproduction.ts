@@ -12,6 +12,7 @@
 import type { EvidenceEntry } from '../evidence/evidence.ts';
 import { REDACTED } from '../evidence/redact.ts';
 import type { Conclusions } from '../verdict/conclusion.ts';
+import { isViolation } from '../verdict/standing.ts';
 import { type ItemPlan, planItems } from './reproduction-items.ts';
 
 export { websocketModelOf, websocketScript } from './reproduction-websocket.ts';
@@ -144,9 +145,7 @@ export interface FailingTest {
 /** The ids of the exchanges the findings of `requirement` rest on (of every requirement: none named). */
 function findingExchanges(t: FailingTest, requirement?: string): Set<number> {
   const lists = requirement ? [t.conclusions?.[requirement] ?? []] : Object.values(t.conclusions ?? {});
-  return new Set(
-    lists.flatMap((list) => list.flatMap((c) => (c.kind === 'violated' ? (c.exchanges ?? []) : []))),
-  );
+  return new Set(lists.flatMap((list) => list.filter(isViolation).flatMap((c) => c.exchanges ?? [])));
 }
 
 /**

@@ -1,9 +1,9 @@
 /** The final table `speakcheck run` prints: one row per area, then the totals. */
 import type { Profile } from '../config/types.ts';
 import { levelGates } from '../verdict/gate.ts';
-import { type Group, isJudged, type Label, labelOf, standing } from '../verdict/standing.ts';
+import { countLabels, isBlocked, isFailed, isHeld, isJudged, isNotJudged } from '../verdict/standing.ts';
 import { notJudgedList, type RequirementVerdict, type VerdictSummary } from '../verdict/verdict.ts';
-import { findingLine } from '../verdict/words.ts';
+import { failedMark, findingLine } from '../verdict/words.ts';
 
 export function summaryTable(
   requirements: readonly RequirementVerdict[],
@@ -17,18 +17,14 @@ export function summaryTable(
   // The columns of the rarer verdicts only when the run has one.
   const rare = (
     [
-      ['non-strict', summary.nonStrict],
-      ['not observed', summary.notObserved],
-      ['n/a', summary.notApplicable],
-      ['harness error', summary.harnessErrors],
+      ['non-strict', 'nonStrict'],
+      ['not observed', 'notObserved'],
+      ['n/a', 'notApplicable'],
+      ['harness error', 'harnessErrors'],
     ] as const
-  ).filter(([, n]) => (n ?? 0) > 0);
-  const rareStatus: Record<string, Label> = {
-    'non-strict': 'non-strict',
-    'not observed': 'not-observed',
-    'n/a': 'not-applicable',
-    'harness error': 'harness-error',
-  };
+  )
+    .map(([name, key]) => [name, key, summary[key]] as const)
+    .filter(([, , n]) => (n ?? 0) > 0);
   const header = [
     'area',
     'reqs',
@@ -47,18 +43,18 @@ export function summaryTable(
   const areas = [...new Set(requirements.map((r) => r.area))];
   for (const area of areas) {
     const list = requirements.filter((r) => r.area === area);
-    const n = (label: Label) => String(list.filter((r) => labelOf(r, profile) === label).length);
+    const c = countLabels(list, profile);
     rows.push([
       area,
       String(list.length),
-      n('passed'),
-      n('failed'),
-      n('blocked'),
-      ...(expected ? [n('expected-failure')] : []),
-      n('skipped'),
-      n('info'),
-      ...(stopped ? [n('not-concluded')] : []),
-      ...rare.map(([name]) => n(rareStatus[name]!)),
+      String(c.passed),
+      String(c.failed),
+      String(c.blocked),
+      ...(expected ? [String(c.expectedFailures)] : []),
+      String(c.skipped),
+      String(c.info),
+      ...(stopped ? [String(c.notConcluded)] : []),
+      ...rare.map(([, key]) => String(c[key])),
       String(list.filter((r) => !r.covered).length),
       judgedCell(list),
     ]);
@@ -73,7 +69,7 @@ export function summaryTable(
     String(summary.skipped),
     String(summary.info),
     ...(stopped ? [String(summary.notConcluded)] : []),
-    ...rare.map(([, count]) => String(count)),
+    ...rare.map(([, , count]) => String(count)),
     String(summary.uncovered),
     judgedCell(requirements),
   ]);
@@ -95,16 +91,16 @@ export function securityLine(
 ): string | undefined {
   const security = requirements.filter((r) => r.level === 'SECURITY');
   if (security.length === 0) return undefined;
-  const n = (group: Group) =>
-    security.filter((r) => standing(r, profile).group === group && r.expected === undefined).length;
-  const notJudged = security.filter((r) => standing(r, profile).group === 'not-judged');
+  const n = (of: (r: RequirementVerdict) => boolean) =>
+    security.filter((r) => of(r) && r.expected === undefined).length;
+  const notJudged = security.filter(isNotJudged);
   const why = notJudged[0]?.notJudged?.reason;
   const gating = levelGates('SECURITY', profile)
     ? `gating (${profile} profile)`
     : `reported only (${profile} profile)`;
   // The expected ones too, so that the counts add up to the checks (issue 41).
   const expected = security.filter((r) => r.expected !== undefined).length;
-  return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n('held')} passed, ${n('failed')} failed${expected > 0 ? ` (and ${expected} expected)` : ''}, ${n('blocked')} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
+  return `security (tenant isolation, OWASP API1:2023): ${security.length} checks: ${n(isHeld)} passed, ${n(isFailed)} failed${expected > 0 ? ` (and ${expected} expected)` : ''}, ${n(isBlocked)} blocked, ${notJudged.length} not judged${why ? ` (${why})` : ''}; ${gating}`;
 }
 
 /** The levels the judged column counts: every one that can gate (INFO judges nothing). */
@@ -141,14 +137,12 @@ export function notJudgedStatus(r: RequirementVerdict): string {
  * when the expect file expects it or the profile only reports its level. Empty when none failed.
  */
 export function failedLines(requirements: readonly RequirementVerdict[], profile: Profile): string[] {
-  const failed = requirements.filter((r) => r.level !== 'INFO' && standing(r, profile).group === 'failed');
+  const failed = requirements.filter((r) => r.level !== 'INFO' && isFailed(r));
   if (failed.length === 0) return [];
   const ordered = [...failed.filter((r) => r.level === 'MUST'), ...failed.filter((r) => r.level !== 'MUST')];
   const lines = [`failed (${ordered.length}):`];
   for (const r of ordered) {
-    const label = labelOf(r, profile);
-    const mark = label === 'expected-failure' ? ', expected' : label === 'non-strict' ? ', non-strict' : '';
-    lines.push(`  ${r.id} (${r.level}${mark}): ${oneLine(findingLine(r))}`);
+    lines.push(`  ${r.id} (${r.level}${failedMark(r, profile)}): ${oneLine(findingLine(r))}`);
   }
   return lines;
 }

@@ -8,12 +8,13 @@
 import type { ThrottleStats } from '../client/back-pressure.ts';
 import { throttleSentence } from '../client/back-pressure.ts';
 import type { Profile, Target } from '../config/types.ts';
-import { type Outage, outageLine } from '../facts/outages.ts';
+import type { Outage } from '../facts/outages.ts';
 import type { RunPlan } from '../harness/run-plan.ts';
 import { LOCAL_SUITE_WORKERS } from '../harness/suite-workers.ts';
 import { lifetimesSentence } from '../stack/run-lifetimes.ts';
 import { type ExpectOutcome, expectLines } from '../verdict/expectations.ts';
 import { judgedText, type Verdicts } from '../verdict/verdict.ts';
+import { outageLine } from '../verdict/words.ts';
 import { failedLines, notJudgedLines, securityLine, summaryTable } from './summary-table.ts';
 import { verdictLine } from './verdict-line.ts';
 

@@ -3,13 +3,14 @@
  * line, conformance.md (the CI job summary), conformance.html, and `rerun`, which ends as `run` does.
  * The gate (src/verdict/gate.ts) decides the words and the reasons, MUSTs first; this only says them.
  */
+import { CONFORMS, isPlainConforms } from '../verdict/words.ts';
 import type { RunInfo } from './model.ts';
 
 type VerdictRun = Pick<RunInfo, 'verdict' | 'verdictReasons' | 'exitCode' | 'profile' | 'expect'>;
 
 /** The headline words: the gate's, or for a report from before they were written, by the exit code. */
 export function verdictWords(run: Pick<RunInfo, 'verdict' | 'exitCode'>): string {
-  return run.verdict ?? (run.exitCode === 0 ? 'CONFORMS' : 'DOES NOT CONFORM');
+  return run.verdict ?? (run.exitCode === 0 ? CONFORMS : 'DOES NOT CONFORM');
 }
 
 /**
@@ -26,7 +27,7 @@ export function verdictDetail(run: VerdictRun): string {
       ? [`${expected} failure${expected === 1 ? '' : 's'} expected by ${run.expect!.file}`]
       : []),
   ];
-  if (run.exitCode === 0 && words === 'CONFORMS' && reasons.length === 0) return '';
+  if (run.exitCode === 0 && isPlainConforms(words) && reasons.length === 0) return '';
   return `exit ${run.exitCode}, ${run.profile} profile${reasons.length > 0 ? `; ${reasons.join('; ')}` : ''}`;
 }
 

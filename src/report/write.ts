@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runOutages } from '../facts/outages.ts';
+import { outageWords } from '../verdict/words.ts';
 import { badgeEndpointJson, badgeOf, renderBadgeSvg } from './badge.ts';
 import { readContract } from './contract.ts';
 import type { ConformanceReport } from './model.ts';
@@ -15,7 +16,7 @@ import { websocketModelOf, websocketScript } from './reproduction.ts';
 export async function writeReport(dir: string, given: ConformanceReport): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   // The run's outages (src/facts), named once in every report: read here, where the run's facts are.
-  const outages = given.outages ?? runOutages();
+  const outages = given.outages ?? runOutages().map(outageWords);
   const report = outages.length > 0 ? { ...given, outages } : given;
   const files = {
     'conformance.json': `${JSON.stringify(report, null, 2)}\n`,

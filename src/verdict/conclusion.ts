@@ -86,15 +86,6 @@ export function decisive(all: readonly Conclusion[]): Conclusion | undefined {
   return undefined;
 }
 
-/** Counts of held and violated conclusions: what the Allure lines and the report's test rows show. */
-export function tally(list: readonly Conclusion[] | undefined): { held: number; violated: string[] } {
-  const all = list ?? [];
-  return {
-    held: all.filter((c) => c.kind === 'held').length,
-    violated: all.flatMap((c) => (c.kind === 'violated' ? [c.message] : [])),
-  };
-}
-
 /**
  * The conclusions of a test that left none of its own (a hook failed before its body ran, it was
  * skipped, or the stopped run never let it finish): its state speaks for every id it covers.
@@ -121,10 +112,4 @@ export function conclusionsOfState(
   };
   const one = of[state];
   return Object.fromEntries(ids.map((id) => [id, [one()]]));
-}
-
-/** A test that concluded nothing for or against anything it covers, and was kept from finishing. */
-export function unfinished(conclusions: Conclusions): boolean {
-  const all = Object.values(conclusions).flat();
-  return all.some((c) => c.kind === 'not-concluded') && !all.some((c) => c.kind === 'violated');
 }

@@ -14,7 +14,7 @@
  */
 import type { Expectation } from '../config/types.ts';
 import type { Verdict } from './model.ts';
-import { standing } from './standing.ts';
+import { isHeld } from './standing.ts';
 
 export interface ExpectOutcome {
   /** Where the entries came from (the file), for the messages. */
@@ -52,7 +52,7 @@ export function expectOutcome(
     expected: verdicts.filter((v) => v.expected !== undefined).map((v) => v.id),
     unexpectedPasses: entries.filter((e) => {
       const v = byId.get(e.requirement);
-      return v !== undefined && standing(v).group === 'held';
+      return v !== undefined && isHeld(v);
     }),
     expired: entries.filter((e) => isExpired(e, now)),
   };

@@ -17,7 +17,7 @@ import { type Conclusion, decisive } from './conclusion.ts';
 import { isExpired } from './expectations.ts';
 import type { StopReason, TestOutcome, Verdict } from './model.ts';
 import { infoBlocked, infoStopped } from './noted.ts';
-import { labelOf } from './standing.ts';
+import { isAgainst, isBlock, isObserved, isViolation, testRan, testUnconcluded } from './standing.ts';
 
 export interface FoldOptions {
   /** Why the run was stopped early: what never ran is not concluded. */
@@ -48,7 +48,7 @@ export function foldVerdict(
   };
   const folded = tests.length === 0 ? untested(base, o.stop) : decide(base, tests, o.stop);
   const withRun =
-    folded.level === 'INFO' && labelOf(folded) === 'info' && (o.runObservations?.[folded.id]?.length ?? 0) > 0
+    isObserved(folded) && (o.runObservations?.[folded.id]?.length ?? 0) > 0
       ? { ...folded, observations: [...folded.observations, ...o.runObservations![folded.id]!] }
       : folded;
   return expect(withRun, o);
@@ -91,8 +91,8 @@ function decideInfo(
   found: Found[],
   stop: StopReason | undefined,
 ): Verdict {
-  const ran = tests.filter((t) => t.state !== 'skipped' && t.state !== 'not-concluded');
-  const unfinished = tests.filter((t) => t.state === 'not-concluded');
+  const ran = tests.filter(testRan);
+  const unfinished = tests.filter(testUnconcluded);
   const cause = (t: TestOutcome) =>
     Object.values(t.conclusions)
       .flat()
@@ -126,13 +126,11 @@ function decideInfo(
         wouldJudge: 'a run where its test is not skipped (see the reason)',
       },
     };
-  const notSeen = found.flatMap(({ test, c }) =>
-    c.kind === 'blocked' ? [infoBlocked(test.name, c.by)] : [],
-  );
+  const notSeen = found.flatMap(({ test, c }) => (isBlock(c) ? [infoBlocked(test.name, c.by)] : []));
   // covers() notes an INFO violation as an observation; a test that left no conclusions of its own
   // (a hook failed first) did not: its failure is noted here, an observation, not a verdict.
   const unnoted = found.flatMap(({ test, c }) =>
-    c.kind === 'violated' && test.concludedByState ? [infoStopped(c.message)] : [],
+    isViolation(c) && test.concludedByState ? [infoStopped(c.message)] : [],
   );
   return { ...base, decided: { kind: 'held' }, observations: [...base.observations, ...unnoted, ...notSeen] };
 }
@@ -144,6 +142,6 @@ function decideInfo(
 function expect(v: Verdict, o: FoldOptions): Verdict {
   const entry = o.expectations?.find((e) => e.requirement === v.id);
   if (!entry || v.level === 'INFO' || isExpired(entry, o.now ?? new Date())) return v;
-  if (v.decided?.kind !== 'violated' && v.decided?.kind !== 'blocked') return v;
+  if (v.decided === undefined || !isAgainst(v.decided)) return v;
   return { ...v, expected: { reason: entry.reason, ...(entry.link ? { link: entry.link } : {}) } };
 }

@@ -25,14 +25,16 @@ import type { RequirementLevel } from '../requirements/types.ts';
 import type { Verdict } from './model.ts';
 import { judgesWireFacts, SDK_WIRE_FACTS } from './sdk-profile.ts';
 import {
+  isBlocked,
+  isFailed,
   isGatingFailure,
   isHarnessBug,
   isJudged,
   isUnconcluded,
-  standing,
   unjudgedGates,
 } from './standing.ts';
 import { notJudgedList, type RequirementVerdict, type Verdicts } from './verdict.ts';
+import { CONFORMS } from './words.ts';
 
 export interface GateResult {
   exitCode: number;
@@ -76,8 +78,8 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
       reasons: [`${harnessErrors} requirement(s) hit a bug of speakcheck`],
     };
   const failing = LEVELS.filter((level) => levelGates(level, profile)).flatMap((level) => {
-    const failed = count(verdicts, profile, level, 'failed');
-    const blocked = count(verdicts, profile, level, 'blocked');
+    const failed = count(verdicts, profile, level, isFailed);
+    const blocked = count(verdicts, profile, level, isBlocked);
     if (failed + blocked === 0) return [];
     // Each count names its level: "2 blocked" after a SHOULD count read as the MUSTs' (issue 41).
     const named = (n: number) => `${n} ${LEVEL_NAME[level][n === 1 ? 0 : 1]}`;
@@ -137,7 +139,7 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
   if (!open)
     return withSdk(verdicts, profile, {
       exitCode: EXIT.ok,
-      words: expected ? `${noneUnexpected} — ${expected}` : 'CONFORMS',
+      words: expected ? `${noneUnexpected} — ${expected}` : CONFORMS,
       reasons: [],
     });
   const held = expected
@@ -152,10 +154,14 @@ export function gate(verdicts: Verdicts, profile: Profile, inputs: GateInputs = 
   });
 }
 
-function count(verdicts: Verdicts, profile: Profile, level: GatedLevel, group: 'failed' | 'blocked'): number {
-  return verdicts.requirements.filter(
-    (r) => r.level === level && standing(r, profile).group === group && isGatingFailure(r, profile),
-  ).length;
+function count(
+  verdicts: Verdicts,
+  profile: Profile,
+  level: GatedLevel,
+  of: (r: RequirementVerdict) => boolean,
+): number {
+  return verdicts.requirements.filter((r) => r.level === level && of(r) && isGatingFailure(r, profile))
+    .length;
 }
 
 /**
@@ -188,9 +194,14 @@ function sharedRemedy(verdicts: Verdicts): string | undefined {
 function expectedText(verdicts: Verdicts): string {
   const listed = verdicts.requirements.filter((r) => r.expected !== undefined);
   const parts = LEVELS.flatMap((level) =>
-    (['failed', 'blocked'] as const).flatMap((group) => {
-      const n = listed.filter((r) => r.level === level && standing(r).group === group).length;
-      return n > 0 ? [`${n} ${LEVEL_NAME[level][n === 1 ? 0 : 1]} ${group}`] : [];
+    (
+      [
+        [isFailed, 'failed'],
+        [isBlocked, 'blocked'],
+      ] as const
+    ).flatMap(([of, word]) => {
+      const n = listed.filter((r) => r.level === level && of(r)).length;
+      return n > 0 ? [`${n} ${LEVEL_NAME[level][n === 1 ? 0 : 1]} ${word}`] : [];
     }),
   );
   return parts.length > 0 ? `${parts.join(', ')} as expected` : '';

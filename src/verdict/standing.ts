@@ -14,7 +14,8 @@
  */
 import { levelGates, PROFILE_RULES, type Profile } from '../config/types.ts';
 import type { RequirementLevel } from '../requirements/types.ts';
-import type { Verdict } from './model.ts';
+import type { Conclusion, Conclusions } from './conclusion.ts';
+import type { TestState, Verdict } from './model.ts';
 
 export type Group = 'held' | 'failed' | 'blocked' | 'not-judged' | 'observed';
 
@@ -82,6 +83,25 @@ export function unjudgedGates(level: RequirementLevel, profile: Profile): boolea
 export function isJudged(v: Standable): boolean {
   const { group } = standing(v);
   return group === 'held' || group === 'failed' || group === 'observed';
+}
+
+/** The standing's group, one question each: callers never compare a group or a label themselves. */
+export const isHeld = (v: Standable): boolean => standing(v).group === 'held';
+export const isFailed = (v: Standable): boolean => standing(v).group === 'failed';
+export const isBlocked = (v: Standable): boolean => standing(v).group === 'blocked';
+export const isNotJudged = (v: Standable): boolean => standing(v).group === 'not-judged';
+/** INFO, and something was seen: the observations are its verdict. */
+export const isObserved = (v: Standable): boolean => standing(v).group === 'observed';
+
+/** Nothing to look into: it held, or it is INFO and was observed. */
+export function isFine(v: Standable): boolean {
+  const { group } = standing(v);
+  return group === 'held' || group === 'observed';
+}
+
+/** What a reader acts on: a MUST, SHOULD or security check failed (not expected), blocked or not judged. */
+export function isToActOn(v: Standable): boolean {
+  return v.level !== 'INFO' && v.expected === undefined && !isFine(v);
 }
 
 /** Not judged at a level that can gate (MUST, SHOULD, SECURITY): what the not-judged lists name. */
@@ -163,4 +183,112 @@ export function countLabels(verdicts: readonly Standable[], profile: Profile = '
     securityFailed: n('failed', 'SECURITY'),
     securityBlocked: n('blocked', 'SECURITY'),
   };
+}
+
+/** A conclusion that found the server wanting: it broke the requirement, or a step before it failed. */
+export function isAgainst(c: Conclusion): c is Extract<Conclusion, { kind: 'violated' | 'blocked' }> {
+  return c.kind === 'violated' || c.kind === 'blocked';
+}
+
+export function isViolation(c: Conclusion): c is Extract<Conclusion, { kind: 'violated' }> {
+  return c.kind === 'violated';
+}
+
+export function isBlock(c: Conclusion): c is Extract<Conclusion, { kind: 'blocked' }> {
+  return c.kind === 'blocked';
+}
+
+export function isNotConcluded(c: Conclusion): c is Extract<Conclusion, { kind: 'not-concluded' }> {
+  return c.kind === 'not-concluded';
+}
+
+/** Counts of held and violated conclusions: what the Allure lines and the report's test rows show. */
+export function tally(list: readonly Conclusion[] | undefined): { held: number; violated: string[] } {
+  const all = list ?? [];
+  return {
+    held: all.filter((c) => c.kind === 'held').length,
+    violated: all.filter(isViolation).map((c) => c.message),
+  };
+}
+
+/** A test that concluded nothing for or against anything it covers, and was kept from finishing. */
+export function unfinished(conclusions: Conclusions): boolean {
+  const all = Object.values(conclusions).flat();
+  return all.some(isNotConcluded) && !all.some(isViolation);
+}
+
+/**
+ * A test's state as vitest reports it while the run goes on (`pending`: it has not ended, or never
+ * ran) or as the verdict keeps it (src/verdict/model.ts TestState).
+ */
+export type RunnerState = TestState | 'pending';
+
+/** A test, or vitest's result of one: anything with a state (guards narrow a result to its kind). */
+interface Stated {
+  state: RunnerState;
+}
+
+export function testPassed<T extends Stated>(t: T): t is T & { state: 'passed' } {
+  return t.state === 'passed';
+}
+export function testFailed<T extends Stated>(t: T): t is T & { state: 'failed' } {
+  return t.state === 'failed';
+}
+export function testSkipped<T extends Stated>(t: T): t is T & { state: 'skipped' } {
+  return t.state === 'skipped';
+}
+/** It ran to its end (passed or failed): it saw the server. */
+export function testRan(t: Stated): boolean {
+  return t.state === 'passed' || t.state === 'failed';
+}
+export function testUnconcluded(t: Stated): boolean {
+  return t.state === 'not-concluded';
+}
+
+/**
+ * The state a test ended in, as the verdict keeps it: one that never ran is skipped, or not concluded
+ * when the run was stopped; one that failed but concluded nothing for or against (back-pressure,
+ * its own bound, the run stopped) is not concluded, never failed.
+ */
+export function testStateOf(
+  state: 'passed' | 'failed' | 'skipped' | 'pending',
+  stopped: boolean,
+  conclusions?: Conclusions,
+): TestState {
+  if (state === 'pending') return stopped ? 'not-concluded' : 'skipped';
+  if (state === 'failed' && conclusions !== undefined && unfinished(conclusions)) return 'not-concluded';
+  return state;
+}
+
+/** A run's tests counted by state: the summary's test figures. */
+export function countTestStates(tests: readonly { state: TestState }[]) {
+  const n = (state: TestState) => tests.filter((t) => t.state === state).length;
+  return {
+    passed: n('passed'),
+    failed: n('failed'),
+    skipped: n('skipped'),
+    notConcluded: n('not-concluded'),
+  };
+}
+
+/** How a requirement's standing moved from one run to the next (compare). */
+export type GroupChange = 'new-failure' | 'fixed' | 'no-longer-judged' | 'newly-judged' | 'verdict-changed';
+export type Direction = 'worse' | 'better' | 'neither';
+
+/** The change of a requirement's standing between two runs that label it differently. */
+export function changeBetween(from: Standable, to: Standable): { kind: GroupChange; direction: Direction } {
+  const before = standing(from).group;
+  const after = standing(to).group;
+  const held = (g: Group) => g === 'held' || g === 'observed';
+  const unjudged = (g: Group) => g === 'blocked' || g === 'not-judged';
+  if (after === 'failed' && before !== 'failed') return { kind: 'new-failure', direction: 'worse' };
+  if (before === 'failed' && held(after)) return { kind: 'fixed', direction: 'better' };
+  // Blocked counts against conformance like a failure (src/verdict/gate.ts); the other ways of not
+  // being judged are the run's circumstances (a state it did not catch, its options, its budget).
+  if (unjudged(after) && held(before))
+    return { kind: 'no-longer-judged', direction: after === 'blocked' ? 'worse' : 'neither' };
+  if (unjudged(after) && before === 'failed') return { kind: 'no-longer-judged', direction: 'neither' };
+  if (held(after) && unjudged(before)) return { kind: 'newly-judged', direction: 'better' };
+  // The same group (failed → non-strict), blocked ↔ not judged, passed ↔ INFO (another profile's level).
+  return { kind: 'verdict-changed', direction: 'neither' };
 }

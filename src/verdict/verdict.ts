@@ -17,7 +17,15 @@ import type { RunStopped, TestOutcome, Verdict } from './model.ts';
 export type { TestOutcome, TestState } from './model.ts';
 
 import { inProfile } from './sdk-profile.ts';
-import { countLabels, isJudged, isOpen, type Label, labelOf } from './standing.ts';
+import {
+  countLabels,
+  countTestStates,
+  isJudged,
+  isOpen,
+  type Label,
+  labelOf,
+  testFailed,
+} from './standing.ts';
 import { messageOf, type NotJudged, notJudgedOf, type RunParticulars } from './words.ts';
 
 export type { NotJudged };
@@ -144,7 +152,7 @@ export function computeVerdicts(
   const requirements = folded.map((v) => present(v, o.profile, run));
   const problems: Problem[] = [...(o.fileErrors ?? [])];
   for (const outcome of outcomes) {
-    if (outcome.state !== 'failed') continue;
+    if (!testFailed(outcome)) continue;
     if (outcome.unknownRequirements.length > 0 || outcome.requirements.length === 0) {
       problems.push({ where: outcome.key, message: outcome.errors[0] ?? 'failed without a requirement id' });
     }
@@ -155,12 +163,7 @@ export function computeVerdicts(
       requirements: requirements.length,
       ...countLabels(requirements, o.profile),
       uncovered: uncovered.length,
-      tests: {
-        passed: outcomes.filter((t) => t.state === 'passed').length,
-        failed: outcomes.filter((t) => t.state === 'failed').length,
-        skipped: outcomes.filter((t) => t.state === 'skipped').length,
-        notConcluded: outcomes.filter((t) => t.state === 'not-concluded').length,
-      },
+      tests: countTestStates(outcomes),
       characters: outcomes.reduce((n, t) => n + t.characters, 0),
       judged: judgedAccount(requirements),
     },

@@ -4,11 +4,23 @@
  * (src/verdict/model.ts), its standing (src/verdict/standing.ts) and the run's particulars (why it
  * stopped, the back-pressure it waited on); nothing here is read back by any code.
  */
+
+import { OUTAGE_WOULD_JUDGE } from '../client/route-patience.ts';
 import type { Profile } from '../config/types.ts';
 import { sentencesOf } from '../evidence/observation.ts';
+import { redactText } from '../evidence/redact.ts';
+import type { Outage, RouteOutageData } from '../facts/outages.ts';
 import { type Conclusion, stoppedRemedy } from './conclusion.ts';
 import type { RunStopped, StopReason, Verdict } from './model.ts';
-import { isOpen, type Label, labelOf, unjudgedGates } from './standing.ts';
+import {
+  type Group,
+  isOpen,
+  type Label,
+  labelOf,
+  type Standable,
+  standing,
+  unjudgedGates,
+} from './standing.ts';
 
 /** What only the whole run knows, and the words say. */
 export interface RunParticulars {
@@ -166,4 +178,120 @@ export function findingLine(v: Verdict): string {
   return c?.kind === 'violated'
     ? `${v.decidedIn ? `${v.decidedIn.test}: ` : ''}${c.message}`
     : plainMessage(v, undefined, {});
+}
+
+/**
+ * A verdict's outcome as the reports name and colour it (the pages' CSS classes `o-<outcome>`, the
+ * status filter): the standing's group in the report's words.
+ */
+export type Outcome = 'failed' | 'blocked' | 'not-judged' | 'passed' | 'info';
+
+const OUTCOME_OF: Record<Group, Outcome> = {
+  held: 'passed',
+  failed: 'failed',
+  blocked: 'blocked',
+  'not-judged': 'not-judged',
+  observed: 'info',
+};
+
+export function outcomeOf(r: Standable): Outcome {
+  return OUTCOME_OF[standing(r).group];
+}
+
+/** The order of the bars and their key. */
+export const OUTCOMES: readonly Outcome[] = ['passed', 'failed', 'blocked', 'not-judged', 'info'];
+
+/** Worst first: what a reader acts on, in that order. */
+const OUTCOME_ORDER: readonly Outcome[] = ['failed', 'blocked', 'not-judged', 'passed', 'info'];
+
+export function outcomeRank(o: Outcome): number {
+  return OUTCOME_ORDER.indexOf(o);
+}
+
+/** The worst outcome among some verdicts (at least one). */
+export function worstOutcome(of: readonly Standable[]): Outcome {
+  return of.map(outcomeOf).sort((a, b) => outcomeRank(a) - outcomeRank(b))[0]!;
+}
+
+const OUTCOME_LABEL: Record<Outcome, string> = {
+  failed: 'failed',
+  blocked: 'blocked',
+  'not-judged': 'not judged',
+  passed: 'passed',
+  info: 'info',
+};
+
+export function outcomeLabel(o: Outcome): string {
+  return OUTCOME_LABEL[o];
+}
+
+/** The groups of "Act on first", in order, with their headings. */
+export const ACT_GROUPS: readonly { outcome: Outcome; title: string }[] = [
+  { outcome: 'failed', title: 'Failed' },
+  { outcome: 'blocked', title: 'Blocked (not judged: a step before the checks failed)' },
+  {
+    outcome: 'not-judged',
+    title: 'Not judged (not observed, skipped, not applicable, not concluded, harness error)',
+  },
+];
+
+/** The verdict's word for a run that conforms with nothing to add (src/verdict/gate.ts says it). */
+export const CONFORMS = 'CONFORMS';
+
+/**
+ * Whether a verdict's words are the plain CONFORMS, that needs no detail after it. The one place a
+ * word is compared: the headline is the gate's sentence, and a report keeps no other trace of it.
+ */
+export function isPlainConforms(words: string): boolean {
+  return words === CONFORMS;
+}
+
+/** How a failed line marks a failure that does not gate: ", expected", ", non-strict", or ''. */
+export function failedMark(v: Standable, profile: Profile): string {
+  const label = labelOf(v, profile);
+  return label === 'expected-failure' ? ', expected' : label === 'non-strict' ? ', non-strict' : '';
+}
+
+/** What would judge what a route that does not answer kept from being judged. */
+export const UNANSWERED_WOULD_JUDGE =
+  'the server fixed to answer this route (or a longer --request-timeout, if it is only slow)';
+
+/** What would judge what an outage kept from being concluded, by its kind. */
+export function outageWouldJudge(o: Pick<Outage, 'kind'>): string {
+  return o.kind === 'unavailable' ? OUTAGE_WOULD_JUDGE : UNANSWERED_WOULD_JUDGE;
+}
+
+/** "outage: GET … answered 429 to all 17 requests over 31 s while …; … would be judged with …" */
+export function outageLine(o: Outage): string {
+  // A second net: an outage's evidence may quote a request (a signed URL carries its signature).
+  return `outage: ${redactText(o.sentence)}; what it kept from being concluded would be judged with ${outageWouldJudge(o)}`;
+}
+
+/** An outage as conformance.json keeps it: its figures, its evidence and what would judge it. */
+export interface OutageWords extends RouteOutageData {
+  sentence: string;
+  wouldJudge: string;
+}
+
+export function outageWords(o: Outage): OutageWords {
+  const { route, statuses, answers, spanMs, servedElsewhere, sentence } = o;
+  return { route, statuses, answers, spanMs, servedElsewhere, sentence, wouldJudge: outageWouldJudge(o) };
+}
+
+/** What a label means, as the pages say it before the message: its name, and why it is not a pass. */
+const LABEL_NOTE: Partial<Record<Label, { name: string; why: string }>> = {
+  blocked: {
+    name: 'Blocked, not judged',
+    why: 'a step before its checks failed; a blocked MUST or SHOULD counts against conformance',
+  },
+  'expected-failure': { name: 'Expected failure', why: 'listed in the expect file; does not gate the run' },
+  skipped: { name: 'Not judged', why: 'every covering test was skipped, or none exists' },
+  'not-applicable': { name: 'Not judged', why: 'the server does not offer this optional feature' },
+  'not-observed': { name: 'Not judged', why: 'the state it speaks of was not observed in this run' },
+  'not-concluded': { name: 'Not judged', why: 'the run was stopped before a covering test finished' },
+  'harness-error': { name: 'Not judged', why: 'the harness broke while judging it; not the server’s fault' },
+};
+
+export function labelNote(label: Label): { name: string; why: string } | undefined {
+  return LABEL_NOTE[label];
 }

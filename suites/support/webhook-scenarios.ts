@@ -320,3 +320,12 @@ export function retryWindowMs(): number {
   const asked = Number(process.env.SPEAKCHECK_WEBHOOK_RETRY_WAIT_MS ?? '');
   return Number.isFinite(asked) && asked > 0 ? asked : LATE_DUPLICATE_WINDOW_MS;
 }
+
+/**
+ * What the test that files the retry window concludes (notObserved's reason and what would judge):
+ * it saw the first done call answered 500; the retry itself is judged at the end of the run.
+ */
+export const RETRY_JUDGED_LATER = [
+  'the first done call was answered 500 and its retry window filed: the retry is judged at the end of the run',
+  'the settled test of WEBHOOK-RETRY-AFTER-5XX (suites/webhooks-settled.spec.ts)',
+] as const;

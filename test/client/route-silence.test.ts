@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
 import { closeHttp, send, signedRoute } from '../../src/client/http.ts';
-import { routeOf, WEBSOCKET_UPGRADE_ROUTE } from '../../src/client/route.ts';
+import { type HttpMethod, routeOf, WEBSOCKET_UPGRADE_ROUTE } from '../../src/client/route.ts';
 import {
   ANSWER_BOUND_FLOOR_MS,
   answerBoundMs,
@@ -21,10 +21,11 @@ import {
 } from '../../src/client/route-silence.ts';
 import { WsClientError } from '../../src/client/ws-client-error.ts';
 import { openWebsocket } from '../../src/client/ws-connect.ts';
-import { outageLine, runOutages } from '../../src/facts/outages.ts';
+import { runOutages } from '../../src/facts/outages.ts';
 import { memoryFacts, resetMemoryFacts } from '../../src/facts/run-facts.ts';
 import { classify } from '../../src/harness/disposition.ts';
 import { requirementOfRoute } from '../../src/harness/route-requirement.ts';
+import { outageLine } from '../../src/verdict/words.ts';
 
 describe('route identity', () => {
   test.each([
@@ -160,9 +161,14 @@ describe('a route that does not answer', () => {
 });
 
 describe('what a route that does not answer means for a test', () => {
-  const hung = (route: string, learned: boolean) => {
-    const d = new ClientDiagnostic('hung', 'got no response headers within 8000 ms (GET …)', 'http://h/');
+  const hung = (route: string, learned: boolean, method: HttpMethod = 'GET') => {
+    const d = new ClientDiagnostic(
+      'hung',
+      `got no response headers within 8000 ms (${method} …)`,
+      'http://h/',
+    );
     d.route = route;
+    d.method = method;
     if (learned) d.routeLearned = true;
     return d;
   };
@@ -181,8 +187,19 @@ describe('what a route that does not answer means for a test', () => {
   });
 
   test("one no-answer of a route not learned (a POST, not sent again) is that request's own finding", () => {
-    expect(classify(hung('POST /v1/speak/voices/generate', false))).toMatchObject({
+    expect(classify(hung('POST /v1/speak/voices/generate', false, 'POST'))).toMatchObject({
       kind: 'finding',
+      requirement: 'VOICE-GENERATE-RETURNS-VOICE',
+    });
+  });
+
+  test('whether it was sent once is told by its method, not by how its route is written', () => {
+    // A GET is asked again: one no-answer of it is no finding against the route's MUST.
+    expect(classify(hung('GET /v1/speak/models', false, 'GET'))).not.toMatchObject({
+      requirement: 'MODELS-LIST',
+    });
+    // A route named for a POST, its request a GET: the method decides, not the route's text.
+    expect(classify(hung('POST /v1/speak/voices/generate', false, 'GET'))).not.toMatchObject({
       requirement: 'VOICE-GENERATE-RETURNS-VOICE',
     });
   });
@@ -234,6 +251,7 @@ describe('a request that is not sent again (issue 49)', () => {
       await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
       const first = await post();
       expect(first?.kind).toBe('hung');
+      expect(first?.method).toBe('POST');
       expect(first?.routeLearned).toBeUndefined();
       expect(runOutages()).toEqual([]);
       await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });

@@ -4,7 +4,7 @@
  * concurrency it was registered with (vitest 3.2's test.extend passes only the timeout on).
  */
 import { describe, expect, test } from 'vitest';
-import { registerRunTest } from '../../src/harness/fixtures.ts';
+import { namedFixtures, registerRunTest } from '../../src/harness/fixtures.ts';
 import { NO_RUN_CONTEXT } from '../../src/harness/run-context.ts';
 
 const seen: string[] = [];
@@ -30,4 +30,30 @@ describe('a test registered with the run fixtures', () => {
 
 test('both bodies ran', () => {
   expect(seen.sort()).toEqual(['concurrent', 'plain']);
+});
+
+describe('the file context `speak`', () => {
+  test('namedFixtures reads the names a body destructures in its first parameter, as vitest does', () => {
+    expect(namedFixtures(async ({ speak }: { speak: unknown }) => speak)).toEqual(['speak']);
+    expect(namedFixtures(async ({ run, speak: s }: { run: unknown; speak: unknown }) => [run, s])).toEqual([
+      'run',
+      'speak',
+    ]);
+    expect(namedFixtures(async () => undefined)).toEqual([]);
+    expect(namedFixtures(async (context: unknown) => context)).toEqual([]);
+  });
+
+  registerRunTest(
+    'outside a run, named: speak is there, and reading it says how to start a run',
+    { timeout: 5_000, meta: {}, speak: true },
+    async ({ speak }) => {
+      expect(() => speak.config).toThrow(NO_RUN_CONTEXT);
+      expect(() => speak.api).toThrow(NO_RUN_CONTEXT);
+      expect(() => speak.prefix('x')).toThrow(NO_RUN_CONTEXT);
+    },
+  );
+
+  registerRunTest('not named: reading it says to name it', { timeout: 5_000, meta: {} }, async (context) => {
+    expect(() => context.speak.api).toThrow(/did not name `speak`/);
+  });
 });

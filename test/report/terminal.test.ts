@@ -189,8 +189,8 @@ describe('the end of the run', () => {
       answers: 17,
       spanMs: 31_000,
       servedElsewhere: 212,
+      kind: 'unavailable',
       sentence: 'GET /v1/speak/takes/{take_id}/flac answered 429 to all 17 requests over 31 s',
-      wouldJudge: 'a longer --max-time',
     };
     const out = texts(
       summaryLines(end, context({ allure: 'allure HTML: /tmp/a', outages: [outage] })),

@@ -12,7 +12,7 @@ import type { Expectation } from '../../config/types.ts';
 import { EXIT } from '../../exit-codes.ts';
 import type { ConformanceReport } from '../../report/model.ts';
 import { upgradeReport } from '../../report/report-version.ts';
-import { isGatingFailure, standing } from '../../verdict/standing.ts';
+import { isBlocked, isGatingFailure } from '../../verdict/standing.ts';
 
 /** The report of a run directory (conformance.json), or a ConfigError saying what is missing. */
 export function readReport(dir: string): ConformanceReport {
@@ -34,7 +34,7 @@ export function failingIds(report: ConformanceReport): string[] {
       (r) =>
         r.level !== 'INFO' &&
         r.expected === undefined &&
-        (standing(r).group === 'blocked' || isGatingFailure(r, report.run.profile)),
+        (isBlocked(r) || isGatingFailure(r, report.run.profile)),
     )
     .map((r) => r.id);
 }
