@@ -1,7 +1,7 @@
 /**
  * The websocket suites' shared mechanics (suites/websocket*.spec.ts): a connection on a URL issued
  * now, take requests with unique ids whose timings become observations, and the run's shared voice.
- * Per file (`useWebsocketStreams(speak)` at its top level): each file numbers its own requests.
+ * Per file (`useWebsocketStreams()` at its top level): each file numbers its own requests.
  */
 
 import { formatMs } from '../../src/checks/websocket.ts';
@@ -41,16 +41,34 @@ export interface WebsocketStreams {
   ): Promise<StreamedRequest>;
 }
 
-export function useWebsocketStreams(speak: SpeakContext): WebsocketStreams {
-  const sharedVoice = useSharedVoice(speak);
-  let requestCounter = 0;
+/**
+ * The file's streams: call once at the top of the file with no argument, and hand the result the
+ * file's context in each test (`streams(speak)`): the request numbers and the shared voice are the
+ * file's. A file that still calls useSpeak() at module scope may hand its context here instead.
+ */
+export function useWebsocketStreams(): (speak: SpeakContext) => WebsocketStreams;
+export function useWebsocketStreams(speak: SpeakContext): WebsocketStreams;
+export function useWebsocketStreams(
+  fileScoped?: SpeakContext,
+): WebsocketStreams | ((speak: SpeakContext) => WebsocketStreams) {
+  const sharedVoice = useSharedVoice();
+  const counter = { next: 0 };
+  const streams = (speak: SpeakContext) => websocketStreams(speak, sharedVoice, counter);
+  return fileScoped === undefined ? streams : streams(fileScoped);
+}
+
+function websocketStreams(
+  speak: SpeakContext,
+  sharedVoice: (speak: SpeakContext) => Promise<{ voice_id: string }>,
+  counter: { next: number },
+): WebsocketStreams {
   const timeouts = (): StreamTimeouts => ({
     ...DEFAULT_STREAM_TIMEOUTS,
     firstMessageMs: speak.config.timeouts.requestMs,
     endOfTakeMs: speak.config.timeouts.readyMs,
   });
   const connectFresh = () => openIssuedConnection(speak);
-  const voice = async () => (await sharedVoice()).voice_id;
+  const voice = async () => (await sharedVoice(speak)).voice_id;
   return {
     timeouts,
     connectFresh,
@@ -63,7 +81,7 @@ export function useWebsocketStreams(speak: SpeakContext): WebsocketStreams {
         await conn.close();
       }
     },
-    async streamTake(conn, text, mode, requestId = ++requestCounter) {
+    async streamTake(conn, text, mode, requestId = ++counter.next) {
       const r = await conn.generate(
         { text, voice_id: await voice() },
         { requestId, ...(mode ? { mode } : {}), timeouts: timeouts() },
