@@ -9,11 +9,10 @@ import { oneSentenceArb, textArb } from '../fixtures/texts.ts';
 import { show } from '../src/checks/finding.ts';
 import { assertRequestEnded, assertStreamClean } from '../src/checks/websocket.ts';
 import { assertReadyTake, assertSampleRateOfInfo, type TakeAudioInfo } from '../src/checks/websocket-take.ts';
-import { check, covers, type StreamMode, useSpeak } from '../src/harness/index.ts';
+import { check, covers, type StreamMode } from '../src/harness/index.ts';
 import { useWebsocketStreams } from './support/websocket-streams.ts';
 
-const speak = useSpeak();
-const { streamTake, voice, withConnection } = useWebsocketStreams(speak);
+const streams = useWebsocketStreams();
 
 // ---------------------------------------------------------------------------------------------
 // Property (3): random texts × both modes against the server
@@ -21,7 +20,8 @@ const { streamTake, voice, withConnection } = useWebsocketStreams(speak);
 covers(
   ['WS-RANDOM-TEXTS'],
   'random texts in both modes stream valid audio matching info (5 runs)',
-  async () => {
+  async ({ speak }) => {
+    const { streamTake, voice, withConnection } = streams(speak);
     // A setup step, not part of the property: a voice that never gets ready is no counterexample.
     await voice();
     // The property is the check: a body that ended before it would conclude nothing.

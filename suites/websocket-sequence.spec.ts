@@ -8,14 +8,13 @@ import {
   inServiceOrder,
 } from '../src/checks/websocket.ts';
 import { assertDistinctTakes } from '../src/checks/websocket-take.ts';
-import { check, covers, observe, useSpeak } from '../src/harness/index.ts';
+import { check, covers, observe, type SpeakContext } from '../src/harness/index.ts';
 import { generateVoice, waitUntilDone } from './support/items.ts';
 import { once, prefetch } from './support/scenarios.ts';
 import { ONE_SENTENCE, THREE_SENTENCES, useWebsocketStreams } from './support/websocket-streams.ts';
 import { openIssuedConnection } from './support/websocket-url.ts';
 
-const speak = useSpeak();
-const { connectFresh, streamTake, timeouts, voice, withConnection } = useWebsocketStreams(speak);
+const streams = useWebsocketStreams();
 
 // ---------------------------------------------------------------------------------------------
 // Serialization and several connections
@@ -23,7 +22,8 @@ const { connectFresh, streamTake, timeouts, voice, withConnection } = useWebsock
 covers(
   ['WS-SERIALIZED'],
   "a second request's audio comes after the first request's end on one connection",
-  async () => {
+  async ({ speak }) => {
+    const { streamTake, withConnection } = streams(speak);
     await withConnection(async (conn) => {
       const [a, b] = await Promise.all([
         streamTake(conn, THREE_SENTENCES, 'chunks'),
@@ -46,7 +46,8 @@ covers(
 covers(
   ['WS-SERIALIZED'],
   'three requests sent back-to-back in mixed modes are handled one after another',
-  async () => {
+  async ({ speak }) => {
+    const { streamTake, withConnection } = streams(speak);
     await withConnection(async (conn) => {
       // Sent without waiting: each request is on the wire before the worker answers the first.
       // The first one long enough to be still streaming when the others arrive; the others short
@@ -68,7 +69,8 @@ covers(
 covers(
   ['WS-SAME-CONNECTION', 'WS-URL-MODEL-HELD'],
   'three connections at once each receive only their own take',
-  async () => {
+  async ({ speak }) => {
+    const { connectFresh, streamTake } = streams(speak);
     const conns = await Promise.all([connectFresh(), connectFresh(), connectFresh()]);
     try {
       const texts = ['One connection speaks.', 'Another connection answers.', 'A third one listens.'];
@@ -95,29 +97,32 @@ covers(
 );
 
 /** A ready voice of a second model, when the server offers one (a router that ignores `model` shows there). */
-const otherModelVoice = once(async (): Promise<{ model: string; voiceId: string } | undefined> => {
-  const other = speak.models.find((m) => m.name !== speak.model.name);
-  if (!other) return undefined;
-  const { voice: created } = await generateVoice(speak, {
-    name: speak.prefix('ws-model'),
-    gender: other.genders[0],
-    model: other.name,
-  });
-  const { final } = await waitUntilDone<{ status: string; voice_id: string }>(
-    speak,
-    'voice',
-    created.voice_id,
-  );
-  return { model: other.name, voiceId: final.voice_id };
-});
+const otherModelVoice = once(
+  async (speak: SpeakContext): Promise<{ model: string; voiceId: string } | undefined> => {
+    const other = speak.models.find((m) => m.name !== speak.model.name);
+    if (!other) return undefined;
+    const { voice: created } = await generateVoice(speak, {
+      name: speak.prefix('ws-model'),
+      gender: other.genders[0],
+      model: other.name,
+    });
+    const { final } = await waitUntilDone<{ status: string; voice_id: string }>(
+      speak,
+      'voice',
+      created.voice_id,
+    );
+    return { model: other.name, voiceId: final.voice_id };
+  },
+);
 // A voice is ready only after its example take (seconds on a hosted server): made beside the tests before it.
 prefetch(otherModelVoice);
 
 covers(
   ['WS-URL-MODEL-HELD'],
   "each model's URL serves a take with a voice of that model (two models where the server has two)",
-  async () => {
-    const other = await otherModelVoice();
+  async ({ speak }) => {
+    const { timeouts, voice } = streams(speak);
+    const other = await otherModelVoice(speak);
     if (!other)
       observe('websocket.one-model', 'the server offers one model: its URL was checked for that one only');
     const pairs = [{ model: speak.model.name, voiceId: await voice() }, ...(other ? [other] : [])];
