@@ -6,21 +6,20 @@ import {
   expectSchema,
   observe,
   type RequirementId,
+  type SpeakContext,
   type SpeakStreamConnection,
-  useSpeak,
 } from '../src/harness/index.ts';
 import { field } from './support/values.ts';
 import { ONE_SENTENCE, useWebsocketStreams } from './support/websocket-streams.ts';
 
-const speak = useSpeak();
-const { streamTake, timeouts, voice, withConnection } = useWebsocketStreams(speak);
+const streams = useWebsocketStreams();
 
 // ---------------------------------------------------------------------------------------------
 // Errors: an error message, and the connection stays usable
 
-async function stillUsable(conn: SpeakStreamConnection, after: string): Promise<void> {
+async function stillUsable(speak: SpeakContext, conn: SpeakStreamConnection, after: string): Promise<void> {
   assertStillOpen(conn, after);
-  const r = await streamTake(conn, ONE_SENTENCE, 'parts');
+  const r = await streams(speak).streamTake(conn, ONE_SENTENCE, 'parts');
   assertRequestEnded(r);
 }
 
@@ -41,7 +40,8 @@ function assertErrorFor(
 covers(
   ['WS-ERROR-MALFORMED-JSON', 'WS-ERROR-SHAPE'],
   'a text frame that is not JSON: error message, connection usable',
-  async () => {
+  async ({ speak }) => {
+    const { withConnection } = streams(speak);
     await withConnection(async (conn) => {
       conn.sendText('{"command": "/takes/generate", "request_id": ');
       const m = await conn.waitForText(
@@ -50,7 +50,7 @@ covers(
         'error message for malformed JSON',
       );
       assertErrorFor('WS-ERROR-MALFORMED-JSON', m, undefined, 'malformed JSON');
-      await check('WS-ERROR-MALFORMED-JSON', () => stillUsable(conn, 'malformed JSON'));
+      await check('WS-ERROR-MALFORMED-JSON', () => stillUsable(speak, conn, 'malformed JSON'));
     });
   },
 );
@@ -58,7 +58,8 @@ covers(
 covers(
   ['WS-ERROR-UNKNOWN-COMMAND', 'WS-ERROR-SHAPE'],
   'an unknown command: error message with request_id, connection usable',
-  async () => {
+  async ({ speak }) => {
+    const { withConnection } = streams(speak);
     await withConnection(async (conn) => {
       conn.sendText(JSON.stringify({ command: '/takes/explode', request_id: 'bad-command', data: {} }));
       const m = await conn.waitForText(
@@ -67,7 +68,7 @@ covers(
         'answer to an unknown command',
       );
       assertErrorFor('WS-ERROR-UNKNOWN-COMMAND', m, 'bad-command', 'unknown command');
-      await check('WS-ERROR-UNKNOWN-COMMAND', () => stillUsable(conn, 'an unknown command'));
+      await check('WS-ERROR-UNKNOWN-COMMAND', () => stillUsable(speak, conn, 'an unknown command'));
     });
   },
 );
@@ -75,7 +76,8 @@ covers(
 covers(
   ['WS-ERROR-INVALID-DATA', 'WS-ERROR-SHAPE'],
   'invalid take data: error message with request_id, connection usable',
-  async () => {
+  async ({ speak }) => {
+    const { voice, withConnection } = streams(speak);
     await withConnection(async (conn) => {
       conn.sendText(
         JSON.stringify({
@@ -103,7 +105,7 @@ covers(
         'answer to an unknown voice',
       );
       assertErrorFor('WS-ERROR-INVALID-DATA', noVoice, 'no-voice', 'an unknown voice');
-      await check('WS-ERROR-INVALID-DATA', () => stillUsable(conn, 'invalid take data'));
+      await check('WS-ERROR-INVALID-DATA', () => stillUsable(speak, conn, 'invalid take data'));
     });
   },
 );
@@ -111,7 +113,8 @@ covers(
 covers(
   ['WS-COMMAND-SINGULAR'],
   'the singular command /take/generate (the vendor browser client): accepted or refused',
-  async () => {
+  async ({ speak }) => {
+    const { timeouts, voice, withConnection } = streams(speak);
     await withConnection(async (conn) => {
       const r = await conn.generate(
         { text: ONE_SENTENCE, voice_id: await voice() },
@@ -138,7 +141,7 @@ covers(
         assertRequestEnded(r);
         assertStreamClean(r);
       });
-      await check('WS-COMMAND-SINGULAR', () => stillUsable(conn, 'the singular command'));
+      await check('WS-COMMAND-SINGULAR', () => stillUsable(speak, conn, 'the singular command'));
     });
   },
 );
@@ -146,7 +149,8 @@ covers(
 covers(
   ['WS-VOICES-GENERATE'],
   'the /voices/generate command: Voice messages and the example take audio',
-  async () => {
+  async ({ speak }) => {
+    const { timeouts, withConnection } = streams(speak);
     await withConnection(async (conn) => {
       const body = {
         name: speak.prefix('websocket-voice'),
