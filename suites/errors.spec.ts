@@ -18,13 +18,11 @@ import {
   observe,
   rateLimitObservation,
   runThrottle,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
 import type { Take, Voice } from './support/items.ts';
 import { list } from './support/lists.ts';
 import { prefetch, useSharedVoice } from './support/scenarios.ts';
-
-const speak = useSpeak();
 
 const NUM_RUNS = 40;
 const UNKNOWN = 'speakcheck-unknown-id';
@@ -34,19 +32,19 @@ const errorsSeen: Array<{ label: string; exchange: Exchange }> = [];
 const codesByReason = new Map<string, Set<number>>();
 
 /** A plain ready voice to make takes with: the run's shared one. */
-const voice = useSharedVoice(speak);
+const voice = useSharedVoice();
 
 prefetch(voice);
 
 /** Marks what a wrongly accepted invalid body would create, so "nothing created" can be checked. */
-function marker(): string {
+function marker(speak: SpeakContext): string {
   return speak.prefix('invalid');
 }
 
 /** Ids the server accepted (2xx): judged by what they were accepted as, not by ERR-NOTHING-CREATED. */
 const acceptedIds = new Set<string>();
 
-async function trackAccidental(exchange: Exchange): Promise<void> {
+async function trackAccidental(speak: SpeakContext, exchange: Exchange): Promise<void> {
   if (exchange.status < 200 || exchange.status >= 300) return;
   const json = exchange.json as { take_id?: unknown; voice_id?: unknown } | undefined;
   if (typeof json?.take_id === 'string') {
@@ -81,7 +79,7 @@ const prosodyAccepted: string[] = [];
  * refusal is a 4xx with a detail; an acceptance must show the prosody within bounds, in the answer
  * and in a later GET (clamped: never stored out of bounds). A 5xx is neither.
  */
-async function judgeOutOfRangeProsody(exchange: Exchange, where: string): Promise<void> {
+async function judgeOutOfRangeProsody(speak: SpeakContext, exchange: Exchange, where: string): Promise<void> {
   if (exchange.status >= 400 && exchange.status < 500) {
     against('ERR-JSON-DETAIL', () => assertErrorBody(exchange));
     return;
@@ -118,33 +116,33 @@ async function judgeOutOfRangeProsody(exchange: Exchange, where: string): Promis
 }
 
 /** A gender of VoiceGenerate's table (or a model's list) that the model under test does not list. */
-function unlistedGender(): { unlistedGender?: string } {
+function unlistedGender(speak: SpeakContext): { unlistedGender?: string } {
   const known = new Set<Gender>(['female', 'male', ...speak.models.flatMap((m) => m.genders)]);
   const unlisted = [...known].find((g) => !speak.model.genders.includes(g));
   return unlisted === undefined ? {} : { unlistedGender: unlisted };
 }
 
-async function post(c: InvalidCase): Promise<Exchange> {
+async function post(speak: SpeakContext, c: InvalidCase): Promise<Exchange> {
   const exchange = await speak.api.request('POST', c.endpoint, {
     body: JSON.stringify(c.body),
     headers: { 'content-type': 'application/json' },
   });
-  await trackAccidental(exchange);
+  await trackAccidental(speak, exchange);
   return exchange;
 }
 
 covers(
   ['ERR-INVALID-BODY-4XX', 'ERR-PROSODY-OUT-OF-RANGE', 'ERR-JSON-DETAIL', 'ERR-NOTHING-CREATED'],
   'property: invalid generation bodies are refused with a 4xx JSON detail (prosody: or clamped) and refused ones create nothing',
-  async () => {
-    const v = await voice();
+  async ({ speak }) => {
+    const v = await voice(speak);
     const ctx = {
       voiceId: v.voice_id,
       model: speak.model.name,
       gender: speak.model.genders[0] ?? 'female',
-      name: `${marker()}-voice`,
-      text: `${marker()} text.`,
-      ...unlistedGender(),
+      name: `${marker(speak)}-voice`,
+      text: `${marker(speak)} text.`,
+      ...unlistedGender(speak),
     };
     // Each case names its requirement (ERR-INVALID-BODY-4XX or ERR-PROSODY-OUT-OF-RANGE); a refusal
     // without a detail is ERR-JSON-DETAIL. The property stops at its first (shrunk) failure.
@@ -152,9 +150,9 @@ covers(
       assertProperty(
         'errors: invalid bodies',
         fc.asyncProperty(invalidBodyArb(ctx), async (c) => {
-          const exchange = await post(c);
+          const exchange = await post(speak, c);
           if (c.requirement === 'ERR-PROSODY-OUT-OF-RANGE') {
-            await judgeOutOfRangeProsody(exchange, c.why);
+            await judgeOutOfRangeProsody(speak, exchange, c.why);
             if (exchange.status < 400) return;
           } else {
             against(c.requirement, () => assertClientError(exchange, c.why));
@@ -172,8 +170,8 @@ covers(
     const voices = await list<Voice>(speak, 'voice');
     check('ERR-NOTHING-CREATED', () => {
       const refused = (id: string) => !acceptedIds.has(id);
-      const createdTakes = takes.filter((t) => t.text.includes(marker()) && refused(t.take_id));
-      const createdVoices = voices.filter((x) => x.name.startsWith(marker()) && refused(x.voice_id));
+      const createdTakes = takes.filter((t) => t.text.includes(marker(speak)) && refused(t.take_id));
+      const createdVoices = voices.filter((x) => x.name.startsWith(marker(speak)) && refused(x.voice_id));
       if (createdTakes.length || createdVoices.length) {
         throw new Finding(
           `refused bodies left items behind: takes ${show(createdTakes.map((t) => t.take_id))}, voices ${show(createdVoices.map((x) => x.voice_id))}`,
@@ -202,8 +200,8 @@ const OUT_OF_RANGE = [11, -11, 0.5];
 covers(
   ['ERR-PROSODY-OUT-OF-RANGE', 'ERR-PROSODY-REFUSED'],
   'prosody one past either bound, or not an integer, is refused (or clamped) on takes and voices',
-  async () => {
-    const v = await voice();
+  async ({ speak }) => {
+    const v = await voice(speak);
     for (const field of PROSODY_FIELDS) {
       for (const value of OUT_OF_RANGE) {
         const prosody = { pace: 0, pitch: 0, expression: 0, [field]: value };
@@ -211,12 +209,12 @@ covers(
         const cases: Array<Pick<InvalidCase, 'endpoint' | 'body'>> = [
           {
             endpoint: '/v1/speak/takes/generate',
-            body: { voice_id: v.voice_id, text: `${marker()} prosody.`, prosody },
+            body: { voice_id: v.voice_id, text: `${marker(speak)} prosody.`, prosody },
           },
           {
             endpoint: '/v1/speak/voices/generate',
             body: {
-              name: `${marker()}-prosody`,
+              name: `${marker(speak)}-prosody`,
               gender: speak.model.genders[0] ?? 'female',
               model: speak.model.name,
               default_prosody: prosody,
@@ -224,13 +222,13 @@ covers(
           },
         ];
         for (const c of cases) {
-          const exchange = await post({
+          const exchange = await post(speak, {
             ...c,
             why: `prosody ${label}`,
             requirement: 'ERR-PROSODY-OUT-OF-RANGE',
           });
           const where = `${c.endpoint} with prosody ${label}`;
-          await check('ERR-PROSODY-OUT-OF-RANGE', () => judgeOutOfRangeProsody(exchange, where));
+          await check('ERR-PROSODY-OUT-OF-RANGE', () => judgeOutOfRangeProsody(speak, exchange, where));
           if (exchange.status >= 400) errorsSeen.push({ label: `prosody ${label}`, exchange });
         }
       }
@@ -246,25 +244,29 @@ covers(
   },
 );
 
-covers(['ERR-UNKNOWN-STYLE'], 'a take with a style name the model does not offer is refused', async () => {
-  const v = await voice();
-  const exchange = await post({
-    endpoint: '/v1/speak/takes/generate',
-    body: { voice_id: v.voice_id, text: `${marker()} style.`, style: ['speakcheck-no-such-style'] },
-    why: 'unknown style',
-    requirement: 'ERR-INVALID-BODY-4XX',
-  });
-  check('ERR-UNKNOWN-STYLE', () => {
-    assertClientError(exchange, 'a style the model does not offer');
-    assertErrorBody(exchange);
-  });
-  errorsSeen.push({ label: 'unknown style', exchange });
-});
+covers(
+  ['ERR-UNKNOWN-STYLE'],
+  'a take with a style name the model does not offer is refused',
+  async ({ speak }) => {
+    const v = await voice(speak);
+    const exchange = await post(speak, {
+      endpoint: '/v1/speak/takes/generate',
+      body: { voice_id: v.voice_id, text: `${marker(speak)} style.`, style: ['speakcheck-no-such-style'] },
+      why: 'unknown style',
+      requirement: 'ERR-INVALID-BODY-4XX',
+    });
+    check('ERR-UNKNOWN-STYLE', () => {
+      assertClientError(exchange, 'a style the model does not offer');
+      assertErrorBody(exchange);
+    });
+    errorsSeen.push({ label: 'unknown style', exchange });
+  },
+);
 
 covers(
   ['ERR-MALFORMED-JSON', 'ERR-JSON-DETAIL'],
   'a body declared application/json that is not JSON is refused with a 4xx JSON detail',
-  async () => {
+  async ({ speak }) => {
     const cases = [
       { body: '{"text": "unterminated', why: 'malformed JSON' },
       { body: 'text=hello&voice_id=x', why: 'a form body declared as JSON' },
@@ -275,7 +277,7 @@ covers(
           body: c.body,
           headers: { 'content-type': 'application/json' },
         });
-        await trackAccidental(exchange);
+        await trackAccidental(speak, exchange);
         const refused = check('ERR-MALFORMED-JSON', () =>
           assertClientError(exchange, `${endpoint}: ${c.why} (${show(c.body)})`),
         );
@@ -288,9 +290,9 @@ covers(
 
 // "Request bodies are JSON with content-type: application/json": what a server does with a body
 // under another content type is not shown, so it is only reported (a lenient parser may accept it).
-covers(['ERR-OTHER-CONTENT-TYPE'], 'a body under another content type (reported)', async () => {
-  const v = await voice();
-  const validTake = JSON.stringify({ voice_id: v.voice_id, text: `${marker()} content type.` });
+covers(['ERR-OTHER-CONTENT-TYPE'], 'a body under another content type (reported)', async ({ speak }) => {
+  const v = await voice(speak);
+  const validTake = JSON.stringify({ voice_id: v.voice_id, text: `${marker(speak)} content type.` });
   const cases = [
     { body: validTake, type: 'text/plain', why: 'a JSON body declared as text/plain' },
     {
@@ -306,7 +308,7 @@ covers(['ERR-OTHER-CONTENT-TYPE'], 'a body under another content type (reported)
       body: c.body,
       headers: { 'content-type': c.type },
     });
-    await trackAccidental(exchange);
+    await trackAccidental(speak, exchange);
     seen.push(`${c.why}: ${exchange.status}`);
     if (exchange.status >= 500) serverErrors.push(`${c.why}: ${exchange.status} ${show(exchange.text, 200)}`);
     else if (exchange.status >= 400) errorsSeen.push({ label: c.why, exchange });
@@ -332,7 +334,7 @@ function unknownRoutes(): Array<{ label: string; method: string; path: string; j
 covers(
   ['ERR-UNKNOWN-ID-4XX', 'ERR-JSON-DETAIL'],
   'unknown model, voice and take ids are a 4xx with a JSON detail',
-  async () => {
+  async ({ speak }) => {
     for (const route of unknownRoutes()) {
       const exchange = await speak.api.request(route.method, route.path);
       const refused = check('ERR-UNKNOWN-ID-4XX', () =>
@@ -344,33 +346,37 @@ covers(
   },
 );
 
-covers(['ERR-UNKNOWN-ID-404'], 'unknown ids answer 404, also for update and delete (reported)', async () => {
-  const routes = [
-    ...unknownRoutes(),
-    {
-      label: 'update of an unknown voice',
-      method: 'POST',
-      path: `/v1/speak/voices/${UNKNOWN}`,
-      json: { name: 'x' },
-    },
-    { label: 'delete of an unknown voice', method: 'DELETE', path: `/v1/speak/voices/${UNKNOWN}` },
-    { label: 'delete of an unknown take', method: 'DELETE', path: `/v1/speak/takes/${UNKNOWN}` },
-  ];
-  const codes: string[] = [];
-  for (const route of routes) {
-    const exchange = await speak.api.request(
-      route.method,
-      route.path,
-      route.json ? { json: route.json } : {},
-    );
-    codes.push(`${route.label}: ${exchange.status}`);
-  }
-  check('ERR-UNKNOWN-ID-404', () => {
-    observe('errors.codes', '{codes}', { values: { codes: codes.join('; ') } });
-    const not404 = codes.filter((c) => !c.endsWith(': 404'));
-    if (not404.length) throw new Finding(`not 404: ${not404.join('; ')}`);
-  });
-});
+covers(
+  ['ERR-UNKNOWN-ID-404'],
+  'unknown ids answer 404, also for update and delete (reported)',
+  async ({ speak }) => {
+    const routes = [
+      ...unknownRoutes(),
+      {
+        label: 'update of an unknown voice',
+        method: 'POST',
+        path: `/v1/speak/voices/${UNKNOWN}`,
+        json: { name: 'x' },
+      },
+      { label: 'delete of an unknown voice', method: 'DELETE', path: `/v1/speak/voices/${UNKNOWN}` },
+      { label: 'delete of an unknown take', method: 'DELETE', path: `/v1/speak/takes/${UNKNOWN}` },
+    ];
+    const codes: string[] = [];
+    for (const route of routes) {
+      const exchange = await speak.api.request(
+        route.method,
+        route.path,
+        route.json ? { json: route.json } : {},
+      );
+      codes.push(`${route.label}: ${exchange.status}`);
+    }
+    check('ERR-UNKNOWN-ID-404', () => {
+      observe('errors.codes', '{codes}', { values: { codes: codes.join('; ') } });
+      const not404 = codes.filter((c) => !c.endsWith(': 404'));
+      if (not404.length) throw new Finding(`not 404: ${not404.join('; ')}`);
+    });
+  },
+);
 
 covers(['ERR-CONTENT-TYPE'], 'error answers declare application/json', () => {
   if (errorsSeen.length === 0)
@@ -403,7 +409,7 @@ covers(['ERR-CONTENT-TYPE'], 'error answers declare application/json', () => {
 covers(
   ['ERR-RATE-LIMIT-OBSERVED'],
   "the server's rate limit as the run saw it: 429/503 answers, Retry-After, time waited",
-  async () => {
+  async ({ speak }) => {
     // The figures are the whole run's (every thread counts into one shared throttle): this request
     // must show in them, and the report adds the run's final totals to this requirement.
     const before = runThrottle().stats().requests;
