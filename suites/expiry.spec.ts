@@ -31,8 +31,8 @@ import {
   observe,
   planExpiry,
   runSelectsArea,
+  type SpeakContext,
   SpeakStreamConnection,
-  useSpeak,
   waitUntil,
 } from '../src/harness/index.ts';
 import { signedRedirect } from './support/audio.ts';
@@ -40,8 +40,7 @@ import { generateTake, type Take, waitUntilDone } from './support/items.ts';
 import { useSharedVoice } from './support/scenarios.ts';
 import { expectUpgradesRefused } from './support/upgrade.ts';
 
-const speak = useSpeak();
-const sharedVoice = useSharedVoice(speak);
+const sharedVoice = useSharedVoice();
 
 /** The contract's websocket URL lifetime: "The URL from the websocket address endpoint expires after 1 hour." */
 const CONTRACT_WS_URL_LIFETIME_S = 3600;
@@ -52,7 +51,7 @@ const PROTECTED_READS = ['/v1/speak/models', '/v1/speak/voices', '/v1/speak/take
 const timeoutMs = expiryTestTimeoutMs();
 
 /** How long past a lifetime the refusal is demanded: less against the run's own stack (our clock). */
-const pastMarginMs = () => expiryMarginMs(speak.config.target);
+const pastMarginMs = (speak: SpeakContext) => expiryMarginMs(speak.config.target);
 
 /** A step before the judged checks: its failure blocks the requirement (not judged), it does not fail it. */
 async function setup<T>(fn: () => Promise<T> | T): Promise<T> {
@@ -85,7 +84,7 @@ describe.concurrent('lifetimes waited out', () => {
     );
 });
 
-async function accessTokenExpires(): Promise<void> {
+async function accessTokenExpires({ speak }: { speak: SpeakContext }): Promise<void> {
   const { expiry, token: permanent, email, password } = speak.config;
   if (permanent !== undefined || email === undefined || password === undefined)
     return notObserved(
@@ -123,7 +122,7 @@ async function accessTokenExpires(): Promise<void> {
     expiry,
   });
   if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
-  await waitUntil('access token', plan.expiresAtMs + pastMarginMs());
+  await waitUntil('access token', plan.expiresAtMs + pastMarginMs(speak));
   await check('AUTH-EXPIRED-TOKEN-401', async () => {
     for (const path of PROTECTED_READS) {
       const exchange = await speak.anon.request('GET', path, {
@@ -137,7 +136,7 @@ async function accessTokenExpires(): Promise<void> {
     'an access token living {lifetimeS} s was refused with 401 on {routes} routes {marginS} s after it expired',
     {
       values: { routes: PROTECTED_READS.length },
-      particulars: { lifetimeS: plan.lifetimeS, marginS: pastMarginMs() / 1000 },
+      particulars: { lifetimeS: plan.lifetimeS, marginS: pastMarginMs(speak) / 1000 },
     },
   );
 }
@@ -174,11 +173,11 @@ function amzDateMs(text: string): number | undefined {
   return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
 }
 
-async function signedUrlExpires(): Promise<void> {
+async function signedUrlExpires({ speak }: { speak: SpeakContext }): Promise<void> {
   const { expiry } = speak.config;
   const take = await setup(async () => {
     const { take } = await generateTake(speak, {
-      voice_id: (await sharedVoice()).voice_id,
+      voice_id: (await sharedVoice(speak)).voice_id,
       text: 'This signed URL expires.',
     });
     return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
@@ -196,7 +195,7 @@ async function signedUrlExpires(): Promise<void> {
     expiry,
   });
   if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
-  await waitUntil('signed audio URL', plan.expiresAtMs + pastMarginMs());
+  await waitUntil('signed audio URL', plan.expiresAtMs + pastMarginMs(speak));
   const late = await speak.api.fetchSigned(signed.location.href);
   // A server error may be the blob store failing, not the expiry: a URL signed now must be served.
   if (late.status >= 500) {
@@ -215,7 +214,7 @@ async function signedUrlExpires(): Promise<void> {
     // Refused is not served: which error status is the server's (or its blob store's) choice.
     const refusal = assertNotServed(
       late,
-      `a signed audio URL ${pastMarginMs() / 1000} s past its ${plan.lifetimeS} s lifetime`,
+      `a signed audio URL ${pastMarginMs(speak) / 1000} s past its ${plan.lifetimeS} s lifetime`,
     );
     observe(
       'expiry.audio-url-refused',
@@ -228,9 +227,9 @@ async function signedUrlExpires(): Promise<void> {
   });
 }
 
-async function websocketUrlExpires(): Promise<void> {
+async function websocketUrlExpires({ speak }: { speak: SpeakContext }): Promise<void> {
   const { expiry, timeouts } = speak.config;
-  const voiceId = (await sharedVoice()).voice_id;
+  const voiceId = (await sharedVoice(speak)).voice_id;
   const issuedMs = Date.now();
   // Three URLs of one moment: one opened now, one used just before the lifetime ends, one after it
   // (a URL may be single-use: WS-URL-NEW-PER-CONNECTION).
@@ -262,13 +261,14 @@ async function websocketUrlExpires(): Promise<void> {
     await waitUntil('websocket URL (still valid)', beforeAt);
     await check('WS-URL-EXPIRED-REFUSED', async () => {
       const conn = await acceptedWithin(
+        speak,
         before!,
         Math.round((plan.expiresAtMs - Date.now()) / 1000),
         plan.expiresAtMs,
       );
       await conn.close();
     });
-    await waitUntil('websocket URL', plan.expiresAtMs + pastMarginMs());
+    await waitUntil('websocket URL', plan.expiresAtMs + pastMarginMs(speak));
     // Not upgraded past its lifetime (how it was refused is observed); a URL issued now must open,
     // so the refusal is the expiry's doing.
     await check('WS-URL-EXPIRED-REFUSED', () =>
@@ -277,7 +277,7 @@ async function websocketUrlExpires(): Promise<void> {
         [
           {
             url: after!,
-            why: `a websocket URL living ${plan.lifetimeS} s, ${pastMarginMs() / 1000} s past its lifetime`,
+            why: `a websocket URL living ${plan.lifetimeS} s, ${pastMarginMs(speak) / 1000} s past its lifetime`,
           },
         ],
         () => fetchWebsocketUrl(speak.api, speak.model.name, 'spec'),
@@ -319,6 +319,7 @@ async function websocketUrlExpires(): Promise<void> {
  * past it (the upgrade is retried inside the client): not concluded then, never blamed (issue 37).
  */
 async function acceptedWithin(
+  speak: SpeakContext,
   url: string,
   leftS: number,
   expiresAtMs: number,
