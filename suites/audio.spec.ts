@@ -28,8 +28,8 @@ import {
   covers,
   notObserved,
   observe,
+  type SpeakContext,
   signedUrlLifetime,
-  useSpeak,
 } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
 import { beforeReadyTake, THROTTLED_STATUS } from './support/audio-before-ready.ts';
@@ -37,43 +37,47 @@ import { generateTake, type Take, waitUntilDone } from './support/items.ts';
 import { tooFastRemedy } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
-const speak = useSpeak();
-
 const TEXT = 'Audio comes in five formats. Each one must carry the same speech.';
 /** A plain ready voice to make takes with: the run's shared one. */
-const voice = useSharedVoice(speak);
+const voice = useSharedVoice();
 
 /** The long take whose audio is requested before it is ready (support/audio-before-ready.ts). */
-const streaming = beforeReadyTake(speak, voice);
+const streaming = beforeReadyTake(voice);
 
-const readyTake = once(async (): Promise<Take> => {
-  const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text: TEXT });
+const readyTake = once(async (speak: SpeakContext): Promise<Take> => {
+  const { take } = await generateTake(speak, { voice_id: (await voice(speak)).voice_id, text: TEXT });
   return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
 });
 
 const fetched = new Map(
   AUDIO_FORMATS.map((format) => [
     format,
-    once(async (): Promise<FetchedAudio & { parsed: ParsedAudio; decoded: DecodedAudio }> => {
-      const take = await readyTake();
-      const result = await fetchAudio(speak, take.take_id, format);
-      const where = `signed ${format} URL of take ${take.take_id.slice(0, 8)}`;
-      // Decoded beside the header parse: the header proves the container, the decode the sound.
-      const [parsed, decoded] = await Promise.all([
-        against('AUDIO-CONTAINER', () => assertContainer(format, result.audio.body, where)),
-        against('AUDIO-CONTAINER', () => decodeAudio(result.audio.body)),
-      ]);
-      return { ...result, parsed, decoded };
-    }),
+    once(
+      async (speak: SpeakContext): Promise<FetchedAudio & { parsed: ParsedAudio; decoded: DecodedAudio }> => {
+        const take = await readyTake(speak);
+        const result = await fetchAudio(speak, take.take_id, format);
+        const where = `signed ${format} URL of take ${take.take_id.slice(0, 8)}`;
+        // Decoded beside the header parse: the header proves the container, the decode the sound.
+        const [parsed, decoded] = await Promise.all([
+          against('AUDIO-CONTAINER', () => assertContainer(format, result.audio.body, where)),
+          against('AUDIO-CONTAINER', () => decodeAudio(result.audio.body)),
+        ]);
+        return { ...result, parsed, decoded };
+      },
+    ),
   ]),
 );
 /** Each format fetched once (307 → signed URL without Authorization → 200), container checked. */
-function audioOf(format: AudioFormat) {
-  return fetched.get(format)!();
+function audioOf(speak: SpeakContext, format: AudioFormat) {
+  return fetched.get(format)!(speak);
 }
 
 // Every format at once: a server that encodes lazily encodes them side by side.
-prefetch(readyTake, () => streaming(), ...AUDIO_FORMATS.map((format) => () => audioOf(format)));
+prefetch(
+  readyTake,
+  streaming,
+  ...AUDIO_FORMATS.map((format) => (speak: SpeakContext) => audioOf(speak, format)),
+);
 
 for (const format of AUDIO_FORMATS) {
   covers(
@@ -85,8 +89,8 @@ for (const format of AUDIO_FORMATS) {
       'AUDIO-CONTAINER',
     ],
     `${format}: 307 to an absolute signed URL that delivers ${format} without Authorization`,
-    async () => {
-      await readyTake();
+    async ({ speak }) => {
+      await readyTake(speak);
       // Each finding of the fetch names its requirement (support/audio.ts); the rest is the format's availability.
       const { audio, parsed, decoded } = await checkStep(
         [
@@ -96,7 +100,7 @@ for (const format of AUDIO_FORMATS) {
           'AUDIO-SIGNED-NO-AUTH',
           'AUDIO-CONTAINER',
         ],
-        () => audioOf(format),
+        () => audioOf(speak, format),
       );
       observe(
         'audio.format',
@@ -127,12 +131,12 @@ for (const format of AUDIO_FORMATS) {
   covers(
     ['AUDIO-CONTENT-TYPE', 'AUDIO-FORMATS-SAME-AUDIO'],
     `${format}: Content-Type and the same duration as the wav`,
-    async () => {
-      const { audio, decoded } = await audioOf(format);
+    async ({ speak }) => {
+      const { audio, decoded } = await audioOf(speak, format);
       check('AUDIO-CONTENT-TYPE', () =>
         assertContentType(format, audio.headers['content-type'], `signed ${format} URL`),
       );
-      const wav = parseWav((await audioOf('wav')).audio.body, 'wav');
+      const wav = parseWav((await audioOf(speak, 'wav')).audio.body, 'wav');
       // The decoded sound, not the header's claim: a cut-short body with an intact header differs here.
       check('AUDIO-FORMATS-SAME-AUDIO', () =>
         assertDurationClose(
@@ -148,9 +152,9 @@ for (const format of AUDIO_FORMATS) {
   covers(
     ['AUDIO-DURATION-MATCHES-INFO'],
     `${format}: duration matches info.duration / audio_rate (reported)`,
-    async () => {
-      const take = await readyTake();
-      const { audio, decoded } = await audioOf(format);
+    async ({ speak }) => {
+      const take = await readyTake(speak);
+      const { audio, decoded } = await audioOf(speak, format);
       const info = take.info!;
       check('AUDIO-DURATION-MATCHES-INFO', () => {
         if (format === 'wav')
@@ -181,8 +185,8 @@ for (const format of AUDIO_FORMATS) {
 covers(
   ['AUDIO-AMZ-SIGNATURE', 'AUDIO-SIGNED-LIFETIME'],
   'signature parameter and advertised lifetime (reported)',
-  async () => {
-    const { signed } = await audioOf('wav');
+  async ({ speak }) => {
+    const { signed } = await audioOf(speak, 'wav');
     const params = [...signed.location.searchParams.keys()];
     const expires =
       signed.location.searchParams.get('X-Amz-Expires') ??
@@ -208,61 +212,65 @@ covers(
   },
 );
 
-covers(['AUDIO-TAMPERED-REJECTED'], 'a signed URL with a tampered signature is refused', async () => {
-  const { signed } = await audioOf('wav');
-  const take = await readyTake();
-  // The URL was fetched at the file's start: once stale (the run's waits), a refusal would prove
-  // nothing about the signature. A fresh one is asked for and tampered the same way.
-  const again = async () => {
-    const fresh = signedRedirect(
-      await speak.api.get(`/v1/speak/takes/${encodeURIComponent(take.take_id)}/wav`),
-    );
-    return { fresh, href: tamperSignature(fresh.location, fresh.signatureParam).href };
-  };
-  const tampered = tamperSignature(signed.location, signed.signatureParam);
-  const exchange = await speak.api.fetchSigned(tampered.href, {
-    expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
-    reissue: async () => (await again()).href,
-  });
-  // Refused is not served: the status is the server's (or its blob store's) choice, observed.
-  check('AUDIO-TAMPERED-REJECTED', () =>
-    observe('audio.tampered-signature', 'a tampered signature: {refusal}', {
-      values: { refusal: assertTamperedRejected(exchange) },
-    }),
-  );
-  // The expiry, when present, is covered by the signature too.
-  const expiresParam = ['X-Amz-Expires', 'expires', 'Expires'].find((p) =>
-    signed.location.searchParams.has(p),
-  );
-  if (expiresParam) {
-    const stretched = new URL(signed.location.href);
-    stretched.searchParams.set(
-      expiresParam,
-      String(Number(stretched.searchParams.get(expiresParam)) + 1_000_000),
-    );
-    const stretch = (url: URL) => {
-      const copy = new URL(url.href);
-      copy.searchParams.set(expiresParam, String(Number(copy.searchParams.get(expiresParam)) + 1_000_000));
-      return copy.href;
+covers(
+  ['AUDIO-TAMPERED-REJECTED'],
+  'a signed URL with a tampered signature is refused',
+  async ({ speak }) => {
+    const { signed } = await audioOf(speak, 'wav');
+    const take = await readyTake(speak);
+    // The URL was fetched at the file's start: once stale (the run's waits), a refusal would prove
+    // nothing about the signature. A fresh one is asked for and tampered the same way.
+    const again = async () => {
+      const fresh = signedRedirect(
+        await speak.api.get(`/v1/speak/takes/${encodeURIComponent(take.take_id)}/wav`),
+      );
+      return { fresh, href: tamperSignature(fresh.location, fresh.signatureParam).href };
     };
-    const stretchedExchange = await speak.api.fetchSigned(stretched.href, {
-      // Its own expiry parameter was stretched: the original's lifetime is the one that counts.
+    const tampered = tamperSignature(signed.location, signed.signatureParam);
+    const exchange = await speak.api.fetchSigned(tampered.href, {
       expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
-      reissue: async () => stretch((await again()).fresh.location),
+      reissue: async () => (await again()).href,
     });
+    // Refused is not served: the status is the server's (or its blob store's) choice, observed.
     check('AUDIO-TAMPERED-REJECTED', () =>
-      observe('audio.expiry-stretched', '{param} stretched: {refusal}', {
-        values: { param: expiresParam, refusal: assertTamperedRejected(stretchedExchange) },
+      observe('audio.tampered-signature', 'a tampered signature: {refusal}', {
+        values: { refusal: assertTamperedRejected(exchange) },
       }),
     );
-  }
-});
+    // The expiry, when present, is covered by the signature too.
+    const expiresParam = ['X-Amz-Expires', 'expires', 'Expires'].find((p) =>
+      signed.location.searchParams.has(p),
+    );
+    if (expiresParam) {
+      const stretched = new URL(signed.location.href);
+      stretched.searchParams.set(
+        expiresParam,
+        String(Number(stretched.searchParams.get(expiresParam)) + 1_000_000),
+      );
+      const stretch = (url: URL) => {
+        const copy = new URL(url.href);
+        copy.searchParams.set(expiresParam, String(Number(copy.searchParams.get(expiresParam)) + 1_000_000));
+        return copy.href;
+      };
+      const stretchedExchange = await speak.api.fetchSigned(stretched.href, {
+        // Its own expiry parameter was stretched: the original's lifetime is the one that counts.
+        expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
+        reissue: async () => stretch((await again()).fresh.location),
+      });
+      check('AUDIO-TAMPERED-REJECTED', () =>
+        observe('audio.expiry-stretched', '{param} stretched: {refusal}', {
+          values: { param: expiresParam, refusal: assertTamperedRejected(stretchedExchange) },
+        }),
+      );
+    }
+  },
+);
 
 covers(
   ['AUDIO-SIGNED-WITH-AUTH-REJECTED'],
   'a signed URL fetched with an Authorization header (reported)',
-  async () => {
-    const { signed } = await audioOf('wav');
+  async ({ speak }) => {
+    const { signed } = await audioOf(speak, 'wav');
     const access = speak.api.tokens()?.access ?? 'speakcheck-token';
     const exchange = await speak.anon.request('GET', signed.location.href, {
       headers: { authorization: `Bearer ${access}` },
@@ -282,8 +290,8 @@ covers(
 covers(
   ['AUDIO-ONLY-WAV-BEFORE-READY'],
   'before ready, another format than wav is not delivered',
-  async () => {
-    const { others, take } = await streaming();
+  async ({ speak }) => {
+    const { others, take } = await streaming(speak);
     const early = others.filter((o) => o.statusAtAnswer !== 'ready');
     if (early.length === 0)
       return notObserved(
@@ -343,8 +351,8 @@ covers(
 covers(
   ['AUDIO-WAV-BEFORE-READY', 'AUDIO-307', 'AUDIO-SIGNED-LOCATION'],
   'before ready, wav is fetchable and streams to the complete audio while it is generated',
-  async () => {
-    const { take, wavRedirect, statusAtWav, streamed, progressive } = await streaming();
+  async ({ speak }) => {
+    const { take, wavRedirect, statusAtWav, streamed, progressive } = await streaming(speak);
     if (statusAtWav === 'ready') {
       // None of the three could be observed before ready: not judged, not failed.
       cannotObserve(
@@ -400,28 +408,32 @@ covers(
   },
 );
 
-covers(['AUDIO-WAV-GROWS'], 'the wav stream is read while the take is generated (reported)', async () => {
-  const { statusAtWav, streamed, polled } = await streaming();
-  if (!streamed) throw new Finding('no wav stream was opened');
-  check('AUDIO-WAV-GROWS', () => {
-    observe(
-      'audio.wav-while-in-progress',
-      'wav requested while {status}; the stream took {ms} ms for {bytes} bytes; the take was seen done after {doneMs} ms ({statuses})',
-      {
-        particulars: {
-          status: statusAtWav,
-          ms: streamed.ms.toFixed(0),
-          bytes: streamed.body.length,
-          doneMs: polled.ms,
-          statuses: distinctRuns(polled.statuses).join(' → '),
+covers(
+  ['AUDIO-WAV-GROWS'],
+  'the wav stream is read while the take is generated (reported)',
+  async ({ speak }) => {
+    const { statusAtWav, streamed, polled } = await streaming(speak);
+    if (!streamed) throw new Finding('no wav stream was opened');
+    check('AUDIO-WAV-GROWS', () => {
+      observe(
+        'audio.wav-while-in-progress',
+        'wav requested while {status}; the stream took {ms} ms for {bytes} bytes; the take was seen done after {doneMs} ms ({statuses})',
+        {
+          particulars: {
+            status: statusAtWav,
+            ms: streamed.ms.toFixed(0),
+            bytes: streamed.body.length,
+            doneMs: polled.ms,
+            statuses: distinctRuns(polled.statuses).join(' → '),
+          },
+          caught: true,
         },
-        caught: true,
-      },
-    );
-    if (streamed.ms + 250 < polled.ms) {
-      throw new Finding(
-        `the wav stream ended ${polled.ms - Math.round(streamed.ms)} ms before the take was done: it may not have grown with the generation`,
       );
-    }
-  });
-});
+      if (streamed.ms + 250 < polled.ms) {
+        throw new Finding(
+          `the wav stream ended ${polled.ms - Math.round(streamed.ms)} ms before the take was done: it may not have grown with the generation`,
+        );
+      }
+    });
+  },
+);

@@ -153,11 +153,11 @@ function progressiveOf(
  * read back to back, the first body byte timed against it (a take too quick to tell whether the wav
  * streams is also retried longer), then polled to its end.
  */
-export function beforeReadyTake(speak: SpeakContext, voice: () => Promise<Voice>) {
-  return once(async () => {
+export function beforeReadyTake(voice: (speak: SpeakContext) => Promise<Voice>) {
+  return once(async (speak: SpeakContext) => {
     for (const repeat of REPEATS) {
       const text = longText(repeat);
-      const { take } = await generateTake(speak, { voice_id: (await voice()).voice_id, text });
+      const { take } = await generateTake(speak, { voice_id: (await voice(speak)).voice_id, text });
       const path = `/v1/speak/takes/${encodeURIComponent(take.take_id)}`;
       const wavRedirect = await speak.api.get(`${path}/wav`);
       const others: EarlyFetch[] = [];
