@@ -19,7 +19,7 @@ import {
   notObserved,
   observe,
   runSequences,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
 import { assertEpochMs, assertEqualField } from './support/assertions.ts';
 import { fetchAudio } from './support/audio.ts';
@@ -28,16 +28,14 @@ import {
   getItem,
   type ObservedSequence,
   observedSequences,
-  type Polled,
   type Take,
   waitUntilDone,
 } from './support/items.ts';
-import { list, listHolding } from './support/lists.ts';
-import { longText, tooFastRemedy } from './support/long-text.ts';
+import { list } from './support/lists.ts';
+import { tooFastRemedy } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
+import { listedRightAfterGeneration } from './support/take-listed.ts';
 import { sleep } from './support/wait.ts';
-
-const speak = useSpeak();
 
 /** Reads of a done take, this far apart, that must still show the done status. */
 const READS_AFTER_DONE = 4;
@@ -47,11 +45,11 @@ const READ_AFTER_DONE_GAP_MS = 250;
 const MULTI_PART = 'This is the first sentence. Here comes a second one. And a third closes the text.';
 
 /** A plain ready voice to make takes with: the run's shared one. */
-const voice = useSharedVoice(speak);
+const voice = useSharedVoice();
 
 /** The multi-part take: generated once, polled from its creation to ready. */
-const generated = once(async () => {
-  const v = await voice();
+const generated = once(async (speak: SpeakContext) => {
+  const v = await voice(speak);
   const body = { voice_id: v.voice_id, text: MULTI_PART };
   const { take } = await generateTake(speak, body);
   const polled = waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
@@ -70,9 +68,11 @@ covers(
     'TAKE-ECHOES-REQUEST',
   ],
   'take generation returns a waiting Take with info null',
-  async () => {
+  async ({ speak }) => {
     // A generation that fails, or a body that breaks the Take schema (TAKE-FIELD-TYPES), stops here.
-    const { body, take } = await checkStep(['TAKE-GENERATE-RETURNS-TAKE', 'TAKE-FIELD-TYPES'], generated);
+    const { body, take } = await checkStep(['TAKE-GENERATE-RETURNS-TAKE', 'TAKE-FIELD-TYPES'], () =>
+      generated(speak),
+    );
     const where = `generated take ${take.take_id.slice(0, 8)}`;
     check('TAKE-GENERATE-WAITING', () => assertEqualField(take.status, 'waiting', `${where} /status`));
     check('TAKE-GENERATE-INFO-NULL', () => assertEqualField(take.info, null, `${where} /info`));
@@ -85,90 +85,26 @@ covers(
   },
 );
 
-/** Long text, then longer: a server too fast to observe a take in progress gets a longer take. */
-const LISTED_REPEATS = [1, 5, 15] as const;
-
-/** What one list read showed of a take it was read right after. */
-type ListedObservation =
-  | { kind: 'listed-in-progress'; message: string }
-  | { kind: 'missing'; message: string }
-  | { kind: 'not-observable'; reason: string };
-
-/**
- * Polls the long take to its end: its many parts keep it in started and progress_* long enough for
- * polling to see them (TAKE-INFO-NULL-BEFORE-READY needs a take seen in progress).
- */
-function pollLong(take: Take): Promise<Polled<Take>> {
-  const polled = waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
-  polled.catch(() => undefined); // awaited by the tests that judge it
-  return polled;
-}
-
-/**
- * TAKE-LISTED-AT-ONCE speaks of a take still in progress ("on acceptance the take is waiting and
- * appears in the take list"): a list read after the take was ready shows nothing about that state,
- * and a server that lists only ready takes passes it. So the list is read right after generation,
- * once per attempt, and the answer counts only when the take provably was not done when it answered:
- * its own entry shows an in-progress status, or, when the entry is missing, a GET right after the
- * list answered still shows it not done. A take done before that is retried with a longer text
- * (at most three takes: a rate-limited server is not hammered).
- */
-const listedAtOnce = once(
-  async (): Promise<{ observed: ListedObservation; polled: Promise<Polled<Take>> }> => {
-    const v = await voice();
-    let reason = '';
-    let last: Take | undefined;
-    for (const repeat of LISTED_REPEATS) {
-      const text = longText(repeat);
-      const { take } = await generateTake(speak, { voice_id: v.voice_id, text });
-      // The unfiltered list (length absent is unlimited, wire facts), whole: the take is the newest.
-      // Read again (at most three reads, at once) while it lacks the take: read page by page under a
-      // default page size, another file deleting meanwhile (the sequences do, often) shifts it past a
-      // page already read; a server that leaves it out keeps leaving it out.
-      const whole = await listHolding<Take>(speak, 'take', [take.take_id]);
-      const where = `take ${take.take_id.slice(0, 8)} (${text.length} characters)`;
-      last = take;
-      const entry = whole.find((t) => t.take_id === take.take_id);
-      if (entry && !isDone(entry.status))
-        return {
-          observed: {
-            kind: 'listed-in-progress',
-            message: `${where} is in GET /v1/speak/takes right after generation, ${entry.status} there`,
-          },
-          polled: pollLong(take),
-        };
-      if (!entry) {
-        const after = await getItem<Take>(speak, 'take', take.take_id);
-        const state = isDone(after.status)
-          ? `already ${after.status} when read right after the list (it may have been done when the list answered)`
-          : `still ${after.status} when read right after the list: it was in progress when the list answered`;
-        return {
-          observed: {
-            kind: 'missing',
-            message: `GET /v1/speak/takes (${whole.length} takes) right after generation does not hold ${where}, ${state}`,
-          },
-          polled: pollLong(take),
-        };
-      }
-      reason = `even a take of ${repeat} times the long text (${text.length} characters) was ${entry.status} before the take list answered: a take in progress could not be observed in the list`;
-      const caught = { particulars: { where, status: entry.status }, caught: true };
-      observe('takes.too-quick', '{where} was already {status} in the list; trying a longer one', caught);
-    }
-    return { observed: { kind: 'not-observable', reason }, polled: pollLong(last!) };
-  },
+/** TAKE-LISTED-AT-ONCE's scenario: the list read right after generation (support/take-listed.ts). */
+const listedAtOnce = once(async (speak: SpeakContext) =>
+  listedRightAfterGeneration(speak, await voice(speak)),
 );
 
-covers(['TAKE-LISTED-AT-ONCE'], 'a take still in progress appears in the take list at once', async () => {
-  const { observed } = await listedAtOnce();
-  // Absent from the list after it was accepted is a failure whatever its state; listed counts
-  // only when it was listed while in progress, the state the requirement speaks of.
-  if (observed.kind === 'not-observable')
-    return notObserved('TAKE-LISTED-AT-ONCE', observed.reason, tooFastRemedy('takes'));
-  check('TAKE-LISTED-AT-ONCE', () => {
-    if (observed.kind === 'missing') throw new Finding(observed.message);
-    observe('takes.listed-at-once', '{message}', { particulars: { message: observed.message } });
-  });
-});
+covers(
+  ['TAKE-LISTED-AT-ONCE'],
+  'a take still in progress appears in the take list at once',
+  async ({ speak }) => {
+    const { observed } = await listedAtOnce(speak);
+    // Absent from the list after it was accepted is a failure whatever its state; listed counts
+    // only when it was listed while in progress, the state the requirement speaks of.
+    if (observed.kind === 'not-observable')
+      return notObserved('TAKE-LISTED-AT-ONCE', observed.reason, tooFastRemedy('takes'));
+    check('TAKE-LISTED-AT-ONCE', () => {
+      if (observed.kind === 'missing') throw new Finding(observed.message);
+      observe('takes.listed-at-once', '{message}', { particulars: { message: observed.message } });
+    });
+  },
+);
 
 covers(
   [
@@ -180,12 +116,12 @@ covers(
     'TAKE-INFO-AUDIO-RATE',
   ],
   'statuses move forward to ready; info matches the wav at ready',
-  async () => {
-    const { take } = await generated();
+  async ({ speak }) => {
+    const { take } = await generated(speak);
     // GETs answering an array (TAKE-GET-OBJECT) are attributed wherever the wait meets them.
     const polled = await checkStep(
       ['TAKE-READY-BOUND', 'TAKE-GET-OBJECT'],
-      async () => (await generated()).polled,
+      async () => (await generated(speak)).polled,
     );
     const where = `take ${take.take_id.slice(0, 8)}`;
     // The wav is fetched while the reads below wait out their gaps.
@@ -236,8 +172,8 @@ covers(
 covers(
   ['TAKE-PROGRESS-SEEN', 'TAKE-STATUS-VALUES'],
   'intermediate statuses seen by polling (reported)',
-  async () => {
-    const polled = await (await generated()).polled;
+  async ({ speak }) => {
+    const polled = await (await generated(speak)).polled;
     const seen = distinctRuns(polled.statuses);
     const progress50 = seen.includes('progress_50') ? 'progress_50 seen' : 'progress_50 not seen';
     const particulars = { seen: seen.join(' → '), progress50, sentences: MULTI_PART.split('. ').length };
@@ -255,9 +191,9 @@ covers(
 covers(
   ['TAKE-INFO-DURATION-SAMPLES'],
   'info.duration is the sample count of the wav (reported)',
-  async () => {
-    const { take } = await generated();
-    const polled = await (await generated()).polled;
+  async ({ speak }) => {
+    const { take } = await generated(speak);
+    const polled = await (await generated(speak)).polled;
     const { audio } = await fetchAudio(speak, take.take_id, 'wav');
     const wav = parseWav(audio.body, 'wav');
     const { audio_rate: rate = null, duration = null } = polled.final.info ?? {};
@@ -274,8 +210,8 @@ const BOUNDS = [
 ];
 
 /** Each scenario below is started at once (prefetch): their syntheses overlap. */
-const atBounds = once(async () => {
-  const v = await voice();
+const atBounds = once(async (speak: SpeakContext) => {
+  const v = await voice(speak);
   // The first also carries a style, where the model offers any: the echo covers style too.
   const style = speak.model.styles[0]?.[0];
   return Promise.all(
@@ -298,8 +234,8 @@ const atBounds = once(async () => {
   );
 });
 
-const withLanguage = once(async () => {
-  const v = await voice();
+const withLanguage = once(async (speak: SpeakContext) => {
+  const v = await voice(speak);
   const language = speak.model.languages[0];
   if (!language) throw new Finding(`model ${speak.model.name} lists no language`);
   const { take } = await generateTake(speak, {
@@ -311,8 +247,8 @@ const withLanguage = once(async () => {
   return waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
 });
 
-const multilingual = once(async () => {
-  const v = await voice();
+const multilingual = once(async (speak: SpeakContext) => {
+  const v = await voice(speak);
   const seed = propertySeed('takes: multilingual text');
   const [mixed] = fc.sample(multilingualArb, { seed, numRuns: 1 });
   const [unicode] = fc.sample(unicodeArb, { seed, numRuns: 1 });
@@ -325,8 +261,8 @@ const multilingual = once(async () => {
   return { text, polled: await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take }) };
 });
 
-const toDelete = once(async () => {
-  const v = await voice();
+const toDelete = once(async (speak: SpeakContext) => {
+  const v = await voice(speak);
   const { take } = await generateTake(speak, { voice_id: v.voice_id, text: 'Delete me.' });
   return waitUntilDone<Take>(speak, 'take', take.take_id, { first: take });
 });
@@ -334,14 +270,14 @@ const toDelete = once(async () => {
 prefetch(generated, atBounds, withLanguage, multilingual, toDelete);
 
 /** Every take sequence this file polled, once the scenarios that poll one have ended. */
-async function polledTakeSequences(): Promise<readonly ObservedSequence[]> {
+async function polledTakeSequences(speak: SpeakContext): Promise<readonly ObservedSequence[]> {
   await Promise.allSettled([
-    (await generated()).polled,
-    atBounds(),
-    withLanguage(),
-    multilingual(),
-    toDelete(),
-    listedAtOnce().then(({ polled }) => polled),
+    (await generated(speak)).polled,
+    atBounds(speak),
+    withLanguage(speak),
+    multilingual(speak),
+    toDelete(speak),
+    listedAtOnce(speak).then(({ polled }) => polled),
   ]);
   const takes = observedSequences(speak).filter((sequence) => sequence.kind === 'take');
   if (takes.length < 5)
@@ -358,8 +294,8 @@ function sawInProgress(statuses: readonly string[]): boolean {
 covers(
   ['TAKE-STATUS-ORDER'],
   'every status sequence polled in the run (this file and the others so far) moves forward',
-  async () => {
-    const takes = await polledTakeSequences();
+  async ({ speak }) => {
+    const takes = await polledTakeSequences(speak);
     check('TAKE-STATUS-ORDER', () => {
       for (const { id, snapshots } of takes)
         assertStatusOrder(
@@ -383,8 +319,8 @@ covers(
 covers(
   ['TAKE-INFO-NULL-BEFORE-READY'],
   'info is null in every state before ready that polling saw, the worker states included',
-  async () => {
-    const takes = await polledTakeSequences();
+  async ({ speak }) => {
+    const takes = await polledTakeSequences(speak);
     check('TAKE-INFO-NULL-BEFORE-READY', () => {
       let inWorker = 0;
       for (const { id, snapshots } of takes) {
@@ -415,9 +351,9 @@ covers(
 covers(
   ['TAKE-PROSODY-ACCEPTED', 'TAKE-ECHOES-REQUEST'],
   'a simple prosody at the bounds (-10 and 10), and a style, are accepted, kept and synthesized',
-  async () => {
+  async ({ speak }) => {
     // Accepted and synthesized: generation answered a Take and it reached ready.
-    const takes = await checkStep('TAKE-PROSODY-ACCEPTED', atBounds);
+    const takes = await checkStep('TAKE-PROSODY-ACCEPTED', () => atBounds(speak));
     for (const { requested, polled } of takes) {
       // What GET shows once the take is ready: what was stored, not an echo of the request.
       const where = `ready take ${polled.final.take_id.slice(0, 8)} (GET)`;
@@ -432,8 +368,8 @@ covers(
 covers(
   ['TAKE-OVERRIDE-LANGUAGE', 'TAKE-ECHOES-REQUEST'],
   'override_language from the model is accepted and returned',
-  async () => {
-    const { final } = await checkStep('TAKE-OVERRIDE-LANGUAGE', withLanguage);
+  async ({ speak }) => {
+    const { final } = await checkStep('TAKE-OVERRIDE-LANGUAGE', () => withLanguage(speak));
     check('TAKE-ECHOES-REQUEST', () =>
       assertEqualField(final.override_language, speak.model.languages[0], 'ready take /override_language'),
     );
@@ -443,16 +379,16 @@ covers(
 covers(
   ['TAKE-MULTILINGUAL-TEXT', 'TAKE-ECHOES-REQUEST'],
   'a multilingual Unicode text is accepted unchanged and reaches ready',
-  async () => {
-    const { text, polled } = await checkStep('TAKE-MULTILINGUAL-TEXT', multilingual);
+  async ({ speak }) => {
+    const { text, polled } = await checkStep('TAKE-MULTILINGUAL-TEXT', () => multilingual(speak));
     check('TAKE-ECHOES-REQUEST', () => assertEqualField(polled.final.text, text, 'ready take /text'));
     const normalized = { values: { text: show(text), normalized: show(polled.final.info?.normalized_text) } };
     observe('takes.normalized-text', 'text {text} → normalized_text {normalized}', normalized);
   },
 );
 
-covers(['TAKE-BATCH'], 'batch generation with an array of bodies (reported)', async () => {
-  const v = await voice();
+covers(['TAKE-BATCH'], 'batch generation with an array of bodies (reported)', async ({ speak }) => {
+  const v = await voice(speak);
   const bodies = ['Batch one.', 'Batch two.'].map((text) => ({ voice_id: v.voice_id, text }));
   const exchange = await speak.api.post('/v1/speak/takes/generate', bodies);
   const answered = { values: { status: exchange.status } };
@@ -469,21 +405,25 @@ covers(['TAKE-BATCH'], 'batch generation with an array of bodies (reported)', as
   });
 });
 
-covers(['TAKE-USER-DATA'], 'user_data (string and number) is returned on the take (reported)', async () => {
-  const v = await voice();
-  for (const userData of ['speakcheck-user-data ✓', 42]) {
-    const { take } = await generateTake(speak, {
-      voice_id: v.voice_id,
-      text: 'User data.',
-      user_data: userData,
-    });
-    check('TAKE-USER-DATA', () => assertEqualField(take.user_data, userData, 'take /user_data'));
-  }
-  observe('takes.user-data-unchanged', 'user_data (a string and a number) came back unchanged.');
-});
+covers(
+  ['TAKE-USER-DATA'],
+  'user_data (string and number) is returned on the take (reported)',
+  async ({ speak }) => {
+    const v = await voice(speak);
+    for (const userData of ['speakcheck-user-data ✓', 42]) {
+      const { take } = await generateTake(speak, {
+        voice_id: v.voice_id,
+        text: 'User data.',
+        user_data: userData,
+      });
+      check('TAKE-USER-DATA', () => assertEqualField(take.user_data, userData, 'take /user_data'));
+    }
+    observe('takes.user-data-unchanged', 'user_data (a string and a number) came back unchanged.');
+  },
+);
 
-covers(['TAKE-DELETE'], 'delete a take with DELETE /v1/speak/takes/{id} (reported)', async () => {
-  const { final } = await toDelete();
+covers(['TAKE-DELETE'], 'delete a take with DELETE /v1/speak/takes/{id} (reported)', async ({ speak }) => {
+  const { final } = await toDelete(speak);
   const path = `/v1/speak/takes/${encodeURIComponent(final.take_id)}`;
   const exchange = await speak.api.delete(path);
   const answer = { values: { status: exchange.status }, particulars: { body: show(exchange.text) } };
