@@ -26,8 +26,8 @@ import {
   freshEnough,
   observe,
   type SpeakClient,
+  type SpeakContext,
   type StreamedRequest,
-  useSpeak,
 } from '../src/harness/index.ts';
 import {
   generateTake,
@@ -40,50 +40,49 @@ import {
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 import { openIssuedConnection } from './support/websocket-url.ts';
 
-const speak = useSpeak();
-const sharedVoice = useSharedVoice(speak);
+const sharedVoice = useSharedVoice();
 
 const NO_SECOND_IDENTITY = 'the run has no second identity (customer B) to check isolation with';
 const SECOND_IDENTITY_REMEDY =
   '--second-email/--second-password or --second-token (env SPEAK_SECOND_EMAIL/SPEAK_SECOND_PASSWORD or SPEAK_SECOND_TOKEN, config secondEmail/secondPassword/secondToken)';
 
-const customerB = once(() => speak.loginSecond(), { evidence: false });
+const customerB = once((speak: SpeakContext) => speak.loginSecond(), { evidence: false });
 
 /** B's session; skips the test (not judged, naming the option) when the run has no second identity. */
-async function asB(): Promise<SpeakClient> {
+async function asB(speak: SpeakContext): Promise<SpeakClient> {
   if (!speak.config.second) cannotObserve(NO_SECOND_IDENTITY, SECOND_IDENTITY_REMEDY);
-  const b = await customerB();
+  const b = await customerB(speak);
   if (!b) return cannotObserve(NO_SECOND_IDENTITY, SECOND_IDENTITY_REMEDY);
   return b;
 }
 
 /** A's private take: its text carries the run id, so a leak of it in any body is recognisable. */
-const takeText = () => `Note ${speak.config.runId}.`;
+const takeText = (speak: SpeakContext) => `Note ${speak.config.runId}.`;
 const aTake = once(
-  async () => {
-    const voice = await sharedVoice();
-    return (await generateTake(speak, { voice_id: voice.voice_id, text: takeText() })).take;
+  async (speak: SpeakContext) => {
+    const voice = await sharedVoice(speak);
+    return (await generateTake(speak, { voice_id: voice.voice_id, text: takeText(speak) })).take;
   },
   { evidence: false },
 );
 const aTakeReady = once(
-  async () => {
-    const take = await aTake();
+  async (speak: SpeakContext) => {
+    const take = await aTake(speak);
     return (await waitUntilDone<Take>(speak, 'take', take.take_id, { first: take })).final;
   },
   { evidence: false },
 );
 /** A's take that B tries to delete (not the one the other checks read). */
 const aSpareTake = once(
-  async () => {
-    const voice = await sharedVoice();
+  async (speak: SpeakContext) => {
+    const voice = await sharedVoice(speak);
     return (await generateTake(speak, { voice_id: voice.voice_id, text: 'Hi.' })).take;
   },
   { evidence: false },
 );
 /** A's voice that B tries to delete and update: never the run's shared voice. */
 const aSpareVoice = once(
-  async () => {
+  async (speak: SpeakContext) => {
     const gender = speak.model.genders[0] ?? 'female';
     const body = { name: speak.prefix('isolation-voice'), gender, model: speak.model.name };
     // Only the fields the contract's VoiceGenerate table lists: a server may refuse any other
@@ -93,9 +92,9 @@ const aSpareVoice = once(
   { evidence: false },
 );
 
-prefetch(async () => {
+prefetch(async (speak: SpeakContext) => {
   if (!speak.config.second) return;
-  await Promise.all([aTake(), aSpareTake(), aSpareVoice()]);
+  await Promise.all([aTake(speak), aSpareTake(speak), aSpareVoice(speak)]);
 });
 
 /** What of A's must never show in an answer to B: ids B did not send, names, the take's text. */
@@ -169,9 +168,9 @@ function assertListHoldsNoneOfA(exchange: Exchange, ids: readonly string[], what
 const path = (kind: 'voices' | 'takes', id: string, tail = '') =>
   `/v1/speak/${kind}/${encodeURIComponent(id)}${tail}`;
 
-covers(['SEC-TAKE-GET-ISOLATED'], "B cannot GET A's take by id", async () => {
-  const b = await asB();
-  const take = await aTake();
+covers(['SEC-TAKE-GET-ISOLATED'], "B cannot GET A's take by id", async ({ speak }) => {
+  const b = await asB(speak);
+  const take = await aTake(speak);
   const exchange = await b.get(path('takes', take.take_id));
   check('SEC-TAKE-GET-ISOLATED', () => assertRefusedForB(exchange, "GET of A's take"));
   check('SEC-TAKE-GET-ISOLATED', () =>
@@ -179,9 +178,9 @@ covers(['SEC-TAKE-GET-ISOLATED'], "B cannot GET A's take by id", async () => {
   );
 });
 
-covers(['SEC-VOICE-GET-ISOLATED'], "B cannot GET A's voice by id", async () => {
-  const b = await asB();
-  const voice = await sharedVoice();
+covers(['SEC-VOICE-GET-ISOLATED'], "B cannot GET A's voice by id", async ({ speak }) => {
+  const b = await asB(speak);
+  const voice = await sharedVoice(speak);
   const exchange = await b.get(path('voices', voice.voice_id));
   check('SEC-VOICE-GET-ISOLATED', () => assertRefusedForB(exchange, "GET of A's voice"));
   check('SEC-VOICE-GET-ISOLATED', () =>
@@ -189,10 +188,10 @@ covers(['SEC-VOICE-GET-ISOLATED'], "B cannot GET A's voice by id", async () => {
   );
 });
 
-covers(['SEC-AUDIO-ISOLATED'], "B gets no 307 to A's audio, in any format", async () => {
-  const b = await asB();
+covers(['SEC-AUDIO-ISOLATED'], "B gets no 307 to A's audio, in any format", async ({ speak }) => {
+  const b = await asB(speak);
   // Ready: every format exists for A, so a refusal cannot be "not ready yet".
-  const take = await aTakeReady();
+  const take = await aTakeReady(speak);
   for (const format of AUDIO_FORMATS) {
     const exchange = await b.get(path('takes', take.take_id, `/${format}`), { maxBytes: 4096 });
     check('SEC-AUDIO-ISOLATED', () => assertRefusedForB(exchange, `the ${format} audio of A's take`));
@@ -205,9 +204,9 @@ covers(['SEC-AUDIO-ISOLATED'], "B gets no 307 to A's audio, in any format", asyn
 covers(
   ['SEC-LIST-ISOLATED'],
   "B's lists, plain, filtered by A's ids and bounded, hold none of A's items",
-  async () => {
-    const b = await asB();
-    const [take, voice] = await Promise.all([aTake(), sharedVoice()]);
+  async ({ speak }) => {
+    const b = await asB(speak);
+    const [take, voice] = await Promise.all([aTake(speak), sharedVoice(speak)]);
     const marks = privateMarks({ take, voice });
     const around = { older: take.timestamp_ms + 60_000, newer: take.timestamp_ms - 60_000 };
     const queries: Array<['takes' | 'voices', Record<string, string | number>]> = [
@@ -237,9 +236,9 @@ covers(
 covers(
   ['SEC-DELETE-REFUSED'],
   "B cannot delete A's take or voice; both are still A's afterwards",
-  async () => {
-    const b = await asB();
-    const [take, voice] = await Promise.all([aSpareTake(), aSpareVoice()]);
+  async ({ speak }) => {
+    const b = await asB(speak);
+    const [take, voice] = await Promise.all([aSpareTake(speak), aSpareVoice(speak)]);
     const takeDelete = await b.delete(path('takes', take.take_id));
     check('SEC-DELETE-REFUSED', () => assertRefusedForB(takeDelete, "DELETE of A's take"));
     const voiceDelete = await b.delete(path('voices', voice.voice_id));
@@ -271,9 +270,9 @@ covers(
 covers(
   ['SEC-UPDATE-REFUSED'],
   "B cannot update A's voice (the only update path; no webhook of B's on A's voice)",
-  async () => {
-    const b = await asB();
-    const voice = await aSpareVoice();
+  async ({ speak }) => {
+    const b = await asB(speak);
+    const voice = await aSpareVoice(speak);
     const exchange = await b.post(path('voices', voice.voice_id), {
       name: speak.prefix('renamed-by-b'),
       description: 'B was here',
@@ -291,9 +290,9 @@ covers(
   },
 );
 
-covers(['SEC-FOREIGN-VOICE-TAKE'], "B cannot generate a take with A's voice", async () => {
-  const b = await asB();
-  const voice = await sharedVoice();
+covers(['SEC-FOREIGN-VOICE-TAKE'], "B cannot generate a take with A's voice", async ({ speak }) => {
+  const b = await asB(speak);
+  const voice = await sharedVoice(speak);
   const exchange = await b.post('/v1/speak/takes/generate', { voice_id: voice.voice_id, text: 'Hi.' });
   const made = (exchange.json as { take_id?: unknown } | undefined)?.take_id;
   // A take B was allowed to make is B's: B removes it (the run's cleanup deletes as A).
@@ -319,9 +318,9 @@ function assertWsRefused(r: StreamedRequest): void {
 covers(
   ['SEC-WS-FOREIGN-VOICE'],
   "B's websocket: A's voice_id refused, and none of A's stream on it",
-  async () => {
-    const b = await asB();
-    const voice = await sharedVoice();
+  async ({ speak }) => {
+    const b = await asB(speak);
+    const voice = await sharedVoice(speak);
     const timeouts = {
       firstMessageMs: speak.config.timeouts.requestMs,
       endOfTakeMs: speak.config.timeouts.readyMs,
@@ -363,54 +362,58 @@ covers(
   },
 );
 
-covers(['SEC-REFRESH-OTHER-EMAIL'], "A's refresh token with B's email never yields B's session", async () => {
-  await asB();
-  const second = speak.config.second!;
-  if (second.email === undefined)
-    cannotObserve(
-      'customer B is given as a token (--second-token): no email of B to present',
-      '--second-email and --second-password instead of --second-token',
-    );
-  if (speak.config.email === undefined)
-    cannotObserve(
-      'the run signs in with a permanent token (--token): no refresh token of A to present',
-      '--email and --password instead of --token',
-    );
-  // Before the refresh: waiting for the voice after it could outlive the access token it gave.
-  const voice = await sharedVoice();
-  const a = await speak.login();
-  const refresh = a.tokens()!.refresh;
-  const exchange = await speak.anon.post('/auth/refresh', { refresh_token: refresh, email: second.email });
-  const access = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
-  await check('SEC-REFRESH-OTHER-EMAIL', async () => {
-    if (exchange.status >= 400 || typeof access !== 'string' || access === '') {
-      observe(
-        'security.refresh-other-email',
-        "POST /auth/refresh with A's refresh token and B's email was refused ({status})",
-        {
-          values: { status: exchange.status },
-        },
+covers(
+  ['SEC-REFRESH-OTHER-EMAIL'],
+  "A's refresh token with B's email never yields B's session",
+  async ({ speak }) => {
+    await asB(speak);
+    const second = speak.config.second!;
+    if (second.email === undefined)
+      cannotObserve(
+        'customer B is given as a token (--second-token): no email of B to present',
+        '--second-email and --second-password instead of --second-token',
       );
-      return;
-    }
-    // A token pair: it must act as A (the email only names whose refresh token it is), never as B.
-    const probe = await speak.anon.get(path('voices', voice.voice_id), {
-      headers: { authorization: `Bearer ${access}` },
+    if (speak.config.email === undefined)
+      cannotObserve(
+        'the run signs in with a permanent token (--token): no refresh token of A to present',
+        '--email and --password instead of --token',
+      );
+    // Before the refresh: waiting for the voice after it could outlive the access token it gave.
+    const voice = await sharedVoice(speak);
+    const a = await speak.login();
+    const refresh = a.tokens()!.refresh;
+    const exchange = await speak.anon.post('/auth/refresh', { refresh_token: refresh, email: second.email });
+    const access = (exchange.json as { access_token?: unknown } | undefined)?.access_token;
+    await check('SEC-REFRESH-OTHER-EMAIL', async () => {
+      if (exchange.status >= 400 || typeof access !== 'string' || access === '') {
+        observe(
+          'security.refresh-other-email',
+          "POST /auth/refresh with A's refresh token and B's email was refused ({status})",
+          {
+            values: { status: exchange.status },
+          },
+        );
+        return;
+      }
+      // A token pair: it must act as A (the email only names whose refresh token it is), never as B.
+      const probe = await speak.anon.get(path('voices', voice.voice_id), {
+        headers: { authorization: `Bearer ${access}` },
+      });
+      if (probe.status !== 200) {
+        throw new Finding(
+          `POST /auth/refresh with A's refresh token and B's email answered ${exchange.status} with a token pair that does not act as A (GET ${path('voices', voice.voice_id)} with it answered ${probe.status}): a refresh token of A's was turned into another user's session`,
+          { where: 'POST /auth/refresh', expected: "refused, or A's session", actual: probe.status },
+        );
+      }
     });
-    if (probe.status !== 200) {
-      throw new Finding(
-        `POST /auth/refresh with A's refresh token and B's email answered ${exchange.status} with a token pair that does not act as A (GET ${path('voices', voice.voice_id)} with it answered ${probe.status}): a refresh token of A's was turned into another user's session`,
-        { where: 'POST /auth/refresh', expected: "refused, or A's session", actual: probe.status },
-      );
-    }
-  });
-});
+  },
+);
 
 covers(
   ['SEC-LOGOUT-SCOPED'],
   "A's logout revokes A's refresh token only: B's tokens still work",
-  async () => {
-    await asB();
+  async ({ speak }) => {
+    await asB(speak);
     if (speak.config.email === undefined)
       cannotObserve(
         'the run signs in with a permanent token (--token): A has no refresh token to log out',
