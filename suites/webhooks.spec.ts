@@ -30,7 +30,6 @@ import {
   observe,
   runThrottle,
   statusOf,
-  useSpeak,
 } from '../src/harness/index.ts';
 import { tooFastRemedy } from './support/long-text.ts';
 import { prefetch } from './support/scenarios.ts';
@@ -55,8 +54,7 @@ import {
   statusCalls,
 } from './support/webhook-takes.ts';
 
-const speak = useSpeak();
-const webhooks = useWebhookScenarios(speak);
+const webhooks = useWebhookScenarios();
 const { mainTake, inProgressTake, postUrlTake, retriedTake, websocketTake, webhookVoice } = webhooks;
 /** The precondition of every test here: the server under test can call the run's webhook sink. */
 const sinkReachable = webhooks.reachable;
@@ -77,8 +75,8 @@ prefetch(mainTake, inProgressTake, postUrlTake, retriedTake, websocketTake, webh
 covers(
   ['WEBHOOK-DONE-CALLED', 'WEBHOOK-POST-JSON'],
   'done_webhook is POSTed as JSON when the take is done',
-  async () => {
-    const s = await mainTake();
+  async ({ speak }) => {
+    const s = await mainTake(speak);
     observeTimelines(s, 'status+done hooks:');
     const finalStatus = String(field(s.polled.final, 'status'));
     const calls = doneCalls(s);
@@ -101,8 +99,8 @@ covers(
 covers(
   ['WEBHOOK-DONE-ONCE'],
   'done_webhook is called exactly once, and only when done',
-  async () => {
-    const s = await mainTake();
+  async ({ speak }) => {
+    const s = await mainTake(speak);
     check('WEBHOOK-DONE-ONCE', () => wc.assertDoneCalledOnceWhenDone(doneCalls(s), `take ${s.takeId}`));
   },
   { requires: sinkReachable },
@@ -111,8 +109,8 @@ covers(
 covers(
   ['WEBHOOK-DONE-BODY-TAKE'],
   'every done call carries the Take (or Voice) it was registered for, done, with info filled',
-  async () => {
-    const s = await mainTake();
+  async ({ speak }) => {
+    const s = await mainTake(speak);
     const call = doneCalls(s)[0];
     check('WEBHOOK-DONE-BODY-TAKE', () => {
       if (!call) throw new Finding(`take ${s.takeId}: no done call to look at`);
@@ -121,7 +119,7 @@ covers(
       if (status === 'ready') expectSchema('TakeInfo', field(call.json, 'info'), 'done_webhook body info');
     });
     // Not one sample: every done call of every item the file made with a done_webhook (issue 49).
-    for (const item of await registeredItems(webhooks))
+    for (const item of await registeredItems(webhooks, speak))
       check('WEBHOOK-DONE-BODY-TAKE', () => assertDoneCallsOfItem(item));
   },
   { requires: sinkReachable },
@@ -130,8 +128,8 @@ covers(
 covers(
   ['WEBHOOK-DONE-BODY-EQUALS-GET'],
   'the done call body equals GET made right after it',
-  async () => {
-    const s = await mainTake();
+  async ({ speak }) => {
+    const s = await mainTake(speak);
     const call = doneCalls(s)[0];
     if (!call) throw new Finding(`take ${s.takeId}: no done call to compare`);
     if (missingAtDone(s, 'WEBHOOK-DONE-BODY-EQUALS-GET', 'GET')) return;
@@ -139,7 +137,7 @@ covers(
       assertWebhookBodyMatchesGet(call.json, s.getAfterDone, `take ${s.takeId} done_webhook`),
     );
     // Every other take whose GET the run made right after its done call (issue 49).
-    for (const item of await registeredItems(webhooks))
+    for (const item of await registeredItems(webhooks, speak))
       if (item.id !== s.takeId)
         check('WEBHOOK-DONE-BODY-EQUALS-GET', () => assertFirstDoneCallEqualsGet(item));
   },
@@ -149,8 +147,8 @@ covers(
 covers(
   ['WEBHOOK-DONE-AUDIO-FETCHABLE'],
   'when the done call arrives, the audio is fetchable in every format',
-  async () => {
-    const s = await mainTake();
+  async ({ speak }) => {
+    const s = await mainTake(speak);
     if (!doneCalls(s)[0]) throw new Finding(`take ${s.takeId}: no done call arrived`);
     const ended = statusOf(doneCalls(s)[0]!.json);
     // A take that ended in error has no audio: the state this requirement speaks of did not occur.
@@ -169,8 +167,8 @@ covers(
 covers(
   ['WEBHOOK-DONE-ARRIVAL-BOUND'],
   `the done call arrives within ${ARRIVAL_BOUND_MS / 1000} s of ready`,
-  async () => {
-    const s = await mainTake();
+  async ({ speak }) => {
+    const s = await mainTake(speak);
     const call = doneCalls(s)[0];
     const ready = firstPolled(s, String(field(s.polled.final, 'status')));
     if (!call || !ready) throw new Finding(`take ${s.takeId}: no done call arrived`);
@@ -190,8 +188,8 @@ covers(
 covers(
   ['WEBHOOK-STATUS-CALLED'],
   'status_webhook is called with the Take, up to the done status',
-  async () => {
-    const s = await mainTake();
+  async ({ speak }) => {
+    const s = await mainTake(speak);
     const calls = statusCalls(s);
     calls.forEach((c, i) => {
       check('WEBHOOK-STATUS-CALLED', () => expectSchema('Take', c.json, `status_webhook call ${i + 1}`));
@@ -200,7 +198,7 @@ covers(
       wc.assertStatusCallsEndWith(calls, String(field(s.polled.final, 'status')), s.takeId),
     );
     // Not one sample: every status call of every take the file made with a status_webhook (issue 49).
-    for (const item of await statusHookedItems(webhooks))
+    for (const item of await statusHookedItems(webhooks, speak))
       check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
   },
   { requires: sinkReachable },
@@ -209,8 +207,8 @@ covers(
 covers(
   ['WEBHOOK-STATUS-ORDERED'],
   'status calls arrive in status order',
-  async () => {
-    const s = await mainTake();
+  async ({ speak }) => {
+    const s = await mainTake(speak);
     const subject = `take ${s.takeId} status_webhook calls`;
     check('WEBHOOK-STATUS-ORDERED', () => assertStatusOrder(wc.calledStatuses(statusCalls(s)), subject));
   },
@@ -220,9 +218,9 @@ covers(
 covers(
   ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-DONE-BODY-TAKE'],
   'every call of the in-progress takes is about the take it was registered for',
-  async () => {
+  async ({ speak }) => {
     // Not one sample (issue 49): the takes WEBHOOK-STATUS-AGREES-POLLING made have both hooks too.
-    for (const attempt of (await inProgressTake()).attempts) {
+    for (const attempt of (await inProgressTake(speak)).attempts) {
       const item = attemptItem(attempt);
       check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
       check('WEBHOOK-DONE-BODY-TAKE', () => assertDoneCallsOfItem(item));
@@ -234,8 +232,8 @@ covers(
 covers(
   ['WEBHOOK-STATUS-AGREES-POLLING'],
   'every status polled on a take in progress is also reported by a status call',
-  async () => {
-    const { attempts, inProgress, reason } = await inProgressTake();
+  async ({ speak }) => {
+    const { attempts, inProgress, reason } = await inProgressTake(speak);
     // Every attempt is judged on what its polling saw (a missing call for ready is missing on any
     // take); the requirement is observed only on a take polling saw in progress.
     for (const { scenario: s, characters } of attempts) {
@@ -273,8 +271,8 @@ covers(
 covers(
   ['WEBHOOK-STATUS-AGREES-WEBSOCKET'],
   'a take streamed over the websocket reports the same statuses by webhook',
-  async () => {
-    const { r, streamed, calls } = await websocketTake();
+  async ({ speak }) => {
+    const { r, streamed, calls } = await websocketTake(speak);
     const startMs = Math.round(performance.timeOrigin + r.sentAt);
     const timeline = (hook: string) => wc.callTimeline(wc.callsOf(calls, hook));
     observe(
@@ -305,8 +303,8 @@ covers(
 covers(
   ['WEBHOOK-VOICE-DONE', 'WEBHOOK-POST-JSON', 'WEBHOOK-DONE-ONCE', 'WEBHOOK-DONE-BODY-EQUALS-GET'],
   "a voice's done_webhook is called with the Voice when it is ready",
-  async () => {
-    const { voiceId, startMs, polled, atDone, calls } = await webhookVoice();
+  async ({ speak }) => {
+    const { voiceId, startMs, polled, atDone, calls } = await webhookVoice(speak);
     observe('webhooks.voice-timeline', 'voice {voiceId}: done webhook {done}; polled {polled}', {
       particulars: {
         voiceId,
@@ -348,8 +346,8 @@ covers(
 covers(
   ['WEBHOOK-POST-URL-FORM'],
   'a {"post_url"} done_webhook is accepted and called',
-  async () => {
-    const s = await postUrlTake();
+  async ({ speak }) => {
+    const s = await postUrlTake(speak);
     observeTimelines(s, '{post_url} done hook:');
     check('WEBHOOK-POST-URL-FORM', () =>
       wc.assertCalledOnce(doneCalls(s).length, `take ${s.takeId}`, 'a {"post_url"} done_webhook'),
@@ -361,8 +359,8 @@ covers(
 covers(
   ['WEBHOOK-LAST-CALL-SHOWN'],
   'the take shows the last call of its {"post_url"} webhook',
-  async () => {
-    const s = await postUrlTake();
+  async ({ speak }) => {
+    const s = await postUrlTake(speak);
     if (doneCalls(s).length === 0) throw new Finding(`take ${s.takeId}: the done webhook was not called`);
     const take = expectJson(
       await speak.api.get(`/v1/speak/takes/${encodeURIComponent(s.takeId)}`),
@@ -384,8 +382,8 @@ const RECORD_BOUND_MS = 5_000;
 covers(
   ['WEBHOOK-LAST-CALL-RECORD'],
   'a shown {"post_url"} call record names the delivered call',
-  async () => {
-    const s = await postUrlTake();
+  async ({ speak }) => {
+    const s = await postUrlTake(speak);
     const call = doneCalls(s).at(-1);
     if (!call) throw new Finding(`take ${s.takeId}: the done webhook was not called`);
     const path = `/v1/speak/takes/${encodeURIComponent(s.takeId)}`;
@@ -422,15 +420,15 @@ covers(
 covers(
   ['WEBHOOK-SLOW-SINK-NO-DELAY'],
   'a slowly answering sink does not delay ready',
-  async () => {
+  async ({ speak }) => {
     // Baseline: the same text with no webhooks at all, made beside the slow-sink take: both share the
     // server alike, and the comparison costs one take's time, not two.
     const throttledBefore = runThrottle().stats();
     const [baselineMs, s] = await Promise.all([
-      webhooks.baselineTakeMs(),
+      webhooks.baselineTakeMs(speak),
       // Only the time to ready is judged: a server that delivers one call after another may send the
       // done call long after ready here, and waiting for it would only lengthen the run.
-      webhooks.runTakeScenario({
+      webhooks.runTakeScenario(speak, {
         hooks: 'status+done',
         behaviour: { delayMs: SLOW_SINK_DELAY_MS },
         awaitCalls: false,
@@ -470,8 +468,8 @@ covers(
 covers(
   ['WEBHOOK-RETRY-AFTER-5XX'],
   'a done call answered with 500 (its retry is judged at the end of the run)',
-  async () => {
-    const s = await retriedTake();
+  async ({ speak }) => {
+    const s = await retriedTake(speak);
     const first = doneCalls(s)[0];
     if (!first) {
       // Nothing to retry: the missing first call is WEBHOOK-DONE-CALLED's failure, not worth 60 s later.

@@ -12,7 +12,7 @@ import type { Take, Voice } from '../../schemas/types.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { assertDoneBodyOfTake, assertStatusCallOfTake, callsOf } from '../../src/checks/webhook-calls.ts';
 import { assertWebhookBodyMatchesGet } from '../../src/checks/webhooks.ts';
-import { expectSchema, statusOf, type WebhookCall } from '../../src/harness/index.ts';
+import { expectSchema, type SpeakContext, statusOf, type WebhookCall } from '../../src/harness/index.ts';
 import type { InProgressAttempt, WebhookScenarios } from './webhook-scenarios.ts';
 import type { TakeScenario } from './webhook-takes.ts';
 
@@ -63,18 +63,18 @@ async function completed(items: Promise<RegisteredItem | undefined>[]): Promise<
 }
 
 /** The file's takes with a status_webhook besides the in-progress attempts (the main and the websocket take). */
-export function statusHookedItems(w: WebhookScenarios): Promise<RegisteredItem[]> {
-  return completed([w.mainTake().then(takeItem('main')), w.websocketTake().then(websocketItem)]);
+export function statusHookedItems(w: WebhookScenarios, speak: SpeakContext): Promise<RegisteredItem[]> {
+  return completed([w.mainTake(speak).then(takeItem('main')), w.websocketTake(speak).then(websocketItem)]);
 }
 
 /** The file's items with a done_webhook besides the in-progress attempts. */
-export async function registeredItems(w: WebhookScenarios): Promise<RegisteredItem[]> {
+export async function registeredItems(w: WebhookScenarios, speak: SpeakContext): Promise<RegisteredItem[]> {
   return completed([
-    w.mainTake().then(takeItem('main')),
-    w.postUrlTake().then(takeItem('post_url')),
-    w.retriedTake().then(takeItem('retried')),
-    w.websocketTake().then(websocketItem),
-    w.webhookVoice().then(({ voiceId, polled, calls }) => ({
+    w.mainTake(speak).then(takeItem('main')),
+    w.postUrlTake(speak).then(takeItem('post_url')),
+    w.retriedTake(speak).then(takeItem('retried')),
+    w.websocketTake(speak).then(websocketItem),
+    w.webhookVoice(speak).then(({ voiceId, polled, calls }) => ({
       kind: 'voice' as const,
       id: voiceId,
       label: `voice ${voiceId}`,

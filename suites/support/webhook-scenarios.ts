@@ -35,6 +35,7 @@ import {
   LATE_DUPLICATE_WINDOW_MS,
   type Polled,
   polledNotCalled,
+  type TakeOptions,
   type TakeScenario,
   TEXT,
   type WebhookTakes,
@@ -50,26 +51,32 @@ export interface InProgressAttempt {
   characters: number;
 }
 
-export interface WebhookScenarios extends Pick<WebhookTakes, 'runTakeScenario' | 'baselineTakeMs'> {
+export interface WebhookScenarios {
+  /** One take with hooks, polled beside them (./webhook-takes.ts). */
+  runTakeScenario(speak: SpeakContext, o: TakeOptions): Promise<TakeScenario>;
+  /** The time from generate to the first done poll of a take of TEXT without webhooks. */
+  baselineTakeMs(speak: SpeakContext): Promise<number>;
   /** The run's sink (a harness fault when it is not running: the tests require `reachable`). */
   sink(): RemoteWebhookSink;
   /** The webhook tests' precondition: the server under test can call the run's sink. */
   reachable: Precondition;
   /** The take most checks look at: both hooks, audio fetched right after the done call. */
-  mainTake(): Promise<TakeScenario>;
+  mainTake(speak: SpeakContext): Promise<TakeScenario>;
   /**
    * Takes of a long text, retried longer until polling saw one in progress (see below).
    * `inProgress`: the longest take polling saw in any intermediate status; else `reason`.
    */
-  inProgressTake(): Promise<{ attempts: InProgressAttempt[]; inProgress?: TakeScenario; reason?: string }>;
+  inProgressTake(
+    speak: SpeakContext,
+  ): Promise<{ attempts: InProgressAttempt[]; inProgress?: TakeScenario; reason?: string }>;
   /** The websocket take with both hooks: streamed to its end, then its webhook calls settled. */
-  websocketTake(): Promise<{
+  websocketTake(speak: SpeakContext): Promise<{
     r: StreamedRequest;
     streamed: Array<{ atMs: number; status: string }>;
     calls: WebhookCall[];
   }>;
   /** A voice with a done_webhook: polled to done beside its call. */
-  webhookVoice(): Promise<{
+  webhookVoice(speak: SpeakContext): Promise<{
     voiceId: string;
     startMs: number;
     polled: Polled;
@@ -77,22 +84,60 @@ export interface WebhookScenarios extends Pick<WebhookTakes, 'runTakeScenario' |
     calls: WebhookCall[];
   }>;
   /** A take whose done_webhook is given in the {"post_url"} form. */
-  postUrlTake(): Promise<TakeScenario>;
+  postUrlTake(speak: SpeakContext): Promise<TakeScenario>;
   /** A take whose sink answers its first done call with 500. */
-  retriedTake(): Promise<TakeScenario>;
+  retriedTake(speak: SpeakContext): Promise<TakeScenario>;
 }
 
-/** The scenarios of one file (`useWebhookScenarios(speak)` at its top level, after useSpeak()). */
-export function useWebhookScenarios(speak: SpeakContext): WebhookScenarios {
+/** One file's scenarios, made with the file's context (`speak`) of the first test that asks. */
+type FileScenarios = Pick<WebhookTakes, 'runTakeScenario' | 'baselineTakeMs'> & {
+  [K in ScenarioName]: () => ReturnType<WebhookScenarios[K]>;
+};
+
+type ScenarioName =
+  | 'mainTake'
+  | 'inProgressTake'
+  | 'websocketTake'
+  | 'webhookVoice'
+  | 'postUrlTake'
+  | 'retriedTake';
+
+/**
+ * The scenarios of one file (`useWebhookScenarios()` at its top level): each takes the file's
+ * context, the test's `speak` fixture; the first test (or prefetch) that asks makes them with it.
+ */
+export function useWebhookScenarios(): WebhookScenarios {
   const { sink, reachable } = useRunSink();
   // Every entry for the end-of-run judge is filed: it can start judging.
   afterAll(async () => {
     if ((await reachable()) === undefined) await sink().producerDone();
   });
-
   /** A plain ready voice to make takes with: the run's shared one. */
-  const sharedVoice = useSharedVoice(speak);
-  const voice = async (): Promise<string> => (await sharedVoice()).voice_id;
+  const sharedVoice = useSharedVoice();
+  let made: FileScenarios | undefined;
+  const of = (speak: SpeakContext) => {
+    made ??= fileScenarios(speak, sink, async () => (await sharedVoice(speak)).voice_id);
+    return made;
+  };
+  return {
+    sink,
+    reachable,
+    runTakeScenario: (speak, o) => of(speak).runTakeScenario(o),
+    baselineTakeMs: (speak) => of(speak).baselineTakeMs(),
+    mainTake: (speak) => of(speak).mainTake(),
+    inProgressTake: (speak) => of(speak).inProgressTake(),
+    websocketTake: (speak) => of(speak).websocketTake(),
+    webhookVoice: (speak) => of(speak).webhookVoice(),
+    postUrlTake: (speak) => of(speak).postUrlTake(),
+    retriedTake: (speak) => of(speak).retriedTake(),
+  };
+}
+
+function fileScenarios(
+  speak: SpeakContext,
+  sink: () => RemoteWebhookSink,
+  voice: () => Promise<string>,
+): FileScenarios {
   const takes = webhookTakes(speak, sink, voice);
   const { runTakeScenario, pollUntilDone, callsOnceDone } = takes;
 
@@ -298,8 +343,6 @@ export function useWebhookScenarios(speak: SpeakContext): WebhookScenarios {
   });
 
   return {
-    sink,
-    reachable,
     runTakeScenario,
     baselineTakeMs: takes.baselineTakeMs,
     mainTake,
