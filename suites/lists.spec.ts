@@ -27,13 +27,11 @@ import {
   notObserved,
   observe,
   type RequirementId,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
 import { generateTake, generateVoice, type Take, type Voice, waitUntilDone } from './support/items.ts';
 import { list, listHolding, listPage } from './support/lists.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
-
-const speak = useSpeak();
 
 /**
  * The tests below only read lists of what the fixtures made: side by side, not one after another
@@ -47,10 +45,10 @@ const NUM_RUNS = 30;
 const TEXTS = ['One.', 'Two.', 'Three.', 'Four.', 'Five.', 'Six.'];
 
 /** The takes' voice, and the first of the voice list's items: the run's shared voice. */
-const sharedVoice = useSharedVoice(speak);
+const sharedVoice = useSharedVoice();
 
-const fixture = once(async () => {
-  const voice = await sharedVoice();
+const fixture = once(async (speak: SpeakContext) => {
+  const voice = await sharedVoice(speak);
   const ids: string[] = [];
   // One after another: distinct creation times give the bounds something to cut between.
   for (const text of TEXTS.slice(0, TAKE_COUNT))
@@ -58,7 +56,7 @@ const fixture = once(async () => {
   // Settled items keep their place in the list while pages are read.
   await Promise.all(ids.map((id) => waitUntilDone<Take>(speak, 'take', id)));
   // The full list, in the server's own order, restricted to ours: the oracle's ground truth.
-  const full = await fullNow('take', ids);
+  const full = await fullNow(speak, 'take', ids);
   if (full.length !== ids.length) {
     throw new Finding(`GET /v1/speak/takes holds ${full.length} of the ${ids.length} takes just created`, {
       expected: ids,
@@ -70,8 +68,8 @@ const fixture = once(async () => {
 
 /** The voice list, alike: the fixture's voice (generated before this file started) and two more, generated one after another (not awaited to ready). */
 const VOICE_COUNT = 3;
-const voiceFixture = once(async () => {
-  const { voice } = await fixture();
+const voiceFixture = once(async (speak: SpeakContext) => {
+  const { voice } = await fixture(speak);
   const ids = [voice.voice_id];
   for (let i = 1; i < VOICE_COUNT; i++) {
     const { voice: extra } = await generateVoice(speak, {
@@ -81,7 +79,7 @@ const voiceFixture = once(async () => {
     });
     ids.push(extra.voice_id);
   }
-  const full = await fullNow('voice', ids);
+  const full = await fullNow(speak, 'voice', ids);
   if (full.length !== ids.length) {
     throw new Finding(`GET /v1/speak/voices holds ${full.length} of the ${ids.length} voices just created`);
   }
@@ -94,7 +92,7 @@ prefetch(fixture, voiceFixture);
  * The full list now, restricted to `ids`, in the server's order: fetched again for every oracle
  * check, because a server may move timestamp_ms or the order when an item changes status.
  */
-async function fullNow(kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
+async function fullNow(speak: SpeakContext, kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
   const all = await listHolding<Take | Voice>(speak, kind, ids);
   return all.map((item) => asListItem(kind, item)).filter((item) => ids.includes(item.id));
 }
@@ -105,7 +103,7 @@ async function fullNow(kind: Kind, ids: readonly string[]): Promise<ListItem[]> 
  * everything (a default page length), and another file deleting meanwhile shifts an item of ours past
  * a page boundary, unseen (the latitude switch default-page-length showed it once).
  */
-async function filteredNow(kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
+async function filteredNow(speak: SpeakContext, kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
   const ours = await list<Take | Voice>(speak, kind, toQueryParams({ ids: [...ids] }, `${kind}_id`));
   return ours.map((item) => asListItem(kind, item)).filter((item) => ids.includes(item.id));
 }
@@ -120,7 +118,7 @@ function asListItem(kind: Kind, item: Take | Voice): ListItem {
 }
 
 /** The server's one answer to `query` on the take or voice list (no further pages read). */
-async function answer(query: ListQuery, kind: Kind = 'take'): Promise<ListItem[]> {
+async function answer(speak: SpeakContext, query: ListQuery, kind: Kind = 'take'): Promise<ListItem[]> {
   const items = await listPage<Take | Voice>(speak, kind, toQueryParams(query, `${kind}_id`));
   return items.map((item) => asListItem(kind, item));
 }
@@ -135,6 +133,7 @@ function sameIds(got: readonly ListItem[], expected: readonly string[]): boolean
  * filter alone is already wrong, else LIST-OLDER when the filter with `older` alone is, else LIST-NEWER.
  */
 async function blamedPart(
+  speak: SpeakContext,
   query: ListQuery,
   now: readonly ListItem[],
   kind: Kind,
@@ -151,13 +150,14 @@ async function blamedPart(
     ],
   ];
   for (const [id, part] of parts) {
-    if (!sameIds(await answer(part, kind), listOracle(now, part, semantics))) return id;
+    if (!sameIds(await answer(speak, part, kind), listOracle(now, part, semantics))) return id;
   }
   return query.newer === undefined ? 'LIST-OLDER' : 'LIST-NEWER';
 }
 
 /** Which page number holds the first `length` items: 1 (wire facts) or 0. */
 async function firstPageNumber(
+  speak: SpeakContext,
   ids: readonly string[],
   full: readonly ListItem[],
   length: number,
@@ -165,7 +165,7 @@ async function firstPageNumber(
 ): Promise<number> {
   const expected = full.slice(0, length).map((i) => i.id);
   for (const page of [1, 0]) {
-    const got = (await answer({ ids, length, page }, kind)).map((i) => i.id);
+    const got = (await answer(speak, { ids, length, page }, kind)).map((i) => i.id);
     if (JSON.stringify(got) === JSON.stringify(expected)) return page;
   }
   throw new Finding(
@@ -181,15 +181,16 @@ async function firstPageNumber(
  * and judges every other answer consistent with it (the order is the full list's own).
  */
 async function observedSemantics(
+  speak: SpeakContext,
   kind: Kind,
   ids: readonly string[],
   full: readonly ListItem[],
 ): Promise<ListSemantics> {
-  const firstPage = await firstPageNumber(ids, full, 1, kind);
+  const firstPage = await firstPageNumber(speak, ids, full, 1, kind);
   const middle = full[Math.floor(full.length / 2)]!;
-  const older = (await answer({ ids, older: middle.timestamp_ms }, kind)).map((i) => i.id);
-  const newer = (await answer({ ids, newer: middle.timestamp_ms }, kind)).map((i) => i.id);
-  const unpaged = await answer({ ids }, kind);
+  const older = (await answer(speak, { ids, older: middle.timestamp_ms }, kind)).map((i) => i.id);
+  const newer = (await answer(speak, { ids, newer: middle.timestamp_ms }, kind)).map((i) => i.id);
+  const unpaged = await answer(speak, { ids }, kind);
   return {
     firstPage,
     olderInclusive: older.includes(middle.id),
@@ -201,11 +202,11 @@ async function observedSemantics(
 covers(
   ['LIST-ID-FILTER'],
   'take_id and voice_id filters return exactly the listed ids',
-  async () => {
-    const { voice, ids, full } = await fixture();
+  async ({ speak }) => {
+    const { voice, ids, full } = await fixture(speak);
     const subset = [ids[0]!, ids[2]!, ids[5]!];
     const query = { ids: [...subset, 'speakcheck-unknown-id'] };
-    const takes = await answer(query);
+    const takes = await answer(speak, query);
     check('LIST-ID-FILTER', () =>
       assertListOracle(takes, listOracle(full, query), query, full, 'GET /v1/speak/takes'),
     );
@@ -225,11 +226,11 @@ covers(
 covers(
   ['LIST-PAGE-BASE'],
   'pages count from 1, page defaults to 1, length absent is unlimited (reported)',
-  async () => {
-    const { ids, full } = await fixture();
-    const first = await firstPageNumber(ids, full, 2);
-    const defaultPage = (await answer({ ids, length: 2 })).map((i) => i.id);
-    const unlimited = await answer({ ids });
+  async ({ speak }) => {
+    const { ids, full } = await fixture(speak);
+    const first = await firstPageNumber(speak, ids, full, 2);
+    const defaultPage = (await answer(speak, { ids, length: 2 })).map((i) => i.id);
+    const unlimited = await answer(speak, { ids });
     observe(
       'lists.page-base',
       'first page number: {first}; page omitted gives {defaultPage}; no length gives {unlimited} of {total}',
@@ -245,7 +246,7 @@ covers(
     check('LIST-PAGE-BASE', () => {
       if (first !== 1) throw new Finding(`pages count from ${first}, the SDK counts from 1`);
     });
-    const pageOmitted = await answer({ ids, length: 2 });
+    const pageOmitted = await answer(speak, { ids, length: 2 });
     check('LIST-PAGE-BASE', () =>
       assertListOracle(pageOmitted, listOracle(full, { ids, length: 2, page: 1 }), { ids, length: 2 }, full),
     );
@@ -262,11 +263,11 @@ covers(
 covers(
   ['LIST-BOUNDS-INCLUSIVE'],
   'older/newer equal to an item timestamp include it (reported)',
-  async () => {
-    const { ids, full } = await fixture();
+  async ({ speak }) => {
+    const { ids, full } = await fixture(speak);
     const middle = full[Math.floor(full.length / 2)]!;
-    const older = (await answer({ ids, older: middle.timestamp_ms })).map((i) => i.id);
-    const newer = (await answer({ ids, newer: middle.timestamp_ms })).map((i) => i.id);
+    const older = (await answer(speak, { ids, older: middle.timestamp_ms })).map((i) => i.id);
+    const newer = (await answer(speak, { ids, newer: middle.timestamp_ms })).map((i) => i.id);
     observe('lists.time-bounds', 'older={at} {older} the item at that time; newer={at} {newer} it', {
       values: {
         older: older.includes(middle.id) ? 'includes' : 'excludes',
@@ -285,8 +286,8 @@ covers(
 covers(
   ['LIST-ORDERING'],
   'list ordering (reported)',
-  async () => {
-    const { full } = await fixture();
+  async ({ speak }) => {
+    const { full } = await fixture(speak);
     const stamps = full.map((i) => i.timestamp_ms);
     const newestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! >= t);
     const oldestFirst = stamps.every((t, i) => i === 0 || stamps[i - 1]! <= t);
@@ -312,16 +313,16 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
   covers(
     ['LIST-LENGTH', 'LIST-PAGES-PARTITION'],
     `pages of every length partition the list without duplicate or gap${label}`,
-    async () => {
-      const { ids } = await listFixture();
+    async ({ speak }) => {
+      const { ids } = await listFixture(speak);
       // The whole list of ours, every page of it (a default page size may apply without length).
-      const whole = (await filteredNow(kind, ids)).map((i) => i.id);
+      const whole = (await filteredNow(speak, kind, ids)).map((i) => i.id);
       for (let length = 1; length <= 4; length++) {
-        const first = await firstPageNumber(ids, await filteredNow(kind, ids), length, kind);
+        const first = await firstPageNumber(speak, ids, await filteredNow(speak, kind, ids), length, kind);
         const pages: string[][] = [];
         // Bounded: one page past the last one that can hold anything.
         for (let page = first; page <= first + Math.ceil(ids.length / length); page++) {
-          pages.push((await answer({ ids, length, page }, kind)).map((i) => i.id));
+          pages.push((await answer(speak, { ids, length, page }, kind)).map((i) => i.id));
         }
         const where = `${kind}_id=<${ids.length} ids>&length=${length}`;
         const bounded = check('LIST-LENGTH', () => {
@@ -345,10 +346,10 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
   covers(
     ['LIST-ID-FILTER', 'LIST-OLDER', 'LIST-NEWER'],
     `property${label}: id subsets with older/newer bounds between items equal the oracle`,
-    async () => {
-      const { ids, full } = await listFixture();
+    async ({ speak }) => {
+      const { ids, full } = await listFixture(speak);
       // A default page size, when the server has one, applies to these unpaged queries too.
-      const { defaultLength } = await observedSemantics(kind, ids, full);
+      const { defaultLength } = await observedSemantics(speak, kind, ids, full);
       const semantics = { ...WIRE_LIST_SEMANTICS, ...(defaultLength !== undefined ? { defaultLength } : {}) };
       // Bounds never equal an item's timestamp: the MUST does not depend on inclusive vs exclusive.
       const arb = listQueryArb(full, { allowBoundOnItem: false }).map(
@@ -364,11 +365,11 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
             used['LIST-OLDER'] ||= query.older !== undefined;
             used['LIST-NEWER'] ||= query.newer !== undefined;
             // The two reads at once: the items are settled, and a run's time is its round trips.
-            const [now, got] = await Promise.all([fullNow(kind, ids), answer(query, kind)]);
+            const [now, got] = await Promise.all([fullNow(speak, kind, ids), answer(speak, query, kind)]);
             const expected = listOracle(now, query, semantics);
             if (sameIds(got, expected)) return;
             // Which part of the query the server got wrong: the filter alone, then with each bound.
-            const blame = await blamedPart(query, now, kind, semantics);
+            const blame = await blamedPart(speak, query, now, kind, semantics);
             against(blame, () => assertListOracle(got, expected, query, now, path));
           }),
           { numRuns },
@@ -384,9 +385,9 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
   covers(
     ['LIST-ORACLE'],
     `property${label}: any combination of filter, bounds and paging is consistent with the semantics the server showed`,
-    async () => {
-      const { ids, full } = await listFixture();
-      const semantics = await observedSemantics(kind, ids, full);
+    async ({ speak }) => {
+      const { ids, full } = await listFixture(speak);
+      const semantics = await observedSemantics(speak, kind, ids, full);
       observe('lists.semantics', '{path}: {semantics}', {
         values: { path, semantics: describeSemantics(semantics) },
       });
@@ -396,7 +397,7 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
           fc.asyncProperty(
             listQueryArb(full, { allowBoundOnItem: true, firstPage: semantics.firstPage }),
             async (query) => {
-              const [now, got] = await Promise.all([fullNow(kind, ids), answer(query, kind)]);
+              const [now, got] = await Promise.all([fullNow(speak, kind, ids), answer(speak, query, kind)]);
               assertListOracle(
                 got,
                 listOracle(now, query, semantics),
