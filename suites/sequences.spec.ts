@@ -295,6 +295,11 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
         seed,
         ...(path ? { path } : {}),
         failure: message,
+        // The bounds the run waited a websocket request with: the script's helper waits as long.
+        websocket: {
+          firstMessageS: speak.config.timeouts.requestMs / 1000,
+          endS: speak.config.timeouts.readyMs / 1000,
+        },
         ...(speak.config.authUrl && speak.config.authUrl !== speak.config.baseUrl
           ? { authUrl: speak.config.authUrl }
           : {}),

@@ -18,7 +18,7 @@ import {
   statusClass,
   voiceViewProblems,
 } from '../../src/checks/stateful/model.ts';
-import { apiCall } from '../../src/checks/stateful/script.ts';
+import { apiCall } from '../../src/checks/stateful/script-words.ts';
 import type { Exchange } from '../../src/harness/index.ts';
 import type { Real } from './real.ts';
 import { type SequenceCommand, TEXTS, violate } from './take-commands.ts';

@@ -33,7 +33,8 @@ import {
   statusClass,
   voiceViewProblems,
 } from '../../src/checks/stateful/model.ts';
-import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
+import { sequenceScript } from '../../src/checks/stateful/script.ts';
+import { apiCall } from '../../src/checks/stateful/script-words.ts';
 import { findRequirement, type RequirementId } from '../../src/requirements/index.ts';
 
 function withTakes(n: number) {
@@ -245,6 +246,7 @@ test('the reproduction script logs in with variables only, makes its voice, and 
     gender: 'female',
     seed: 42,
     failure: 'answered 500',
+    websocket: { firstMessageS: 15, endS: 60 },
   }).join('\n');
   expect(script.startsWith('#!/bin/sh\n')).toBe(true);
   expect(script).toContain(
