@@ -18,7 +18,6 @@ import { Finding, show } from '../src/checks/finding.ts';
 import {
   type AccountName,
   type Learned,
-  missingOperation,
   newModel,
   offeredIn,
   SEQUENCE_IDS,
@@ -34,7 +33,6 @@ import {
 } from '../src/checks/stateful/script.ts';
 import {
   check,
-  classify,
   covers,
   findRequirement,
   levelIn,
@@ -48,6 +46,7 @@ import {
 } from '../src/harness/index.ts';
 import { sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
+import { causeOf, isCounterexample, requirementOf, sequenceEnd, stopAsBlock } from './stateful/outcome.ts';
 import { Real, type SequenceWorld } from './stateful/real.ts';
 import { ownVoice, removeSecondItems } from './stateful/second-customer.ts';
 import type { SequenceCommand } from './stateful/take-commands.ts';
@@ -221,7 +220,6 @@ covers(
         });
       }
     }
-    if (stopped !== undefined) throw stopped;
     const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, steps: [] } as Ran);
     const summary = `${runs.length} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
     // In the run's output, whatever its reporter: how many ran and how long the longest took.
@@ -248,26 +246,24 @@ covers(
       );
     if (witnessFailure) failed.add(reportFailure(w, witnessFailure, seed, undefined));
     const offered = offeredIn(learned);
+    const logins = w.credentials.primary !== undefined;
     for (const id of SEQUENCE_IDS) {
-      if (failed.has(id)) continue;
-      const conclusion = sequenceConclusion(id, observed, offered);
-      const missing = missingOperation(id, offered);
-      if (conclusion === 'observed') check(id, () => undefined);
-      else if (id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined)
-        notConcluded(
-          id,
-          `a websocket request timed out (${timedOut})`,
-          'a run with a longer --request-timeout / --ready-timeout',
-        );
-      else if (conclusion === 'not-applicable' && missing !== undefined)
-        notApplicable(id, WIRE_OPERATIONS[missing].reason, WIRE_OPERATIONS[missing].wouldJudge);
-      else
-        notObserved(
-          id,
-          `no sequence of this run brought about the state ${id} speaks of`,
-          'more sequences (--sequences N, or --profile acceptance)',
-        );
+      const end = sequenceEnd(id, {
+        observed,
+        offered,
+        failed,
+        stopped: stopped !== undefined,
+        timedOut,
+        logins,
+      });
+      if (end.kind === 'held') check(id, () => undefined);
+      else if (end.kind === 'not-concluded' || end.kind === 'not-observed')
+        (end.kind === 'not-concluded' ? notConcluded : notObserved)(id, end.reason, end.wouldJudge);
+      else if (end.kind === 'not-applicable')
+        notApplicable(id, WIRE_OPERATIONS[end.operation].reason, WIRE_OPERATIONS[end.operation].wouldJudge);
     }
+    // Each id it left open is blocked by it (outcome.ts): never a sequence requirement failed.
+    if (stopped !== undefined) throw stopAsBlock(stopped);
   },
   { timeoutMs: MAX_TIME_LIMIT_MS + 120_000 },
 );
@@ -329,28 +325,6 @@ function replayPathOf(path: string | null, counterexample: unknown): string | un
   const printed = String((counterexample as unknown[] | null)?.[0] ?? '');
   const commands = /replayPath="([^"]*)"/.exec(printed)?.[1];
   return commands ? `${path}@${commands}` : path;
-}
-
-/** The requirement a sequence's failure is evidence against (a thrown non-finding: the list's). */
-function requirementOf(error: unknown): RequirementId {
-  return (error instanceof Finding ? error.facts.requirement : undefined) ?? 'SEQ-TAKE-LISTED-AFTER-CHANGES';
-}
-
-/**
- * Whether a sequence's error is a counterexample: a finding against the server. Back-pressure, a
- * route the run learned does not answer, a request that got no answer (issue 49's to judge, once,
- * run-wide) and a bug of speakcheck are not: they would otherwise be shrunk and reported as a
- * sequence requirement failed.
- */
-function isCounterexample(error: unknown): boolean {
-  return classify(error).kind === 'finding' && causeOf(error, 'SPEAKCHECK_HUNG') === undefined;
-}
-
-/** The error of `code` in `error`'s cause chain (fast-check may wrap what a command threw). */
-function causeOf(error: unknown, code: string): unknown {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause)
-    if ((e as { code?: unknown }).code === code) return e;
-  return undefined;
 }
 
 // The second customer's takes and voice: the first customer's are tracked by useSpeak().
