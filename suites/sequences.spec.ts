@@ -46,7 +46,14 @@ import {
 } from '../src/harness/index.ts';
 import { sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
-import { causeOf, isCounterexample, requirementOf, sequenceEnd, stopAsBlock } from './stateful/outcome.ts';
+import {
+  causeOf,
+  isCounterexample,
+  replayCommand,
+  requirementOf,
+  sequenceEnd,
+  stopAsBlock,
+} from './stateful/outcome.ts';
 import { Real, type SequenceWorld } from './stateful/real.ts';
 import { ownVoice, removeSecondItems } from './stateful/second-customer.ts';
 import type { SequenceCommand } from './stateful/take-commands.ts';
@@ -275,7 +282,13 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
   const id = requirementOf(error);
   const message = finding?.message ?? (error as Error)?.message ?? String(error);
   const steps = ran.steps.map((s, i) => `  ${i + 1}. ${s.title}`);
-  const replay = `speakcheck run --seed ${seed}${path ? ` --replay-path '${path}'` : ''} --requirement ${id}`;
+  const replay = replayCommand({
+    seed,
+    path,
+    id,
+    profile: speak.config.profile,
+    sequences: speak.config.sequences,
+  });
   // Each keyed by its requirement: a random and a witness failure may both be reported (each its own script).
   observe(SEQUENCE_SHRUNK_KEY, 'Shrunk sequence ({steps} steps; replay: {replay}):\n{list}\n  → {message}', {
     particulars: { requirement: id, steps: ran.steps.length, replay, list: steps.join('\n'), message },

@@ -113,3 +113,26 @@ export function stopAsBlock(error: unknown): unknown {
   markSetupFailure(error);
   return error;
 }
+
+/**
+ * The command that replays a failing sequence: the run's seed, the shrunk sequence's path (a random
+ * one's), the requirement, and what else decides what the run explores and judges — its profile
+ * when not the default (the sdk profile judges the wire facts' ids, INFO in strict) and its
+ * --sequences when given (how many sequences the seed's exploration runs).
+ */
+export function replayCommand(o: {
+  seed: number;
+  path?: string | undefined;
+  id: RequirementId;
+  profile: string;
+  sequences?: number | undefined;
+}): string {
+  return [
+    'speakcheck run',
+    ...(o.profile !== 'strict' ? [`--profile ${o.profile}`] : []),
+    ...(o.sequences !== undefined ? [`--sequences ${o.sequences}`] : []),
+    `--seed ${o.seed}`,
+    ...(o.path ? [`--replay-path '${o.path}'`] : []),
+    `--requirement ${o.id}`,
+  ].join(' ');
+}

@@ -8,7 +8,13 @@ import { expect, test } from 'vitest';
 import { Finding } from '../../src/checks/finding.ts';
 import { SEQUENCE_IDS } from '../../src/checks/stateful/model.ts';
 import { classify, type RequirementId } from '../../src/harness/index.ts';
-import { isCounterexample, requirementOf, sequenceEnd, stopAsBlock } from '../../suites/stateful/outcome.ts';
+import {
+  isCounterexample,
+  replayCommand,
+  requirementOf,
+  sequenceEnd,
+  stopAsBlock,
+} from '../../suites/stateful/outcome.ts';
 
 /** A POST that got no answer once (src/client/diagnostics.ts 'hung'): TAKE-GENERATE-RETURNS-TAKE's finding. */
 function hungPost(): Error {
@@ -89,4 +95,14 @@ test('a token-only run leaves the refresh chain not observed, judged by --email 
   expect(withPassword).toMatchObject({
     wouldJudge: 'more sequences (--sequences N, or --profile acceptance)',
   });
+});
+
+test("the replay command names the run's profile when not the default and its --sequences when given", () => {
+  const id: RequirementId = 'SEQ-BATCH-EVERY-TAKE';
+  expect(replayCommand({ seed: 5, path: '4:2@AB', id, profile: 'sdk', sequences: 60 })).toBe(
+    "speakcheck run --profile sdk --sequences 60 --seed 5 --replay-path '4:2@AB' --requirement SEQ-BATCH-EVERY-TAKE",
+  );
+  expect(replayCommand({ seed: 5, id, profile: 'strict' })).toBe(
+    'speakcheck run --seed 5 --requirement SEQ-BATCH-EVERY-TAKE',
+  );
 });
