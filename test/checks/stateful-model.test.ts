@@ -31,7 +31,9 @@ import {
   sequenceConclusion,
   socketRequestEnd,
   statusClass,
+  voiceStatusNote,
   voiceViewProblems,
+  WIRE_OPERATIONS,
 } from '../../src/checks/stateful/model.ts';
 import { sequenceScript } from '../../src/checks/stateful/script.ts';
 import { apiCall } from '../../src/checks/stateful/script-words.ts';
@@ -130,6 +132,15 @@ describe('takes and lists', () => {
     const m = newModel(['primary']);
     m.learned.batchOffered = false;
     expect(canBatch(m, 2)).toBe(false);
+  });
+
+  test('a view of a voice that was ready shows its status; anything else is noted, INFO (the contract shows no transition after ready)', () => {
+    expect(voiceStatusNote({ status: 'ready', name: 'a' })).toBeUndefined();
+    expect(voiceStatusNote({ status: 'waiting' })).toBe('status "waiting", where the voice was ready before');
+    expect(voiceStatusNote({})).toBe('status undefined, where the voice was ready before');
+    expect(findRequirement('SEQ-VOICE-STATUS-THROUGH-CHANGES')?.level).toBe('INFO');
+    // Brought about only by an update, a wire fact: not applicable against a server without one.
+    expect(WIRE_OPERATIONS.updateOffered.needs).toContain('SEQ-VOICE-STATUS-THROUGH-CHANGES');
   });
 
   test('every view of an updated voice shows the update; a batch answers its takes in order', () => {
