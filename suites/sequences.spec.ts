@@ -44,7 +44,7 @@ import {
   type SpeakClient,
   useSpeak,
 } from '../src/harness/index.ts';
-import { sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
+import { asPrimary, sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget, sequencesLine } from './stateful/budget.ts';
 import {
   causeOf,
@@ -131,6 +131,7 @@ covers(
     // What each sequence learned where the contract is silent (whether the server offers delete).
     const learned: Learned[] = [];
     let failing: Ran | undefined;
+    let failingCommands: Iterable<SequenceCommand> | undefined;
     // What ends the sequences without being a counterexample (back-pressure, a route the run learned
     // is silent, a request without an answer, a bug of speakcheck): thrown at the end, the test's to
     // classify like any other test's error, never a requirement of the sequences failed.
@@ -188,11 +189,15 @@ covers(
         if (stopped !== undefined) return;
         // Shrinking has had its time: the remaining candidates pass untried, the last failing one stands.
         if (firstFailureAt !== undefined && performance.now() - firstFailureAt > budget.shrinkMs) return;
+        // A replay (--replay-path) runs the shrunk sequence it names and no other: fast-check's
+        // further shrinks of it pass untried.
+        if (budget.path && firstFailureAt !== undefined) return;
         // Enough: the run's share ran (the witness below brings about what they left unobserved).
         if (firstFailureAt === undefined && runs.length >= budget.sequences) return;
         const ran = await runOne(commands as Iterable<SequenceCommand>);
         if (ran.error === undefined) return;
         failing = ran;
+        failingCommands = commands as Iterable<SequenceCommand>;
         firstFailureAt ??= performance.now();
         throw ran.error;
       },
@@ -208,7 +213,16 @@ covers(
     // A pass is an observation: the witness brings about the state of every judged id the random
     // sequences left unobserved (also after one of them failed); a failure it finds on another
     // requirement is shrunk by removing its steps one by one, and reported beside the first.
-    const randomFailure = failing;
+    let randomFailure = failing;
+    // fast-check shrinks one step's customer at a time and cannot move a whole sequence to the first
+    // customer (asPrimary): tried once; when it fails the same way, its script needs no second account.
+    const primary =
+      randomFailure && failingCommands && stopped === undefined ? asPrimary(failingCommands) : undefined;
+    if (randomFailure && primary) {
+      const again = await runOne(primary);
+      if (again.error !== undefined && requirementOf(again.error) === requirementOf(randomFailure.error))
+        randomFailure = again;
+    }
     let witnessFailure: Ran | undefined;
     let witnessed = false;
     if (stopped === undefined && !budget.path && unobserved().length > 0) {
