@@ -16,7 +16,6 @@ import {
 import {
   accessTokenLifetime,
   against,
-  ClientDiagnostic,
   cannotObserve,
   check,
   checkStep,
@@ -27,16 +26,15 @@ import {
   notApplicable,
   observe,
   type RequirementId,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
+import { assertAccessWorks } from './support/access-token.ts';
 import { type ProtectedRoute, protectedRoutesOf } from './support/protected-routes.ts';
 import { once } from './support/scenarios.ts';
 
-const speak = useSpeak();
-
 const PROBE = 'speakcheck-probe-unknown';
 
-function credentials(): { email: string; password: string } {
+function credentials(speak: SpeakContext): { email: string; password: string } {
   const { email, password } = speak.config;
   if (email === undefined || password === undefined) {
     cannotObserve(
@@ -47,8 +45,8 @@ function credentials(): { email: string; password: string } {
   return { email: email!, password: password! };
 }
 
-async function login(): Promise<TokenPair> {
-  const exchange = await speak.anon.post('/auth/login', credentials());
+async function login(speak: SpeakContext): Promise<TokenPair> {
+  const exchange = await speak.anon.post('/auth/login', credentials(speak));
   if (exchange.status !== 200 && exchange.status !== 201) {
     throw new Finding(
       `POST /auth/login with the run's credentials answered ${exchange.status}: ${show(exchange.text)}`,
@@ -67,9 +65,13 @@ function tokenPair(json: unknown, what: string): TokenPair {
   return against('AUTH-TOKEN-PAIR-SHAPE', () => assertTokenPair(json, what));
 }
 
-function refresh(refreshToken: string, o: { email?: boolean; bearer?: string } = {}): Promise<Exchange> {
+function refresh(
+  speak: SpeakContext,
+  refreshToken: string,
+  o: { email?: boolean; bearer?: string } = {},
+): Promise<Exchange> {
   const body: Record<string, string> = { refresh_token: refreshToken };
-  if (o.email !== false) body.email = credentials().email;
+  if (o.email !== false) body.email = credentials(speak).email;
   return speak.anon.post(
     '/auth/refresh',
     body,
@@ -88,42 +90,8 @@ function expectPair(exchange: Exchange, what: string): TokenPair {
   return tokenPair(exchange.json, what);
 }
 
-/**
- * The access token from `what` works. A token the run kept past the lifetime it shows (its own
- * waits: back-pressure, other scenarios first) proves nothing when refused: `again` does the step
- * that made it once more and its token is judged instead (issue 37), at most twice.
- */
-async function assertAccessWorks(access: string, what: string, again?: () => Promise<string>): Promise<void> {
-  let token = access;
-  for (let attempt = 0; ; attempt++) {
-    for (let n = 0; again && n < 2 && !freshEnough(accessTokenLifetime(token)); n++) token = await again();
-    const exchange = await speak.anon.get('/v1/speak/models', {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (exchange.status === 200) return;
-    // A 401 for a token that the run's own waits (back-pressure on this very request) carried past the
-    // lifetime it shows is our delay, not the server's refusal: ask again, then conclude nothing.
-    const stale = exchange.status === 401 && !freshEnough(accessTokenLifetime(token));
-    if (stale && again && attempt < 2) continue;
-    if (stale)
-      throw new ClientDiagnostic(
-        'throttled',
-        `the access token from ${what} went past the lifetime it shows while the run waited on the server's back-pressure; its 401 concludes nothing`,
-        'GET /v1/speak/models',
-      );
-    throw new Finding(
-      `GET /v1/speak/models with the access token from ${what} answered ${exchange.status}: ${show(exchange.text)}`,
-      {
-        where: 'GET /v1/speak/models',
-        expected: 200,
-        actual: exchange.status,
-      },
-    );
-  }
-}
-
 /** Every protected route of the contract, naming the first listed model (else the probe name). */
-function protectedRoutes(): ProtectedRoute[] {
+function protectedRoutes(speak: SpeakContext): ProtectedRoute[] {
   let model = PROBE;
   try {
     model = speak.models[0]?.name ?? PROBE;
@@ -139,13 +107,14 @@ function protectedRoutes(): ProtectedRoute[] {
  * (each through check()); without `ids.detail`, both against `ids.status`.
  */
 async function assertAllRefused(
+  speak: SpeakContext,
   authorization: string | undefined,
   what: string,
   ids: { status: RequirementId; detail?: RequirementId },
 ): Promise<void> {
   const problems: string[] = [];
   const detailProblems: string[] = [];
-  for (const route of protectedRoutes()) {
+  for (const route of protectedRoutes(speak)) {
     const exchange = await speak.anon.request(route.method, route.path, {
       ...(route.json !== undefined ? { json: route.json } : {}),
       ...(route.query ? { query: route.query } : {}),
@@ -183,23 +152,23 @@ async function assertAllRefused(
     if (!statusHeld || !detailHeld) return;
   } else if (!check(ids.status, refuse(problems, '401 with a JSON detail'))) return;
   observe('auth.unauthenticated', '{what}: all {routes} protected routes answered 401 with a JSON detail.', {
-    values: { what, routes: protectedRoutes().length },
+    values: { what, routes: protectedRoutes(speak).length },
   });
 }
 
 // One login, then one linear chain of refreshes: logins are deliberately slow on good servers
 // (password hashing), refreshes are not. Each step is a scenario the next one builds on.
 const base = once(login);
-const refreshed = once(async () => {
-  const from = await base();
-  return { from, exchange: await refresh(from.refresh_token) };
+const refreshed = once(async (speak: SpeakContext) => {
+  const from = await base(speak);
+  return { from, exchange: await refresh(speak, from.refresh_token) };
 });
 /**
  * The access token a real client carries when it refreshes: one the server has just refused with
  * 401 ("The client refreshes the token and retries"). Made from the pair's own access token with its
  * fifth-last character changed in its own alphabet; undefined when the server does not refuse even that.
  */
-async function refusedBearer(access: string): Promise<string | undefined> {
+async function refusedBearer(speak: SpeakContext, access: string): Promise<string | undefined> {
   // Not the very last character: in base64 its low bits may be padding that decodes the same.
   const at = Math.max(0, access.length - 5);
   const other = [...new Set(access)].find((c) => c !== access[at] && /[A-Za-z0-9]/.test(c)) ?? 'A';
@@ -208,36 +177,36 @@ async function refusedBearer(access: string): Promise<string | undefined> {
   return probe.status === 401 ? stale : undefined;
 }
 
-const refreshedWithBearer = once(async () => {
-  const from = expectPair((await refreshed()).exchange, 'POST /auth/refresh');
+const refreshedWithBearer = once(async (speak: SpeakContext) => {
+  const from = expectPair((await refreshed(speak)).exchange, 'POST /auth/refresh');
   // Carrying what a client has after its 401, not a valid token the refresh could lean on.
-  const stale = await refusedBearer(from.access_token);
+  const stale = await refusedBearer(speak, from.access_token);
   return {
     stale: stale !== undefined,
-    exchange: await refresh(from.refresh_token, { bearer: stale ?? from.access_token }),
+    exchange: await refresh(speak, from.refresh_token, { bearer: stale ?? from.access_token }),
   };
 });
-const chain = once(async () => {
-  let pair = expectPair((await refreshedWithBearer()).exchange, 'POST /auth/refresh with Authorization');
+const chain = once(async (speak: SpeakContext) => {
+  let pair = expectPair((await refreshedWithBearer(speak)).exchange, 'POST /auth/refresh with Authorization');
   const pairs = [pair];
   for (let round = 1; round <= 3; round++) {
-    pair = expectPair(await refresh(pair.refresh_token), `POST /auth/refresh (chain round ${round})`);
+    pair = expectPair(await refresh(speak, pair.refresh_token), `POST /auth/refresh (chain round ${round})`);
     pairs.push(pair);
   }
   return pairs;
 });
-const refreshedWithoutEmail = once(async () => {
-  const from = (await chain()).at(-1)!;
-  return { from, exchange: await refresh(from.refresh_token, { email: false }) };
+const refreshedWithoutEmail = once(async (speak: SpeakContext) => {
+  const from = (await chain(speak)).at(-1)!;
+  return { from, exchange: await refresh(speak, from.refresh_token, { email: false }) };
 });
 // Its own login: a refusal after logout only proves revocation if the same refresh call worked on
 // that token's predecessor just before (the control), on a chain no other scenario has touched.
-const loggedOut = once(async () => {
-  const control = await refresh((await login()).refresh_token);
+const loggedOut = once(async (speak: SpeakContext) => {
+  const control = await refresh(speak, (await login(speak)).refresh_token);
   if (control.status < 200 || control.status >= 300) return { control };
   const pair = assertTokenPair(control.json, 'POST /auth/refresh (control before logout)');
   const logout = await speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
-  const after = await refresh(pair.refresh_token);
+  const after = await refresh(speak, pair.refresh_token);
   return { control, logout, after };
 });
 
@@ -245,20 +214,20 @@ const loggedOut = once(async () => {
  * The run's own access token (the kit's login), or a fresh login; a fresh login too when it has
  * passed the lifetime it shows (a tampered copy must be refused for the tampering, not the age).
  */
-async function accessToken(): Promise<string> {
-  const current = speak.api.tokens()?.access ?? (await base()).access_token;
-  return freshEnough(accessTokenLifetime(current)) ? current : (await login()).access_token;
+async function accessToken(speak: SpeakContext): Promise<string> {
+  const current = speak.api.tokens()?.access ?? (await base(speak)).access_token;
+  return freshEnough(accessTokenLifetime(current)) ? current : (await login(speak)).access_token;
 }
 
 covers(
   ['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-TOKEN-PAIR-SHAPE', 'AUTH-ACCESS-TOKEN-WORKS', 'AUTH-PATHS'],
   'login without a token returns a token pair whose access token works',
-  async () => {
+  async ({ speak }) => {
     // Made without a token; a body that is not a token pair names AUTH-TOKEN-PAIR-SHAPE.
-    const pair = await checkStep(['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-PATHS'], base);
+    const pair = await checkStep(['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-PATHS'], () => base(speak));
     check('AUTH-TOKEN-PAIR-SHAPE', () => expectSchema('TokenPair', pair, 'the login answer'));
     await check('AUTH-ACCESS-TOKEN-WORKS', () =>
-      assertAccessWorks(pair.access_token, 'login', async () => (await login()).access_token),
+      assertAccessWorks(speak, pair.access_token, 'login', async () => (await login(speak)).access_token),
     );
     observe('auth.login', 'login at {authUrl}/auth/login answered a token pair.', {
       particulars: { authUrl: speak.config.authUrl },
@@ -269,8 +238,8 @@ covers(
 covers(
   ['AUTH-LOGIN-FAIL-401', 'AUTH-ERROR-DETAIL'],
   'a failed login answers 401 with a JSON detail',
-  async () => {
-    const { email, password } = credentials();
+  async ({ speak }) => {
+    const { email, password } = credentials(speak);
     const wrongPassword = await speak.anon.post('/auth/login', { email, password: `${password}-wrong` });
     check('AUTH-LOGIN-FAIL-401', () => assertStatus(wrongPassword, 401, 'login with a wrong password'));
     check('AUTH-ERROR-DETAIL', () => assertErrorBody(wrongPassword));
@@ -286,24 +255,24 @@ covers(
 covers(
   ['AUTH-REFRESH-PAIR', 'AUTH-REFRESH-ROTATES', 'AUTH-TOKEN-PAIR-SHAPE'],
   'refresh with refresh_token and email returns a new pair whose access token works',
-  async () => {
-    const { from, exchange } = await refreshed();
+  async ({ speak }) => {
+    const { from, exchange } = await refreshed(speak);
     // A refusal fails AUTH-REFRESH-PAIR; a body that is not a token pair names AUTH-TOKEN-PAIR-SHAPE.
     const pair = await checkStep(['AUTH-REFRESH-PAIR', 'AUTH-TOKEN-PAIR-SHAPE'], () =>
       expectPair(exchange, 'POST /auth/refresh'),
     );
     check('AUTH-REFRESH-ROTATES', () => rotated(from, pair));
     await check('AUTH-REFRESH-PAIR', () =>
-      assertAccessWorks(pair.access_token, 'refresh', () =>
-        refreshedAgain(pair, 'POST /auth/refresh (again)'),
+      assertAccessWorks(speak, pair.access_token, 'refresh', () =>
+        refreshedAgain(speak, pair, 'POST /auth/refresh (again)'),
       ),
     );
   },
 );
 
 /** The access token of a refresh of `pair`: the same step once more, for a token gone stale in our waits. */
-async function refreshedAgain(pair: TokenPair, what: string): Promise<string> {
-  return expectPair(await refresh(pair.refresh_token), what).access_token;
+async function refreshedAgain(speak: SpeakContext, pair: TokenPair, what: string): Promise<string> {
+  return expectPair(await refresh(speak, pair.refresh_token), what).access_token;
 }
 
 /** The refreshed pair is new: both tokens differ from the ones it replaced. */
@@ -325,8 +294,8 @@ function rotated(from: TokenPair, pair: TokenPair): void {
 covers(
   ['AUTH-REFRESH-WITH-BEARER'],
   'refresh also accepts the bearer header: the refused one a client carries after its 401',
-  async () => {
-    const { stale, exchange } = await refreshedWithBearer();
+  async ({ speak }) => {
+    const { stale, exchange } = await refreshedWithBearer(speak);
     if (!stale)
       observe(
         'auth.altered-token-not-refused',
@@ -336,33 +305,37 @@ covers(
       expectPair(exchange, `POST /auth/refresh with ${stale ? 'a refused' : 'the'} bearer header`),
     );
     await check('AUTH-REFRESH-WITH-BEARER', () =>
-      assertAccessWorks(pair.access_token, 'refresh with bearer', () =>
-        refreshedAgain(pair, 'POST /auth/refresh (again)'),
+      assertAccessWorks(speak, pair.access_token, 'refresh with bearer', () =>
+        refreshedAgain(speak, pair, 'POST /auth/refresh (again)'),
       ),
     );
   },
 );
 
-covers(['AUTH-REFRESH-CHAIN'], 'refreshing repeatedly keeps working without the password', async () => {
-  const pairs = await chain();
-  const last = pairs.at(-1)!;
-  await check('AUTH-REFRESH-CHAIN', () =>
-    assertAccessWorks(last.access_token, 'the third refresh in a row', () =>
-      refreshedAgain(last, 'POST /auth/refresh (a fourth)'),
-    ),
-  );
-});
+covers(
+  ['AUTH-REFRESH-CHAIN'],
+  'refreshing repeatedly keeps working without the password',
+  async ({ speak }) => {
+    const pairs = await chain(speak);
+    const last = pairs.at(-1)!;
+    await check('AUTH-REFRESH-CHAIN', () =>
+      assertAccessWorks(speak, last.access_token, 'the third refresh in a row', () =>
+        refreshedAgain(speak, last, 'POST /auth/refresh (a fourth)'),
+      ),
+    );
+  },
+);
 
-covers(['AUTH-REFRESH-WITHOUT-EMAIL'], 'refresh without email (reported)', async () => {
-  const { exchange } = await refreshedWithoutEmail();
+covers(['AUTH-REFRESH-WITHOUT-EMAIL'], 'refresh without email (reported)', async ({ speak }) => {
+  const { exchange } = await refreshedWithoutEmail(speak);
   observe('auth.refresh-without-email', 'POST /auth/refresh without email answered {status}.', {
     values: { status: exchange.status },
   });
   check('AUTH-REFRESH-WITHOUT-EMAIL', () => expectPair(exchange, 'POST /auth/refresh without email'));
 });
 
-covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => {
-  const { control, logout, after } = await loggedOut();
+covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async ({ speak }) => {
+  const { control, logout, after } = await loggedOut(speak);
   if (!logout || !after) {
     cannotObserve(
       `a refresh right after login answered ${control.status}, so a refusal after logout would prove nothing (AUTH-REFRESH-PAIR judges refresh)`,
@@ -386,8 +359,8 @@ covers(['AUTH-LOGOUT-REVOKES'], 'logout revokes the refresh token', async () => 
   });
 });
 
-covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async () => {
-  const { control, logout } = await loggedOut();
+covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async ({ speak }) => {
+  const { control, logout } = await loggedOut(speak);
   if (!logout)
     cannotObserve(
       `no logout was made: the refresh before it answered ${control.status}`,
@@ -411,8 +384,8 @@ covers(['AUTH-LOGOUT-BODY'], 'logout answer (reported)', async () => {
 covers(
   ['AUTH-BEARER-REQUIRED', 'AUTH-ERROR-DETAIL'],
   'every protected route refuses a request without a token with 401',
-  async () => {
-    await assertAllRefused(undefined, 'no Authorization header', {
+  async ({ speak }) => {
+    await assertAllRefused(speak, undefined, 'no Authorization header', {
       status: 'AUTH-BEARER-REQUIRED',
       detail: 'AUTH-ERROR-DETAIL',
     });
@@ -422,14 +395,19 @@ covers(
 covers(
   ['AUTH-INVALID-TOKEN-401'],
   'every protected route refuses a tampered or garbage token with 401',
-  async () => {
+  async ({ speak }) => {
     const ids = { status: 'AUTH-INVALID-TOKEN-401' } as const;
-    await assertAllRefused(`Bearer ${tamperToken(await accessToken())}`, 'a tampered access token', ids);
-    await assertAllRefused('Bearer speakcheck-not-a-token', 'a garbage bearer token', ids);
+    await assertAllRefused(
+      speak,
+      `Bearer ${tamperToken(await accessToken(speak))}`,
+      'a tampered access token',
+      ids,
+    );
+    await assertAllRefused(speak, 'Bearer speakcheck-not-a-token', 'a garbage bearer token', ids);
   },
 );
 
-covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async () => {
+covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async ({ speak }) => {
   const { token } = speak.config;
   if (token === undefined) {
     observe(
@@ -455,11 +433,11 @@ covers(['AUTH-PERMANENT-TOKEN'], 'permanent token (reported)', async () => {
       particulars: { daysLeft: Math.round((jwtSecondsLeft(token) ?? 0) / 86_400) },
     },
   );
-  await check('AUTH-PERMANENT-TOKEN', () => assertAccessWorks(token, 'the permanent token (--token)'));
+  await check('AUTH-PERMANENT-TOKEN', () => assertAccessWorks(speak, token, 'the permanent token (--token)'));
 });
 
-covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () => {
-  const lifetime = jwtLifetimeSeconds(await accessToken());
+covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async ({ speak }) => {
+  const lifetime = jwtLifetimeSeconds(await accessToken(speak));
   check('AUTH-ACCESS-LIFETIME', () =>
     observe(
       'auth.access-token-lifetime',
@@ -474,19 +452,23 @@ covers(['AUTH-ACCESS-LIFETIME'], 'access token lifetime (reported)', async () =>
 // AUTH-EXPIRED-TOKEN-401 waits a lifetime out: suites/expiry.spec.ts, beside the rest of the run.
 
 // Last: some servers revoke a whole token family when a rotated refresh token is reused.
-covers(['AUTH-OLD-REFRESH-AFTER-ROTATION'], 'a rotated refresh token used again (reported)', async () => {
-  await loggedOut().catch(() => undefined);
-  const { from } = await refreshed();
-  const again = await refresh(from.refresh_token);
-  observe(
-    'auth.refresh-rotation',
-    again.status >= 200 && again.status < 300
-      ? 'the old refresh token still refreshes after rotation ({status}): it is not single-use.'
-      : 'the old refresh token is refused after rotation ({status}): refresh tokens are single-use.',
-    { values: { status: again.status } },
-  );
-  check('AUTH-OLD-REFRESH-AFTER-ROTATION', () => {
-    if (again.status >= 500)
-      throw new Finding(`reusing a rotated refresh token caused a server error ${again.status}`);
-  });
-});
+covers(
+  ['AUTH-OLD-REFRESH-AFTER-ROTATION'],
+  'a rotated refresh token used again (reported)',
+  async ({ speak }) => {
+    await loggedOut(speak).catch(() => undefined);
+    const { from } = await refreshed(speak);
+    const again = await refresh(speak, from.refresh_token);
+    observe(
+      'auth.refresh-rotation',
+      again.status >= 200 && again.status < 300
+        ? 'the old refresh token still refreshes after rotation ({status}): it is not single-use.'
+        : 'the old refresh token is refused after rotation ({status}): refresh tokens are single-use.',
+      { values: { status: again.status } },
+    );
+    check('AUTH-OLD-REFRESH-AFTER-ROTATION', () => {
+      if (again.status >= 500)
+        throw new Finding(`reusing a rotated refresh token caused a server error ${again.status}`);
+    });
+  },
+);
