@@ -18,7 +18,6 @@ import { Finding, show } from '../src/checks/finding.ts';
 import {
   type AccountName,
   type Learned,
-  missingOperation,
   newModel,
   offeredIn,
   SEQUENCE_IDS,
@@ -34,7 +33,6 @@ import {
 } from '../src/checks/stateful/script.ts';
 import {
   check,
-  classify,
   covers,
   findRequirement,
   levelIn,
@@ -46,8 +44,16 @@ import {
   type SpeakClient,
   useSpeak,
 } from '../src/harness/index.ts';
-import { sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
+import { asPrimary, sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget, sequencesLine } from './stateful/budget.ts';
+import {
+  causeOf,
+  isCounterexample,
+  replayCommand,
+  requirementOf,
+  sequenceEnd,
+  stopAsBlock,
+} from './stateful/outcome.ts';
 import { Real, type SequenceWorld } from './stateful/real.ts';
 import { ownVoice, removeSecondItems } from './stateful/second-customer.ts';
 import type { SequenceCommand } from './stateful/take-commands.ts';
@@ -125,6 +131,7 @@ covers(
     // What each sequence learned where the contract is silent (whether the server offers delete).
     const learned: Learned[] = [];
     let failing: Ran | undefined;
+    let failingCommands: Iterable<SequenceCommand> | undefined;
     // What ends the sequences without being a counterexample (back-pressure, a route the run learned
     // is silent, a request without an answer, a bug of speakcheck): thrown at the end, the test's to
     // classify like any other test's error, never a requirement of the sequences failed.
@@ -182,11 +189,15 @@ covers(
         if (stopped !== undefined) return;
         // Shrinking has had its time: the remaining candidates pass untried, the last failing one stands.
         if (firstFailureAt !== undefined && performance.now() - firstFailureAt > budget.shrinkMs) return;
+        // A replay (--replay-path) runs the shrunk sequence it names and no other: fast-check's
+        // further shrinks of it pass untried.
+        if (budget.path && firstFailureAt !== undefined) return;
         // Enough: the run's share ran (the witness below brings about what they left unobserved).
         if (firstFailureAt === undefined && runs.length >= budget.sequences) return;
         const ran = await runOne(commands as Iterable<SequenceCommand>);
         if (ran.error === undefined) return;
         failing = ran;
+        failingCommands = commands as Iterable<SequenceCommand>;
         firstFailureAt ??= performance.now();
         throw ran.error;
       },
@@ -202,7 +213,16 @@ covers(
     // A pass is an observation: the witness brings about the state of every judged id the random
     // sequences left unobserved (also after one of them failed); a failure it finds on another
     // requirement is shrunk by removing its steps one by one, and reported beside the first.
-    const randomFailure = failing;
+    let randomFailure = failing;
+    // fast-check shrinks one step's customer at a time and cannot move a whole sequence to the first
+    // customer (asPrimary): tried once; when it fails the same way, its script needs no second account.
+    const primary =
+      randomFailure && failingCommands && stopped === undefined ? asPrimary(failingCommands) : undefined;
+    if (randomFailure && primary) {
+      const again = await runOne(primary);
+      if (again.error !== undefined && requirementOf(again.error) === requirementOf(randomFailure.error))
+        randomFailure = again;
+    }
     let witnessFailure: Ran | undefined;
     let witnessed = false;
     if (stopped === undefined && !budget.path && unobserved().length > 0) {
@@ -221,7 +241,6 @@ covers(
         });
       }
     }
-    if (stopped !== undefined) throw stopped;
     const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, steps: [] } as Ran);
     // In the run's output, whatever its reporter: how many ran and how long the longest took.
     process.stderr.write(
@@ -254,26 +273,24 @@ covers(
       );
     if (witnessFailure) failed.add(reportFailure(w, witnessFailure, seed, undefined));
     const offered = offeredIn(learned);
+    const logins = w.credentials.primary !== undefined;
     for (const id of SEQUENCE_IDS) {
-      if (failed.has(id)) continue;
-      const conclusion = sequenceConclusion(id, observed, offered);
-      const missing = missingOperation(id, offered);
-      if (conclusion === 'observed') check(id, () => undefined);
-      else if (id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined)
-        notConcluded(
-          id,
-          `a websocket request timed out (${timedOut})`,
-          'a run with a longer --request-timeout / --ready-timeout',
-        );
-      else if (conclusion === 'not-applicable' && missing !== undefined)
-        notApplicable(id, WIRE_OPERATIONS[missing].reason, WIRE_OPERATIONS[missing].wouldJudge);
-      else
-        notObserved(
-          id,
-          `no sequence of this run brought about the state ${id} speaks of`,
-          'more sequences (--sequences N, or --profile acceptance)',
-        );
+      const end = sequenceEnd(id, {
+        observed,
+        offered,
+        failed,
+        stopped: stopped !== undefined,
+        timedOut,
+        logins,
+      });
+      if (end.kind === 'held') check(id, () => undefined);
+      else if (end.kind === 'not-concluded' || end.kind === 'not-observed')
+        (end.kind === 'not-concluded' ? notConcluded : notObserved)(id, end.reason, end.wouldJudge);
+      else if (end.kind === 'not-applicable')
+        notApplicable(id, WIRE_OPERATIONS[end.operation].reason, WIRE_OPERATIONS[end.operation].wouldJudge);
     }
+    // Each id it left open is blocked by it (outcome.ts): never a sequence requirement failed.
+    if (stopped !== undefined) throw stopAsBlock(stopped);
   },
   { timeoutMs: MAX_TIME_LIMIT_MS + 120_000 },
 );
@@ -285,7 +302,13 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
   const id = requirementOf(error);
   const message = finding?.message ?? (error as Error)?.message ?? String(error);
   const steps = ran.steps.map((s, i) => `  ${i + 1}. ${s.title}`);
-  const replay = `speakcheck run --seed ${seed}${path ? ` --replay-path '${path}'` : ''} --requirement ${id}`;
+  const replay = replayCommand({
+    seed,
+    path,
+    id,
+    profile: speak.config.profile,
+    sequences: speak.config.sequences,
+  });
   // Each keyed by its requirement: a random and a witness failure may both be reported (each its own script).
   observe(SEQUENCE_SHRUNK_KEY, 'Shrunk sequence ({steps} steps; replay: {replay}):\n{list}\n  → {message}', {
     particulars: { requirement: id, steps: ran.steps.length, replay, list: steps.join('\n'), message },
@@ -335,28 +358,6 @@ function replayPathOf(path: string | null, counterexample: unknown): string | un
   const printed = String((counterexample as unknown[] | null)?.[0] ?? '');
   const commands = /replayPath="([^"]*)"/.exec(printed)?.[1];
   return commands ? `${path}@${commands}` : path;
-}
-
-/** The requirement a sequence's failure is evidence against (a thrown non-finding: the list's). */
-function requirementOf(error: unknown): RequirementId {
-  return (error instanceof Finding ? error.facts.requirement : undefined) ?? 'SEQ-TAKE-LISTED-AFTER-CHANGES';
-}
-
-/**
- * Whether a sequence's error is a counterexample: a finding against the server. Back-pressure, a
- * route the run learned does not answer, a request that got no answer (issue 49's to judge, once,
- * run-wide) and a bug of speakcheck are not: they would otherwise be shrunk and reported as a
- * sequence requirement failed.
- */
-function isCounterexample(error: unknown): boolean {
-  return classify(error).kind === 'finding' && causeOf(error, 'SPEAKCHECK_HUNG') === undefined;
-}
-
-/** The error of `code` in `error`'s cause chain (fast-check may wrap what a command threw). */
-function causeOf(error: unknown, code: string): unknown {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause)
-    if ((e as { code?: unknown }).code === code) return e;
-  return undefined;
 }
 
 // The second customer's takes and voice: the first customer's are tracked by useSpeak().

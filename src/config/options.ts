@@ -270,7 +270,8 @@ export const RUN_ONLY_OPTIONS = {
     env: 'SPEAK_SEQUENCES',
     configKey: 'sequences',
     parse: parsePositiveInt,
-    defaultText: '4 (more until each requirement was observed, up to 20), 200 in the acceptance profile',
+    defaultText:
+      '4, then one witness sequence when they left a judged requirement unobserved; 200 in the acceptance profile',
     help: 'random call sequences the stateful suite explores against its model of the contract (docs/stateful.md)',
   },
   seed: {

@@ -218,7 +218,14 @@ export function resolveRun(
   if (values.maxRps !== undefined) config.maxRps = values.maxRps;
   if (values.sequences !== undefined) config.sequences = values.sequences;
   if (values.seed !== undefined) config.seed = values.seed;
-  if (values.replayPath) config.replayPath = values.replayPath;
+  if (values.replayPath) {
+    // The path names a sequence of the seed's exploration: without the seed it names nothing.
+    if (values.seed === undefined)
+      throw new ConfigError(
+        "--replay-path replays a sequence of one seed's exploration: give the --seed the report names with it.",
+      );
+    config.replayPath = values.replayPath;
+  }
   if (values.caFile) config.caFile = values.caFile;
   if (values.cacheDir) config.cacheDir = values.cacheDir;
   return { values, config, maxTimeMs: runBudgetMs(values.maxTime, config) };

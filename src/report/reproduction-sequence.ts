@@ -27,7 +27,8 @@ export function sequenceReproduction(
       transcript: [],
       notes: [
         'The shrunk sequence of the stateful suite, as one POSIX sh + curl script: it logs in, makes its voice, runs each step and prints every answer; the last is the failure.',
-        ...(shrunk ? [shrunk.split('\n')[0]!] : []),
+        // The header (its replay command), then each step and the failure: a bullet each in the pages.
+        ...(shrunk ? shrunk.split('\n').map((line) => line.trim()) : []),
       ],
     };
   }

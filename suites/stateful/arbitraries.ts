@@ -149,3 +149,27 @@ export async function shrinkByRemoval<T>(
   }
   return current;
 }
+
+/**
+ * The sequence with every step run as the first customer, when a step ran as the second: fast-check
+ * shrinks one command's customer at a time, and a candidate whose first step moves to the first
+ * customer loses the preconditions of the steps after it, so a failure that has nothing to do with
+ * the second customer keeps it. Tried once after shrinking (suites/sequences.spec.ts): when it
+ * still fails the same way, its reproduction needs only the first customer's credentials.
+ * Takes fast-check's wrapped commands (the steps that ran) or plain ones.
+ */
+export function asPrimary(commands: Iterable<unknown>): SequenceCommand[] | undefined {
+  const steps = [...commands].flatMap((c) => {
+    const wrapped = c as { cmd?: SequenceCommand; hasRan?: boolean };
+    if (wrapped.cmd !== undefined) return wrapped.hasRan ? [wrapped.cmd] : [];
+    return [c as SequenceCommand];
+  });
+  const second = (c: SequenceCommand) => (c as { account?: AccountName }).account === 'second';
+  if (!steps.some(second)) return undefined;
+  // A copy of each command of the second customer, the same in all but its customer.
+  return steps.map((c) =>
+    second(c)
+      ? Object.assign(Object.create(Object.getPrototypeOf(c)) as SequenceCommand, c, { account: 'primary' })
+      : c,
+  );
+}

@@ -5,11 +5,13 @@
  */
 import { Finding, show } from '../../src/checks/finding.ts';
 import type { SpeakClient, SpeakContext } from '../../src/harness/index.ts';
+import { waitUntilDone } from '../support/items.ts';
 import type { SequenceWorld } from './real.ts';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A ready voice of the customer `client` acts as, on the run's model; bounded by the run's ready timeout. */
+/**
+ * A ready voice of the customer `client` acts as, on the run's model; waited for by waitUntilDone
+ * (bounded by the run's ready timeout, written in the run's wait ledger when it runs its bound).
+ */
 export async function ownVoice(
   speak: SpeakContext,
   client: SpeakClient,
@@ -27,15 +29,9 @@ export async function ownVoice(
       where: 'POST /v1/speak/voices/generate',
     });
   created(id);
-  const deadline = Date.now() + speak.config.timeouts.readyMs;
-  for (let wait = 50; Date.now() < deadline; wait = Math.min(wait * 2, 500)) {
-    const polled = await client.get(`/v1/speak/voices/${encodeURIComponent(id)}`);
-    if ((polled.json as { status?: unknown } | undefined)?.status === 'ready') return id;
-    await sleep(wait);
-  }
-  throw new Finding(`the voice ${name} (${id}) was not ready within the ready timeout`, {
-    requirement: 'VOICE-READY-BOUND',
-  });
+  // The run's wait (its ready timeout, its ledger): a voice stuck once is learned once, run-wide.
+  await waitUntilDone(speak, 'voice', id, { client });
+  return id;
 }
 
 export async function removeSecondItems(world: SequenceWorld): Promise<void> {

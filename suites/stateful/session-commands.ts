@@ -60,10 +60,10 @@ export class Login implements SequenceCommand {
       recordLoggedOut(session);
       return;
     }
-    const email = this.account === 'primary' ? '$SPEAK_EMAIL' : '$SPEAK_SECOND_EMAIL';
-    const password = this.account === 'primary' ? '$SPEAK_PASSWORD' : '$SPEAK_SECOND_PASSWORD';
+    const email = this.account === 'primary' ? 'SPEAK_EMAIL' : 'SPEAK_SECOND_EMAIL';
+    const password = this.account === 'primary' ? 'SPEAK_PASSWORD' : 'SPEAK_SECOND_PASSWORD';
     r.step(`S${session.key} = log in as ${this.account} (a session of its own)`, [
-      authCall('/auth/login', `{"email":"${email}","password":"${password}"}`),
+      authCall('/auth/login', { email, password }),
       capture(sessionVar(session.key), 'refresh_token'),
     ]);
     const exchange = await r.world.speak.anon.post('/auth/login', credentials);
@@ -93,7 +93,7 @@ export class Refresh implements SequenceCommand {
     const session = pick(m.sessions, this.n)!;
     const credentials = r.world.credentials[session.account];
     if (!credentials) return;
-    const email = session.account === 'primary' ? '$SPEAK_EMAIL' : '$SPEAK_SECOND_EMAIL';
+    const email = session.account === 'primary' ? 'SPEAK_EMAIL' : 'SPEAK_SECOND_EMAIL';
     for (let i = 0; i < this.times; i++) {
       const expected = expectRefresh(m, session);
       // Ended with a sibling's logout (log out everywhere, which the contract allows): nothing to judge.
@@ -102,7 +102,7 @@ export class Refresh implements SequenceCommand {
       r.step(
         `refresh S${session.key} (${session.account}, chain depth ${session.depth + 1}${session.loggedOut ? ', logged out earlier' : ''})`,
         [
-          authCall('/auth/refresh', `{"refresh_token":"$${sessionVar(session.key)}","email":"${email}"}`),
+          authCall('/auth/refresh', { refresh_token: sessionVar(session.key), email }),
           `[ "$STATUS" = 200 ] && ${capture(sessionVar(session.key), 'refresh_token')}`,
         ],
       );
@@ -164,7 +164,7 @@ export class Logout implements SequenceCommand {
     const pair = r.sessions.get(session.key);
     if (!pair) return;
     r.step(`log out S${session.key} (${session.account})`, [
-      authCall('/auth/logout', `{"refresh_token":"$${sessionVar(session.key)}"}`),
+      authCall('/auth/logout', { refresh_token: sessionVar(session.key) }),
     ]);
     const exchange = await r.world.speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
     if (statusClass(exchange.status) !== '2xx') {

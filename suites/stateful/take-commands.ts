@@ -169,10 +169,9 @@ export class GetTake extends OnTake {
  * What an answer about a deleted take must be: a client error (SEQ-ERROR-AFTER-CHANGE-4XX, never a
  * 5xx), and not the take or its audio (SEQ-DELETED-TAKE-GONE, a wire fact: 404 when unknown).
  */
-function goneAnswer(m: SequenceModel, r: Real, exchange: Exchange, what: string): void {
+export function goneAnswer(m: SequenceModel, r: Real, exchange: Exchange, what: string): void {
   const got = statusClass(exchange.status);
   m.observed.add('SEQ-ERROR-AFTER-CHANGE-4XX');
-  m.observed.add('SEQ-DELETED-TAKE-GONE');
   if (got === '5xx' || got === 'other')
     throw fail(
       'SEQ-ERROR-AFTER-CHANGE-4XX',
@@ -188,6 +187,8 @@ function goneAnswer(m: SequenceModel, r: Real, exchange: Exchange, what: string)
         exchange,
       ),
     );
+  // Judged (or, INFO, noted) only past the 5xx check above: a sequence stopped there did not judge it.
+  m.observed.add('SEQ-DELETED-TAKE-GONE');
 }
 
 export class DeleteTake extends OnTake {

@@ -18,6 +18,7 @@ import {
   ReadyBoundExceeded,
   recordSequence,
   runWaitLedger,
+  type SpeakClient,
   type SpeakContext,
   type WaitLedger,
 } from '../../src/harness/index.ts';
@@ -78,8 +79,8 @@ export async function generateTake(
   return { exchange, take: json as Take };
 }
 
-export async function getItem<T>(s: SpeakContext, kind: Kind, id: string): Promise<T> {
-  const exchange = await s.api.get(`/v1/speak/${kind}s/${encodeURIComponent(id)}`);
+export async function getItem<T>(s: SpeakContext, kind: Kind, id: string, client = s.api): Promise<T> {
+  const exchange = await client.get(`/v1/speak/${kind}s/${encodeURIComponent(id)}`);
   const json = expectCreated(exchange, `GET ${kind} ${id.slice(0, 8)}`);
   if (Array.isArray(json)) {
     throw new Finding(
@@ -135,7 +136,8 @@ export async function waitUntilDone<T extends { status: string }>(
   s: SpeakContext,
   kind: Kind,
   id: string,
-  o: { first?: T; boundMs?: number; acceptFailure?: boolean; since?: number } = {},
+  /** `client`: the customer the item is of (the run's second identity's own items); default s.api. */
+  o: { first?: T; boundMs?: number; acceptFailure?: boolean; since?: number; client?: SpeakClient } = {},
 ): Promise<Polled<T>> {
   const bound = o.boundMs ?? s.config.timeouts.readyMs;
   const started = Math.min(o.since ?? Date.now(), Date.now());
@@ -144,7 +146,7 @@ export async function waitUntilDone<T extends { status: string }>(
   sequencesOf(s).push({ kind, id, snapshots });
   let interval = POLL_START_MS;
   for (;;) {
-    const item = await getItem<T>(s, kind, id);
+    const item = await getItem<T>(s, kind, id, o.client);
     snapshots.push(item);
     times.push(Date.now());
     if (isDone(item.status)) break;

@@ -66,6 +66,13 @@ describe('run config', () => {
 
   test('expiry: lifetimes from flags over SPEAK_* variables, a 20 s wait bound by default', () => {
     expect(resolveRunConfig({}, {}, now).expiry).toEqual({ maxWaitS: 20, mode: 'quick' });
+  });
+
+  test('--replay-path without --seed is refused with one sentence; with it, kept', () => {
+    expect(() => resolveRunConfig({ replayPath: '4:2@AAAB' }, {}, now)).toThrow(
+      /^--replay-path replays a sequence of one seed's exploration: give the --seed the report names with it\.$/,
+    );
+    expect(resolveRunConfig({ replayPath: '4:2@AAAB', seed: '5' }, {}, now).replayPath).toBe('4:2@AAAB');
     const env = {
       SPEAK_ACCESS_TOKEN_LIFETIME: '900',
       SPEAK_WS_URL_LIFETIME: '3600',

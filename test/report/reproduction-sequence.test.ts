@@ -5,7 +5,7 @@ import { observation } from '../../src/evidence/observation.ts';
 import { sequenceReproduction } from '../../src/report/reproduction-sequence.ts';
 import { said } from '../support/said.ts';
 
-test("the shrunk sequence's script is the reproduction, its first line the note", () => {
+test("the shrunk sequence's script is the reproduction, its steps the notes", () => {
   const repro = sequenceReproduction(
     [
       { observations: [said('sequences: fast-check seed 1')] },
@@ -22,9 +22,11 @@ test("the shrunk sequence's script is the reproduction, its first line the note"
     'SEQ-TAKE-LISTED-AFTER-CHANGES',
   );
   expect(repro?.curl).toEqual(['#!/bin/sh', 'echo one', 'echo two']);
-  expect(repro?.notes[1]).toBe(
+  expect(repro?.notes.slice(1)).toEqual([
     "Shrunk sequence (2 steps; replay: speakcheck run --seed 1 --replay-path '0:1'):",
-  );
+    '1. a',
+    '2. b',
+  ]);
 });
 
 test('a test without a sequence script leaves the reproduction to the evidence', () => {

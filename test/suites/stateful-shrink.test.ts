@@ -5,7 +5,9 @@
  */
 import { expect, test } from 'vitest';
 import { MODEL_LIMITS } from '../../src/checks/stateful/model.ts';
-import { shrinkByRemoval, witnessSequence } from '../../suites/stateful/arbitraries.ts';
+import { asPrimary, shrinkByRemoval, witnessSequence } from '../../suites/stateful/arbitraries.ts';
+import { Refresh } from '../../suites/stateful/session-commands.ts';
+import { GenerateTake, ListTakes } from '../../suites/stateful/take-commands.ts';
 import { BatchGenerate } from '../../suites/stateful/wire-commands.ts';
 
 test('removing steps one by one leaves only those the failure needs, in their order', async () => {
@@ -38,4 +40,24 @@ test("the witness's generations fit the model's bounds, so its batch is not skip
       return ws ? n + Number(ws[1]) : n;
     }, 0);
   expect(takes).toBeLessThanOrEqual(MODEL_LIMITS.takes);
+});
+
+test("a shrunk sequence is tried with every step as the first customer, fast-check's wrappers unwrapped", () => {
+  const steps = [new GenerateTake('second', 'One.'), new ListTakes('second', 1), new Refresh(0, 2)];
+  const primary = asPrimary(steps)!;
+  expect(primary.map(String)).toEqual([
+    'GenerateTake(primary, "One.")',
+    'ListTakes(primary, 1)',
+    String(steps[2]),
+  ]);
+  expect(primary[0]).toBeInstanceOf(GenerateTake);
+  expect(primary[2]).toBe(steps[2]);
+  expect((steps[0] as GenerateTake).account).toBe('second');
+  expect(asPrimary([new GenerateTake('primary', 'One.')])).toBeUndefined();
+  // fast-check's sequence: only the steps that ran.
+  const wrapped = [
+    { cmd: steps[0], hasRan: true },
+    { cmd: new ListTakes('second', undefined), hasRan: false },
+  ];
+  expect(asPrimary(wrapped)!.map(String)).toEqual(['GenerateTake(primary, "One.")']);
 });

@@ -156,8 +156,20 @@ export async function withPage<T>(
       async screenshot(name, so = {}) {
         await mkdir(SCREENSHOT_DIR, { recursive: true });
         const path = join(SCREENSHOT_DIR, `${name}.png`);
-        await page.screenshot({ path, fullPage: so.fullPage ?? false, timeout: PAGE_TIMEOUT_MS });
-        return path;
+        // Chromium now and then refuses a capture of a page not painted yet (just reloaded, a loaded
+        // machine): "Unable to capture screenshot". The picture is the run's artifact, not what a test
+        // asserts, so it is taken again after the next painted frame, twice at most.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await page.screenshot({ path, fullPage: so.fullPage ?? false, timeout: PAGE_TIMEOUT_MS });
+            return path;
+          } catch (error) {
+            if (attempt === 3 || !String(error).includes('Unable to capture screenshot')) throw error;
+            await page.evaluate(
+              'new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))',
+            );
+          }
+        }
       },
     };
     const externalReport = () => {

@@ -22,9 +22,24 @@ export function apiCall(account: AccountName, method: string, path: string, json
   return `TOKEN=${token(account)}; call ${method} "${path.replaceAll('"', '\\"')}"${body}`;
 }
 
-/** An auth call (no bearer): `auth PATH JSON`; the JSON may name shell variables, so it is double-quoted. */
-export function authCall(path: string, jsonWithVariables: string): string {
-  return `auth ${quoted(path)} "${jsonWithVariables.replaceAll('"', '\\"')}"`;
+/**
+ * A shell variable's value as a JSON string's content, escaped by sed when the script runs (a
+ * password may hold " or \): the same escaping as the other reproductions' login
+ * (src/report/reproduction-shell.ts, loginStep).
+ */
+export function jsonOfVariable(name: string): string {
+  return `$(printf '%s' "$${name}" | sed 's/[\\\\"]/\\\\&/g')`;
+}
+
+/**
+ * An auth call (no bearer): `auth PATH JSON`, the JSON an object of string fields, each the value of
+ * the shell variable named (`{ email: 'SPEAK_EMAIL' }`), escaped for JSON when the script runs.
+ */
+export function authCall(path: string, fields: Readonly<Record<string, string>>): string {
+  const json = Object.entries(fields)
+    .map(([field, variable]) => `\\"${field}\\":\\"${jsonOfVariable(variable)}\\"`)
+    .join(',');
+  return `auth ${quoted(path)} "{${json}}"`;
 }
 
 /** Reads a string field of $BODY into a variable. */

@@ -57,18 +57,19 @@ export function sequenceScript(o: {
     "split() { STATUS=$(printf '%s\\n' \"$BODY\" | tail -n 1); BODY=$(printf '%s\\n' \"$BODY\" | sed '$d'); }",
     'show() { printf \'   -> %s %s\\n\' "$STATUS" "$BODY"; }',
     'call() { if [ $# -ge 3 ]; then BODY=$(curl -sS -X "$1" "$B$2" -H "authorization: Bearer $TOKEN" -H "content-type: application/json" --data-raw "$3" -w "\\n%{http_code}"); else BODY=$(curl -sS -X "$1" "$B$2" -H "authorization: Bearer $TOKEN" -w "\\n%{http_code}"); fi; split; show; }',
-    'auth() { BODY=$(curl -sS -X POST "$A$1" -H "content-type: application/json" --data-raw "$2" -w "\\n%{http_code}"); split; show; }',
+    // An auth answer is shown with its tokens hidden: a pasted script's output is shared.
+    'auth() { BODY=$(curl -sS -X POST "$A$1" -H "content-type: application/json" --data-raw "$2" -w "\\n%{http_code}"); split; printf \'   -> %s %s\\n\' "$STATUS" "$(printf \'%s\' "$BODY" | sed -e \'s/"access_token" *: *"[^"]*"/"access_token":"(hidden)"/g\' -e \'s/"refresh_token" *: *"[^"]*"/"refresh_token":"(hidden)"/g\')"; }',
     'ready() { i=0; while [ $i -lt 120 ]; do S=$(curl -sS "$B$1" -H "authorization: Bearer $TOKEN" | field status); [ "$S" = ready ] && return 0; i=$((i+1)); sleep 1; done; echo "   (not ready after 120 s)"; }',
   ];
   const logins = o.accounts.flatMap((account, i) => {
     const n = i + 1;
-    const email = account === 'primary' ? '$SPEAK_EMAIL' : '$SPEAK_SECOND_EMAIL';
-    const password = account === 'primary' ? '$SPEAK_PASSWORD' : '$SPEAK_SECOND_PASSWORD';
+    const email = account === 'primary' ? 'SPEAK_EMAIL' : 'SPEAK_SECOND_EMAIL';
+    const password = account === 'primary' ? 'SPEAK_PASSWORD' : 'SPEAK_SECOND_PASSWORD';
     const a = account === 'primary' ? 'A1' : 'A2';
     const v = account === 'primary' ? 'V1' : 'V2';
     return [
       `echo "== log in as the ${account} customer, make a voice and wait until it is ready"`,
-      authCall('/auth/login', `{"email":"${email}","password":"${password}"}`),
+      authCall('/auth/login', { email, password }),
       capture(a, 'access_token'),
       apiCall(account, 'POST', '/v1/speak/voices/generate', {
         name: `speakcheck-sequence-${n}`,

@@ -225,6 +225,67 @@ describe.runIf(chosen.length > 0)('defect matrix', () => {
   });
 });
 
+/**
+ * Issue 50's other half of the proof, opt-in (a whole run per switch: too long for CI's default run):
+ * SPEAKCHECK_DEFECT_MATRIX_MISSED=1 (or name,name) runs, for each switch of area 'sequences', the
+ * whole harness with `--only` every other area (the fixed suites, the stateful suite off) in the
+ * profile the switch is caught in, and expects the server to CONFORM (exit 0): the fixed suites miss
+ * it. Prints each switch's exit and time (docs/stateful.md has the figures).
+ */
+const missedSelection = process.env.SPEAKCHECK_DEFECT_MATRIX_MISSED ?? '';
+const missedChosen: readonly DefectSpec[] = DEFECTS.filter(
+  (defect) =>
+    defect.area === 'sequences' &&
+    (missedSelection === '1' ||
+      missedSelection === 'all' ||
+      missedSelection.split(',').includes(defect.name)),
+);
+const FIXED_AREAS = [...new Set(catalogue.map((r) => r.area as string))].filter(
+  (area) => area !== 'sequences',
+);
+
+describe.runIf(missedChosen.length > 0)('sequence switches missed with the stateful suite off', () => {
+  const missed = new Map<string, { run?: HarnessRun; error?: string; ms: number }>();
+  beforeAll(
+    async () => {
+      await mapLimited(missedChosen, PARALLEL, async (defect) => {
+        const t0 = Date.now();
+        let stack: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
+        try {
+          stack = await startDefectiveStack([defect.name], STACK_WORKERS);
+          const profile = SDK_SEQUENCE_SWITCHES.includes(defect.name) ? ['--profile', 'sdk'] : [];
+          const run = await runHarness(stack, [], {}, ['--only', FIXED_AREAS.join(','), ...profile], 900_000);
+          missed.set(defect.name, { run, ms: Date.now() - t0 });
+        } catch (error) {
+          missed.set(defect.name, { error: (error as Error).message, ms: Date.now() - t0 });
+        } finally {
+          await stack?.stop();
+        }
+        const o = missed.get(defect.name)!;
+        const failed = [...(o.run?.verdicts ?? [])].filter(([, v]) => v === 'failed').map(([id]) => id);
+        process.stdout.write(
+          `defect ${defect.name} with the stateful suite off: exit ${o.run?.code ?? o.error} in ${(o.ms / 1000).toFixed(0)} s${failed.length > 0 ? ` (failed: ${failed.join(', ')})` : ''}\n`,
+        );
+      });
+    },
+    4 * 60 * 60_000,
+  );
+
+  afterAll(() => {
+    for (const o of missed.values()) if (o.run) rmSync(o.run.reportDir, { recursive: true, force: true });
+  });
+
+  test.each(missedChosen.map((defect) => [defect.name] as const))(
+    '%s is missed by the fixed suites',
+    (name) => {
+      const o = missed.get(name);
+      expect(o?.error, 'the stack or the run could not start').toBeUndefined();
+      const failed = [...o!.run!.verdicts].filter(([, v]) => v === 'failed').map(([id]) => id);
+      expect(o!.run!.code, `exit code; failed: ${failed.join(', ')}\n${o!.run!.output.slice(-3000)}`).toBe(0);
+    },
+  );
+});
+
 test('every defect switch is well formed: known area, declared requirements, unique name', () => {
   const ids = new Map(catalogue.map((r) => [r.id, r.area as string]));
   const names = new Set<string>();
