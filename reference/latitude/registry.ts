@@ -44,6 +44,12 @@ export const LATITUDES = [
     'access tokens are opaque random strings (not JWTs) that live 20 s: the run refreshes on 401',
   ),
   l('logout-204', 'auth', 'Response body of logout: not shown.', 'logout answers 204 with no body'),
+  l(
+    'logout-everywhere',
+    'auth',
+    'Logout: POST `/auth/logout` with `refresh_token` revokes that refresh token. Afterwards no new access token can be obtained with it.',
+    "logout revokes every refresh token of that user (every session, other clients' included), not only the one given; access tokens already issued live on until they expire (the contract asks only that the given token be revoked, and names no other token that must survive: the most hostile reading it allows)",
+  ),
   // models
   l(
     'model-extra-fields',
