@@ -13,17 +13,17 @@ import { type FactStore, runFacts } from './run-facts.ts';
 
 const customer = (email: string) => email.trim().toLowerCase();
 
-/** Sends a logout of `email`'s customer through `send`, recorded around it. */
+/** Sends a logout of `email`'s customer through `send` (given the logout's key), recorded around it. */
 export async function recordedLogout<T>(
   email: string | undefined,
-  send: () => Promise<T>,
+  send: (key?: string) => Promise<T>,
   facts: FactStore = runFacts(),
 ): Promise<T> {
   if (email === undefined) return send();
   const key = `logout:${randomUUID()}` as const;
   facts.record({ type: 'logout', key, email: customer(email), phase: 'sent' });
   try {
-    return await send();
+    return await send(key);
   } finally {
     facts.record({ type: 'logout', key, email: customer(email), phase: 'answered' });
   }
@@ -32,10 +32,15 @@ export async function recordedLogout<T>(
 /**
  * Whether the run logged out some session of `email`'s customer that may have ended a session
  * logged in at `sinceMs` (epoch ms, taken before its login was sent): a logout still unanswered,
- * or answered at or after it.
+ * or answered at or after it; `except` the logout of that key (the caller's own).
  */
-export function loggedOutSince(email: string, sinceMs: number, facts: FactStore = runFacts()): boolean {
-  const mine = facts.ofType('logout').filter((f) => f.email === customer(email));
+export function loggedOutSince(
+  email: string,
+  sinceMs: number,
+  facts: FactStore = runFacts(),
+  except?: string,
+): boolean {
+  const mine = facts.ofType('logout').filter((f) => f.email === customer(email) && f.key !== except);
   const answeredAt = new Map(mine.filter((f) => f.phase === 'answered').map((f) => [f.key, f.atMs ?? 0]));
   return mine.some(
     (f) => f.phase === 'sent' && (answeredAt.get(f.key) ?? Number.POSITIVE_INFINITY) >= sinceMs,
