@@ -228,6 +228,12 @@ export const LATITUDES = [
     'the ready Take is sent before the last audio frames and the end marker',
   ),
   l(
+    'ws-idle-close',
+    'websocket',
+    'An open connection may stay open longer. A new connection needs a new URL. A disconnect does not happen while a request is being processed.',
+    'the worker closes a websocket connection (1000 "idle timeout") once it has had no request in progress for 2 s, from its opening or the end of its last request: a client that keeps a connection between requests must open a new one',
+  ),
+  l(
     'ws-secret-in-path',
     'websocket',
     'The URL contains a secret with a limited lifetime, distinct from the access token.',
