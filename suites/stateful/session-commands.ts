@@ -238,19 +238,37 @@ export class WebsocketTake implements SequenceCommand {
   }
   async run(m: SequenceModel, r: Real): Promise<void> {
     const existing = this.fresh ? undefined : this.socketOf(m);
-    const socket = existing ?? addSocket(m, this.account);
-    let conn: SpeakStreamConnection | undefined = r.sockets.get(socket.key);
-    if (!conn) {
-      r.step(`W${socket.key} = open a websocket connection as ${this.account}`, [
-        '# The websocket steps need a websocket client (curl cannot send frames); e.g. websocat:',
-        `#   TOKEN="$${this.account === 'primary' ? 'A1' : 'A2'}"; call GET '/v1/speak/websocket?model=${r.world.speak.model.name}'; URL=$(printf '%s' "$BODY" | field websocket_url); websocat "$URL"`,
-      ]);
-      const url = await fetchWebsocketUrl(r.client(this.account), r.world.speak.model.name, 'spec');
-      conn = await Stream.connect(url, { timeoutMs: r.world.speak.config.timeouts.requestMs });
-      r.sockets.set(socket.key, conn);
-    }
-    for (let i = 0; i < this.times && canGenerate(m) && socket.requests < MODEL_LIMITS.requestsPerSocket; i++)
+    let socket = existing ?? addSocket(m, this.account);
+    let conn = r.sockets.get(socket.key) ?? (await this.open(r, socket));
+    for (
+      let i = 0;
+      i < this.times && canGenerate(m) && socket.requests < MODEL_LIMITS.requestsPerSocket;
+      i++
+    ) {
+      // Closed by the server while idle between requests, which the contract allows ("A disconnect
+      // does not happen while a request is being processed"): noted, and the request goes on a new
+      // connection. Checked in the same tick as the send, so only requests sent on an open one are judged.
+      if (!conn.open) {
+        const closed = socket;
+        socket = addSocket(m, this.account);
+        r.world.infoNotes.add(
+          `websocket: the server closed connection W${closed.key} while idle, after ${closed.requests} request(s) (allowed: a disconnect only may not happen while a request is being processed); the next request went on a new connection W${socket.key}`,
+        );
+        conn = await this.open(r, socket);
+      }
       await this.request(m, r, conn, socket);
+    }
+  }
+
+  private async open(r: Real, socket: ModelSocket): Promise<SpeakStreamConnection> {
+    r.step(`W${socket.key} = open a websocket connection as ${this.account}`, [
+      '# The websocket steps need a websocket client (curl cannot send frames); e.g. websocat:',
+      `#   TOKEN="$${this.account === 'primary' ? 'A1' : 'A2'}"; call GET '/v1/speak/websocket?model=${r.world.speak.model.name}'; URL=$(printf '%s' "$BODY" | field websocket_url); websocat "$URL"`,
+    ]);
+    const url = await fetchWebsocketUrl(r.client(this.account), r.world.speak.model.name, 'spec');
+    const conn = await Stream.connect(url, { timeoutMs: r.world.speak.config.timeouts.requestMs });
+    r.sockets.set(socket.key, conn);
+    return conn;
   }
 
   private async request(
