@@ -127,6 +127,13 @@ export const LATITUDES = [
     'without length a list answers at most 5 items (page size 5)',
   ),
   l(
+    'default-page-length-1',
+    'lists',
+    'Default page size, ordering, and whether pages are counted from 0 or 1: not shown.',
+    'without length a list answers at most 1 item (page size 1, the smallest a server may choose)',
+    ['default-page-length'],
+  ),
+  l(
     'bounds-exclusive',
     'lists',
     'Restricts results to older items.',
