@@ -18,16 +18,14 @@ import {
   type Model,
   notApplicable,
   observe,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
 import { assertEqualField } from './support/assertions.ts';
 import { generateTake, generateVoice, type Take, type Voice, waitUntilDone } from './support/items.ts';
 import { once, prefetch } from './support/scenarios.ts';
 
-const speak = useSpeak();
-
 /** One voice per gender of the model under test, each generated and waited for. */
-const voicesByGender = once(async (): Promise<Map<string, Voice>> => {
+const voicesByGender = once(async (speak: SpeakContext): Promise<Map<string, Voice>> => {
   const model = speak.model;
   const created = await Promise.all(
     model.genders.map(async (gender) => {
@@ -44,8 +42,8 @@ const voicesByGender = once(async (): Promise<Map<string, Voice>> => {
   return new Map(created);
 });
 
-async function anyVoice(): Promise<Voice> {
-  const voices = await voicesByGender();
+async function anyVoice(speak: SpeakContext): Promise<Voice> {
+  const voices = await voicesByGender(speak);
   const first = voices.values().next().value;
   if (!first)
     throw new Finding(`model ${speak.model.name} lists no gender: no voice can be generated`, {
@@ -60,6 +58,7 @@ async function anyVoice(): Promise<Voice> {
  * outright, it blocks (its error passes through unwrapped).
  */
 async function takesReady(
+  speak: SpeakContext,
   label: string,
   bodies: Array<{ what: string; body: Record<string, unknown> }>,
 ): Promise<Take[]> {
@@ -88,7 +87,7 @@ async function takesReady(
 covers(
   ['MODELS-LIST', 'MODELS-AT-LEAST-ONE', 'MODEL-FIELD-TYPES'],
   'the model list is a non-empty array of well-typed models',
-  async () => {
+  async ({ speak }) => {
     const json = await checkStep('MODELS-LIST', async () => {
       const answer = expectJson(await speak.api.get('/v1/speak/models'), 'GET /v1/speak/models');
       if (!Array.isArray(answer))
@@ -107,7 +106,7 @@ covers(
 covers(
   ['MODELS-GET', 'MODELS-LIST-GET-AGREE', 'MODEL-FIELD-TYPES'],
   'each model fetched by name equals its list entry',
-  async () => {
+  async ({ speak }) => {
     for (const listed of speak.models) {
       const exchange = await speak.api.get(`/v1/speak/models/${encodeURIComponent(listed.name)}`);
       const got = check('MODELS-GET', () => {
@@ -132,24 +131,28 @@ covers(
 covers(
   ['MODEL-GENDER-VALUES', 'MODEL-PROSODY-TYPE-NAMES', 'MODEL-VOICE-INPUTS'],
   'genders, prosody types and voice_inputs (reported)',
-  () => {
-    for (const m of speak.models) {
-      observe(
-        'models.model',
-        '{name}: genders {genders}, languages {languages}, prosody_types {prosodyTypes}, styles {styles}, flags {flags}, voice_inputs {voiceInputs}',
-        {
-          values: {
-            name: m.name,
-            genders: show(m.genders),
-            languages: show(m.languages),
-            prosodyTypes: show(m.prosody_types),
-            styles: show(m.styles),
-            flags: show(m.flags),
-            voiceInputs: show(m.voice_inputs ?? null),
+  ({ speak }) => {
+    const { models } = speak;
+    // What each model lists is the observation MODEL-VOICE-INPUTS reports (the two checks below judge).
+    check('MODEL-VOICE-INPUTS', () => {
+      for (const m of models) {
+        observe(
+          'models.model',
+          '{name}: genders {genders}, languages {languages}, prosody_types {prosodyTypes}, styles {styles}, flags {flags}, voice_inputs {voiceInputs}',
+          {
+            values: {
+              name: m.name,
+              genders: show(m.genders),
+              languages: show(m.languages),
+              prosodyTypes: show(m.prosody_types),
+              styles: show(m.styles),
+              flags: show(m.flags),
+              voiceInputs: show(m.voice_inputs ?? null),
+            },
           },
-        },
-      );
-    }
+        );
+      }
+    });
     const unknownGenders = speak.models.flatMap((m) =>
       m.genders.filter((g) => !['male', 'female', 'nonbinary'].includes(g)),
     );
@@ -169,33 +172,38 @@ covers(
   },
 );
 
-covers(['MODEL-GENDERS-USABLE'], 'a voice can be generated with each gender of the model', async () => {
-  // Generating one voice per gender, each done with the gender asked for, is the requirement itself.
-  const voices = await checkStep('MODEL-GENDERS-USABLE', voicesByGender);
-  observe('models.voices-by-gender', 'voices ready for genders {genders} (models: {models})', {
-    values: {
-      genders: [...voices.keys()].join(', '),
-      models: show([...voices.values()].map((v) => v.model)),
-    },
-  });
-});
+covers(
+  ['MODEL-GENDERS-USABLE'],
+  'a voice can be generated with each gender of the model',
+  async ({ speak }) => {
+    // Generating one voice per gender, each done with the gender asked for, is the requirement itself.
+    const voices = await checkStep('MODEL-GENDERS-USABLE', () => voicesByGender(speak));
+    observe('models.voices-by-gender', 'voices ready for genders {genders} (models: {models})', {
+      values: {
+        genders: [...voices.keys()].join(', '),
+        models: show([...voices.values()].map((v) => v.model)),
+      },
+    });
+  },
+);
 
 /** Started at once (prefetch), so these takes synthesize side by side. */
 /** Polite to vendors with many languages: at most this many takes, spread over the list. */
 const MAX_LANGUAGES = 12;
 
-function exercisedLanguages(): string[] {
+function exercisedLanguages(speak: SpeakContext): string[] {
   const all = speak.model.languages;
   if (all.length <= MAX_LANGUAGES) return [...all];
   const step = all.length / MAX_LANGUAGES;
   return Array.from({ length: MAX_LANGUAGES }, (_, i) => all[Math.floor(i * step)]!);
 }
 
-const languageTakes = once(async () => {
-  const voice = await anyVoice();
+const languageTakes = once(async (speak: SpeakContext) => {
+  const voice = await anyVoice(speak);
   return takesReady(
+    speak,
     'takes per language',
-    exercisedLanguages().map((language) => ({
+    exercisedLanguages(speak).map((language) => ({
       what: `override_language ${language}`,
       body: { voice_id: voice.voice_id, text: phraseFor(language), override_language: language },
     })),
@@ -203,13 +211,13 @@ const languageTakes = once(async () => {
 });
 
 /** The types beyond simple whose fields the harness knows (from the wire facts: reported only). */
-const knownProsodyTypes = () =>
+const knownProsodyTypes = (speak: SpeakContext) =>
   speak.model.prosody_types.filter((type) => type !== 'simple' && prosodyOfType(type));
 
 /** Simple prosody: the one type the contract defines, with its own fields. */
-const simpleProsodyTake = once(async () => {
-  const voice = await anyVoice();
-  const [take] = await takesReady('take with a simple prosody', [
+const simpleProsodyTake = once(async (speak: SpeakContext) => {
+  const voice = await anyVoice(speak);
+  const [take] = await takesReady(speak, 'take with a simple prosody', [
     {
       what: 'prosody type simple',
       body: { voice_id: voice.voice_id, text: 'Prosody check.', prosody: prosodyOfType('simple', 3) },
@@ -218,23 +226,24 @@ const simpleProsodyTake = once(async () => {
   return take!;
 });
 
-const prosodyTypeTakes = once(async () => {
-  const voice = await anyVoice();
+const prosodyTypeTakes = once(async (speak: SpeakContext) => {
+  const voice = await anyVoice(speak);
   return takesReady(
+    speak,
     'takes per prosody type',
-    knownProsodyTypes().map((type) => ({
+    knownProsodyTypes(speak).map((type) => ({
       what: `prosody type ${type}`,
       body: { voice_id: voice.voice_id, text: 'Prosody check.', prosody: prosodyOfType(type, 3) },
     })),
   );
 });
 
-const styleTake = once(async () => {
+const styleTake = once(async (speak: SpeakContext) => {
   const offered = speak.model.styles.find((group) => group.length > 0);
   if (!offered) return undefined;
-  const voice = await anyVoice();
+  const voice = await anyVoice(speak);
   const style = [offered[0]!];
-  const [take] = await takesReady('take with a style', [
+  const [take] = await takesReady(speak, 'take with a style', [
     { what: `style ${show(style)}`, body: { voice_id: voice.voice_id, text: 'Style check.', style } },
   ]);
   return { style, take: take! };
@@ -245,14 +254,14 @@ prefetch(voicesByGender, languageTakes, simpleProsodyTake, prosodyTypeTakes, sty
 covers(
   ['MODEL-LANGUAGES-USABLE'],
   'a take is accepted and ready with each language of the model as override_language',
-  async () => {
-    await anyVoice(); // the voice is setup: its failure blocks, the takes' failure fails
-    const takes = await checkStep('MODEL-LANGUAGES-USABLE', languageTakes);
+  async ({ speak }) => {
+    await anyVoice(speak); // the voice is setup: its failure blocks, the takes' failure fails
+    const takes = await checkStep('MODEL-LANGUAGES-USABLE', () => languageTakes(speak));
     takes.forEach((take, i) => {
       check('MODEL-LANGUAGES-USABLE', () =>
         assertEqualField(
           take.override_language,
-          exercisedLanguages()[i],
+          exercisedLanguages(speak)[i],
           `take ${take.take_id} /override_language`,
         ),
       );
@@ -262,8 +271,8 @@ covers(
       'ready with override_language {languages} ({count} of {all} languages)',
       {
         values: {
-          languages: exercisedLanguages().join(', '),
-          count: exercisedLanguages().length,
+          languages: exercisedLanguages(speak).join(', '),
+          count: exercisedLanguages(speak).length,
           all: speak.model.languages.length,
         },
       },
@@ -274,7 +283,7 @@ covers(
 covers(
   ['MODEL-SIMPLE-PROSODY'],
   'every model lists the simple prosody type, and a take with a simple prosody is accepted and ready',
-  async () => {
+  async ({ speak }) => {
     check('MODEL-SIMPLE-PROSODY', () => {
       const missingSimple = speak.models
         .filter((m) => !m.prosody_types.includes('simple'))
@@ -283,8 +292,8 @@ covers(
         throw new Finding(`models whose prosody_types lack "simple": ${missingSimple.join(', ')}`);
       }
     });
-    await anyVoice(); // the voice is setup: its failure blocks, the take's failure fails
-    const take = await checkStep('MODEL-SIMPLE-PROSODY', simpleProsodyTake);
+    await anyVoice(speak); // the voice is setup: its failure blocks, the take's failure fails
+    const take = await checkStep('MODEL-SIMPLE-PROSODY', () => simpleProsodyTake(speak));
     check('MODEL-SIMPLE-PROSODY', () =>
       assertEqualField(take.prosody, prosodyOfType('simple', 3), `take ${take.take_id} /prosody`),
     );
@@ -296,7 +305,7 @@ covers(
 covers(
   ['MODEL-PROSODY-TYPES-USABLE'],
   'a take with each other prosody type the model lists (wire-facts fields) (reported)',
-  async () => {
+  async ({ speak }) => {
     const unknown = speak.model.prosody_types.filter((type) => type !== 'simple' && !prosodyOfType(type));
     if (unknown.length) {
       observe(
@@ -305,7 +314,7 @@ covers(
         { values: { unknown: unknown.join(', ') } },
       );
     }
-    const known = knownProsodyTypes();
+    const known = knownProsodyTypes(speak);
     if (known.length === 0) {
       observe(
         'models.no-known-prosody-type',
@@ -316,7 +325,7 @@ covers(
       );
       return;
     }
-    const takes = await prosodyTypeTakes();
+    const takes = await prosodyTypeTakes(speak);
     takes.forEach((take, i) => {
       check('MODEL-PROSODY-TYPES-USABLE', () =>
         assertEqualField(take.prosody, prosodyOfType(known[i]!, 3), `take ${take.take_id} /prosody`),
@@ -328,16 +337,20 @@ covers(
   },
 );
 
-covers(['MODEL-STYLES-USABLE'], 'a take is accepted and ready with a style the model offers', async () => {
-  const result = await styleTake();
-  if (!result)
-    return notApplicable(
-      'MODEL-STYLES-USABLE',
-      `model ${speak.model.name} offers no style`,
-      'a model that offers styles (--model NAME)',
-    );
-  check('MODEL-STYLES-USABLE', () => {
-    assertEqualField(result.take.style, result.style, `take ${result.take.take_id} /style`);
-    observe('models.style', 'ready with style {style}', { values: { style: show(result.style) } });
-  });
-});
+covers(
+  ['MODEL-STYLES-USABLE'],
+  'a take is accepted and ready with a style the model offers',
+  async ({ speak }) => {
+    const result = await styleTake(speak);
+    if (!result)
+      return notApplicable(
+        'MODEL-STYLES-USABLE',
+        `model ${speak.model.name} offers no style`,
+        'a model that offers styles (--model NAME)',
+      );
+    check('MODEL-STYLES-USABLE', () => {
+      assertEqualField(result.take.style, result.style, `take ${result.take.take_id} /style`);
+      observe('models.style', 'ready with style {style}', { values: { style: show(result.style) } });
+    });
+  },
+);

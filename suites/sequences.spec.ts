@@ -47,7 +47,7 @@ import {
   useSpeak,
 } from '../src/harness/index.ts';
 import { sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
-import { MAX_TIME_LIMIT_MS, sequenceBudget } from './stateful/budget.ts';
+import { MAX_TIME_LIMIT_MS, sequenceBudget, sequencesLine } from './stateful/budget.ts';
 import { Real, type SequenceWorld } from './stateful/real.ts';
 import { ownVoice, removeSecondItems } from './stateful/second-customer.ts';
 import type { SequenceCommand } from './stateful/take-commands.ts';
@@ -223,10 +223,16 @@ covers(
     }
     if (stopped !== undefined) throw stopped;
     const longest = runs.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, steps: [] } as Ran);
-    const summary = `${runs.length} sequence(s) ran, the longest ${Math.round(longest.ms)} ms (${longest.steps.length} steps); seed ${seed}`;
     // In the run's output, whatever its reporter: how many ran and how long the longest took.
     process.stderr.write(
-      `[speakcheck] sequences: ${summary}${witnessed ? ', then the witness sequence' : ''}${randomFailure || witnessFailure ? ' (a failing one was shrunk)' : ''}\n`,
+      `${sequencesLine({
+        count: runs.length,
+        longestMs: longest.ms,
+        longestSteps: longest.steps.length,
+        seed,
+        witnessed,
+        shrunk: randomFailure !== undefined || witnessFailure !== undefined,
+      })}\n`,
     );
     // Not an observation: how many ran and how long they took are this run's particulars, not what
     // the server chose (an INFO requirement's observations are what compare puts side by side).
@@ -295,6 +301,11 @@ function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | 
         seed,
         ...(path ? { path } : {}),
         failure: message,
+        // The bounds the run waited a websocket request with: the script's helper waits as long.
+        websocket: {
+          firstMessageS: speak.config.timeouts.requestMs / 1000,
+          endS: speak.config.timeouts.readyMs / 1000,
+        },
         ...(speak.config.authUrl && speak.config.authUrl !== speak.config.baseUrl
           ? { authUrl: speak.config.authUrl }
           : {}),

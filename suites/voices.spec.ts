@@ -17,7 +17,7 @@ import {
   expectJson,
   expectSchema,
   observe,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
 import { assertEpochMs, assertEqualField } from './support/assertions.ts';
 import { fetchAudio } from './support/audio.ts';
@@ -31,8 +31,6 @@ import {
 } from './support/items.ts';
 import { list, listHolding } from './support/lists.ts';
 import { once, prefetch } from './support/scenarios.ts';
-
-const speak = useSpeak();
 
 // Whole simple prosody objects: the contract defines the three fields and says nothing of partial
 // objects, so what a server does with one is only reported (VOICE-PARTIAL-PROSODY).
@@ -53,40 +51,40 @@ interface Generated {
   created: Voice;
 }
 
-function gender(): string {
+function gender(speak: SpeakContext): string {
   return speak.model.genders[0] ?? 'female';
 }
 
-const slowVoice = once(async (): Promise<Generated> => {
+const slowVoice = once(async (speak: SpeakContext): Promise<Generated> => {
   const requested = {
     name: speak.prefix('voice-slow-Zoë'),
-    gender: gender(),
+    gender: gender(speak),
     model: speak.model.name,
     default_prosody: SLOW,
   };
   return { requested, created: (await generateVoice(speak, requested)).voice };
 });
-const fastVoice = once(async (): Promise<Generated> => {
+const fastVoice = once(async (speak: SpeakContext): Promise<Generated> => {
   const requested = {
     name: speak.prefix('voice-fast'),
-    gender: gender(),
+    gender: gender(speak),
     model: speak.model.name,
     default_prosody: FAST,
   };
   return { requested, created: (await generateVoice(speak, requested)).voice };
 });
-const plainVoice = once(async (): Promise<Generated> => {
+const plainVoice = once(async (speak: SpeakContext): Promise<Generated> => {
   // A seeded faker name with a fast-check tail (ASCII or not): names are carried through unchanged.
   const seed = propertySeed('voices: generated name');
   const [tail] = fc.sample(nameTailArb, { seed, numRuns: 1 });
   const name = voiceName(seededFaker(seed), (n) => speak.prefix(`${n}-${tail}`));
-  const requested = { name, gender: gender(), model: speak.model.name };
+  const requested = { name, gender: gender(speak), model: speak.model.name };
   return { requested, created: (await generateVoice(speak, requested)).voice };
 });
 
-const readyVoice = (generated: () => Promise<Generated>) =>
-  once(async () => {
-    const { created } = await generated();
+const readyVoice = (generated: (speak: SpeakContext) => Promise<Generated>) =>
+  once(async (speak: SpeakContext) => {
+    const { created } = await generated(speak);
     return waitUntilDone<Voice>(speak, 'voice', created.voice_id, { first: created });
   });
 const slowReady = readyVoice(slowVoice);
@@ -94,8 +92,8 @@ const fastReady = readyVoice(fastVoice);
 const plainReady = readyVoice(plainVoice);
 
 /** The same text on the slow and the fast voice: without prosody, and with pace 0 to compare. */
-const prosodyTakes = once(async (): Promise<Take[]> => {
-  const [slow, fast] = await Promise.all([slowReady(), fastReady()]);
+const prosodyTakes = once(async (speak: SpeakContext): Promise<Take[]> => {
+  const [slow, fast] = await Promise.all([slowReady(speak), fastReady(speak)]);
   const bodies = [
     { voice_id: slow.final.voice_id, text: TEXT },
     { voice_id: slow.final.voice_id, text: TEXT, prosody: NEUTRAL },
@@ -111,10 +109,10 @@ const prosodyTakes = once(async (): Promise<Take[]> => {
   return takes;
 });
 
-const partialVoice = once(async () => {
+const partialVoice = once(async (speak: SpeakContext) => {
   const requested = {
     name: speak.prefix('voice-partial-prosody'),
-    gender: gender(),
+    gender: gender(speak),
     model: speak.model.name,
     default_prosody: PARTIAL,
   };
@@ -137,12 +135,12 @@ covers(
     'VOICE-DEFAULT-PROSODY-ECHO',
   ],
   'voice generation returns a waiting Voice that carries what was asked',
-  async () => {
+  async ({ speak }) => {
     for (const generated of [slowVoice, fastVoice, plainVoice]) {
       // A generation that fails (or a body that breaks the Voice schema: VOICE-FIELD-TYPES) stops here.
       const { requested, created } = await checkStep(
         ['VOICE-GENERATE-RETURNS-VOICE', 'VOICE-FIELD-TYPES'],
-        generated,
+        () => generated(speak),
       );
       const where = `generated voice ${created.voice_id.slice(0, 8)}`;
       check('VOICE-GENERATE-WAITING', () => assertEqualField(created.status, 'waiting', `${where} /status`));
@@ -183,12 +181,12 @@ covers(
     'VOICE-DEFAULT-PROSODY-ECHO',
   ],
   'a generated voice becomes ready and GET returns one Voice, still carrying what was asked',
-  async () => {
-    const generated = await Promise.all([slowVoice(), fastVoice(), plainVoice()]);
+  async ({ speak }) => {
+    const generated = await Promise.all([slowVoice(speak), fastVoice(speak), plainVoice(speak)]);
     // Each GET answering an array (VOICE-GET-OBJECT) or breaking the schema (VOICE-FIELD-TYPES) is
     // attributed to its requirement wherever the wait meets it; the wait itself proves readiness.
     const polled = await checkStep('VOICE-READY-BOUND', () =>
-      Promise.all([slowReady(), fastReady(), plainReady()]),
+      Promise.all([slowReady(speak), fastReady(speak), plainReady(speak)]),
     );
     for (const [i, p] of polled.entries()) {
       const id = generated[i]!.created.voice_id;
@@ -233,8 +231,10 @@ covers(
   },
 );
 
-covers(['VOICE-LIST'], 'the voice list holds the generated voices', async () => {
-  const ids = (await Promise.all([slowVoice(), fastVoice(), plainVoice()])).map((g) => g.created.voice_id);
+covers(['VOICE-LIST'], 'the voice list holds the generated voices', async ({ speak }) => {
+  const ids = (await Promise.all([slowVoice(speak), fastVoice(speak), plainVoice(speak)])).map(
+    (g) => g.created.voice_id,
+  );
   // The unfiltered list: no length means no limit (wire facts), and new voices come first anyway.
   const whole = await listHolding<Voice>(speak, 'voice', ids);
   check('VOICE-LIST', () => {
@@ -246,9 +246,9 @@ covers(['VOICE-LIST'], 'the voice list holds the generated voices', async () => 
   });
 });
 
-covers(['VOICE-MODEL-SPECIFIC'], 'the model a voice reports (reported)', async () => {
-  const { created } = await plainVoice();
-  const { final } = await plainReady();
+covers(['VOICE-MODEL-SPECIFIC'], 'the model a voice reports (reported)', async ({ speak }) => {
+  const { created } = await plainVoice(speak);
+  const { final } = await plainReady(speak);
   const requested = speak.model.name;
   const relation =
     final.model === requested
@@ -280,8 +280,8 @@ covers(['VOICE-MODEL-SPECIFIC'], 'the model a voice reports (reported)', async (
 covers(
   ['VOICE-EXAMPLE-TAKE-AUDIO'],
   "the example take's audio is fetched like any take's audio",
-  async () => {
-    const { final } = await plainReady();
+  async ({ speak }) => {
+    const { final } = await plainReady(speak);
     const example = await checkStep('VOICE-EXAMPLE-TAKE-AUDIO', () =>
       waitUntilDone<Take>(speak, 'take', final.example_take_id),
     );
@@ -304,8 +304,8 @@ covers(
   },
 );
 
-covers(['VOICE-EXAMPLE-TAKE-NULL'], 'example_take (reported)', async () => {
-  const { final } = await plainReady();
+covers(['VOICE-EXAMPLE-TAKE-NULL'], 'example_take (reported)', async ({ speak }) => {
+  const { final } = await plainReady(speak);
   observe('voices.example-take-field', 'example_take is {exampleTake}', {
     values: { present: final.example_take !== null && final.example_take !== undefined },
     particulars: { exampleTake: show(final.example_take) },
@@ -320,8 +320,8 @@ covers(['VOICE-EXAMPLE-TAKE-NULL'], 'example_take (reported)', async () => {
 covers(
   ['VOICE-DEFAULT-PROSODY-ADOPTED'],
   'a take without prosody (omitted or null) adopts the voice default_prosody',
-  async () => {
-    const takes = await prosodyTakes();
+  async ({ speak }) => {
+    const takes = await prosodyTakes(speak);
     const seconds = takes.map((t) => (t.info ? t.info.duration / t.info.audio_rate : Number.NaN));
     const [slowOmitted, slowNeutral, fastNull, fastNeutral] = seconds as [number, number, number, number];
     observe(
@@ -355,8 +355,8 @@ covers(
   },
 );
 
-covers(['VOICE-PARTIAL-PROSODY'], 'a partial default_prosody (reported)', async () => {
-  const exchange = await partialVoice();
+covers(['VOICE-PARTIAL-PROSODY'], 'a partial default_prosody (reported)', async ({ speak }) => {
+  const exchange = await partialVoice(speak);
   const json = exchange.json as Partial<Voice> | undefined;
   const outcome =
     exchange.status >= 200 && exchange.status < 300
@@ -375,8 +375,8 @@ covers(['VOICE-PARTIAL-PROSODY'], 'a partial default_prosody (reported)', async 
 covers(
   ['VOICE-UPDATE', 'VOICE-DESCRIPTION'],
   'update a voice with POST /v1/speak/voices/{id} (reported)',
-  async () => {
-    const { final } = await plainReady();
+  async ({ speak }) => {
+    const { final } = await plainReady(speak);
     const name = speak.prefix('voice-renamed');
     const description = 'Renamed by speakcheck.';
     const exchange = await speak.api.post(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`, {
@@ -399,8 +399,8 @@ covers(
   },
 );
 
-covers(['VOICE-DELETE'], 'delete a voice with DELETE /v1/speak/voices/{id} (reported)', async () => {
-  const { final } = await plainReady();
+covers(['VOICE-DELETE'], 'delete a voice with DELETE /v1/speak/voices/{id} (reported)', async ({ speak }) => {
+  const { final } = await plainReady(speak);
   const exchange = await speak.api.delete(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
   observe('voices.delete-answer', 'DELETE /v1/speak/voices/{id} answered {status} {body}', {
     values: { status: exchange.status },

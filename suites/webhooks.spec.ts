@@ -7,8 +7,7 @@
  * calls) is judged here on what has arrived; the scenarios also file it with the run's sink, and
  * suites/webhooks-settled.spec.ts judges it at the end of the run.
  *
- * Every test requires that the server can reach the sink (not on this machine and no
- * --webhook-url: each id is not applicable, with that one-line reason).
+ * Every test requires that the server reaches the sink (else each id is not applicable, one line why).
  */
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder } from '../src/checks/status.ts';

@@ -108,6 +108,12 @@ export const LATITUDES = [
     'no voice update: POST /v1/speak/voices/{id} is answered as an unknown route (404 "no such route"), as by a server that offers no update (update is a wire fact)',
   ),
   l(
+    'voice-waiting-after-update',
+    'sequences',
+    'Transitions of a voice: not shown.',
+    'a voice updated (POST /v1/speak/voices/{id}, a wire fact) is shown `waiting` by GET and the list for 2 s, as by a server that re-processes a changed voice, then `ready` again',
+  ),
+  l(
     'no-batch',
     'sequences',
     '| POST | /v1/speak/takes/generate | TakeGenerate | Take, normally with status `waiting` and `info` null |',

@@ -19,6 +19,7 @@ import { SpeakcheckError } from '../errors.ts';
 import { latestEvidenceId } from '../evidence/evidence.ts';
 import type { RequirementId } from '../requirements/index.ts';
 import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
+import { isNotObserved } from '../verdict/standing.ts';
 import { classify, messageOf } from './disposition.ts';
 
 /** One requirement id, or several a single assertion observes together: a misspelled id is a type error. */
@@ -231,7 +232,7 @@ function record(s: CheckScope, id: string, conclusion: Conclusion): void {
 }
 
 function notObservedCount(s: CheckScope, id: string): number {
-  return (s.conclusions[id] ?? []).filter((c) => c.kind === 'not-observed').length;
+  return (s.conclusions[id] ?? []).filter(isNotObserved).length;
 }
 
 /** The check ran without throwing: held for each id, unless it said it could not observe that one's state. */

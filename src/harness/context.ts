@@ -67,9 +67,24 @@ export function useSpeak(): SpeakContext {
   beforeAll(async () => {
     const stopped = await file.open(runContext().plan);
     if (stopped !== undefined && !throttledBy(stopped)) throw stopped;
+    moduleScoped = file.context;
   });
-  afterAll(() => file.close());
+  afterAll(async () => {
+    moduleScoped = undefined;
+    await file.close();
+  });
   return file.context;
+}
+
+/** The context useSpeak() opened for the file this thread runs now. */
+let moduleScoped: SpeakContext | undefined;
+
+/**
+ * The file's context when the file still makes it with useSpeak(): the `speak` fixture hands that one
+ * on, so a file is never logged in twice (a thread runs one file at a time).
+ */
+export function moduleScopedSpeak(): SpeakContext | undefined {
+  return moduleScoped;
 }
 
 export function speakFile(): SpeakFile {

@@ -87,7 +87,7 @@ export function failureExpected(
  * the same (issue 51 item 6: ✗ and "1 failed" beside a summary of "0 failed").
  */
 export function concludedNothing(test: Pick<LiveTest, 'state' | 'conclusions'>): boolean {
-  // The reporter's own rule for a test's state (conformance-reporter.ts): the same test, the same word.
+  // The reporter's rule for a test's state (src/verdict/standing.ts testStateOf): the same test, the same word.
   return testFailed(test) && unfinished(test.conclusions ?? {});
 }
 

@@ -17,7 +17,16 @@ import { type Conclusion, decisive } from './conclusion.ts';
 import { isExpired } from './expectations.ts';
 import type { StopReason, TestOutcome, Verdict } from './model.ts';
 import { infoBlocked, infoStopped } from './noted.ts';
-import { isAgainst, isBlock, isObserved, isViolation, testRan, testUnconcluded } from './standing.ts';
+import {
+  isAgainst,
+  isBlock,
+  isNotConcluded,
+  isObserved,
+  isStoppedByRun,
+  isViolation,
+  testRan,
+  testUnconcluded,
+} from './standing.ts';
 
 export interface FoldOptions {
   /** Why the run was stopped early: what never ran is not concluded. */
@@ -76,7 +85,7 @@ function decide(base: Verdict, tests: readonly TestOutcome[], stop: StopReason |
   if (top === undefined) return base;
   const first = found.find((f) => f.c === top)!;
   const same = new Set(found.filter((f) => f.c.kind === top.kind).map((f) => f.test)).size;
-  const stopped = top.kind === 'not-concluded' && top.cause === 'stopped';
+  const stopped = isStoppedByRun(top);
   return {
     ...base,
     decided: top,
@@ -93,10 +102,7 @@ function decideInfo(
 ): Verdict {
   const ran = tests.filter(testRan);
   const unfinished = tests.filter(testUnconcluded);
-  const cause = (t: TestOutcome) =>
-    Object.values(t.conclusions)
-      .flat()
-      .find((c): c is Extract<Conclusion, { kind: 'not-concluded' }> => c.kind === 'not-concluded');
+  const cause = (t: TestOutcome) => Object.values(t.conclusions).flat().find(isNotConcluded);
   if (ran.length === 0 && unfinished.length > 0) {
     const first = unfinished[0]!;
     const throttled = unfinished.every((t) => cause(t)?.cause === 'throttled');
@@ -109,7 +115,7 @@ function decideInfo(
           reason: 'did not finish',
           wouldJudge: '',
         };
-    const stopped = decided.kind === 'not-concluded' && decided.cause === 'stopped' && stop;
+    const stopped = isStoppedByRun(decided) && stop;
     return {
       ...base,
       decided,

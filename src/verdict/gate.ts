@@ -31,6 +31,7 @@ import {
   isHarnessBug,
   isJudged,
   isUnconcluded,
+  isUnmet,
   unjudgedGates,
 } from './standing.ts';
 import { notJudgedList, type RequirementVerdict, type Verdicts } from './verdict.ts';
@@ -174,9 +175,7 @@ function sharedRemedy(verdicts: Verdicts): string | undefined {
   const open = notJudgedList(verdicts.requirements);
   // What the tests said, from their conclusions (data), not from the words written of them.
   const said = open.flatMap((r) =>
-    r.decided?.kind === 'not-observed' || r.decided?.kind === 'not-applicable'
-      ? [{ ...r, c: r.decided }]
-      : [],
+    r.decided !== undefined && isUnmet(r.decided) ? [{ ...r, c: r.decided }] : [],
   );
   if (said.length === 0 || said.length < open.length) return undefined;
   const remedies = new Set(said.map((r) => r.c.wouldJudge));

@@ -1,7 +1,9 @@
 /**
  * The standing of a verdict (issue 48): the ONE place that knows what "judged" means. Every reader
  * of a verdict asks this: the gate and the counts, the terminal table, the badge, `rerun`, the pages
- * and compare. Adding a new way of "not judged" means a new `Conclusion` kind
+ * and compare, through a predicate (`isFailed`, `isToActOn`; `isAgainst` for a conclusion,
+ * `testFailed` for a test's state, `changeBetween` for two runs): nothing else compares an
+ * outcome's name (test/lint/outcome-literals.test.ts). Adding a new way of "not judged" means a new `Conclusion` kind
  * (src/verdict/conclusion.ts), its group and label here, and its words (src/verdict/words.ts).
  *
  *   held        a check ran its assertions on an observation and they held;
@@ -200,6 +202,22 @@ export function isBlock(c: Conclusion): c is Extract<Conclusion, { kind: 'blocke
 
 export function isNotConcluded(c: Conclusion): c is Extract<Conclusion, { kind: 'not-concluded' }> {
   return c.kind === 'not-concluded';
+}
+
+/** Not concluded because the run itself was stopped (--max-time, a signal): its remedy is the run's. */
+export function isStoppedByRun(c: Conclusion): c is Extract<Conclusion, { kind: 'not-concluded' }> {
+  return isNotConcluded(c) && c.cause === 'stopped';
+}
+
+export function isNotObserved(c: Conclusion): c is Extract<Conclusion, { kind: 'not-observed' }> {
+  return c.kind === 'not-observed';
+}
+
+/** The test said why it could not judge (the state did not occur, the feature is absent) and what would. */
+export function isUnmet(
+  c: Conclusion,
+): c is Extract<Conclusion, { kind: 'not-observed' | 'not-applicable' }> {
+  return c.kind === 'not-observed' || c.kind === 'not-applicable';
 }
 
 /** Counts of held and violated conclusions: what the Allure lines and the report's test rows show. */

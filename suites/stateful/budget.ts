@@ -50,3 +50,26 @@ export function sequenceBudget(config: RunPlan): SequenceBudget {
     },
   };
 }
+
+/** What the run's sequences came to: the summary line's particulars. */
+export interface SequencesRan {
+  /** Every sequence run: the random ones, the witness, and those tried while shrinking. */
+  count: number;
+  longestMs: number;
+  longestSteps: number;
+  seed: number;
+  witnessed: boolean;
+  shrunk: boolean;
+}
+
+/**
+ * The line the run's output names the sequences with (issue 50: "its output names how many
+ * sequences ran and how long the longest was"), on stderr whatever the reporter.
+ */
+export function sequencesLine(o: SequencesRan): string {
+  return (
+    `[speakcheck] sequences: ${o.count} sequence(s) ran, the longest ${Math.round(o.longestMs)} ms ` +
+    `(${o.longestSteps} steps); seed ${o.seed}` +
+    `${o.witnessed ? ', then the witness sequence' : ''}${o.shrunk ? ' (a failing one was shrunk)' : ''}`
+  );
+}

@@ -74,8 +74,8 @@ export class Real {
   }
 
   /** Records a step before its call: the report's line and the script's lines. */
-  step(title: string, lines: string[]): void {
-    this.steps.push({ title, lines });
+  step(title: string, lines: string[], o: { websocket?: boolean } = {}): void {
+    this.steps.push({ title, lines, ...o });
   }
 
   /** The take's id for the server; it was set when its generation was answered. */

@@ -25,7 +25,8 @@ import {
   socketRequestEnd,
   statusClass,
 } from '../../src/checks/stateful/model.ts';
-import { authCall, capture, quoted } from '../../src/checks/stateful/script.ts';
+import { websocketOpenLines, websocketRequestLines } from '../../src/checks/stateful/script-websocket.ts';
+import { authCall, capture } from '../../src/checks/stateful/script-words.ts';
 import {
   DEFAULT_STREAM_TIMEOUTS,
   type Exchange,
@@ -36,7 +37,7 @@ import {
   SpeakStreamConnection as Stream,
 } from '../../src/harness/index.ts';
 import { type Real, SequenceTimeout, type TokenPair } from './real.ts';
-import { generateLines, type SequenceCommand, violate } from './take-commands.ts';
+import { type SequenceCommand, violate } from './take-commands.ts';
 
 const sessionVar = (key: number) => `R${key}`;
 const where = (e: Exchange) => `${e.method} ${new URL(e.url).pathname}`;
@@ -261,10 +262,11 @@ export class WebsocketTake implements SequenceCommand {
   }
 
   private async open(r: Real, socket: ModelSocket): Promise<SpeakStreamConnection> {
-    r.step(`W${socket.key} = open a websocket connection as ${this.account}`, [
-      '# The websocket steps need a websocket client (curl cannot send frames); e.g. websocat:',
-      `#   TOKEN="$${this.account === 'primary' ? 'A1' : 'A2'}"; call GET '/v1/speak/websocket?model=${r.world.speak.model.name}'; URL=$(printf '%s' "$BODY" | field websocket_url); websocat "$URL"`,
-    ]);
+    r.step(
+      `W${socket.key} = open a websocket connection as ${this.account}`,
+      websocketOpenLines(this.account, socket.key, r.world.speak.model.name),
+      { websocket: true },
+    );
     const url = await fetchWebsocketUrl(r.client(this.account), r.world.speak.model.name, 'spec');
     const conn = await Stream.connect(url, { timeoutMs: r.world.speak.config.timeouts.requestMs });
     r.sockets.set(socket.key, conn);
@@ -280,12 +282,17 @@ export class WebsocketTake implements SequenceCommand {
     const take = addTake(m, this.account, this.text, 'websocket');
     const requestId = r.nextRequestId();
     const data = { text: this.text, voice_id: r.voice(this.account) };
-    const voiceVar = this.account === 'primary' ? '$V1' : '$V2';
-    r.step(`T${take.key} = request ${socket.requests + 1} on W${socket.key}: ${show(this.text)}`, [
-      `#   send on W${socket.key}: ${quoted(JSON.stringify({ command: '/takes/generate', request_id: requestId, data: { ...data, voice_id: voiceVar } }))}`,
-      '# curl cannot send websocket frames: the take is made with REST here, so the later steps have it',
-      ...generateLines(this.account, take.key, this.text),
-    ]);
+    r.step(
+      `T${take.key} = request ${socket.requests + 1} on W${socket.key}: ${show(this.text)}`,
+      websocketRequestLines({
+        account: this.account,
+        socket: socket.key,
+        take: take.key,
+        requestId,
+        text: this.text,
+      }),
+      { websocket: true },
+    );
     const ended = await conn.generate(data, {
       requestId,
       timeouts: {

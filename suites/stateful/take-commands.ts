@@ -26,7 +26,7 @@ import {
   statusClass,
   takesOf,
 } from '../../src/checks/stateful/model.ts';
-import { apiCall, capture } from '../../src/checks/stateful/script.ts';
+import { apiCall, capture } from '../../src/checks/stateful/script-words.ts';
 import type { Exchange, RequirementId } from '../../src/harness/index.ts';
 import type { Real } from './real.ts';
 

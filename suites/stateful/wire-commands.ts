@@ -16,9 +16,10 @@ import {
   notOffered,
   type SequenceModel,
   statusClass,
+  voiceStatusNote,
   voiceViewProblems,
 } from '../../src/checks/stateful/model.ts';
-import { apiCall } from '../../src/checks/stateful/script.ts';
+import { apiCall } from '../../src/checks/stateful/script-words.ts';
 import type { Exchange } from '../../src/harness/index.ts';
 import type { Real } from './real.ts';
 import { type SequenceCommand, TEXTS, violate } from './take-commands.ts';
@@ -27,7 +28,11 @@ const has = (m: SequenceModel, account: AccountName) => m.accounts.includes(acco
 /** The script's voice of the customer ($V1, $V2): the script makes one of its own. */
 const voiceVar = (account: AccountName) => (account === 'primary' ? '$V1' : '$V2');
 
-const finding = (id: 'SEQ-VOICE-UPDATE-EVERY-VIEW' | 'SEQ-BATCH-EVERY-TAKE', message: string, e: Exchange) =>
+const finding = (
+  id: 'SEQ-VOICE-UPDATE-EVERY-VIEW' | 'SEQ-VOICE-STATUS-THROUGH-CHANGES' | 'SEQ-BATCH-EVERY-TAKE',
+  message: string,
+  e: Exchange,
+) =>
   new Finding(message, {
     requirement: id,
     where: `${e.method} ${new URL(e.url).pathname}`,
@@ -126,6 +131,19 @@ export class ReadVoice implements SequenceCommand {
         finding(
           'SEQ-VOICE-UPDATE-EVERY-VIEW',
           `after the sequence's last update of the voice of ${this.account}, ${view} shows ${problems.join('; ')}`,
+          exchange,
+        ),
+      );
+    if (shown === undefined) return;
+    // Its status through the sequence: the contract shows none after ready (INFO, noted).
+    m.observed.add('SEQ-VOICE-STATUS-THROUGH-CHANGES');
+    const status = voiceStatusNote(shown);
+    if (status !== undefined)
+      violate(
+        r,
+        finding(
+          'SEQ-VOICE-STATUS-THROUGH-CHANGES',
+          `after an update of the voice of ${this.account}, ${view} shows ${status}`,
           exchange,
         ),
       );

@@ -2,7 +2,7 @@
  * Scenario mechanics of the suites: a scenario run once and shared by the tests that await it
  * (with its evidence copied to each), scenarios started early, and the run's shared voice.
  */
-import { beforeAll } from 'vitest';
+import { beforeEach } from 'vitest';
 import type { Voice } from '../../schemas/types.ts';
 import { Finding } from '../../src/checks/finding.ts';
 import {
@@ -24,11 +24,14 @@ import { waitUntilDone } from './items.ts';
  * copy as its own evidence, whichever test (or prefetch) started it. `evidence: false` for plumbing
  * that every test awaits (the shared voice), whose exchanges would only bury the test's own.
  */
-export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}): () => Promise<T> {
+export function once<T, A extends unknown[] = []>(
+  make: (...args: A) => Promise<T>,
+  o: { evidence?: boolean } = {},
+): (...args: A) => Promise<T> {
   let promise: Promise<T> | undefined;
   if (o.evidence === false) {
-    return () => {
-      promise ??= make();
+    return (...args) => {
+      promise ??= make(...args);
       return promise.catch((error: unknown) => {
         markSetupFailure(error);
         throw error;
@@ -36,8 +39,8 @@ export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}):
     };
   }
   const scenario = newTestRecord();
-  return () => {
-    promise ??= runWithRecord(scenario, make);
+  return (...args) => {
+    promise ??= runWithRecord(scenario, () => make(...args));
     // The reactions run in the awaiting test's context (AsyncLocalStorage follows `then`).
     return promise.then(
       (value) => {
@@ -54,16 +57,21 @@ export function once<T>(make: () => Promise<T>, o: { evidence?: boolean } = {}):
 }
 
 /**
- * Starts scenarios as soon as the file's login is done, without awaiting them: synthesis of
- * independent items overlaps instead of queueing behind each test. Each test still awaits its
- * scenario and sees its failure; here failures are only kept from being unhandled.
+ * Starts scenarios as soon as the file's login is done (before its first test, with the file's
+ * context, the `speak` fixture), without awaiting them: synthesis of independent items overlaps
+ * instead of queueing behind each test. Each test still awaits its scenario and sees its failure;
+ * here failures are only kept from being unhandled.
  * With a requirement selection (`run --requirement`) nothing is started early: most scenarios
  * would feed tests that are not registered, and each selected test starts what it awaits.
  */
-export function prefetch(...scenarios: Array<() => Promise<unknown>>): void {
+export function prefetch(...scenarios: Array<(speak: SpeakContext) => Promise<unknown>>): void {
   if (selectedRequirements()) return;
-  beforeAll(() => {
-    for (const scenario of scenarios) scenario().catch(() => undefined);
+  let started = false;
+  // vitest sets up the fixtures a hook names, as for a test.
+  beforeEach(({ speak }: { speak: SpeakContext }) => {
+    if (started) return;
+    started = true;
+    for (const scenario of scenarios) scenario(speak).catch(() => undefined);
   });
 }
 

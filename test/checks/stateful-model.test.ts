@@ -31,9 +31,12 @@ import {
   sequenceConclusion,
   socketRequestEnd,
   statusClass,
+  voiceStatusNote,
   voiceViewProblems,
+  WIRE_OPERATIONS,
 } from '../../src/checks/stateful/model.ts';
-import { apiCall, sequenceScript } from '../../src/checks/stateful/script.ts';
+import { sequenceScript } from '../../src/checks/stateful/script.ts';
+import { apiCall } from '../../src/checks/stateful/script-words.ts';
 import { findRequirement, type RequirementId } from '../../src/requirements/index.ts';
 
 function withTakes(n: number) {
@@ -129,6 +132,15 @@ describe('takes and lists', () => {
     const m = newModel(['primary']);
     m.learned.batchOffered = false;
     expect(canBatch(m, 2)).toBe(false);
+  });
+
+  test('a view of a voice that was ready shows its status; anything else is noted, INFO (the contract shows no transition after ready)', () => {
+    expect(voiceStatusNote({ status: 'ready', name: 'a' })).toBeUndefined();
+    expect(voiceStatusNote({ status: 'waiting' })).toBe('status "waiting", where the voice was ready before');
+    expect(voiceStatusNote({})).toBe('status undefined, where the voice was ready before');
+    expect(findRequirement('SEQ-VOICE-STATUS-THROUGH-CHANGES')?.level).toBe('INFO');
+    // Brought about only by an update, a wire fact: not applicable against a server without one.
+    expect(WIRE_OPERATIONS.updateOffered.needs).toContain('SEQ-VOICE-STATUS-THROUGH-CHANGES');
   });
 
   test('every view of an updated voice shows the update; a batch answers its takes in order', () => {
@@ -262,6 +274,7 @@ test('the reproduction script logs in with variables only, makes its voice, and 
     gender: 'female',
     seed: 42,
     failure: 'answered 500',
+    websocket: { firstMessageS: 15, endS: 60 },
   }).join('\n');
   expect(script.startsWith('#!/bin/sh\n')).toBe(true);
   expect(script).toContain(

@@ -94,6 +94,8 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--save-dev': 'npm',
   '--import': 'node',
   '--enable-source-maps': 'node',
+  '--experimental-websocket':
+    'node 20.10-21 (a sequence reproduction script starts its websocket helper with it)',
   '--cpu-prof': 'node (bench --profile starts the run with it)',
   '--noEmit': 'tsc',
   '--write': 'biome',

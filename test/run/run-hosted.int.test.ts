@@ -196,6 +196,16 @@ describe('speakcheck run against https with a private CA', { timeout: 240_000 },
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(result.stdout).toMatch(CONFORMS_OR_ONLY_EXPIRY_UNJUDGED);
     expect(report!.run.traffic!.requests).toBeGreaterThan(100);
+    // The main job's output names how many sequences ran and how long the longest was (issue 50;
+    // the line itself: test/suites/stateful-budget.test.ts): at least the main job's four random ones.
+    const sequences =
+      /^\[speakcheck\] sequences: (\d+) sequence\(s\) ran, the longest (\d+) ms \((\d+) steps\); seed \d+/m.exec(
+        result.stderr,
+      );
+    expect(sequences, result.stderr).not.toBeNull();
+    expect(Number(sequences![1])).toBeGreaterThanOrEqual(4);
+    expect(Number(sequences![2])).toBeGreaterThan(0);
+    expect(Number(sequences![3])).toBeGreaterThan(0);
   });
 
   test('the client: https and wss trust the private CA only once it is given', async () => {

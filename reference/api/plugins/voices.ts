@@ -52,6 +52,17 @@ function staleAfterUpdate<V extends object>(voiceId: string, voice: V): V {
   return before ? { ...voice, ...before } : voice;
 }
 
+/**
+ * Latitude voice-waiting-after-update: a voice updated in the last REPROCESS_MS is shown `waiting`
+ * (a server that re-processes a changed voice), then `ready` again.
+ */
+const reprocessedUntil = new Map<string, number>();
+const REPROCESS_MS = 2_000;
+function reprocessing<V extends object>(voiceId: string, voice: V): V {
+  const until = reprocessedUntil.get(voiceId);
+  return until !== undefined && Date.now() < until ? { ...voice, status: 'waiting' } : voice;
+}
+
 function voiceOf(ctx: ApiContext, userId: string, voiceId: string): VoiceRow {
   const row = getUserVoiceRow(ctx.db, userId, voiceId);
   if (!row) throw new ApiError(404, `voice ${JSON.stringify(voiceId)} not found`);
@@ -69,7 +80,8 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
     tag: 'voices',
     summary: 'List voices',
     listSchema: 'VoiceList',
-    show: (row: VoiceRow) => staleAfterUpdate(row.voice_id, shown(voiceResource(row))),
+    show: (row: VoiceRow) =>
+      reprocessing(row.voice_id, staleAfterUpdate(row.voice_id, shown(voiceResource(row)))),
   });
 
   const one = {
@@ -83,7 +95,7 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
   app.get<{ Params: VoiceIdParams }>('/v1/speak/voices/:voice_id', { schema: one }, async (request) => {
     const { voice_id } = request.params;
     const owner = ownerFor(ctx, 'leak-voice-by-id', 'voice', request.userId, voice_id);
-    const voice = shown(voiceResource(voiceOf(ctx, owner, voice_id)));
+    const voice = reprocessing(voice_id, shown(voiceResource(voiceOf(ctx, owner, voice_id))));
     if (defects.has('voice-get-drops-prosody')) voice.default_prosody = null;
     return defects.has('voice-get-array') ? [voice] : voice;
   });
@@ -155,6 +167,8 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
       if (!updateVoiceRow(ctx.db, owner, voice_id, changes)) {
         throw new ApiError(404, `voice ${JSON.stringify(voice_id)} not found`);
       }
+      if (latitude.has('voice-waiting-after-update'))
+        reprocessedUntil.set(voice_id, Date.now() + REPROCESS_MS);
       return true;
     },
   );

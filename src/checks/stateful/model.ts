@@ -142,6 +142,19 @@ export function voiceViewProblems(expected: ModelVoice, shown: unknown): string[
 }
 
 /**
+ * What a view of a customer's voice shows of its status, the voice having been ready before the
+ * sequence (the file waited for it): undefined when `ready`, else what it showed
+ * (SEQ-VOICE-STATUS-THROUGH-CHANGES, INFO: the contract shows no transition of a voice after
+ * `ready`, so another status after an update is noted, never a verdict).
+ */
+export function voiceStatusNote(shown: unknown): string | undefined {
+  const status = ((shown ?? {}) as Record<string, unknown>).status;
+  return status === 'ready'
+    ? undefined
+    : `status ${JSON.stringify(status)}, where the voice was ready before`;
+}
+
+/**
  * What a batch answer must hold for bodies of `texts`: an array of as many takes, each with a
  * take_id, in the order of the bodies (each answered take's text is its body's). [] when it does.
  */
@@ -364,7 +377,7 @@ export const WIRE_OPERATIONS = {
     wouldJudge: 'a server that offers DELETE /v1/speak/takes/{id}',
   },
   updateOffered: {
-    needs: ['SEQ-VOICE-UPDATE-EVERY-VIEW'],
+    needs: ['SEQ-VOICE-UPDATE-EVERY-VIEW', 'SEQ-VOICE-STATUS-THROUGH-CHANGES'],
     reason: 'the server offers no voice update (a wire fact, not the contract)',
     wouldJudge: 'a server that offers POST /v1/speak/voices/{id}',
   },

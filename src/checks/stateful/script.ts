@@ -4,9 +4,13 @@
  * SPEAK_SECOND_PASSWORD when a step runs as the second customer). It logs in, makes the voice it needs,
  * then runs each step of the sequence in order, printing every answer and its status; the last step
  * is the failing one, with what the model expected. Secrets are never in it: they are variables.
+ * Websocket steps run through one node helper the script starts (script-websocket.ts): the
+ * connection lives across the steps between its requests, as it did in the run.
  * The report finds it among the test's observations by its key (SEQUENCE_SCRIPT_KEY), never by its text.
  */
 import type { AccountName } from './model.ts';
+import { type WebsocketBounds, websocketPrelude } from './script-websocket.ts';
+import { apiCall, authCall, capture, quoted } from './script-words.ts';
 
 export const SEQUENCE_SCRIPT_HEAD = '#!/bin/sh';
 /** The observation keys of a shrunk sequence's script and of its steps (src/report/reproduction-sequence.ts). */
@@ -19,33 +23,8 @@ export interface ScriptStep {
   title: string;
   /** The shell lines of the step (they use the helpers of the prelude). */
   lines: string[];
-}
-
-/** 'text' in single quotes for sh: nothing inside is expanded. */
-export function quoted(text: string): string {
-  return `'${text.replaceAll("'", `'"'"'`)}'`;
-}
-
-const token = (account: AccountName) => (account === 'primary' ? '"$A1"' : '"$A2"');
-
-/**
- * A call with the account's access token: `call METHOD PATH [JSON]` keeps the answer in $BODY/$STATUS.
- * PATH may name shell variables (`/v1/speak/takes/$T1`); JSON is taken as it is.
- */
-export function apiCall(account: AccountName, method: string, path: string, json?: unknown): string {
-  const body = json === undefined ? '' : ` ${quoted(JSON.stringify(json))}`;
-  // Double quotes: the path names the ids the script read into variables ($T1 …).
-  return `TOKEN=${token(account)}; call ${method} "${path.replaceAll('"', '\\"')}"${body}`;
-}
-
-/** An auth call (no bearer): `auth PATH JSON`; the JSON may name shell variables, so it is double-quoted. */
-export function authCall(path: string, jsonWithVariables: string): string {
-  return `auth ${quoted(path)} "${jsonWithVariables.replaceAll('"', '\\"')}"`;
-}
-
-/** Reads a string field of $BODY into a variable. */
-export function capture(variable: string, field: string): string {
-  return `${variable}=$(printf '%s' "$BODY" | field ${field})`;
+  /** The step talks to a websocket (script-websocket.ts): the script starts its helper. */
+  websocket?: boolean;
 }
 
 /** The script: prelude (helpers, logins, the voice of each account used), the steps, the failure. */
@@ -59,13 +38,17 @@ export function sequenceScript(o: {
   failure: string;
   /** The run's auth host when it is not the API's (--auth-url): the script's default for SPEAK_AUTH_URL. */
   authUrl?: string;
+  /** The run's bounds of a websocket request (its --request-timeout and --ready-timeout, in seconds). */
+  websocket: WebsocketBounds;
 }): string[] {
+  const websocket = o.steps.some((step) => step.websocket);
   const head = [
     SEQUENCE_SCRIPT_HEAD,
     `# speakcheck stateful sequence: ${o.steps.length} step(s), seed ${o.seed}${o.path ? `, path ${o.path}` : ''}.`,
     '# Needs SPEAK_BASE_URL, SPEAK_EMAIL, SPEAK_PASSWORD' +
       (o.accounts.includes('second') ? ', SPEAK_SECOND_EMAIL, SPEAK_SECOND_PASSWORD' : '') +
-      ' (SPEAK_AUTH_URL when auth lives on another host); POSIX sh, curl, sed.',
+      ' (SPEAK_AUTH_URL when auth lives on another host); POSIX sh, curl, sed' +
+      (websocket ? ', node >= 20.10 (the websocket steps).' : '.'),
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's own parameter expansion
     'B="${SPEAK_BASE_URL%/}"',
     // The auth endpoints live at {auth_url}/auth/… (the API's host unless the run was given another).
@@ -100,6 +83,9 @@ export function sequenceScript(o: {
     `echo ${quoted(`== step ${i + 1}: ${step.title}`)}`,
     ...step.lines,
   ]);
-  const tail = [`echo ${quoted(`== the last answer is the failure: ${o.failure}`)}`];
-  return [...head, ...logins, ...steps, ...tail];
+  const tail = [
+    ...(websocket ? ['wsstop'] : []),
+    `echo ${quoted(`== the last answer is the failure: ${o.failure}`)}`,
+  ];
+  return [...head, ...(websocket ? websocketPrelude(o.websocket) : []), ...logins, ...steps, ...tail];
 }

@@ -104,6 +104,12 @@ export const requirements: RequirementDeclaration[] = [
     },
   ),
   r(
+    'SEQ-VOICE-STATUS-THROUGH-CHANGES',
+    'States and transitions',
+    'INFO',
+    'Observed: the status every view of a customer\'s voice shows through a sequence that updated it (GET of the voice, the voice list filtered to it), the voice having been ready before: whether it stays `ready` or goes back. The contract shows a new voice `waiting` and, after a few seconds, `ready`; it shows no other transition of a voice ("Transitions of a voice: not shown."), and updates are only a wire fact, so any other path is the server\'s to choose.',
+  ),
+  r(
     'SEQ-BATCH-EVERY-TAKE',
     'Paths and defaults',
     'INFO',
