@@ -32,7 +32,7 @@ const idOf = (kind: Kind, item: unknown) => String((item as Record<string, unkno
 
 /**
  * The number of the first page ("whether pages are counted from 0 or 1: not shown"): the page that,
- * with length=1 and an id filter of two listed items, holds the first of them (the filter keeps
+ * with length=1 and an id filter of one or two listed items, holds the first of them (the filter keeps
  * items other files create meanwhile out of the probe).
  */
 async function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promise<number> {
@@ -58,7 +58,8 @@ export async function list<T>(
   query: Record<string, string | number> = {},
 ): Promise<T[]> {
   const first = await listPage<T>(s, kind, query);
-  if ('length' in query || 'page' in query || first.length < 2) return first;
+  // Even one item may be a full page: a default page size of 1 is the server's to choose.
+  if ('length' in query || 'page' in query || first.length === 0) return first;
   const seen = new Set(first.map((item) => idOf(kind, item)));
   const all = [...first];
   const firstPages = firstPagesOf(s);
