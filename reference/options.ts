@@ -39,6 +39,12 @@ export interface StackOptions {
    * keeps the separate thread by default, as the load benchmarks measure it.
    */
   wsSharesSynthesizer: boolean;
+  /**
+   * The synthesis workers as worker threads of the API process instead of child processes (issue 52):
+   * one Node process fewer for the stack a conformance run starts itself. `serve` keeps processes
+   * by default (one can be killed alone; the persistence tests do).
+   */
+  workerThreads: boolean;
   /** Users besides the seeded demo user. */
   users: ExtraUser[];
   /** Create a permanent (never expiring) access token for the demo user. */
@@ -79,6 +85,7 @@ export const DEFAULT_OPTIONS: StackOptions = {
   blobPort: 0,
   wsShuffleWindow: 0,
   wsSharesSynthesizer: false,
+  workerThreads: false,
   users: [],
   permanentToken: false,
   rateLimitRps: 15,

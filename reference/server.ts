@@ -102,6 +102,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
     db,
     dataDir,
     count: options.workers,
+    threads: options.workerThreads,
     workerOptions: {
       websocketUrlTtlSeconds: options.websocketUrlTtlSeconds,
       host: options.host,
@@ -195,7 +196,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
   baseUrl = listeningUrl(app, options.host, scheme);
   if (blobApp) blobUrl = options.blobUrl ?? listeningUrl(blobApp, options.host, scheme);
   log(
-    `listening on ${baseUrl} with ${options.workers} worker process(es)${options.workers === 0 ? ' (standalone workers join through the data dir)' : ''}; data in ${dataDir}`,
+    `listening on ${baseUrl} with ${options.workers} worker ${options.workerThreads ? 'thread' : 'process'}(es)${options.workers === 0 ? ' (standalone workers join through the data dir)' : ''}; data in ${dataDir}`,
   );
   log(
     `startup: ${startup.ready.toFixed(2)} s since the process started (modules ${startup.modules.toFixed(2)} s, API built +${(startup.api - startup.modules).toFixed(2)} s, workers ready and listening +${(startup.ready - startup.api).toFixed(2)} s)`,

@@ -1,7 +1,9 @@
 /**
- * A synthesis worker process (forked by worker/pool.ts). It shares the stack's
+ * A synthesis worker: a process forked by worker/pool.ts, or (serve --worker-threads, the stack a run
+ * starts itself) a worker thread of the API process, which spares the run a Node process (its
+ * runtime, its module loading: ~40 MB and a few tenths of a CPU-second). It shares the stack's
  * SQLite database, claims REST jobs with a lease, synthesizes them (worker/synthesize-take.ts) and
- * tells the API over IPC when it wrote item events. The API wakes it over IPC when a job is queued;
+ * tells the API over IPC (a thread: its port) when it wrote item events. The API wakes it the same way when a job is queued;
  * a 1 s poll covers a missed wake.
  *
  * Environment: SPEAK_WORKER_ID, SPEAK_DATA_DIR, SPEAK_WORKER_OPTIONS (JSON of the stack options the
@@ -16,6 +18,7 @@
  * (the context's type: ./hook-context.ts) is started here after the synthesizer. It can talk to the API with `context.send(message)` (the API
  * pool re-emits every message whose `type` it does not know as a 'message' event).
  */
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { adoptParentDefects, defects } from '../defects/index.ts';
 import {
   claimJob,
@@ -47,10 +50,25 @@ const STOP_BOUND_MS = 5000;
 adoptParentDefects();
 adoptParentLatitude();
 
+// A thread of the API process (pool.ts with threads): its port is the channel to the API.
+const port = isMainThread ? null : parentPort;
 // Standalone (`speakcheck worker`, e.g. its own container): no IPC to the API. It registers in the
 // shared database instead (worker/registry.ts), logs to stdout, and the API finds its jobs by polling.
-const standalone = typeof process.send !== 'function';
+const standalone = port === null && typeof process.send !== 'function';
+type Message = { type?: string } | undefined;
+const onMessage = (listener: (message: Message) => void): (() => void) => {
+  if (port) {
+    port.on('message', listener);
+    return () => port.off('message', listener);
+  }
+  process.on('message', listener);
+  return () => process.off('message', listener);
+};
 const send = (message: { type: string } & Record<string, unknown>) => {
+  if (port) {
+    port.postMessage(message);
+    return;
+  }
   if (standalone) {
     if (message.type === 'log') console.log(String(message.line));
     else if (message.type === 'websocket-listening' && typeof message.url === 'string') {
@@ -69,14 +87,17 @@ const send = (message: { type: string } & Record<string, unknown>) => {
 const log = (line: string) => send({ type: 'log', line: `[${workerId}] ${line}` });
 const notifyEvents = () => send({ type: 'events' });
 
-// Without the API there is nothing to work for.
+// Without the API there is nothing to work for (a thread ends with its process anyway).
 process.on('disconnect', () => process.exit(0));
 
-/** Start-up phases, as seconds since the process started (logged by the pool: worker/pool.ts). */
-const startup = { modules: process.uptime(), synthesizer: 0, websocket: 0 };
+/** Start-up phases, as seconds since the process (or thread) started (logged by the pool: worker/pool.ts). */
+const startedAt = Number(process.env.SPEAK_WORKER_STARTED_AT);
+const uptime = () =>
+  port && Number.isFinite(startedAt) ? (Date.now() - startedAt) / 1000 : process.uptime();
+const startup = { modules: uptime(), synthesizer: 0, websocket: 0 };
 const db = openDatabase(dataDir);
 const synth = await createSynthesizer();
-startup.synthesizer = process.uptime();
+startup.synthesizer = uptime();
 
 let closing = false;
 let wakeUp: (() => void) | undefined;
@@ -101,6 +122,7 @@ const hook: { close(): Promise<void> } = await startWorkerWebsocket({
   createSynthesizer,
   options,
   send,
+  onMessage,
   notifyEvents,
   log,
 });
@@ -121,6 +143,7 @@ function exitNow(code: number): void {
   if (returned > 0) log(`${returned} job(s) given back to the queue`);
   if (standalone) unregisterWorker(db, workerId);
   db.close();
+  // In a thread: ends the thread, not the API's process.
   process.exit(code);
 }
 
@@ -137,12 +160,12 @@ function stop(why: string): void {
 process.once('SIGTERM', () => stop('SIGTERM'));
 process.once('SIGINT', () => stop('SIGINT'));
 
-process.on('message', (message: { type?: string }) => {
+onMessage((message) => {
   if (message?.type === 'wake') wakeUp?.();
   if (message?.type === 'shutdown') stop('shutdown');
 });
 
-startup.websocket = process.uptime();
+startup.websocket = uptime();
 send({ type: 'ready', pid: process.pid, startup });
 
 async function runJob(job: { jobId: number; takeId: string }): Promise<void> {

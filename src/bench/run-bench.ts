@@ -234,7 +234,7 @@ export interface StackStartResult {
   steps: string[];
 }
 
-/** Starts the embedded stack alone once, as a run starts it (`speakcheck serve --port 0 --workers 1 --ws-shares-synthesizer`), then stops it. */
+/** Starts the embedded stack alone once, as a run starts it (`speakcheck serve --port 0` with EMBEDDED_RUN_SERVE_ARGS), then stops it. */
 export async function stackStart(): Promise<StackStartResult> {
   const started = performance.now();
   const steps: string[] = [];

@@ -21,6 +21,7 @@ export const SILENCE_LEARNED_AFTER = 2;
 /** Bounds of the first answer: a multiple of the slowest answer seen, never below the floor. */
 export const ANSWER_BOUND_MULTIPLE = 10;
 export const ANSWER_BOUND_FLOOR_MS = 8_000;
+let floorMs = ANSWER_BOUND_FLOOR_MS;
 /** Answers of a route seen before its own observations set its bound. */
 export const ANSWER_BOUND_MIN_SAMPLES = 3;
 
@@ -50,10 +51,15 @@ export function boundFrom(
   ceilingMs: number,
 ): number {
   if (!seen || seen.samples < ANSWER_BOUND_MIN_SAMPLES) return ceilingMs;
-  return Math.min(
-    ceilingMs,
-    Math.max(ANSWER_BOUND_FLOOR_MS, Math.ceil(ANSWER_BOUND_MULTIPLE * seen.slowestMs)),
-  );
+  return Math.min(ceilingMs, Math.max(floorMs, Math.ceil(ANSWER_BOUND_MULTIPLE * seen.slowestMs)));
+}
+
+/**
+ * Tests: a lower floor (undefined: ANSWER_BOUND_FLOOR_MS again), so that showing what a learned
+ * bound does not cut (a body byte later than the floor) waits a second, not eight.
+ */
+export function setAnswerBoundFloorForTests(ms?: number): void {
+  floorMs = ms ?? ANSWER_BOUND_FLOOR_MS;
 }
 
 /** Forgets the observed answers (tests). */

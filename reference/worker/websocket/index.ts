@@ -89,12 +89,12 @@ export async function startWorkerWebsocket(c: WorkerHookContext): Promise<{ clos
   const onMessage = (message: { type?: string } | undefined) => {
     if (message?.type === ANNOUNCE_REQUEST) announce();
   };
-  process.on('message', onMessage);
+  const stopListening = c.onMessage(onMessage);
   announce();
   c.log(`websocket endpoint listening (shuffle window ${shuffleWindow || 'off'})`);
   return {
     async close() {
-      process.off('message', onMessage);
+      stopListening();
       await server.close();
       await synth.close();
     },

@@ -72,6 +72,7 @@ interface ServeFlags {
   websocketUrlTtl: number;
   wsShuffleWindow: number;
   wsSharesSynthesizer?: boolean;
+  workerThreads?: boolean;
   blobUrl?: string;
   blobPort: number;
   user?: ExtraUser[];
@@ -117,6 +118,10 @@ export function registerServe(program: Command): void {
     .option(
       '--ws-shares-synthesizer',
       "each worker's websocket endpoint speaks with its REST synthesizer (one espeak thread per worker instead of two: less CPU and memory, websocket parts may queue behind a REST part); the stack a run starts itself",
+    )
+    .option(
+      '--worker-threads',
+      'run the synthesis workers as threads of the API process instead of child processes (one Node process fewer: less CPU and memory); the stack a run starts itself',
     )
     .option(
       '--blob-url <url|same-origin>',
@@ -190,6 +195,7 @@ export function registerServe(program: Command): void {
         websocketUrlTtlSeconds: flags.websocketUrlTtl,
         wsShuffleWindow: flags.wsShuffleWindow,
         wsSharesSynthesizer: flags.wsSharesSynthesizer === true,
+        workerThreads: flags.workerThreads === true,
         blobUrl: flags.blobUrl,
         blobPort: flags.blobPort,
         users: flags.user ?? [],
