@@ -26,10 +26,12 @@ import {
   notApplicable,
   observe,
   type RequirementId,
+  recordedLogout,
   type SpeakContext,
 } from '../src/harness/index.ts';
 import { assertAccessWorks } from './support/access-token.ts';
 import { type ProtectedRoute, protectedRoutesOf } from './support/protected-routes.ts';
+import { CHAIN_RESTARTS, loginOnce, refreshChain } from './support/refresh-chain.ts';
 import { once } from './support/scenarios.ts';
 
 const PROBE = 'speakcheck-probe-unknown';
@@ -158,11 +160,10 @@ async function assertAllRefused(
 
 // One login, then one linear chain of refreshes: logins are deliberately slow on good servers
 // (password hashing), refreshes are not. Each step is a scenario the next one builds on.
-const base = once(login);
-const refreshed = once(async (speak: SpeakContext) => {
-  const from = await base(speak);
-  return { from, exchange: await refresh(speak, from.refresh_token) };
-});
+const baseLogin = loginOnce(login);
+const base = baseLogin.login;
+const chainOf = refreshChain({ login, refresh, expectPair, refusedBearer, start: baseLogin });
+const refreshed = chainOf.step((c, speak) => c.refreshed(speak));
 /**
  * The access token a real client carries when it refreshes: one the server has just refused with
  * 401 ("The client refreshes the token and retries"). Made from the pair's own access token with its
@@ -177,37 +178,29 @@ async function refusedBearer(speak: SpeakContext, access: string): Promise<strin
   return probe.status === 401 ? stale : undefined;
 }
 
-const refreshedWithBearer = once(async (speak: SpeakContext) => {
-  const from = expectPair((await refreshed(speak)).exchange, 'POST /auth/refresh');
-  // Carrying what a client has after its 401, not a valid token the refresh could lean on.
-  const stale = await refusedBearer(speak, from.access_token);
-  return {
-    stale: stale !== undefined,
-    exchange: await refresh(speak, from.refresh_token, { bearer: stale ?? from.access_token }),
-  };
-});
-const chain = once(async (speak: SpeakContext) => {
-  let pair = expectPair((await refreshedWithBearer(speak)).exchange, 'POST /auth/refresh with Authorization');
-  const pairs = [pair];
-  for (let round = 1; round <= 3; round++) {
-    pair = expectPair(await refresh(speak, pair.refresh_token), `POST /auth/refresh (chain round ${round})`);
-    pairs.push(pair);
-  }
-  return pairs;
-});
-const refreshedWithoutEmail = once(async (speak: SpeakContext) => {
-  const from = (await chain(speak)).at(-1)!;
-  return { from, exchange: await refresh(speak, from.refresh_token, { email: false }) };
-});
+const refreshedWithBearer = chainOf.step((c, speak) => c.refreshedWithBearer(speak));
+const chain = chainOf.step((c, speak) => c.chain(speak));
+const refreshedWithoutEmail = chainOf.step((c, speak) => c.refreshedWithoutEmail(speak));
 // Its own login: a refusal after logout only proves revocation if the same refresh call worked on
-// that token's predecessor just before (the control), on a chain no other scenario has touched.
+// that token's predecessor just before (the control), on a chain no other scenario has touched. A
+// control or logout refused after the run logged the customer out elsewhere (a server that logs
+// out everywhere) proves nothing: it starts over, at most CHAIN_RESTARTS times.
 const loggedOut = once(async (speak: SpeakContext) => {
-  const control = await refresh(speak, (await login(speak)).refresh_token);
-  if (control.status < 200 || control.status >= 300) return { control };
-  const pair = assertTokenPair(control.json, 'POST /auth/refresh (control before logout)');
-  const logout = await speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
-  const after = await refresh(speak, pair.refresh_token);
-  return { control, logout, after };
+  for (let n = 0; ; n++) {
+    const sinceMs = Date.now();
+    const control = await refresh(speak, (await login(speak)).refresh_token);
+    if (chainOf.endedElsewhere(speak, control, sinceMs) && n < CHAIN_RESTARTS) continue;
+    if (control.status < 200 || control.status >= 300) return { control };
+    const pair = assertTokenPair(control.json, 'POST /auth/refresh (control before logout)');
+    let own: string | undefined;
+    const logout = await recordedLogout(speak.config.email, (key) => {
+      own = key;
+      return speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
+    });
+    if (chainOf.endedElsewhere(speak, logout, sinceMs, own) && n < CHAIN_RESTARTS) continue;
+    const after = await refresh(speak, pair.refresh_token);
+    return { control, logout, after };
+  }
 });
 
 /**
@@ -270,9 +263,15 @@ covers(
   },
 );
 
-/** The access token of a refresh of `pair`: the same step once more, for a token gone stale in our waits. */
+/**
+ * The access token of a refresh of `pair`: the same step once more, for a token gone stale in our
+ * waits; from a new login's first refresh when a logout elsewhere in the run ended the chain.
+ */
 async function refreshedAgain(speak: SpeakContext, pair: TokenPair, what: string): Promise<string> {
-  return expectPair(await refresh(speak, pair.refresh_token), what).access_token;
+  const exchange = await refresh(speak, pair.refresh_token);
+  if (!chainOf.endedElsewhere(speak, exchange, chainOf.sinceMs()))
+    return expectPair(exchange, what).access_token;
+  return expectPair(await refresh(speak, (await login(speak)).refresh_token), what).access_token;
 }
 
 /** The refreshed pair is new: both tokens differ from the ones it replaced. */

@@ -188,8 +188,13 @@ async function observedSemantics(
 ): Promise<ListSemantics> {
   const firstPage = await firstPageNumber(speak, ids, full, 1, kind);
   const middle = full[Math.floor(full.length / 2)]!;
-  const older = (await answer(speak, { ids, older: middle.timestamp_ms }, kind)).map((i) => i.id);
-  const newer = (await answer(speak, { ids, newer: middle.timestamp_ms }, kind)).map((i) => i.id);
+  // With a length that holds them all: a default page size (even 1) must not hide the middle item.
+  const older = (await answer(speak, { ids, older: middle.timestamp_ms, length: ids.length }, kind)).map(
+    (i) => i.id,
+  );
+  const newer = (await answer(speak, { ids, newer: middle.timestamp_ms, length: ids.length }, kind)).map(
+    (i) => i.id,
+  );
   const unpaged = await answer(speak, { ids }, kind);
   return {
     firstPage,
@@ -206,7 +211,10 @@ covers(
     const { voice, ids, full } = await fixture(speak);
     const subset = [ids[0]!, ids[2]!, ids[5]!];
     const query = { ids: [...subset, 'speakcheck-unknown-id'] };
-    const takes = await answer(speak, query);
+    // Every page of the filtered list: a default page size (the server's choice) is not the filter's.
+    const takes = (await list<Take>(speak, 'take', toQueryParams(query, 'take_id'))).map((t) =>
+      asListItem('take', t),
+    );
     check('LIST-ID-FILTER', () =>
       assertListOracle(takes, listOracle(full, query), query, full, 'GET /v1/speak/takes'),
     );

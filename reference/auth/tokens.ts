@@ -174,6 +174,18 @@ export class TokenService {
       this.db.prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE revoked_ms IS NULL').run(Date.now());
       return known !== undefined;
     }
+    // Latitude logout-everywhere: the user's every refresh token goes with the one given (its access
+    // tokens live on until they expire).
+    if (latitude.has('logout-everywhere')) {
+      const row = this.db
+        .prepare('SELECT user_id FROM refresh_tokens WHERE token_hash = ? AND revoked_ms IS NULL')
+        .get(sha256(refreshToken)) as { user_id: string } | undefined;
+      if (row === undefined) return false;
+      this.db
+        .prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE user_id = ? AND revoked_ms IS NULL')
+        .run(Date.now(), row.user_id);
+      return true;
+    }
     return (
       this.db
         .prepare('UPDATE refresh_tokens SET revoked_ms = ? WHERE token_hash = ? AND revoked_ms IS NULL')

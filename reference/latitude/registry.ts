@@ -44,6 +44,12 @@ export const LATITUDES = [
     'access tokens are opaque random strings (not JWTs) that live 20 s: the run refreshes on 401',
   ),
   l('logout-204', 'auth', 'Response body of logout: not shown.', 'logout answers 204 with no body'),
+  l(
+    'logout-everywhere',
+    'auth',
+    'Logout: POST `/auth/logout` with `refresh_token` revokes that refresh token. Afterwards no new access token can be obtained with it.',
+    "logout revokes every refresh token of that user (every session, other clients' included), not only the one given; access tokens already issued live on until they expire (the contract asks only that the given token be revoked, and names no other token that must survive: the most hostile reading it allows)",
+  ),
   // models
   l(
     'model-extra-fields',
@@ -125,6 +131,13 @@ export const LATITUDES = [
     'lists',
     'Default page size, ordering, and whether pages are counted from 0 or 1: not shown.',
     'without length a list answers at most 5 items (page size 5)',
+  ),
+  l(
+    'default-page-length-1',
+    'lists',
+    'Default page size, ordering, and whether pages are counted from 0 or 1: not shown.',
+    'without length a list answers at most 1 item (page size 1, the smallest a server may choose)',
+    ['default-page-length'],
   ),
   l(
     'bounds-exclusive',
@@ -226,6 +239,12 @@ export const LATITUDES = [
     'websocket',
     'Message order on the wire is not guaranteed.',
     'the ready Take is sent before the last audio frames and the end marker',
+  ),
+  l(
+    'ws-idle-close',
+    'websocket',
+    'An open connection may stay open longer. A new connection needs a new URL. A disconnect does not happen while a request is being processed.',
+    'the worker closes a websocket connection (1000 "idle timeout") once it has had no request in progress for 2 s, from its opening or the end of its last request: a client that keeps a connection between requests must open a new one',
   ),
   l(
     'ws-secret-in-path',

@@ -14,6 +14,12 @@ import { latitude } from '../latitude/index.ts';
 /** Latitude default-page-length: the page size when `length` is absent. */
 export const DEFAULT_PAGE_LENGTH = 5;
 
+/** The page size without `length`: none (the whole list), 5 (default-page-length) or 1 (default-page-length-1). */
+function defaultLength(): number | null {
+  if (latitude.has('default-page-length-1')) return 1;
+  return latitude.has('default-page-length') ? DEFAULT_PAGE_LENGTH : null;
+}
+
 /** The number of the first page: 1, or 0 with latitude pages-from-0. */
 function firstPage(): number {
   return latitude.has('pages-from-0') ? 0 : 1;
@@ -78,8 +84,7 @@ export function parseListQuery(query: Record<string, unknown>, idParam: 'voice_i
   }
   return {
     ids,
-    length:
-      integerParam(query, 'length') ?? (latitude.has('default-page-length') ? DEFAULT_PAGE_LENGTH : null),
+    length: integerParam(query, 'length') ?? defaultLength(),
     page: integerParam(query, 'page', firstPage()) ?? firstPage(),
     older: integerParam(query, 'older'),
     newer: integerParam(query, 'newer'),

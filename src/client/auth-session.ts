@@ -6,6 +6,7 @@
 
 import { SpeakcheckError } from '../errors.ts';
 import { registerSecret } from '../evidence/redact.ts';
+import { recordedLogout } from '../facts/logouts.ts';
 import { ClientDiagnostic } from './diagnostics.ts';
 import type { Exchange, SendOptions } from './http.ts';
 import { accessTokenLifetime, freshEnough, type Lifetime } from './lifetime.ts';
@@ -114,9 +115,11 @@ export class AuthSession {
 
   async logout(): Promise<Exchange | undefined> {
     if (!this.pair) return undefined;
-    const exchange = await this.postJson(`${this.o.authUrl}/auth/logout`, {
-      refresh_token: this.pair.refresh,
-    });
+    const refresh_token = this.pair.refresh;
+    // Recorded for the run: a server that logs out everywhere ends the customer's other sessions too.
+    const exchange = await recordedLogout(this.o.email, () =>
+      this.postJson(`${this.o.authUrl}/auth/logout`, { refresh_token }),
+    );
     this.pair = undefined;
     this.lifetime = undefined;
     return exchange;

@@ -140,6 +140,11 @@ export type Fact =
         consequence: { kind: 'blocks' };
         outage: RouteOutageData;
       })
+  /**
+   * A logout the run sent (`sent`, recorded before the request) and its answer (`answered`), one key
+   * per logout: a server may log out everywhere (src/facts/logouts.ts).
+   */
+  | (FactBase & { type: 'logout'; key: `logout:${string}`; email: string; phase: 'sent' | 'answered' })
   /** A take or voice sequence a file polled, for the state rules of the whole run (src/harness/run-sequences.ts). */
   | (FactBase & {
       type: 'observed-sequence';

@@ -34,6 +34,7 @@ export {
 } from '../client/ws-stream.ts';
 export type { RunConfig } from '../config/types.ts';
 export { adoptScenarioRecord, newTestRecord, runWithRecord } from '../evidence/evidence.ts';
+export { loggedOutSince, recordedLogout } from '../facts/logouts.ts';
 export { findRequirement, type RequirementId } from '../requirements/index.ts';
 export { levelIn } from '../verdict/sdk-profile.ts';
 export {

@@ -42,6 +42,8 @@ export interface TokenPair {
 
 export class Real {
   readonly sessions = new Map<number, TokenPair>();
+  /** Per session: when its login was sent (epoch ms), for the run's logouts of its customer since. */
+  readonly loggedInAtMs = new Map<number, number>();
   readonly sockets = new Map<number, SpeakStreamConnection>();
   readonly steps: ScriptStep[] = [];
   private requestCounter = 0;

@@ -12,6 +12,7 @@ import {
   canGenerate,
   expectRefresh,
   MODEL_LIMITS,
+  type ModelSession,
   type ModelSocket,
   openSessions,
   pick,
@@ -30,6 +31,8 @@ import {
   DEFAULT_STREAM_TIMEOUTS,
   type Exchange,
   fetchWebsocketUrl,
+  loggedOutSince,
+  recordedLogout,
   type SpeakStreamConnection,
   SpeakStreamConnection as Stream,
 } from '../../src/harness/index.ts';
@@ -66,6 +69,7 @@ export class Login implements SequenceCommand {
       authCall('/auth/login', { email, password }),
       capture(sessionVar(session.key), 'refresh_token'),
     ]);
+    r.loggedInAtMs.set(session.key, Date.now());
     const exchange = await r.world.speak.anon.post('/auth/login', credentials);
     const pair = pairOf(exchange);
     if (!pair)
@@ -78,6 +82,17 @@ export class Login implements SequenceCommand {
   toString(): string {
     return `Login(${this.account})`;
   }
+}
+
+/**
+ * Whether the run logged out a session of `session`'s customer, outside this sequence, since its
+ * login (another file in parallel; `own`, the key of the caller's own logout, excluded).
+ */
+function runLoggedOut(r: Real, session: ModelSession, own?: string): boolean {
+  const email = r.world.credentials[session.account]?.email;
+  const since = r.loggedInAtMs.get(session.key);
+  if (email === undefined || since === undefined) return false;
+  return loggedOutSince(email, since, undefined, own);
 }
 
 export class Refresh implements SequenceCommand {
@@ -95,7 +110,7 @@ export class Refresh implements SequenceCommand {
     if (!credentials) return;
     const email = session.account === 'primary' ? 'SPEAK_EMAIL' : 'SPEAK_SECOND_EMAIL';
     for (let i = 0; i < this.times; i++) {
-      const expected = expectRefresh(m, session);
+      let expected = expectRefresh(m, session, runLoggedOut(r, session));
       // Ended with a sibling's logout (log out everywhere, which the contract allows): nothing to judge.
       if (expected.outcome === 'either') return;
       const pair = r.sessions.get(session.key)!;
@@ -111,6 +126,9 @@ export class Refresh implements SequenceCommand {
         email: credentials.email,
       });
       const next = pairOf(exchange);
+      // Asked after the answer: a logout of the customer by another file may have raced this refresh.
+      const elsewhere = runLoggedOut(r, session);
+      if (!next) expected = expectRefresh(m, session, elsewhere);
       if (expected.outcome === 'refused') {
         if (next)
           throw new Finding(
@@ -124,7 +142,7 @@ export class Refresh implements SequenceCommand {
         violate(
           r,
           new Finding(
-            `refresh of S${session.key} (${session.account}, not logged out) answered ${exchange.status} after another session of the customer logged out: this server's logout ends every session of the customer (the contract leaves it open)`,
+            `refresh of S${session.key} (${session.account}, not logged out) answered ${exchange.status} after another session of the customer logged out${elsewhere ? ' (in this sequence or elsewhere in the run)' : ''}: this server's logout ends every session of the customer (the contract leaves it open)`,
             { requirement: 'SEQ-LOGOUT-ONE-SESSION', where: where(exchange) },
           ),
         );
@@ -146,7 +164,7 @@ export class Refresh implements SequenceCommand {
         );
       }
       r.sessions.set(session.key, next);
-      recordRefreshed(m, session);
+      recordRefreshed(m, session, elsewhere);
     }
   }
   toString(): string {
@@ -166,9 +184,14 @@ export class Logout implements SequenceCommand {
     r.step(`log out S${session.key} (${session.account})`, [
       authCall('/auth/logout', { refresh_token: sessionVar(session.key) }),
     ]);
-    const exchange = await r.world.speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
+    // Recorded for the run: with a server that logs out everywhere, other files' sessions end too.
+    let own: string | undefined;
+    const exchange = await recordedLogout(r.world.credentials[session.account]?.email, (key) => {
+      own = key;
+      return r.world.speak.anon.post('/auth/logout', { refresh_token: pair.refresh_token });
+    });
     if (statusClass(exchange.status) !== '2xx') {
-      const expected = expectRefresh(m, session);
+      const expected = expectRefresh(m, session, runLoggedOut(r, session, own));
       // After a sibling's logout the server may have ended this session too (log out everywhere).
       if (expected.requirement === 'SEQ-LOGOUT-ONE-SESSION' && statusClass(exchange.status) === '4xx') {
         violate(
@@ -216,20 +239,38 @@ export class WebsocketTake implements SequenceCommand {
   }
   async run(m: SequenceModel, r: Real): Promise<void> {
     const existing = this.fresh ? undefined : this.socketOf(m);
-    const socket = existing ?? addSocket(m, this.account);
-    let conn: SpeakStreamConnection | undefined = r.sockets.get(socket.key);
-    if (!conn) {
-      r.step(
-        `W${socket.key} = open a websocket connection as ${this.account}`,
-        websocketOpenLines(this.account, socket.key, r.world.speak.model.name),
-        { websocket: true },
-      );
-      const url = await fetchWebsocketUrl(r.client(this.account), r.world.speak.model.name, 'spec');
-      conn = await Stream.connect(url, { timeoutMs: r.world.speak.config.timeouts.requestMs });
-      r.sockets.set(socket.key, conn);
-    }
-    for (let i = 0; i < this.times && canGenerate(m) && socket.requests < MODEL_LIMITS.requestsPerSocket; i++)
+    let socket = existing ?? addSocket(m, this.account);
+    let conn = r.sockets.get(socket.key) ?? (await this.open(r, socket));
+    for (
+      let i = 0;
+      i < this.times && canGenerate(m) && socket.requests < MODEL_LIMITS.requestsPerSocket;
+      i++
+    ) {
+      // Closed by the server while idle between requests, which the contract allows ("A disconnect
+      // does not happen while a request is being processed"): noted, and the request goes on a new
+      // connection. Checked in the same tick as the send, so only requests sent on an open one are judged.
+      if (!conn.open) {
+        const closed = socket;
+        socket = addSocket(m, this.account);
+        r.world.infoNotes.add(
+          `websocket: the server closed connection W${closed.key} while idle, after ${closed.requests} request(s) (allowed: a disconnect only may not happen while a request is being processed); the next request went on a new connection W${socket.key}`,
+        );
+        conn = await this.open(r, socket);
+      }
       await this.request(m, r, conn, socket);
+    }
+  }
+
+  private async open(r: Real, socket: ModelSocket): Promise<SpeakStreamConnection> {
+    r.step(
+      `W${socket.key} = open a websocket connection as ${this.account}`,
+      websocketOpenLines(this.account, socket.key, r.world.speak.model.name),
+      { websocket: true },
+    );
+    const url = await fetchWebsocketUrl(r.client(this.account), r.world.speak.model.name, 'spec');
+    const conn = await Stream.connect(url, { timeoutMs: r.world.speak.config.timeouts.requestMs });
+    r.sockets.set(socket.key, conn);
+    return conn;
   }
 
   private async request(

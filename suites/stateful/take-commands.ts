@@ -288,13 +288,14 @@ async function listIds(
 }
 
 /**
- * The whole filtered list: one answer, and when the server has a default page size (the answer is
- * as long as a page may be), the pages after it (not shown by the contract; the wire facts say no limit).
+ * The whole filtered list: one answer, and when it is shorter than the filter the server may have a
+ * default page size of its own (the answer's length, even 1: "Default page size … not shown"), so
+ * the pages after it in pages of that size, until one brings nothing new (the wire facts say no limit).
  */
-async function wholeList(r: Real, account: AccountName, ids: readonly string[]): Promise<string[]> {
+export async function wholeList(r: Real, account: AccountName, ids: readonly string[]): Promise<string[]> {
   const filter = { take_id: ids.join(',') };
   const first = await listIds(r, account, filter);
-  if (first.length < 2 || first.length >= ids.length) return first;
+  if (first.length === 0 || first.length >= ids.length) return first;
   const base = await firstPage(r, account, ids);
   const all = [...first];
   for (let page = base + 1; page <= base + ids.length; page++) {

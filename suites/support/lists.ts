@@ -8,6 +8,9 @@ import { expectCreated } from './assertions.ts';
 import { expectItemSchema, type Kind } from './items.ts';
 import { perFile } from './per-file.ts';
 
+/** The page size a whole-list read asks for once the server showed a default page size of its own. */
+const PAGE_READ_LENGTH = 100;
+
 /** The first page number per list, probed once per file. */
 const firstPagesOf = perFile(() => new Map<Kind, Promise<number>>());
 
@@ -32,7 +35,7 @@ const idOf = (kind: Kind, item: unknown) => String((item as Record<string, unkno
 
 /**
  * The number of the first page ("whether pages are counted from 0 or 1: not shown"): the page that,
- * with length=1 and an id filter of two listed items, holds the first of them (the filter keeps
+ * with length=1 and an id filter of one or two listed items, holds the first of them (the filter keeps
  * items other files create meanwhile out of the probe).
  */
 async function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promise<number> {
@@ -50,7 +53,7 @@ async function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]):
 /**
  * Lists /{kind}s with a query. Without `length` this is the whole list: the default page size is
  * not shown, so when the answer may be one page of several (a server with a default page size), the
- * following pages of that size are read too, until an empty one.
+ * whole list is read again in pages of an explicit length, until one brings nothing new.
  */
 export async function list<T>(
   s: SpeakContext,
@@ -58,15 +61,19 @@ export async function list<T>(
   query: Record<string, string | number> = {},
 ): Promise<T[]> {
   const first = await listPage<T>(s, kind, query);
-  if ('length' in query || 'page' in query || first.length < 2) return first;
+  // Even one item may be a full page: a default page size of 1 is the server's to choose.
+  if ('length' in query || 'page' in query || first.length === 0) return first;
   const seen = new Set(first.map((item) => idOf(kind, item)));
   const all = [...first];
   const firstPages = firstPagesOf(s);
   if (!firstPages.has(kind)) firstPages.set(kind, firstPageOf(s, kind, [...seen].slice(0, 2)));
   const base = await firstPages.get(kind)!;
+  // In pages of at least PAGE_READ_LENGTH (`length` is the contract's "Page size."): a default page
+  // size of 1 would otherwise take a request per item, and the bound below would cut a long list.
+  const length = Math.max(first.length, PAGE_READ_LENGTH);
   // Bounded: a server that ignores page would otherwise be read forever.
-  for (let page = base + 1; page <= base + 100; page++) {
-    const next = await listPage<T>(s, kind, { ...query, length: first.length, page });
+  for (let page = base; page <= base + 100; page++) {
+    const next = await listPage<T>(s, kind, { ...query, length, page });
     const fresh = next.filter((item) => !seen.has(idOf(kind, item)));
     if (fresh.length === 0) break;
     for (const item of fresh) seen.add(idOf(kind, item));

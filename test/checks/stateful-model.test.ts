@@ -215,6 +215,23 @@ describe('sessions', () => {
     expect(openSessions(m)).toEqual([b, c]);
   });
 
+  test("the run's logout of the customer elsewhere (another file) is a sibling's logout: INFO, its own logout still a MUST", () => {
+    const m = newModel(['primary']);
+    const s = addSession(m, 'primary');
+    expect(expectRefresh(m, s, true)).toEqual({ outcome: 'pair', requirement: 'SEQ-LOGOUT-ONE-SESSION' });
+    expect(expectRefresh(m, s, false)).toEqual({
+      outcome: 'pair',
+      requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH',
+    });
+    recordRefreshed(m, s, true);
+    expect(m.observed.has('SEQ-LOGOUT-ONE-SESSION')).toBe(true);
+    recordLoggedOut(s);
+    expect(expectRefresh(m, s, true)).toEqual({
+      outcome: 'refused',
+      requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH',
+    });
+  });
+
   test('a refusal after its own logout is observed past the fixed depth only', () => {
     const m = newModel(['primary']);
     const s = addSession(m, 'primary');

@@ -43,6 +43,8 @@ const TAKE_COMMANDS = new Set(['/takes/generate', '/take/generate']);
 const COMMANDS = new Set([...TAKE_COMMANDS, '/voices/generate']);
 /** Requests waiting on one connection beyond this are refused (a client cannot queue without bound). */
 export const MAX_PENDING_REQUESTS = 64;
+/** Latitude ws-idle-close: how long a connection may stay without a request in progress. */
+export const WS_IDLE_CLOSE_MS = 2000;
 
 function safeParse(text: string): unknown {
   try {
@@ -68,9 +70,22 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
   /** Take requests this connection received (defect ws-fourth-request-ignored). */
   let takeRequests = 0;
 
+  // Latitude ws-idle-close: a connection with no request in progress is closed after a while.
+  let idleTimer: NodeJS.Timeout | undefined;
+  const idle = () => {
+    clearTimeout(idleTimer);
+    if (!latitude.has('ws-idle-close') || pending > 0) return;
+    idleTimer = setTimeout(() => socket.close(1000, 'idle timeout'), WS_IDLE_CLOSE_MS);
+    idleTimer.unref();
+  };
+  idle();
+  socket.on('close', () => clearTimeout(idleTimer));
+
   socket.on('message', (data, isBinary) => {
+    clearTimeout(idleTimer);
     if (isBinary) {
       sendError('binary messages are not commands; send a JSON text frame');
+      idle();
       return;
     }
     const text = data.toString();
@@ -79,6 +94,7 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
         `too many requests queued on this connection (${MAX_PENDING_REQUESTS}); wait for some to finish`,
         requestIdOf(safeParse(text)),
       );
+      idle();
       return;
     }
     pending += 1;
@@ -93,6 +109,7 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
         })
         .finally(() => {
           pending -= 1;
+          idle();
         }),
     );
   });

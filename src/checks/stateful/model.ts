@@ -225,10 +225,16 @@ export function openSessions(m: SequenceModel): ModelSession[] {
 export function expectRefresh(
   m: SequenceModel,
   session: ModelSession,
+  /**
+   * Whether the run, outside this sequence (another file, running in parallel), logged out a session
+   * of the same customer since this session's login: the same latitude as a sibling's logout.
+   */
+  runLoggedOut = false,
 ): { outcome: 'pair' | 'refused' | 'either'; requirement: RequirementId } {
   if (session.loggedOut) return { outcome: 'refused', requirement: 'SEQ-REFRESH-CHAIN-ANY-DEPTH' };
   if (session.endedWithSibling) return { outcome: 'either', requirement: 'SEQ-LOGOUT-ONE-SESSION' };
-  const sibling = m.sessions.some((s) => s !== session && s.account === session.account && s.loggedOut);
+  const sibling =
+    runLoggedOut || m.sessions.some((s) => s !== session && s.account === session.account && s.loggedOut);
   return { outcome: 'pair', requirement: sibling ? 'SEQ-LOGOUT-ONE-SESSION' : 'SEQ-REFRESH-CHAIN-ANY-DEPTH' };
 }
 
@@ -243,11 +249,11 @@ export function recordRefusedAfterLogout(m: SequenceModel, session: ModelSession
   if (session.depth >= 2) m.observed.add('SEQ-REFRESH-CHAIN-ANY-DEPTH');
 }
 
-export function recordRefreshed(m: SequenceModel, session: ModelSession): void {
+export function recordRefreshed(m: SequenceModel, session: ModelSession, runLoggedOut = false): void {
   session.depth += 1;
   // A chain past the fixed suites' depth (three, then a fourth) is what only a sequence judges.
   if (session.depth >= 2) m.observed.add('SEQ-REFRESH-CHAIN-ANY-DEPTH');
-  if (m.sessions.some((s) => s !== session && s.account === session.account && s.loggedOut))
+  if (runLoggedOut || m.sessions.some((s) => s !== session && s.account === session.account && s.loggedOut))
     m.observed.add('SEQ-LOGOUT-ONE-SESSION');
 }
 

@@ -1,0 +1,56 @@
+/**
+ * The sequences' whole filtered take list (suites/stateful/take-commands.ts wholeList): a server
+ * whose default page size is 1 ("Default page size … not shown") must still be read to its end, not
+ * taken for a list that lost its other takes.
+ */
+import { describe, expect, it } from 'vitest';
+import { Real, type SequenceWorld } from '../../suites/stateful/real.ts';
+import { wholeList } from '../../suites/stateful/take-commands.ts';
+
+/** A take list over `stored`, paged from `base` with `defaultLength` items when no length is asked. */
+function server(stored: string[], defaultLength: number | undefined, base = 1) {
+  const asked: Array<Record<string, string | number>> = [];
+  const client = {
+    async get(_path: string, options: { query: Record<string, string | number> }) {
+      asked.push(options.query);
+      const filter = String(options.query.take_id).split(',');
+      const matching = stored.filter((id) => filter.includes(id));
+      const length = options.query.length === undefined ? defaultLength : Number(options.query.length);
+      const page = options.query.page === undefined ? base : Number(options.query.page);
+      const start = length === undefined ? 0 : (page - base) * length;
+      const items = length === undefined ? matching : matching.slice(start, start + length);
+      const json = items.map((take_id) => ({ take_id }));
+      return { status: 200, json, text: JSON.stringify(json) };
+    },
+  };
+  const world = { clients: { primary: client, second: undefined } } as unknown as SequenceWorld;
+  return { real: new Real(world), asked };
+}
+
+describe('wholeList', () => {
+  it('reads every page of a server whose default page size is 1', async () => {
+    const { real } = server(['a', 'b', 'c'], 1);
+    expect(await wholeList(real, 'primary', ['a', 'b', 'c'])).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reads every page with pages counted from 0', async () => {
+    const { real } = server(['a', 'b', 'c', 'd'], 1, 0);
+    expect(await wholeList(real, 'primary', ['a', 'b', 'c', 'd'])).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('reads pages of the default size the first answer shows (2)', async () => {
+    const { real } = server(['a', 'b', 'c', 'd', 'e'], 2);
+    expect(await wholeList(real, 'primary', ['a', 'b', 'c', 'd', 'e'])).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('still shows a take missing from an unpaged list (one of two left)', async () => {
+    const { real } = server(['a'], undefined);
+    expect(await wholeList(real, 'primary', ['a', 'b'])).toEqual(['a']);
+  });
+
+  it('asks once when the first answer holds every take', async () => {
+    const { real, asked } = server(['a', 'b'], undefined);
+    expect(await wholeList(real, 'primary', ['a', 'b'])).toEqual(['a', 'b']);
+    expect(asked).toHaveLength(1);
+  });
+});
