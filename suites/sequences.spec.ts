@@ -42,7 +42,7 @@ import {
   observe,
   type RequirementId,
   type SpeakClient,
-  useSpeak,
+  type SpeakContext,
 } from '../src/harness/index.ts';
 import { asPrimary, sequenceArbitrary, shrinkByRemoval, witnessSequence } from './stateful/arbitraries.ts';
 import { MAX_TIME_LIMIT_MS, sequenceBudget, sequencesLine } from './stateful/budget.ts';
@@ -59,12 +59,11 @@ import { ownVoice, removeSecondItems } from './stateful/second-customer.ts';
 import type { SequenceCommand } from './stateful/take-commands.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
 
-const speak = useSpeak();
-const sharedVoice = useSharedVoice(speak);
+const sharedVoice = useSharedVoice();
 
 let world: SequenceWorld | undefined;
 
-async function makeWorld(): Promise<SequenceWorld> {
+async function makeWorld(speak: SpeakContext): Promise<SequenceWorld> {
   const config = speak.config;
   const second: SpeakClient | undefined = await speak.loginSecond();
   const accounts: AccountName[] = second ? ['primary', 'second'] : ['primary'];
@@ -83,7 +82,7 @@ async function makeWorld(): Promise<SequenceWorld> {
     speak,
     accounts,
     clients: { primary: speak.api, second },
-    voices: { primary: (await sharedVoice()).voice_id, second: undefined },
+    voices: { primary: (await sharedVoice(speak)).voice_id, second: undefined },
     // The first customer's updates change a voice of this file's (the shared voice is every file's).
     updatable: { primary: undefined, second: undefined },
     credentials,
@@ -122,8 +121,8 @@ interface Ran {
 covers(
   [...SEQUENCE_IDS],
   'random sequences of calls, as either customer, agree with the model of the contract',
-  async () => {
-    const w = await sequenceWorld();
+  async ({ speak }) => {
+    const w = await sequenceWorld(speak);
     const budget = sequenceBudget(speak.config);
     const seed = propertySeed('sequences');
     const runs: Ran[] = [];
@@ -297,6 +296,7 @@ covers(
 
 /** The shrunk sequence step by step, its seed and path, its script: observations; the failure: a conclusion. */
 function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | undefined): RequirementId {
+  const { speak } = w;
   const error = ran.error;
   const finding = error instanceof Finding ? error : undefined;
   const id = requirementOf(error);
@@ -360,7 +360,7 @@ function replayPathOf(path: string | null, counterexample: unknown): string | un
   return commands ? `${path}@${commands}` : path;
 }
 
-// The second customer's takes and voice: the first customer's are tracked by useSpeak().
+// The second customer's takes and voice: the first customer's are tracked by the speak fixture.
 afterAll(async () => {
-  if (world && !speak.config.keep) await removeSecondItems(world);
+  if (world && !world.speak.config.keep) await removeSecondItems(world);
 });
