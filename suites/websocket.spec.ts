@@ -64,34 +64,24 @@ import {
   fetchWebsocketUrl,
   observe,
   SpeakStreamConnection,
-  type StreamedRequest,
-  type StreamMode,
-  useSpeak,
 } from '../src/harness/index.ts';
 import { signedUrlAgain } from './support/audio.ts';
-import { once, prefetch } from './support/scenarios.ts';
+import { prefetch } from './support/scenarios.ts';
 import { expectUpgradesRefused } from './support/upgrade.ts';
 import { field } from './support/values.ts';
 import {
   MESSAGE_WAIT_MS,
   ONE_SENTENCE,
   THREE_SENTENCES,
+  takeInMode,
   useWebsocketStreams,
 } from './support/websocket-streams.ts';
-import { renewingConnect } from './support/websocket-url.ts';
+import { renewingConnect, reuseRefusal } from './support/websocket-url.ts';
 
-const speak = useSpeak();
-const { connectFresh, streamTake, voice, withConnection } = useWebsocketStreams(speak);
+const streams = useWebsocketStreams();
 
 /** One three-sentence take per mode on its own connection, shared by the framing and REST tests. */
-const scenario: Record<StreamMode, () => Promise<{ conn: SpeakStreamConnection; r: StreamedRequest }>> = {
-  parts: once(() =>
-    withConnection(async (conn) => ({ conn, r: await streamTake(conn, THREE_SENTENCES, 'parts') })),
-  ),
-  chunks: once(() =>
-    withConnection(async (conn) => ({ conn, r: await streamTake(conn, THREE_SENTENCES, 'chunks') })),
-  ),
-};
+const scenario = { parts: takeInMode(streams, 'parts'), chunks: takeInMode(streams, 'chunks') };
 
 // Both start once the file's login is done: their syntheses overlap each other and the address and
 // secret tests below instead of starting at the first test that awaits them.
@@ -103,7 +93,7 @@ prefetch(scenario.parts, scenario.chunks);
 covers(
   ['WS-URL-ENDPOINT', 'WS-URL-SECRET-NOT-TOKEN'],
   'GET /v1/speak/websocket?model=M answers websocket_url without the access token in it',
-  async () => {
+  async ({ speak }) => {
     const url = await checkStep('WS-URL-ENDPOINT', async () => {
       const exchange = await speak.api.get('/v1/speak/websocket', { query: { model: speak.model.name } });
       assertAddressAnswered(exchange, `/v1/speak/websocket?model=${speak.model.name}`);
@@ -122,7 +112,7 @@ covers(
 covers(
   ['WS-URL-SDK-FORM'],
   'GET /v1/speak/websocket/{model} (SDK form) answers worker_websocket_url',
-  async () => {
+  async ({ speak }) => {
     const issuedAtMs = Date.now();
     const exchange = await speak.api.get(`/v1/speak/websocket/${encodeURIComponent(speak.model.name)}`);
     await checkStep('WS-URL-SDK-FORM', () => {
@@ -141,42 +131,50 @@ covers(
   },
 );
 
-covers(['WS-URL-UNKNOWN-MODEL'], 'the address endpoint without a model or with an unknown one', async () => {
-  const missing = await speak.api.get('/v1/speak/websocket');
-  const unknown = await speak.api.get('/v1/speak/websocket', {
-    query: { model: 'speakcheck-no-such-model' },
-  });
-  observe(
-    'websocket.url-model-refusals',
-    'no model → {missingStatus} {missingText}; unknown model → {unknownStatus} {unknownText}',
-    {
-      values: {
-        missingStatus: missing.status,
-        missingText: missing.text.slice(0, 120),
-        unknownStatus: unknown.status,
-        unknownText: unknown.text.slice(0, 120),
+covers(
+  ['WS-URL-UNKNOWN-MODEL'],
+  'the address endpoint without a model or with an unknown one',
+  async ({ speak }) => {
+    const missing = await speak.api.get('/v1/speak/websocket');
+    const unknown = await speak.api.get('/v1/speak/websocket', {
+      query: { model: 'speakcheck-no-such-model' },
+    });
+    observe(
+      'websocket.url-model-refusals',
+      'no model → {missingStatus} {missingText}; unknown model → {unknownStatus} {unknownText}',
+      {
+        values: {
+          missingStatus: missing.status,
+          missingText: missing.text.slice(0, 120),
+          unknownStatus: unknown.status,
+          unknownText: unknown.text.slice(0, 120),
+        },
       },
-    },
-  );
-  for (const [what, e] of [
-    ['without model', missing],
-    ['unknown model', unknown],
-  ] as const)
-    check('WS-URL-UNKNOWN-MODEL', () => assertAddressRefused(e, what));
-});
+    );
+    for (const [what, e] of [
+      ['without model', missing],
+      ['unknown model', unknown],
+    ] as const)
+      check('WS-URL-UNKNOWN-MODEL', () => assertAddressRefused(e, what));
+  },
+);
 
-covers(['WS-CONNECT-NO-BEARER'], 'connects to the URL without any Authorization header', async () => {
-  // SpeakStreamConnection sends no Authorization unless told to; the upgrade must succeed.
-  await check('WS-CONNECT-NO-BEARER', async () => {
-    const conn = await connectFresh();
-    const open = conn.open;
-    await conn.close();
-    if (!open) throw new Finding('the connection was not open after the upgrade', { expected: 'open' });
-  });
-});
+covers(
+  ['WS-CONNECT-NO-BEARER'],
+  'connects to the URL without any Authorization header',
+  async ({ speak }) => {
+    // SpeakStreamConnection sends no Authorization unless told to; the upgrade must succeed.
+    await check('WS-CONNECT-NO-BEARER', async () => {
+      const conn = await streams(speak).connectFresh();
+      const open = conn.open;
+      await conn.close();
+      if (!open) throw new Finding('the connection was not open after the upgrade', { expected: 'open' });
+    });
+  },
+);
 
-covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async () => {
-  await withConnection(async (conn) => {
+covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async ({ speak }) => {
+  await streams(speak).withConnection(async (conn) => {
     const greeting = await conn
       .waitForText(
         (m) => field(m.json, 'status') !== undefined,
@@ -202,7 +200,7 @@ covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async 
 covers(
   ['WS-URL-SECRET-VARIES', 'WS-URL-TAMPERED-REFUSED'],
   'two URLs differ in their secret; with it removed or altered the URL is refused at the upgrade',
-  async () => {
+  async ({ speak }) => {
     const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
     const second = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
     // A second URL shows which parts carry the secret: they change from one issue to the next.
@@ -230,7 +228,7 @@ covers(
   },
 );
 
-covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it', async () => {
+covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it', async ({ speak }) => {
   const before = Date.now();
   const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
   const expiry = visibleExpiryMs(url);
@@ -251,17 +249,9 @@ covers(['WS-URL-LIFETIME'], 'the URL lifetime (1 hour), where the URL shows it',
 
 // WS-URL-EXPIRED-REFUSED and WS-OPEN-PAST-EXPIRY wait a lifetime out: suites/expiry.spec.ts.
 
-covers(['WS-URL-NEW-PER-CONNECTION'], 'whether a URL can open a second connection', async () => {
+covers(['WS-URL-NEW-PER-CONNECTION'], 'whether a URL can open a second connection', async ({ speak }) => {
   const url = await fetchWebsocketUrl(speak.api, speak.model.name, 'spec');
-  const first = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
-  await first.close();
-  let refusal: Error | undefined;
-  try {
-    const second = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
-    await second.close();
-  } catch (error) {
-    refusal = error as Error;
-  }
+  const refusal = await reuseRefusal(speak, url);
   const seen = refusal
     ? 'a URL already used was refused the second time: {error}'
     : 'a URL already used opened a second connection (reuse accepted until it expires)';
@@ -290,8 +280,8 @@ for (const mode of ['parts', 'chunks'] as const) {
       'WS-REQUEST-ID-ECHO',
     ],
     `${mode} mode: frames, ids, WAV headers and end markers`,
-    async () => {
-      const { conn, r } = await scenario[mode]();
+    async ({ speak }) => {
+      const { conn, r } = await scenario[mode](speak);
       const modeId = modeRequirement(mode);
       check('WS-FRAME-FORMAT', () => assertFramesWellFormed(conn));
       // How the request ended names its requirement (a close mid-request, a missing end, a refusal);
@@ -314,8 +304,9 @@ for (const mode of ['parts', 'chunks'] as const) {
   covers(
     ['WS-TEXT-TAKE', 'WS-STATUS-ORDER', 'WS-READY-INFO'],
     `${mode} mode: a Take message on each status change, in order, ready with info`,
-    async () => {
-      const { r } = await scenario[mode]();
+    async ({ speak }) => {
+      const { voice } = streams(speak);
+      const { r } = await scenario[mode](speak);
       await checkStep('WS-TEXT-TAKE', () => {
         assertTakeMessagesSent(r, `${mode} mode`);
         for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Take message #${m.seq}`);
@@ -346,8 +337,8 @@ for (const mode of ['parts', 'chunks'] as const) {
   covers(
     ['WS-MULTIPART-PROGRESS'],
     `${mode} mode: a take the server sent in several parts shows started, then progress_50, before ready`,
-    async () => {
-      const { r } = await scenario[mode]();
+    async ({ speak }) => {
+      const { r } = await scenario[mode](speak);
       const statuses = takeStatuses(r);
       // "A part is usually one sentence": a server may merge short sentences, so what makes a take
       // multi-part is the parts it sent, not the sentences of the text.
@@ -370,8 +361,8 @@ for (const mode of ['parts', 'chunks'] as const) {
   covers(
     ['WS-TAKE-IN-REST', 'WS-AUDIO-MATCHES-REST', 'WS-PCM-MATCHES-REST', 'WS-DURATION-SAMPLES'],
     `${mode} mode: the streamed audio is the REST wav of the same take`,
-    async () => {
-      const { r } = await scenario[mode]();
+    async ({ speak }) => {
+      const { r } = await scenario[mode](speak);
       assertRequestEnded(r);
       const take = assertReadyTake(r);
       const takeId = String(take.take_id);
@@ -405,20 +396,25 @@ for (const mode of ['parts', 'chunks'] as const) {
   );
 }
 
-covers(['WS-MODE-PARTS-DEFAULT'], 'a request without `stream` is answered in parts mode', async () => {
-  await withConnection(async (conn) => {
-    const r = await streamTake(conn, ONE_SENTENCE, undefined);
-    check('WS-MODE-PARTS-DEFAULT', () => {
-      assertFramesWellFormed(conn);
-      assertRequestEnded(r);
-      assertModeShape(r);
-      assertStreamClean(r);
+covers(
+  ['WS-MODE-PARTS-DEFAULT'],
+  'a request without `stream` is answered in parts mode',
+  async ({ speak }) => {
+    const { streamTake, withConnection } = streams(speak);
+    await withConnection(async (conn) => {
+      const r = await streamTake(conn, ONE_SENTENCE, undefined);
+      check('WS-MODE-PARTS-DEFAULT', () => {
+        assertFramesWellFormed(conn);
+        assertRequestEnded(r);
+        assertModeShape(r);
+        assertStreamClean(r);
+      });
     });
-  });
-});
+  },
+);
 
-covers(['WS-PARTS-ARE-SENTENCES'], 'parts are sentences ending in silence', async () => {
-  const { r } = await scenario.parts();
+covers(['WS-PARTS-ARE-SENTENCES'], 'parts are sentences ending in silence', async ({ speak }) => {
+  const { r } = await scenario.parts(speak);
   const take = assertReadyTake(r);
   const sentences = (field(take.info, 'normalized_text') as unknown[] | undefined)?.length;
   const tails = partTailPeaks(r.reassembly.parts, r.reassembly.sampleRate);
@@ -436,33 +432,38 @@ covers(['WS-PARTS-ARE-SENTENCES'], 'parts are sentences ending in silence', asyn
   check('WS-PARTS-ARE-SENTENCES', () => assertPartsAreSentences(sentences, tails));
 });
 
-covers(['WS-CHUNKS-LOWER-LATENCY'], 'chunks mode reaches first audio sooner than parts mode', async () => {
-  await withConnection(async (conn) => {
-    const parts = await streamTake(conn, ONE_SENTENCE, 'parts');
-    const chunks = await streamTake(conn, ONE_SENTENCE, 'chunks');
-    assertRequestEnded(parts);
-    assertRequestEnded(chunks);
-    observe(
-      'websocket.first-audio-by-mode',
-      "one sentence, one connection: time to first audio chunks {chunksAudio}, parts {partsAudio}; time to first playable audio (part 0's header, then its first audio bytes) chunks {chunksPlayable}, parts {partsPlayable}",
-      {
-        particulars: {
-          chunksAudio: formatMs(chunks.timings.firstAudioMs),
-          partsAudio: formatMs(parts.timings.firstAudioMs),
-          chunksPlayable: formatMs(chunks.timings.firstPlayableMs),
-          partsPlayable: formatMs(parts.timings.firstPlayableMs),
+covers(
+  ['WS-CHUNKS-LOWER-LATENCY'],
+  'chunks mode reaches first audio sooner than parts mode',
+  async ({ speak }) => {
+    const { streamTake, withConnection } = streams(speak);
+    await withConnection(async (conn) => {
+      const parts = await streamTake(conn, ONE_SENTENCE, 'parts');
+      const chunks = await streamTake(conn, ONE_SENTENCE, 'chunks');
+      assertRequestEnded(parts);
+      assertRequestEnded(chunks);
+      observe(
+        'websocket.first-audio-by-mode',
+        "one sentence, one connection: time to first audio chunks {chunksAudio}, parts {partsAudio}; time to first playable audio (part 0's header, then its first audio bytes) chunks {chunksPlayable}, parts {partsPlayable}",
+        {
+          particulars: {
+            chunksAudio: formatMs(chunks.timings.firstAudioMs),
+            partsAudio: formatMs(parts.timings.firstAudioMs),
+            chunksPlayable: formatMs(chunks.timings.firstPlayableMs),
+            partsPlayable: formatMs(parts.timings.firstPlayableMs),
+          },
         },
-      },
-    );
-    check('WS-CHUNKS-LOWER-LATENCY', () => assertChunksSooner(chunks, parts));
-  });
-});
+      );
+      check('WS-CHUNKS-LOWER-LATENCY', () => assertChunksSooner(chunks, parts));
+    });
+  },
+);
 
 covers(
   ['WS-CHUNK0-SENT-FIRST'],
   'chunks mode: is chunk 0 (the header) sent before the rest of its part?',
-  async () => {
-    const { r } = await scenario.chunks();
+  async ({ speak }) => {
+    const { r } = await scenario.chunks(speak);
     const late = chunkZeroNotFirst(framesByPart(r));
     const gap = (r.timings.firstPlayableMs ?? Number.NaN) - (r.timings.firstAudioMs ?? Number.NaN);
     observe(
@@ -484,8 +485,8 @@ covers(
 covers(
   ['WS-CHUNK0-BEFORE-PART-END'],
   "chunks mode: each part's chunk 0 arrives before the part's last audio chunk",
-  async () => {
-    const { r } = await scenario.chunks();
+  async ({ speak }) => {
+    const { r } = await scenario.chunks(speak);
     const late = chunkZeroAfterPartEnd(framesByPart(r));
     observe('websocket.chunk-order', '{late}; first playable audio {playable}', {
       particulars: {

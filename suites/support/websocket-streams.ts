@@ -14,7 +14,7 @@ import {
   type StreamMode,
   type StreamTimeouts,
 } from '../../src/harness/index.ts';
-import { useSharedVoice } from './scenarios.ts';
+import { once, useSharedVoice } from './scenarios.ts';
 import { openIssuedConnection } from './websocket-url.ts';
 
 export const THREE_SENTENCES =
@@ -91,6 +91,17 @@ function websocketStreams(
       return r;
     },
   };
+}
+
+/**
+ * One take of THREE_SENTENCES in `mode` on a connection of its own, made once per file and shared by
+ * the tests that await it (./scenarios.ts once()): the connection is closed when it is handed over.
+ */
+export function takeInMode(streams: (speak: SpeakContext) => WebsocketStreams, mode: StreamMode) {
+  return once((speak: SpeakContext) => {
+    const { streamTake, withConnection } = streams(speak);
+    return withConnection(async (conn) => ({ conn, r: await streamTake(conn, THREE_SENTENCES, mode) }));
+  });
 }
 
 function recordTimings(r: StreamedRequest, text: string): void {

@@ -48,3 +48,19 @@ export async function openIssuedConnection(
   const url = await fetchWebsocketUrl(o.client ?? speak.api, o.model ?? speak.model.name, o.form ?? 'spec');
   return SpeakStreamConnection.connect(url, renewingConnect(speak, issuedAtMs, o));
 }
+
+/**
+ * Opens `url` twice, one connection after the other (WS-URL-NEW-PER-CONNECTION, INFO): the second
+ * upgrade's refusal, or undefined when a URL already used opened again.
+ */
+export async function reuseRefusal(speak: SpeakContext, url: string): Promise<Error | undefined> {
+  const first = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+  await first.close();
+  try {
+    const second = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+    await second.close();
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
