@@ -1,6 +1,6 @@
 /** The one typed configuration of a conformance run: what `speakcheck run` resolves from flags and
  *  environment. The suites see it as part of the run plan (src/harness/run-plan.ts), through
- *  `useSpeak().config`. */
+ *  `speak.config` (the test's `speak` fixture). */
 
 /** strict: MUST, SHOULD and security checks gate; lenient: only MUST; acceptance: strict and everything judged; sdk: strict plus the SDK's wire facts as SHOULD. */
 export type Profile = 'strict' | 'lenient' | 'acceptance' | 'sdk';

@@ -2,16 +2,12 @@
  * The per-file context of a conformance suite (SpeakContext): logs in once per file, lists the
  * models, tracks what the file creates and deletes it at the end unless --keep. A test takes it as
  * its file-scoped fixture `speak` (./fixtures.ts: opened before the file's first test that names
- * it, closed after the file); useSpeak() is the older way, the same context from module scope
- * (beforeAll/afterAll), kept while suites move to the fixture.
+ * it, closed after the file).
  */
-import { afterAll, beforeAll } from 'vitest';
 import type { Model } from '../../schemas/types.ts';
 import { closeHttp, expectJson } from '../client/http.ts';
 import { Limiter } from '../client/limiter.ts';
 import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
-import { throttledBy } from './check.ts';
-import { runContext } from './run-context.ts';
 import type { RunPlan } from './run-plan.ts';
 import { expectSchema } from './schema.ts';
 
@@ -45,7 +41,7 @@ export interface SpeakContext {
 /** Worker threads running suite files at once by default (suites.vitest.config.ts; a run may choose more: RunPlan.suiteWorkers). */
 export const SUITE_WORKERS = 2;
 
-/** One file's context, opened and closed by its owner (the `speak` fixture, or useSpeak's hooks). */
+/** One file's context, opened and closed by its owner (the `speak` fixture). */
 export interface SpeakFile {
   readonly context: SpeakContext;
   /**
@@ -57,36 +53,7 @@ export interface SpeakFile {
   close(): Promise<void>;
 }
 
-/**
- * useSpeak(): the per-file context from module scope, opened in the file's beforeAll and closed in
- * its afterAll. A login refused or unreachable fails the file's hook; back-pressure past its bound is
- * held for each test to conclude (not concluded).
- */
-export function useSpeak(): SpeakContext {
-  const file = speakFile();
-  beforeAll(async () => {
-    const stopped = await file.open(runContext().plan);
-    if (stopped !== undefined && !throttledBy(stopped)) throw stopped;
-    moduleScoped = file.context;
-  });
-  afterAll(async () => {
-    moduleScoped = undefined;
-    await file.close();
-  });
-  return file.context;
-}
-
-/** The context useSpeak() opened for the file this thread runs now. */
-let moduleScoped: SpeakContext | undefined;
-
-/**
- * The file's context when the file still makes it with useSpeak(): the `speak` fixture hands that one
- * on, so a file is never logged in twice (a thread runs one file at a time).
- */
-export function moduleScopedSpeak(): SpeakContext | undefined {
-  return moduleScoped;
-}
-
+/** One file's context, closed; its owner (the `speak` fixture) opens it for a run's plan. */
 export function speakFile(): SpeakFile {
   let config: RunPlan | undefined;
   let api: HttpSpeakClient | undefined;

@@ -18,7 +18,7 @@
  */
 import { test as base, type TaskMeta, type TestContext } from 'vitest';
 import { getCurrentSuite } from 'vitest/suite';
-import { moduleScopedSpeak, type SpeakContext, speakFile } from './context.ts';
+import { type SpeakContext, speakFile } from './context.ts';
 import type { ProvidedRun } from './meta.ts';
 import { contextOf, NO_RUN_CONTEXT, type RunContext } from './run-context.ts';
 
@@ -102,8 +102,6 @@ export const runTest = base.extend<RunFixtures>({
     // provided (non-function) fixtures, not those of worker fixtures that are functions.
     async ({ speakRunPlan }, use) => {
       if (speakRunPlan === undefined) return use(absentSpeak);
-      const opened = moduleScopedSpeak();
-      if (opened) return use(opened);
       const file = speakFile();
       // Never throws (vitest would keep a file fixture's failed setup for the worker's later files):
       // a login that failed is thrown by the parts of the context each test reads.

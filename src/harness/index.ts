@@ -49,7 +49,7 @@ export {
   notObserved,
   type RequirementIds,
 } from './check.ts';
-export { type Model, type SpeakContext, useSpeak } from './context.ts';
+export type { Model, SpeakContext } from './context.ts';
 export {
   type CoversOptions,
   covers,

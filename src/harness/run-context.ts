@@ -1,7 +1,7 @@
 /**
  * The run's context: everything a suite thread knows of the run it is part of, as one typed value
  * (the role of Schemathesis's CheckContext). It is handed to tests as vitest fixtures
- * (./fixtures.ts) and read by the harness's own collection-time code (covers, useSpeak) through
+ * (./fixtures.ts) and read by the harness's own collection-time code (covers, the suites' helpers) through
  * `currentRun()`.
  *
  * Where each part comes from (one bootstrap, ./run-bootstrap.ts, sets them up in the main thread

@@ -28,7 +28,7 @@ export interface ListedFile {
 export async function collectTests(
   config: DeepReadonly<RunConfig>,
 ): Promise<{ files: ListedFile[]; errors: string[] }> {
-  // The suites read the config at import (useSpeak); nothing in it is contacted at collection.
+  // The suites read the config at import; nothing in it is contacted at collection.
   // The embedded stack is not started, so it has no URL yet: a placeholder that cannot resolve (.invalid).
   const baseUrl = config.baseUrl || 'http://embedded-stack-not-started.invalid';
   const plan = resolveRunPlan(

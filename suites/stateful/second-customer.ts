@@ -1,7 +1,7 @@
 /**
  * The second customer of the sequences (the run's second identity): a voice of its own, made once per
  * file and waited for, and the cleanup of what its sequences made (the first customer's items are
- * tracked by useSpeak()).
+ * tracked by the speak fixture).
  */
 import { Finding, show } from '../../src/checks/finding.ts';
 import type { SpeakClient, SpeakContext } from '../../src/harness/index.ts';

@@ -1,5 +1,5 @@
 /**
- * State kept per suite file, keyed by the file's SpeakContext (useSpeak() makes one per file): suites
+ * State kept per suite file, keyed by the file's SpeakContext (the `speak` fixture is one per file): suites
  * run with `isolate: false`, so module-level state would be shared by every file a worker runs.
  */
 import type { SpeakContext } from '../../src/harness/index.ts';

@@ -82,14 +82,10 @@ export function prefetch(...scenarios: Array<(speak: SpeakContext) => Promise<un
  * every file's wait ends at the same moment, and a file that starts later polls once). Not tracked:
  * the global setup deletes it after every file. Call once per file, at the top, with no argument;
  * the result takes the file's context (`sharedVoice(speak)`, the first caller's is the one used).
- * A file that still calls useSpeak() at module scope may hand its context here instead.
  */
-export function useSharedVoice(fileScoped?: SpeakContext): (speak?: SpeakContext) => Promise<Voice> {
+export function useSharedVoice(): (speak: SpeakContext) => Promise<Voice> {
   return once(
-    async (speak?: SpeakContext) => {
-      const s = speak ?? fileScoped;
-      if (s === undefined)
-        throw new Error('useSharedVoice(): call the shared voice with the file context, sharedVoice(speak).');
+    async (s: SpeakContext) => {
       const provided = runContext().sharedVoice;
       if (!provided.ok && provided.throttled)
         throw new ClientDiagnostic('throttled', provided.problem, 'POST /v1/speak/voices/generate');

@@ -44,17 +44,12 @@ export interface WebsocketStreams {
 /**
  * The file's streams: call once at the top of the file with no argument, and hand the result the
  * file's context in each test (`streams(speak)`): the request numbers and the shared voice are the
- * file's. A file that still calls useSpeak() at module scope may hand its context here instead.
+ * file's.
  */
-export function useWebsocketStreams(): (speak: SpeakContext) => WebsocketStreams;
-export function useWebsocketStreams(speak: SpeakContext): WebsocketStreams;
-export function useWebsocketStreams(
-  fileScoped?: SpeakContext,
-): WebsocketStreams | ((speak: SpeakContext) => WebsocketStreams) {
+export function useWebsocketStreams(): (speak: SpeakContext) => WebsocketStreams {
   const sharedVoice = useSharedVoice();
   const counter = { next: 0 };
-  const streams = (speak: SpeakContext) => websocketStreams(speak, sharedVoice, counter);
-  return fileScoped === undefined ? streams : streams(fileScoped);
+  return (speak) => websocketStreams(speak, sharedVoice, counter);
 }
 
 function websocketStreams(
