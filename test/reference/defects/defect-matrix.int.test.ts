@@ -24,6 +24,16 @@ import { DEFECTS, type DefectSpec } from '../../../reference/defects/index.ts';
 import { catalogue } from '../../../src/requirements/index.ts';
 import { EMBEDDED_RUN_SERVE_ARGS } from '../../../src/stack/target.ts';
 import { type HarnessRun, mapLimited, runHarness, startDefectiveStack } from './defective-stack.ts';
+import {
+  FAILURE_LINE,
+  failedReproduction,
+  lastStep,
+  loginStatuses,
+  normalised,
+  PASTE_TIMEOUT_MS,
+  type Pasted,
+  paste,
+} from './paste-reproduction.ts';
 
 const selection = process.env.SPEAKCHECK_DEFECT_MATRIX ?? (process.env.CI ? 'all' : '');
 const chosen: readonly DefectSpec[] =
@@ -282,6 +292,118 @@ describe.runIf(missedChosen.length > 0)('sequence switches missed with the state
       expect(o?.error, 'the stack or the run could not start').toBeUndefined();
       const failed = [...o!.run!.verdicts].filter(([, v]) => v === 'failed').map(([id]) => id);
       expect(o!.run!.code, `exit code; failed: ${failed.join(', ')}\n${o!.run!.output.slice(-3000)}`).toBe(0);
+    },
+  );
+});
+
+/**
+ * Issue 50's "pasted into `sh`" proof, opt-in (a run and two pasted scripts per switch: too long for
+ * CI's default run): SPEAKCHECK_DEFECT_MATRIX_PASTE=all (or name,name) runs, for each switch of area
+ * 'sequences', the harness as the matrix does (same SETUP), takes the failed requirement's
+ * reproduction from conformance.json and runs its script with `sh`, env only PATH, SPEAK_BASE_URL,
+ * SPEAK_EMAIL and SPEAK_PASSWORD (the one exception: a script that asks for the second customer,
+ * second-customer-delete-ignored's, also gets SPEAK_SECOND_EMAIL / SPEAK_SECOND_PASSWORD: that
+ * customer's bug cannot be shown without them), first against the defective stack, then against a
+ * clean one. Expected: the script ends within its bound and prints its failure line, every login
+ * answered 200, and the last step's answer (ids, times, hosts normalised: paste-reproduction.ts)
+ * differs between the two stacks. Prints each switch's figures (docs/stateful.md has them).
+ */
+const pasteSelection = process.env.SPEAKCHECK_DEFECT_MATRIX_PASTE ?? '';
+const pasteChosen: readonly DefectSpec[] = DEFECTS.filter(
+  (defect) =>
+    defect.area === 'sequences' &&
+    (pasteSelection === '1' || pasteSelection === 'all' || pasteSelection.split(',').includes(defect.name)),
+);
+
+interface PasteOutcome {
+  failing?: Pasted;
+  control?: Pasted;
+  error?: string;
+  ms: number;
+}
+
+describe.runIf(pasteChosen.length > 0)('sequence switches: the reproduction pasted into sh', () => {
+  const pasted = new Map<string, PasteOutcome>();
+  let clean: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
+  beforeAll(
+    async () => {
+      clean = await startDefectiveStack([], STACK_WORKERS);
+      await mapLimited(pasteChosen, PARALLEL, async (defect) => {
+        const t0 = Date.now();
+        let stack: Awaited<ReturnType<typeof startDefectiveStack>> | undefined;
+        let run: HarnessRun | undefined;
+        const o: PasteOutcome = { ms: 0 };
+        try {
+          const setup = SETUP[defect.name];
+          stack = await startDefectiveStack([defect.name], [...STACK_WORKERS, ...(setup?.serve ?? [])]);
+          run = await runHarness(stack, defect.requirements, setup?.env, setup?.run, setup?.timeoutMs);
+          const repro = failedReproduction(run.reportDir, defect.requirements);
+          if (!repro)
+            throw new Error(`no failed requirement with a reproduction\n${run.output.slice(-3000)}`);
+          const script = repro.curl.join('\n');
+          o.failing = await paste(script, stack);
+          o.control = await paste(script, clean!);
+        } catch (error) {
+          o.error = (error as Error).message;
+        } finally {
+          await stack?.stop();
+          if (run) rmSync(run.reportDir, { recursive: true, force: true });
+        }
+        o.ms = Date.now() - t0;
+        pasted.set(defect.name, o);
+        // The two last steps side by side: what a reader sees differ (the proof is honest only if it is the bug).
+        if (o.failing && o.control)
+          process.stdout.write(
+            `--- ${defect.name}, last step on the defective stack:\n${lastStep(o.failing.output)}\n--- on the clean stack:\n${lastStep(o.control.output)}\n`,
+          );
+        process.stdout.write(
+          `defect ${defect.name} pasted: ${o.error ? `error ${o.error.split('\n')[0]}` : `shown ${pasteProblems(o).length === 0 ? 'yes' : 'NO'}, script ${((o.failing?.ms ?? 0) / 1000).toFixed(0)} s, clean ${((o.control?.ms ?? 0) / 1000).toFixed(0)} s`} (${(o.ms / 1000).toFixed(0)} s in all)\n`,
+        );
+      });
+    },
+    4 * 60 * 60_000,
+  );
+  afterAll(async () => {
+    await clean?.stop();
+  });
+
+  /** Why the pasted script does not show the failure (empty: it does). */
+  function pasteProblems(o: PasteOutcome): string[] {
+    const problems: string[] = [];
+    for (const [which, p] of [
+      ['defective', o.failing],
+      ['clean', o.control],
+    ] as const) {
+      if (!p) {
+        problems.push(`${which}: not run`);
+        continue;
+      }
+      if (p.timedOut) problems.push(`${which}: still running after ${PASTE_TIMEOUT_MS} ms`);
+      if (!FAILURE_LINE.test(p.output)) problems.push(`${which}: no failure line`);
+      const logins = loginStatuses(p.output);
+      if (logins.length === 0 || logins.some((s) => s !== '200'))
+        problems.push(`${which}: logins answered ${logins.join(', ') || 'nothing'}`);
+    }
+    if (
+      o.failing &&
+      o.control &&
+      normalised(lastStep(o.failing.output)) === normalised(lastStep(o.control.output))
+    )
+      problems.push('the last step answers the same on the defective and the clean stack');
+    return problems;
+  }
+
+  test.each(pasteChosen.map((defect) => [defect.name] as const))(
+    '%s: its pasted reproduction shows the failing answer',
+    (name) => {
+      const o = pasted.get(name);
+      expect(o?.error, 'the stack, the run or the script could not start').toBeUndefined();
+      expect(
+        pasteProblems(o!),
+        `defective:\n${o!.failing!.output.slice(-4000)}\nclean:\n${o!.control!.output.slice(-4000)}`,
+      ).toEqual([]);
+      // Only the second customer's switch may need the second customer's variables.
+      expect(o!.failing!.second, name).toBe(name === 'second-customer-delete-ignored');
     },
   );
 });
