@@ -100,10 +100,17 @@ export function normalised(output: string): string {
     .replace(/\b\d{10,}\b/g, '<epoch>');
 }
 
-/** The last step of the script's output: from its `== step N:` header to the failure line. */
+/**
+ * The failing stretch of the script's output: its last step, from its `== step N:` header to the
+ * failure line. A paging walk (`page N of length L` steps) fails as a whole (a page skipped an item
+ * the whole list holds), so when the last step is a page, the stretch starts at the walk's first page.
+ */
 export function lastStep(output: string): string {
-  const headers = [...output.matchAll(/^== step \d+: .*$/gm)];
-  const start = headers.at(-1)?.index ?? 0;
+  const headers = [...output.matchAll(/^== step \d+: (.*)$/gm)];
+  let first = headers.length - 1;
+  while (first > 0 && PAGE.test(headers[first]![1]!) && PAGE.test(headers[first - 1]![1]!)) first--;
+  const start = headers[first]?.index ?? 0;
   const end = output.search(FAILURE_LINE);
   return output.slice(start, end < start ? undefined : end).trim();
 }
+const PAGE = /^page \d+ of length \d+$/;
