@@ -81,7 +81,8 @@ export function loginStatuses(output: string): string[] {
 /**
  * The output with what differs from stack to stack and run to run made equal: each id (`tk_…`,
  * `v_…`, a uuid) becomes its ordinal of first appearance (so "the same take again" stays visible),
- * timestamps, hosts, ports, signed URLs' queries and timings become placeholders.
+ * timestamps, hosts, ports, signed URLs' queries, timings and the audio's length and size become
+ * placeholders.
  */
 export function normalised(output: string): string {
   const ids = new Map<string, string>();
@@ -90,14 +91,19 @@ export function normalised(output: string): string {
       ids.set(id, `<${kind}${[...ids.values()].filter((v) => v.startsWith(`<${kind}`)).length + 1}>`);
     return ids.get(id)!;
   };
-  return output
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?/g, '<time>')
-    .replace(/https?:\/\/[^\s"'/]+/g, '<origin>')
-    .replace(/\?[^\s"']*/g, '?<query>')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ordinal('uuid'))
-    .replace(/\b[a-z]{1,6}_[A-Za-z0-9-]{6,}\b/g, ordinal('id'))
-    .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>')
-    .replace(/\b\d{10,}\b/g, '<epoch>');
+  return (
+    output
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)?/g, '<time>')
+      .replace(/https?:\/\/[^\s"'/]+/g, '<origin>')
+      .replace(/\?[^\s"']*/g, '?<query>')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ordinal('uuid'))
+      .replace(/\b[a-z]{1,6}_[A-Za-z0-9-]{6,}\b/g, ordinal('id'))
+      .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, '<duration>')
+      .replace(/\b\d{10,}\b/g, '<epoch>')
+      // What the synthesizer makes differs from take to take: its audio's length and size.
+      .replace(/"duration": ?\d+/g, '"duration":<n>')
+      .replace(/\b\d+ bytes\b/g, '<n> bytes')
+  );
 }
 
 /**
