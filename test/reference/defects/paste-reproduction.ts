@@ -36,16 +36,22 @@ export function failedReproduction(reportDir: string, ids: readonly string[]): R
   return report.requirements.find((r) => ids.includes(r.id) && r.status === 'failed')?.reproduction;
 }
 
-/** `sh -c script` with only the pasting customer's variables (see the file's comment for the exception). */
-export function paste(script: string, stack: DefectiveStack): Promise<Pasted> {
+/** The environment of a pasted script: the pasting customer's variables (see the file's comment for the exception). */
+export function pasteEnv(script: string, stack: DefectiveStack): Record<string, string> {
   const second = /^# Needs .*SPEAK_SECOND_EMAIL/m.test(script);
-  const env: Record<string, string> = {
+  return {
     PATH: process.env.PATH ?? '',
     SPEAK_BASE_URL: stack.baseUrl,
     SPEAK_EMAIL: stack.email,
     SPEAK_PASSWORD: stack.password,
     ...(second ? { SPEAK_SECOND_EMAIL: stack.secondEmail, SPEAK_SECOND_PASSWORD: stack.secondPassword } : {}),
   };
+}
+
+/** `sh -c script` with only pasteEnv's variables, as a customer pastes it. */
+export function paste(script: string, stack: DefectiveStack): Promise<Pasted> {
+  const env = pasteEnv(script, stack);
+  const second = 'SPEAK_SECOND_EMAIL' in env;
   const t0 = Date.now();
   return new Promise((resolve) => {
     execFile(
