@@ -92,6 +92,7 @@ async function makeWorld(speak: SpeakContext): Promise<SequenceWorld> {
     },
     infoNotes: new Set(),
     secondTakes: [],
+    updates: 0,
   };
   // Made side by side, each waited for until ready (bounded by the ready timeout).
   const [updated, secondOwn] = await Promise.all([

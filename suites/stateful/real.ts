@@ -33,6 +33,12 @@ export interface SequenceWorld {
   infoNotes: Set<string>;
   /** Takes the second customer made: the file deletes them at its end (the first customer's are tracked). */
   secondTakes: string[];
+  /**
+   * How many voice updates the run sent. Each sets a name and description no earlier one set: the
+   * voices outlive a sequence, and an update to the value a voice already holds changes nothing, so
+   * a server that shows the value before the update would pass every later candidate of a shrink.
+   */
+  updates: number;
 }
 
 export interface TokenPair {

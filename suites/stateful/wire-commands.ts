@@ -53,9 +53,11 @@ export class UpdateVoice implements SequenceCommand {
   }
   async run(m: SequenceModel, r: Real): Promise<void> {
     const voiceId = await r.updatableVoice(this.account);
+    // A value no earlier update of the run set (SequenceWorld.updates): every update changes the voice.
+    const k = `${this.n}.${++r.world.updates}`;
     const body: { name?: string; description?: string } = {};
-    if (this.fields !== 'description') body.name = r.world.speak.prefix(`sequence-voice-${this.n}`);
-    if (this.fields !== 'name') body.description = `Updated by a sequence (${this.n}).`;
+    if (this.fields !== 'description') body.name = r.world.speak.prefix(`sequence-voice-${k}`);
+    if (this.fields !== 'name') body.description = `Updated by a sequence (${k}).`;
     r.step(`update the voice of ${this.account}: ${show(body)}`, [
       apiCall(this.account, 'POST', `/v1/speak/voices/${voiceVar(this.account)}`, body),
     ]);
