@@ -10,6 +10,9 @@ vi.mock('../../suites/support/assertions.ts', () => ({
   expectCreated: (exchange: { json: unknown }) => exchange.json,
 }));
 
+// The unit project shares a module graph per thread (isolate: false): a file that ran before may
+// have loaded these modules with the real ones under them; loaded anew, they see the mocks above.
+vi.resetModules();
 const { list } = await import('../../suites/support/lists.ts');
 
 /** A take list of `count` items (newest first), paged from `base`, `defaultLength` items without length. */

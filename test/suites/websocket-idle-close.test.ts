@@ -34,6 +34,9 @@ vi.mock('../../src/harness/index.ts', async (importOriginal) => ({
   },
 }));
 
+// The unit project shares a module graph per thread (isolate: false): a file that ran before may
+// have loaded these modules with the real ones under them; loaded anew, they see the mocks above.
+vi.resetModules();
 const { WebsocketTake } = await import('../../suites/stateful/session-commands.ts');
 const { Real } = await import('../../suites/stateful/real.ts');
 
