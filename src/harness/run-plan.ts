@@ -126,8 +126,8 @@ export function resolveRunPlan(
           suiteWorkers: suiteWorkersFor(copy.target, preflight.quickestAnswerMs),
           expiryThreads: expiryThreads({
             expiryFileRuns: runsExpiryFile(copy.only),
-            // Against the run's own stack (short lifetimes) or with --expiry full.
-            waitsBeside: copy.expiry.mode === 'full' || stackLifetimes !== undefined,
+            // The real lifetimes, waited out beside the other files.
+            waitsLong: copy.expiry.mode === 'full',
           }),
         }
       : {}),

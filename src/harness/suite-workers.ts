@@ -14,7 +14,7 @@ import type { Target } from '../config/types.ts';
  * 0.87x on the 2-core machine) but put the waits of different files in series: against a server
  * whose takes never finish, two 60 s ready bounds one after the other, a verdict in 118 s instead
  * of 66 s (test/reference/defects/stuck-whole-run.int.test.ts, 2026-11-27). A verdict within a
- * minute comes first. The expiry file still sleeps in a thread of its own (expiryThreads).
+ * minute comes first. With --expiry full the expiry file sleeps in a thread of its own (expiryThreads).
  */
 export const LOCAL_SUITE_WORKERS = 2;
 /**
@@ -33,13 +33,14 @@ export function suiteWorkersFor(target: Target, quickestAnswerMs: number): numbe
 }
 
 /**
- * A thread of its own for the expiry file (suites/expiry.spec.ts) when it waits lifetimes out
- * beside the other files: against the run's own stack (short lifetimes, src/stack/run-lifetimes.ts)
- * or with --expiry full. The file spends its time asleep until a token or URL has expired; in one of
- * the suite threads it left the other files one thread fewer for its whole wait (the run's suites
- * 8.8 → 14 s with 8–10 s lifetimes and two threads). The files' share of --concurrency still counts
- * the files that work (RunPlan.suiteWorkers), not this one.
+ * A thread of its own for the expiry file (suites/expiry.spec.ts) when it waits real lifetimes out
+ * (--expiry full: minutes asleep until a token or URL has expired, which in one of the suite threads
+ * left the other files one thread fewer for the whole wait). Against the run's own stack the
+ * lifetimes are short (src/stack/run-lifetimes.ts: ~6 s of waiting, started first by the sequencer),
+ * and a third thread loading the harness cost more than the wait it spared (issue 52, paired on the
+ * 2-core machine: CPU 0.93, peak tree −40 MB, wall within the noise). The files' share of
+ * --concurrency counts the files that work (RunPlan.suiteWorkers), not this one.
  */
-export function expiryThreads(o: { expiryFileRuns: boolean; waitsBeside: boolean }): number {
-  return o.expiryFileRuns && o.waitsBeside ? 1 : 0;
+export function expiryThreads(o: { expiryFileRuns: boolean; waitsLong: boolean }): number {
+  return o.expiryFileRuns && o.waitsLong ? 1 : 0;
 }

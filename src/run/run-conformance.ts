@@ -55,6 +55,7 @@ import {
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import type { StartedTarget } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
+import { keepSuiteThreads } from './keep-suite-threads.ts';
 import { PreflightError, preflight, preflightHungLine } from './preflight.ts';
 import { dropVitestSignalListeners, RunStop } from './run-stop.ts';
 
@@ -302,6 +303,7 @@ async function createSuitesVitest(
 ): Promise<Vitest> {
   const { createVitest } = await import('vitest/node');
   const { QuietJUnitReporter } = await import('./quiet-junit.ts');
+  await keepSuiteThreads();
   return createVitest(
     'test',
     {

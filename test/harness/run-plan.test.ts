@@ -38,7 +38,7 @@ const localAnswer = { quickestAnswerMs: 2 };
 const networkAnswer = { quickestAnswerMs: NETWORK_ROUND_TRIP_MS + 30 };
 
 describe('resolveRunPlan', () => {
-  test("the run's own stack: its address, its customers, its short lifetimes, two files and the expiry thread", () => {
+  test("the run's own stack: its address, its customers, its short lifetimes, two files (the expiry file's short waits among them)", () => {
     const plan = resolveRunPlan(embedded(), stack, localAnswer);
     expect(plan).toMatchObject({
       target: 'embedded',
@@ -49,9 +49,9 @@ describe('resolveRunPlan', () => {
       second: stack.second,
       stackLifetimes: QUICK_RUN_LIFETIMES,
       suiteWorkers: LOCAL_SUITE_WORKERS,
-      expiryThreads: 1,
+      expiryThreads: 0,
     });
-    expect(planThreads(plan)).toBe(LOCAL_SUITE_WORKERS + 1);
+    expect(planThreads(plan)).toBe(LOCAL_SUITE_WORKERS);
   });
 
   test('a second identity the user named wins over the stack’s second customer', () => {

@@ -21,11 +21,11 @@ test('a remote server answering like a process on this machine: two; at a networ
   expect(REMOTE_SUITE_WORKERS).toBeGreaterThan(LOCAL_SUITE_WORKERS);
 });
 
-test('the expiry file gets a thread of its own only when it waits lifetimes out beside the other files', () => {
-  expect(expiryThreads({ expiryFileRuns: true, waitsBeside: true })).toBe(1);
-  // Against a server whose lifetimes the quick run does not wait out the file ends at once.
-  expect(expiryThreads({ expiryFileRuns: true, waitsBeside: false })).toBe(0);
-  expect(expiryThreads({ expiryFileRuns: false, waitsBeside: true })).toBe(0);
+test('the expiry file gets a thread of its own only when it waits real lifetimes out', () => {
+  expect(expiryThreads({ expiryFileRuns: true, waitsLong: true })).toBe(1);
+  // The run's own short lifetimes, or a quick run that does not wait a server's out: a shared thread.
+  expect(expiryThreads({ expiryFileRuns: true, waitsLong: false })).toBe(0);
+  expect(expiryThreads({ expiryFileRuns: false, waitsLong: true })).toBe(0);
 });
 
 test('the expiry file runs with every area, or with one of its own areas', () => {
