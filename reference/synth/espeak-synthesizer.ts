@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { ESPEAK_THREAD, PROFILER_ARGS } from '../entry-points.ts';
 import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
+import { PartRecorder, PartReplays, replayPart } from './part-replay.ts';
 import { slowdown } from './slowdown.ts';
 import { outputSampleRate, SAMPLE_RATE, toOutputRate, type VoiceRendering } from './voice-rendering.ts';
 
@@ -189,6 +190,8 @@ class EspeakSynthesizer implements Synthesizer {
   constructor(
     private thread: EspeakThread,
     private readonly partTimeoutMs: number,
+    /** Parts spoken before, replayed instead of computed again (./part-replay.ts); none when undefined. */
+    private readonly replays: PartReplays | undefined,
   ) {}
 
   /** The espeak voice catalogue (identifiers and language tags) of this engine. */
@@ -231,6 +234,9 @@ class EspeakSynthesizer implements Synthesizer {
     if (!this.thread.alive) this.thread = await EspeakThread.start();
     const id = this.thread.newId();
     const settings = settingsOf();
+    const key = this.replays && PartReplays.key(text, settings);
+    const before = key === undefined ? undefined : this.replays?.get(key);
+    const recorder = key === undefined || before ? undefined : new PartRecorder();
     let callbackError: unknown;
     const deliver = (pcm: Int16Array) => {
       if (callbackError !== undefined) return;
@@ -240,15 +246,20 @@ class EspeakSynthesizer implements Synthesizer {
         callbackError = error; // stop delivering, let espeak finish the part, then report it
       }
     };
-    const spoken = await this.thread.call<number>(
-      id,
-      { type: 'part', id, text, settings },
-      this.partTimeoutMs,
-      (reply, done) => {
-        if (reply.type === 'samples') deliver(reply.pcm);
-        else if (reply.type === 'done') done(reply.samples);
-      },
-    );
+    const spoken = before
+      ? await replayPart(before, this.replays?.replayMs(before) ?? before.doneAtMs, deliver)
+      : await this.thread.call<number>(
+          id,
+          { type: 'part', id, text, settings },
+          this.partTimeoutMs,
+          (reply, done) => {
+            if (reply.type === 'samples') {
+              recorder?.add(reply.pcm);
+              deliver(reply.pcm);
+            } else if (reply.type === 'done') done(reply.samples);
+          },
+        );
+    if (recorder && key !== undefined) this.replays?.set(key, recorder.done(spoken));
     deliver(new Int16Array(TRAILING_SILENCE_SAMPLES));
     if (callbackError !== undefined) throw callbackError;
     return spoken + TRAILING_SILENCE_SAMPLES;
@@ -279,12 +290,18 @@ class EspeakSynthesizer implements Synthesizer {
 
 export type { EspeakSynthesizer };
 
-/** Starts espeak-ng in a worker thread and warms it (English dictionary, JIT) so the first real part
- *  starts as fast as later ones. */
-export async function createSynthesizer(o: { partTimeoutMs?: number } = {}): Promise<EspeakSynthesizer> {
+/**
+ * Starts espeak-ng in a worker thread and warms it (English dictionary, JIT) so the first real part
+ * starts as fast as later ones. `replaySpokenParts`: a part spoken before is replayed at the pace it
+ * was spoken, not computed again (the reference's workers; never the benchmarks, which time espeak).
+ */
+export async function createSynthesizer(
+  o: { partTimeoutMs?: number; replaySpokenParts?: boolean } = {},
+): Promise<EspeakSynthesizer> {
   const synthesizer = new EspeakSynthesizer(
     await EspeakThread.start(),
     o.partTimeoutMs ?? DEFAULT_PART_TIMEOUT_MS,
+    o.replaySpokenParts ? new PartReplays() : undefined,
   );
   await synthesizer.synthesizePart(
     'Ready.',

@@ -96,7 +96,8 @@ const uptime = () =>
   port && Number.isFinite(startedAt) ? (Date.now() - startedAt) / 1000 : process.uptime();
 const startup = { modules: uptime(), synthesizer: 0, websocket: 0 };
 const db = openDatabase(dataDir);
-const synth = await createSynthesizer();
+// A part spoken before is replayed at its pace, not computed again (reference/synth/part-replay.ts).
+const synth = await createSynthesizer({ replaySpokenParts: true });
 startup.synthesizer = uptime();
 
 let closing = false;

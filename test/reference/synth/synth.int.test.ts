@@ -35,11 +35,11 @@ interface Spoken {
   totalMs: number;
 }
 
-async function speak(text: string, v: VoiceRendering = voice()): Promise<Spoken> {
+async function speak(text: string, v: VoiceRendering = voice(), engine: Engine = synth): Promise<Spoken> {
   const chunks: Int16Array[] = [];
   const started = performance.now();
   let firstSamplesMs = -1;
-  const returned = await synth.synthesizePart(text, v, (pcm) => {
+  const returned = await engine.synthesizePart(text, v, (pcm) => {
     if (firstSamplesMs < 0) firstSamplesMs = performance.now() - started;
     chunks.push(pcm);
   });
@@ -191,6 +191,27 @@ describe('synthesizePart', () => {
     for (let i = 0; i < 60; i++)
       await speak(`Sentence number ${i}, in voice ${i % 5}.`, voice({ seed: `s${i % 5}` }));
     expect(await synth.wasmHeapBytes()).toBe(before);
+  });
+});
+
+describe('a part spoken before (replaySpokenParts, the reference workers)', () => {
+  it('is the same audio, streamed in the same buffers', async () => {
+    const replaying = await createSynthesizer({ replaySpokenParts: true });
+    try {
+      const long = `${SENTENCE} And then, after a short rest, it jumps back over the same dog again and again.`;
+      const first = await speak(long, voice(), replaying);
+      const again = await speak(long, voice(), replaying);
+      expect(again.returned).toBe(first.returned);
+      expect(again.callbacks).toBe(first.callbacks);
+      expect(Buffer.from(again.pcm.buffer).equals(Buffer.from(first.pcm.buffer))).toBe(true);
+      // Still streamed: the first buffer comes before the part ends.
+      expect(again.firstSamplesMs).toBeLessThan(again.totalMs / 2);
+      // Another voice is another part: computed, and different audio.
+      const other = await speak(long, voice({ gender: 'male' }), replaying);
+      expect(Buffer.from(other.pcm.buffer).equals(Buffer.from(first.pcm.buffer))).toBe(false);
+    } finally {
+      await replaying.close();
+    }
   });
 });
 
