@@ -303,6 +303,7 @@ async function createSuitesVitest(
 ): Promise<Vitest> {
   const { createVitest } = await import('vitest/node');
   const { QuietJUnitReporter } = await import('./quiet-junit.ts');
+  const { LeanAllureReporter } = await import('./lean-allure.ts');
   await keepSuiteThreads();
   return createVitest(
     'test',
@@ -312,7 +313,7 @@ async function createSuitesVitest(
         reporter,
         // junit.xml is named with the other reports at the end; vitest's own line is not printed.
         new QuietJUnitReporter({ outputFile: join(config.reportDir, 'junit.xml') }),
-        ['allure-vitest/reporter', { resultsDir: join(config.reportDir, 'allure-results') }],
+        new LeanAllureReporter(join(config.reportDir, 'allure-results')),
       ],
     },
     suitesViteOverrides(cacheDir),
