@@ -70,8 +70,8 @@ covers(
   ['WS-SAME-CONNECTION', 'WS-URL-MODEL-HELD'],
   'three connections at once each receive only their own take',
   async ({ speak }) => {
-    const { connectFresh, streamTake } = streams(speak);
-    const conns = await Promise.all([connectFresh(), connectFresh(), connectFresh()]);
+    const { connectWhenReady, streamTake } = streams(speak);
+    const conns = await Promise.all([connectWhenReady(), connectWhenReady(), connectWhenReady()]);
     try {
       const texts = ['One connection speaks.', 'Another connection answers.', 'A third one listens.'];
       const results = await Promise.all(

@@ -113,7 +113,12 @@ export async function replayPart(
   return part.samples;
 }
 
+/**
+ * Resolves at `at`, and never before the next turn of the event loop: espeak's buffers arrive as
+ * messages from its thread, each in a task of its own and never before synthesizePart has returned,
+ * and the callers count on that (a websocket part's header goes out before its first samples).
+ */
 function until(at: number): Promise<void> {
   const ms = at - performance.now();
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+  return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
 }

@@ -28,7 +28,14 @@ export interface WebsocketStreams {
   timeouts(): StreamTimeouts;
   /** A URL issued now, asked for again should it go stale before the upgrade (issue 37). */
   connectFresh(): Promise<SpeakStreamConnection>;
-  /** Opens a connection for `fn` and always closes it. */
+  /**
+   * connectFresh once the shared voice is ready: a connection is opened only when its first request
+   * can be sent at once. The contract forbids a disconnect only while a request is processed, so a
+   * server may close a connection left idle while a voice was made (latitude ws-idle-close: after
+   * 2 s). A voice that cannot be made is left to the request that needs it to report.
+   */
+  connectWhenReady(): Promise<SpeakStreamConnection>;
+  /** Opens a connection for `fn` (connectWhenReady) and always closes it. */
   withConnection<T>(fn: (conn: SpeakStreamConnection) => Promise<T>): Promise<T>;
   /** A plain ready voice to make takes with: the run's shared one. */
   voice(): Promise<string>;
@@ -64,12 +71,17 @@ function websocketStreams(
   });
   const connectFresh = () => openIssuedConnection(speak);
   const voice = async () => (await sharedVoice(speak)).voice_id;
+  const connectWhenReady = async () => {
+    await voice().catch(() => undefined);
+    return connectFresh();
+  };
   return {
     timeouts,
     connectFresh,
+    connectWhenReady,
     voice,
     async withConnection(fn) {
-      const conn = await connectFresh();
+      const conn = await connectWhenReady();
       try {
         return await fn(conn);
       } finally {
