@@ -32,7 +32,7 @@ import {
   signedUrlLifetime,
 } from '../src/harness/index.ts';
 import { type FetchedAudio, fetchAudio, signedRedirect } from './support/audio.ts';
-import { beforeReadyTake, THROTTLED_STATUS } from './support/audio-before-ready.ts';
+import { beforeReadyTake, streamEndedInProgress, THROTTLED_STATUS } from './support/audio-before-ready.ts';
 import { generateTake, type Take, waitUntilDone } from './support/items.ts';
 import { tooFastRemedy } from './support/long-text.ts';
 import { once, prefetch, useSharedVoice } from './support/scenarios.ts';
@@ -412,7 +412,7 @@ covers(
   ['AUDIO-WAV-GROWS'],
   'the wav stream is read while the take is generated (reported)',
   async ({ speak }) => {
-    const { statusAtWav, streamed, polled } = await streaming(speak);
+    const { statusAtWav, streamed, streamEndedAt, polled } = await streaming(speak);
     if (!streamed) throw new Finding('no wav stream was opened');
     check('AUDIO-WAV-GROWS', () => {
       observe(
@@ -429,9 +429,10 @@ covers(
           caught: true,
         },
       );
-      if (streamed.ms + 250 < polled.ms) {
+      const inProgress = streamEndedInProgress(streamEndedAt, polled);
+      if (inProgress) {
         throw new Finding(
-          `the wav stream ended ${polled.ms - Math.round(streamed.ms)} ms before the take was done: it may not have grown with the generation`,
+          `the wav stream ended while the take was still in progress (a poll sent ${inProgress.afterMs} ms or more after the stream's end saw it ${show(inProgress.status)}): it may not have grown with the generation`,
         );
       }
     });

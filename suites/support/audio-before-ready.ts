@@ -9,7 +9,7 @@ import { AUDIO_FORMATS } from '../../src/checks/audio.ts';
 import { isDone } from '../../src/checks/status.ts';
 import { ClientDiagnostic, type Exchange, observe, type SpeakContext } from '../../src/harness/index.ts';
 import { signedUrlAgain } from './audio.ts';
-import { generateTake, getItem, type Take, waitUntilDone } from './items.ts';
+import { generateTake, getItem, type Polled, type Take, waitUntilDone } from './items.ts';
 import { longText } from './long-text.ts';
 import { once } from './scenarios.ts';
 
@@ -177,19 +177,25 @@ export function beforeReadyTake(voice: (speak: SpeakContext) => Promise<Voice>) 
       // hold) are not the server's, or a held request would make a streaming wav look buffered.
       let requestedAt = Date.now();
       let firstByteAt: number | undefined;
+      let streamEndedAt: number | undefined;
       const [streamed, { reads, polled }] = await Promise.all([
         location
-          ? speak.api.fetchSigned(location, {
-              reissue: signedUrlAgain(speak, take.take_id, 'wav'),
-              timeoutMs: speak.config.timeouts.readyMs,
-              stream: true,
-              onSend: () => {
-                requestedAt = Date.now();
-              },
-              onFirstByte: () => {
-                firstByteAt = Date.now();
-              },
-            })
+          ? speak.api
+              .fetchSigned(location, {
+                reissue: signedUrlAgain(speak, take.take_id, 'wav'),
+                timeoutMs: speak.config.timeouts.readyMs,
+                stream: true,
+                onSend: () => {
+                  requestedAt = Date.now();
+                },
+                onFirstByte: () => {
+                  firstByteAt = Date.now();
+                },
+              })
+              .then((answer) => {
+                streamEndedAt = Date.now();
+                return answer;
+              })
           : Promise.resolve(undefined),
         (async () => {
           const reads = location ? await statusTimeline(speak, take.take_id, () => firstByteAt) : [];
@@ -211,10 +217,34 @@ export function beforeReadyTake(voice: (speak: SpeakContext) => Promise<Voice>) 
         wavRedirect,
         statusAtWav: afterRequests.status,
         streamed,
+        /** When the wav's body had all arrived (ms since the epoch), against the polls' times. */
+        streamEndedAt,
         polled,
         progressive,
       };
     }
     throw new Error('unreachable: the last attempt always returns');
   });
+}
+
+/**
+ * Whether the wav's stream certainly ended while the take was still in progress: a poll sent after
+ * the stream's end saw it in progress. A poll's answer tells the state at some moment between its
+ * sending and its answer, and the polls follow each other, so a poll was sent after the one before
+ * it was answered. When the stream's end only came before the poll that saw the take done (a poll's
+ * interval, a busy machine's delays), nothing is known: the take may have been done at the stream's
+ * end. Returns that poll's status and how long at least after the stream's end it was sent.
+ */
+export function streamEndedInProgress(
+  endedAt: number | undefined,
+  polled: Pick<Polled<{ status: string }>, 'snapshots' | 'times'>,
+): { status: string; afterMs: number } | undefined {
+  if (endedAt === undefined) return undefined;
+  for (let k = polled.snapshots.length - 1; k >= 1; k--) {
+    const status = polled.snapshots[k]!.status;
+    if (isDone(status)) continue;
+    const sentAfter = polled.times[k - 1]!;
+    return sentAfter > endedAt ? { status, afterMs: sentAfter - endedAt } : undefined;
+  }
+  return undefined;
 }
