@@ -40,6 +40,13 @@ export interface StackOptions {
    */
   wsSharesSynthesizer: boolean;
   /**
+   * A part espeak-ng spoke before is replayed at the engine's pace, not computed again
+   * (reference/synth/part-replay.ts, issue 52): the same audio and streaming for less CPU. For the
+   * stack a conformance run starts itself, which speaks the same sentences again and again; `serve`
+   * computes every part by default, as the load benchmarks measure espeak.
+   */
+  replaySpokenParts: boolean;
+  /**
    * The synthesis workers as worker threads of the API process instead of child processes (issue 52):
    * one Node process fewer for the stack a conformance run starts itself. `serve` keeps processes
    * by default (one can be killed alone; the persistence tests do).
@@ -85,6 +92,7 @@ export const DEFAULT_OPTIONS: StackOptions = {
   blobPort: 0,
   wsShuffleWindow: 0,
   wsSharesSynthesizer: false,
+  replaySpokenParts: false,
   workerThreads: false,
   users: [],
   permanentToken: false,

@@ -108,6 +108,7 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
       host: options.host,
       wsShuffleWindow: options.wsShuffleWindow,
       wsSharesSynthesizer: options.wsSharesSynthesizer,
+      replaySpokenParts: options.replaySpokenParts,
       ...(tls ? { tlsKeyFile: tls.keyFile, tlsCertFile: tls.certFile } : {}),
     },
     onEvents: () => events.wake(),

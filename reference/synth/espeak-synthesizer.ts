@@ -292,8 +292,9 @@ export type { EspeakSynthesizer };
 
 /**
  * Starts espeak-ng in a worker thread and warms it (English dictionary, JIT) so the first real part
- * starts as fast as later ones. `replaySpokenParts`: a part spoken before is replayed at the pace it
- * was spoken, not computed again (the reference's workers; never the benchmarks, which time espeak).
+ * starts as fast as later ones. `replaySpokenParts`: a part spoken before is replayed at the engine's
+ * pace, not computed again (workers of `serve --replay-spoken-parts`, the stack a run starts itself;
+ * never plain `serve`, the load tests and the benchmarks, which time espeak).
  */
 export async function createSynthesizer(
   o: { partTimeoutMs?: number; replaySpokenParts?: boolean } = {},

@@ -70,8 +70,12 @@ export class PartReplays {
     return this.parts.size;
   }
 
-  /** How long a replay of `part` lasts: at the engine's fastest pace, at most as long as it took. */
+  /**
+   * How long a replay of `part` lasts: at the engine's fastest pace, at most as long as it took. A
+   * short part (its fixed costs dominate) and any part before the pace is known: as long as it took.
+   */
   replayMs(part: SpokenPart): number {
+    if (part.samples < PACE_MIN_SAMPLES || !Number.isFinite(this.msPerSample)) return part.doneAtMs;
     return Math.min(part.doneAtMs, part.samples * this.msPerSample);
   }
 }

@@ -96,8 +96,9 @@ const uptime = () =>
   port && Number.isFinite(startedAt) ? (Date.now() - startedAt) / 1000 : process.uptime();
 const startup = { modules: uptime(), synthesizer: 0, websocket: 0 };
 const db = openDatabase(dataDir);
-// A part spoken before is replayed at its pace, not computed again (reference/synth/part-replay.ts).
-const synth = await createSynthesizer({ replaySpokenParts: true });
+// With serve --replay-spoken-parts (the stack a run starts itself), a part spoken before is
+// replayed at the engine's pace, not computed again (reference/synth/part-replay.ts).
+const synth = await createSynthesizer({ replaySpokenParts: options.replaySpokenParts === true });
 startup.synthesizer = uptime();
 
 let closing = false;

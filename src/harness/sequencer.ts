@@ -3,8 +3,8 @@
  * (failed first, then longest first), except that the files that open webhook windows start first and
  * the end-of-run judge of those windows starts last (suites/webhooks-settled.spec.ts, see
  * src/client/webhook-sink-control.ts): the windows then run beside every other file. The expiry
- * waits (suites/expiry.spec.ts) start before everything (the run gives them a thread of their own
- * when they wait: src/harness/suite-workers.ts): vitest's own order put them third, after the two
+ * waits (suites/expiry.spec.ts) start before everything (in a thread of their own with --expiry
+ * full: src/harness/suite-workers.ts): vitest's own order put them third, after the two
  * other first files, and a quick run against the run's own stack (short lifetimes) ended about
  * 2 s later for it. The longest files (suites/websocket*.spec.ts) start right after the webhook
  * windows, as they would otherwise bound a run against a slow server; not before them: with two

@@ -38,7 +38,7 @@ export function suiteWorkersFor(target: Target, quickestAnswerMs: number): numbe
  * left the other files one thread fewer for the whole wait). Against the run's own stack the
  * lifetimes are short (src/stack/run-lifetimes.ts: ~6 s of waiting, started first by the sequencer),
  * and a third thread loading the harness cost more than the wait it spared (issue 52, paired on the
- * 2-core machine: CPU 0.93, peak tree −40 MB, wall within the noise). The files' share of
+ * 2-core machine: CPU 0.93, peak tree −40 MB; wall +0.4–0.9 s on a quiet machine, docs/benchmarks.md). The files' share of
  * --concurrency counts the files that work (RunPlan.suiteWorkers), not this one.
  */
 export function expiryThreads(o: { expiryFileRuns: boolean; waitsLong: boolean }): number {

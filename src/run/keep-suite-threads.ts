@@ -1,10 +1,10 @@
 /**
  * The suites' threads are not replaced at the end of the run (issue 52).
  *
- * With `isolate: false` vitest's threads pool calls tinypool's `recycleWorkers()` once every file has
- * been handed to a thread, so that files of the next environment group start in fresh threads. Tinypool
- * then ends each thread as it finishes its last file and, to keep `minThreads`, starts a new one in
- * its place: each loads vitest's worker runtime (~0.5 CPU-s on the 2-core machine, three per run)
+ * With `isolate: false` vitest's threads pool (vitest 3.2) calls tinypool's `recycleWorkers()` once
+ * every file of an environment group has run, so that the next group starts in fresh threads.
+ * Tinypool ends the idle threads and, to keep `minThreads` (the run sets it to its thread count),
+ * starts as many new ones: each loads vitest's worker runtime (~0.4 CPU-s on the 2-core machine)
  * only to be ended by the pool's close a moment later (`speakcheck bench --profile`: the threads that
  * start in the run's last second). The suites are one project in one environment (node), so there
  * is never a next group to isolate: recycling is a no-op for the run's pool.

@@ -221,9 +221,10 @@ async function checkServer(
  */
 function sizeVitestPool(vitest: Vitest, plan: RunPlan): void {
   const threads = planThreads(plan);
-  if (threads === undefined || threads === vitest.config.maxWorkers) return;
-  // Min and max alike: with minWorkers 1 and maxWorkers 4 the run lost files, tinypool ending a
-  // thread that still ran one ("Terminating worker thread").
+  if (threads === undefined) return;
+  // Min and max alike, always (also when max is already the plan's: the options' minWorkers is 1):
+  // with minWorkers 1 and maxWorkers 4 the run lost files, tinypool ending a thread that still ran
+  // one ("Terminating worker thread").
   vitest.config.maxWorkers = threads;
   vitest.config.minWorkers = threads;
 }

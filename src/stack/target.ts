@@ -25,12 +25,14 @@ export const EMBEDDED_RUN_WORKERS = 1;
  * The `serve` flags of the embedded stack a conformance run starts: one worker (above) whose
  * websocket endpoint speaks with its REST synthesizer (reference/options.ts wsSharesSynthesizer):
  * one espeak-ng thread instead of two, whose JIT compile and heap the run no longer pays for; the
- * worker a thread of the API process (reference/options.ts workerThreads): one Node process fewer.
+ * worker a thread of the API process (reference/options.ts workerThreads): one Node process fewer;
+ * parts spoken before replayed, not computed (reference/options.ts replaySpokenParts).
  */
 export const EMBEDDED_RUN_SERVE_ARGS: readonly string[] = [
   '--workers',
   String(EMBEDDED_RUN_WORKERS),
   '--ws-shares-synthesizer',
+  '--replay-spoken-parts',
   '--worker-threads',
 ];
 

@@ -72,6 +72,7 @@ interface ServeFlags {
   websocketUrlTtl: number;
   wsShuffleWindow: number;
   wsSharesSynthesizer?: boolean;
+  replaySpokenParts?: boolean;
   workerThreads?: boolean;
   blobUrl?: string;
   blobPort: number;
@@ -118,6 +119,10 @@ export function registerServe(program: Command): void {
     .option(
       '--ws-shares-synthesizer',
       "each worker's websocket endpoint speaks with its REST synthesizer (one espeak thread per worker instead of two: less CPU and memory, websocket parts may queue behind a REST part); the stack a run starts itself",
+    )
+    .option(
+      '--replay-spoken-parts',
+      "a part espeak spoke before is replayed at the engine's pace instead of computed again (the same audio and streaming, less CPU; load figures would no longer measure espeak); the stack a run starts itself",
     )
     .option(
       '--worker-threads',
@@ -195,6 +200,7 @@ export function registerServe(program: Command): void {
         websocketUrlTtlSeconds: flags.websocketUrlTtl,
         wsShuffleWindow: flags.wsShuffleWindow,
         wsSharesSynthesizer: flags.wsSharesSynthesizer === true,
+        replaySpokenParts: flags.replaySpokenParts === true,
         workerThreads: flags.workerThreads === true,
         blobUrl: flags.blobUrl,
         blobPort: flags.blobPort,

@@ -43,9 +43,13 @@ describe('PartReplays', () => {
     expect(replays.replayMs(slowFirst)).toBe(400);
     replays.set('quick', part(44_100, 200)); // the engine at its pace: 200 ms for two seconds
     expect(replays.replayMs(slowFirst)).toBe(100);
-    // A short part says nothing of the pace (its fixed costs dominate) and is not slowed by it.
+    // A short part says nothing of the pace (its fixed costs dominate) and is not sped up by it.
     replays.set('short', part(1_000, 50));
     expect(replays.replayMs(part(44_100, 200))).toBe(200);
+    expect(replays.replayMs(part(1_000, 50))).toBe(50);
+    // Before any pace is known (an empty part too): as long as it took.
+    expect(new PartReplays().replayMs(part(22_050, 300))).toBe(300);
+    expect(new PartReplays().replayMs({ buffers: [], doneAtMs: 5, samples: 0 })).toBe(5);
   });
 });
 
