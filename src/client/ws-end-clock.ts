@@ -45,15 +45,16 @@ export interface ConnectionState {
  *   (requests over one websocket are handled one after another: each one in turn);
  * - `from-start`: the connection never answered anything: it blocks what needed the stream.
  * A later request in the same situation waits only twice as long as the slowest first message of
- * that situation this run saw (none when none came), then concludes naming the first evidence.
+ * that situation this run saw (at least a second, src/facts ALLOWANCE_FLOOR_MS; none when none
+ * came), then concludes naming the first evidence.
  */
 export type { SilentSituation };
 
 /**
  * A wait on a connection that has answered nothing yet (an error message awaited, ws-stream's
  * waitForText), once the run learned a connection silent from its start: how long it may still go
- * on (twice the slowest first message of that situation, none when none came) and the first
- * evidence; undefined when the run learned nothing of the kind.
+ * on (twice the slowest first message of that situation, at least a second, none when none came)
+ * and the first evidence; undefined when the run learned nothing of the kind.
  */
 export function learnedSilenceFromStart(
   timeoutMs: number,

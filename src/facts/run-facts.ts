@@ -63,10 +63,21 @@ export interface FactStore {
   /**
    * How long a wait for `key` may go on, given what the run knows: `boundMs` unless a limiting fact
    * names it (then 0), or a spreading one names its group (then twice the slowest success of the
-   * group, never more than `boundMs`, none when nothing of the group succeeded).
+   * group but at least ALLOWANCE_FLOOR_MS, never more than `boundMs`; none when nothing of the
+   * group succeeded).
    */
   allowance(key: string, boundMs: number): Allowance;
 }
+
+/**
+ * The shortest allowance a success of the group buys a later wait. Twice the slowest success is the
+ * rule, but successes can be sub-millisecond (a websocket's first message on the reference): twice
+ * that is below a busy machine's timer and GC jitter, and a request that was answered would be
+ * concluded silent (CI saw a shrunk sequence fail on a served request, allowed 1.6 ms). A second
+ * stays short next to the bounds it cuts (15 s and more) and no server is judged for answering
+ * within it.
+ */
+export const ALLOWANCE_FLOOR_MS = 1_000;
 
 const isKind =
   <K extends FactKind>(type: K) =>
@@ -98,7 +109,9 @@ function storeOver(facts: () => readonly Fact[], append: (fact: Fact) => void): 
         f.consequence === undefined && f.tookMs !== undefined && groupOf(f.key) === group ? [f.tookMs] : [],
       );
       const slowest = took.length > 0 ? Math.max(...took) : undefined;
-      return { allowedMs: Math.min(boundMs, slowest === undefined ? 0 : 2 * slowest), fact: spread };
+      const allowedMs =
+        slowest === undefined ? 0 : Math.min(boundMs, Math.max(2 * slowest, ALLOWANCE_FLOOR_MS));
+      return { allowedMs, fact: spread };
     },
   };
 }

@@ -100,7 +100,8 @@ export function runWaitLedger(): WaitLedger {
 /**
  * How long a wait may go on, given what the run already knows (the facts' allowance): `boundMs`
  * unless an item of its kind got stuck; then none for the stuck item itself, and twice the slowest
- * done item of the kind (none when none got done, and never more than `boundMs`) for any other.
+ * done item of the kind (at least ALLOWANCE_FLOOR_MS, none when none got done, and never more than
+ * `boundMs`) for any other.
  */
 export function allowedWaitMs(
   ledger: WaitLedger,

@@ -6,6 +6,7 @@ import { appendFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
+  ALLOWANCE_FLOOR_MS,
   type FactOf,
   fileFacts,
   memoryFacts,
@@ -58,6 +59,16 @@ describe('record, find and allowance', () => {
     expect(facts.allowance('voice:b', 60_000)).toEqual({ allowedMs: 60_000 });
   });
 
+  test('allowance: never under the floor once something of the group succeeded, never over the bound', () => {
+    const facts = memoryFacts();
+    facts.record(stuckTake('a'));
+    facts.record({ key: 'take:c', type: 'done', tookMs: 0.8 });
+    // Twice 0.8 ms is below timer jitter: a served request would be judged silent.
+    expect(facts.allowance('take:b', 15_000).allowedMs).toBe(ALLOWANCE_FLOOR_MS);
+    expect(facts.allowance('take:b', 300).allowedMs).toBe(300);
+    expect(facts.allowance('take:a', 15_000).allowedMs).toBe(0);
+  });
+
   test('ofType and find by kind give the kind’s own fields, typed', () => {
     const facts = memoryFacts();
     facts.record(stuckTake('a'));
@@ -105,7 +116,7 @@ describe('one file for the run', () => {
     appendFileSync(run.path, '{"key":"take:c","type":"done",');
     expect(other.all()).toHaveLength(1);
     appendFileSync(run.path, '"tookMs":200}\n');
-    expect(other.allowance('take:b', 1_000).allowedMs).toBe(400);
+    expect(other.allowance('take:b', 5_000).allowedMs).toBe(ALLOWANCE_FLOOR_MS);
     expect(one.all()).toHaveLength(2);
   });
 
