@@ -234,8 +234,9 @@ class EspeakSynthesizer implements Synthesizer {
     if (!this.thread.alive) this.thread = await EspeakThread.start();
     const id = this.thread.newId();
     const settings = settingsOf();
-    const key = this.replays && PartReplays.key(text, settings);
-    const before = key === undefined ? undefined : this.replays?.get(key);
+    const replays = this.replays;
+    const key = replays && PartReplays.key(text, settings);
+    const before = replays && key !== undefined ? replays.get(key) : undefined;
     const recorder = key === undefined || before ? undefined : new PartRecorder();
     let callbackError: unknown;
     const deliver = (pcm: Int16Array) => {
@@ -246,20 +247,21 @@ class EspeakSynthesizer implements Synthesizer {
         callbackError = error; // stop delivering, let espeak finish the part, then report it
       }
     };
-    const spoken = before
-      ? await replayPart(before, this.replays?.replayMs(before) ?? before.doneAtMs, deliver)
-      : await this.thread.call<number>(
-          id,
-          { type: 'part', id, text, settings },
-          this.partTimeoutMs,
-          (reply, done) => {
-            if (reply.type === 'samples') {
-              recorder?.add(reply.pcm);
-              deliver(reply.pcm);
-            } else if (reply.type === 'done') done(reply.samples);
-          },
-        );
-    if (recorder && key !== undefined) this.replays?.set(key, recorder.done(spoken));
+    const spoken =
+      replays && before
+        ? await replayPart(before, replays.replayMs(before), deliver)
+        : await this.thread.call<number>(
+            id,
+            { type: 'part', id, text, settings },
+            this.partTimeoutMs,
+            (reply, done) => {
+              if (reply.type === 'samples') {
+                recorder?.add(reply.pcm);
+                deliver(reply.pcm);
+              } else if (reply.type === 'done') done(reply.samples);
+            },
+          );
+    if (replays && recorder && key !== undefined) replays.set(key, recorder.done(spoken));
     deliver(new Int16Array(TRAILING_SILENCE_SAMPLES));
     if (callbackError !== undefined) throw callbackError;
     return spoken + TRAILING_SILENCE_SAMPLES;

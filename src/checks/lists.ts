@@ -131,8 +131,47 @@ export function assertListOracle(
 }
 
 /**
- * Pages of one query must partition its unpaged answer: concatenated in page order they give the
- * whole list, each id once, no page longer than `length`, and the page after the last is empty.
+ * Pages of one `length`, read one after another with no change between them, against the whole list
+ * read just before (the server's order): they must concatenate to it, none longer than `length`.
+ * Returns what is wrong, or []. `label` shortens an id in the sentences. The one judgement of
+ * paging: the lists suite (assertPagesPartition) and the sequences (src/checks/stateful) both use it.
+ */
+export function pagesProblems(
+  pages: readonly (readonly string[])[],
+  whole: readonly string[],
+  length: number,
+  label: (id: string) => string = (id) => id,
+): string[] {
+  const problems: string[] = [];
+  pages.forEach((page, i) => {
+    if (page.length > length)
+      problems.push(`page ${i + 1} holds ${page.length} items, more than length=${length}`);
+  });
+  const joined = pages.flat();
+  const seen = new Set<string>();
+  const twice: string[] = [];
+  for (const id of joined) {
+    if (seen.has(id)) twice.push(id);
+    seen.add(id);
+  }
+  if (twice.length > 0) problems.push(`${twice.map(label).join(', ')} on two pages`);
+  const skipped = whole.filter((id) => !seen.has(id));
+  if (skipped.length > 0)
+    problems.push(`pages skip ${skipped.map(label).join(', ')}, which the whole list holds`);
+  const extra = joined.filter((id) => !whole.includes(id));
+  if (extra.length > 0)
+    problems.push(`pages hold ${extra.map(label).join(', ')}, which the whole list does not`);
+  if (problems.length === 0 && joined.some((id, i) => id !== whole[i]))
+    problems.push(
+      `pages hold the whole list's items in another order: ${joined.map(label).join(', ')} vs ${whole.map(label).join(', ')}`,
+    );
+  return problems;
+}
+
+/**
+ * Pages of one query partition its unpaged answer `whole` (pagesProblems: concatenated in page
+ * order they give the whole list, each id once, no page longer than `length`), else a Finding
+ * naming every problem. That the page after the last is empty is the caller's to judge.
  */
 export function assertPagesPartition(
   pages: readonly (readonly string[])[],
@@ -140,53 +179,11 @@ export function assertPagesPartition(
   length: number,
   where = 'pages',
 ): void {
-  pages.forEach((page, index) => {
-    if (page.length > length) {
-      throw new Finding(`${where}: page ${index} holds ${page.length} items, more than length=${length}`, {
-        where: `${where} page ${index}`,
-        expected: `<= ${length}`,
-        actual: page.length,
-      });
-    }
-  });
-  const flat = pages.flat();
-  const counts = new Map<string, number>();
-  for (const id of flat) counts.set(id, (counts.get(id) ?? 0) + 1);
-  const duplicates = [...counts].filter(([, n]) => n > 1).map(([id]) => id.slice(0, 8));
-  if (duplicates.length) {
-    throw new Finding(
-      `${where}: pages of length ${length} repeat ${duplicates.join(', ')} (overlap between pages)`,
-      {
-        where,
-        actual: pages,
-      },
-    );
-  }
-  const gaps = whole.filter((id) => !counts.has(id)).map((id) => id.slice(0, 8));
-  if (gaps.length) {
-    throw new Finding(
-      `${where}: pages of length ${length} never return ${gaps.join(', ')} (a gap between pages)`,
-      {
-        where,
-        expected: whole,
-        actual: pages,
-      },
-    );
-  }
-  const extra = flat.filter((id) => !whole.includes(id)).map((id) => id.slice(0, 8));
-  if (extra.length) {
-    throw new Finding(`${where}: pages return ${extra.join(', ')}, which the unpaged list does not hold`, {
+  const problems = pagesProblems(pages, whole, length, (id) => id.slice(0, 8));
+  if (problems.length > 0)
+    throw new Finding(`${where}: pages of length ${length}: ${problems.join('; ')}`, {
       where,
+      expected: whole,
+      actual: pages,
     });
-  }
-  if (flat.some((id, i) => id !== whole[i])) {
-    throw new Finding(
-      `${where}: pages of length ${length} concatenated are not in the unpaged list's order`,
-      {
-        where,
-        expected: whole,
-        actual: flat,
-      },
-    );
-  }
 }

@@ -6,6 +6,7 @@
  */
 import type fc from 'fast-check';
 import { Finding, show } from '../../src/checks/finding.ts';
+import { pagesProblems } from '../../src/checks/lists.ts';
 import {
   type AccountName,
   addTake,
@@ -17,7 +18,6 @@ import {
   listProblems,
   liveTakes,
   type ModelTake,
-  pagesProblems,
   pick,
   recordDeleted,
   recordPaged,
@@ -27,6 +27,7 @@ import {
   takesOf,
 } from '../../src/checks/stateful/model.ts';
 import { apiCall, capture } from '../../src/checks/stateful/script-words.ts';
+import { firstPageNumber, readWholeList } from '../../src/checks/whole-list.ts';
 import type { Exchange, RequirementId } from '../../src/harness/index.ts';
 import type { Real } from './real.ts';
 
@@ -288,37 +289,34 @@ async function listIds(
 }
 
 /**
- * The whole filtered list: one answer, and when it is shorter than the filter the server may have a
- * default page size of its own (the answer's length, even 1: "Default page size … not shown"), so
- * the pages after it in pages of that size, until one brings nothing new (the wire facts say no limit).
+ * The whole filtered list (src/checks/whole-list.ts): one answer, and when it is shorter than the
+ * filter the server may have a default page size of its own (the answer's length, even 1: "Default
+ * page size … not shown"), so the list read again in pages of the filter's size.
  */
 export async function wholeList(r: Real, account: AccountName, ids: readonly string[]): Promise<string[]> {
-  const filter = { take_id: ids.join(',') };
-  const first = await listIds(r, account, filter);
-  if (first.length === 0 || first.length >= ids.length) return first;
-  const base = await firstPage(r, account, ids);
-  const all = [...first];
-  for (let page = base + 1; page <= base + ids.length; page++) {
-    const next = await listIds(r, account, { ...filter, length: first.length, page });
-    const fresh = next.filter((id) => !all.includes(id));
-    if (fresh.length === 0) break;
-    all.push(...fresh);
-  }
-  return all;
+  const first = await listIds(r, account, { take_id: ids.join(',') });
+  return readWholeList(first, {
+    readPage: (page, length) => listIds(r, account, { take_id: ids.join(','), length, page }),
+    idOf: (id) => id,
+    firstPage: () => firstPage(r, account, ids, first[0]!),
+    length: ids.length,
+    complete: first.length >= ids.length,
+  });
 }
 
 /** The first page number ("whether pages are counted from 0 or 1: not shown"), as the server shows it once. */
-async function firstPage(r: Real, account: AccountName, ids: readonly string[]): Promise<number> {
-  if (r.world.firstPage !== undefined) return r.world.firstPage;
-  const whole = await listIds(r, account, { take_id: ids.join(',') });
-  for (const page of [1, 0]) {
-    const got = await listIds(r, account, { take_id: ids.join(','), length: 1, page });
-    if (got.length === 1 && got[0] === whole[0]) {
-      r.world.firstPage = page;
-      return page;
-    }
-  }
-  return 1;
+async function firstPage(
+  r: Real,
+  account: AccountName,
+  ids: readonly string[],
+  firstId: string,
+): Promise<number> {
+  r.world.firstPage ??= await firstPageNumber(
+    (page, length) => listIds(r, account, { take_id: ids.join(','), length, page }),
+    (id) => id,
+    firstId,
+  );
+  return r.world.firstPage;
 }
 
 export class ListTakes implements SequenceCommand {
@@ -363,7 +361,7 @@ export class ListTakes implements SequenceCommand {
     whole: string[],
   ): Promise<void> {
     const length = this.length!;
-    const base = await firstPage(r, this.account, ids);
+    const base = await firstPage(r, this.account, ids, whole[0]!);
     const pages: string[][] = [];
     const count = Math.ceil(whole.length / length);
     for (let page = base; page < base + count + 1; page++) {

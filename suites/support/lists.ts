@@ -3,6 +3,7 @@
  * server has a default page size), and the whole list read again while it lacks items known to exist.
  */
 import { show } from '../../src/checks/finding.ts';
+import { firstPageNumber, readWholeList } from '../../src/checks/whole-list.ts';
 import type { SpeakContext } from '../../src/harness/index.ts';
 import { expectCreated } from './assertions.ts';
 import { expectItemSchema, type Kind } from './items.ts';
@@ -34,26 +35,32 @@ export async function listPage<T>(
 const idOf = (kind: Kind, item: unknown) => String((item as Record<string, unknown>)[`${kind}_id`]);
 
 /**
- * The number of the first page ("whether pages are counted from 0 or 1: not shown"): the page that,
- * with length=1 and an id filter of one or two listed items, holds the first of them (the filter keeps
- * items other files create meanwhile out of the probe).
+ * The number of the first page, probed once per file and list with an id filter of one or two
+ * listed items (it keeps items other files create meanwhile out of the probe). An answer other than
+ * a JSON array (a server refusing page=0) is no page.
  */
-async function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promise<number> {
-  for (const page of [1, 0]) {
-    const exchange = await s.api.get(`/v1/speak/${kind}s`, {
-      query: { [`${kind}_id`]: ids.join(','), length: 1, page },
-    });
-    const json = exchange.json;
-    if (exchange.status === 200 && Array.isArray(json) && json.length === 1 && idOf(kind, json[0]) === ids[0])
-      return page;
+function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promise<number> {
+  const firstPages = firstPagesOf(s);
+  if (!firstPages.has(kind)) {
+    const probe = async (page: number, length: number) => {
+      const exchange = await s.api.get(`/v1/speak/${kind}s`, {
+        query: { [`${kind}_id`]: ids.join(','), length, page },
+      });
+      return exchange.status === 200 && Array.isArray(exchange.json) ? (exchange.json as unknown[]) : [];
+    };
+    firstPages.set(
+      kind,
+      firstPageNumber(probe, (item) => idOf(kind, item), ids[0]!),
+    );
   }
-  return 1;
+  return firstPages.get(kind)!;
 }
 
 /**
- * Lists /{kind}s with a query. Without `length` this is the whole list: the default page size is
- * not shown, so when the answer may be one page of several (a server with a default page size), the
- * whole list is read again in pages of an explicit length, until one brings nothing new.
+ * Lists /{kind}s with a query. Without `length` this is the whole list (src/checks/whole-list.ts):
+ * the default page size is not shown, so a non-empty answer is read again in pages of an explicit
+ * length, at least PAGE_READ_LENGTH (`length` is the contract's "Page size."): a default page size
+ * of 1 would otherwise take a request per item, and the bound on pages would cut a long list.
  */
 export async function list<T>(
   s: SpeakContext,
@@ -61,25 +68,14 @@ export async function list<T>(
   query: Record<string, string | number> = {},
 ): Promise<T[]> {
   const first = await listPage<T>(s, kind, query);
-  // Even one item may be a full page: a default page size of 1 is the server's to choose.
-  if ('length' in query || 'page' in query || first.length === 0) return first;
-  const seen = new Set(first.map((item) => idOf(kind, item)));
-  const all = [...first];
-  const firstPages = firstPagesOf(s);
-  if (!firstPages.has(kind)) firstPages.set(kind, firstPageOf(s, kind, [...seen].slice(0, 2)));
-  const base = await firstPages.get(kind)!;
-  // In pages of at least PAGE_READ_LENGTH (`length` is the contract's "Page size."): a default page
-  // size of 1 would otherwise take a request per item, and the bound below would cut a long list.
-  const length = Math.max(first.length, PAGE_READ_LENGTH);
-  // Bounded: a server that ignores page would otherwise be read forever.
-  for (let page = base; page <= base + 100; page++) {
-    const next = await listPage<T>(s, kind, { ...query, length, page });
-    const fresh = next.filter((item) => !seen.has(idOf(kind, item)));
-    if (fresh.length === 0) break;
-    for (const item of fresh) seen.add(idOf(kind, item));
-    all.push(...fresh);
-  }
-  return all;
+  if ('length' in query || 'page' in query) return first;
+  const ids = first.slice(0, 2).map((item) => idOf(kind, item));
+  return readWholeList(first, {
+    readPage: (page, length) => listPage<T>(s, kind, { ...query, length, page }),
+    idOf: (item) => idOf(kind, item),
+    firstPage: () => firstPageOf(s, kind, ids),
+    length: PAGE_READ_LENGTH,
+  });
 }
 
 /**

@@ -96,12 +96,12 @@ describe('pages partition', () => {
         whole,
         2,
       ),
-    ).toThrow(/repeat e5/);
+    ).toThrow(/e5, d4, c3, b2 on two pages/);
   });
 
   it('catches a gap and an oversized page', () => {
     expect(() => assertPagesPartition([['f6', 'e5'], ['c3', 'b2'], ['a1']], whole, 2)).toThrow(
-      /never return d4/,
+      /pages skip d4, which the whole list holds/,
     );
     expect(() => assertPagesPartition([['f6', 'e5', 'd4']], whole, 2)).toThrow(
       /holds 3 items, more than length=2/,

@@ -3,6 +3,7 @@
  * without a server: what it expects after each kind of change, and what it counts as observed.
  */
 import { describe, expect, test } from 'vitest';
+import { pagesProblems } from '../../src/checks/lists.ts';
 import {
   addSession,
   addSocket,
@@ -18,7 +19,6 @@ import {
   notOffered,
   offeredIn,
   openSessions,
-  pagesProblems,
   recordDeleted,
   recordEndedWithSibling,
   recordLoggedOut,

@@ -325,39 +325,6 @@ export function listProblems(m: SequenceModel, account: AccountName, listed: rea
 }
 
 /**
- * Pages of one `length`, read one after another with no change between them, against the whole list
- * read just before (the server's order): they must concatenate to it. Returns what is wrong, or [].
- */
-export function pagesProblems(
-  pages: readonly (readonly string[])[],
-  whole: readonly string[],
-  length: number,
-): string[] {
-  const problems: string[] = [];
-  pages.forEach((page, i) => {
-    if (page.length > length)
-      problems.push(`page ${i + 1} holds ${page.length} items, more than length=${length}`);
-  });
-  const joined = pages.flat();
-  const seen = new Set<string>();
-  const twice: string[] = [];
-  for (const id of joined) {
-    if (seen.has(id)) twice.push(id);
-    seen.add(id);
-  }
-  if (twice.length > 0) problems.push(`${twice.join(', ')} on two pages`);
-  const skipped = whole.filter((id) => !seen.has(id));
-  if (skipped.length > 0) problems.push(`pages skip ${skipped.join(', ')}, which the whole list holds`);
-  const extra = joined.filter((id) => !whole.includes(id));
-  if (extra.length > 0) problems.push(`pages hold ${extra.join(', ')}, which the whole list does not`);
-  if (problems.length === 0 && joined.some((id, i) => id !== whole[i]))
-    problems.push(
-      `pages hold the whole list's items in another order: ${joined.join(', ')} vs ${whole.join(', ')}`,
-    );
-  return problems;
-}
-
-/**
  * Whether a paged read is one a sequence alone brings about: pages of a list some change of the
  * sequence touched. A generation is a change: delete is only a wire fact, so a server that offers
  * none is judged on pages after its generations.

@@ -1,0 +1,78 @@
+/**
+ * The one whole-list reader (src/checks/whole-list.ts) against fake lists: a server's first page
+ * number (0 or 1), its default page size (none, 1, 2), and a server that ignores `page`.
+ */
+import { describe, expect, test } from 'vitest';
+import { firstPageNumber, readWholeList, WHOLE_LIST_MAX_PAGES } from '../../src/checks/whole-list.ts';
+
+const ITEMS = ['a', 'b', 'c', 'd', 'e'];
+
+/** A list server: pages counted from `base`, `defaultLength` when no length is asked for. */
+function server(base: 0 | 1, defaultLength = Number.POSITIVE_INFINITY, ignoresPage = false) {
+  const asked: string[] = [];
+  const page = (p: number | undefined, length: number | undefined) => {
+    asked.push(`page=${p} length=${length}`);
+    const size = length ?? defaultLength;
+    const index = ignoresPage || p === undefined ? 0 : p - base;
+    return index < 0 ? [] : ITEMS.slice(index * size, index * size + size);
+  };
+  const readPage = async (p: number, length: number) => page(p, length);
+  return { asked, unpaged: () => page(undefined, undefined), readPage };
+}
+
+const id = (item: string) => item;
+
+describe('firstPageNumber', () => {
+  test.each([0, 1] as const)('finds pages counted from %i', async (base) => {
+    const s = server(base);
+    expect(await firstPageNumber(s.readPage, id, 'a')).toBe(base);
+  });
+
+  test('1 when no page holds the first item alone', async () => {
+    expect(await firstPageNumber(async () => [], id, 'a')).toBe(1);
+  });
+});
+
+describe('readWholeList', () => {
+  test.each([
+    [0, 1],
+    [1, 2],
+    [0, 3],
+  ] as const)('pages from %i, default page size %i: every item once, in order', async (base, size) => {
+    const s = server(base, size);
+    const whole = await readWholeList(s.unpaged(), {
+      readPage: s.readPage,
+      idOf: id,
+      firstPage: () => firstPageNumber(s.readPage, id, 'a'),
+      length: 2,
+    });
+    expect(whole).toEqual(ITEMS);
+  });
+
+  test('pages of at least the first answer’s length, asked for explicitly', async () => {
+    const s = server(1, 3);
+    await readWholeList(s.unpaged(), { readPage: s.readPage, idOf: id, firstPage: async () => 1, length: 2 });
+    expect(s.asked.slice(1)).toEqual(['page=1 length=3', 'page=2 length=3', 'page=3 length=3']);
+    // The first page brought nothing new (it was the unpaged answer): the read went on.
+  });
+
+  test('an empty answer, or one known whole, is not read again', async () => {
+    const s = server(1, 2);
+    const options = { readPage: s.readPage, idOf: id, firstPage: async () => 1, length: 2 };
+    expect(await readWholeList([], options)).toEqual([]);
+    expect(await readWholeList(['a', 'b'], { ...options, complete: true })).toEqual(['a', 'b']);
+    expect(s.asked).toEqual([]);
+  });
+
+  test('a server that ignores page is read until a page brings nothing new, not forever', async () => {
+    const s = server(1, 2, true);
+    const whole = await readWholeList(s.unpaged(), {
+      readPage: s.readPage,
+      idOf: id,
+      firstPage: async () => 1,
+      length: 2,
+    });
+    expect(whole).toEqual(['a', 'b']);
+    expect(s.asked.length).toBeLessThan(WHOLE_LIST_MAX_PAGES);
+  });
+});
