@@ -125,7 +125,7 @@ export function resolveRunPlan(
       ? {
           suiteWorkers: suiteWorkersFor(copy.target, preflight.quickestAnswerMs),
           expiryThreads: expiryThreads({
-            expiryFileRuns: runsExpiryFile(copy.only),
+            expiryFileRuns: runsExpiryFile(copy),
             // The real lifetimes, waited out beside the other files.
             waitsLong: copy.expiry.mode === 'full',
           }),

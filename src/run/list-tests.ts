@@ -53,7 +53,7 @@ export async function collectTests(
   // The suites read the plan at import (src/harness/run-context.ts), as in a run.
   providePlan(vitest, plan);
   try {
-    const { testModules, unhandledErrors } = await vitest.collect(suiteFilters(config.only));
+    const { testModules, unhandledErrors } = await vitest.collect(suiteFilters(config));
     const files = testModules
       .map((m) => listedFile(m))
       .filter((f) => f.tests.length > 0)

@@ -124,7 +124,7 @@ export async function runConformance(config: DeepReadonly<RunConfig>, o: RunOpti
     vitest = await vitestReady;
     const workers = suiteWorkersLine(plan, checked.quickestAnswerMs);
     if (workers) io.out(workers);
-    sizeVitestPool(vitest, plan);
+    await sizeVitestPool(vitest, plan);
     await runSuites(vitest, plan, reporter, stop, io.err);
     phases.end('suites');
     return summarize(
@@ -219,9 +219,13 @@ async function checkServer(
  * made before the plan existed (its start-up overlaps the stack start and the preflight), and reads
  * them when its pool starts (at start()): they are set on it here, once.
  */
-function sizeVitestPool(vitest: Vitest, plan: RunPlan): void {
-  const threads = planThreads(plan);
-  if (threads === undefined) return;
+async function sizeVitestPool(vitest: Vitest, plan: RunPlan): Promise<void> {
+  const planned = planThreads(plan);
+  if (planned === undefined) return;
+  // No more threads than files: each thread loads vitest's runtime, and a run of one requirement
+  // (the defect matrix runs 105 of them) has one or two files (issue 52).
+  const files = (await vitest.globTestSpecifications(suiteFilters(plan))).length;
+  const threads = Math.max(1, Math.min(planned, files));
   // Min and max alike, always (also when max is already the plan's: the options' minWorkers is 1):
   // with minWorkers 1 and maxWorkers 4 the run lost files, tinypool ending a thread that still ran
   // one ("Terminating worker thread").
@@ -241,7 +245,7 @@ async function runSuites(
   // The suites' threads (and their global setup) read the plan from vitest's provide (src/harness/run-context.ts).
   providePlan(vitest, plan);
   stop.suitesRunning = true;
-  const suites = vitest.start(suiteFilters(plan.only));
+  const suites = vitest.start(suiteFilters(plan));
   suites.catch(() => undefined); // a stopped run does not wait for it
   const stopped = await Promise.race([suites.then(() => undefined), stop.requested]);
   stop.suitesRunning = false;
