@@ -5,7 +5,8 @@
  * CONFORMS (exit 0), since every switch makes a choice speak-v1.md leaves open. Then one stack with
  * every mutually compatible switch on at once. Prints the time of each run and the total.
  *
- * Two stacks at a time (the machine has two cores), each with one synthesis worker.
+ * Two stacks at a time (the machine has two cores), each with one synthesis worker; the runs bound
+ * by the server's waits (WAIT_BOUND) one at a time in a third lane.
  * SPEAKCHECK_LATITUDE_MATRIX=all runs every switch and the combined run; =a,b those switches only
  * (and, when it names `combined`, the combined run); otherwise none. CI runs it as a stage of its
  * own after `npm test` (.ci/run), not beside the defect matrix: two matrices of whole runs at once
@@ -58,6 +59,20 @@ const SERVED: readonly Served[] = [
 ];
 const servedChosen = SERVED.filter((served) => everything || named.includes(served.label));
 const PARALLEL = Number(process.env.SPEAKCHECK_LATITUDE_PARALLEL ?? 2);
+/**
+ * Runs bound by the server's waits, not by the cores: 429s and their Retry-After, a network's
+ * latency. They run one at a time in a lane of their own beside the PARALLEL lanes, longest first
+ * (CI on 2026-11-28: these six took 391 of the matrix's 1309 run-seconds alone, short-lifetimes 177 s,
+ * and the served stacks ran after the switches, so short-lifetimes ran its last two minutes alone).
+ */
+const WAIT_BOUND: readonly string[] = [
+  'short-lifetimes',
+  'retry-after-date',
+  'hosted',
+  'rate-limit',
+  'rate-limit-no-retry-after',
+  'hosted-latency',
+];
 /**
  * The topology of the stack a run starts itself (one synthesis worker, its websocket endpoint sharing
  * its synthesizer): the whole harness runs fine on it, and a second costs a synthesizer per stack.
@@ -122,10 +137,25 @@ describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('lat
 
   beforeAll(async () => {
     const started = Date.now();
-    await mapLimited(chosen, PARALLEL, (latitude) => runWith(latitude.name, [latitude.name]));
-    await mapLimited(servedChosen, PARALLEL, (served) =>
-      runWith(served.label, served.names, served.tls, served.serve),
-    );
+    const runs = [
+      ...chosen.map((latitude) => ({
+        label: latitude.name,
+        run: () => runWith(latitude.name, [latitude.name]),
+      })),
+      ...servedChosen.map((served) => ({
+        label: served.label,
+        run: () => runWith(served.label, served.names, served.tls, served.serve),
+      })),
+    ];
+    const waiting = WAIT_BOUND.flatMap((label) => runs.filter((r) => r.label === label));
+    await Promise.all([
+      mapLimited(
+        runs.filter((r) => !WAIT_BOUND.includes(r.label)),
+        PARALLEL,
+        (r) => r.run(),
+      ),
+      mapLimited(waiting, 1, (r) => r.run()),
+    ]);
     const alone = Date.now() - started;
     if (runCombined)
       await runWith(
@@ -134,7 +164,7 @@ describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('lat
       );
     totalMs = Date.now() - started;
     process.stdout.write(
-      `latitude matrix: ${chosen.length} switch(es)${servedChosen.length > 0 ? ` and ${servedChosen.map((s) => s.label).join(', ')}` : ''} alone in ${(alone / 1000).toFixed(0)} s (${PARALLEL} at a time)${
+      `latitude matrix: ${chosen.length} switch(es)${servedChosen.length > 0 ? ` and ${servedChosen.map((s) => s.label).join(', ')}` : ''} alone in ${(alone / 1000).toFixed(0)} s (${PARALLEL} at a time, the wait-bound ones one at a time beside them)${
         runCombined
           ? `; ${combined.length} compatible switches at once in ${((outcomes.get(COMBINED)?.ms ?? 0) / 1000).toFixed(0)} s`
           : ''
@@ -166,4 +196,13 @@ describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('lat
     const departed = [...run.verdicts].filter(([, status]) => status === 'non-strict').map(([id]) => id);
     expect(departed.filter((id) => !departures(names).includes(id))).toEqual([]);
   });
+});
+
+test('the lane of wait-bound runs names switches or served stacks that exist', () => {
+  const labels = new Set([
+    ...LATITUDES.map((latitude) => latitude.name),
+    ...SERVED.map((served) => served.label),
+  ]);
+  // A renamed one would silently run among the working lanes.
+  for (const label of WAIT_BOUND) expect(labels.has(label), label).toBe(true);
 });
