@@ -337,12 +337,12 @@ for (const { kind, label, fixture: listFixture, numRuns } of PROPERTY_LISTS) {
           const over = pages.findIndex((page) => page.length > length);
           if (over >= 0)
             throw new Finding(
-              `${where}: page ${over} holds ${pages[over]!.length} items, more than length=${length}`,
+              `${where}: page ${first + over} holds ${pages[over]!.length} items, more than length=${length}`,
             );
         });
         if (!bounded) continue;
         check('LIST-PAGES-PARTITION', () => {
-          assertPagesPartition(pages, whole, length, where);
+          assertPagesPartition(pages, whole, length, { firstPage: first, where });
           if (pages[pages.length - 1]!.length !== 0)
             throw new Finding(`${path}, length=${length}: the page after the last one is not empty`);
         });

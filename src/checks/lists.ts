@@ -133,28 +133,29 @@ export function assertListOracle(
 /**
  * Pages of one `length`, read one after another with no change between them, against the whole list
  * read just before (the server's order): they must concatenate to it, none longer than `length`.
- * Returns what is wrong, or []. `label` shortens an id in the sentences. The one judgement of
- * paging: the lists suite (assertPagesPartition) and the sequences (src/checks/stateful) both use it.
+ * Returns what is wrong, or []. `firstPage` is the number of `pages[0]` as the server counts (the
+ * sentences name its pages), `label` shortens an id. The one judgement of paging: the lists suite
+ * (assertPagesPartition) and the sequences (suites/stateful) both use it.
  */
 export function pagesProblems(
   pages: readonly (readonly string[])[],
   whole: readonly string[],
   length: number,
-  label: (id: string) => string = (id) => id,
+  { firstPage, label = (id) => id }: { firstPage: number; label?: (id: string) => string },
 ): string[] {
   const problems: string[] = [];
   pages.forEach((page, i) => {
     if (page.length > length)
-      problems.push(`page ${i + 1} holds ${page.length} items, more than length=${length}`);
+      problems.push(`page ${firstPage + i} holds ${page.length} items, more than length=${length}`);
   });
   const joined = pages.flat();
   const seen = new Set<string>();
-  const twice: string[] = [];
+  const repeated = new Set<string>();
   for (const id of joined) {
-    if (seen.has(id)) twice.push(id);
+    if (seen.has(id)) repeated.add(id);
     seen.add(id);
   }
-  if (twice.length > 0) problems.push(`${twice.map(label).join(', ')} on two pages`);
+  if (repeated.size > 0) problems.push(`${[...repeated].map(label).join(', ')} on more than one page`);
   const skipped = whole.filter((id) => !seen.has(id));
   if (skipped.length > 0)
     problems.push(`pages skip ${skipped.map(label).join(', ')}, which the whole list holds`);
@@ -177,9 +178,9 @@ export function assertPagesPartition(
   pages: readonly (readonly string[])[],
   whole: readonly string[],
   length: number,
-  where = 'pages',
+  { firstPage, where = 'pages' }: { firstPage: number; where?: string },
 ): void {
-  const problems = pagesProblems(pages, whole, length, (id) => id.slice(0, 8));
+  const problems = pagesProblems(pages, whole, length, { firstPage, label: (id) => id.slice(0, 8) });
   if (problems.length > 0)
     throw new Finding(`${where}: pages of length ${length}: ${problems.join('; ')}`, {
       where,

@@ -10,23 +10,30 @@
 export type ReadPage<T> = (page: number, length: number) => Promise<readonly T[]>;
 
 /**
- * The number of the first page, read from the server: the page that, with length=1, holds
- * the item `firstId` (the first item of an unpaged answer of the same query). 1 when neither 1 nor 0 does
- * (a server that ignores paging: what is read later shows it).
+ * The number of the first page, read from the server: the page that, with length=1, holds the item
+ * `firstId` (the first item of an unpaged answer of the same query). Undefined when neither 1 nor 0
+ * does (a server that ignores paging, or an order that moved between the two reads: the caller
+ * reads from page 1 then, and does not take it as learned).
  */
 export async function firstPageNumber<T>(
   readPage: ReadPage<T>,
   idOf: (item: T) => string,
   firstId: string,
-): Promise<number> {
+): Promise<number | undefined> {
   for (const page of [1, 0]) {
     const got = await readPage(page, 1);
     if (got.length === 1 && idOf(got[0]!) === firstId) return page;
   }
-  return 1;
+  return undefined;
 }
 
-/** Bounded: a server that ignores `page` would otherwise be read forever. */
+/** The page a read starts from when the server showed none (firstPageNumber undefined). */
+export const ASSUMED_FIRST_PAGE = 1;
+
+/**
+ * Bounded: a server that ignores `page` would otherwise be read forever (it stops after two pages
+ * anyway: the second brings nothing new); a list longer than this many pages is cut there.
+ */
 export const WHOLE_LIST_MAX_PAGES = 100;
 
 /**

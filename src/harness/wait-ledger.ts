@@ -6,7 +6,8 @@
  * Later waits read it at every poll (src/harness and suites/support/items.ts `waitUntilDone`):
  *   - a wait for the very item that already exceeded its bound concludes after one poll;
  *   - a wait for another item of the same kind waits at most twice as long as the slowest item of
- *     that kind this run saw done (not at all when none got done), then concludes;
+ *     that kind this run saw done (but at least ALLOWANCE_FLOOR_MS, src/facts; not at all when
+ *     none got done), then concludes;
  * each concluding with NotWaitedAgain, which blocks what needed the item and names the first wait's
  * evidence. Fair: only a wait that ran its whole bound poisons later ones, and only of its own kind;
  * a slow server whose items all get done never writes a stuck line.

@@ -27,7 +27,7 @@ import {
   takesOf,
 } from '../../src/checks/stateful/model.ts';
 import { apiCall, capture } from '../../src/checks/stateful/script-words.ts';
-import { firstPageNumber, readWholeList } from '../../src/checks/whole-list.ts';
+import { ASSUMED_FIRST_PAGE, firstPageNumber, readWholeList } from '../../src/checks/whole-list.ts';
 import type { Exchange, RequirementId } from '../../src/harness/index.ts';
 import type { Real } from './real.ts';
 
@@ -291,7 +291,7 @@ async function listIds(
 /**
  * The whole filtered list (src/checks/whole-list.ts): one answer, and when it is shorter than the
  * filter the server may have a default page size of its own (the answer's length, even 1: "Default
- * page size … not shown"), so the list read again in pages of the filter's size.
+ * page size … not shown"), so the list read again in pages of that size, the one the server chose.
  */
 export async function wholeList(r: Real, account: AccountName, ids: readonly string[]): Promise<string[]> {
   const first = await listIds(r, account, { take_id: ids.join(',') });
@@ -299,12 +299,15 @@ export async function wholeList(r: Real, account: AccountName, ids: readonly str
     readPage: (page, length) => listIds(r, account, { take_id: ids.join(','), length, page }),
     idOf: (id) => id,
     firstPage: () => firstPage(r, account, ids, first[0]!),
-    length: ids.length,
+    length: first.length,
     complete: first.length >= ids.length,
   });
 }
 
-/** The first page number ("whether pages are counted from 0 or 1: not shown"), as the server shows it once. */
+/**
+ * The first page number ("whether pages are counted from 0 or 1: not shown"), learned once the
+ * server showed it; until then each read starts from page 1 and the next one asks again.
+ */
 async function firstPage(
   r: Real,
   account: AccountName,
@@ -316,7 +319,7 @@ async function firstPage(
     (id) => id,
     firstId,
   );
-  return r.world.firstPage;
+  return r.world.firstPage ?? ASSUMED_FIRST_PAGE;
 }
 
 export class ListTakes implements SequenceCommand {
@@ -373,7 +376,7 @@ export class ListTakes implements SequenceCommand {
     // A take that changed status meanwhile may move in a server's order: judge a stable list only.
     const after = await wholeList(r, this.account, ids);
     if (after.join() !== whole.join()) return;
-    const problems = pagesProblems(pages, whole, length);
+    const problems = pagesProblems(pages, whole, length, { firstPage: base });
     recordPaged(m, this.account, pages.length);
     if (problems.length > 0)
       throw fail(

@@ -130,7 +130,7 @@ function waitLedger(): WaitLedger {
  * shared voice; default: now). Throws a Finding when the bound passes or the final state is not
  * `ready` (unless `acceptFailure`). A wait that runs its whole bound is written in the run's ledger;
  * from then on, waits of the same kind end early with NotWaitedAgain (the stuck item itself after
- * one poll, another after twice the slowest done item of its kind this run).
+ * one poll, another after twice the slowest done item of its kind this run, at least a second).
  */
 export async function waitUntilDone<T extends { status: string }>(
   s: SpeakContext,

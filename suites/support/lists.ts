@@ -3,7 +3,7 @@
  * server has a default page size), and the whole list read again while it lacks items known to exist.
  */
 import { show } from '../../src/checks/finding.ts';
-import { firstPageNumber, readWholeList } from '../../src/checks/whole-list.ts';
+import { ASSUMED_FIRST_PAGE, firstPageNumber, readWholeList } from '../../src/checks/whole-list.ts';
 import type { SpeakContext } from '../../src/harness/index.ts';
 import { expectCreated } from './assertions.ts';
 import { expectItemSchema, type Kind } from './items.ts';
@@ -50,7 +50,7 @@ function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promi
     };
     firstPages.set(
       kind,
-      firstPageNumber(probe, (item) => idOf(kind, item), ids[0]!),
+      firstPageNumber(probe, (item) => idOf(kind, item), ids[0]!).then((page) => page ?? ASSUMED_FIRST_PAGE),
     );
   }
   return firstPages.get(kind)!;

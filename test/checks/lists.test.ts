@@ -79,7 +79,7 @@ describe('pages partition', () => {
 
   it('accepts a partition', () => {
     expect(() =>
-      assertPagesPartition([['f6', 'e5'], ['d4', 'c3'], ['b2', 'a1'], []], whole, 2),
+      assertPagesPartition([['f6', 'e5'], ['d4', 'c3'], ['b2', 'a1'], []], whole, 2, { firstPage: 1 }),
     ).not.toThrow();
   });
 
@@ -95,16 +95,17 @@ describe('pages partition', () => {
         ],
         whole,
         2,
+        { firstPage: 1 },
       ),
-    ).toThrow(/e5, d4, c3, b2 on two pages/);
+    ).toThrow(/e5, d4, c3, b2 on more than one page/);
   });
 
   it('catches a gap and an oversized page', () => {
-    expect(() => assertPagesPartition([['f6', 'e5'], ['c3', 'b2'], ['a1']], whole, 2)).toThrow(
-      /pages skip d4, which the whole list holds/,
-    );
-    expect(() => assertPagesPartition([['f6', 'e5', 'd4']], whole, 2)).toThrow(
-      /holds 3 items, more than length=2/,
+    expect(() =>
+      assertPagesPartition([['f6', 'e5'], ['c3', 'b2'], ['a1']], whole, 2, { firstPage: 1 }),
+    ).toThrow(/pages skip d4, which the whole list holds/);
+    expect(() => assertPagesPartition([['f6', 'e5', 'd4']], whole, 2, { firstPage: 0 })).toThrow(
+      /page 0 holds 3 items, more than length=2/,
     );
   });
 });

@@ -74,12 +74,16 @@ describe('takes and lists', () => {
 
   test('pages must partition the whole list in its order: a skipped item is named', () => {
     const whole = ['a', 'b', 'c', 'd'];
-    expect(pagesProblems([['a', 'b'], ['c', 'd'], []], whole, 2)).toEqual([]);
-    expect(pagesProblems([['a', 'b'], ['d'], []], whole, 2)).toEqual([
+    expect(pagesProblems([['a', 'b'], ['c', 'd'], []], whole, 2, { firstPage: 1 })).toEqual([]);
+    expect(pagesProblems([['a', 'b'], ['d'], []], whole, 2, { firstPage: 1 })).toEqual([
       'pages skip c, which the whole list holds',
     ]);
-    expect(pagesProblems([['a', 'b'], ['b', 'c'], ['d']], whole, 2)[0]).toMatch(/b on two pages/);
-    expect(pagesProblems([['a', 'b', 'c'], ['d']], whole, 2)[0]).toMatch(/more than length=2/);
+    expect(pagesProblems([['a', 'b'], ['b', 'c'], ['d']], whole, 2, { firstPage: 1 })[0]).toMatch(
+      /b on more than one page/,
+    );
+    expect(pagesProblems([['a', 'b', 'c'], ['d']], whole, 2, { firstPage: 1 })[0]).toMatch(
+      /more than length=2/,
+    );
     expect(
       pagesProblems(
         [
@@ -88,8 +92,23 @@ describe('takes and lists', () => {
         ],
         whole,
         2,
+        { firstPage: 1 },
       )[0],
     ).toMatch(/another order/);
+    // The server's own page numbers, and an id on three pages named once.
+    expect(pagesProblems([['a', 'b', 'c'], ['d']], whole, 2, { firstPage: 0 })[0]).toMatch(/^page 0 holds 3/);
+    expect(
+      pagesProblems(
+        [
+          ['a', 'b'],
+          ['b', 'c'],
+          ['b', 'd'],
+        ],
+        whole,
+        2,
+        { firstPage: 1 },
+      )[0],
+    ).toBe('b on more than one page');
   });
 
   test('paging is observed after any change of the sequence: a generation counts, no delete needed', () => {

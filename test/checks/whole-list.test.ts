@@ -3,7 +3,12 @@
  * number (0 or 1), its default page size (none, 1, 2), and a server that ignores `page`.
  */
 import { describe, expect, test } from 'vitest';
-import { firstPageNumber, readWholeList, WHOLE_LIST_MAX_PAGES } from '../../src/checks/whole-list.ts';
+import {
+  ASSUMED_FIRST_PAGE,
+  firstPageNumber,
+  readWholeList,
+  WHOLE_LIST_MAX_PAGES,
+} from '../../src/checks/whole-list.ts';
 
 const ITEMS = ['a', 'b', 'c', 'd', 'e'];
 
@@ -28,8 +33,8 @@ describe('firstPageNumber', () => {
     expect(await firstPageNumber(s.readPage, id, 'a')).toBe(base);
   });
 
-  test('1 when no page holds the first item alone', async () => {
-    expect(await firstPageNumber(async () => [], id, 'a')).toBe(1);
+  test('undefined when no page holds the first item alone: nothing learned', async () => {
+    expect(await firstPageNumber(async () => [], id, 'a')).toBeUndefined();
   });
 });
 
@@ -43,7 +48,7 @@ describe('readWholeList', () => {
     const whole = await readWholeList(s.unpaged(), {
       readPage: s.readPage,
       idOf: id,
-      firstPage: () => firstPageNumber(s.readPage, id, 'a'),
+      firstPage: async () => (await firstPageNumber(s.readPage, id, 'a')) ?? ASSUMED_FIRST_PAGE,
       length: 2,
     });
     expect(whole).toEqual(ITEMS);

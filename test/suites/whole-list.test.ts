@@ -24,7 +24,7 @@ function server(stored: string[], defaultLength: number | undefined, base = 1) {
     },
   };
   const world = { clients: { primary: client, second: undefined } } as unknown as SequenceWorld;
-  return { real: new Real(world), asked };
+  return { real: new Real(world), asked, world };
 }
 
 describe('wholeList', () => {
@@ -36,6 +36,16 @@ describe('wholeList', () => {
   it('reads every page with pages counted from 0', async () => {
     const { real } = server(['a', 'b', 'c', 'd'], 1, 0);
     expect(await wholeList(real, 'primary', ['a', 'b', 'c', 'd'])).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('learns the first page once the server shows it, and nothing from a probe no page matched', async () => {
+    const zero = server(['a', 'b', 'c'], 1, 0);
+    await wholeList(zero.real, 'primary', ['a', 'b', 'c']);
+    expect(zero.world.firstPage).toBe(0);
+    // Pages counted from 2: neither page 1 nor page 0 holds the first take alone.
+    const odd = server(['a', 'b', 'c'], 1, 2);
+    await wholeList(odd.real, 'primary', ['a', 'b', 'c']);
+    expect(odd.world.firstPage).toBeUndefined();
   });
 
   it('reads pages of the default size the first answer shows (2)', async () => {

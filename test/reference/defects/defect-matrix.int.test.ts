@@ -24,7 +24,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFECTS, type DefectSpec } from '../../../reference/defects/index.ts';
 import { catalogue } from '../../../src/requirements/index.ts';
 import { EMBEDDED_RUN_SERVE_ARGS } from '../../../src/stack/target.ts';
-import { type HarnessRun, mapLimited, runHarness, startDefectiveStack } from './defective-stack.ts';
+import {
+  type HarnessRun,
+  mapLimited,
+  runHarness,
+  runInLanes,
+  startDefectiveStack,
+} from './defective-stack.ts';
 import {
   FAILURE_LINE,
   failedReproduction,
@@ -211,18 +217,7 @@ describe.runIf(chosen.length > 0)('defect matrix', () => {
         `defect ${defect.name} (${defect.area}): ${caught(o) ? 'caught' : 'NOT caught'} in ${(o.ms / 1000).toFixed(0)} s\n`,
       );
     };
-    await Promise.all([
-      mapLimited(
-        chosen.filter((defect) => !WAIT_BOUND.includes(defect.name)),
-        PARALLEL,
-        runSwitch,
-      ),
-      mapLimited(
-        chosen.filter((defect) => WAIT_BOUND.includes(defect.name)),
-        1,
-        runSwitch,
-      ),
-    ]);
+    await runInLanes(chosen, PARALLEL, (defect) => WAIT_BOUND.includes(defect.name), runSwitch);
     totalMs = Date.now() - started;
   }, 60 * 60_000);
 

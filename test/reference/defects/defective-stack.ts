@@ -145,3 +145,29 @@ export async function mapLimited<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return results;
 }
+
+/**
+ * The matrices' schedule: `parallel` lanes of the items that work the cores, and beside them one
+ * lane of those bound by a wait (`waitBound`: a ready bound, a hang's timeout, a Retry-After), in
+ * their given order, so that two of them never hold both working lanes idle. With `parallel` 1 a
+ * single lane runs everything: the setting caps the stacks at once.
+ */
+export async function runInLanes<T>(
+  items: readonly T[],
+  parallel: number,
+  waitBound: (item: T) => boolean,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  if (parallel <= 1) {
+    await mapLimited(items, 1, work);
+    return;
+  }
+  await Promise.all([
+    mapLimited(
+      items.filter((item) => !waitBound(item)),
+      parallel,
+      work,
+    ),
+    mapLimited(items.filter(waitBound), 1, work),
+  ]);
+}

@@ -21,7 +21,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { compatibleLatitudes, LATITUDES, type LatitudeSpec } from '../../../reference/latitude/index.ts';
 import { EMBEDDED_RUN_SERVE_ARGS } from '../../../src/stack/target.ts';
-import { type HarnessRun, mapLimited, runHarness, startDefectiveStack } from '../defects/defective-stack.ts';
+import { type HarnessRun, runHarness, runInLanes, startDefectiveStack } from '../defects/defective-stack.ts';
 
 const selection = process.env.SPEAKCHECK_LATITUDE_MATRIX ?? '';
 const everything = selection === '1' || selection === 'all';
@@ -147,15 +147,15 @@ describe.runIf(chosen.length > 0 || runCombined || servedChosen.length > 0)('lat
         run: () => runWith(served.label, served.names, served.tls, served.serve),
       })),
     ];
-    const waiting = WAIT_BOUND.flatMap((label) => runs.filter((r) => r.label === label));
-    await Promise.all([
-      mapLimited(
-        runs.filter((r) => !WAIT_BOUND.includes(r.label)),
-        PARALLEL,
-        (r) => r.run(),
-      ),
-      mapLimited(waiting, 1, (r) => r.run()),
-    ]);
+    // The wait-bound ones longest first: WAIT_BOUND's order.
+    const rank = (label: string) => (WAIT_BOUND.includes(label) ? WAIT_BOUND.indexOf(label) : -1);
+    const ordered = [...runs].sort((a, b) => rank(a.label) - rank(b.label));
+    await runInLanes(
+      ordered,
+      PARALLEL,
+      (r) => WAIT_BOUND.includes(r.label),
+      (r) => r.run(),
+    );
     const alone = Date.now() - started;
     if (runCombined)
       await runWith(
