@@ -36,6 +36,12 @@ export const ASSUMED_FIRST_PAGE = 1;
  */
 export const WHOLE_LIST_MAX_PAGES = 100;
 
+/** A whole list as read: `cut` when WHOLE_LIST_MAX_PAGES pages still brought new items (not read to its end). */
+export interface WholeList<T> {
+  items: T[];
+  cut: boolean;
+}
+
 /**
  * The whole list from its unpaged answer `first`. Even one item may be a full page (a default page
  * size of 1 is the server's to choose), so unless `complete` says the answer cannot be cut short,
@@ -52,8 +58,8 @@ export async function readWholeList<T>(
     /** The unpaged answer is known whole (a filter of n ids answered with n items). */
     complete?: boolean;
   },
-): Promise<T[]> {
-  if (first.length === 0 || options.complete) return [...first];
+): Promise<WholeList<T>> {
+  if (first.length === 0 || options.complete) return { items: [...first], cut: false };
   const { idOf } = options;
   const all = [...first];
   const seen = new Set(first.map(idOf));
@@ -64,9 +70,9 @@ export async function readWholeList<T>(
     // The first page may hold just what the unpaged answer held (its length was the default page
     // size): only a later page that brings nothing new ends the read. A short page does not: a
     // server may cap `length` below what was asked.
-    if (fresh.length === 0 && page > base) break;
+    if (fresh.length === 0 && page > base) return { items: all, cut: false };
     for (const item of fresh) seen.add(idOf(item));
     all.push(...fresh);
   }
-  return all;
+  return { items: all, cut: true };
 }

@@ -51,7 +51,7 @@ describe('readWholeList', () => {
       firstPage: async () => (await firstPageNumber(s.readPage, id, 'a')) ?? ASSUMED_FIRST_PAGE,
       length: 2,
     });
-    expect(whole).toEqual(ITEMS);
+    expect(whole).toEqual({ items: ITEMS, cut: false });
   });
 
   test('pages of at least the first answer’s length, asked for explicitly', async () => {
@@ -64,8 +64,11 @@ describe('readWholeList', () => {
   test('an empty answer, or one known whole, is not read again', async () => {
     const s = server(1, 2);
     const options = { readPage: s.readPage, idOf: id, firstPage: async () => 1, length: 2 };
-    expect(await readWholeList([], options)).toEqual([]);
-    expect(await readWholeList(['a', 'b'], { ...options, complete: true })).toEqual(['a', 'b']);
+    expect(await readWholeList([], options)).toEqual({ items: [], cut: false });
+    expect(await readWholeList(['a', 'b'], { ...options, complete: true })).toEqual({
+      items: ['a', 'b'],
+      cut: false,
+    });
     expect(s.asked).toEqual([]);
   });
 
@@ -77,7 +80,20 @@ describe('readWholeList', () => {
       firstPage: async () => 1,
       length: 2,
     });
-    expect(whole).toEqual(['a', 'b']);
+    expect(whole).toEqual({ items: ['a', 'b'], cut: false });
     expect(s.asked.length).toBeLessThan(WHOLE_LIST_MAX_PAGES);
+  });
+
+  test('a list still growing at the last page the bound allows is cut, and says so', async () => {
+    // Every page brings a new item: an endless list.
+    const readPage = async (page: number) => [`item-${page}`];
+    const whole = await readWholeList(['item-0'], {
+      readPage,
+      idOf: id,
+      firstPage: async () => 1,
+      length: 1,
+    });
+    expect(whole.cut).toBe(true);
+    expect(whole.items).toHaveLength(WHOLE_LIST_MAX_PAGES + 2);
   });
 });

@@ -55,8 +55,17 @@ describe('list (the whole list)', () => {
   test('no default page size: the first answer, one page more to be sure', async () => {
     const { speak, stored, asked } = server(3, undefined);
     expect((await list<{ take_id: string }>(speak, 'take')).map((t) => t.take_id)).toEqual(stored);
-    // The answer, the page-base probe, and one page of the explicit length that brings nothing new.
+    // The answer, the page-base probe, the first page of the explicit length (the same items: a
+    // default page size may equal it) and the page after it, which brings nothing new.
     expect(asked.length).toBeLessThanOrEqual(4);
+  });
+
+  test('a list longer than the pages the harness reads: not observed, never taken as whole', async () => {
+    const { speak } = server(20_000, 1);
+    await expect(list(speak, 'take')).rejects.toMatchObject({
+      code: 'SPEAKCHECK_NOT_OBSERVED',
+      reason: expect.stringMatching(/not read to its end/),
+    });
   });
 
   test('a filter of one item answered with that one item', async () => {
