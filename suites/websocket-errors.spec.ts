@@ -151,43 +151,46 @@ covers(
   'the /voices/generate command: Voice messages and the example take audio',
   async ({ speak }) => {
     const { timeouts, withConnection } = streams(speak);
-    await withConnection(async (conn) => {
-      const body = {
-        name: speak.prefix('websocket-voice'),
-        gender: speak.model.genders[0] ?? 'female',
-        model: speak.model.name,
-      };
-      const r = await conn.generate(body, {
-        requestId: 'voice-1',
-        command: '/voices/generate',
-        mode: 'chunks',
-        timeouts: timeouts(),
-      });
-      const voiceId = r.takeMessages.map((m) => m.data.voice_id).find((v) => typeof v === 'string');
-      if (typeof voiceId === 'string') speak.track('voice', voiceId);
-      const exampleTake = r.reassembly.takeId;
-      if (exampleTake) speak.track('take', exampleTake);
-      observe(
-        'websocket-errors.voices-generate',
-        '/voices/generate: {outcome}{diagnostic}; Voice statuses {statuses}; example take {exampleTake}: {parts} part(s), {samples} samples, {findings} stream finding(s)',
-        {
-          values: { outcome: r.outcome },
-          particulars: {
-            diagnostic: r.diagnostic ? ` (${r.diagnostic})` : '',
-            statuses: r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none',
-            exampleTake: exampleTake ?? 'none',
-            parts: r.reassembly.parts.length,
-            samples: r.reassembly.totalSamples,
-            findings: r.reassembly.findings.length,
+    await withConnection(
+      async (conn) => {
+        const body = {
+          name: speak.prefix('websocket-voice'),
+          gender: speak.model.genders[0] ?? 'female',
+          model: speak.model.name,
+        };
+        const r = await conn.generate(body, {
+          requestId: 'voice-1',
+          command: '/voices/generate',
+          mode: 'chunks',
+          timeouts: timeouts(),
+        });
+        const voiceId = r.takeMessages.map((m) => m.data.voice_id).find((v) => typeof v === 'string');
+        if (typeof voiceId === 'string') speak.track('voice', voiceId);
+        const exampleTake = r.reassembly.takeId;
+        if (exampleTake) speak.track('take', exampleTake);
+        observe(
+          'websocket-errors.voices-generate',
+          '/voices/generate: {outcome}{diagnostic}; Voice statuses {statuses}; example take {exampleTake}: {parts} part(s), {samples} samples, {findings} stream finding(s)',
+          {
+            values: { outcome: r.outcome },
+            particulars: {
+              diagnostic: r.diagnostic ? ` (${r.diagnostic})` : '',
+              statuses: r.takeMessages.map((m) => String(m.data.status)).join(' → ') || 'none',
+              exampleTake: exampleTake ?? 'none',
+              parts: r.reassembly.parts.length,
+              samples: r.reassembly.totalSamples,
+              findings: r.reassembly.findings.length,
+            },
           },
-        },
-      );
-      check('WS-VOICES-GENERATE', () => {
-        for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Voice message #${m.seq}`);
-        for (const m of r.takeMessages) expectSchema('Voice', m.data, `the Voice of message #${m.seq}`);
-        assertRequestEnded(r);
-        assertStreamClean(r);
-      });
-    });
+        );
+        check('WS-VOICES-GENERATE', () => {
+          for (const m of r.takeMessages) expectSchema('WsItemMessage', m.raw, `Voice message #${m.seq}`);
+          for (const m of r.takeMessages) expectSchema('Voice', m.data, `the Voice of message #${m.seq}`);
+          assertRequestEnded(r);
+          assertStreamClean(r);
+        });
+      },
+      { needsVoice: false },
+    );
   },
 );

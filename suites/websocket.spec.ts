@@ -174,27 +174,31 @@ covers(
 );
 
 covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async ({ speak }) => {
-  await streams(speak).withConnection(async (conn) => {
-    const greeting = await conn
-      .waitForText(
-        (m) => field(m.json, 'status') !== undefined,
-        MESSAGE_WAIT_MS,
-        'connection-level status message',
-      )
-      .catch(() => undefined);
-    observe(
-      'websocket.greeting',
-      greeting
-        ? 'on connect the worker sent {greeting}'
-        : 'no connection-level message within {waitMs} ms of connecting',
-      {
-        values: { greeted: greeting !== undefined },
-        particulars: { greeting: greeting?.text.slice(0, 200) ?? '', waitMs: MESSAGE_WAIT_MS },
-      },
-    );
-    const what = 'the connection-level message';
-    if (greeting) check('WS-CONNECTION-MESSAGE', () => expectSchema('WsStatusMessage', greeting.json, what));
-  });
+  await streams(speak).withConnection(
+    async (conn) => {
+      const greeting = await conn
+        .waitForText(
+          (m) => field(m.json, 'status') !== undefined,
+          MESSAGE_WAIT_MS,
+          'connection-level status message',
+        )
+        .catch(() => undefined);
+      observe(
+        'websocket.greeting',
+        greeting
+          ? 'on connect the worker sent {greeting}'
+          : 'no connection-level message within {waitMs} ms of connecting',
+        {
+          values: { greeted: greeting !== undefined },
+          particulars: { greeting: greeting?.text.slice(0, 200) ?? '', waitMs: MESSAGE_WAIT_MS },
+        },
+      );
+      const what = 'the connection-level message';
+      if (greeting)
+        check('WS-CONNECTION-MESSAGE', () => expectSchema('WsStatusMessage', greeting.json, what));
+    },
+    { needsVoice: false },
+  );
 });
 
 covers(

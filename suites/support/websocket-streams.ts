@@ -35,8 +35,15 @@ export interface WebsocketStreams {
    * 2 s). A voice that cannot be made is left to the request that needs it to report.
    */
   connectWhenReady(): Promise<SpeakStreamConnection>;
-  /** Opens a connection for `fn` (connectWhenReady) and always closes it. */
-  withConnection<T>(fn: (conn: SpeakStreamConnection) => Promise<T>): Promise<T>;
+  /**
+   * Opens a connection for `fn` and always closes it: once the shared voice is ready
+   * (connectWhenReady), or at once with `needsVoice: false` for a test whose first frame needs no
+   * voice (it would only wait for one: up to the ready bound against a server that never makes it).
+   */
+  withConnection<T>(
+    fn: (conn: SpeakStreamConnection) => Promise<T>,
+    options?: { needsVoice?: boolean },
+  ): Promise<T>;
   /** A plain ready voice to make takes with: the run's shared one. */
   voice(): Promise<string>;
   /** Submits one take request on `conn`, tracks the take for cleanup and records its timings. */
@@ -80,8 +87,8 @@ function websocketStreams(
     connectFresh,
     connectWhenReady,
     voice,
-    async withConnection(fn) {
-      const conn = await connectWhenReady();
+    async withConnection(fn, { needsVoice = true } = {}) {
+      const conn = await (needsVoice ? connectWhenReady() : connectFresh());
       try {
         return await fn(conn);
       } finally {
