@@ -5,10 +5,18 @@
 # process's RSS. The run the defect matrix makes once per switch (docs/benchmarks.md).
 #   scripts/pair-requirement-runs.sh /work/wt-base AUTH-LOGIN-FAIL-401 5
 set -euo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: scripts/pair-requirement-runs.sh BEFORE_CHECKOUT REQUIREMENT_ID [PAIRS]" >&2
+  exit 2
+fi
 before=$1 req=$2 n=${3:-5}
 after=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# One untimed run each first: a checkout's first start after an edit bundles its CLI.
+for dir in "$before" "$after"; do
+  node "$dir/bin/speakcheck.js" run --requirement "$req" --report-dir "$out/warm" >/dev/null 2>&1 || true
+done
 for i in $(seq 1 "$n"); do
   for side in before after; do
     dir=$before; [ "$side" = after ] && dir=$after

@@ -173,33 +173,27 @@ covers(
   },
 );
 
-covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', async ({ speak }) => {
-  await streams(speak).withConnection(
-    async (conn) => {
-      const greeting = await conn
-        .waitForText(
-          (m) => field(m.json, 'status') !== undefined,
-          MESSAGE_WAIT_MS,
-          'connection-level status message',
-        )
-        .catch(() => undefined);
-      observe(
-        'websocket.greeting',
-        greeting
-          ? 'on connect the worker sent {greeting}'
-          : 'no connection-level message within {waitMs} ms of connecting',
-        {
-          values: { greeted: greeting !== undefined },
-          particulars: { greeting: greeting?.text.slice(0, 200) ?? '', waitMs: MESSAGE_WAIT_MS },
-        },
-      );
-      const what = 'the connection-level message';
-      if (greeting)
-        check('WS-CONNECTION-MESSAGE', () => expectSchema('WsStatusMessage', greeting.json, what));
-    },
-    { needsVoice: false },
-  );
-});
+covers(['WS-CONNECTION-MESSAGE'], 'connection-level messages on connect', ({ speak }) =>
+  streams(speak).withConnection(observeGreeting, { needsVoice: false }),
+);
+
+/** What the worker says on connect, if anything (reported); a status message is schema-checked. */
+async function observeGreeting(conn: SpeakStreamConnection): Promise<void> {
+  const greeting = await conn
+    .waitForText(
+      (m) => field(m.json, 'status') !== undefined,
+      MESSAGE_WAIT_MS,
+      'connection-level status message',
+    )
+    .catch(() => undefined);
+  const said = greeting ? 'sent {greeting}' : 'sent no connection-level message within {waitMs} ms';
+  observe('websocket.greeting', `on connect the worker ${said}`, {
+    values: { greeted: greeting !== undefined },
+    particulars: { greeting: greeting?.text.slice(0, 200) ?? '', waitMs: MESSAGE_WAIT_MS },
+  });
+  const what = 'the connection-level message';
+  if (greeting) check('WS-CONNECTION-MESSAGE', () => expectSchema('WsStatusMessage', greeting.json, what));
+}
 
 covers(
   ['WS-URL-SECRET-VARIES', 'WS-URL-TAMPERED-REFUSED'],

@@ -65,7 +65,7 @@ export async function readWholeList<T>(
   const seen = new Set(first.map(idOf));
   const base = await options.firstPage();
   const length = Math.max(first.length, options.length);
-  for (let page = base; page <= base + WHOLE_LIST_MAX_PAGES; page++) {
+  for (let page = base; page < base + WHOLE_LIST_MAX_PAGES; page++) {
     const fresh = (await options.readPage(page, length)).filter((item) => !seen.has(idOf(item)));
     // The first page may hold just what the unpaged answer held (its length was the default page
     // size): only a later page that brings nothing new ends the read. A short page does not: a

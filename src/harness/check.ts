@@ -25,7 +25,7 @@ import { classify, messageOf } from './disposition.ts';
 /** One requirement id, or several a single assertion observes together: a misspelled id is a type error. */
 export type RequirementIds = RequirementId | readonly RequirementId[];
 
-export { markSetupFailure, messageOf, throttledBy } from './disposition.ts';
+export { markSetupFailure, messageOf, notObservedBy, throttledBy } from './disposition.ts';
 
 /** What covers() hands to check() through AsyncLocalStorage. */
 export interface CheckScope {

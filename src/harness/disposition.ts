@@ -51,8 +51,9 @@ export function classify(err: unknown): Disposition {
   const throttled = throttledBy(err);
   if (throttled !== undefined) return { kind: 'throttled', message: redactText(messageOf(throttled)) };
   if (codeOf(err) === 'SPEAKCHECK_TEST_BOUND') return { kind: 'test-bound', message };
-  if (codeOf(err) === 'SPEAKCHECK_NOT_OBSERVED') {
-    const { reason, wouldJudge } = err as { reason: string; wouldJudge: string };
+  const unobservable = notObservedBy(err);
+  if (unobservable !== undefined) {
+    const { reason, wouldJudge } = unobservable as { reason: string; wouldJudge: string };
     return { kind: 'cannot-observe', reason, wouldJudge };
   }
   if (codeOf(err) === 'SPEAKCHECK_STEP_FAILED') return { kind: 'step-failed', message };
@@ -78,6 +79,14 @@ export function classify(err: unknown): Disposition {
  */
 export function throttledBy(err: unknown): unknown {
   return inCauses(err, (e) => codeOf(e) === 'SPEAKCHECK_THROTTLED');
+}
+
+/**
+ * The CannotObserve (src/harness/check.ts) behind `err`, also when a wrapper (a property's failure,
+ * a step) keeps it as its cause: what could not be seen is no counterexample and no finding.
+ */
+export function notObservedBy(err: unknown): unknown {
+  return inCauses(err, (e) => codeOf(e) === 'SPEAKCHECK_NOT_OBSERVED');
 }
 
 export function messageOf(err: unknown): string {

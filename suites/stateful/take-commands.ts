@@ -316,11 +316,17 @@ async function firstPage(
   ids: readonly string[],
   firstId: string,
 ): Promise<number> {
-  r.world.firstPage ??= await firstPageNumber(
-    (page, length) => listIds(r, account, { take_id: ids.join(','), length, page }),
-    (id) => id,
-    firstId,
-  );
+  // A probe's answer other than a JSON array (a server refusing page=0) is no page, not a failure:
+  // how pages are counted is the server's to choose.
+  const probe = async (page: number, length: number) => {
+    const exchange = await r.client(account).get('/v1/speak/takes', {
+      query: { take_id: ids.join(','), length, page },
+    });
+    return exchange.status === 200 && Array.isArray(exchange.json)
+      ? (exchange.json as Array<{ take_id?: unknown }>).map((item) => String(item.take_id))
+      : [];
+  };
+  r.world.firstPage ??= await firstPageNumber(probe, (id) => id, firstId);
   return r.world.firstPage ?? ASSUMED_FIRST_PAGE;
 }
 

@@ -40,25 +40,29 @@ export async function listPage<T>(
 const idOf = (kind: Kind, item: unknown) => String((item as Record<string, unknown>)[`${kind}_id`]);
 
 /**
- * The number of the first page, probed once per file and list with an id filter of one or two
- * listed items (it keeps items other files create meanwhile out of the probe). An answer other than
- * a JSON array (a server refusing page=0) is no page.
+ * The number of the first page, probed with an id filter of one or two listed items (it keeps items
+ * other files create meanwhile out of the probe) and kept for the file once the server showed it; a
+ * probe no page matched (an order that moved between the two reads, a server that ignores paging)
+ * is not kept: the read starts from page 1 and the next one probes again. An answer other than a
+ * JSON array (a server refusing page=0) is no page.
  */
 function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promise<number> {
   const firstPages = firstPagesOf(s);
-  if (!firstPages.has(kind)) {
-    const probe = async (page: number, length: number) => {
-      const exchange = await s.api.get(`/v1/speak/${kind}s`, {
-        query: { [`${kind}_id`]: ids.join(','), length, page },
-      });
-      return exchange.status === 200 && Array.isArray(exchange.json) ? (exchange.json as unknown[]) : [];
-    };
-    firstPages.set(
-      kind,
-      firstPageNumber(probe, (item) => idOf(kind, item), ids[0]!).then((page) => page ?? ASSUMED_FIRST_PAGE),
-    );
-  }
-  return firstPages.get(kind)!;
+  const known = firstPages.get(kind);
+  if (known) return known;
+  const probe = async (page: number, length: number) => {
+    const exchange = await s.api.get(`/v1/speak/${kind}s`, {
+      query: { [`${kind}_id`]: ids.join(','), length, page },
+    });
+    return exchange.status === 200 && Array.isArray(exchange.json) ? (exchange.json as unknown[]) : [];
+  };
+  const probing = firstPageNumber(probe, (item) => idOf(kind, item), ids[0]!).then((page) => {
+    if (page === undefined) firstPages.delete(kind);
+    return page ?? ASSUMED_FIRST_PAGE;
+  });
+  // Shared by the reads that ask meanwhile (one probe at a time per list).
+  firstPages.set(kind, probing);
+  return probing;
 }
 
 /**

@@ -1,5 +1,7 @@
 /** check(), checkStep() and notObserved(): what they conclude per requirement id, and what they let through. */
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { assertProperty } from '../../fixtures/property.ts';
 import { Finding } from '../../src/checks/finding.ts';
 import {
   CannotObserve,
@@ -87,6 +89,26 @@ describe('check', () => {
       wouldJudge: '--second-token',
     });
     expect(conclusions).toEqual({});
+  });
+
+  test('a CannotObserve behind a wrapper (a property that failed on it) is still not observed, and no shrinking', async () => {
+    const unobservable = new CannotObserve('the list was not read to its end', 'an account with fewer takes');
+    expect(classify(new Error('property failed', { cause: unobservable }))).toEqual({
+      kind: 'cannot-observe',
+      reason: 'the list was not read to its end',
+      wouldJudge: 'an account with fewer takes',
+    });
+    let calls = 0;
+    const error = await assertProperty(
+      'unobservable property',
+      fc.asyncProperty(fc.integer(), async () => {
+        calls++;
+        throw unobservable;
+      }),
+      { numRuns: 50, seed: 1 },
+    ).catch((e: unknown) => e);
+    expect(error).toBe(unobservable);
+    expect(calls).toBe(1);
   });
 
   test('a check of an id the test does not cover, or outside a test, is a harness bug', () => {

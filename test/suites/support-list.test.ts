@@ -68,6 +68,14 @@ describe('list (the whole list)', () => {
     });
   });
 
+  test('a first page no probe matched is not kept: the next read probes again', async () => {
+    const { speak, asked } = server(5, 1, 2);
+    await list(speak, 'take');
+    await list(speak, 'take');
+    const probes = asked.filter((q) => q.length === 1 && q.page === 1);
+    expect(probes).toHaveLength(2);
+  });
+
   test('a filter of one item answered with that one item', async () => {
     const { speak } = server(3, undefined);
     expect(await list(speak, 'take', { take_id: 'tk_1' })).toEqual([{ take_id: 'tk_1' }]);

@@ -49,8 +49,35 @@ describe('wholeList', () => {
   });
 
   it('reads pages of the default size the first answer shows (2)', async () => {
-    const { real } = server(['a', 'b', 'c', 'd', 'e'], 2);
+    const { real, asked } = server(['a', 'b', 'c', 'd', 'e'], 2);
     expect(await wholeList(real, 'primary', ['a', 'b', 'c', 'd', 'e'])).toEqual(['a', 'b', 'c', 'd', 'e']);
+    // The server's own page size, never a longer one it might refuse or cut.
+    const lengths = new Set(
+      asked.filter((q) => q.length !== undefined && q.length !== 1).map((q) => q.length),
+    );
+    expect([...lengths]).toEqual([2]);
+  });
+
+  it('a probe the server refuses (page=0 answered 400) is no page, not a failure', async () => {
+    const { real, world } = server(['a', 'b', 'c'], 1);
+    const client = real.client('primary') as unknown as {
+      get: (path: string, options: { query: Record<string, string | number> }) => Promise<unknown>;
+    };
+    const get = client.get.bind(client);
+    let probed = false;
+    client.get = async (path, options) => {
+      const { page, length } = options.query;
+      // The order moved between the unpaged read and the probe of page 1; page 0 is refused.
+      if (page === 1 && length === 1 && !probed) {
+        probed = true;
+        return { status: 200, json: [{ take_id: 'b' }], text: '' };
+      }
+      if (page === 0) return { status: 400, json: { detail: 'pages start at 1' }, text: '' };
+      return get(path, options);
+    };
+    expect(await wholeList(real, 'primary', ['a', 'b', 'c'])).toEqual(['a', 'b', 'c']);
+    expect(probed).toBe(true);
+    expect(world.firstPage).toBeUndefined();
   });
 
   it('still shows a take missing from an unpaged list (one of two left)', async () => {
