@@ -236,6 +236,14 @@ export class SharedThrottle {
     };
   }
 
+  /**
+   * Wall-clock ms the whole run has been held by the server's Retry-After so far, over every thread
+   * (a hold already announced counts in full: no request starts before it ends).
+   */
+  heldMs(): number {
+    return Number(Atomics.load(this.a, HELD_US)) / 1000;
+  }
+
   /** The 429s the run got so far, over every thread. */
   answered429(): number {
     return Number(Atomics.load(this.a, ANSWERED_429));

@@ -20,7 +20,6 @@
  * With a requirement selection (`speakcheck run --requirement`), a test none of whose ids is
  * selected is not registered at all: it is not a skipped test, it is not part of this run.
  */
-import { runThrottle, throttleSentence } from '../client/back-pressure.ts';
 import { SpeakcheckError } from '../errors.ts';
 import {
   drainPending,
@@ -56,6 +55,7 @@ import './meta.ts';
 import { namedFixtures, type RunTestContext, registerRunTest } from './fixtures.ts';
 import { runPacing, testBoundConclusion } from './pacing.ts';
 import { currentRun } from './run-context.ts';
+import { runnerTimeoutMs, withinBound } from './test-bound.ts';
 
 export interface CoversOptions {
   timeoutMs?: number;
@@ -99,11 +99,6 @@ function defaultTimeoutMs(): number | undefined {
 
 /** vitest's testTimeout for the suites (suites.vitest.config.ts): the bound when none is set. */
 const SUITES_TEST_TIMEOUT_MS = 90_000;
-/**
- * vitest's own timeout sits this far behind the test's bound: the bound is ours, and running out of
- * it concludes nothing (not concluded, the harness's limit); vitest's is only the backstop.
- */
-const RUNNER_GRACE_MS = 10_000;
 
 /** What a test body receives: its fixtures (./fixtures.ts), `run` the run's context. */
 export type CoversContext = RunTestContext;
@@ -125,7 +120,7 @@ export function covers(
   const boundMs = o.timeoutMs ?? defaultTimeoutMs() ?? SUITES_TEST_TIMEOUT_MS;
   // The ids are in the meta from collection on, so `run --list` shows them without running anything.
   const options = {
-    timeout: boundMs + RUNNER_GRACE_MS,
+    timeout: runnerTimeoutMs(boundMs),
     meta: { requirements: [...ids] },
     ...(o.concurrent ? { concurrent: true } : {}),
     // The file's context is set up for a body that names it (vitest's rule for fixtures).
@@ -328,35 +323,6 @@ function resultLines(ids: readonly string[], conclusions: Conclusions | undefine
     const list = conclusions?.[id] ?? [];
     return `${id}: ${list.map((c) => conclusionWords(c)).join(' · ') || 'nothing concluded'}`;
   });
-}
-
-/**
- * Runs the test body within its bound. Past the bound the body is abandoned (it may still be waiting
- * on the server) and the test ends with TestBoundExceeded: the harness's own limit, which concludes
- * nothing about the server, naming what the run waited on.
- */
-async function withinBound(boundMs: number, name: string, body: () => unknown): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TestBoundExceeded(name, boundMs)), boundMs);
-  });
-  try {
-    await Promise.race([Promise.resolve().then(body), bound]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** A test ran out of the time speakcheck gives it: not the server's failure, nothing concluded. */
-export class TestBoundExceeded extends SpeakcheckError {
-  readonly code = 'SPEAKCHECK_TEST_BOUND';
-  constructor(name: string, boundMs: number) {
-    const waited = throttleSentence(runThrottle().stats());
-    super(
-      `"${name}" did not finish within its bound of ${boundMs < 10_000 ? (boundMs / 1000).toFixed(1) : Math.round(boundMs / 1000)} s (speakcheck's limit for one test, not the server's failure); the run so far: ${waited}`,
-    );
-    this.name = 'TestBoundExceeded';
-  }
 }
 
 /** The test's own failure when checks failed: every failed requirement on its own line. */

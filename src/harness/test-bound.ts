@@ -1,0 +1,78 @@
+/**
+ * A test's time bound: speakcheck's own limit for one test, which concludes nothing about the
+ * server when it runs out (not concluded, ./disposition.ts). The bound counts the test's own time:
+ * while the server's Retry-After holds the whole run (a 429, src/client/back-pressure.ts), the test
+ * cannot go on, so that hold is added to its bound — back-pressure is never a verdict, and a
+ * rate-limited server must not leave a test unjudged only because it asked the run to wait. The
+ * run's budget (--max-time) still ends every test: no extension goes past it.
+ */
+import { runThrottle, type SharedThrottle, throttleSentence } from '../client/back-pressure.ts';
+import { SpeakcheckError } from '../errors.ts';
+
+/**
+ * vitest's own timeout sits this far behind the test's bound: the bound is ours, and running out of
+ * it concludes nothing (not concluded, the harness's limit); vitest's is only the backstop.
+ */
+const RUNNER_GRACE_MS = 10_000;
+
+/**
+ * vitest's timeout for a test of bound `boundMs`, fixed when the test is registered: the grace
+ * behind the bound, and room for the holds the bound may be extended by (the rest of the run's
+ * budget, when the run has one).
+ */
+export function runnerTimeoutMs(boundMs: number, throttle: SharedThrottle = runThrottle()): number {
+  const deadline = throttle.deadlineMs();
+  const room = deadline === undefined ? 0 : Math.max(0, deadline - Date.now());
+  return boundMs + RUNNER_GRACE_MS + room;
+}
+
+/**
+ * Runs `body` within its bound. Past the bound (plus the time the server held the run meanwhile,
+ * never past the run's budget) the body is abandoned — it may still be waiting on the server — and
+ * the test ends with TestBoundExceeded, naming what the run waited on.
+ */
+export async function withinBound(
+  boundMs: number,
+  name: string,
+  body: () => unknown,
+  throttle: SharedThrottle = runThrottle(),
+): Promise<void> {
+  const heldAtStart = throttle.heldMs();
+  const startedAt = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    const expire = () => {
+      const heldMs = throttle.heldMs() - heldAtStart;
+      const deadline = throttle.deadlineMs();
+      const left = Math.min(
+        boundMs + heldMs - (performance.now() - startedAt),
+        deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now(),
+      );
+      if (left > 0) timer = setTimeout(expire, left);
+      else reject(new TestBoundExceeded(name, boundMs, heldMs));
+    };
+    timer = setTimeout(expire, boundMs);
+  });
+  try {
+    await Promise.race([Promise.resolve().then(body), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A test ran out of the time speakcheck gives it: not the server's failure, nothing concluded. */
+export class TestBoundExceeded extends SpeakcheckError {
+  readonly code = 'SPEAKCHECK_TEST_BOUND';
+  constructor(name: string, boundMs: number, heldMs = 0) {
+    const waited = throttleSentence(runThrottle().stats());
+    const held = heldMs >= 1000 ? ` plus the ${seconds(heldMs)} s the server's Retry-After held the run` : '';
+    super(
+      `"${name}" did not finish within its bound of ${seconds(boundMs)} s${held} (speakcheck's limit for one test, not the server's failure); the run so far: ${waited}`,
+    );
+    this.name = 'TestBoundExceeded';
+  }
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000));
+}

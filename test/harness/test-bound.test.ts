@@ -1,0 +1,110 @@
+/**
+ * A test's bound is its own time: the server's Retry-After holds the whole run, and that hold is
+ * added to the bound (a rate-limited server must not leave a test unjudged for asking the run to
+ * wait); the run's budget still ends it. CI on 2026-11-28: a list property ran out of its 120 s while
+ * a server answering 429 with Retry-After 10 s held the run, and the run said NOT CONCLUDED.
+ */
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { SharedThrottle } from '../../src/client/back-pressure.ts';
+import { runnerTimeoutMs, TestBoundExceeded, withinBound } from '../../src/harness/test-bound.ts';
+
+const never = () => new Promise<never>(() => {});
+
+/** Where a bounded body stands: still running, done, or ended by its bound (with the error). */
+function watch(p: Promise<void>) {
+  const state: { settled?: 'done' | 'bound'; error?: unknown } = {};
+  p.then(
+    () => {
+      state.settled = 'done';
+    },
+    (error) => {
+      state.settled = 'bound';
+      state.error = error;
+    },
+  );
+  return state;
+}
+
+describe("a test's bound counts its own time, not the server's holds", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('without a hold, the bound ends a body that never settles, and not before', async () => {
+    const throttle = new SharedThrottle();
+    const state = watch(withinBound(1000, 'hangs', never, throttle));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(state.settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.settled).toBe('bound');
+    expect(state.error).toBeInstanceOf(TestBoundExceeded);
+    expect(String((state.error as Error).message)).toMatch(
+      /^"hangs" did not finish within its bound of 1\.0 s \(/,
+    );
+  });
+
+  test("a 429's hold during the test is added to its bound, and the sentence names it", async () => {
+    const throttle = new SharedThrottle();
+    const state = watch(withinBound(10_000, 'throttled', never, throttle));
+    await vi.advanceTimersByTimeAsync(2000);
+    throttle.noteThrottled(429, 5000, 5000);
+    await vi.advanceTimersByTimeAsync(8000);
+    expect(state.settled, 'the bound alone has passed; the hold has not been given back yet').toBeUndefined();
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(state.settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.settled).toBe('bound');
+    expect((state.error as Error).message).toContain(
+      "within its bound of 10 s plus the 5.0 s the server's Retry-After held the run",
+    );
+  });
+
+  test('a body that finishes within the extension is done, not bounded', async () => {
+    const throttle = new SharedThrottle();
+    let finish: () => void = () => {};
+    const body = () => new Promise<void>((resolve) => (finish = resolve));
+    const state = watch(withinBound(1000, 'finishes', body, throttle));
+    throttle.noteThrottled(429, 3000, 3000);
+    await vi.advanceTimersByTimeAsync(3500);
+    expect(state.settled).toBeUndefined();
+    finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(state.settled).toBe('done');
+  });
+
+  test("a hold made before the test started is not this test's", async () => {
+    const throttle = new SharedThrottle();
+    throttle.noteThrottled(429, 5000, 5000);
+    const state = watch(withinBound(1000, 'after', never, throttle));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(state.settled).toBe('bound');
+  });
+
+  test("the run's budget ends the test even while holds would extend it", async () => {
+    const throttle = new SharedThrottle();
+    throttle.reset({ deadlineMs: Date.now() + 3000 });
+    const state = watch(withinBound(1000, 'budget', never, throttle));
+    throttle.noteThrottled(429, 60_000, 60_000);
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(state.settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.settled).toBe('bound');
+  });
+});
+
+describe("vitest's own timeout: only the backstop behind the bound", () => {
+  test('no budget: ten seconds behind the bound', () => {
+    expect(runnerTimeoutMs(120_000, new SharedThrottle())).toBe(130_000);
+  });
+
+  test("a budget: room for the holds up to the run's end", () => {
+    const throttle = new SharedThrottle();
+    throttle.reset({ deadlineMs: Date.now() + 600_000 });
+    const timeout = runnerTimeoutMs(120_000, throttle);
+    expect(timeout).toBeGreaterThan(130_000 + 599_000);
+    expect(timeout).toBeLessThanOrEqual(130_000 + 600_000);
+  });
+});
