@@ -27,6 +27,14 @@ export async function firstPageNumber<T>(
   return undefined;
 }
 
+/**
+ * A probe's page as firstPageNumber takes it: the items of a 200 JSON array; any other answer (a
+ * server refusing page=0) is no page, not a failure — how pages are counted is the server's to choose.
+ */
+export function probedPage(exchange: { status: number | null; json?: unknown }): unknown[] {
+  return exchange.status === 200 && Array.isArray(exchange.json) ? (exchange.json as unknown[]) : [];
+}
+
 /** The page a read starts from when the server showed none (firstPageNumber undefined). */
 export const ASSUMED_FIRST_PAGE = 1;
 

@@ -27,7 +27,12 @@ import {
   takesOf,
 } from '../../src/checks/stateful/model.ts';
 import { apiCall, capture } from '../../src/checks/stateful/script-words.ts';
-import { ASSUMED_FIRST_PAGE, firstPageNumber, readWholeList } from '../../src/checks/whole-list.ts';
+import {
+  ASSUMED_FIRST_PAGE,
+  firstPageNumber,
+  probedPage,
+  readWholeList,
+} from '../../src/checks/whole-list.ts';
 import type { Exchange, RequirementId } from '../../src/harness/index.ts';
 import type { Real } from './real.ts';
 
@@ -316,15 +321,11 @@ async function firstPage(
   ids: readonly string[],
   firstId: string,
 ): Promise<number> {
-  // A probe's answer other than a JSON array (a server refusing page=0) is no page, not a failure:
-  // how pages are counted is the server's to choose.
   const probe = async (page: number, length: number) => {
     const exchange = await r.client(account).get('/v1/speak/takes', {
       query: { take_id: ids.join(','), length, page },
     });
-    return exchange.status === 200 && Array.isArray(exchange.json)
-      ? (exchange.json as Array<{ take_id?: unknown }>).map((item) => String(item.take_id))
-      : [];
+    return probedPage(exchange).map((item) => String((item as { take_id?: unknown }).take_id));
   };
   r.world.firstPage ??= await firstPageNumber(probe, (id) => id, firstId);
   return r.world.firstPage ?? ASSUMED_FIRST_PAGE;

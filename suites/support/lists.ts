@@ -6,6 +6,7 @@ import { show } from '../../src/checks/finding.ts';
 import {
   ASSUMED_FIRST_PAGE,
   firstPageNumber,
+  probedPage,
   readWholeList,
   WHOLE_LIST_MAX_PAGES,
 } from '../../src/checks/whole-list.ts';
@@ -54,7 +55,7 @@ function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promi
     const exchange = await s.api.get(`/v1/speak/${kind}s`, {
       query: { [`${kind}_id`]: ids.join(','), length, page },
     });
-    return exchange.status === 200 && Array.isArray(exchange.json) ? (exchange.json as unknown[]) : [];
+    return probedPage(exchange);
   };
   const probing = firstPageNumber(probe, (item) => idOf(kind, item), ids[0]!).then((page) => {
     if (page === undefined) firstPages.delete(kind);

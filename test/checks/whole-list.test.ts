@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import {
   ASSUMED_FIRST_PAGE,
   firstPageNumber,
+  probedPage,
   readWholeList,
   WHOLE_LIST_MAX_PAGES,
 } from '../../src/checks/whole-list.ts';
@@ -35,6 +36,19 @@ describe('firstPageNumber', () => {
 
   test('undefined when no page holds the first item alone: nothing learned', async () => {
     expect(await firstPageNumber(async () => [], id, 'a')).toBeUndefined();
+  });
+
+  test('a probe answered other than with a 200 JSON array is no page, not a failure', async () => {
+    expect(probedPage({ status: 200, json: [{ take_id: 't' }] })).toEqual([{ take_id: 't' }]);
+    expect(probedPage({ status: 422, json: { detail: 'page must be >= 1' } })).toEqual([]);
+    expect(probedPage({ status: 200, json: { items: [] } })).toEqual([]);
+    expect(probedPage({ status: null })).toEqual([]);
+    // A server refusing page=0 but serving page 1: pages counted from 1.
+    const refusesZero = async (page: number) =>
+      probedPage(
+        page === 0 ? { status: 422, json: { detail: 'x' } } : { status: 200, json: ['b'] },
+      ) as string[];
+    expect(await firstPageNumber(refusesZero, id, 'b')).toBe(1);
   });
 });
 
