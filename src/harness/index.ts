@@ -6,7 +6,7 @@
 
 // What suites and suites/support use of the client, the verdict words and the run's setup: re-exported
 // here so the kit stays the one door (biome.json forbids suites/ any other src/ module but src/checks/*).
-export { rateLimitObservation, runThrottle } from '../client/back-pressure.ts';
+export { runThrottle } from '../client/back-pressure.ts';
 export { ClientDiagnostic, type DiagnosticKind, describeBody } from '../client/diagnostics.ts';
 export { type Exchange, expectJson } from '../client/http.ts';
 export {
@@ -18,6 +18,7 @@ export {
 } from '../client/lifetime.ts';
 export type { StreamMode } from '../client/reassembler.ts';
 export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/speak-client.ts';
+export { rateLimitObservation } from '../client/throttle-words.ts';
 export { type SinkBehaviour, statusOf, type WebhookCall } from '../client/webhook-sink.ts';
 export {
   type ProvidedWebhookSink,

@@ -4,9 +4,11 @@
  * while the server's Retry-After holds the whole run (a 429, src/client/back-pressure.ts), the test
  * cannot go on, so that hold is added to its bound — back-pressure is never a verdict, and a
  * rate-limited server must not leave a test unjudged only because it asked the run to wait. The
- * run's budget (--max-time) still ends every test: no extension goes past it.
+ * run's budget (--max-time) still ends every test: at the deadline the run stops (src/run/run-stop.ts:
+ * "not concluded", the budget named); the bound follows a moment later only as a backstop.
  */
-import { runThrottle, type SharedThrottle, throttleSentence } from '../client/back-pressure.ts';
+import { runThrottle, type SharedThrottle } from '../client/back-pressure.ts';
+import { throttleSentence } from '../client/throttle-words.ts';
 import { SpeakcheckError } from '../errors.ts';
 
 /**
@@ -14,6 +16,10 @@ import { SpeakcheckError } from '../errors.ts';
  * it concludes nothing (not concluded, the harness's limit); vitest's is only the backstop.
  */
 const RUNNER_GRACE_MS = 10_000;
+/** Past the run's deadline the run's own stop concludes the test; the bound waits this long behind it. */
+const DEADLINE_GRACE_MS = 5_000;
+/** The longest a Node timer waits (2^31 - 1 ms): a longer delay fires after 1 ms instead. */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * vitest's timeout for a test of bound `boundMs`, fixed when the test is registered: the grace
@@ -23,7 +29,7 @@ const RUNNER_GRACE_MS = 10_000;
 export function runnerTimeoutMs(boundMs: number, throttle: SharedThrottle = runThrottle()): number {
   const deadline = throttle.deadlineMs();
   const room = deadline === undefined ? 0 : Math.max(0, deadline - Date.now());
-  return boundMs + RUNNER_GRACE_MS + room;
+  return Math.min(MAX_TIMER_MS, boundMs + RUNNER_GRACE_MS + room);
 }
 
 /**
@@ -37,7 +43,7 @@ export async function withinBound(
   body: () => unknown,
   throttle: SharedThrottle = runThrottle(),
 ): Promise<void> {
-  const heldAtStart = throttle.heldMs();
+  const heldAtStart = heldBefore(throttle);
   const startedAt = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<never>((_, reject) => {
@@ -46,9 +52,9 @@ export async function withinBound(
       const deadline = throttle.deadlineMs();
       const left = Math.min(
         boundMs + heldMs - (performance.now() - startedAt),
-        deadline === undefined ? Number.POSITIVE_INFINITY : deadline - Date.now(),
+        deadline === undefined ? Number.POSITIVE_INFINITY : deadline + DEADLINE_GRACE_MS - Date.now(),
       );
-      if (left > 0) timer = setTimeout(expire, left);
+      if (left > 0) timer = setTimeout(expire, Math.min(left, MAX_TIMER_MS));
       else reject(new TestBoundExceeded(name, boundMs, heldMs));
     };
     timer = setTimeout(expire, boundMs);
@@ -57,6 +63,18 @@ export async function withinBound(
     await Promise.race([Promise.resolve().then(body), bound]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * The run's held time to count a test's holds from: a hold under way when the test starts counts
+ * for the part still ahead. Read again when another thread's 429 changed it between the two reads.
+ */
+function heldBefore(throttle: SharedThrottle): number {
+  for (;;) {
+    const held = throttle.heldMs();
+    const left = throttle.holdLeftMs();
+    if (throttle.heldMs() === held) return held - left;
   }
 }
 

@@ -6,7 +6,8 @@
 import { relative } from 'node:path';
 import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node';
-import { rateLimitObservation, type ThrottleStats, throttleSentence } from '../client/back-pressure.ts';
+import type { ThrottleStats } from '../client/back-pressure.ts';
+import { rateLimitObservation, throttleSentence } from '../client/throttle-words.ts';
 import type { DeepReadonly } from '../config/deep-freeze.ts';
 import type { RunConfig } from '../config/types.ts';
 import { type Observation, observation } from '../evidence/observation.ts';

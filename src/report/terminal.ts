@@ -6,7 +6,7 @@
  * them, so every line is tested without a run (test/report/terminal.test.ts).
  */
 import type { ThrottleStats } from '../client/back-pressure.ts';
-import { throttleSentence } from '../client/back-pressure.ts';
+import { throttleSentence } from '../client/throttle-words.ts';
 import type { Profile, Target } from '../config/types.ts';
 import type { Outage } from '../facts/outages.ts';
 import type { RunPlan } from '../harness/run-plan.ts';

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { assertProperty } from '../../fixtures/property.ts';
 import {
@@ -16,13 +16,12 @@ import {
   backoffMs,
   isBackPressure,
   parseRetryAfter,
-  rateLimitObservation,
   runThrottle,
   SharedThrottle,
-  throttleSentence,
 } from '../../src/client/back-pressure.ts';
 import { ClientDiagnostic, certificateProblem } from '../../src/client/diagnostics.ts';
 import { closeHttp, send } from '../../src/client/http.ts';
+import { rateLimitObservation, throttleSentence } from '../../src/client/throttle-words.ts';
 import { openWebsocket } from '../../src/client/ws-connect.ts';
 import { newTestRecord, runWithRecord } from '../../src/evidence/evidence.ts';
 import { throttledBy } from '../../src/harness/check.ts';
@@ -326,5 +325,82 @@ describe('the rate grows back after a throttle', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_050));
     t.noteAnswer();
     expect(t.stats().rateRps).toBe(6.25);
+  });
+
+  it('a 429 answered during the hold is the same overshoot: no second decrease, the ceiling kept', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    try {
+      const t = new SharedThrottle();
+      t.reset({ maxRps: 40 });
+      t.noteThrottled(429, 10_000, 10_000);
+      vi.advanceTimersByTime(1500);
+      t.noteThrottled(429, 10_000, 10_000);
+      expect(t.stats().rateRps).toBe(20);
+      vi.advanceTimersByTime(12_000);
+      t.noteAnswer();
+      // Careful from 20 (half of 40), not from 10 towards 20.
+      expect(t.stats().rateRps).toBe(20.75);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('throttled before any rate was measured: no ceiling, a quarter a second', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    try {
+      const t = new SharedThrottle();
+      t.reset();
+      t.noteThrottled(429, 10_000, 10_000);
+      expect(t.stats().rateRps).toBe(2);
+      vi.advanceTimersByTime(11_000);
+      t.noteAnswer();
+      expect(t.stats().rateRps).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an odd ceiling: its rounded-down half is inside the careful band', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    try {
+      const t = new SharedThrottle();
+      t.reset({ maxRps: 40.001 });
+      t.noteThrottled(429, 10_000, 10_000);
+      vi.advanceTimersByTime(11_000);
+      t.noteAnswer();
+      expect(t.stats().rateRps).toBeCloseTo(20 + 0.75, 2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('carefully back to the rate that drew the 429: crossing the band takes about four of its holds', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    try {
+      const t = new SharedThrottle();
+      t.reset();
+      // Unpaced, the run goes at 40 requests/s; then a 429 asks for 10 s.
+      for (let i = 0; i < 40; i++) t.reserve();
+      vi.advanceTimersByTime(1000);
+      t.reserve();
+      t.noteThrottled(429, 10_000, 10_000);
+      expect(t.stats().rateRps).toBe(20);
+      vi.advanceTimersByTime(10_000);
+      const rates: number[] = [];
+      for (let second = 0; second < 60; second++) {
+        vi.advanceTimersByTime(1001);
+        t.noteAnswer();
+        rates.push(t.stats().rateRps ?? 0);
+      }
+      // From half the ceiling (20) to a quarter past it (50): 0.75 requests/s a second (30 / 40 s).
+      expect(rates[0]).toBe(20.75);
+      const inBand = rates.findIndex((rate) => rate > 50);
+      expect(inBand).toBe(40);
+      // Past the band (the limit rose), a quarter a second again, until the run is unpaced.
+      expect(rates[inBand + 1]! / rates[inBand]!).toBeCloseTo(1.25, 2);
+      expect(rates.at(-1)).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -6,7 +6,12 @@
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { SharedThrottle } from '../../src/client/back-pressure.ts';
-import { runnerTimeoutMs, TestBoundExceeded, withinBound } from '../../src/harness/test-bound.ts';
+import {
+  MAX_TIMER_MS,
+  runnerTimeoutMs,
+  TestBoundExceeded,
+  withinBound,
+} from '../../src/harness/test-bound.ts';
 
 const never = () => new Promise<never>(() => {});
 
@@ -75,20 +80,30 @@ describe("a test's bound counts its own time, not the server's holds", () => {
     expect(state.settled).toBe('done');
   });
 
-  test("a hold made before the test started is not this test's", async () => {
-    const throttle = new SharedThrottle();
-    throttle.noteThrottled(429, 5000, 5000);
-    const state = watch(withinBound(1000, 'after', never, throttle));
+  test("a hold over before the test started is not this test's; one under way counts for what is left", async () => {
+    const over = new SharedThrottle();
+    over.noteThrottled(429, 5000, 5000);
+    await vi.advanceTimersByTimeAsync(5000);
+    const after = watch(withinBound(1000, 'after', never, over));
     await vi.advanceTimersByTimeAsync(1000);
-    expect(state.settled).toBe('bound');
+    expect(after.settled).toBe('bound');
+
+    const underWay = new SharedThrottle();
+    underWay.noteThrottled(429, 5000, 5000);
+    await vi.advanceTimersByTimeAsync(2000);
+    const during = watch(withinBound(1000, 'during', never, underWay));
+    await vi.advanceTimersByTimeAsync(3999);
+    expect(during.settled, 'the bound and the 3 s of the hold still ahead').toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(during.settled).toBe('bound');
   });
 
-  test("the run's budget ends the test even while holds would extend it", async () => {
+  test("past the run's deadline the run's stop concludes; the bound follows a moment later as a backstop", async () => {
     const throttle = new SharedThrottle();
     throttle.reset({ deadlineMs: Date.now() + 3000 });
     const state = watch(withinBound(1000, 'budget', never, throttle));
     throttle.noteThrottled(429, 60_000, 60_000);
-    await vi.advanceTimersByTimeAsync(2999);
+    await vi.advanceTimersByTimeAsync(3000 + 4999);
     expect(state.settled).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
     expect(state.settled).toBe('bound');
@@ -98,6 +113,12 @@ describe("a test's bound counts its own time, not the server's holds", () => {
 describe("vitest's own timeout: only the backstop behind the bound", () => {
   test('no budget: ten seconds behind the bound', () => {
     expect(runnerTimeoutMs(120_000, new SharedThrottle())).toBe(130_000);
+  });
+
+  test('never longer than a Node timer takes (a longer one fires at once)', () => {
+    const throttle = new SharedThrottle();
+    throttle.reset({ deadlineMs: Date.now() + 30 * 24 * 3600 * 1000 });
+    expect(runnerTimeoutMs(120_000, throttle)).toBe(MAX_TIMER_MS);
   });
 
   test("a budget: room for the holds up to the run's end", () => {
