@@ -314,6 +314,13 @@ describe('an untrusted certificate is one sentence', () => {
 });
 
 describe('the rate grows back after a throttle', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('by a quarter (at least 1 request/s) per calm second, up to --max-rps', async () => {
     const t = new SharedThrottle();
     t.reset({ maxRps: 10 });
@@ -322,85 +329,66 @@ describe('the rate grows back after a throttle', () => {
     t.noteAnswer();
     // Not yet: less than a second since the decrease.
     expect(t.stats().rateRps).toBe(5);
-    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    vi.advanceTimersByTime(1_050);
     t.noteAnswer();
     expect(t.stats().rateRps).toBe(6.25);
   });
 
+  /** A throttle paced at `maxRps` (undefined: unpaced, nothing measured yet) that got a 429 asking for 10 s. */
+  const throttledFor10s = (maxRps?: number) => {
+    const t = new SharedThrottle();
+    t.reset(maxRps === undefined ? {} : { maxRps });
+    t.noteThrottled(429, 10_000, 10_000);
+    return t;
+  };
+  /** The rate once the hold is over and a calm second passed. */
+  const rateAfterTheHold = (t: SharedThrottle) => {
+    vi.advanceTimersByTime(11_000);
+    t.noteAnswer();
+    return t.stats().rateRps;
+  };
+
   it('a 429 answered during the hold is the same overshoot: no second decrease, the ceiling kept', () => {
-    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
-    try {
-      const t = new SharedThrottle();
-      t.reset({ maxRps: 40 });
-      t.noteThrottled(429, 10_000, 10_000);
-      vi.advanceTimersByTime(1500);
-      t.noteThrottled(429, 10_000, 10_000);
-      expect(t.stats().rateRps).toBe(20);
-      vi.advanceTimersByTime(12_000);
-      t.noteAnswer();
-      // Careful from 20 (half of 40), not from 10 towards 20.
-      expect(t.stats().rateRps).toBe(20.75);
-    } finally {
-      vi.useRealTimers();
-    }
+    const t = throttledFor10s(40);
+    vi.advanceTimersByTime(1500);
+    t.noteThrottled(429, 10_000, 10_000);
+    expect(t.stats().rateRps).toBe(20);
+    // Careful from 20 (half of 40), not from 10 towards 20.
+    expect(rateAfterTheHold(t)).toBe(20.75);
   });
 
   it('throttled before any rate was measured: no ceiling, a quarter a second', () => {
-    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
-    try {
-      const t = new SharedThrottle();
-      t.reset();
-      t.noteThrottled(429, 10_000, 10_000);
-      expect(t.stats().rateRps).toBe(2);
-      vi.advanceTimersByTime(11_000);
-      t.noteAnswer();
-      expect(t.stats().rateRps).toBe(3);
-    } finally {
-      vi.useRealTimers();
-    }
+    const t = throttledFor10s();
+    expect(t.stats().rateRps).toBe(2);
+    expect(rateAfterTheHold(t)).toBe(3);
   });
 
   it('an odd ceiling: its rounded-down half is inside the careful band', () => {
-    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
-    try {
-      const t = new SharedThrottle();
-      t.reset({ maxRps: 40.001 });
-      t.noteThrottled(429, 10_000, 10_000);
-      vi.advanceTimersByTime(11_000);
-      t.noteAnswer();
-      expect(t.stats().rateRps).toBeCloseTo(20 + 0.75, 2);
-    } finally {
-      vi.useRealTimers();
-    }
+    expect(rateAfterTheHold(throttledFor10s(40.001))).toBeCloseTo(20 + 0.75, 2);
   });
 
   it('carefully back to the rate that drew the 429: crossing the band takes about four of its holds', async () => {
-    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
-    try {
-      const t = new SharedThrottle();
-      t.reset();
-      // Unpaced, the run goes at 40 requests/s; then a 429 asks for 10 s.
-      for (let i = 0; i < 40; i++) t.reserve();
-      vi.advanceTimersByTime(1000);
-      t.reserve();
-      t.noteThrottled(429, 10_000, 10_000);
-      expect(t.stats().rateRps).toBe(20);
-      vi.advanceTimersByTime(10_000);
-      const rates: number[] = [];
-      for (let second = 0; second < 60; second++) {
-        vi.advanceTimersByTime(1001);
-        t.noteAnswer();
-        rates.push(t.stats().rateRps ?? 0);
-      }
-      // From half the ceiling (20) to a quarter past it (50): 0.75 requests/s a second (30 / 40 s).
-      expect(rates[0]).toBe(20.75);
-      const inBand = rates.findIndex((rate) => rate > 50);
-      expect(inBand).toBe(40);
-      // Past the band (the limit rose), a quarter a second again, until the run is unpaced.
-      expect(rates[inBand + 1]! / rates[inBand]!).toBeCloseTo(1.25, 2);
-      expect(rates.at(-1)).toBe(0);
-    } finally {
-      vi.useRealTimers();
+    const t = new SharedThrottle();
+    t.reset();
+    // Unpaced, the run goes at 40 requests/s; then a 429 asks for 10 s.
+    for (let i = 0; i < 40; i++) t.reserve();
+    vi.advanceTimersByTime(1000);
+    t.reserve();
+    t.noteThrottled(429, 10_000, 10_000);
+    expect(t.stats().rateRps).toBe(20);
+    vi.advanceTimersByTime(10_000);
+    const rates: number[] = [];
+    for (let second = 0; second < 60; second++) {
+      vi.advanceTimersByTime(1001);
+      t.noteAnswer();
+      rates.push(t.stats().rateRps ?? 0);
     }
+    // From half the ceiling (20) to a quarter past it (50): 0.75 requests/s a second (30 / 40 s).
+    expect(rates[0]).toBe(20.75);
+    const inBand = rates.findIndex((rate) => rate > 50);
+    expect(inBand).toBe(40);
+    // Past the band (the limit rose), a quarter a second again, until the run is unpaced.
+    expect(rates[inBand + 1]! / rates[inBand]!).toBeCloseTo(1.25, 2);
+    expect(rates.at(-1)).toBe(0);
   });
 });
