@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the pinned k6 for speakcheck's load scenarios: the unmodified upstream k6 (AGPL-3.0),
 # built from its Go module with the Go toolchain, into a project-local cache by version
-# (.cache/k6/<version>/bin, or $K6_GOBIN), and reuses it when it is already there. k6 stays an
+# (.cache/k6/<version>/bin, or $K6_GOBIN), and reuses it when it is already there (or when an earlier
+# clone's build is in the user's cache, ~/.cache/speakcheck/k6/<version>). k6 stays an
 # external program: speakcheck runs it as a separate process and never vendors, links or ships it.
 #
 # k6 v2 lives at the module path go.k6.io/k6/v2. `go install go.k6.io/k6/v2@VERSION` needs the
@@ -36,15 +37,18 @@ fi
 
 mkdir -p "$GOBIN_DIR"
 
-# The same pinned build may already sit in Go's default GOBIN: copying it saves a multi-minute
-# compile on a shared machine.
+# The same pinned build may already sit in Go's default GOBIN, or in the user's cache where an
+# earlier clone's build left it: copying it saves a compile of minutes on every fresh clone (CI).
 GOPATH_K6="$(go env GOPATH)/bin/k6"
-if has_pinned_version "$GOPATH_K6"; then
-  cp "$GOPATH_K6" "$K6"
-  echo "k6 ${K6_VERSION} reused from $GOPATH_K6"
-  echo "k6=$K6"
-  exit 0
-fi
+USER_K6="${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/speakcheck/k6/$K6_VERSION/k6"
+for built in "$GOPATH_K6" "$USER_K6"; do
+  if has_pinned_version "$built"; then
+    cp "$built" "$K6"
+    echo "k6 ${K6_VERSION} reused from $built"
+    echo "k6=$K6"
+    exit 0
+  fi
+done
 
 echo "install-k6: building k6 ${K6_VERSION} (${K6_MODULE}) with go build (a few minutes) ..."
 BUILD_DIR="$(mktemp -d)"
@@ -59,5 +63,7 @@ if ! (
   exit 1
 fi
 has_pinned_version "$K6" || { echo "install-k6: built binary does not report ${K6_VERSION}" >&2; exit 1; }
+# For the next clone (best effort: a read-only or absent home only means the next one builds too).
+{ mkdir -p "$(dirname "$USER_K6")" && cp "$K6" "$USER_K6.tmp.$$" && mv "$USER_K6.tmp.$$" "$USER_K6"; } 2>/dev/null || true
 echo "k6 ${K6_VERSION} installed"
 echo "k6=$K6"
