@@ -64,6 +64,8 @@ if ! (
 fi
 has_pinned_version "$K6" || { echo "install-k6: built binary does not report ${K6_VERSION}" >&2; exit 1; }
 # For the next clone (best effort: a read-only or absent home only means the next one builds too).
-{ mkdir -p "$(dirname "$USER_K6")" && cp "$K6" "$USER_K6.tmp.$$" && mv "$USER_K6.tmp.$$" "$USER_K6"; } 2>/dev/null || true
+if mkdir -p "$(dirname "$USER_K6")" 2>/dev/null && copy="$(mktemp "$USER_K6.XXXXXX" 2>/dev/null)"; then
+  { cp "$K6" "$copy" && chmod 755 "$copy" && mv "$copy" "$USER_K6"; } 2>/dev/null || rm -f "$copy"
+fi
 echo "k6 ${K6_VERSION} installed"
 echo "k6=$K6"

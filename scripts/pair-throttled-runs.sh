@@ -22,13 +22,19 @@ run_side() { # dir, log prefix
     --worker-threads --latitude rate-limit --access-token-ttl 8 --signed-url-ttl 8 \
     --rate-limit-retry-after 10 >"$log.serve" 2>&1 &
   stack=$!
-  for _ in $(seq 1 100); do grep -q '^second_password=' "$log.serve" && break; sleep 0.3; done
+  for _ in $(seq 1 100); do
+    grep -q '^second_password=' "$log.serve" && break
+    kill -0 "$stack" 2>/dev/null || { echo "serve ended before it was ready:" >&2; cat "$log.serve" >&2; exit 1; }
+    sleep 0.3
+  done
+  grep -q '^second_password=' "$log.serve" || { echo "serve not ready in 30 s:" >&2; cat "$log.serve" >&2; exit 1; }
   value() { grep "^$1=" "$log.serve" | head -1 | cut -d= -f2-; }
   SPEAKCHECK_RUN_CONFIG='' SPEAKCHECK_SEED=1 SPEAK_EMAIL=$(value email) SPEAK_PASSWORD=$(value password) \
     SPEAK_SECOND_EMAIL=$(value second_email) SPEAK_SECOND_PASSWORD=$(value second_password) \
     node "$dir/bin/speakcheck.js" run --base-url "$(value base_url)" --report-dir "$log.reports" >"$log.run" 2>&1 || true
   kill "$stack" 2>/dev/null || true
   wait "$stack" 2>/dev/null || true
+  unset stack
 }
 
 for i in $(seq 1 "$n"); do

@@ -122,7 +122,13 @@ export async function replayPart(
  * messages from its thread, each in a task of its own and never before synthesizePart has returned,
  * and the callers count on that (a websocket part's header goes out before its first samples).
  */
-function until(at: number): Promise<void> {
-  const ms = at - performance.now();
-  return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+async function until(at: number): Promise<void> {
+  let ms = at - performance.now();
+  if (ms <= 0) return new Promise((resolve) => setImmediate(resolve));
+  // A timer counts whole milliseconds from the loop's cached clock and can fire a little early:
+  // waited again until the moment has come (CI saw a buffer 1.4 ms before its moment).
+  while (ms > 0) {
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(ms)));
+    ms = at - performance.now();
+  }
 }

@@ -9,11 +9,9 @@
  * worker thread through node:worker_threads environment data, which a thread copies when it starts)
  * holding a GCRA pacer (the run's current request rate), a run-wide hold (until when a 429's
  * Retry-After asked everyone to wait), AIMD state and the run's counters. A 429 halves the run's
- * rate (at most once a second, and once per hold) and holds every thread; each second without one
- * gives a quarter back (at least 1 request/s; carefully on the way back to the rate that drew the
- * 429, see increaseMilli), up to `--max-rps` when given. So the whole run slows down while the
- * server throttles and stops provoking it, and `--max-rps` keeps it under a known limit from the
- * first request.
+ * rate (at most once a second) and holds every thread; each second without one gives a quarter
+ * back (at least 1 request/s), up to `--max-rps` when given. So the whole run slows down while the server throttles and
+ * stops provoking it, and `--max-rps` keeps it under a known limit from the first request.
  */
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
 import { ClientDiagnostic } from './diagnostics.ts';
@@ -68,8 +66,6 @@ const MIN_RATE_MILLI = 500n;
  * 2 to 100 requests/s in about 17 s and still backs off by half at the next 429.
  */
 const INCREASE_MIN_MILLI = 1_000n;
-/** The least a calm second raises the rate near the last ceiling (see increaseMilli). */
-const CAREFUL_MIN_MILLI = 50n;
 /** Paced faster than this, the run is unpaced again (no --max-rps): the server's limit is far. */
 const UNPACED_ABOVE_MILLI = 500_000n;
 /** A burst of 429s answered to requests sent together counts as one decrease. */
@@ -95,9 +91,7 @@ const GAVE_UP = 15; // requests that ran out of their back-pressure bound
 const DEADLINE = 16; // the run's --max-time, µs since the epoch; 0: none
 const WAITED_US = 17; // time requests spent waiting on back-pressure, summed over requests
 const ANSWERED = 18; // attempts answered with something other than back-pressure
-const CEILING = 19; // milli-requests/s the run went at when the last decrease came; 0: none yet
-const PENALTY_US = 20; // the run-wide hold that decrease cost
-const SLOTS = 21;
+const SLOTS = 19;
 
 const ENVIRONMENT_KEY = 'speakcheck:run-throttle';
 
@@ -174,7 +168,7 @@ export class SharedThrottle {
     if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 
-  /** An answer that was not back-pressure: after a calm second, the rate grows back (see increaseMilli). */
+  /** An answer that was not back-pressure: after a calm second, the rate grows back (see INCREASE_MIN_MILLI). */
   noteAnswer(): void {
     Atomics.add(this.a, ANSWERED, 1n);
     const rate = Atomics.load(this.a, RATE);
@@ -184,7 +178,8 @@ export class SharedThrottle {
     if (now - last < DECREASE_EVERY_US || now < Atomics.load(this.a, HOLD_UNTIL)) return;
     if (Atomics.compareExchange(this.a, LAST_CHANGE, last, now) !== last) return;
     const cap = Atomics.load(this.a, MAX_RATE);
-    const raised = rate + this.increaseMilli(rate);
+    const step = rate / 4n > INCREASE_MIN_MILLI ? rate / 4n : INCREASE_MIN_MILLI;
+    const raised = rate + step;
     if (cap === 0n && raised > UNPACED_ABOVE_MILLI) Atomics.store(this.a, RATE, 0n);
     else Atomics.store(this.a, RATE, cap > 0n && raised > cap ? cap : raised);
   }
@@ -203,22 +198,14 @@ export class SharedThrottle {
     // only its request waits, like a 503's.
     if (status !== 429 || !runWide) return;
     const now = nowUs();
-    // A 429 while the run is held answers a request sent before the hold: the same overshoot, which
-    // has halved the rate already (and must not lower the ceiling the careful rise aims at).
-    const heldAlready = Atomics.load(this.a, HOLD_UNTIL) > now;
     this.hold(now, now + BigInt(Math.round(holdMs * 1000)));
     const last = Atomics.load(this.a, LAST_CHANGE);
-    if (heldAlready || now - last < DECREASE_EVERY_US) return;
+    if (now - last < DECREASE_EVERY_US) return;
     if (Atomics.compareExchange(this.a, LAST_CHANGE, last, now) !== last) return;
     const rate = Atomics.load(this.a, RATE);
-    // The rate the 429 came at: the pace, or unpaced the rate measured (0: too little history).
-    const measured = rate === 0n ? this.usedRateMilli(now) : rate;
-    // Not enough history (the first requests were throttled): halve from 4 requests/s, no ceiling.
-    const from = measured > 0n ? measured : 4_000n;
+    const from = rate === 0n ? this.recentRateMilli(now) : rate;
     const halved = from / 2n;
     Atomics.store(this.a, RATE, halved < MIN_RATE_MILLI ? MIN_RATE_MILLI : halved);
-    Atomics.store(this.a, CEILING, measured);
-    Atomics.store(this.a, PENALTY_US, BigInt(Math.round(holdMs * 1000)));
     // Paced from now on: the next slot starts after the hold.
     Atomics.store(this.a, NEXT, max(Atomics.load(this.a, NEXT), now + BigInt(Math.round(holdMs * 1000))));
   }
@@ -299,26 +286,6 @@ export class SharedThrottle {
     }
   }
 
-  /**
-   * How much a calm second raises the rate: a quarter (at least INCREASE_MIN_MILLI), except between
-   * half the rate the last decrease came at (where that decrease left it) and a quarter past it,
-   * where the rise is careful: crossing that band takes about four of that 429's holds. Each 429
-   * holds the whole run for its Retry-After, and a quarter a second reached the server's limit again
-   * within ~3 s: against a Retry-After of 10 s the run was held 80 % of the time (CI, 2026-11-28:
-   * 170 of 199 s). Past the band (a limit that rose, or a run throttled at its start) the quarter
-   * comes back.
-   */
-  private increaseMilli(rate: bigint): bigint {
-    const quarter = rate / 4n > INCREASE_MIN_MILLI ? rate / 4n : INCREASE_MIN_MILLI;
-    const ceiling = Atomics.load(this.a, CEILING);
-    if (ceiling === 0n || rate < ceiling / 2n || rate * 4n > ceiling * 5n) return quarter;
-    const penaltyUs = Atomics.load(this.a, PENALTY_US);
-    // The band (three quarters of the ceiling) over four holds, per second; a hold under a second as one.
-    const careful = (ceiling * 3n * 1_000_000n) / (16n * (penaltyUs > 1_000_000n ? penaltyUs : 1_000_000n));
-    const step = careful > CAREFUL_MIN_MILLI ? careful : CAREFUL_MIN_MILLI;
-    return step < quarter ? step : quarter;
-  }
-
   /** Counts a start into the one-second window of the rate estimate. */
   private countWindow(now: bigint): void {
     const start = Atomics.load(this.a, WINDOW_START);
@@ -329,13 +296,15 @@ export class SharedThrottle {
     Atomics.add(this.a, WINDOW_COUNT, 1n);
   }
 
-  /** The request rate the run just went at (milli-requests/s): the last window or the current one; 0: no history. */
-  private usedRateMilli(now: bigint): bigint {
+  /** The request rate the run just went at (milli-requests/s): the last window or the current one. */
+  private recentRateMilli(now: bigint): bigint {
     const last = Atomics.load(this.a, LAST_WINDOW_RATE);
     const start = Atomics.load(this.a, WINDOW_START);
     const elapsed = now - start;
     const current = elapsed > 100_000n ? (Atomics.load(this.a, WINDOW_COUNT) * 1_000_000_000n) / elapsed : 0n;
-    return last > current ? last : current;
+    const estimate = last > current ? last : current;
+    // Not enough history (the first requests were throttled): start from 4 requests/s.
+    return estimate > 0n ? estimate : 4_000n;
   }
 }
 

@@ -24,11 +24,11 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /**
  * vitest's timeout for a test of bound `boundMs`, fixed when the test is registered: the grace
  * behind the bound, and room for the holds the bound may be extended by (the rest of the run's
- * budget, when the run has one).
+ * budget; without one, as long again as the bound: see holdRoomMs).
  */
 export function runnerTimeoutMs(boundMs: number, throttle: SharedThrottle = runThrottle()): number {
   const deadline = throttle.deadlineMs();
-  const room = deadline === undefined ? 0 : Math.max(0, deadline - Date.now());
+  const room = deadline === undefined ? boundMs : Math.max(0, deadline - Date.now());
   return Math.min(MAX_TIMER_MS, boundMs + RUNNER_GRACE_MS + room);
 }
 
@@ -50,12 +50,17 @@ export async function withinBound(
     const expire = () => {
       const heldMs = throttle.heldMs() - heldAtStart;
       const deadline = throttle.deadlineMs();
-      const left = Math.min(
-        boundMs + heldMs - (performance.now() - startedAt),
-        deadline === undefined ? Number.POSITIVE_INFINITY : deadline + DEADLINE_GRACE_MS - Date.now(),
-      );
+      // Without a budget (the suites run by vitest directly) the holds at most double the bound,
+      // within vitest's timeout (runnerTimeoutMs).
+      const ownLeft =
+        boundMs +
+        (deadline === undefined ? Math.min(heldMs, boundMs) : heldMs) -
+        (performance.now() - startedAt);
+      const budgetLeft =
+        deadline === undefined ? Number.POSITIVE_INFINITY : deadline + DEADLINE_GRACE_MS - Date.now();
+      const left = Math.min(ownLeft, budgetLeft);
       if (left > 0) timer = setTimeout(expire, Math.min(left, MAX_TIMER_MS));
-      else reject(new TestBoundExceeded(name, boundMs, heldMs));
+      else reject(new TestBoundExceeded(name, boundMs, { heldMs, budget: budgetLeft <= 0 }));
     };
     timer = setTimeout(expire, boundMs);
   });
@@ -81,11 +86,14 @@ function heldBefore(throttle: SharedThrottle): number {
 /** A test ran out of the time speakcheck gives it: not the server's failure, nothing concluded. */
 export class TestBoundExceeded extends SpeakcheckError {
   readonly code = 'SPEAKCHECK_TEST_BOUND';
-  constructor(name: string, boundMs: number, heldMs = 0) {
+  constructor(name: string, boundMs: number, o: { heldMs?: number; budget?: boolean } = {}) {
     const waited = throttleSentence(runThrottle().stats());
+    const heldMs = o.heldMs ?? 0;
     const held = heldMs >= 1000 ? ` plus the ${seconds(heldMs)} s the server's Retry-After held the run` : '';
     super(
-      `"${name}" did not finish within its bound of ${seconds(boundMs)} s${held} (speakcheck's limit for one test, not the server's failure); the run so far: ${waited}`,
+      o.budget
+        ? `"${name}" was still running when the run's budget (--max-time) ran out (speakcheck's limit, not the server's failure); the run so far: ${waited}`
+        : `"${name}" did not finish within its bound of ${seconds(boundMs)} s${held} (speakcheck's limit for one test, not the server's failure); the run so far: ${waited}`,
     );
     this.name = 'TestBoundExceeded';
   }

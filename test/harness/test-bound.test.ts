@@ -15,6 +15,13 @@ import {
 
 const never = () => new Promise<never>(() => {});
 
+/** A throttle of a run with an hour's budget (a run's holds may extend a bound up to its budget). */
+function budgeted(): SharedThrottle {
+  const throttle = new SharedThrottle();
+  throttle.reset({ deadlineMs: Date.now() + 3_600_000 });
+  return throttle;
+}
+
 /** Where a bounded body stands: still running, done, or ended by its bound (with the error). */
 function watch(p: Promise<void>) {
   const state: { settled?: 'done' | 'bound'; error?: unknown } = {};
@@ -68,7 +75,7 @@ describe("a test's bound counts its own time, not the server's holds", () => {
   });
 
   test('a body that finishes within the extension is done, not bounded', async () => {
-    const throttle = new SharedThrottle();
+    const throttle = budgeted();
     let finish: () => void = () => {};
     const body = () => new Promise<void>((resolve) => (finish = resolve));
     const state = watch(withinBound(1000, 'finishes', body, throttle));
@@ -88,7 +95,7 @@ describe("a test's bound counts its own time, not the server's holds", () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(after.settled).toBe('bound');
 
-    const underWay = new SharedThrottle();
+    const underWay = budgeted();
     underWay.noteThrottled(429, 5000, 5000);
     await vi.advanceTimersByTimeAsync(2000);
     const during = watch(withinBound(1000, 'during', never, underWay));
@@ -107,12 +114,26 @@ describe("a test's bound counts its own time, not the server's holds", () => {
     expect(state.settled).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
     expect(state.settled).toBe('bound');
+    expect((state.error as Error).message).toMatch(
+      /^"budget" was still running when the run's budget \(--max-time\) ran out/,
+    );
+  });
+
+  test('without a budget the holds at most double the bound (within vitest timeout)', async () => {
+    const throttle = new SharedThrottle();
+    const state = watch(withinBound(1000, 'no budget', never, throttle));
+    throttle.noteThrottled(429, 60_000, 60_000);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(state.settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.settled).toBe('bound');
+    expect(runnerTimeoutMs(1000, throttle)).toBeGreaterThan(2000);
   });
 });
 
 describe("vitest's own timeout: only the backstop behind the bound", () => {
-  test('no budget: ten seconds behind the bound', () => {
-    expect(runnerTimeoutMs(120_000, new SharedThrottle())).toBe(130_000);
+  test('no budget: room for holds as long as the bound, and ten seconds behind', () => {
+    expect(runnerTimeoutMs(120_000, new SharedThrottle())).toBe(250_000);
   });
 
   test('never longer than a Node timer takes (a longer one fires at once)', () => {
