@@ -24,7 +24,7 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /**
  * vitest's timeout for a test of bound `boundMs`, fixed when the test is registered: the grace
  * behind the bound, and room for the holds the bound may be extended by (the rest of the run's
- * budget; without one, as long again as the bound: see holdRoomMs).
+ * budget; without one, as long again as the bound, as withinBound allows).
  */
 export function runnerTimeoutMs(boundMs: number, throttle: SharedThrottle = runThrottle()): number {
   const deadline = throttle.deadlineMs();
@@ -33,8 +33,8 @@ export function runnerTimeoutMs(boundMs: number, throttle: SharedThrottle = runT
 }
 
 /**
- * Runs `body` within its bound. Past the bound (plus the time the server held the run meanwhile,
- * never past the run's budget) the body is abandoned — it may still be waiting on the server — and
+ * Runs `body` within its bound. Past the bound (plus the time the server held the run meanwhile;
+ * at the run's deadline the run's stop concludes first) the body is abandoned — it may still be waiting on the server — and
  * the test ends with TestBoundExceeded, naming what the run waited on.
  */
 export async function withinBound(
