@@ -155,7 +155,9 @@ export const RUN_ONLY_OPTIONS = {
     env: 'SPEAK_READY_TIMEOUT_MS',
     configKey: 'readyTimeout',
     parse: parsePositiveInt,
-    default: 60_000,
+    // 45 s: "after a few seconds" many times over, and a stuck item's verdict within a minute of
+    // the run's start (the first item is made ~3 s in; the verdict follows its bound by ~4 s).
+    default: 45_000,
     help: 'bound of waiting for a voice/take to be ready',
   },
   accessTokenLifetime: {

@@ -55,8 +55,11 @@ export interface StuckWait {
   /** The statuses polling saw, each run of equal ones once (e.g. ["waiting", "started"]). */
   statuses: string[];
   polls: number;
+  /** The wait's own time: without the time the server's Retry-After held the run (heldMs). */
   waitedMs: number;
   boundMs: number;
+  /** The run was held by the server's Retry-After this long during the wait (not in waitedMs). */
+  heldMs?: number;
 }
 
 /** What a route's unavailability found (src/client/route-patience.ts, src/facts/outages.ts). */

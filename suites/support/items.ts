@@ -17,6 +17,7 @@ import {
   type ObservedSequence,
   ReadyBoundExceeded,
   recordSequence,
+  runThrottle,
   runWaitLedger,
   type SpeakClient,
   type SpeakContext,
@@ -127,7 +128,7 @@ function waitLedger(): WaitLedger {
 /**
  * Polls GET /{kind}s/{id} until a done state (ready | error | timeout), bounded by the run's
  * ready timeout from `since` (the item's creation when it was made before this wait, e.g. the
- * shared voice; default: now). Throws a Finding when the bound passes or the final state is not
+ * shared voice; default: now), not counting the time the server's Retry-After held the run. Throws a Finding when the bound passes or the final state is not
  * `ready` (unless `acceptFailure`). A wait that runs its whole bound is written in the run's ledger;
  * from then on, waits of the same kind end early with NotWaitedAgain (the stuck item itself after
  * one poll, another after twice the slowest done item of its kind this run, at least a second).
@@ -141,6 +142,10 @@ export async function waitUntilDone<T extends { status: string }>(
 ): Promise<Polled<T>> {
   const bound = o.boundMs ?? s.config.timeouts.readyMs;
   const started = Math.min(o.since ?? Date.now(), Date.now());
+  // The bound counts the wait's own time: while the server's Retry-After holds the whole run (a
+  // 429), no poll can be sent, so that hold is not counted (back-pressure is never a verdict).
+  const throttle = runThrottle();
+  const heldAtStart = throttle.heldMs();
   const snapshots: T[] = o.first ? [o.first] : [];
   const times: number[] = o.first ? [Date.now()] : [];
   sequencesOf(s).push({ kind, id, snapshots });
@@ -150,7 +155,8 @@ export async function waitUntilDone<T extends { status: string }>(
     snapshots.push(item);
     times.push(Date.now());
     if (isDone(item.status)) break;
-    const waitedMs = Date.now() - started;
+    const heldMs = throttle.heldMs() - heldAtStart;
+    const waitedMs = Date.now() - started - heldMs;
     if (waitedMs > bound) {
       const stuck = {
         kind,
@@ -159,6 +165,7 @@ export async function waitUntilDone<T extends { status: string }>(
         polls: snapshots.length,
         waitedMs,
         boundMs: bound,
+        ...(heldMs > 0 ? { heldMs } : {}),
       };
       waitLedger().recordStuck(stuck);
       throw new ReadyBoundExceeded(stuck, item.status);

@@ -30,7 +30,7 @@ describe('run config', () => {
       concurrency: 8,
       keep: false,
       reportDir: 'reports/2026-11-21T10-20-30Z',
-      timeouts: { requestMs: 15_000, readyMs: 60_000 },
+      timeouts: { requestMs: 15_000, readyMs: 45_000 },
     });
     expect(c.namePrefix).toBe(`speakcheck-${c.runId}-`);
   });

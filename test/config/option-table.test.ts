@@ -176,7 +176,7 @@ describe('the table', () => {
     ])
       expect(envs).toContain(name);
     const { config, maxTimeMs } = resolveRun({}, {}, now);
-    expect(config).toMatchObject({ timeouts: { requestMs: 15_000, readyMs: 60_000 }, concurrency: 8 });
+    expect(config).toMatchObject({ timeouts: { requestMs: 15_000, readyMs: 45_000 }, concurrency: 8 });
     expect(config.expiry.maxWaitS).toBe(20);
     expect(maxTimeMs).toBe(300_000);
     expect(resolveRun({ profile: 'acceptance' }, {}, now).maxTimeMs).toBe(4_200_000);

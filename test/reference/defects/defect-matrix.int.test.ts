@@ -49,7 +49,7 @@ const chosen: readonly DefectSpec[] =
     : DEFECTS.filter((defect) => selection.split(',').includes(defect.name));
 const PARALLEL = Number(process.env.SPEAKCHECK_DEFECT_PARALLEL ?? 2);
 /**
- * Switches whose run is bound by a wait, not by the cores: a 60 s ready bound (voice-never-ready,
+ * Switches whose run is bound by a wait, not by the cores: a 45 s ready bound (voice-never-ready,
  * take-stuck-started, flac-before-ready), a hang's request timeout, a throttle's Retry-After. They
  * run one at a time in a lane of their own beside the PARALLEL lanes: in those, two of them at once
  * left both cores idle for a minute (CI on 2026-11-28: these seven took 346 of the matrix's 1601
@@ -91,6 +91,10 @@ const LEARNED_ONCE_MAX_MS: Partial<Record<string, number>> = {
   'version-hangs': 60_000,
   'webhook-done-other-take': 60_000,
   'status-webhook-other-take': 60_000,
+  // A voice or take that never gets ready: named when the 45 s ready bound (--ready-timeout) ends.
+  'voice-never-ready': 60_000,
+  'take-stuck-started': 60_000,
+  'flac-before-ready': 60_000,
   // Issue 50: each sequence-only switch is caught by the stateful suite within a minute.
   ...Object.fromEntries(
     DEFECTS.filter((defect) => defect.area === 'sequences').map((defect) => [defect.name, 60_000]),

@@ -1,0 +1,73 @@
+/**
+ * The ready bound counts the wait's own time (suites/support/items.ts waitUntilDone): while the
+ * server's Retry-After holds the whole run, no poll can be sent, so that hold is not counted —
+ * back-pressure is never a verdict. A wait with no hold still fails at its bound.
+ */
+import { afterEach, expect, test } from 'vitest';
+import type { Exchange, SpeakClient, SpeakContext } from '../../src/harness/index.ts';
+import { ReadyBoundExceeded, runThrottle } from '../../src/harness/index.ts';
+import { waitUntilDone } from '../../suites/support/items.ts';
+
+const voice = (id: string, status: string) => ({
+  voice_id: id,
+  name: 'speakcheck-x',
+  model: 'm1',
+  gender: 'female',
+  default_style: null,
+  default_prosody: null,
+  example_take_id: 'tk_example',
+  example_take: null,
+  status_webhook: null,
+  done_webhook: null,
+  status,
+  timestamp_ms: Date.now(),
+  description: null,
+});
+
+const answer = (path: string, status: string): Exchange =>
+  ({
+    status: 200,
+    json: voice(decodeURIComponent(path.split('/').pop()!), status),
+    text: '',
+    headers: {},
+    method: 'GET',
+    url: `http://127.0.0.1:1${path}`,
+  }) as unknown as Exchange;
+
+/** A context whose voices are ready `readyAfterMs` after the first poll; `onPoll` runs at each poll. */
+function context(readyMs: number, readyAfterMs: number, onPoll: (n: number) => void = () => undefined) {
+  let first: number | undefined;
+  let polls = 0;
+  const api = {
+    get: async (path: string) => {
+      first ??= Date.now();
+      onPoll(++polls);
+      return answer(path, Date.now() - first >= readyAfterMs ? 'ready' : 'waiting');
+    },
+  } as unknown as SpeakClient;
+  return { config: { timeouts: { readyMs } }, api } as unknown as SpeakContext;
+}
+
+afterEach(() => runThrottle().reset({}));
+
+test("a hold of the server's Retry-After during the wait is not counted against the ready bound", async () => {
+  const throttle = runThrottle();
+  throttle.reset({});
+  // The server asks the whole run to wait 400 ms at the first poll: the item is ready 500 ms after
+  // it, past the 300 ms bound in wall time, within it in the wait's own time.
+  const s = context(300, 500, (n) => {
+    if (n === 1) throttle.noteThrottled(429, 400, 400);
+  });
+  const polled = await waitUntilDone(s, 'voice', `vc_held${Date.now()}`);
+  expect(polled.final.status).toBe('ready');
+  expect(polled.ms).toBeGreaterThanOrEqual(500);
+});
+
+test('without a hold the same wait fails at its bound, naming its own time', async () => {
+  runThrottle().reset({});
+  const s = context(300, 500);
+  const failed = await waitUntilDone(s, 'voice', `vc_plain${Date.now()}`).catch((e: unknown) => e);
+  expect(failed).toBeInstanceOf(ReadyBoundExceeded);
+  expect((failed as ReadyBoundExceeded).stuck.heldMs).toBeUndefined();
+  expect((failed as Error).message).toMatch(/within 300 ms \(waited 0\.\d s, \d+ polls/);
+});
