@@ -13,7 +13,7 @@
  *   dist/, or there is none), in the cache directory (src/config/cache-dir.mjs), one per clone, so a
  *   read-only clone or one owned by another user runs too. No build step to remember.
  * Each start hashes the files the bundle was made from (its manifest.json lists them, ~15 ms); when
- * one changed it bundles again (~0.3 s) and switches atomically, so concurrent starts never see a
+ * one changed it bundles again (~1 s with the suites' prebuilt modules) and switches atomically, so concurrent starts never see a
  * half-written bundle. When esbuild is missing, the cache cannot be written or the build fails, or
  * SPEAKCHECK_TSX=1 is set, the CLI runs the sources through tsx (a syntax error is then reported by
  * tsx with the source's line). The esbuild service a build starts is stopped right after it.
@@ -23,8 +23,9 @@
  * as before: relative to the bundle in the package's dist/ (the package can move), absolute in the
  * cache (whose bundle is keyed by the clone's path). A cache bundle is outside the package, where
  * Node would not find the package's dependencies: its imports of packages are resolved at bundle
- * time to the files they name. Only reference/entry-points.ts keeps the bundle's own URL: it is how
- * the stack finds its bundled worker-process and espeak-thread entries.
+ * time to the files they name. Only reference/entry-points.ts and src/harness/prebuilt-suites.ts keep
+ * the bundle's own URL: how the stack finds its bundled worker-process and espeak-thread entries,
+ * and a run the suites' prebuilt modules (`<hash>/suites/`).
  * Plain JavaScript: it runs before any TypeScript loader.
  */
 import { createHash } from 'node:crypto';
@@ -42,8 +43,36 @@ export const ENTRIES = {
   'worker-main': 'reference/worker/main.ts',
   'espeak-thread': 'reference/synth/espeak-thread.ts',
 };
-/** The one module whose import.meta.url stays the bundle's own. */
-const KEEPS_OWN_URL = 'reference/entry-points.ts';
+/**
+ * The modules whose import.meta.url stays the bundle's own: how the stack finds its bundled
+ * worker-process and espeak-thread entries, and how a run finds the suites' prebuilt modules.
+ */
+const KEEPS_OWN_URL = new Set(['reference/entry-points.ts', 'src/harness/prebuilt-suites.ts']);
+/**
+ * What the conformance suites import (the layers below suites/ in .dependency-cruiser.cjs, and the
+ * suites' own support modules), prebuilt into `<hash>/suites/` as one module per source file (see
+ * src/harness/prebuilt-suites.ts): a run's vitest then transforms only the spec files themselves.
+ */
+const SUITE_MODULE_DIRS = [
+  'schemas',
+  'src/evidence',
+  'src/figures',
+  'src/requirements',
+  'src/config',
+  'src/facts',
+  'src/client',
+  'src/checks',
+  'src/verdict',
+  'src/stack',
+  'src/harness',
+  'fixtures',
+  'suites',
+];
+const SUITE_MODULE_FILES = ['src/errors.ts', 'src/exit-codes.ts', 'src/version.ts'];
+/** A prebuilt suite module's file name in `<hash>/suites/`: its source path, flattened. */
+export function prebuiltName(source) {
+  return `${source.slice(0, -'.ts'.length).split('/').join('__')}.js`;
+}
 /** A bundle directory no longer current is removed after this long: a stack still running from it
  *  forks its workers and espeak threads from there (a restarted worker too). ~1.6 MB each. */
 const STALE_AFTER_MS = 24 * 3600_000;
@@ -106,6 +135,7 @@ export async function build(dir, kind) {
   const esbuild = await import('esbuild');
   const started = Date.now();
   let result;
+  let suites;
   try {
     result = await esbuild.build({
       absWorkingDir: ROOT,
@@ -126,7 +156,27 @@ export async function build(dir, kind) {
       // SPEAKCHECK_TSX=1). The package's bundle has none: its maps were 1.6 of its 2.3 MB, for
       // traces that a bug report (conformance.json, the sentence) does not need.
       sourcemap: kind === 'pack' ? false : 'linked',
-      plugins: [sourceUrlPlugin(kind), ...(kind === 'cache' ? [resolvedPackagesPlugin()] : [])],
+      plugins: [sourceUrlPlugin(kind, 2), ...(kind === 'cache' ? [resolvedPackagesPlugin()] : [])],
+    });
+    // The suites' modules, each its own entry (one flat directory, so every module is as deep as the
+    // next); shared code in chunks, so a module has one instance in a thread whichever spec imports it.
+    suites = await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: suiteModules().map((source) => ({ in: source, out: prebuiltName(source).slice(0, -3) })),
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      ...(kind === 'pack' ? { packages: 'external' } : {}),
+      outdir: join(dir, 'out', 'suites'),
+      chunkNames: 'chunk-[hash]',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      legalComments: 'none',
+      sourcemap: kind === 'pack' ? false : 'linked',
+      plugins: [sourceUrlPlugin(kind, 3), ...(kind === 'cache' ? [resolvedPackagesPlugin()] : [])],
     });
   } finally {
     // The service process esbuild started would otherwise live as long as this process (the run).
@@ -134,8 +184,12 @@ export async function build(dir, kind) {
   }
   // This file too: a change of how the bundle is made makes a new one.
   const inputs = [
-    ...Object.keys(result.metafile.inputs).filter((file) => !file.includes('node_modules/')),
-    SELF,
+    ...new Set([
+      ...[result, suites]
+        .flatMap((r) => Object.keys(r.metafile.inputs))
+        .filter((f) => !f.includes('node_modules/')),
+      SELF,
+    ]),
   ].sort();
   // A source edited while esbuild read it: use this bundle once, but do not record it as current.
   const settled = inputs.every((file) => statSync(join(ROOT, file)).mtimeMs < started);
@@ -143,8 +197,10 @@ export async function build(dir, kind) {
   const target = join(dir, hash);
   const temporary = join(dir, `${hash}.tmp-${process.pid}`);
   mkdirSync(temporary, { recursive: true });
-  for (const file of result.outputFiles) {
-    writeFileSync(join(temporary, relative(join(dir, 'out'), file.path)), file.contents);
+  for (const file of [...result.outputFiles, ...suites.outputFiles]) {
+    const path = join(temporary, relative(join(dir, 'out'), file.path));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.contents);
   }
   try {
     renameSync(temporary, target);
@@ -160,18 +216,36 @@ export async function build(dir, kind) {
   return hash;
 }
 
-/** import.meta.url → the source file's URL: relative to dist/<hash>/ ('pack'), absolute ('cache'). */
-function sourceUrlPlugin(kind) {
+/** The suites' modules: every TypeScript source in SUITE_MODULE_DIRS and SUITE_MODULE_FILES, but the specs. */
+function suiteModules() {
+  const found = [...SUITE_MODULE_FILES];
+  const walk = (dir) => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.endsWith('.spec.ts'))
+        found.push(path);
+    }
+  };
+  for (const dir of SUITE_MODULE_DIRS) walk(dir);
+  return found.sort();
+}
+
+/**
+ * import.meta.url → the source file's URL: relative ('pack': the output is `depth` directories
+ * below the package's root, dist/<hash>/ or dist/<hash>/suites/), absolute ('cache').
+ */
+function sourceUrlPlugin(kind, depth) {
   return {
     name: 'speakcheck-source-url',
     setup(b) {
       b.onLoad({ filter: /\.ts$/ }, (args) => {
         const source = readFileSync(args.path, 'utf8');
         const path = relative(ROOT, args.path).split(sep).join('/');
-        if (path === KEEPS_OWN_URL || !source.includes('import.meta.url')) return undefined;
+        if (KEEPS_OWN_URL.has(path) || !source.includes('import.meta.url')) return undefined;
         const url =
           kind === 'pack'
-            ? `new URL(${JSON.stringify(`../../${path}`)}, import.meta.url).href`
+            ? `new URL(${JSON.stringify(`${'../'.repeat(depth)}${path}`)}, import.meta.url).href`
             : JSON.stringify(pathToFileURL(args.path).href);
         return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
       });

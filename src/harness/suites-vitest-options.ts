@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { createVitest, InlineConfig } from 'vitest/node';
+import { prebuiltSuites } from './prebuilt-suites.ts';
 import { SuiteSequencer } from './sequencer.ts';
 
 export const SUITES_TEST_OPTIONS = {
@@ -40,8 +41,15 @@ export const SUITES_TEST_OPTIONS = {
  * tests at fixture suites; users never need it.
  */
 export function suitesInlineConfig(root: string) {
+  const prebuilt = prebuiltSuites(root);
   return {
     ...SUITES_TEST_OPTIONS,
+    ...(prebuilt
+      ? {
+          server: { deps: { external: prebuilt.external } },
+          globalSetup: SUITES_TEST_OPTIONS.globalSetup.map((source) => prebuilt.fileOf(source)),
+        }
+      : {}),
     root,
     config: false as const,
     watch: false,
@@ -50,7 +58,11 @@ export function suitesInlineConfig(root: string) {
   };
 }
 
-/** Vite's options of a run: its cache (and vitest's results cache under it) in the cache directory. */
-export function suitesViteOverrides(cacheDir: string): Parameters<typeof createVitest>[2] {
-  return { cacheDir: join(cacheDir, 'vite') };
+/**
+ * Vite's options of a run: its cache (and vitest's results cache under it) in the cache directory;
+ * from the bundled CLI, the suites' imports resolved to their prebuilt modules (./prebuilt-suites.ts).
+ */
+export function suitesViteOverrides(cacheDir: string, root: string): Parameters<typeof createVitest>[2] {
+  const prebuilt = prebuiltSuites(root);
+  return { cacheDir: join(cacheDir, 'vite'), ...(prebuilt ? { plugins: [prebuilt.plugin] } : {}) };
 }

@@ -48,7 +48,7 @@ export async function collectTests(
       isolate: true,
       reporters: [],
     },
-    suitesViteOverrides(resolveCacheDir(config.cacheDir)),
+    suitesViteOverrides(resolveCacheDir(config.cacheDir), REPO_ROOT),
   );
   // The suites read the plan at import (src/harness/run-context.ts), as in a run.
   providePlan(vitest, plan);

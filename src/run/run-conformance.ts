@@ -321,6 +321,6 @@ async function createSuitesVitest(
         new LeanAllureReporter(join(config.reportDir, 'allure-results')),
       ],
     },
-    suitesViteOverrides(cacheDir),
+    suitesViteOverrides(cacheDir, REPO_ROOT),
   );
 }
