@@ -216,12 +216,20 @@ export async function build(dir, kind) {
   return hash;
 }
 
-/** The suites' modules: every TypeScript source in SUITE_MODULE_DIRS and SUITE_MODULE_FILES, but the specs. */
+/**
+ * The suites' modules: every TypeScript source in SUITE_MODULE_DIRS and SUITE_MODULE_FILES but the
+ * specs and what the package leaves out (package.json's `!` files: test data the suites never
+ * import; a bundle input missing from the package would make its dist/ bundle never current).
+ */
 function suiteModules() {
   const found = [...SUITE_MODULE_FILES];
+  const unpacked = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    .files.filter((pattern) => pattern.startsWith('!'))
+    .map((pattern) => pattern.slice(1));
   const walk = (dir) => {
     for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;
+      if (unpacked.some((prefix) => path === prefix || `${path}/`.startsWith(prefix))) continue;
       if (entry.isDirectory()) walk(path);
       else if (path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.endsWith('.spec.ts'))
         found.push(path);
