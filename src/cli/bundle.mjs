@@ -136,6 +136,7 @@ export async function build(dir, kind) {
   const started = Date.now();
   let result;
   let suites;
+  let specs;
   try {
     result = await esbuild.build({
       absWorkingDir: ROOT,
@@ -162,7 +163,10 @@ export async function build(dir, kind) {
     // next); shared code in chunks, so a module has one instance in a thread whichever spec imports it.
     suites = await esbuild.build({
       absWorkingDir: ROOT,
-      entryPoints: suiteModules().map((source) => ({ in: source, out: prebuiltName(source).slice(0, -3) })),
+      entryPoints: suiteModules('modules').map((source) => ({
+        in: source,
+        out: prebuiltName(source).slice(0, -3),
+      })),
       bundle: true,
       splitting: true,
       format: 'esm',
@@ -178,6 +182,25 @@ export async function build(dir, kind) {
       sourcemap: kind === 'pack' ? false : 'linked',
       plugins: [sourceUrlPlugin(kind, 3), ...(kind === 'cache' ? [resolvedPackagesPlugin()] : [])],
     });
+    // The specs themselves only made JavaScript, their imports kept: vitest still runs each spec as
+    // a test file (its path, its source map), with no esbuild service of vite's to start for them.
+    specs = await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: suiteModules('specs').map((source) => ({
+        in: source,
+        out: prebuiltName(source).slice(0, -3),
+      })),
+      bundle: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      outdir: join(dir, 'out', 'suites'),
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      sourcemap: 'external',
+      sourcesContent: false,
+    });
   } finally {
     // The service process esbuild started would otherwise live as long as this process (the run).
     await esbuild.stop();
@@ -185,7 +208,7 @@ export async function build(dir, kind) {
   // This file too: a change of how the bundle is made makes a new one.
   const inputs = [
     ...new Set([
-      ...[result, suites]
+      ...[result, suites, specs]
         .flatMap((r) => Object.keys(r.metafile.inputs))
         .filter((f) => !f.includes('node_modules/')),
       SELF,
@@ -197,7 +220,7 @@ export async function build(dir, kind) {
   const target = join(dir, hash);
   const temporary = join(dir, `${hash}.tmp-${process.pid}`);
   mkdirSync(temporary, { recursive: true });
-  for (const file of [...result.outputFiles, ...suites.outputFiles]) {
+  for (const file of [...result.outputFiles, ...suites.outputFiles, ...specs.outputFiles]) {
     const path = join(temporary, relative(join(dir, 'out'), file.path));
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file.contents);
@@ -217,12 +240,14 @@ export async function build(dir, kind) {
 }
 
 /**
- * The suites' modules: every TypeScript source in SUITE_MODULE_DIRS and SUITE_MODULE_FILES but the
- * specs and what the package leaves out (package.json's `!` files: test data the suites never
- * import; a bundle input missing from the package would make its dist/ bundle never current).
+ * The suites' modules ('modules': every TypeScript source in SUITE_MODULE_DIRS and
+ * SUITE_MODULE_FILES but the specs) or their specs ('specs'), without what the package leaves out
+ * (package.json's `!` files: test data the suites never import; a bundle input missing from the
+ * package would make its dist/ bundle never current).
+ * @param {'modules' | 'specs'} which
  */
-function suiteModules() {
-  const found = [...SUITE_MODULE_FILES];
+function suiteModules(which) {
+  const found = which === 'modules' ? [...SUITE_MODULE_FILES] : [];
   const unpacked = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
     .files.filter((pattern) => pattern.startsWith('!'))
     .map((pattern) => pattern.slice(1));
@@ -231,7 +256,11 @@ function suiteModules() {
       const path = `${dir}/${entry.name}`;
       if (unpacked.some((prefix) => path === prefix || `${path}/`.startsWith(prefix))) continue;
       if (entry.isDirectory()) walk(path);
-      else if (path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.endsWith('.spec.ts'))
+      else if (
+        path.endsWith('.ts') &&
+        !path.endsWith('.d.ts') &&
+        path.endsWith('.spec.ts') === (which === 'specs')
+      )
         found.push(path);
     }
   };

@@ -10,7 +10,7 @@
  * file: no prebuilt modules, every module transformed as before. The bundle keeps this module's
  * import.meta.url its own (KEEPS_OWN_URL), so it finds `suites/` beside the CLI's chunks.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
@@ -22,6 +22,8 @@ export interface PrebuiltSuites {
   external: RegExp[];
   /** The prebuilt file of a source module (relative to the root, `/`-separated). */
   fileOf(source: string): string;
+  /** The spec files served as JavaScript (vite's esbuild leaves them alone: none is left for it). */
+  specs: RegExp;
 }
 
 /** The prebuilt modules of the bundle this module runs from; undefined from the sources. */
@@ -29,11 +31,21 @@ export function prebuiltSuites(root: string): PrebuiltSuites | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;
   const dir = fileURLToPath(new URL('./suites/', import.meta.url));
   if (!existsSync(dir)) return undefined;
+  // A spec added since the bundle was made has no prebuilt file: vite transforms it as before.
+  const served = specFiles(root, 'suites').filter((spec) => existsSync(join(dir, prebuiltName(spec))));
   return {
     plugin: prebuiltResolver(root, dir),
     external: [new RegExp(`^${escapeRegExp(dir)}`)],
     fileOf: (source) => join(dir, prebuiltName(source)),
+    specs: new RegExp(`^(?:${served.map((spec) => escapeRegExp(join(root, spec))).join('|') || '(?!)'})$`),
   };
+}
+
+/** The spec files under `dir` (relative to the root, `/`-separated). */
+function specFiles(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.spec.ts'))
+    .map((file) => `${dir}/${file.split(sep).join('/')}`);
 }
 
 /** Source path (relative to the root, `/`-separated, `.ts`) → prebuilt file name; as bundle.mjs names them. */
@@ -43,12 +55,27 @@ export function prebuiltName(source: string): string {
 
 /**
  * A relative import of a `.ts` file under `root` (not a spec) that has a prebuilt file resolves to
- * it; anything else (packages, specs, a module the build did not hold) to what vite resolves.
+ * it; anything else (packages, specs, a module the build did not hold) to what vite resolves. A
+ * spec with a prebuilt file is loaded as its JavaScript, with its source map (the spec's own lines).
  */
 export function prebuiltResolver(root: string, dir: string): Plugin {
   return {
     name: 'speakcheck-prebuilt-suites',
     enforce: 'pre',
+    load(id) {
+      const file = id.split('?')[0]!;
+      const path = relative(root, file);
+      if (isAbsolute(path) || path.startsWith('..') || !path.endsWith('.spec.ts')) return null;
+      const prebuilt = join(dir, prebuiltName(path.split(sep).join('/')));
+      if (!existsSync(prebuilt)) return null;
+      const map = JSON.parse(readFileSync(`${prebuilt}.map`, 'utf8')) as {
+        version: number;
+        mappings: string;
+        names: string[];
+        sources: string[];
+      };
+      return { code: readFileSync(prebuilt, 'utf8'), map: { ...map, sources: [file] } };
+    },
     resolveId(source, importer) {
       if (!importer || !(source.startsWith('./') || source.startsWith('../'))) return null;
       const target = resolve(dirname(importer.split('?')[0]!), source);

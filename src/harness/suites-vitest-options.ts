@@ -64,5 +64,9 @@ export function suitesInlineConfig(root: string) {
  */
 export function suitesViteOverrides(cacheDir: string, root: string): Parameters<typeof createVitest>[2] {
   const prebuilt = prebuiltSuites(root);
-  return { cacheDir: join(cacheDir, 'vite'), ...(prebuilt ? { plugins: [prebuilt.plugin] } : {}) };
+  return {
+    cacheDir: join(cacheDir, 'vite'),
+    // vite's esbuild defaults (TypeScript in, JavaScript out), but for the specs served prebuilt.
+    ...(prebuilt ? { plugins: [prebuilt.plugin], esbuild: { exclude: [/\.js$/, prebuilt.specs] } } : {}),
+  };
 }

@@ -16,6 +16,14 @@ const root = '/repo';
 for (const source of ['src/harness/index.ts', 'suites/support/items.ts', 'fixtures/texts.ts']) {
   writeFileSync(join(dir, prebuiltName(source)), '');
 }
+const specMap = { version: 3, sources: ['../../../suites/auth.spec.ts'], names: [], mappings: 'AAAA' };
+writeFileSync(join(dir, prebuiltName('suites/auth.spec.ts')), 'export const spec = 1;\n');
+writeFileSync(join(dir, `${prebuiltName('suites/auth.spec.ts')}.map`), JSON.stringify(specMap));
+
+function loadOf(id: string): unknown {
+  const hook = prebuiltResolver(root, dir).load as (id: string) => unknown;
+  return hook(id);
+}
 
 function resolveFrom(importer: string | undefined, source: string): unknown {
   const hook = prebuiltResolver(root, dir).resolveId as (s: string, i: string | undefined) => unknown;
@@ -51,4 +59,14 @@ test('specs, packages, modules outside the root and modules not prebuilt are lef
 
 test('from the sources (this module is TypeScript) there are none: every module is transformed', () => {
   expect(prebuiltSuites(root)).toBeUndefined();
+});
+
+test('a spec with a prebuilt file is served as its JavaScript, its source map naming the spec', () => {
+  expect(loadOf('/repo/suites/auth.spec.ts')).toEqual({
+    code: 'export const spec = 1;\n',
+    map: { ...specMap, sources: ['/repo/suites/auth.spec.ts'] },
+  });
+  expect(loadOf('/repo/suites/new.spec.ts'), 'a spec added since the bundle was made').toBeNull();
+  expect(loadOf('/repo/suites/support/items.ts'), 'not a spec: imported, not loaded').toBeNull();
+  expect(loadOf('/elsewhere/suites/auth.spec.ts')).toBeNull();
 });
