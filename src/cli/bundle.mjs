@@ -24,8 +24,8 @@
  * cache (whose bundle is keyed by the clone's path). A cache bundle is outside the package, where
  * Node would not find the package's dependencies: its imports of packages are resolved at bundle
  * time to the files they name. Only reference/entry-points.ts and src/harness/prebuilt-suites.ts keep
- * the bundle's own URL: how the stack finds its bundled worker-process and espeak-thread entries,
- * and a run the suites' prebuilt modules (`<hash>/suites/`).
+ * the bundle's own URL: the first is how the stack finds its bundled worker-process and
+ * espeak-thread entries, the second how a run finds the suites' prebuilt modules (`<hash>/suites/`).
  * Plain JavaScript: it runs before any TypeScript loader.
  */
 import { createHash } from 'node:crypto';
@@ -74,7 +74,7 @@ export function prebuiltName(source) {
   return `${source.slice(0, -'.ts'.length).split('/').join('__')}.js`;
 }
 /** A bundle directory no longer current is removed after this long: a stack still running from it
- *  forks its workers and espeak threads from there (a restarted worker too). ~1.6 MB each. */
+ *  forks its workers and espeak threads from there (a restarted worker too). ~7 MB each with its maps. */
 const STALE_AFTER_MS = 24 * 3600_000;
 
 /** The cache's bundles of this clone: one directory per clone path. */
@@ -126,7 +126,8 @@ function hashSources(inputs) {
 }
 
 /**
- * Bundles ENTRIES into `dir/<hash>/` (hash of every source the bundle holds); returns the hash.
+ * Bundles ENTRIES into `dir/<hash>/` and the suites' modules and specs into `dir/<hash>/suites/`
+ * (hash of every source the bundle holds); returns the hash.
  * kind 'pack': the package's dist/ (source URLs relative, packages imported by name); 'cache': a
  * directory outside the package (source URLs absolute, packages imported by their resolved files).
  * @param {string} dir @param {'pack' | 'cache'} kind

@@ -250,6 +250,19 @@ export class SharedThrottle {
     return left > 0n ? Number(left) / 1000 : 0;
   }
 
+  /**
+   * The run-wide hold time already behind, ms: heldMs without what is still ahead of a hold under
+   * way. A wait or test counts the holds it went through as the growth of this from its start (or
+   * from its item's creation). Read again when another thread's 429 changed it between the reads.
+   */
+  heldPastMs(): number {
+    for (;;) {
+      const held = this.heldMs();
+      const left = this.holdLeftMs();
+      if (this.heldMs() === held) return held - left;
+    }
+  }
+
   /** The 429s the run got so far, over every thread. */
   answered429(): number {
     return Number(Atomics.load(this.a, ANSWERED_429));

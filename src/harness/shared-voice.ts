@@ -10,6 +10,7 @@
  * that need one instead of stopping the run.
  */
 
+import { runThrottle } from '../client/back-pressure.ts';
 import { ClientDiagnostic } from '../client/diagnostics.ts';
 import { HttpSpeakClient } from '../client/speak-client.ts';
 import type { RequirementId } from '../requirements/index.ts';
@@ -25,6 +26,8 @@ export type ProvidedSharedVoice =
       created: unknown;
       /** When it was asked for (ms since the epoch): every file's wait for it is bounded from here. */
       createdMs: number;
+      /** The run's held time then (SharedThrottle.heldPastMs): the holds since are not counted. */
+      createdHeldMs: number;
     }
   | {
       ok: false;
@@ -93,6 +96,7 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
     }
     const genders = Array.isArray(model.genders) ? (model.genders as unknown[]) : [];
     const createdMs = Date.now();
+    const createdHeldMs = runThrottle().heldPastMs();
     const exchange = await api.post('/v1/speak/voices/generate', {
       name: `${config.namePrefix}shared-voice`,
       gender: typeof genders[0] === 'string' ? genders[0] : 'female',
@@ -107,7 +111,7 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
       );
     }
     return {
-      provided: { ok: true, voiceId, created: exchange.json, createdMs },
+      provided: { ok: true, voiceId, created: exchange.json, createdMs, createdHeldMs },
       remove: () => remove(voiceId),
     };
   } catch (err) {

@@ -43,7 +43,7 @@ export async function withinBound(
   body: () => unknown,
   throttle: SharedThrottle = runThrottle(),
 ): Promise<void> {
-  const heldAtStart = heldBefore(throttle);
+  const heldAtStart = throttle.heldPastMs();
   const startedAt = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<never>((_, reject) => {
@@ -68,18 +68,6 @@ export async function withinBound(
     await Promise.race([Promise.resolve().then(body), bound]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/**
- * The run's held time to count a test's holds from: a hold under way when the test starts counts
- * for the part still ahead. Read again when another thread's 429 changed it between the two reads.
- */
-function heldBefore(throttle: SharedThrottle): number {
-  for (;;) {
-    const held = throttle.heldMs();
-    const left = throttle.holdLeftMs();
-    if (throttle.heldMs() === held) return held - left;
   }
 }
 

@@ -138,14 +138,24 @@ export async function waitUntilDone<T extends { status: string }>(
   kind: Kind,
   id: string,
   /** `client`: the customer the item is of (the run's second identity's own items); default s.api. */
-  o: { first?: T; boundMs?: number; acceptFailure?: boolean; since?: number; client?: SpeakClient } = {},
+  o: {
+    first?: T;
+    boundMs?: number;
+    acceptFailure?: boolean;
+    since?: number;
+    /** The run's held time (SharedThrottle.heldPastMs) at `since`. */
+    heldSince?: number;
+    client?: SpeakClient;
+  } = {},
 ): Promise<Polled<T>> {
   const bound = o.boundMs ?? s.config.timeouts.readyMs;
   const started = Math.min(o.since ?? Date.now(), Date.now());
   // The bound counts the wait's own time: while the server's Retry-After holds the whole run (a
-  // 429), no poll can be sent, so that hold is not counted (back-pressure is never a verdict).
+  // 429), no poll can be sent, so that hold is not counted (back-pressure is never a verdict): from
+  // the item's creation when `since` is given (`heldSince`: the run's held time then), else from now.
   const throttle = runThrottle();
-  const heldAtStart = throttle.heldMs();
+  const heldAtStart =
+    o.since !== undefined && o.heldSince !== undefined ? o.heldSince : throttle.heldPastMs();
   const snapshots: T[] = o.first ? [o.first] : [];
   const times: number[] = o.first ? [Date.now()] : [];
   sequencesOf(s).push({ kind, id, snapshots });
@@ -155,7 +165,7 @@ export async function waitUntilDone<T extends { status: string }>(
     snapshots.push(item);
     times.push(Date.now());
     if (isDone(item.status)) break;
-    const heldMs = throttle.heldMs() - heldAtStart;
+    const heldMs = Math.max(0, throttle.heldPastMs() - heldAtStart);
     const waitedMs = Date.now() - started - heldMs;
     if (waitedMs > bound) {
       const stuck = {

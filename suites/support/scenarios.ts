@@ -98,7 +98,9 @@ export function useSharedVoice(): (speak: SpeakContext) => Promise<Voice> {
       expectSchema('Voice', provided.created, 'the generated voice');
       const created = provided.created as Voice;
       const since = provided.createdMs;
-      return (await waitUntilDone<Voice>(s, 'voice', provided.voiceId, { first: created, since })).final;
+      const heldSince = provided.createdHeldMs;
+      return (await waitUntilDone<Voice>(s, 'voice', provided.voiceId, { first: created, since, heldSince }))
+        .final;
     },
     { evidence: false },
   );

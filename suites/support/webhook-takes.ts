@@ -140,12 +140,21 @@ export function webhookTakes(
     polled: Promise<unknown>,
   ): Promise<WebhookCall[]> {
     const stop = new AbortController();
-    const arrival = sinkNow.waitForCalls(
-      token,
-      predicate,
-      speak.config.timeouts.readyMs + ARRIVAL_BOUND_MS,
-      stop.signal,
-    );
+    // The verdict is afterDone's: ARRIVAL_BOUND_MS from when polling saw the item done, or polling's
+    // own failure. The sink's timeout is no verdict: polling's ready bound does not count the
+    // server's Retry-After holds, so it may outlast any fixed time; a wait that timed out is asked
+    // again until afterDone ends the race (a sink that fails at once still fails it).
+    const backstopMs = speak.config.timeouts.readyMs + ARRIVAL_BOUND_MS;
+    const arrival = (async () => {
+      for (;;) {
+        const askedAt = Date.now();
+        try {
+          return await sinkNow.waitForCalls(token, predicate, backstopMs, stop.signal);
+        } catch (error) {
+          if (stop.signal.aborted || Date.now() - askedAt < backstopMs) throw error;
+        }
+      }
+    })();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const afterDone = new Promise<never>((_, reject) => {
       polled.then(
@@ -161,7 +170,8 @@ export function webhookTakes(
             ARRIVAL_BOUND_MS,
           );
         },
-        () => undefined, // polling reports its own failure
+        // Polling reports its own failure; the wait for calls ends with it.
+        (error: unknown) => reject(error),
       );
     });
     return Promise.race([arrival, afterDone]).finally(() => {

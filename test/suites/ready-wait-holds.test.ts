@@ -63,6 +63,29 @@ test("a hold of the server's Retry-After during the wait is not counted against 
   expect(polled.ms).toBeGreaterThanOrEqual(500);
 });
 
+test('a hold under way when the wait starts counts only for the part still ahead', async () => {
+  const throttle = runThrottle();
+  throttle.reset({});
+  // Announced just before the wait (another thread's 429): counted in full by heldMs at once, so
+  // the wait must count it from heldPastMs, or the 400 ms would stay inside its own time.
+  throttle.noteThrottled(429, 400, 400);
+  const s = context(300, 500);
+  const polled = await waitUntilDone(s, 'voice', `vc_underway${Date.now()}`);
+  expect(polled.final.status).toBe('ready');
+});
+
+test("an item's wait from its creation does not count the holds since then (the shared voice)", async () => {
+  const throttle = runThrottle();
+  throttle.reset({});
+  const heldSince = throttle.heldPastMs();
+  const since = Date.now();
+  throttle.noteThrottled(429, 400, 400);
+  await new Promise((resolve) => setTimeout(resolve, 450)); // another file's wait started after the hold
+  const s = context(300, 150);
+  const polled = await waitUntilDone(s, 'voice', `vc_since${Date.now()}`, { since, heldSince });
+  expect(polled.final.status).toBe('ready');
+});
+
 test('without a hold the same wait fails at its bound, naming its own time', async () => {
   runThrottle().reset({});
   const s = context(300, 500);

@@ -2,7 +2,7 @@
  * One wait per stuck thing (issue 32), proven on the WHOLE harness: against a stack whose voices never
  * get ready (voice-never-ready) or whose takes stay started (take-stuck-started), `speakcheck run`
  * without --requirement (every area, each of which needs a voice or a take) gets its verdict within
- * 60 s, stack start included (the 45 s ready bound, from the first item's creation), not after one ready bound per area (~248 s before). The defect matrix
+ * 90 s, stack start included (~54 s alone: the 45 s ready bound from the first item's creation), not after one ready bound per area (~248 s before). The defect matrix
  * runs the same switches limited to their declared requirements; here every area runs, so the claim
  * is that the areas share the first wait's evidence: the kind's ready bound fails, and what needed
  * the item is blocked, naming that evidence, instead of waiting again.
@@ -28,8 +28,12 @@ const chosen = SWITCHES.filter(
 // whole runs and their stacks sharing two cores beside the rest of npm test (123 s at CI's load
 // with two at a time, 70 s alone; 2026-11-27).
 const PARALLEL = Number(process.env.SPEAKCHECK_STUCK_PARALLEL ?? 1);
-/** A broken part is named within a minute, stack start included. */
-const MAX_VERDICT_MS = 60_000;
+/**
+ * The whole run's bound, stack start included: every area beside the stuck wait, on CI's loaded
+ * cores (53.7 s each alone on the 2-core machine with the 45 s ready bound, 2026-11-29). The
+ * defect matrix holds the same switches to 60 s in a run of their requirements.
+ */
+const MAX_VERDICT_MS = 90_000;
 
 interface Report {
   requirements: Array<{ id: string; status: string; message: string }>;
@@ -64,7 +68,7 @@ describe.runIf(chosen.length > 0)('a whole run against a stuck server', () => {
   });
 
   test.each(chosen.map((s) => [s.name, s] as const))(
-    '%s: the verdict within 60 s, the ready bound failed, the rest blocked by the first wait',
+    '%s: the verdict within 90 s, the ready bound failed, the rest blocked by the first wait',
     (_name, s) => {
       const o = outcomes.get(s.name);
       expect(o, 'the run did not happen').toBeDefined();
