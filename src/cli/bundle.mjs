@@ -138,67 +138,52 @@ export async function build(dir, kind) {
   let result;
   let suites;
   let specs;
+  // What every build shares; each names its entries, where they go and whether it bundles.
+  const common = {
+    absWorkingDir: ROOT,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  };
+  /** A bundling build (`depth`: how far below the package's root its outputs are). */
+  const bundling = (depth) => ({
+    ...common,
+    bundle: true,
+    splitting: true,
+    ...(kind === 'pack' ? { packages: 'external' } : {}),
+    chunkNames: 'chunk-[hash]',
+    legalComments: 'none',
+    // A clone's stack traces name the sources with NODE_OPTIONS=--enable-source-maps (or run
+    // SPEAKCHECK_TSX=1). The package's bundle has none: its maps were 1.6 of its 2.3 MB, for
+    // traces that a bug report (conformance.json, the sentence) does not need.
+    sourcemap: kind === 'pack' ? false : 'linked',
+    plugins: [sourceUrlPlugin(kind, depth), ...(kind === 'cache' ? [resolvedPackagesPlugin()] : [])],
+  });
+  /** Each source its own entry in one flat directory (every module as deep as the next). */
+  const flat = (sources) => sources.map((source) => ({ in: source, out: prebuiltName(source).slice(0, -3) }));
   try {
     result = await esbuild.build({
-      absWorkingDir: ROOT,
+      ...bundling(2),
       entryPoints: Object.entries(ENTRIES).map(([out, input]) => ({ in: input, out })),
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      ...(kind === 'pack' ? { packages: 'external' } : {}),
       outdir: join(dir, 'out'),
-      chunkNames: 'chunk-[hash]',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-      legalComments: 'none',
-      // A clone's stack traces name the sources with NODE_OPTIONS=--enable-source-maps (or run
-      // SPEAKCHECK_TSX=1). The package's bundle has none: its maps were 1.6 of its 2.3 MB, for
-      // traces that a bug report (conformance.json, the sentence) does not need.
-      sourcemap: kind === 'pack' ? false : 'linked',
-      plugins: [sourceUrlPlugin(kind, 2), ...(kind === 'cache' ? [resolvedPackagesPlugin()] : [])],
     });
-    // The suites' modules, each its own entry (one flat directory, so every module is as deep as the
-    // next); shared code in chunks, so a module has one instance in a thread whichever spec imports it.
+    // The suites' modules, each its own entry; shared code in chunks, so a module has one instance
+    // in a thread whichever spec imports it.
     suites = await esbuild.build({
-      absWorkingDir: ROOT,
-      entryPoints: suiteModules('modules').map((source) => ({
-        in: source,
-        out: prebuiltName(source).slice(0, -3),
-      })),
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      ...(kind === 'pack' ? { packages: 'external' } : {}),
+      ...bundling(3),
+      entryPoints: flat(suiteModules('modules')),
       outdir: join(dir, 'out', 'suites'),
-      chunkNames: 'chunk-[hash]',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-      legalComments: 'none',
-      sourcemap: kind === 'pack' ? false : 'linked',
-      plugins: [sourceUrlPlugin(kind, 3), ...(kind === 'cache' ? [resolvedPackagesPlugin()] : [])],
     });
     // The specs themselves only made JavaScript, their imports kept: vitest still runs each spec as
     // a test file (its path, its source map), with no esbuild service of vite's to start for them.
     specs = await esbuild.build({
-      absWorkingDir: ROOT,
-      entryPoints: suiteModules('specs').map((source) => ({
-        in: source,
-        out: prebuiltName(source).slice(0, -3),
-      })),
+      ...common,
       bundle: false,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
+      entryPoints: flat(suiteModules('specs')),
       outdir: join(dir, 'out', 'suites'),
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
       sourcemap: 'external',
       sourcesContent: false,
     });

@@ -4,30 +4,16 @@
  * back-pressure is never a verdict. A wait with no hold still fails at its bound.
  */
 import { afterEach, expect, test } from 'vitest';
+import type { Status } from '../../schemas/types.ts';
 import type { Exchange, SpeakClient, SpeakContext } from '../../src/harness/index.ts';
 import { ReadyBoundExceeded, runThrottle } from '../../src/harness/index.ts';
 import { waitUntilDone } from '../../suites/support/items.ts';
-
-const voice = (id: string, status: string) => ({
-  voice_id: id,
-  name: 'speakcheck-x',
-  model: 'm1',
-  gender: 'female',
-  default_style: null,
-  default_prosody: null,
-  example_take_id: 'tk_example',
-  example_take: null,
-  status_webhook: null,
-  done_webhook: null,
-  status,
-  timestamp_ms: Date.now(),
-  description: null,
-});
+import { voiceBody } from '../support/voice-body.ts';
 
 const answer = (path: string, status: string): Exchange =>
   ({
     status: 200,
-    json: voice(decodeURIComponent(path.split('/').pop()!), status),
+    json: voiceBody(decodeURIComponent(path.split('/').pop()!), status as Status),
     text: '',
     headers: {},
     method: 'GET',

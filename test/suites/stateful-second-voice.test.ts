@@ -7,22 +7,7 @@ import { expect, test } from 'vitest';
 import type { Exchange, SpeakClient, SpeakContext } from '../../src/harness/index.ts';
 import { NotWaitedAgain, ReadyBoundExceeded } from '../../src/harness/index.ts';
 import { ownVoice } from '../../suites/stateful/second-customer.ts';
-
-const voice = (id: string) => ({
-  voice_id: id,
-  name: 'speakcheck-x',
-  model: 'm1',
-  gender: 'female',
-  default_style: null,
-  default_prosody: null,
-  example_take_id: 'tk_example',
-  example_take: null,
-  status_webhook: null,
-  done_webhook: null,
-  status: 'waiting',
-  timestamp_ms: Date.now(),
-  description: null,
-});
+import { voiceBody } from '../support/voice-body.ts';
 
 const answer = (url: string, json: unknown): Exchange =>
   ({ status: 200, json, text: JSON.stringify(json), headers: {}, method: 'GET', url }) as unknown as Exchange;
@@ -35,7 +20,7 @@ function stuckCustomer() {
     post: async (path: string) => answer(`http://127.0.0.1:1${path}`, { voice_id: `vc_second${++made}` }),
     get: async (path: string) => {
       polls.push(path);
-      return answer(`http://127.0.0.1:1${path}`, voice(decodeURIComponent(path.split('/').pop()!)));
+      return answer(`http://127.0.0.1:1${path}`, voiceBody(decodeURIComponent(path.split('/').pop()!)));
     },
   } as unknown as SpeakClient;
   return { client, polls };
