@@ -13,8 +13,10 @@
  * back (at least 1 request/s), up to `--max-rps` when given. So the whole run slows down while the server throttles and
  * stops provoking it, and `--max-rps` keeps it under a known limit from the first request.
  */
+
 import { getEnvironmentData, setEnvironmentData } from 'node:worker_threads';
 import { ClientDiagnostic } from './diagnostics.ts';
+import { waitAsAsked } from './own-waits.ts';
 import { RoutePatience } from './route-patience.ts';
 
 /** The statuses that are back-pressure, never an answer a check sees. */
@@ -432,7 +434,7 @@ export class BackPressure {
     // 429 of a route throttled alone, only this request.
     if (status === 429 && !alone) return;
     const sleptAt = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    await waitAsAsked(waitMs); // counted in the test's own waits (./own-waits.ts)
     this.waitedMs += performance.now() - sleptAt;
   }
 

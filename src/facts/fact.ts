@@ -55,10 +55,13 @@ export interface StuckWait {
   /** The statuses polling saw, each run of equal ones once (e.g. ["waiting", "started"]). */
   statuses: string[];
   polls: number;
-  /** The wait's own time: without the time the server's Retry-After held the run (heldMs). */
+  /** The wait's own time: without the time the server asked it to wait (heldMs). */
   waitedMs: number;
   boundMs: number;
-  /** The run was held by the server's Retry-After this long during the wait (not in waitedMs). */
+  /**
+   * The server's back-pressure during the wait, not in waitedMs: the run-wide holds of its 429s'
+   * Retry-After and the polls' own waits (a 503's Retry-After).
+   */
   heldMs?: number;
 }
 

@@ -23,6 +23,7 @@ import {
   openSync,
   readSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,6 +126,9 @@ export function fileFacts(path: string): FactStore {
   let offset = 0;
   let partial = '';
   const read = (): readonly Fact[] => {
+    // Asked at every request: one stat when nothing was appended (the usual answer), not an open,
+    // a stat and a close (~0.1 CPU-s of a run's suite threads).
+    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) <= offset) return known;
     let fd: number;
     try {
       fd = openSync(path, 'r');

@@ -16,6 +16,7 @@ export {
   signedUrlLifetime,
   websocketUrlLifetime,
 } from '../client/lifetime.ts';
+export { OwnWaits, withOwnWaits } from '../client/own-waits.ts';
 export type { StreamMode } from '../client/reassembler.ts';
 export type { RequestOptions, SignedFetchOptions, SpeakClient } from '../client/speak-client.ts';
 export { rateLimitObservation } from '../client/throttle-words.ts';

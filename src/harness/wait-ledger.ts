@@ -120,7 +120,7 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** The first wait's evidence, in one phrase. */
 export function describeStuck(stuck: StuckWait): string {
   const held = stuck.heldMs
-    ? `, not counting the ${seconds(stuck.heldMs)} the server's Retry-After held the run`
+    ? `, not counting the ${seconds(stuck.heldMs)} the server asked the run or its polls to wait`
     : '';
   return `${stuck.kind} ${stuck.id.slice(0, 8)} did not reach a done state within ${stuck.boundMs} ms (waited ${seconds(stuck.waitedMs)}${held}, ${stuck.polls} polls; statuses seen: ${show(stuck.statuses)})`;
 }

@@ -15,6 +15,7 @@ import {
   expectSchema,
   NotWaitedAgain,
   type ObservedSequence,
+  OwnWaits,
   ReadyBoundExceeded,
   recordSequence,
   runThrottle,
@@ -22,6 +23,7 @@ import {
   type SpeakClient,
   type SpeakContext,
   type WaitLedger,
+  withOwnWaits,
 } from '../../src/harness/index.ts';
 import { expectCreated } from './assertions.ts';
 import { perFile } from './per-file.ts';
@@ -152,55 +154,61 @@ export async function waitUntilDone<T extends { status: string }>(
   const started = Math.min(o.since ?? Date.now(), Date.now());
   // The bound counts the wait's own time: while the server's Retry-After holds the whole run (a
   // 429), no poll can be sent, so that hold is not counted (back-pressure is never a verdict): from
-  // the item's creation when `since` is given (`heldSince`: the run's held time then), else from now.
+  // the item's creation when `since` is given (`heldSince`: the run's held time then), else from now;
+  // nor is the time a poll waited as the server asked (a 503's Retry-After: the polls' own waits).
   const throttle = runThrottle();
   const heldAtStart =
     o.since !== undefined && o.heldSince !== undefined ? o.heldSince : throttle.heldPastMs();
-  const snapshots: T[] = o.first ? [o.first] : [];
-  const times: number[] = o.first ? [Date.now()] : [];
-  sequencesOf(s).push({ kind, id, snapshots });
-  let interval = POLL_START_MS;
-  for (;;) {
-    const item = await getItem<T>(s, kind, id, o.client);
-    snapshots.push(item);
-    times.push(Date.now());
-    if (isDone(item.status)) break;
-    const heldMs = Math.max(0, throttle.heldPastMs() - heldAtStart);
-    const waitedMs = Date.now() - started - heldMs;
-    if (waitedMs > bound) {
-      const stuck = {
-        kind,
-        id,
-        statuses: distinctRuns(snapshots.map((x) => x.status)),
-        polls: snapshots.length,
-        waitedMs,
-        boundMs: bound,
-        ...(heldMs > 0 ? { heldMs } : {}),
-      };
-      waitLedger().recordStuck(stuck);
-      throw new ReadyBoundExceeded(stuck, item.status);
+  const polls = new OwnWaits();
+  return withOwnWaits(polls, () => poll());
+
+  async function poll(): Promise<Polled<T>> {
+    const snapshots: T[] = o.first ? [o.first] : [];
+    const times: number[] = o.first ? [Date.now()] : [];
+    sequencesOf(s).push({ kind, id, snapshots });
+    let interval = POLL_START_MS;
+    for (;;) {
+      const item = await getItem<T>(s, kind, id, o.client);
+      snapshots.push(item);
+      times.push(Date.now());
+      if (isDone(item.status)) break;
+      const heldMs = Math.max(0, throttle.heldPastMs() - heldAtStart) + polls.ms();
+      const waitedMs = Date.now() - started - heldMs;
+      if (waitedMs > bound) {
+        const stuck = {
+          kind,
+          id,
+          statuses: distinctRuns(snapshots.map((x) => x.status)),
+          polls: snapshots.length,
+          waitedMs,
+          boundMs: bound,
+          ...(heldMs > 0 ? { heldMs } : {}),
+        };
+        waitLedger().recordStuck(stuck);
+        throw new ReadyBoundExceeded(stuck, item.status);
+      }
+      const known = allowedWaitMs(waitLedger(), kind, id, bound);
+      if (known.stuck && waitedMs >= known.allowedMs) {
+        throw new NotWaitedAgain(kind, id, known.stuck, {
+          status: item.status,
+          waitedMs,
+          sameItem: known.stuck.id === id,
+        });
+      }
+      await sleep(interval);
+      interval = Math.min(POLL_MAX_MS, Math.round(interval * 1.3));
     }
-    const known = allowedWaitMs(waitLedger(), kind, id, bound);
-    if (known.stuck && waitedMs >= known.allowedMs) {
-      throw new NotWaitedAgain(kind, id, known.stuck, {
-        status: item.status,
-        waitedMs,
-        sameItem: known.stuck.id === id,
+    waitLedger().recordDone(kind, id, Date.now() - started);
+    // Judged by the takes file too, whichever file polled it (issue 49: every read is evidence).
+    recordSequence({ kind, id, snapshots });
+    const final = snapshots[snapshots.length - 1]!;
+    if (final.status !== 'ready' && !o.acceptFailure) {
+      throw new Finding(`${kind} ${id.slice(0, 8)} ended in ${show(final.status)} instead of ready`, {
+        where: `${kind} ${id}`,
+        expected: 'ready',
+        actual: final.status,
       });
     }
-    await sleep(interval);
-    interval = Math.min(POLL_MAX_MS, Math.round(interval * 1.3));
+    return { final, statuses: snapshots.map((x) => x.status), snapshots, times, ms: Date.now() - started };
   }
-  waitLedger().recordDone(kind, id, Date.now() - started);
-  // Judged by the takes file too, whichever file polled it (issue 49: every read is evidence).
-  recordSequence({ kind, id, snapshots });
-  const final = snapshots[snapshots.length - 1]!;
-  if (final.status !== 'ready' && !o.acceptFailure) {
-    throw new Finding(`${kind} ${id.slice(0, 8)} ended in ${show(final.status)} instead of ready`, {
-      where: `${kind} ${id}`,
-      expected: 'ready',
-      actual: final.status,
-    });
-  }
-  return { final, statuses: snapshots.map((x) => x.status), snapshots, times, ms: Date.now() - started };
 }

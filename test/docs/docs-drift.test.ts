@@ -98,6 +98,8 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
     'node 20.10-21 (a sequence reproduction script starts its websocket helper with it)',
   '--cpu-prof': 'node (bench --profile starts the run with it)',
   '--no-turbofan': 'node/V8 (tried in docs/benchmarks.md, dropped)',
+  '--single-threaded-gc': 'node/V8 (tried in docs/benchmarks.md, dropped)',
+  '--single-threaded': 'node/V8 (tried in docs/benchmarks.md, dropped)',
   '--noEmit': 'tsc',
   '--write': 'biome',
   '--rm': 'docker/podman run',

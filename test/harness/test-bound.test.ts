@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { SharedThrottle } from '../../src/client/back-pressure.ts';
+import { waitAsAsked } from '../../src/client/own-waits.ts';
 import {
   MAX_TIMER_MS,
   runnerTimeoutMs,
@@ -117,6 +118,36 @@ describe("a test's bound counts its own time, not the server's holds", () => {
     expect((state.error as Error).message).toMatch(
       /^"budget" was still running when the run's budget \(--max-time\) ran out/,
     );
+  });
+
+  test("the time the body's own requests waited as the server asked (a 503's Retry-After) is added", async () => {
+    const body = async () => {
+      await waitAsAsked(3000);
+      await never();
+    };
+    const state = watch(withinBound(1000, 'shed', body, budgeted()));
+    await vi.advanceTimersByTimeAsync(3999);
+    expect(state.settled, 'the bound and the 3 s the server asked for').toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.settled).toBe('bound');
+    expect((state.error as Error).message).toMatch(
+      /^"shed" did not finish within its bound of 1\.0 s plus the 3\.0 s its requests waited as the server asked \(/,
+    );
+  });
+
+  test('requests waiting side by side count once; waits outside the test not at all', async () => {
+    const outside = waitAsAsked(5000); // another test's request, before this one started
+    const body = async () => {
+      await Promise.all([waitAsAsked(2000), waitAsAsked(2000)]);
+      await never();
+    };
+    const state = watch(withinBound(1000, 'side by side', body, budgeted()));
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(state.settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state.settled).toBe('bound');
+    await vi.advanceTimersByTimeAsync(2000);
+    await outside;
   });
 
   test('without a budget the holds at most double the bound (within vitest timeout)', async () => {

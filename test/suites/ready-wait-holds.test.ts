@@ -3,8 +3,10 @@
  * server's Retry-After holds the whole run, no poll can be sent, so that hold is not counted —
  * back-pressure is never a verdict. A wait with no hold still fails at its bound.
  */
-import { afterEach, expect, test } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
 import type { Status } from '../../schemas/types.ts';
+import { waitAsAsked } from '../../src/client/own-waits.ts';
+import { resetMemoryFacts } from '../../src/facts/run-facts.ts';
 import type { Exchange, SpeakClient, SpeakContext } from '../../src/harness/index.ts';
 import { ReadyBoundExceeded, runThrottle } from '../../src/harness/index.ts';
 import { waitUntilDone } from '../../suites/support/items.ts';
@@ -21,20 +23,28 @@ const answer = (path: string, status: string): Exchange =>
   }) as unknown as Exchange;
 
 /** A context whose voices are ready `readyAfterMs` after the first poll; `onPoll` runs at each poll. */
-function context(readyMs: number, readyAfterMs: number, onPoll: (n: number) => void = () => undefined) {
+function context(
+  readyMs: number,
+  readyAfterMs: number,
+  onPoll: (n: number) => void | Promise<void> = () => undefined,
+) {
   let first: number | undefined;
   let polls = 0;
   const api = {
     get: async (path: string) => {
       first ??= Date.now();
-      onPoll(++polls);
+      await onPoll(++polls);
       return answer(path, Date.now() - first >= readyAfterMs ? 'ready' : 'waiting');
     },
   } as unknown as SpeakClient;
   return { config: { timeouts: { readyMs } }, api } as unknown as SpeakContext;
 }
 
-afterEach(() => runThrottle().reset({}));
+// Each test a run of its own: no hold, no stuck or done item of an earlier test in this thread.
+beforeEach(() => {
+  runThrottle().reset({});
+  resetMemoryFacts();
+});
 
 test("a hold of the server's Retry-After during the wait is not counted against the ready bound", async () => {
   const throttle = runThrottle();
@@ -47,6 +57,15 @@ test("a hold of the server's Retry-After during the wait is not counted against 
   const polled = await waitUntilDone(s, 'voice', `vc_held${Date.now()}`);
   expect(polled.final.status).toBe('ready');
   expect(polled.ms).toBeGreaterThanOrEqual(500);
+});
+
+test("a poll's own wait as the server asked (a 503's Retry-After) is not counted either", async () => {
+  runThrottle().reset({});
+  const s = context(300, 500, async (n) => {
+    if (n === 1) await waitAsAsked(400);
+  });
+  const polled = await waitUntilDone(s, 'voice', `vc_503${Date.now()}`);
+  expect(polled.final.status).toBe('ready');
 });
 
 test('a hold under way when the wait starts counts only for the part still ahead', async () => {

@@ -3,11 +3,15 @@
  * waited for by the run's wait (waitUntilDone), so the wait ledger learns a stuck voice once: the
  * next voice of the run is not waited for its whole bound again.
  */
-import { expect, test } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
+import { resetMemoryFacts } from '../../src/facts/run-facts.ts';
 import type { Exchange, SpeakClient, SpeakContext } from '../../src/harness/index.ts';
 import { NotWaitedAgain, ReadyBoundExceeded } from '../../src/harness/index.ts';
 import { ownVoice } from '../../suites/stateful/second-customer.ts';
 import { voiceBody } from '../support/voice-body.ts';
+
+// A run of its own: no stuck or done voice of another test file in this thread (the ledger's facts).
+beforeEach(() => resetMemoryFacts());
 
 const answer = (url: string, json: unknown): Exchange =>
   ({ status: 200, json, text: JSON.stringify(json), headers: {}, method: 'GET', url }) as unknown as Exchange;

@@ -98,7 +98,7 @@ export const requirements: RequirementDeclaration[] = [
     'TAKE-READY-BOUND',
     'States and transitions',
     'MUST',
-    "A take reaches `ready` (the service's done state) through worker progress; the wait is bounded by --ready-timeout (a bound chosen by speakcheck, 45 s unless set; the time the server's Retry-After held the run is not counted).",
+    "A take reaches `ready` (the service's done state) through worker progress; the wait is bounded by --ready-timeout (a bound chosen by speakcheck, 45 s unless set; the time the server's Retry-After made the run or the polls wait is not counted).",
     {
       quote:
         '| progress_50 | worker progress | same | ready | `info` is filled. The done webhook is called. |',

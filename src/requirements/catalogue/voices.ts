@@ -27,7 +27,7 @@ export const requirements: RequirementDeclaration[] = [
     'VOICE-READY-BOUND',
     'States and transitions',
     'MUST',
-    "After a few seconds a fetch by voice_id returns `ready` (the wait is bounded by --ready-timeout: a bound chosen by speakcheck, 45 s unless set; the time the server's Retry-After held the run is not counted).",
+    "After a few seconds a fetch by voice_id returns `ready` (the wait is bounded by --ready-timeout: a bound chosen by speakcheck, 45 s unless set; the time the server's Retry-After made the run or the polls wait is not counted).",
     {
       quote: 'After a few seconds a fetch by `voice_id` returns `ready`.',
       readyBoundOf: 'voice',
