@@ -5,7 +5,9 @@
  * (src/harness/test-bound.ts) is extended by it, as by the run-wide holds of a 429: back-pressure is
  * never a verdict, and a test the server slowed down by shedding load must not be left unjudged
  * for it. The account follows the test's async context (AsyncLocalStorage), through every request
- * the test makes; an account opened inside another also counts for the outer one.
+ * the test's body makes; an account opened inside another also counts for the outer one. Work the
+ * test did not start (a scenario prefetched in a hook, a fixture another test started) is in no
+ * account of the test's: its waits extend no bound.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

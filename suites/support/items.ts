@@ -130,7 +130,8 @@ function waitLedger(): WaitLedger {
 /**
  * Polls GET /{kind}s/{id} until a done state (ready | error | timeout), bounded by the run's
  * ready timeout from `since` (the item's creation when it was made before this wait, e.g. the
- * shared voice; default: now), not counting the time the server's Retry-After held the run. Throws a Finding when the bound passes or the final state is not
+ * shared voice; default: now), not counting the time the server asked it to wait (its Retry-After:
+ * the run's holds, the polls' own waits). Throws a Finding when the bound passes or the final state is not
  * `ready` (unless `acceptFailure`). A wait that runs its whole bound is written in the run's ledger;
  * from then on, waits of the same kind end early with NotWaitedAgain (the stuck item itself after
  * one poll, another after twice the slowest done item of its kind this run, at least a second).
@@ -172,8 +173,10 @@ export async function waitUntilDone<T extends { status: string }>(
       snapshots.push(item);
       times.push(Date.now());
       if (isDone(item.status)) break;
-      const heldMs = Math.max(0, throttle.heldPastMs() - heldAtStart) + polls.ms();
-      const waitedMs = Date.now() - started - heldMs;
+      // A run-wide hold and a poll's own wait may overlap: never more left out than has passed.
+      const elapsedMs = Date.now() - started;
+      const heldMs = Math.min(elapsedMs, Math.max(0, throttle.heldPastMs() - heldAtStart) + polls.ms());
+      const waitedMs = elapsedMs - heldMs;
       if (waitedMs > bound) {
         const stuck = {
           kind,

@@ -79,7 +79,8 @@ export function prefetch(...scenarios: Array<(speak: SpeakContext) => Promise<un
  * The run's shared voice (src/harness/shared-voice.ts), ready: for files that only need *a* voice
  * to make takes with. The global setup asked for it; here its generate answer is schema-checked and
  * it is waited for like any voice (bounded by the ready timeout from its creation, statuses recorded:
- * every file's wait ends at the same moment, and a file that starts later polls once). Not tracked:
+ * every file's wait ends about together — each leaves out the run's holds since the creation and
+ * its own polls' waits — and a file that starts later polls once). Not tracked:
  * the global setup deletes it after every file. Call once per file, at the top, with no argument;
  * the result takes the file's context (`sharedVoice(speak)`, the first caller's is the one used).
  */

@@ -48,7 +48,6 @@ beforeEach(() => {
 
 test("a hold of the server's Retry-After during the wait is not counted against the ready bound", async () => {
   const throttle = runThrottle();
-  throttle.reset({});
   // The server asks the whole run to wait 400 ms at the first poll: the item is ready 500 ms after
   // it, past the 300 ms bound in wall time, within it in the wait's own time.
   const s = context(300, 500, (n) => {
@@ -60,7 +59,6 @@ test("a hold of the server's Retry-After during the wait is not counted against 
 });
 
 test("a poll's own wait as the server asked (a 503's Retry-After) is not counted either", async () => {
-  runThrottle().reset({});
   const s = context(300, 500, async (n) => {
     if (n === 1) await waitAsAsked(400);
   });
@@ -70,7 +68,6 @@ test("a poll's own wait as the server asked (a 503's Retry-After) is not counted
 
 test('a hold under way when the wait starts counts only for the part still ahead', async () => {
   const throttle = runThrottle();
-  throttle.reset({});
   // Announced just before the wait (another thread's 429): counted in full by heldMs at once, so
   // the wait must count it from heldPastMs, or the 400 ms would stay inside its own time.
   throttle.noteThrottled(429, 400, 400);
@@ -81,7 +78,6 @@ test('a hold under way when the wait starts counts only for the part still ahead
 
 test("an item's wait from its creation does not count the holds since then (the shared voice)", async () => {
   const throttle = runThrottle();
-  throttle.reset({});
   const heldSince = throttle.heldPastMs();
   const since = Date.now();
   throttle.noteThrottled(429, 400, 400);
@@ -92,7 +88,6 @@ test("an item's wait from its creation does not count the holds since then (the 
 });
 
 test('without a hold the same wait fails at its bound, naming its own time', async () => {
-  runThrottle().reset({});
   const s = context(300, 500);
   const failed = await waitUntilDone(s, 'voice', `vc_plain${Date.now()}`).catch((e: unknown) => e);
   expect(failed).toBeInstanceOf(ReadyBoundExceeded);
