@@ -50,6 +50,12 @@ export interface SendOptions {
   /** Called once, when the first byte of the body arrived (the body may stream for long after). */
   onFirstByte?: () => void;
   /**
+   * Stop reading the body once this many bytes arrived (the exchange keeps what came): for a caller
+   * that judges only whether a body was delivered, not its whole, from a server that may stream it
+   * for as long as a take is spoken.
+   */
+  readUpTo?: number;
+  /**
    * Called right before each attempt, after any wait on back-pressure: what it returns replaces the
    * URL and is merged into the headers of that attempt. So a credential (an access token, a signed
    * URL) is read, and renewed when stale, at the moment it is sent, not before the run's own waits
@@ -339,6 +345,7 @@ async function sendOnce(
       if (size === buffer.length) firstAnswerCame();
       if (!isBackPressure(status) && buffer.length > 0 && size === buffer.length) o.onFirstByte?.();
       chunks.push(buffer);
+      if (o.readUpTo !== undefined && !isBackPressure(status) && size >= o.readUpTo) break;
     }
   } catch (err) {
     const unanswered = firstAnswer.signal.aborted && !signal.aborted && learnedMeanwhile === undefined;

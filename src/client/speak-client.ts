@@ -42,6 +42,8 @@ export interface SignedFetchOptions {
    */
   stream?: boolean;
   maxBytes?: number;
+  /** Stop reading the body once this many bytes arrived (./http.ts SendOptions.readUpTo). */
+  readUpTo?: number;
   /** Called when the signed URL's status and headers arrived (before its body is read). */
   onHeaders?: (status: number) => void;
   /** Called when the first byte of the signed URL's body arrived. */
@@ -219,6 +221,7 @@ export class HttpSpeakClient implements SpeakClient {
           ...(o.onHeaders ? { onHeaders: o.onHeaders } : {}),
           ...(o.onFirstByte ? { onFirstByte: o.onFirstByte } : {}),
           ...(o.stream ? { stream: true } : {}),
+          ...(o.readUpTo !== undefined ? { readUpTo: o.readUpTo } : {}),
           prepare: () => {
             if (!o.reissue || renewed >= MAX_RENEWALS) {
               o.onSend?.();
