@@ -133,6 +133,24 @@ describe('redirects and signed URLs', () => {
     expect(signed.headers.authorization).toBeUndefined();
     expect(server.requests).toHaveLength(3); // login, redirect, signed: nothing followed automatically
   });
+
+  test('readUpTo ends the read of a body that streams on, keeping what came', async () => {
+    let streaming: NodeJS.Timeout | undefined;
+    server = await startFakeServer((_req, res) => {
+      // A server that streams a take's audio for as long as it is spoken: here, until the test ends.
+      res.writeHead(200, { 'content-type': 'audio/flac' });
+      res.write(Buffer.from('fLaC-first-bytes'));
+      streaming = setInterval(() => res.write(Buffer.alloc(1024)), 50);
+      res.on('close', () => clearInterval(streaming));
+    });
+    const api = HttpSpeakClient.anonymous(settings(server.url));
+    const started = Date.now();
+    const audio = await api.fetchSigned('/blobs/t1.flac?sig=abcdef', { timeoutMs: 10_000, readUpTo: 1 });
+    clearInterval(streaming);
+    expect(audio.status).toBe(200);
+    expect(audio.body.subarray(0, 4).toString()).toBe('fLaC');
+    expect(Date.now() - started, 'not read to the bound').toBeLessThan(5_000);
+  });
 });
 
 describe('evidence', () => {
