@@ -26,8 +26,16 @@ export interface PrebuiltSuites {
   specs: RegExp;
 }
 
+/** Per root: a run asks twice (its vitest options, its vite options), the directory is listed once. */
+const found = new Map<string, PrebuiltSuites | undefined>();
+
 /** The prebuilt modules of the bundle this module runs from; undefined from the sources. */
 export function prebuiltSuites(root: string): PrebuiltSuites | undefined {
+  if (!found.has(root)) found.set(root, findPrebuilt(root));
+  return found.get(root);
+}
+
+function findPrebuilt(root: string): PrebuiltSuites | undefined {
   if (!import.meta.url.endsWith('.js')) return undefined;
   const dir = fileURLToPath(new URL('./suites/', import.meta.url));
   if (!existsSync(dir)) return undefined;
