@@ -12,6 +12,7 @@
  */
 
 import { recordCharacters } from '../evidence/evidence.ts';
+import { carriesKnownSecret, redactUrl } from '../evidence/redact.ts';
 import { AuthSession, type TokenPair } from './auth-session.ts';
 import { DEFAULT_MAX_BYTES, type Exchange, type SendOptions, send, signedRoute } from './http.ts';
 import { freshEnough, signedUrlLifetime } from './lifetime.ts';
@@ -149,6 +150,12 @@ export class HttpSpeakClient implements SpeakClient {
     const explicitAuth = 'authorization' in headers;
     const ownOrigin = this.sameOriginAsServer(url);
     const isAuthCall = url.startsWith(`${this.settings.authUrl}/auth/`);
+    // A token of the run goes to the API and nowhere else: never to a signed URL or another origin,
+    // not even in a caller's own Authorization header (a decoy is fine). A harness bug: refused here.
+    if (explicitAuth && carriesKnownSecret(headers.authorization!) && (!ownOrigin || looksSigned(url)))
+      throw new Error(
+        `speakcheck refused to send a credential of the run in Authorization to ${redactUrl(url)}: only the API gets it (a bug in the harness)`,
+      );
     const session = this.session;
     const renews = session !== undefined && !explicitAuth && ownOrigin && !session.permanent;
     /** One call: the token is read (and, when stale, renewed first) right before each attempt. */
@@ -294,4 +301,9 @@ function sizing(o: RequestOptions): { timeoutMs?: number; maxBytes?: number } {
 
 function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** A URL that carries its own authorisation in its query (a presigned URL: X-Amz-Signature and kin). */
+function looksSigned(url: string): boolean {
+  return [...new URL(url).searchParams.keys()].some((name) => /signature|^sig$/i.test(name));
 }

@@ -22,6 +22,12 @@ const SECRET_QUERY = /(signature|^sig$|token|secret|credential|password|^key$|^x
 const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 const WEBSOCKET_URL_KEY = /websocket_url$/i;
 
+/** Whether `text` holds a secret the run has registered (a token, a password). */
+export function carriesKnownSecret(text: string): boolean {
+  for (const secret of knownSecrets) if (text.includes(secret)) return true;
+  return false;
+}
+
 export function redactText(text: string): string {
   let out = text;
   for (const secret of knownSecrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);

@@ -134,6 +134,26 @@ describe('redirects and signed URLs', () => {
     expect(server.requests).toHaveLength(3); // login, redirect, signed: nothing followed automatically
   });
 
+  test("the run's token is never sent to a signed URL or another origin, even in a caller's own header", async () => {
+    server = await startFakeServer((req, res) => {
+      if (req.url === '/auth/login')
+        return sendJson(res, 200, { access_token: 'acc-guarded-aaaa', refresh_token: 'ref-guarded-aaaa' });
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end('{"detail":"two auth mechanisms"}');
+    });
+    const api = await HttpSpeakClient.login(settings(server.url), { email: 'a@b.c', password: 'pw-123456' });
+    const anon = HttpSpeakClient.anonymous(settings(server.url));
+    const bearer = { headers: { authorization: 'Bearer acc-guarded-aaaa' } };
+    const signed = `${server.url}/blobs/t1.wav?X-Amz-Signature=abcdef123456`;
+    await expect(anon.get(signed, bearer)).rejects.toThrow(/refused to send a credential of the run/);
+    await expect(anon.get('http://127.0.0.1:9/elsewhere', bearer)).rejects.toThrow(/only the API gets it/);
+    expect(server.requests.map((r) => r.url)).toEqual(['/auth/login']);
+    // A decoy goes out; so does the token to the API's own unsigned routes.
+    expect((await anon.get(signed, { headers: { authorization: 'Bearer decoy-value' } })).status).toBe(403);
+    expect((await anon.get('/v1/speak/models', bearer)).status).toBe(403);
+    expect(api.tokens()?.access).toBe('acc-guarded-aaaa');
+  });
+
   test('readUpTo ends the read of a body that streams on, keeping what came', async () => {
     let streaming: NodeJS.Timeout | undefined;
     server = await startFakeServer((_req, res) => {
