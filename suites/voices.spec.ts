@@ -401,6 +401,8 @@ covers(
 
 covers(['VOICE-DELETE'], 'delete a voice with DELETE /v1/speak/voices/{id} (reported)', async ({ speak }) => {
   const { final } = await plainReady(speak);
+  // Its example take outlives it on a server that keeps it (the reference does): the file deletes it.
+  if (typeof final.example_take_id === 'string') speak.track('take', final.example_take_id);
   const exchange = await speak.api.delete(`/v1/speak/voices/${encodeURIComponent(final.voice_id)}`);
   observe('voices.delete-answer', 'DELETE /v1/speak/voices/{id} answered {status} {body}', {
     values: { status: exchange.status },

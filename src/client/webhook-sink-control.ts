@@ -55,6 +55,18 @@ export interface SettleEntry {
   windowMs: number;
   /** Where the window came from, for the message (e.g. `SPEAKCHECK_WEBHOOK_RETRY_WAIT_MS`). */
   why?: string;
+  /**
+   * The item the window speaks of, handed to the run: deleted at the run's end, after the judge
+   * (src/harness/global-setup.ts), not by the file that filed it, whose end may fall inside the
+   * window (a server may drop the calls still due for a deleted item: a retry, a duplicate).
+   */
+  item?: MadeItem;
+}
+
+/** An item the run made: what its cleanups delete (src/harness/cleanup.ts). */
+export interface MadeItem {
+  kind: 'take' | 'voice';
+  id: string;
 }
 
 /** What the global setup hands to the workers (JSON through provide/inject). */
@@ -84,6 +96,13 @@ export class SinkControl {
     });
     this.#changes.setMaxListeners(0);
     sink.onCall(() => this.#changes.emit('change'));
+  }
+
+  /** The items the entries filed so far were handed to the run with, each once. */
+  handedOver(): MadeItem[] {
+    const items = new Map<string, MadeItem>();
+    for (const { item } of this.#entries) if (item) items.set(`${item.kind} ${item.id}`, item);
+    return [...items.values()];
   }
 
   /** `producers`: how many suite files of this run file settle entries (the judge waits for them). */

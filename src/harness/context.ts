@@ -8,6 +8,7 @@ import type { Model } from '../../schemas/types.ts';
 import { closeHttp, expectJson } from '../client/http.ts';
 import { Limiter } from '../client/limiter.ts';
 import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
+import { deleteMade, type MadeItem } from './cleanup.ts';
 import type { RunPlan } from './run-plan.ts';
 import { expectSchema } from './schema.ts';
 
@@ -26,6 +27,8 @@ export interface SpeakContext {
   readonly models: Model[];
   /** Deleted at the end of the file unless --keep. */
   track(kind: 'voice' | 'take', id: string): void;
+  /** No longer deleted by this file: handed to another owner (the run's end: a settle entry's item). */
+  untrack(kind: 'voice' | 'take', id: string): void;
   /** `speakcheck-<runid>-<name>`: recognisable names for what the run creates. */
   prefix(name: string): string;
   /** A second, independent login (its own token pair), e.g. for logout and rotation tests. */
@@ -62,7 +65,7 @@ export function speakFile(): SpeakFile {
   let modelsError: Error | undefined;
   let limiter: Limiter | undefined;
   let setupError: unknown;
-  const tracked: Array<{ kind: 'voice' | 'take'; id: string }> = [];
+  const tracked: MadeItem[] = [];
 
   const settings = (c: RunPlan) => ({
     baseUrl: c.baseUrl,
@@ -110,11 +113,7 @@ export function speakFile(): SpeakFile {
   const close = async (): Promise<void> => {
     try {
       if (api && config && !config.keep) {
-        // Takes first: a voice may refuse deletion while its takes exist.
-        const ordered = [...tracked].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'take' ? -1 : 1));
-        for (const item of ordered) {
-          await api.delete(`/v1/speak/${item.kind}s/${encodeURIComponent(item.id)}`).catch(() => undefined);
-        }
+        await deleteMade(api, tracked);
       }
     } finally {
       await closeHttp();
@@ -150,7 +149,11 @@ export function speakFile(): SpeakFile {
       return found;
     },
     track(kind, id) {
-      tracked.push({ kind, id });
+      if (!tracked.some((item) => item.kind === kind && item.id === id)) tracked.push({ kind, id });
+    },
+    untrack(kind, id) {
+      const at = tracked.findIndex((item) => item.kind === kind && item.id === id);
+      if (at >= 0) tracked.splice(at, 1);
     },
     prefix(name) {
       return `${ready(config, 'config').namePrefix}${name}`;

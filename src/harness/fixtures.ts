@@ -74,6 +74,7 @@ const absentSpeak: SpeakContext = {
     return noRun();
   },
   track: noRun,
+  untrack: noRun,
   prefix: noRun,
   login: noRun,
   loginSecond: noRun,

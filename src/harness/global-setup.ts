@@ -39,10 +39,12 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  const handedOver = sink?.handedOver() ?? [];
   await sink?.stop();
   sink = undefined;
-  // After every suite file: their takes of the shared voice are deleted by then.
-  await sharedVoice?.remove();
+  // After every suite file: their takes of the shared voice are deleted by then, but for those
+  // handed to the run's end (webhook windows, judged by the last file), deleted here first.
+  await sharedVoice?.remove(handedOver);
   sharedVoice = undefined;
   await stack?.stop();
   stack = undefined;

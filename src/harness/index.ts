@@ -51,6 +51,7 @@ export {
   notObserved,
   type RequirementIds,
 } from './check.ts';
+export { deleteMade, type MadeItem } from './cleanup.ts';
 export type { Model, SpeakContext } from './context.ts';
 export {
   type CoversOptions,

@@ -5,13 +5,15 @@
  */
 
 import { planWebhookSink, WebhookSink } from '../client/webhook-sink.ts';
-import { type ProvidedWebhookSink, SinkControl } from '../client/webhook-sink-control.ts';
+import { type MadeItem, type ProvidedWebhookSink, SinkControl } from '../client/webhook-sink-control.ts';
 import { runFacts } from '../facts/run-facts.ts';
 import type { RunPlan } from './run-plan.ts';
 import { SETTLING_FILE, WEBHOOK_FILE } from './webhook-files.ts';
 
 export interface RunSink {
   provided: ProvidedWebhookSink;
+  /** The items the settle entries handed to the run (deleted at its end; see SettleEntry.item). */
+  handedOver(): MadeItem[];
   /** Stops the control API and the sink; never throws. */
   stop(): Promise<void>;
 }
@@ -19,7 +21,11 @@ export interface RunSink {
 /** `files`: the run's test files (empty when not known: the sink is started anyway). */
 export async function startRunSink(config: RunPlan, files: readonly string[]): Promise<RunSink> {
   if (files.length > 0 && !files.some((file) => WEBHOOK_FILE.test(file))) {
-    return { provided: { ok: false, reason: 'no webhooks file in this run' }, stop: async () => {} };
+    return {
+      provided: { ok: false, reason: 'no webhooks file in this run' },
+      handedOver: () => [],
+      stop: async () => {},
+    };
   }
   const plan = planWebhookSink(config);
   if (!plan.reachable) {
@@ -30,7 +36,7 @@ export async function startRunSink(config: RunPlan, files: readonly string[]): P
       consequence: { kind: 'not-applicable' },
       sentence: plan.reason,
     });
-    return { provided: { ok: false, reason: plan.reason }, stop: async () => {} };
+    return { provided: { ok: false, reason: plan.reason }, handedOver: () => [], stop: async () => {} };
   }
   let sink: WebhookSink;
   try {
@@ -38,12 +44,13 @@ export async function startRunSink(config: RunPlan, files: readonly string[]): P
   } catch (error) {
     // E.g. --webhook-listen on a port in use: the webhook files fail with this, the others run.
     const reason = `could not start the webhook sink on ${plan.options.host}:${plan.options.port}: ${error instanceof Error ? error.message : String(error)}`;
-    return { provided: { ok: false, reason, broken: true }, stop: async () => {} };
+    return { provided: { ok: false, reason, broken: true }, handedOver: () => [], stop: async () => {} };
   }
   const producers = files.filter((file) => SETTLING_FILE.test(file)).length;
   const control = await SinkControl.start(sink, producers);
   return {
     provided: { ok: true, controlUrl: control.url, publicUrl: sink.publicUrl },
+    handedOver: () => control.handedOver(),
     stop: async () => {
       await control.close().catch(() => undefined);
       await sink.close().catch(() => undefined);

@@ -13,7 +13,9 @@
 import { runThrottle } from '../client/back-pressure.ts';
 import { ClientDiagnostic } from '../client/diagnostics.ts';
 import { HttpSpeakClient } from '../client/speak-client.ts';
+import type { MadeItem } from '../client/webhook-sink-control.ts';
 import type { RequirementId } from '../requirements/index.ts';
+import { deleteMade } from './cleanup.ts';
 import { requirementOfRoute } from './route-requirement.ts';
 import type { RunPlan } from './run-plan.ts';
 
@@ -44,8 +46,11 @@ export type ProvidedSharedVoice =
 
 export interface SharedVoice {
   provided: ProvidedSharedVoice;
-  /** Deletes the voice (unless --keep) and logs out; never throws. */
-  remove(): Promise<void>;
+  /**
+   * Deletes `handedOver` (items the run's files handed to the run's end: SettleEntry.item; takes
+   * first, most of them the shared voice's), then the voice (unless --keep), and logs out; never throws.
+   */
+  remove(handedOver?: readonly MadeItem[]): Promise<void>;
 }
 
 /** The areas whose suites make their takes with the shared voice. */
@@ -68,11 +73,10 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
     };
   }
   let api: HttpSpeakClient | undefined;
-  const remove = async (voiceId?: string) => {
+  const remove = async (voiceId?: string, handedOver: readonly MadeItem[] = []) => {
     if (!api) return;
-    if (voiceId && !config.keep) {
-      await api.delete(`/v1/speak/voices/${encodeURIComponent(voiceId)}`).catch(() => undefined);
-    }
+    if (!config.keep)
+      await deleteMade(api, voiceId ? [...handedOver, { kind: 'voice', id: voiceId }] : handedOver);
     await api.session?.logout().catch(() => undefined);
   };
   try {
@@ -112,7 +116,7 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
     }
     return {
       provided: { ok: true, voiceId, created: exchange.json, createdMs, createdHeldMs },
-      remove: () => remove(voiceId),
+      remove: (handedOver) => remove(voiceId, handedOver),
     };
   } catch (err) {
     const throttled = err instanceof ClientDiagnostic && err.kind === 'throttled';
@@ -132,7 +136,7 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
         ...(throttled ? { throttled } : {}),
         ...(requirement !== undefined ? { requirement } : {}),
       },
-      remove: () => remove(),
+      remove: (handedOver) => remove(undefined, handedOver),
     };
   }
 }

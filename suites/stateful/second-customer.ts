@@ -4,7 +4,7 @@
  * tracked by the speak fixture).
  */
 import { Finding, show } from '../../src/checks/finding.ts';
-import type { SpeakClient, SpeakContext } from '../../src/harness/index.ts';
+import { deleteMade, type SpeakClient, type SpeakContext } from '../../src/harness/index.ts';
 import { waitUntilDone } from '../support/items.ts';
 import type { SequenceWorld } from './real.ts';
 
@@ -37,8 +37,9 @@ export async function ownVoice(
 export async function removeSecondItems(world: SequenceWorld): Promise<void> {
   const client = world.clients.second;
   if (!client) return;
-  for (const id of world.secondTakes)
-    await client.delete(`/v1/speak/takes/${encodeURIComponent(id)}`).catch(() => undefined);
   const voice = world.voices.second;
-  if (voice) await client.delete(`/v1/speak/voices/${encodeURIComponent(voice)}`).catch(() => undefined);
+  await deleteMade(client, [
+    ...world.secondTakes.map((id) => ({ kind: 'take' as const, id })),
+    ...(voice ? [{ kind: 'voice' as const, id: voice }] : []),
+  ]);
 }

@@ -71,6 +71,27 @@ describe('webhook sink control (the run sink seen from a worker)', () => {
     expect(await judged).toEqual({ entries: [entry], complete: true });
   });
 
+  it("hands the entries' items to the run, each once", async () => {
+    const filed = (
+      requirement: 'WEBHOOK-DONE-ONCE' | 'WEBHOOK-POST-JSON',
+      item?: { kind: 'take'; id: string },
+    ) =>
+      remote.settleLater({
+        requirement,
+        subject: 'take tk_2',
+        token: 'def',
+        hook: 'done',
+        expect: 'once',
+        fromMs: Date.now(),
+        windowMs: 2_500,
+        ...(item ? { item } : {}),
+      });
+    await filed('WEBHOOK-DONE-ONCE', { kind: 'take', id: 'tk_2' });
+    await filed('WEBHOOK-POST-JSON', { kind: 'take', id: 'tk_2' });
+    await filed('WEBHOOK-POST-JSON');
+    expect(control.handedOver()).toEqual([{ kind: 'take', id: 'tk_2' }]);
+  });
+
   it('answers nothing without its secret', async () => {
     const base = control.url.replace(/\/[^/]+$/, '');
     expect((await fetch(`${base}/wrong/settle`)).status).toBe(404);

@@ -1,0 +1,27 @@
+/**
+ * Deleting what a run made, the one way (a file's end: ./context.ts; the run's end: ./shared-voice.ts):
+ * takes first (a voice may refuse deletion while its takes exist), then each voice and its example
+ * take. The example take is the server's own doing but the run's making: a server that keeps it
+ * after its voice is deleted (the reference does) would otherwise collect one per voice per run.
+ * Never throws: a cleanup that fails leaves the item, it decides nothing.
+ */
+import type { SpeakClient } from '../client/speak-client.ts';
+import type { MadeItem } from '../client/webhook-sink-control.ts';
+
+export type { MadeItem };
+
+const path = (item: MadeItem) => `/v1/speak/${item.kind}s/${encodeURIComponent(item.id)}`;
+
+export async function deleteMade(api: SpeakClient, items: readonly MadeItem[]): Promise<void> {
+  const takes = items.filter((item) => item.kind === 'take');
+  const voices = items.filter((item) => item.kind === 'voice');
+  for (const take of takes) await api.delete(path(take)).catch(() => undefined);
+  for (const voice of voices) {
+    const shown = await api.get(path(voice)).catch(() => undefined);
+    const example = (shown?.json as { example_take_id?: unknown } | undefined)?.example_take_id;
+    await api.delete(path(voice)).catch(() => undefined);
+    if (typeof example === 'string' && example !== '' && !takes.some((take) => take.id === example)) {
+      await api.delete(path({ kind: 'take', id: example })).catch(() => undefined);
+    }
+  }
+}
