@@ -481,7 +481,9 @@ covers(
   async ({ speak }) => {
     await loggedOut(speak).catch(() => undefined);
     const { from } = await refreshed(speak);
-    const again = await refresh(speak, from.refresh_token);
+    // Recorded as a logout: a server that revokes the customer's sessions on reuse (allowed) ends
+    // other files' sessions with it, and their refusals are explained by it, not judged.
+    const again = await recordedLogout(speak.config.email, () => refresh(speak, from.refresh_token));
     observe(
       'auth.refresh-rotation',
       again.status >= 200 && again.status < 300
