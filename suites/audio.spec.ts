@@ -296,9 +296,13 @@ covers(
           `the signed URL went past the lifetime it shows before its answer came, ${attempt} times (the run's waits on the server's back-pressure): its refusal says nothing about the header`,
           'a run against a server that rate-limits less, or whose signed URLs live longer',
         );
-      observe('audio.signed-url-with-authorization', 'signed URL with Authorization answered {status}', {
-        values: { status: exchange.status },
-      });
+      observe(
+        'audio.signed-url-with-authorization',
+        exchange.status === 401
+          ? 'signed URL with Authorization answered {status}: the decoy token itself may be what was refused, not the second auth mechanism'
+          : 'signed URL with Authorization answered {status}',
+        { values: { status: exchange.status } },
+      );
       check('AUDIO-SIGNED-WITH-AUTH-REJECTED', () => {
         if (exchange.status < 400)
           throw new Finding(

@@ -94,17 +94,19 @@ async function makeWorld(speak: SpeakContext): Promise<SequenceWorld> {
     secondTakes: [],
     updates: 0,
   };
+  // Known to the file's end before its voices are made: what is made is removed even if a wait fails.
+  world = w;
   // Made side by side, each waited for until ready (bounded by the ready timeout).
   const [updated, secondOwn] = await Promise.all([
     ownVoice(speak, speak.api, 'sequences-updated', (id) => speak.track('voice', id)),
-    second ? ownVoice(speak, second, 'sequences-second') : undefined,
+    // Known as soon as it is made: a wait that fails after it still leaves it to removeSecondItems.
+    second ? ownVoice(speak, second, 'sequences-second', (id) => (w.voices.second = id)) : undefined,
   ]);
   w.updatable.primary = async () => updated;
   if (secondOwn !== undefined) {
     w.voices.second = secondOwn;
     w.updatable.second = async () => secondOwn;
   }
-  world = w;
   return w;
 }
 

@@ -152,7 +152,8 @@ export class HttpSpeakClient implements SpeakClient {
     const isAuthCall = url.startsWith(`${this.settings.authUrl}/auth/`);
     // A token of the run goes to the API and nowhere else: never to a signed URL or another origin,
     // not even in a caller's own Authorization header (a decoy is fine). A harness bug: refused here.
-    if (explicitAuth && carriesKnownSecret(headers.authorization!) && (!ownOrigin || looksSigned(url)))
+    const signed = looksSigned(url);
+    if (explicitAuth && carriesKnownSecret(headers.authorization!) && (!ownOrigin || signed))
       throw new Error(
         `speakcheck refused to send a credential of the run in Authorization to ${redactUrl(url)}: only the API gets it (a bug in the harness)`,
       );
@@ -173,7 +174,7 @@ export class HttpSpeakClient implements SpeakClient {
               token = session?.accessToken();
               if (renews && !isAuthCall && renewed < MAX_RENEWALS && !session.accessTokenFresh())
                 throw new StaleCredential();
-              return !explicitAuth && ownOrigin && token
+              return !explicitAuth && ownOrigin && !signed && token
                 ? { headers: { authorization: `Bearer ${token}` } }
                 : undefined;
             },

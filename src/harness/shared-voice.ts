@@ -66,21 +66,8 @@ export const SHARED_VOICE_AREAS = [
 ];
 
 export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice> {
-  if (config.only.length > 0 && !config.only.some((area) => SHARED_VOICE_AREAS.includes(area))) {
-    return {
-      provided: { ok: false, problem: 'no shared voice: no selected area uses one' },
-      remove: async () => {},
-    };
-  }
-  let api: HttpSpeakClient | undefined;
-  const remove = async (voiceId?: string, handedOver: readonly MadeItem[] = []) => {
-    if (!api) return;
-    if (!config.keep)
-      await deleteMade(api, voiceId ? [...handedOver, { kind: 'voice', id: voiceId }] : handedOver);
-    await api.session?.logout().catch(() => undefined);
-  };
-  try {
-    api = await HttpSpeakClient.login(
+  const login = () =>
+    HttpSpeakClient.login(
       { baseUrl: config.baseUrl, authUrl: config.authUrl, requestTimeoutMs: config.timeouts.requestMs },
       {
         ...(config.email !== undefined ? { email: config.email } : {}),
@@ -88,6 +75,25 @@ export async function generateSharedVoice(config: RunPlan): Promise<SharedVoice>
         ...(config.token !== undefined ? { token: config.token } : {}),
       },
     );
+  let api: HttpSpeakClient | undefined;
+  const remove = async (voiceId?: string, handedOver: readonly MadeItem[] = []) => {
+    const items: MadeItem[] = voiceId ? [...handedOver, { kind: 'voice', id: voiceId }] : [...handedOver];
+    // Items handed over by the files are deleted even when this setup never logged in (its login
+    // failed, or no area needed a shared voice).
+    const client =
+      api ?? (items.length > 0 && !config.keep ? await login().catch(() => undefined) : undefined);
+    if (!client) return;
+    if (!config.keep) await deleteMade(client, items);
+    await client.session?.logout().catch(() => undefined);
+  };
+  if (config.only.length > 0 && !config.only.some((area) => SHARED_VOICE_AREAS.includes(area))) {
+    return {
+      provided: { ok: false, problem: 'no shared voice: no selected area uses one' },
+      remove: (handedOver) => remove(undefined, handedOver),
+    };
+  }
+  try {
+    api = await login();
     const models = (await api.get('/v1/speak/models')).json;
     const listed = Array.isArray(models) ? (models as Array<{ name?: unknown; genders?: unknown }>) : [];
     const model = config.model ? listed.find((m) => m.name === config.model) : listed[0];

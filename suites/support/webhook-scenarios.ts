@@ -155,11 +155,14 @@ function fileScenarios(
   ): Promise<void> {
     const { from, item, ...rest } = entry;
     if (!from) return Promise.resolve(); // nothing arrived to open the window: the tests say so
-    if (item.id === undefined) return sink().settleLater({ ...rest, fromMs: from.receivedMs });
+    const { kind, id } = item;
+    if (id === undefined) return sink().settleLater({ ...rest, fromMs: from.receivedMs });
     // Handed to the run's end: this file's end may fall inside the window, and a server may drop the
     // calls still due for a deleted item (the retry, a duplicate): our cleanup must not decide it.
-    speak.untrack(item.kind, item.id);
-    return sink().settleLater({ ...rest, fromMs: from.receivedMs, item: { kind: item.kind, id: item.id } });
+    // Untracked once the run holds it: a filing that failed leaves it this file's to delete.
+    return sink()
+      .settleLater({ ...rest, fromMs: from.receivedMs, item: { kind, id } })
+      .then(() => speak.untrack(kind, id));
   }
 
   const mainTake = once(async () => {

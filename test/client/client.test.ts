@@ -152,6 +152,9 @@ describe('redirects and signed URLs', () => {
     expect((await anon.get(signed, { headers: { authorization: 'Bearer decoy-value' } })).status).toBe(403);
     expect((await anon.get('/v1/speak/models', bearer)).status).toBe(403);
     expect(api.tokens()?.access).toBe('acc-guarded-aaaa');
+    // Nor does the logged-in client attach it to a signed URL on the API's own origin.
+    await api.get(signed);
+    expect(server.requests.at(-1)!.headers.authorization).toBeUndefined();
   });
 
   test('readUpTo ends the read of a body that streams on, keeping what came', async () => {
