@@ -26,8 +26,11 @@ export type ThrottleScript = (
 
 export interface HostedProxy {
   url: string;
-  /** Requests seen, and how many the proxy answered with back-pressure itself. */
-  counts: { seen: number; throttled: number };
+  /**
+   * Requests seen, and how many the proxy answered with back-pressure itself, with when it sent each
+   * of those answers (epoch ms): a count can be cut at the moment a report was written.
+   */
+  counts: { seen: number; throttled: number; throttledAtMs: number[] };
   close(): Promise<void>;
 }
 
@@ -37,13 +40,14 @@ export async function startHostedProxy(
   tls?: { key: string; cert: string },
 ): Promise<HostedProxy> {
   const upstream = new URL(target);
-  const counts = { seen: 0, throttled: 0 };
+  const counts = { seen: 0, throttled: 0, throttledAtMs: [] as number[] };
   const sockets = new Set<Socket>();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     counts.seen++;
     const answer = script(counts.seen, req);
     if (answer) {
       counts.throttled++;
+      counts.throttledAtMs.push(Date.now());
       req.resume();
       res.writeHead(answer.status, {
         'content-type': 'application/json',
