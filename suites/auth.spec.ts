@@ -260,44 +260,11 @@ covers(
         speak,
         pair.access_token,
         'refresh',
-        refreshedAgain(speak, 'POST /auth/refresh (again)'),
+        chainOf.freshAccess(speak, 'POST /auth/refresh (again)'),
       ),
     );
   },
 );
-
-/**
- * Fresh access tokens made by the same step (a refresh), for a token gone stale in our waits: from a
- * login of their own, each refresh building on the one before. Never a refresh token the chain or
- * another test still holds: refreshing one of those revokes it under their feet (rotation), and
- * that test then fails on our doing (CI 2026-11-29, short-lifetimes: chain round 1 refused). After a
- * logout elsewhere in the run ended it (a server that logs out everywhere), from a new login.
- */
-function refreshedAgain(speak: SpeakContext, what: string, depth = 1): () => Promise<string> {
-  let own: { refreshToken: string; sinceMs: number; made: number } | undefined;
-  const ownLogin = async () => {
-    const sinceMs = Date.now();
-    return { refreshToken: (await login(speak)).refresh_token, sinceMs, made: 0 };
-  };
-  const step = async (): Promise<string> => {
-    own ??= await ownLogin();
-    let exchange = await refresh(speak, own.refreshToken);
-    if (chainOf.endedElsewhere(speak, exchange, own.sinceMs)) {
-      own = await ownLogin();
-      exchange = await refresh(speak, own.refreshToken);
-    }
-    const pair = expectPair(exchange, what);
-    own.refreshToken = pair.refresh_token;
-    own.made++;
-    return pair.access_token;
-  };
-  // `depth` refreshes in a row before the first token is judged: the one it stands in for was that deep.
-  return async () => {
-    let access = await step();
-    while (own!.made < depth) access = await step();
-    return access;
-  };
-}
 
 /** The refreshed pair is new: both tokens differ from the ones it replaced. */
 function rotated(from: TokenPair, pair: TokenPair): void {
@@ -333,7 +300,7 @@ covers(
         speak,
         pair.access_token,
         'refresh with bearer',
-        refreshedAgain(speak, 'POST /auth/refresh (again)'),
+        chainOf.freshAccess(speak, 'POST /auth/refresh (again)'),
       ),
     );
   },
@@ -350,7 +317,7 @@ covers(
         speak,
         last.access_token,
         'the third refresh in a row',
-        refreshedAgain(speak, 'POST /auth/refresh (again)', 3),
+        chainOf.freshAccess(speak, 'POST /auth/refresh (again)', 3),
       ),
     );
   },

@@ -140,5 +140,38 @@ export function refreshChain(d: RefreshChainDeps) {
       }
     };
 
-  return { step, endedElsewhere, sinceMs: () => current.sinceMs() };
+  /**
+   * Fresh access tokens made by the same step (a refresh), for a token gone stale in our waits: from
+   * a login of their own, each refresh building on the one before, `depth` deep before the first is
+   * given (the token it stands in for was that deep). Never a refresh token the chain or another test
+   * still holds: refreshing one of those revokes it under their feet (rotation), and that test then
+   * fails on our doing (CI 2026-11-29, short-lifetimes: chain round 1 refused). After a logout
+   * elsewhere in the run ended it (a server that logs out everywhere), from a new login.
+   */
+  const freshAccess = (speak: SpeakContext, what: string, depth = 1): (() => Promise<string>) => {
+    let own: { refreshToken: string; sinceMs: number; made: number } | undefined;
+    const ownLogin = async () => {
+      const sinceMs = Date.now();
+      return { refreshToken: (await d.login(speak)).refresh_token, sinceMs, made: 0 };
+    };
+    const refreshOnce = async (): Promise<string> => {
+      own ??= await ownLogin();
+      let exchange = await d.refresh(speak, own.refreshToken);
+      if (endedElsewhere(speak, exchange, own.sinceMs)) {
+        own = await ownLogin();
+        exchange = await d.refresh(speak, own.refreshToken);
+      }
+      const pair = d.expectPair(exchange, what);
+      own.refreshToken = pair.refresh_token;
+      own.made++;
+      return pair.access_token;
+    };
+    return async () => {
+      let access = await refreshOnce();
+      while (own!.made < depth) access = await refreshOnce();
+      return access;
+    };
+  };
+
+  return { step, endedElsewhere, freshAccess };
 }
