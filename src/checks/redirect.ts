@@ -1,22 +1,12 @@
 /**
  * Audio rules 1–3: the audio endpoints answer 307 with a signed, absolute Location.
  */
+import { AMZ_SIGNATURE_PARAM, signatureParam } from '../client/signed-url.ts';
 import { type ExchangeLike, header, judgedAt, requestLine } from './exchange.ts';
 import { Finding, show } from './finding.ts';
 import { describeRefusal } from './refusal.ts';
 
-/** The parameter the vendor SDK looks for (wire-facts: Signed audio URLs). */
-export const AMZ_SIGNATURE_PARAM = 'X-Amz-Signature';
-
-/** Query parameters whose name says "signature" (sig, signature, X-Amz-Signature, Signature, token-ish hmac...). */
-const SIGNATURE_NAME = /(^|[-_.])(sig|signature|hmac|hash)$|signature/i;
-
-/** The signature-looking query parameter of a URL, or undefined. X-Amz-Signature wins when present. */
-export function signatureParam(url: URL): string | undefined {
-  if (url.searchParams.has(AMZ_SIGNATURE_PARAM)) return AMZ_SIGNATURE_PARAM;
-  for (const name of url.searchParams.keys()) if (SIGNATURE_NAME.test(name)) return name;
-  return undefined;
-}
+export { AMZ_SIGNATURE_PARAM, signatureParam };
 
 export interface SignedRedirect {
   location: URL;

@@ -17,6 +17,7 @@ import { AuthSession, type TokenPair } from './auth-session.ts';
 import { DEFAULT_MAX_BYTES, type Exchange, type SendOptions, send, signedRoute } from './http.ts';
 import { freshEnough, signedUrlLifetime } from './lifetime.ts';
 import { Limiter } from './limiter.ts';
+import { signatureParam } from './signed-url.ts';
 
 /** How many times one call renews a stale credential before sending what it has. */
 export const MAX_RENEWALS = 2;
@@ -152,7 +153,7 @@ export class HttpSpeakClient implements SpeakClient {
     const isAuthCall = url.startsWith(`${this.settings.authUrl}/auth/`);
     // A token of the run goes to the API and nowhere else: never to a signed URL or another origin,
     // not even in a caller's own Authorization header (a decoy is fine). A harness bug: refused here.
-    const signed = looksSigned(url);
+    const signed = signatureParam(new URL(url)) !== undefined;
     if (explicitAuth && carriesKnownSecret(headers.authorization!) && (!ownOrigin || signed))
       throw new Error(
         `speakcheck refused to send a credential of the run in Authorization to ${redactUrl(url)}: only the API gets it (a bug in the harness)`,
@@ -302,9 +303,4 @@ function sizing(o: RequestOptions): { timeoutMs?: number; maxBytes?: number } {
 
 function lowerCaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-/** A URL that carries its own authorisation in its query (a presigned URL: X-Amz-Signature and kin). */
-function looksSigned(url: string): boolean {
-  return [...new URL(url).searchParams.keys()].some((name) => /signature|^sig$/i.test(name));
 }
