@@ -9,12 +9,12 @@
  * - Bounded: a part that takes longer than its timeout (60 s by default) kills the thread; the next
  *   part starts a new one.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ESPEAK_THREAD, PROFILER_ARGS } from '../entry-points.ts';
+import { type EspeakDataShare, espeakDataShare } from './espeak-data.ts';
 import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
 import { PartRecorder, PartReplays, replayPart } from './part-replay.ts';
@@ -64,29 +64,14 @@ function startThread(): Worker {
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
-let sharedData: SharedArrayBuffer | undefined;
+let sharedData: EspeakDataShare | undefined;
 
-/**
- * espeak-ng.data, read once per process into shared memory that every espeak thread of the process
- * maps as its file system (each thread used to read its own 24 MB copy: a worker process has two).
- */
-function espeakData(): SharedArrayBuffer {
-  if (sharedData) return sharedData;
-  const path = join(dirname(require.resolve('@echogarden/espeak-ng-emscripten')), 'espeak-ng.data');
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = new SharedArrayBuffer(fstatSync(fd).size);
-    const bytes = new Uint8Array(buffer);
-    for (let at = 0; at < bytes.length; ) {
-      const read = readSync(fd, bytes, at, bytes.length - at, at);
-      if (read === 0) throw new Error(`${path}: ended after ${at} of ${bytes.length} bytes`);
-      at += read;
-    }
-    sharedData = buffer;
-    return buffer;
-  } finally {
-    closeSync(fd);
-  }
+/** espeak-ng.data, shared by every espeak thread of the process and read in where they read it. */
+function espeakData(): EspeakDataShare {
+  sharedData ??= espeakDataShare(
+    join(dirname(require.resolve('@echogarden/espeak-ng-emscripten')), 'espeak-ng.data'),
+  );
+  return sharedData;
 }
 
 /** One worker thread running espeak-thread.ts; correlates replies to requests by id. */

@@ -8,6 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import createEspeakModule from '@echogarden/espeak-ng-emscripten';
+import { type EmscriptenFs, type EspeakDataShare, readFilesOnFirstUse } from './espeak-data.ts';
 import type { EspeakSettings, EspeakVoiceEntry } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
 
@@ -28,21 +29,26 @@ interface EspeakWorker {
 interface EspeakModule {
   eSpeakNGWorker: new () => EspeakWorker;
   HEAP8: Int8Array;
+  FS: EmscriptenFs;
 }
+
+/** Where the package's file system holds espeak-ng.data's files. */
+const ESPEAK_DATA_DIR = '/usr/share/espeak-ng-data';
 
 const port = parentPort;
 if (!port) throw new Error('espeak-thread.ts must run in a worker thread');
 
-// espeak-ng.data (24 MB: dictionaries, phonemes, voices) comes from the owning process, read once
-// into shared memory for all its espeak threads (espeak-synthesizer.ts). Without it the factory reads
-// its own copy beside espeak-ng.js (its pre.js locateFile uses import.meta.url). The package's loader
-// takes only an ArrayBuffer (it asserts the constructor's name); a shared buffer reads the same
-// through the Uint8Array views it makes, so it is passed as one.
-const data = (workerData as { espeakData?: SharedArrayBuffer } | undefined)?.espeakData;
-if (data) Object.defineProperty(data, 'constructor', { value: ArrayBuffer });
+// espeak-ng.data (24 MB: dictionaries, phonemes, voices) is shared by the owning process's espeak
+// threads, its bytes read in where espeak first reads them (espeak-data.ts). Without a share the
+// factory reads its own copy beside espeak-ng.js (its pre.js locateFile uses import.meta.url). The
+// package's loader takes only an ArrayBuffer (it asserts the constructor's name); a shared buffer
+// reads the same through the Uint8Array views it makes, so it is passed as one.
+const share = (workerData as { espeakData?: EspeakDataShare } | undefined)?.espeakData;
+if (share) Object.defineProperty(share.bytes, 'constructor', { value: ArrayBuffer });
 const espeakModule = (await createEspeakModule(
-  data ? { getPreloadedPackage: () => data } : {},
+  share ? { getPreloadedPackage: () => share.bytes } : {},
 )) as EspeakModule;
+if (share) readFilesOnFirstUse(espeakModule.FS, ESPEAK_DATA_DIR, share);
 const engine = new espeakModule.eSpeakNGWorker();
 
 const catalogue: EspeakVoiceEntry[] = engine.list_voices().map((v) => ({
