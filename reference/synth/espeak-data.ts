@@ -39,21 +39,31 @@ export function espeakDataShare(path: string): EspeakDataShare {
   }
 }
 
-/** Reads the chunks of bytes [start, end) that no thread has read yet. */
-function readIn(share: EspeakDataShare, fd: number, start: number, end: number): void {
+/**
+ * Reads the chunks of bytes [start, end) that no thread has read yet. The file is opened for the
+ * read and closed after it: a thread can be ended at any moment (a part past its timeout), and a
+ * descriptor held for its life would stay open in the process after it.
+ */
+function readIn(share: EspeakDataShare, start: number, end: number): void {
   const bytes = new Uint8Array(share.bytes);
   const flags = new Int32Array(share.chunksRead);
-  for (let chunk = Math.floor(start / CHUNK); chunk * CHUNK < end; chunk++) {
-    if (Atomics.load(flags, chunk) === 1) continue;
-    const from = chunk * CHUNK;
-    const to = Math.min(bytes.length, from + CHUNK);
-    // Two threads may read the same chunk at once: both write the same bytes, so the race is benign.
-    for (let at = from; at < to; ) {
-      const read = readSync(fd, bytes, at, to - at, at);
-      if (read === 0) throw new Error(`${share.path}: ended at byte ${at} of ${bytes.length}`);
-      at += read;
+  let fd: number | undefined;
+  try {
+    for (let chunk = Math.floor(start / CHUNK); chunk * CHUNK < end; chunk++) {
+      if (Atomics.load(flags, chunk) === 1) continue;
+      fd ??= openSync(share.path, 'r');
+      const from = chunk * CHUNK;
+      const to = Math.min(bytes.length, from + CHUNK);
+      // Two threads may read the same chunk at once: both write the same bytes, so the race is benign.
+      for (let at = from; at < to; ) {
+        const read = readSync(fd, bytes, at, to - at, at);
+        if (read === 0) throw new Error(`${share.path}: ended at byte ${at} of ${bytes.length}`);
+        at += read;
+      }
+      Atomics.store(flags, chunk, 1);
     }
-    Atomics.store(flags, chunk, 1);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -74,7 +84,6 @@ interface MemfsNode {
  * first touches them (MEMFS reads a file through its node's `contents`). Returns how many files.
  */
 export function readFilesOnFirstUse(fs: EmscriptenFs, root: string, share: EspeakDataShare): number {
-  const fd = openSync(share.path, 'r'); // held for the thread's life: it reads on demand
   let files = 0;
   const visit = (dir: string): void => {
     for (const name of fs.readdir(dir)) {
@@ -82,14 +91,14 @@ export function readFilesOnFirstUse(fs: EmscriptenFs, root: string, share: Espea
       const path = `${dir}/${name}`;
       const node = fs.lookupPath(path).node;
       if (fs.isDir(node.mode)) visit(path);
-      else if (fs.isFile(node.mode)) files += lazyContents(node, share, fd) ? 1 : 0;
+      else if (fs.isFile(node.mode)) files += lazyContents(node, share) ? 1 : 0;
     }
   };
   visit(root);
   return files;
 }
 
-function lazyContents(node: MemfsNode, share: EspeakDataShare, fd: number): boolean {
+function lazyContents(node: MemfsNode, share: EspeakDataShare): boolean {
   const view = node.contents;
   if (!(view instanceof Uint8Array) || view.buffer !== share.bytes) return false;
   let ready = false;
@@ -98,7 +107,7 @@ function lazyContents(node: MemfsNode, share: EspeakDataShare, fd: number): bool
     enumerable: true,
     get() {
       if (!ready) {
-        readIn(share, fd, view.byteOffset, view.byteOffset + view.byteLength);
+        readIn(share, view.byteOffset, view.byteOffset + view.byteLength);
         ready = true;
       }
       return view;
