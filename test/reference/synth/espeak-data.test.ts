@@ -54,12 +54,12 @@ describe('espeak-ng.data read where espeak reads it', () => {
     const { path, bytes, files } = dataFile();
     const share = espeakDataShare(path);
     const { fs, node } = memfs(share.bytes, files);
+    const openBefore = readdirSync('/proc/self/fd').length;
     expect(readFilesOnFirstUse(fs, '/data', share)).toBe(3);
     const all = new Uint8Array(share.bytes);
     expect(all.every((b) => b === 0)).toBe(true); // nothing read until espeak reads
 
     const [start, end] = files.en_dict!;
-    const openBefore = readdirSync('/proc/self/fd').length;
     const view = node('en_dict').contents as Uint8Array;
     expect(readdirSync('/proc/self/fd').length).toBe(openBefore); // no descriptor kept: a thread can end at any time
     expect(Buffer.from(view).equals(Buffer.from(bytes.subarray(start, end)))).toBe(true);
