@@ -19,6 +19,38 @@ export interface EspeakDataShare {
   bytes: SharedArrayBuffer;
   /** One flag per CHUNK of `bytes`: 1 once read in. */
   chunksRead: SharedArrayBuffer;
+  /** The file as it was when the share was made: a file replaced since (`npm ci` beside a running
+   *  stack) is refused, not read at the old file's offsets. */
+  identity: FileIdentity;
+}
+
+interface FileIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+const identityOf = (fd: number): FileIdentity => {
+  const { dev, ino, size, mtimeMs } = fstatSync(fd);
+  return { dev, ino, size, mtimeMs };
+};
+
+/** Opens the share's file, refusing one that is no longer the file the share was made from. */
+function openShared(share: EspeakDataShare): number {
+  const fd = openSync(share.path, 'r');
+  const now = identityOf(fd);
+  const then = share.identity;
+  if (
+    now.dev !== then.dev ||
+    now.ino !== then.ino ||
+    now.size !== then.size ||
+    now.mtimeMs !== then.mtimeMs
+  ) {
+    closeSync(fd);
+    throw new Error(`${share.path} changed while in use (reinstalled?): restart the process that speaks`);
+  }
+  return fd;
 }
 
 /** The unit read from disk: a few pages, so a small file costs one read and a dictionary a few. */
@@ -28,9 +60,11 @@ const CHUNK = 64 * 1024;
 export function espeakDataShare(path: string): EspeakDataShare {
   const fd = openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
+    const identity = identityOf(fd);
+    const size = identity.size;
     return {
       path,
+      identity,
       bytes: new SharedArrayBuffer(size),
       chunksRead: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * Math.ceil(size / CHUNK)),
     };
@@ -42,7 +76,8 @@ export function espeakDataShare(path: string): EspeakDataShare {
 /**
  * Reads the chunks of bytes [start, end) that no thread has read yet. The file is opened for the
  * read and closed after it: a thread can be ended at any moment (a part past its timeout), and a
- * descriptor held for its life would stay open in the process after it.
+ * descriptor held for its life would stay open in the process after it (a thread ended in the middle
+ * of a read still leaves one: a terminated worker runs no `finally`; the window is a few reads long).
  */
 function readIn(share: EspeakDataShare, start: number, end: number): void {
   const bytes = new Uint8Array(share.bytes);
@@ -51,7 +86,7 @@ function readIn(share: EspeakDataShare, start: number, end: number): void {
   try {
     for (let chunk = Math.floor(start / CHUNK); chunk * CHUNK < end; chunk++) {
       if (Atomics.load(flags, chunk) === 1) continue;
-      fd ??= openSync(share.path, 'r');
+      fd ??= openShared(share);
       const from = chunk * CHUNK;
       const to = Math.min(bytes.length, from + CHUNK);
       // Two threads may read the same chunk at once: both write the same bytes, so the race is benign.

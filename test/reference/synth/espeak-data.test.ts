@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,16 @@ const dir = mkdtempSync(join(tmpdir(), 'espeak-data-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const CHUNK = 64 * 1024;
+
+/** Descriptors of this process open on `path` (other test files' threads share the process). */
+const openOn = (path: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false; // closed meanwhile
+    }
+  }).length;
 const DIR_MODE = 0o040000;
 const FILE_MODE = 0o100000;
 
@@ -54,14 +64,13 @@ describe('espeak-ng.data read where espeak reads it', () => {
     const { path, bytes, files } = dataFile();
     const share = espeakDataShare(path);
     const { fs, node } = memfs(share.bytes, files);
-    const openBefore = readdirSync('/proc/self/fd').length;
     expect(readFilesOnFirstUse(fs, '/data', share)).toBe(3);
     const all = new Uint8Array(share.bytes);
     expect(all.every((b) => b === 0)).toBe(true); // nothing read until espeak reads
 
     const [start, end] = files.en_dict!;
     const view = node('en_dict').contents as Uint8Array;
-    expect(readdirSync('/proc/self/fd').length).toBe(openBefore); // no descriptor kept: a thread can end at any time
+    expect(openOn(path)).toBe(0); // no descriptor kept: a thread can end at any time
     expect(Buffer.from(view).equals(Buffer.from(bytes.subarray(start, end)))).toBe(true);
     expect([...new Int32Array(share.chunksRead)]).toEqual([0, 1, 1, 1, 0, 0]);
     expect(all.subarray(5 * CHUNK).every((b) => b === 0)).toBe(true); // ru_dict never read
@@ -78,6 +87,19 @@ describe('espeak-ng.data read where espeak reads it', () => {
     writeFileSync(path, new Uint8Array(bytes.length)); // the second thread must not read again
     const view = second.node('phontab').contents as Uint8Array;
     expect(Buffer.from(view).equals(Buffer.from(bytes.subarray(0, 100)))).toBe(true);
+  });
+
+  it('refuses a data file replaced since the share was made, rather than read it at the old offsets', () => {
+    const { path, bytes, files } = dataFile();
+    const share = espeakDataShare(path);
+    const { fs, node } = memfs(share.bytes, files);
+    readFilesOnFirstUse(fs, '/data', share);
+    writeFileSync(
+      `${path}.new`,
+      bytes.map((b) => 255 - b),
+    );
+    renameSync(`${path}.new`, path); // as a reinstall does
+    expect(() => node('en_dict').contents).toThrow(/changed while in use/);
   });
 
   it('leaves files alone that are not views on the share', () => {
