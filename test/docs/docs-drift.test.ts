@@ -100,6 +100,8 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--no-turbofan': 'node/V8 (tried in docs/benchmarks.md, dropped)',
   '--single-threaded-gc': 'node/V8 (tried in docs/benchmarks.md, dropped)',
   '--single-threaded': 'node/V8 (tried in docs/benchmarks.md, dropped)',
+  '--heap-growing-percent': "node/V8 (the run's own process sets it: src/run/harness-v8.ts)",
+  '--optimize-for-size': 'node/V8 (tried in docs/benchmarks.md, dropped)',
   '--noEmit': 'tsc',
   '--write': 'biome',
   '--rm': 'docker/podman run',
