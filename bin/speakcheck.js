@@ -9,23 +9,17 @@ import { register } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { bundledCli } from '../src/cli/bundle.mjs';
 import { CACHE_DIR_ENV, CacheDirError, cacheDirFlag, resolveCacheDir } from '../src/config/cache-dir.mjs';
+import { setChildMalloc } from '../src/config/child-malloc.mjs';
 
-// glibc's malloc, in every process this one starts (the stack's API and workers, ffmpeg); read by
-// glibc at a process's start, so not this one's. Measured with `speakcheck bench`, no CPU time lost:
-// - Each thread that allocates gets its own arena, and the freed memory of the libuv threads' arenas
-//   stays resident. Two arenas: the API's peak RSS 194 → 121 MB over a full run.
-// - A freed large block (audio buffers, HTTP bodies) raises glibc's mmap threshold up to 32 MB, and
-//   from then on such blocks come from the heap and stay resident after free. A fixed 128 KiB
-//   threshold hands every larger block back to the kernel when freed: the run's tree (summed RSS)
-//   ~594 → 550–570 MB, medians of 5 runs.
-process.env.MALLOC_ARENA_MAX ??= '2';
-process.env.MALLOC_MMAP_THRESHOLD_ ??= '131072';
+// glibc's malloc in every process this one starts, not in this one (why: the module).
+setChildMalloc(process.env);
 
 // V8's young generation: 1 MB semi-spaces (default: up to 16 MB each), as the stack's processes get
 // on their command line (reference/entry-points.ts). This process started before it could be given
 // flags, so: for the isolates it creates from now on (the suites' vitest threads: 2 × ~20 MB less),
 // the size limit; for its own, whose limit is already set, no growth beyond the semi-space it has.
-// Both are read when a heap is created or grows, so setting them now takes effect.
+// Both are read when a heap is created or grows, so setting them now takes effect. `speakcheck run`
+// adds its own for its process and threads (src/run/harness-v8.ts).
 setFlagsFromString('--max-semi-space-size=1');
 setFlagsFromString('--semi-space-growth-factor=1');
 

@@ -40,13 +40,7 @@ const identityOf = (fd: number): FileIdentity => {
 function openShared(share: EspeakDataShare): number {
   const fd = openSync(share.path, 'r');
   const now = identityOf(fd);
-  const then = share.identity;
-  if (
-    now.dev !== then.dev ||
-    now.ino !== then.ino ||
-    now.size !== then.size ||
-    now.mtimeMs !== then.mtimeMs
-  ) {
+  if ((Object.keys(now) as (keyof FileIdentity)[]).some((key) => now[key] !== share.identity[key])) {
     closeSync(fd);
     throw new Error(`${share.path} changed while in use (reinstalled?): restart the process that speaks`);
   }

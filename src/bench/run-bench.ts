@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { CHILD_MALLOC_ENV } from '../config/child-malloc.mjs';
 import { REPO_ROOT, SPEAKCHECK_BIN } from '../stack/embedded.ts';
 import { launch, runToEnd, serveReady } from '../stack/launcher.ts';
 import { readProcs, tree } from '../stack/process-tree.ts';
@@ -165,8 +166,9 @@ export async function serveWithLatitude(latitudes: readonly string[]): Promise<{
  * own start set them, and handing them on made the measured run leaner than a user's.
  */
 function runAsAUserStartsIt(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { MALLOC_ARENA_MAX: _arenas, MALLOC_MMAP_THRESHOLD_: _threshold, ...rest } = env;
-  return { ...rest, SPEAKCHECK_RUN_CONFIG: '' };
+  const asAUser: NodeJS.ProcessEnv = { ...env, SPEAKCHECK_RUN_CONFIG: '' };
+  for (const name of Object.keys(CHILD_MALLOC_ENV)) delete asAUser[name];
+  return asAUser;
 }
 
 export async function runBench(extraArgs: string[] = [], o: RunBenchOptions = {}): Promise<BenchResult> {

@@ -153,7 +153,8 @@ export class HttpSpeakClient implements SpeakClient {
     const isAuthCall = url.startsWith(`${this.settings.authUrl}/auth/`);
     // A token of the run goes to the API and nowhere else: never to a signed URL or another origin,
     // not even in a caller's own Authorization header (a decoy is fine). A harness bug: refused here.
-    const signed = signatureParam(new URL(url)) !== undefined;
+    // (Another origin never gets the bearer either way: its query is only read for the API's own.)
+    const signed = ownOrigin && signatureParam(new URL(url)) !== undefined;
     if (explicitAuth && carriesKnownSecret(headers.authorization!) && (!ownOrigin || signed))
       throw new Error(
         `speakcheck refused to send a credential of the run in Authorization to ${redactUrl(url)}: only the API gets it (a bug in the harness)`,

@@ -18,14 +18,17 @@ export interface RunSink {
   stop(): Promise<void>;
 }
 
+/** A run without a sink: nothing handed over, nothing to stop. */
+const noSink = (provided: ProvidedWebhookSink): RunSink => ({
+  provided,
+  handedOver: () => [],
+  stop: async () => {},
+});
+
 /** `files`: the run's test files (empty when not known: the sink is started anyway). */
 export async function startRunSink(config: RunPlan, files: readonly string[]): Promise<RunSink> {
   if (files.length > 0 && !files.some((file) => WEBHOOK_FILE.test(file))) {
-    return {
-      provided: { ok: false, reason: 'no webhooks file in this run' },
-      handedOver: () => [],
-      stop: async () => {},
-    };
+    return noSink({ ok: false, reason: 'no webhooks file in this run' });
   }
   const plan = planWebhookSink(config);
   if (!plan.reachable) {
@@ -36,7 +39,7 @@ export async function startRunSink(config: RunPlan, files: readonly string[]): P
       consequence: { kind: 'not-applicable' },
       sentence: plan.reason,
     });
-    return { provided: { ok: false, reason: plan.reason }, handedOver: () => [], stop: async () => {} };
+    return noSink({ ok: false, reason: plan.reason });
   }
   let sink: WebhookSink;
   try {
@@ -44,7 +47,7 @@ export async function startRunSink(config: RunPlan, files: readonly string[]): P
   } catch (error) {
     // E.g. --webhook-listen on a port in use: the webhook files fail with this, the others run.
     const reason = `could not start the webhook sink on ${plan.options.host}:${plan.options.port}: ${error instanceof Error ? error.message : String(error)}`;
-    return { provided: { ok: false, reason, broken: true }, handedOver: () => [], stop: async () => {} };
+    return noSink({ ok: false, reason, broken: true });
   }
   const producers = files.filter((file) => SETTLING_FILE.test(file)).length;
   const control = await SinkControl.start(sink, producers);
