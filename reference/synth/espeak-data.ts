@@ -13,86 +13,63 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** What the owning process hands each espeak thread. */
 export interface EspeakDataShare {
-  /** espeak-ng.data's path, for the threads to read from. */
+  /** espeak-ng.data's path (for messages). */
   path: string;
+  /**
+   * A descriptor on the file, opened once by the owning thread and read by every espeak thread
+   * (descriptors are the process's, not a thread's). A thread can be ended at any moment (a part
+   * past its timeout; a terminated worker runs no `finally`), so a descriptor a thread opened itself
+   * could stay open after it; and the bytes read in must all come from the file the share was made
+   * from: a file replaced meanwhile (`npm ci` beside a running stack) is read as it was, through the
+   * descriptor, not at its successor's offsets.
+   */
+  fd: number;
   /** The file's bytes, zero until read in. */
   bytes: SharedArrayBuffer;
   /** One flag per CHUNK of `bytes`: 1 once read in. */
   chunksRead: SharedArrayBuffer;
-  /** The file as it was when the share was made: a file replaced since (`npm ci` beside a running
-   *  stack) is refused, not read at the old file's offsets. */
-  identity: FileIdentity;
-}
-
-interface FileIdentity {
-  dev: number;
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
-
-const identityOf = (fd: number): FileIdentity => {
-  const { dev, ino, size, mtimeMs } = fstatSync(fd);
-  return { dev, ino, size, mtimeMs };
-};
-
-/** Opens the share's file, refusing one that is no longer the file the share was made from. */
-function openShared(share: EspeakDataShare): number {
-  const fd = openSync(share.path, 'r');
-  const now = identityOf(fd);
-  if ((Object.keys(now) as (keyof FileIdentity)[]).some((key) => now[key] !== share.identity[key])) {
-    closeSync(fd);
-    throw new Error(`${share.path} changed while in use (reinstalled?): restart the process that speaks`);
-  }
-  return fd;
 }
 
 /** The unit read from disk: a few pages, so a small file costs one read and a dictionary a few. */
 const CHUNK = 64 * 1024;
 
-/** The share for a data file: nothing read yet. */
+/** The share for a data file: nothing read yet. Its descriptor is held until closeEspeakDataShare. */
 export function espeakDataShare(path: string): EspeakDataShare {
   const fd = openSync(path, 'r');
   try {
-    const identity = identityOf(fd);
-    const size = identity.size;
+    const { size } = fstatSync(fd);
     return {
       path,
-      identity,
+      fd,
       bytes: new SharedArrayBuffer(size),
       chunksRead: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * Math.ceil(size / CHUNK)),
     };
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    throw error;
   }
 }
 
-/**
- * Reads the chunks of bytes [start, end) that no thread has read yet. The file is opened for the
- * read and closed after it: a thread can be ended at any moment (a part past its timeout), and a
- * descriptor held for its life would stay open in the process after it (a thread ended in the middle
- * of a read still leaves one: a terminated worker runs no `finally`; the window is a few reads long).
- */
+/** Closes the share's descriptor: no thread may read through it any more. */
+export function closeEspeakDataShare(share: EspeakDataShare): void {
+  closeSync(share.fd);
+}
+
+/** Reads the chunks of bytes [start, end) that no thread has read yet. */
 function readIn(share: EspeakDataShare, start: number, end: number): void {
   const bytes = new Uint8Array(share.bytes);
   const flags = new Int32Array(share.chunksRead);
-  let fd: number | undefined;
-  try {
-    for (let chunk = Math.floor(start / CHUNK); chunk * CHUNK < end; chunk++) {
-      if (Atomics.load(flags, chunk) === 1) continue;
-      fd ??= openShared(share);
-      const from = chunk * CHUNK;
-      const to = Math.min(bytes.length, from + CHUNK);
-      // Two threads may read the same chunk at once: both write the same bytes, so the race is benign.
-      for (let at = from; at < to; ) {
-        const read = readSync(fd, bytes, at, to - at, at);
-        if (read === 0) throw new Error(`${share.path}: ended at byte ${at} of ${bytes.length}`);
-        at += read;
-      }
-      Atomics.store(flags, chunk, 1);
+  for (let chunk = Math.floor(start / CHUNK); chunk * CHUNK < end; chunk++) {
+    if (Atomics.load(flags, chunk) === 1) continue;
+    const from = chunk * CHUNK;
+    const to = Math.min(bytes.length, from + CHUNK);
+    // Two threads may read the same chunk at once: both write the same bytes, so the race is benign.
+    for (let at = from; at < to; ) {
+      const read = readSync(share.fd, bytes, at, to - at, at);
+      if (read === 0) throw new Error(`${share.path}: ended at byte ${at} of ${bytes.length}`);
+      at += read;
     }
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    Atomics.store(flags, chunk, 1);
   }
 }
 

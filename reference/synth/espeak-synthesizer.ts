@@ -66,7 +66,10 @@ function startThread(): Worker {
 
 let sharedData: EspeakDataShare | undefined;
 
-/** espeak-ng.data, shared by every espeak thread of the process and read in where they read it. */
+/**
+ * espeak-ng.data, shared by every espeak thread of the process and read in where they read it; its
+ * one descriptor is held for the process's life (./espeak-data.ts says why).
+ */
 function espeakData(): EspeakDataShare {
   sharedData ??= espeakDataShare(
     join(dirname(require.resolve('@echogarden/espeak-ng-emscripten')), 'espeak-ng.data'),
