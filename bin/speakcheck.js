@@ -8,8 +8,12 @@
 import { register } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { bundledCli } from '../src/cli/bundle.mjs';
+import { processV8Flags } from '../src/cli/process-v8.mjs';
 import { CACHE_DIR_ENV, CacheDirError, cacheDirFlag, resolveCacheDir } from '../src/config/cache-dir.mjs';
 import { setChildMalloc } from '../src/config/child-malloc.mjs';
+
+// V8's flags for a process that runs espeak (serve, worker), before anything runs hot (why: the module).
+for (const flag of processV8Flags(process.argv)) setFlagsFromString(flag);
 
 // glibc's malloc in every process this one starts, not in this one (why: the module).
 setChildMalloc(process.env);

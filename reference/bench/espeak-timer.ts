@@ -8,7 +8,12 @@
  * whole sentence), with the voice rendering a take of that voice gets (seed = voice id).
  */
 import { createInterface } from 'node:readline';
+import { setFlagsFromString } from 'node:v8';
+import { ESPEAK_V8_FLAGS } from '../synth/espeak-v8.mjs';
 import { createSynthesizer } from '../synth/index.ts';
+
+// espeak timed as the stack runs it (../synth/espeak-v8.mjs), before any function is hot.
+for (const flag of ESPEAK_V8_FLAGS) setFlagsFromString(flag);
 
 const synth = await createSynthesizer();
 for await (const line of createInterface({ input: process.stdin })) {

@@ -17,7 +17,6 @@ import { ESPEAK_THREAD, PROFILER_ARGS } from '../entry-points.ts';
 import { type EspeakDataShare, espeakDataShare } from './espeak-data.ts';
 import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
 import type { ThreadReply, ThreadRequest } from './espeak-thread-protocol.ts';
-import { tuneV8ForEspeak } from './espeak-v8.ts';
 import { PartRecorder, PartReplays, replayPart } from './part-replay.ts';
 import { slowdown } from './slowdown.ts';
 import { outputSampleRate, SAMPLE_RATE, toOutputRate, type VoiceRendering } from './voice-rendering.ts';
@@ -102,7 +101,6 @@ class EspeakThread {
   }
 
   static async start(): Promise<EspeakThread> {
-    tuneV8ForEspeak();
     const thread = new EspeakThread();
     thread.catalogue = await thread.call<EspeakVoiceEntry[]>(
       0,

@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { LEAN_HEAP, PROFILER_ARGS, WORKER_MAIN } from '../entry-points.ts';
 import { failJoblessTakesOf, releaseOwnerJobs } from '../jobs/job-queue.ts';
+import { ESPEAK_V8_FLAGS } from '../synth/espeak-v8.mjs';
 
 const READY_TIMEOUT_MS = 60_000;
 
@@ -181,7 +182,12 @@ function startupLine(totalMs: number, startup: Record<string, number> | undefine
 
 function startProcess(env: NodeJS.ProcessEnv): WorkerHandle {
   const child = fork(WORKER_MAIN.path, [], {
-    execArgv: [...LEAN_HEAP, ...PROFILER_ARGS, ...(WORKER_MAIN.needsTsx ? ['--import', 'tsx'] : [])],
+    execArgv: [
+      ...LEAN_HEAP,
+      ...ESPEAK_V8_FLAGS,
+      ...PROFILER_ARGS,
+      ...(WORKER_MAIN.needsTsx ? ['--import', 'tsx'] : []),
+    ],
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

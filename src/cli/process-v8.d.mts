@@ -1,0 +1,1 @@
+export declare function processV8Flags(argv: readonly string[]): readonly string[];
