@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
 import { processV8Flags } from '../src/cli/process-v8.mjs';
 
-// V8's flags for a process that runs espeak, before anything runs hot (why: the module).
+// V8's flags for this process, by command, before anything runs hot (why: the module).
 for (const flag of processV8Flags(process.argv)) setFlagsFromString(flag);
 register();
 await import('../src/cli/reference-main.ts');

@@ -12,7 +12,7 @@ import { processV8Flags } from '../src/cli/process-v8.mjs';
 import { CACHE_DIR_ENV, CacheDirError, cacheDirFlag, resolveCacheDir } from '../src/config/cache-dir.mjs';
 import { setChildMalloc } from '../src/config/child-malloc.mjs';
 
-// V8's flags for a process that runs espeak (serve, worker), before anything runs hot (why: the module).
+// V8's flags for this process, by command, before anything runs hot (why: the module).
 for (const flag of processV8Flags(process.argv)) setFlagsFromString(flag);
 
 // glibc's malloc in every process this one starts, not in this one (why: the module).

@@ -22,8 +22,8 @@
 // commands whose process runs espeak (src/cli/process-v8.mjs). A compile in flight when the inlining
 // limit changes fails V8's own check ("inlineability == kHasOptimizationDisabled", SIGTRAP): set as
 // the first espeak thread started, the stack died at start in ~1 of 25 starts under load. The
-// harness's process starts no espeak thread and keeps V8's defaults (src/run/harness-v8.ts has its
-// own). Node 20's figures (V8 11.3).
+// harness's processes start no espeak thread and get flags of their own (src/cli/process-v8.mjs).
+// Node 20's figures (V8 11.3).
 // Plain JavaScript: bin/speakcheck.js reads it before any TypeScript loader.
 
 /** Largest function (bytecode bytes) TurboFan inlines into another: V8's default is 460. */

@@ -1,1 +1,2 @@
+export declare const HARNESS_V8_FLAGS: readonly string[];
 export declare function processV8Flags(argv: readonly string[]): readonly string[];

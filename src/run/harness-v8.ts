@@ -20,7 +20,9 @@
  * early (the budget there cost its thread CPU), and the stack's processes have their own command
  * lines. Set before vitest starts the suites' threads: V8's flags are per process, read whenever an
  * isolate decides to tier up or sizes its heap, so the threads started after this get them too.
- * The figures are Node 20's (V8 11.3); another V8 tiers and grows by other rules.
+ * TurboFan's inlining limit is set at the process's start instead (src/cli/process-v8.mjs): changed
+ * under a compile in flight, it fails one of V8's checks. The figures are Node 20's (V8 11.3);
+ * another V8 tiers and grows by other rules.
  */
 import { setFlagsFromString } from 'node:v8';
 
