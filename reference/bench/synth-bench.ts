@@ -1,6 +1,7 @@
 /**
  * Synthesis and encoding figures of this machine.
- *   node --import tsx reference/bench/synth-bench.ts [--speed-json | --variants]
+ *   node --import ./reference/synth/espeak-v8-preload.mjs --import tsx reference/bench/synth-bench.ts [--speed-json | --variants]
+ * (the preload: espeak's V8 flags, as the stack's processes have them: ../synth/espeak-v8.mjs)
  * Prints: machine; espeak first-samples latency (synthesizePart() call → first onSamples) p50/p95;
  * synthesis speed (audio seconds per wall second) with one synthesizer and with two at once (each
  * synthesizer is its own worker thread, so two show the 2-core scaling); encode time per format for a
@@ -20,16 +21,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { encodeWavFile } from '../audio/encode.ts';
 import type { AudioFormat } from '../audio/formats.ts';
 import { wavFile } from '../audio/wav.ts';
 import { espeakSettingsFor, FEMALE_VARIANTS, MALE_VARIANTS } from '../synth/espeak-settings.ts';
-import { ESPEAK_V8_FLAGS } from '../synth/espeak-v8.mjs';
 import { createSynthesizer, SAMPLE_RATE, type Synthesizer, type VoiceRendering } from '../synth/index.ts';
-
-// espeak timed as the stack runs it (../synth/espeak-v8.mjs), before any function is hot.
-for (const flag of ESPEAK_V8_FLAGS) setFlagsFromString(flag);
 
 const SENTENCE = 'The quick brown fox jumps over the lazy dog near the river bank.';
 const PARAGRAPH = [

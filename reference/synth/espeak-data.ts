@@ -50,7 +50,10 @@ export function espeakDataShare(path: string): EspeakDataShare {
   }
 }
 
-/** Closes the share's descriptor: no thread may read through it any more. */
+/**
+ * Closes the share's descriptor. Only once no thread reads through it any more: the number would
+ * then name whatever the process opens next (a process's own share lives as long as it does).
+ */
 export function closeEspeakDataShare(share: EspeakDataShare): void {
   closeSync(share.fd);
 }

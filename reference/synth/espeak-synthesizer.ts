@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { isMainThread, Worker, workerData } from 'node:worker_threads';
 import { ESPEAK_THREAD, PROFILER_ARGS } from '../entry-points.ts';
 import { type EspeakDataShare, espeakDataShare } from './espeak-data.ts';
 import { type EspeakSettings, type EspeakVoiceEntry, espeakSettingsFor } from './espeak-settings.ts';
@@ -68,12 +68,14 @@ let sharedData: EspeakDataShare | undefined;
 
 /**
  * espeak-ng.data, shared by every espeak thread of the process and read in where they read it; its
- * one descriptor is held for the process's life (./espeak-data.ts says why).
+ * one descriptor is held for the process's life (./espeak-data.ts says why). A worker thread of the
+ * API (serve --worker-threads) is handed the API's (../worker/pool.ts): one share per process,
+ * however many worker threads it starts, restarts included.
  */
-function espeakData(): EspeakDataShare {
-  sharedData ??= espeakDataShare(
-    join(dirname(require.resolve('@echogarden/espeak-ng-emscripten')), 'espeak-ng.data'),
-  );
+export function espeakData(): EspeakDataShare {
+  sharedData ??=
+    (isMainThread ? undefined : (workerData as { espeakData?: EspeakDataShare } | undefined)?.espeakData) ??
+    espeakDataShare(join(dirname(require.resolve('@echogarden/espeak-ng-emscripten')), 'espeak-ng.data'));
   return sharedData;
 }
 

@@ -18,8 +18,9 @@
 // mid-tier register allocator (none, or slower).
 //
 // Given before any function is hot enough to be compiled: on the command line of the worker
-// processes the stack forks (../worker/pool.ts), and by bin/speakcheck.js first thing for the
-// commands whose process runs espeak (src/cli/process-v8.mjs). A compile in flight when the inlining
+// processes the stack forks (../worker/pool.ts), by bin/speakcheck.js and bin/speakcheck-reference.js
+// first thing for the commands whose process runs espeak (src/cli/process-v8.mjs), by Node's first
+// --import for the espeak benches (./espeak-v8-preload.mjs). A compile in flight when the inlining
 // limit changes fails V8's own check ("inlineability == kHasOptimizationDisabled", SIGTRAP): set as
 // the first espeak thread started, the stack died at start in ~1 of 25 starts under load. The
 // harness's processes start no espeak thread and get flags of their own (src/cli/process-v8.mjs).

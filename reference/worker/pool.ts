@@ -17,6 +17,7 @@ import type { Database } from 'better-sqlite3';
 import { LEAN_HEAP, PROFILER_ARGS, WORKER_MAIN } from '../entry-points.ts';
 import { failJoblessTakesOf, releaseOwnerJobs } from '../jobs/job-queue.ts';
 import { ESPEAK_V8_FLAGS } from '../synth/espeak-v8.mjs';
+import { espeakData } from '../synth/index.ts';
 
 const READY_TIMEOUT_MS = 60_000;
 
@@ -213,7 +214,14 @@ const require = createRequire(import.meta.url);
  * hold for its threads too.
  */
 function startThread(env: NodeJS.ProcessEnv, log: (line: string) => void): WorkerHandle {
-  const options = { env, execArgv: PROFILER_ARGS, stdout: false, stderr: false };
+  // The process's espeak-ng.data share: every worker thread's espeak threads read through its one descriptor.
+  const options = {
+    env,
+    execArgv: PROFILER_ARGS,
+    stdout: false,
+    stderr: false,
+    workerData: { espeakData: espeakData() },
+  };
   let worker: Worker;
   if (WORKER_MAIN.needsTsx) {
     const mainUrl = JSON.stringify(pathToFileURL(WORKER_MAIN.path).href);

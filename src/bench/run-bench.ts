@@ -29,6 +29,11 @@ export const TARGET_SYNTH_SCALING = 1.7;
 /** USER_HZ: /proc times are in clock ticks of 1/100 s on Linux. */
 const TICKS_PER_S = 100;
 const SYNTH_BENCH = join(REPO_ROOT, 'reference', 'bench', 'synth-bench.ts');
+/**
+ * Node's first --import for the espeak benches (reference/bench/): espeak's V8 flags set before tsx
+ * runs anything, as the stack's processes have them from their start (reference/synth/espeak-v8.mjs).
+ */
+export const ESPEAK_V8_PRELOAD = join(REPO_ROOT, 'reference', 'synth', 'espeak-v8-preload.mjs');
 
 /** Fields of /proc/self/stat after the command name (field 3 of proc(5) is index 0). */
 function selfStatFields(): string[] {
@@ -280,7 +285,7 @@ export interface SynthesisRates {
 export async function synthesisRates(): Promise<SynthesisRates | string> {
   if (!existsSync(SYNTH_BENCH)) return 'reference/bench/ is not shipped in the package: skipped';
   const { code, stdout: output } = await runToEnd({
-    args: ['--import', 'tsx', SYNTH_BENCH, '--speed-json'],
+    args: ['--import', ESPEAK_V8_PRELOAD, '--import', 'tsx', SYNTH_BENCH, '--speed-json'],
     cwd: REPO_ROOT,
     stderr: 'inherit',
     timeoutMs: 10 * 60_000,

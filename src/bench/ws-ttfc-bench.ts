@@ -22,7 +22,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openTtfcSession, type TakeTiming } from '../load/node-ws-ttfc.ts';
 import { REPO_ROOT, startEmbeddedStack } from '../stack/embedded.ts';
-import { machineLine } from './run-bench.ts';
+import { ESPEAK_V8_PRELOAD, machineLine } from './run-bench.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,7 +53,7 @@ interface EspeakTimes {
 function startEspeakTimer(): { time(seed: string): Promise<EspeakTimes>; stop(): void } {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(REPO_ROOT, 'reference/bench/espeak-timer.ts')],
+    ['--import', ESPEAK_V8_PRELOAD, '--import', 'tsx', join(REPO_ROOT, 'reference/bench/espeak-timer.ts')],
     {
       cwd: REPO_ROOT,
       stdio: ['pipe', 'pipe', 'inherit'],

@@ -1,5 +1,5 @@
-// V8's flags a speakcheck process needs from its start, by command: bin/speakcheck.js sets them first
-// thing, before any function is hot enough to be compiled (a flag changed under a compile in flight
+// V8's flags a speakcheck process needs from its start, by command: bin/speakcheck.js (and the
+// reference image's bin/speakcheck-reference.js) sets them first thing, before any function is hot enough to be compiled (a flag changed under a compile in flight
 // can fail V8's own checks: ../../reference/synth/espeak-v8.mjs). Plain JavaScript, read before any
 // TypeScript loader; the composition root, so it may name what the reference stack needs.
 import { ESPEAK_V8_FLAGS } from '../../reference/synth/espeak-v8.mjs';

@@ -5,7 +5,7 @@ import { HARNESS_V8_FLAGS, processV8Flags } from '../../src/cli/process-v8.mjs';
 const argv = (...args: string[]) => ['/usr/bin/node', '/x/bin/speakcheck.js', ...args];
 
 describe("a speakcheck process's V8 flags from its start", () => {
-  it("are espeak's for the commands whose process runs espeak threads, none for the others", () => {
+  it("are espeak's for the commands whose process runs espeak threads, the harness's for the others", () => {
     expect(processV8Flags(argv('serve', '--port', '0'))).toEqual(ESPEAK_V8_FLAGS);
     expect(processV8Flags(argv('worker', '--data', '/d'))).toEqual(ESPEAK_V8_FLAGS);
     expect(processV8Flags(argv())).toEqual(HARNESS_V8_FLAGS); // the main job: a run

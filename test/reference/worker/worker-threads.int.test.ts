@@ -1,9 +1,9 @@
 /**
  * `serve --worker-threads` (the stack a conformance run starts itself, issue 52): the synthesis
- * workers are threads of the API process, not child processes; they claim and speak REST takes, and
- * the stack still stops in order with them.
+ * workers are threads of the API process, not child processes; they claim and speak REST takes,
+ * their espeak threads share the process's one espeak-ng.data, and the stack still stops in order.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isDone, pollUntil, type Stack, startStack } from '../stack.ts';
 
@@ -18,6 +18,17 @@ afterAll(async () => {
 function childrenOf(pid: number): number[] {
   const listed = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
   return listed ? listed.split(/\s+/).map(Number) : [];
+}
+
+/** Descriptors a process holds open on files named `name`. */
+function openOn(pid: number, name: string): number {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`).endsWith(`/${name}`);
+    } catch {
+      return false; // closed meanwhile
+    }
+  }).length;
 }
 
 describe('serve --worker-threads', () => {
@@ -52,6 +63,8 @@ describe('serve --worker-threads', () => {
       const done = await pollUntil(api, `/v1/speak/takes/${take.take_id}`, isDone, 60_000);
       expect(done.body.status).toBe('ready');
     }
+    // Both workers' espeak threads read espeak-ng.data through the process's one share.
+    expect(openOn(stack.pid, 'espeak-ng.data'), 'descriptors on espeak-ng.data').toBe(1);
 
     await stack.stop();
     expect(await stack.exited).toMatchObject({ code: 0 });
