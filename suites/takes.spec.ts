@@ -8,9 +8,11 @@ import fc from 'fast-check';
 import { propertySeed } from '../fixtures/property-seed.ts';
 import { multilingualArb, unicodeArb } from '../fixtures/texts.ts';
 import { assertDurationIsSampleCount, assertInfoConsistent, parseWav } from '../src/checks/audio.ts';
+import { deleteAnswerUnknowable, RESENT_DELETE_UNKNOWABLE } from '../src/checks/exchange.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, distinctRuns, isDone } from '../src/checks/status.ts';
 import {
+  cannotObserve,
   check,
   checkStep,
   covers,
@@ -428,6 +430,8 @@ covers(['TAKE-DELETE'], 'delete a take with DELETE /v1/speak/takes/{id} (reporte
   const exchange = await speak.api.delete(path);
   const answer = { values: { status: exchange.status }, particulars: { body: show(exchange.text) } };
   observe('takes.delete-answer', 'DELETE /v1/speak/takes/{id} answered {status} {body}', answer);
+  if (deleteAnswerUnknowable(exchange))
+    cannotObserve(RESENT_DELETE_UNKNOWABLE.reason, RESENT_DELETE_UNKNOWABLE.wouldJudge);
   await check('TAKE-DELETE', async () => {
     if (expectJson(exchange, 'take delete') !== true)
       throw new Finding(`take delete answered ${show(exchange.text)}, expected true`);

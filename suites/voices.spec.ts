@@ -8,9 +8,11 @@ import { nameTailArb, voiceName } from '../fixtures/names.ts';
 import { propertySeed } from '../fixtures/property-seed.ts';
 import { seededFaker } from '../fixtures/texts.ts';
 import { parseWav } from '../src/checks/audio.ts';
+import { deleteAnswerUnknowable, RESENT_DELETE_UNKNOWABLE } from '../src/checks/exchange.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import { assertStatusOrder, distinctRuns } from '../src/checks/status.ts';
 import {
+  cannotObserve,
   check,
   checkStep,
   covers,
@@ -408,6 +410,8 @@ covers(['VOICE-DELETE'], 'delete a voice with DELETE /v1/speak/voices/{id} (repo
     values: { status: exchange.status },
     particulars: { body: show(exchange.text) },
   });
+  if (deleteAnswerUnknowable(exchange))
+    cannotObserve(RESENT_DELETE_UNKNOWABLE.reason, RESENT_DELETE_UNKNOWABLE.wouldJudge);
   await checkStep('VOICE-DELETE', () => {
     if (expectJson(exchange, 'voice delete') !== true)
       throw new Finding(`voice delete answered ${show(exchange.text)}, expected true`);

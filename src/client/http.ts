@@ -34,6 +34,12 @@ export interface Exchange {
   headersMs?: number;
   /** The id of its evidence entry (src/evidence/evidence.ts): a finding about it names it by this. */
   evidenceId?: number;
+  /**
+   * Sent again because its first attempt got no answer (`send`, an idempotent request): the first
+   * may still have been carried out, so an answer that depends on the state (a DELETE's 404) says
+   * nothing of this request's own effect (src/checks/exchange.ts deleteAnswerUnknowable).
+   */
+  resentAfterNoAnswer?: true;
 }
 
 export interface SendOptions {
@@ -136,6 +142,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
   // route that never answers is learned from this request alone (./route-silence.ts).
   const method = httpMethod(o.method);
   let askAgain = !o.stream && route !== LIVENESS_ROUTE && method !== undefined && isIdempotent(method);
+  let resent = false;
   for (;;) {
     const unanswered = silence.unanswered();
     if (unanswered)
@@ -191,6 +198,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
           );
         if (askAgain) {
           askAgain = false;
+          resent = true;
           continue;
         }
         routed(err, route, method);
@@ -202,6 +210,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
     observeAnswer(route, exchange.headersMs ?? exchange.ms);
     if (!isBackPressure(exchange.status)) {
       backPressure.answered();
+      if (resent) exchange.resentAfterNoAnswer = true;
       return exchange;
     }
     await backPressure.throttled(exchange.status, exchange.headers['retry-after']);

@@ -5,6 +5,7 @@
  * the sequence's log (the report's lines, the reproduction script's curl lines).
  */
 import type fc from 'fast-check';
+import { deleteAnswerUnknowable } from '../../src/checks/exchange.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { pagesProblems } from '../../src/checks/lists.ts';
 import {
@@ -213,6 +214,12 @@ export class DeleteTake extends OnTake {
     // The wire facts' delete is not the contract's: a server that does not offer it is not judged on it.
     if (m.learned.deleteOffered === undefined && [404, 405, 501].includes(exchange.status)) {
       m.learned.deleteOffered = false;
+      return;
+    }
+    // Sent again after its first attempt got no answer, then 404: the first may have deleted it. The
+    // take is gone either way; the answer is not judged (src/checks/exchange.ts).
+    if (deleteAnswerUnknowable(exchange)) {
+      recordDeleted(take);
       return;
     }
     if (statusClass(exchange.status) !== '2xx') {

@@ -424,9 +424,12 @@ describe('one no-answer is asked again (issue 49 review)', () => {
       20,
     );
     try {
-      expect((await send({ method: 'GET', url: `${base}/once/speakcheck-a`, timeoutMs: 200 })).status).toBe(
-        200,
-      );
+      const once = await send({ method: 'GET', url: `${base}/once/speakcheck-a`, timeoutMs: 200 });
+      expect(once.status).toBe(200);
+      // Marked: an answer that depends on the state says nothing of the first attempt's effect.
+      expect(once.resentAfterNoAnswer).toBe(true);
+      const answered = await send({ method: 'GET', url: `${base}/ok`, timeoutMs: 2_000 });
+      expect(answered.resentAfterNoAnswer).toBeUndefined();
       expect(runOutages()).toEqual([]);
       const hung = await send({ method: 'GET', url: `${base}/hang/speakcheck-b`, timeoutMs: 200 }).catch(
         (e: unknown) => e as ClientDiagnostic,
