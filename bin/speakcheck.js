@@ -23,7 +23,7 @@ setChildMalloc(process.env);
 // flags, so: for the isolates it creates from now on (the suites' vitest threads: 2 × ~20 MB less),
 // the size limit; for its own, whose limit is already set, no growth beyond the semi-space it has.
 // Both are read when a heap is created or grows, so setting them now takes effect. `speakcheck run`
-// adds its own for its process and threads (src/run/harness-v8.ts).
+// gets its own at its start (src/cli/process-v8.mjs).
 setFlagsFromString('--max-semi-space-size=1');
 setFlagsFromString('--semi-space-growth-factor=1');
 

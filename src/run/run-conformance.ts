@@ -55,7 +55,6 @@ import {
 import { REPO_ROOT, StackStartError } from '../stack/embedded.ts';
 import type { StartedTarget } from '../stack/target.ts';
 import { speakcheckVersion } from '../version.ts';
-import { tuneV8ForTheHarness } from './harness-v8.ts';
 import { keepSuiteThreads } from './keep-suite-threads.ts';
 import { PreflightError, preflight, preflightHungLine } from './preflight.ts';
 import { dropVitestSignalListeners, RunStop } from './run-stop.ts';
@@ -87,7 +86,6 @@ export async function runConformance(config: DeepReadonly<RunConfig>, o: RunOpti
   const io = runOutput(o);
   const startedAt = new Date();
   guardSecrets(config);
-  tuneV8ForTheHarness();
   const budget: RunBudget = {
     startedAtMs: startedAt.getTime(),
     maxTimeMs: o.maxTimeMs ?? runBudgetMs(undefined, config),

@@ -100,7 +100,7 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--no-turbofan': 'node/V8 (tried in docs/benchmarks.md, dropped)',
   '--single-threaded-gc': 'node/V8 (tried in docs/benchmarks.md, dropped)',
   '--single-threaded': 'node/V8 (tried in docs/benchmarks.md, dropped)',
-  '--heap-growing-percent': "node/V8 (the run's own process sets it: src/run/harness-v8.ts)",
+  '--heap-growing-percent': "node/V8 (the run's own process starts with it: src/cli/process-v8.mjs)",
   '--optimize-for-size': 'node/V8 (tried in docs/benchmarks.md, dropped)',
   '--trace-opt': "node/V8 (how espeak's compiles were counted: docs/benchmarks.md)",
   '--trace-deopt': "node/V8 (how espeak's compiles were counted: docs/benchmarks.md)",
