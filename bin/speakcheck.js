@@ -18,15 +18,6 @@ for (const flag of processV8Flags(process.argv)) setFlagsFromString(flag);
 // glibc's malloc in every process this one starts, not in this one (why: the module).
 setChildMalloc(process.env);
 
-// V8's young generation: 1 MB semi-spaces (default: up to 16 MB each), as the stack's processes get
-// on their command line (reference/entry-points.ts). This process started before it could be given
-// flags, so: for the isolates it creates from now on (the suites' vitest threads: 2 × ~20 MB less),
-// the size limit; for its own, whose limit is already set, no growth beyond the semi-space it has.
-// Both are read when a heap is created or grows, so setting them now takes effect. `speakcheck run`
-// gets its own at its start (src/cli/process-v8.mjs).
-setFlagsFromString('--max-semi-space-size=1');
-setFlagsFromString('--semi-space-growth-factor=1');
-
 // Resolved once here, from the flag or the environment, and handed down: the run (vitest's caches),
 // the stack's processes and a clone's bundle all use the same directory. (A config file's cacheDir
 // is read by the run itself, for its caches.) A directory the user named that cannot be written
