@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { listQueryArb } from '../fixtures/list-queries.ts';
 import { assertProperty } from '../fixtures/property.ts';
+import type { ItemKind } from '../schemas/item-kind.ts';
 import { Finding, show } from '../src/checks/finding.ts';
 import {
   assertListOracle,
@@ -92,7 +93,7 @@ prefetch(fixture, voiceFixture);
  * The full list now, restricted to `ids`, in the server's order: fetched again for every oracle
  * check, because a server may move timestamp_ms or the order when an item changes status.
  */
-async function fullNow(speak: SpeakContext, kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
+async function fullNow(speak: SpeakContext, kind: ItemKind, ids: readonly string[]): Promise<ListItem[]> {
   const all = await listHolding<Take | Voice>(speak, kind, ids);
   return all.map((item) => asListItem(kind, item)).filter((item) => ids.includes(item.id));
 }
@@ -103,14 +104,12 @@ async function fullNow(speak: SpeakContext, kind: Kind, ids: readonly string[]):
  * everything (a default page length), and another file deleting meanwhile shifts an item of ours past
  * a page boundary, unseen (the latitude switch default-page-length showed it once).
  */
-async function filteredNow(speak: SpeakContext, kind: Kind, ids: readonly string[]): Promise<ListItem[]> {
+async function filteredNow(speak: SpeakContext, kind: ItemKind, ids: readonly string[]): Promise<ListItem[]> {
   const ours = await list<Take | Voice>(speak, kind, toQueryParams({ ids: [...ids] }, `${kind}_id`));
   return ours.map((item) => asListItem(kind, item)).filter((item) => ids.includes(item.id));
 }
 
-type Kind = 'take' | 'voice';
-
-function asListItem(kind: Kind, item: Take | Voice): ListItem {
+function asListItem(kind: ItemKind, item: Take | Voice): ListItem {
   return {
     id: String(kind === 'take' ? (item as Take).take_id : (item as Voice).voice_id),
     timestamp_ms: item.timestamp_ms,
@@ -118,7 +117,7 @@ function asListItem(kind: Kind, item: Take | Voice): ListItem {
 }
 
 /** The server's one answer to `query` on the take or voice list (no further pages read). */
-async function answer(speak: SpeakContext, query: ListQuery, kind: Kind = 'take'): Promise<ListItem[]> {
+async function answer(speak: SpeakContext, query: ListQuery, kind: ItemKind = 'take'): Promise<ListItem[]> {
   const items = await listPage<Take | Voice>(speak, kind, toQueryParams(query, `${kind}_id`));
   return items.map((item) => asListItem(kind, item));
 }
@@ -136,7 +135,7 @@ async function blamedPart(
   speak: SpeakContext,
   query: ListQuery,
   now: readonly ListItem[],
-  kind: Kind,
+  kind: ItemKind,
   semantics: ListSemantics,
 ): Promise<RequirementId> {
   const parts: Array<[RequirementId, ListQuery]> = [
@@ -161,7 +160,7 @@ async function firstPageNumber(
   ids: readonly string[],
   full: readonly ListItem[],
   length: number,
-  kind: Kind = 'take',
+  kind: ItemKind = 'take',
 ): Promise<number> {
   const expected = full.slice(0, length).map((i) => i.id);
   for (const page of [1, 0]) {
@@ -182,7 +181,7 @@ async function firstPageNumber(
  */
 async function observedSemantics(
   speak: SpeakContext,
-  kind: Kind,
+  kind: ItemKind,
   ids: readonly string[],
   full: readonly ListItem[],
 ): Promise<ListSemantics> {

@@ -5,10 +5,11 @@
  * database) and tell the API over IPC, which calls wake(); a slow poll covers a missed wake.
  */
 import type { Database } from 'better-sqlite3';
+import type { ItemKind } from '../../schemas/item-kind.ts';
 
 export interface ItemEvent {
   seq: number;
-  kind: 'take' | 'voice';
+  kind: ItemKind;
   itemId: string;
   userId: string;
   status: string;
@@ -25,7 +26,7 @@ export interface ItemEventTail {
 /** Must run inside the transaction that changes the item; `item` is the body GET returns now. */
 export function recordItemEvent(
   db: Database,
-  kind: 'take' | 'voice',
+  kind: ItemKind,
   item: object & { status: string },
   userId: string,
 ): void {
@@ -38,7 +39,7 @@ export function recordItemEvent(
 
 interface EventRow {
   seq: number;
-  kind: 'take' | 'voice';
+  kind: ItemKind;
   item_id: string;
   user_id: string;
   status: string;

@@ -4,9 +4,10 @@
  * resource that event carries. takes.ts and voices.ts keep what is their own: columns and resources.
  */
 import type { Database } from 'better-sqlite3';
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import { recordItemEvent } from '../events/item-events.ts';
 
-export type ItemKind = 'take' | 'voice';
+export type { ItemKind };
 
 /** A column value as SQLite stores it (JSON columns are already strings: db.ts toJsonColumn). */
 export type ColumnValue = string | number | null;

@@ -7,6 +7,7 @@
  * due again after the lease, with the interrupted attempt counted.
  */
 import type { Database } from 'better-sqlite3';
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import { hostedLatency } from '../latitude/hosted-latency.ts';
 import { latitude } from '../latitude/index.ts';
 /** Latitude webhooks-late-no-retry: how late every webhook call leaves. */
@@ -18,7 +19,7 @@ function hostedWebhookDelayMs(): number {
 }
 
 export type HookName = 'status' | 'done';
-export type ItemKind = 'take' | 'voice';
+export type { ItemKind };
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'refused';
 
 export interface NewDelivery {

@@ -5,6 +5,7 @@
  * shows of its last call, and a slow sink not delaying the item. Pure functions of what arrived;
  * the suite makes the items, runs the sink and validates bodies against schemas.
  */
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import { statusOf, type WebhookCall } from '../client/webhook-sink.ts';
 import { Finding, show } from './finding.ts';
 import { isDone } from './status.ts';
@@ -79,7 +80,7 @@ export function assertCalled(count: number, subject: string, hook: string, why: 
 }
 
 /** The done call's body carries a done status (`item`: what `subject` is, a take or a voice). */
-export function assertCalledWhenDone(body: unknown, subject: string, item: 'take' | 'voice'): void {
+export function assertCalledWhenDone(body: unknown, subject: string, item: ItemKind): void {
   const status = statusOf(body);
   if (!isDone(status)) {
     throw new Finding(`${subject}: done_webhook called while the ${item} was ${status}, not done`, {

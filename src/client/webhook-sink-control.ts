@@ -21,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import type { RequirementId } from '../requirements/index.ts';
 import {
   type SinkBehaviour,
@@ -65,7 +66,7 @@ export interface SettleEntry {
 
 /** An item the run made: what its cleanups delete (src/harness/cleanup.ts). */
 export interface MadeItem {
-  kind: 'take' | 'voice';
+  kind: ItemKind;
   id: string;
 }
 

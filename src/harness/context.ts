@@ -4,6 +4,7 @@
  * its file-scoped fixture `speak` (./fixtures.ts: opened before the file's first test that names
  * it, closed after the file).
  */
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import type { Model } from '../../schemas/types.ts';
 import { closeHttp, expectJson } from '../client/http.ts';
 import { Limiter } from '../client/limiter.ts';
@@ -26,9 +27,9 @@ export interface SpeakContext {
   readonly model: Model;
   readonly models: Model[];
   /** Deleted at the end of the file unless --keep. */
-  track(kind: 'voice' | 'take', id: string): void;
+  track(kind: ItemKind, id: string): void;
   /** No longer deleted by this file: handed to another owner (the run's end: a settle entry's item). */
-  untrack(kind: 'voice' | 'take', id: string): void;
+  untrack(kind: ItemKind, id: string): void;
   /** `speakcheck-<runid>-<name>`: recognisable names for what the run creates. */
   prefix(name: string): string;
   /** A second, independent login (its own token pair), e.g. for logout and rotation tests. */

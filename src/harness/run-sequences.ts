@@ -4,11 +4,12 @@
  * the takes file's state rules (status order, info null before ready) judge its own sequences and
  * every one the other files of the run recorded by then, naming the take.
  */
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import { runFacts } from '../facts/run-facts.ts';
 
 /** A polled sequence (suites/support/items.ts waitUntilDone writes each through this file). */
 export interface ObservedSequence {
-  kind: 'take' | 'voice';
+  kind: ItemKind;
   id: string;
   snapshots: Array<{ status: string }>;
 }

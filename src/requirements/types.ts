@@ -1,3 +1,4 @@
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import type { RequirementId } from '../../schemas/requirement-ids.ts';
 
 export type { RequirementId } from '../../schemas/requirement-ids.ts';
@@ -76,7 +77,7 @@ export interface Requirement {
 }
 
 /** The kinds of item whose time to `ready` a requirement bounds (src/harness/wait-ledger.ts). */
-export type ReadyBoundKind = 'voice' | 'take';
+export type ReadyBoundKind = ItemKind;
 
 /**
  * A requirement as its catalogue entry declares it: the requirement itself (with its grounding) and

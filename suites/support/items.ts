@@ -5,6 +5,7 @@
  * Lists are in lists.ts, scenario mechanics (once, prefetch, useSharedVoice) in scenarios.ts,
  * shared assertions in assertions.ts.
  */
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import type { Take, Voice } from '../../schemas/types.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { distinctRuns, isDone } from '../../src/checks/status.ts';
@@ -28,8 +29,6 @@ import {
 import { expectCreated } from './assertions.ts';
 import { perFile } from './per-file.ts';
 
-export type Kind = 'voice' | 'take';
-
 /** The shapes of schemas/ (generated types): what the contract says a voice and a take are. */
 export type { Take, TakeInfo, Voice } from '../../schemas/types.ts';
 
@@ -42,12 +41,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * expectSchema for a Voice or Take body: a schema finding is evidence against the kind's field-types
  * requirement wherever it surfaces (a generation step, a wait), so check() attributes it there.
  */
-export function expectItemSchema(kind: Kind, schema: string, json: unknown, what: string): void {
+export function expectItemSchema(kind: ItemKind, schema: string, json: unknown, what: string): void {
   against(kind === 'take' ? 'TAKE-FIELD-TYPES' : 'VOICE-FIELD-TYPES', () => expectSchema(schema, json, what));
 }
 
 /** The schema of one item of `kind`. */
-const schemaOf = (kind: Kind) => (kind === 'take' ? 'Take' : 'Voice');
+const schemaOf = (kind: ItemKind) => (kind === 'take' ? 'Take' : 'Voice');
 
 /**
  * POST /{kind}s/generate: a 2xx with the item, tracked for cleanup as soon as it has an id (before
@@ -55,7 +54,7 @@ const schemaOf = (kind: Kind) => (kind === 'take' ? 'Take' : 'Voice');
  */
 async function generate(
   s: SpeakContext,
-  kind: Kind,
+  kind: ItemKind,
   body: Record<string, unknown>,
 ): Promise<{ exchange: Exchange; json: unknown }> {
   const exchange = await s.api.post(`/v1/speak/${kind}s/generate`, body);
@@ -82,7 +81,7 @@ export async function generateTake(
   return { exchange, take: json as Take };
 }
 
-export async function getItem<T>(s: SpeakContext, kind: Kind, id: string, client = s.api): Promise<T> {
+export async function getItem<T>(s: SpeakContext, kind: ItemKind, id: string, client = s.api): Promise<T> {
   const exchange = await client.get(`/v1/speak/${kind}s/${encodeURIComponent(id)}`);
   const json = expectCreated(exchange, `GET ${kind} ${id.slice(0, 8)}`);
   if (Array.isArray(json)) {
@@ -138,7 +137,7 @@ function waitLedger(): WaitLedger {
  */
 export async function waitUntilDone<T extends { status: string }>(
   s: SpeakContext,
-  kind: Kind,
+  kind: ItemKind,
   id: string,
   /** `client`: the customer the item is of (the run's second identity's own items); default s.api. */
   o: {

@@ -2,6 +2,7 @@
  * Reading the lists GET /voices and GET /takes: one page, the whole list (following pages when the
  * server has a default page size), and the whole list read again while it lacks items known to exist.
  */
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import { show } from '../../src/checks/finding.ts';
 import {
   ASSUMED_FIRST_PAGE,
@@ -12,19 +13,19 @@ import {
 } from '../../src/checks/whole-list.ts';
 import { cannotObserve, type SpeakContext } from '../../src/harness/index.ts';
 import { expectCreated } from './assertions.ts';
-import { expectItemSchema, type Kind } from './items.ts';
+import { expectItemSchema } from './items.ts';
 import { perFile } from './per-file.ts';
 
 /** The page size a whole-list read asks for once the server showed a default page size of its own. */
 const PAGE_READ_LENGTH = 100;
 
 /** The first page number per list, probed once per file. */
-const firstPagesOf = perFile(() => new Map<Kind, Promise<number>>());
+const firstPagesOf = perFile(() => new Map<ItemKind, Promise<number>>());
 
 /** One answer of GET /{kind}s for a query; the JSON array, schema-checked. */
 export async function listPage<T>(
   s: SpeakContext,
-  kind: Kind,
+  kind: ItemKind,
   query: Record<string, string | number> = {},
 ): Promise<T[]> {
   const exchange = await s.api.get(`/v1/speak/${kind}s`, { query });
@@ -38,7 +39,7 @@ export async function listPage<T>(
   return json as T[];
 }
 
-const idOf = (kind: Kind, item: unknown) => String((item as Record<string, unknown>)[`${kind}_id`]);
+const idOf = (kind: ItemKind, item: unknown) => String((item as Record<string, unknown>)[`${kind}_id`]);
 
 /**
  * The number of the first page, probed with an id filter of one or two listed items (it keeps items
@@ -47,7 +48,7 @@ const idOf = (kind: Kind, item: unknown) => String((item as Record<string, unkno
  * is not kept: the read starts from page 1 and the next one probes again. An answer other than a
  * JSON array (a server refusing page=0) is no page.
  */
-function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promise<number> {
+function firstPageOf(s: SpeakContext, kind: ItemKind, ids: readonly string[]): Promise<number> {
   const firstPages = firstPagesOf(s);
   const known = firstPages.get(kind);
   if (known) return known;
@@ -74,7 +75,7 @@ function firstPageOf(s: SpeakContext, kind: Kind, ids: readonly string[]): Promi
  */
 export async function list<T>(
   s: SpeakContext,
-  kind: Kind,
+  kind: ItemKind,
   query: Record<string, string | number> = {},
 ): Promise<T[]> {
   const first = await listPage<T>(s, kind, query);
@@ -105,7 +106,7 @@ export async function list<T>(
  */
 export async function listHolding<T>(
   s: SpeakContext,
-  kind: Kind,
+  kind: ItemKind,
   ids: readonly string[],
   reads = 3,
 ): Promise<T[]> {

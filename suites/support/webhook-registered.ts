@@ -8,6 +8,7 @@
  * status it carries the one the run saw. A worker that mixes up its queue, sending one take's body
  * to another take's hook, is caught on whichever take it happens to.
  */
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import type { Take, Voice } from '../../schemas/types.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { assertDoneBodyOfTake, assertStatusCallOfTake, callsOf } from '../../src/checks/webhook-calls.ts';
@@ -18,7 +19,7 @@ import type { TakeScenario } from './webhook-takes.ts';
 
 /** One item with a done_webhook, with every call its token received and what the run saw of it. */
 export interface RegisteredItem {
-  kind: 'take' | 'voice';
+  kind: ItemKind;
   id: string;
   /** "post_url take tk_…" */
   label: string;

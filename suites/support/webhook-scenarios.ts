@@ -11,6 +11,7 @@
  * finished filing in its afterAll, below).
  */
 import { afterAll } from 'vitest';
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { distinctRuns, isDone } from '../../src/checks/status.ts';
 import { statusChanges } from '../../src/checks/webhooks.ts';
@@ -150,7 +151,7 @@ function fileScenarios(
     entry: Omit<SettleEntry, 'fromMs' | 'item'> & {
       from: WebhookCall | undefined;
       /** The item the window speaks of: handed to the run's end, deleted after the judge. */
-      item: { kind: 'take' | 'voice'; id: string | undefined };
+      item: { kind: ItemKind; id: string | undefined };
     },
   ): Promise<void> {
     const { from, item, ...rest } = entry;

@@ -4,6 +4,7 @@
  * hooks, and what GET and the audio answered right after its done call. Also the small readers of a
  * take scenario the tests share (its done and status calls, its polled timeline).
  */
+import type { ItemKind } from '../../schemas/item-kind.ts';
 import { AUDIO_FORMATS, type AudioFormat, assertContainer } from '../../src/checks/audio.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { type AudioAtDone, calledStatuses, callsOf, callTimeline } from '../../src/checks/webhook-calls.ts';
@@ -20,7 +21,7 @@ import {
   type WebhookCall,
 } from '../../src/harness/index.ts';
 import { signedUrlAgain } from './audio.ts';
-import { type Kind, waitUntilDone } from './items.ts';
+import { waitUntilDone } from './items.ts';
 import { field } from './values.ts';
 
 /** The text of a take with hooks: three sentences, so a server may report progress between them. */
@@ -78,7 +79,7 @@ export interface TakeOptions {
 
 export interface WebhookTakes {
   /** Polls an item until its status is done (the shared helper); every observation is kept, with its time. */
-  pollUntilDone(kind: Kind, id: string): Promise<Polled>;
+  pollUntilDone(kind: ItemKind, id: string): Promise<Polled>;
   /**
    * The sink's wait for webhook calls of an item that polling is also watching, bounded twice: by
    * --ready-timeout plus the arrival bound from the start, and by the arrival bound from the moment
@@ -102,7 +103,7 @@ export function webhookTakes(
   sink: () => RemoteWebhookSink,
   voice: () => Promise<string>,
 ): WebhookTakes {
-  async function pollUntilDone(kind: Kind, id: string): Promise<Polled> {
+  async function pollUntilDone(kind: ItemKind, id: string): Promise<Polled> {
     const polled = await waitUntilDone<{ status: string }>(speak, kind, id, { acceptFailure: true });
     const entries = polled.snapshots.map((item, i) => ({ atMs: polled.times[i]!, status: item.status }));
     return { entries, final: polled.final };
