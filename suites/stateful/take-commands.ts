@@ -15,6 +15,7 @@ import {
   canGenerate,
   deletedTakes,
   expectTakeGet,
+  forgetTake,
   isNewTakeId,
   listProblems,
   liveTakes,
@@ -211,15 +212,17 @@ export class DeleteTake extends OnTake {
       apiCall(this.account, 'DELETE', `/v1/speak/takes/$${var_(take)}`),
     ]);
     const exchange = await r.client(this.account).delete(`/v1/speak/takes/${r.idOf(take)}`);
+    // Sent again after its first attempt got no answer, then 404: the first may have deleted it, so
+    // the answer is not judged (src/checks/exchange.ts), and it says nothing of whether the server
+    // deletes at all. A server known to delete deleted it; otherwise what it holds is unknown.
+    if (deleteAnswerUnknowable(exchange)) {
+      if (m.learned.deleteOffered === true) recordDeleted(take);
+      else forgetTake(take);
+      return;
+    }
     // The wire facts' delete is not the contract's: a server that does not offer it is not judged on it.
     if (m.learned.deleteOffered === undefined && [404, 405, 501].includes(exchange.status)) {
       m.learned.deleteOffered = false;
-      return;
-    }
-    // Sent again after its first attempt got no answer, then 404: the first may have deleted it. The
-    // take is gone either way; the answer is not judged (src/checks/exchange.ts).
-    if (deleteAnswerUnknowable(exchange)) {
-      recordDeleted(take);
       return;
     }
     if (statusClass(exchange.status) !== '2xx') {

@@ -29,6 +29,11 @@ export interface ModelTake {
   takeId?: string;
   voiceId?: string;
   deleted: boolean;
+  /**
+   * Whether it was deleted cannot be known (a DELETE sent again after no answer, then 404, before
+   * the sequence learned that the server deletes at all): the model neither uses nor judges it.
+   */
+  forgotten?: true;
   /** Made over a websocket connection rather than POST /v1/speak/takes/generate. */
   via: 'rest' | 'websocket';
 }
@@ -89,7 +94,7 @@ export function newModel(accounts: readonly AccountName[]): SequenceModel {
 }
 
 export function takesOf(m: SequenceModel, account: AccountName): ModelTake[] {
-  return m.takes.filter((t) => t.account === account && t.takeId !== undefined);
+  return m.takes.filter((t) => t.account === account && t.takeId !== undefined && !t.forgotten);
 }
 
 export function liveTakes(m: SequenceModel, account: AccountName): ModelTake[] {
@@ -199,6 +204,11 @@ export function repeatsInput(m: SequenceModel, take: ModelTake): boolean {
 
 export function recordDeleted(take: ModelTake): void {
   take.deleted = true;
+}
+
+/** A take the model can no longer know the state of: it leaves the model's uses and judgments. */
+export function forgetTake(take: ModelTake): void {
+  take.forgotten = true;
 }
 
 export function canDelete(m: SequenceModel, account: AccountName): boolean {
