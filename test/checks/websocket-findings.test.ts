@@ -47,7 +47,7 @@ describe('requirementOfFinding', () => {
     expect(requirementOfFinding('duplicate-frame', 'parts')).toBe('WS-FRAME-IDS-COMPLETE');
     expect(requirementOfFinding('missing-end-of-take', 'parts')).toBe('WS-END-OF-TAKE');
     expect(requirementOfFinding('frame-after-end-of-take', 'chunks')).toBe('WS-END-OF-TAKE');
-    expect(requirementOfFinding('mode-mismatch', 'parts')).toBe('WS-FRAME-METADATA');
+    expect(requirementOfFinding('mode-mismatch', 'chunks')).toBe('WS-FRAME-METADATA');
     expect(requirementOfFinding('unknown-take', 'chunks')).toBe('WS-FRAME-METADATA');
     expect(requirementOfFinding('unknown-request', 'parts')).toBe('WS-REQUEST-ID-ECHO');
   });

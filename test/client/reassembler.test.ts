@@ -177,13 +177,25 @@ describe('reassembler, chunks mode only', () => {
     expect(r.findings[0]!.message).toContain('RIFF size field 136');
   });
 
-  it('reports chunk ids in parts mode and missing chunk ids in chunks mode', () => {
+  it('places a parts-mode part whatever chunk_id it carries (the contract forbids none), and reports missing chunk ids in chunks mode', () => {
     const wav = Buffer.concat([buildWavHeader({ sampleRate: 22050, dataBytes: 4 }), Buffer.alloc(4)]);
-    const withChunk = [
+    for (const chunkId of [0, 3]) {
+      const withChunk = [
+        frame({ take_id: 't', request_id: 1, part_id: 0, chunk_id: chunkId }, wav, 0),
+        frame({ take_id: 't', request_id: 1, part_id: 1 }, Buffer.alloc(0), 1),
+      ];
+      const placed = reassemble([{ requestId: 1, mode: 'parts' }], withChunk);
+      expect(placed.findings).toEqual([]);
+      expect(placed.takes[0]!.complete).toBe(true);
+      expect(placed.takes[0]!.totalSamples).toBe(2);
+    }
+    // A part in two messages is not parts mode's one message per part.
+    const twice = [
       frame({ take_id: 't', request_id: 1, part_id: 0, chunk_id: 0 }, wav, 0),
-      frame({ take_id: 't', request_id: 1, part_id: 1 }, Buffer.alloc(0), 1),
+      frame({ take_id: 't', request_id: 1, part_id: 0, chunk_id: 1 }, wav, 1),
+      frame({ take_id: 't', request_id: 1, part_id: 1 }, Buffer.alloc(0), 2),
     ];
-    expect(kinds([{ requestId: 1, mode: 'parts' }], withChunk)).toContain('mode-mismatch');
+    expect(kinds([{ requestId: 1, mode: 'parts' }], twice)).toContain('duplicate-frame');
     const withoutChunk = [
       frame({ take_id: 't', request_id: 1, part_id: 0 }, wav, 0),
       frame({ take_id: 't', request_id: 1, part_id: 1 }, Buffer.alloc(0), 1),

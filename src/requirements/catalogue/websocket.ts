@@ -236,7 +236,7 @@ export const requirements: RequirementDeclaration[] = [
     'WS-FRAME-METADATA',
     'Events: Websocket stream; Websocket protocol',
     'MUST',
-    'The metadata is `{take_id, request_id, part_id, chunk_id?}`: every audio message carries an integer `part_id`; in chunks mode also an integer `chunk_id` counting from 0 within the part; in parts mode no chunk_id.',
+    'The metadata is `{take_id, request_id, part_id, chunk_id?}`: every audio message carries an integer `part_id`; in chunks mode also an integer `chunk_id` counting from 0 within the part. (Parts mode: the contract neither asks for nor forbids a chunk_id; what the server sends is reported.)',
     {
       quote:
         'Every audio message carries a `part_id` (integer), and in chunks mode also a `chunk_id` (integer).',
