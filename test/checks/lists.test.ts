@@ -72,6 +72,20 @@ describe('list oracle', () => {
     expect(() => assertListOracle([FULL[5]!, FULL[5]!], ['a1'], query, FULL)).toThrow(/appears twice/);
     expect(() => assertListOracle([FULL[5]!, FULL[4]!], ['b2', 'a1'], query, FULL)).toThrow(/another order/);
   });
+
+  it("leaves an unpaged answer's order to the server when told to (the filters' MUSTs), not its items", () => {
+    const query = { ids: ['a1', 'b2'] };
+    const unordered = { ordered: false };
+    expect(() =>
+      assertListOracle([FULL[5]!, FULL[4]!], ['b2', 'a1'], query, FULL, 'list', unordered),
+    ).not.toThrow();
+    expect(() => assertListOracle([FULL[5]!], ['b2', 'a1'], query, FULL, 'list', unordered)).toThrow(
+      /missing/,
+    );
+    expect(() => assertListOracle([FULL[5]!, FULL[5]!], ['a1'], query, FULL, 'list', unordered)).toThrow(
+      /appears twice/,
+    );
+  });
 });
 
 describe('pages partition', () => {
