@@ -233,7 +233,10 @@ export interface Take {
   prosody: null | Prosody;
   status_webhook: NullableWebhook;
   done_webhook: NullableWebhook;
-  status: Status;
+  /**
+   * See States and transitions: a string. The values the contract and the wire facts show are Status.json's; the contract leaves others open ("Other done-states … not shown"), so a response is not refused for another (TAKE-STATUS-VALUES reports it).
+   */
+  status: string;
   timestamp_ms: number;
   info: null | TakeInfo;
   user_data?: string | number | null;
@@ -297,7 +300,10 @@ export interface Voice {
   } | null;
   status_webhook: NullableWebhook;
   done_webhook: NullableWebhook;
-  status: Status;
+  /**
+   * See States and transitions: a string. The values the contract and the wire facts show are Status.json's; the contract leaves others open ("Other done-states … not shown"), so a response is not refused for another (TAKE-STATUS-VALUES reports it).
+   */
+  status: string;
   timestamp_ms: number;
   description?: string | null;
   [k: string]: unknown | undefined;
