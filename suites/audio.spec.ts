@@ -343,12 +343,19 @@ covers(
           });
         continue;
       }
-      if ((redirect.status < 400 || redirect.status >= 500) && statusAtAnswer === THROTTLED_STATUS) {
+      // Delivered means audio bytes served: a 2xx with a body that is not a JSON message. A 202 or 204,
+      // a JSON "not ready", a redirect not followed or a 5xx delivers no audio.
+      const servedAudio =
+        redirect.status >= 200 &&
+        redirect.status < 300 &&
+        redirect.body.length > 0 &&
+        !/json/i.test(String(redirect.headers['content-type'] ?? ''));
+      if (servedAudio && statusAtAnswer === THROTTLED_STATUS) {
         unsure.push(format);
         continue;
       }
-      if ((redirect.status < 400 || redirect.status >= 500) && statusAtAnswer !== 'ready') {
-        delivered.push(`${format}: ${redirect.status} ${show(redirect.text)} ${when}`);
+      if (servedAudio && statusAtAnswer !== 'ready') {
+        delivered.push(`${format}: ${redirect.status}, ${redirect.body.length} bytes ${when}`);
         continue;
       }
       observe('audio.before-ready', '{format} answered {status} {body} {when}', {
