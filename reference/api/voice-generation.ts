@@ -6,12 +6,13 @@
  * and only takes voices of its connection's model.
  */
 import type { Database } from 'better-sqlite3';
+import { sharedAjv } from '../../schemas/index.ts';
 import { latitude } from '../latitude/index.ts';
 import { findModel, MODELS, versionNameOf } from '../models/catalogue.ts';
 import { newId } from '../store/ids.ts';
 import { insertTake, type NewTake, type TakeResource } from '../store/takes.ts';
 import { insertVoice, type NewVoice, type VoiceResource } from '../store/voices.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, describeAjvErrors } from './errors.ts';
 import { checkGender, checkLanguage, checkProsody, checkStyle } from './generation-rules.ts';
 import { buildTake, completedProsody, type TakeGenerateBody } from './take-builder.ts';
 
@@ -66,6 +67,8 @@ export function buildVoice(
   checkProsody(model, body.default_prosody, `${where}/default_prosody`);
   checkStyle(model, body.default_style, `${where}/default_style`);
   const example = body.example_take ?? {};
+  checkExampleWebhook(example.status_webhook, `${where}/example_take/status_webhook`);
+  checkExampleWebhook(example.done_webhook, `${where}/example_take/done_webhook`);
   checkLanguage(model, example.override_language, `${where}/example_take/override_language`);
   const voiceId = newId('vc');
   const rendering = {
@@ -96,6 +99,17 @@ export function buildVoice(
     },
     exampleTake,
   };
+}
+
+/**
+ * The example take's own webhooks are checked as a take's are (TakeGenerate: NullableWebhook), as
+ * they are stored and served on the take. Here rather than in schemas/VoiceGenerate.schema.json:
+ * the contract does not show example_take's shape, so the shared schema lists no more of it.
+ */
+function checkExampleWebhook(value: unknown, field: string): void {
+  if (value === undefined) return;
+  const check = sharedAjv().getSchema('NullableWebhook.json')!;
+  if (!check(value)) throw new ApiError(422, describeAjvErrors(check.errors, field));
 }
 
 /**

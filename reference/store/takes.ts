@@ -181,12 +181,21 @@ function stuckAtStarted(row: TakeRow, status: string): boolean {
   );
 }
 
+/**
+ * Deletes a take and its job. A voice only advances when its example take finishes (advanceTake), so
+ * deleting the example take of an unfinished voice fails the voice here, in the same transaction, with
+ * its item event (its webhooks fire as for any failure): otherwise it would stay waiting forever.
+ */
 export function deleteTakeRow(db: Database, userId: string, takeId: string): boolean {
   return db
     .transaction(() => {
-      const removed = db.prepare('DELETE FROM takes WHERE take_id = ? AND user_id = ?').run(takeId, userId);
-      if (removed.changes === 0) return false;
+      const removed = db
+        .prepare('DELETE FROM takes WHERE take_id = ? AND user_id = ? RETURNING example_of')
+        .get(takeId, userId) as Pick<TakeRow, 'example_of'> | undefined;
+      if (!removed) return false;
       db.prepare('DELETE FROM jobs WHERE take_id = ?').run(takeId);
+      // advanceVoice only moves forward: a voice already ready (or failed) stays as it is.
+      if (removed.example_of) advanceVoice(db, removed.example_of, 'error');
       return true;
     })
     .immediate();

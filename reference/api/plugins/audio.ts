@@ -13,8 +13,7 @@
  *   worker writes it, ending when the take is done; bounded to 5 minutes.
  */
 
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
@@ -137,7 +136,12 @@ async function* growingWav(ctx: ApiContext, takeId: string): AsyncGenerator<Buff
     // Whole samples only, so a reader never gets half a sample at the end of a read.
     const end = size - ((size - WAV_HEADER_BYTES) % 2);
     if (end > offset) {
-      const handle = await open(path, 'r');
+      const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      // Removed since the stat: the take was deleted (the row goes first, then the files); the stream ends.
+      if (!handle) return;
       try {
         while (offset < end) {
           const length = Math.min(READ_CHUNK, end - offset);
@@ -165,10 +169,15 @@ function coldRead(): boolean {
 }
 
 /** The file's bytes, the headers flushed at once and the first byte only COLD_READ_FIRST_BYTE_MS later. */
-async function* firstByteLate(raw: { flushHeaders(): void }, path: string): AsyncGenerator<Buffer> {
-  raw.flushHeaders();
-  await sleep(COLD_READ_FIRST_BYTE_MS);
-  for await (const chunk of createReadStream(path)) yield chunk as Buffer;
+async function* firstByteLate(raw: { flushHeaders(): void }, file: FileHandle): AsyncGenerator<Buffer> {
+  try {
+    raw.flushHeaders();
+    await sleep(COLD_READ_FIRST_BYTE_MS);
+    for await (const chunk of file.createReadStream()) yield chunk as Buffer;
+  } finally {
+    // A client gone during the wait never reads the stream, which would have closed the handle.
+    await file.close().catch(() => undefined);
+  }
 }
 
 /** The chunks of `stream`, all at once after its end (what a server that buffers the whole body sends). */
@@ -176,6 +185,34 @@ async function* heldUntilEnd(stream: AsyncGenerator<Buffer>): AsyncGenerator<Buf
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   yield Buffer.concat(chunks);
+}
+
+/**
+ * Throws the 404 of an unknown take when `takeId` is gone. A DELETE removes the row, then the files,
+ * so a request that found the take can lose its file (or ffmpeg its wav) under it: that is a
+ * deleted take (404), not a fault of the server (500) or the encoder (503).
+ */
+function failIfDeleted(ctx: ApiContext, takeId: string): void {
+  if (!getTakeRow(ctx.db, takeId)) throw new ApiError(404, `take ${takeId} not found`);
+}
+
+/**
+ * A finished take's file: the body a defect serves instead, or the file opened. Read through the
+ * handle from here on, so a DELETE after this point no longer takes the bytes from under the answer.
+ */
+async function openFinished(
+  ctx: ApiContext,
+  takeId: string,
+  format: AudioFormat,
+  path: string,
+): Promise<{ altered: Buffer } | { file: FileHandle }> {
+  try {
+    const altered = await defectiveAudioBody(format, path);
+    return altered ? { altered } : { file: await open(path, 'r') };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') failIfDeleted(ctx, takeId);
+    throw error;
+  }
 }
 
 /** Whether `format` is offered while the take is still being made (only wav, unless a defect says otherwise). */
@@ -278,15 +315,19 @@ export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): P
             defects.has('mp3-serves-wav') && format === 'mp3' ? 'wav' : format,
           );
         } catch (error) {
+          failIfDeleted(ctx, take_id);
           ctx.log(`encoding ${take_id} to ${format} failed: ${(error as Error).message}`);
           throw new ApiError(503, `encoding to ${format} failed; try again`);
         }
-        const altered = await defectiveAudioBody(format, path);
-        if (altered) return reply.header('content-length', String(altered.length)).send(altered);
-        const { size } = await stat(path);
+        const opened = await openFinished(ctx, take_id, format, path);
+        if ('altered' in opened)
+          return reply.header('content-length', String(opened.altered.length)).send(opened.altered);
+        const { file } = opened;
+        const { size } = await file.stat();
         reply.header('accept-ranges', 'bytes');
         const range = parseRange(request.headers.range, size);
         if (range === 'unsatisfiable') {
+          await file.close();
           throw new ApiError(416, `range ${request.headers.range} is outside the ${size} bytes of the file`, {
             'content-range': `bytes */${size}`,
           });
@@ -296,14 +337,14 @@ export async function signedAudioRoute(app: FastifyInstance, ctx: ApiContext): P
             .code(206)
             .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
             .header('content-length', String(range.end - range.start + 1));
-          return reply.send(createReadStream(path, range));
+          return reply.send(file.createReadStream(range));
         }
         reply.header('content-length', String(size));
         // Latitude slow-first-byte: now and then the storage host sends the headers at once and the
         // body's first byte seconds later (a cold read of a hosted object store).
         if (latitude.has('slow-first-byte') && coldRead())
-          return reply.send(Readable.from(firstByteLate(reply.raw, path)));
-        return reply.send(createReadStream(path));
+          return reply.send(Readable.from(firstByteLate(reply.raw, file)));
+        return reply.send(file.createReadStream());
       }
       if (isDone(row.status))
         throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);

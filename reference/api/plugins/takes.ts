@@ -208,6 +208,8 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       if (!deleteTakeRow(ctx.db, owner, take_id)) {
         throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
       }
+      // Deleting a voice's example take may have failed the voice (store/takes.ts): its event is written.
+      ctx.wakeEvents();
       await ctx.audio.remove(take_id);
       deletedTakes.set(take_id, owner);
       return true;
