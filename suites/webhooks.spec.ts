@@ -10,7 +10,6 @@
  * Every test requires that the server reaches the sink (else each id is not applicable, one line why).
  */
 import { Finding, show } from '../src/checks/finding.ts';
-import { assertStatusOrder } from '../src/checks/status.ts';
 import * as wc from '../src/checks/webhook-calls.ts';
 import {
   assertPostedJson,
@@ -33,6 +32,7 @@ import {
 } from '../src/harness/index.ts';
 import { tooFastRemedy } from './support/long-text.ts';
 import { prefetch } from './support/scenarios.ts';
+import { judgeStatusOrder } from './support/status-order.ts';
 import { field } from './support/values.ts';
 import { sleep } from './support/wait.ts';
 import {
@@ -210,7 +210,7 @@ covers(
   async ({ speak }) => {
     const s = await mainTake(speak);
     const subject = `take ${s.takeId} status_webhook calls`;
-    check('WEBHOOK-STATUS-ORDERED', () => assertStatusOrder(wc.calledStatuses(statusCalls(s)), subject));
+    judgeStatusOrder('WEBHOOK-STATUS-ORDERED', wc.calledStatuses(statusCalls(s)), subject);
   },
   { requires: sinkReachable },
 );

@@ -14,7 +14,6 @@ import {
   assertStreamClean,
   durationTolerance,
   formatMs,
-  partsModeChunkIds,
   wavSamples,
 } from '../src/checks/websocket.ts';
 import {
@@ -73,6 +72,7 @@ import { field } from './support/values.ts';
 import {
   MESSAGE_WAIT_MS,
   ONE_SENTENCE,
+  observePartsModeChunkIds,
   THREE_SENTENCES,
   takeInMode,
   useWebsocketStreams,
@@ -293,18 +293,7 @@ for (const mode of ['parts', 'chunks'] as const) {
         assertRequestIdEcho(r);
       });
       check('WS-FRAME-METADATA', () => assertModeShape(r));
-      if (mode === 'parts') {
-        const chunkIds = partsModeChunkIds(r);
-        observe('websocket.parts-mode-chunk-id', 'parts mode: {carried}', {
-          values: { carried: chunkIds.length > 0 },
-          particulars: {
-            carried:
-              chunkIds.length > 0
-                ? `${chunkIds.length} audio frame(s) carry a chunk_id (e.g. ${chunkIds[0]}); the wire facts show none, the contract asks for none and forbids none`
-                : 'no audio frame carries a chunk_id (as the wire facts show)',
-          },
-        });
-      }
+      if (mode === 'parts') observePartsModeChunkIds(r);
       // The reassembler's findings, each against the requirement it breaks.
       const byRequirement = streamFindingsByRequirement(r.reassembly.findings, mode);
       for (const [id, findings] of byRequirement) check(id, () => assertNoStreamFindings(r, findings));

@@ -4,6 +4,7 @@
  */
 
 import { SpeakcheckError, type SpeakcheckErrorCode } from '../errors.ts';
+import { redactText, redactUrl } from '../evidence/redact.ts';
 import type { HttpMethod } from './route.ts';
 
 export type DiagnosticKind =
@@ -75,9 +76,11 @@ export function diagnoseNetworkError(
   if (err instanceof ClientDiagnostic) return err;
   const cause = rootCause(err);
   const code = cause.code ?? '';
-  const where = `${o.method} ${o.url}`;
+  // The message reaches what vitest writes (junit.xml, allure-results): a signed URL's signature
+  // must not, nor a secret the cause's own message may quote.
+  const where = `${o.method} ${redactUrl(o.url)}`;
   const make = (kind: DiagnosticKind, text: string) =>
-    new ClientDiagnostic(kind, `${text} (${where})`, o.url);
+    new ClientDiagnostic(kind, `${redactText(text)} (${where})`, o.url);
   if (o.timedOut || cause.name === 'TimeoutError' || cause.name === 'AbortError') {
     // Which phase ran out tells a hung server (silent after connecting) from a slow body.
     if (o.phase === 'headers') return make('hung', `got no response headers within ${o.timeoutMs} ms`);

@@ -346,7 +346,7 @@ async function sendOnce(
         response.body.destroy();
         throw new ClientDiagnostic(
           'too-large',
-          `the response body exceeded ${maxBytes} bytes (${method} ${o.url})`,
+          `the response body exceeded ${maxBytes} bytes (${method} ${redactUrl(o.url)})`,
           o.url,
         );
       }

@@ -98,3 +98,38 @@ function decodeURIComponentSafe(text: string): string {
     return text;
   }
 }
+
+/**
+ * A copy of `err` fit for what prints a thrown error whole, outside the reports that redact it
+ * (vitest's JUnit reporter, allure-vitest): the message, the stack and every own property (vitest
+ * prints them as the "Serialized Error", e.g. a diagnostic's raw `url`) redacted, the cause chain
+ * and an AggregateError's errors too. The copy keeps the error's class (its prototype, so
+ * `instanceof` and the class's name hold), its `name` and its `code`: what tells what it is.
+ */
+export function redactError(err: unknown, depth = 0): unknown {
+  if (typeof err === 'string') return redactText(err);
+  if (!(err instanceof Error)) return err;
+  // A longer cause chain is cut: a cycle (an error its own cause) must not recurse forever.
+  if (depth > 5) return undefined;
+  const copy = Object.create(Object.getPrototypeOf(err)) as Error;
+  for (const key of Object.getOwnPropertyNames(err)) {
+    const descriptor = Object.getOwnPropertyDescriptor(err, key)!;
+    // An accessor (V8's `stack` may be one) is read once: the copy holds what it read, redacted.
+    const value = (err as unknown as Record<string, unknown>)[key];
+    Object.defineProperty(copy, key, {
+      value: redactedProperty(key, value, depth),
+      enumerable: descriptor.enumerable ?? false,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return copy;
+}
+
+function redactedProperty(key: string, value: unknown, depth: number): unknown {
+  // The facts that tell what the error is are no secrets, and a code is compared whole.
+  if (key === 'name' || key === 'code') return value;
+  if (value instanceof Error) return redactError(value, depth + 1);
+  if (Array.isArray(value)) return value.map((item) => redactedProperty(key, item, depth));
+  return redactJson(value, key);
+}

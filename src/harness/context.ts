@@ -10,6 +10,7 @@ import { closeHttp, expectJson } from '../client/http.ts';
 import { Limiter } from '../client/limiter.ts';
 import { HttpSpeakClient, type SpeakClient } from '../client/speak-client.ts';
 import { deleteMade, type MadeItem } from './cleanup.ts';
+import { markSetupFailure } from './disposition.ts';
 import type { RunPlan } from './run-plan.ts';
 import { expectSchema } from './schema.ts';
 
@@ -96,7 +97,9 @@ export function speakFile(): SpeakFile {
       api = await HttpSpeakClient.login(settings(config), credentials(config));
     } catch (err) {
       // Back-pressure past its bound is no verdict: each test that needs the login says so itself
-      // (not concluded) instead of the file failing as a whole.
+      // (not concluded) instead of the file failing as a whole. Marked as the file's setup failure,
+      // a test stopped by it is blocked by it, not a finding against every id it covers.
+      markSetupFailure(err);
       setupError = err;
       return err;
     }
@@ -105,7 +108,9 @@ export function speakFile(): SpeakFile {
       expectSchema('ModelList', listed, 'the model list');
       models = listed as Model[];
     } catch (err) {
-      // Suites that do not need models (auth, version) still run; using `model` rethrows this.
+      // Suites that do not need models (auth, version) still run; using `model` rethrows this, as
+      // the setup's failure: the model list's own requirements are judged by its own test.
+      markSetupFailure(err);
       modelsError = err as Error;
     }
     return undefined;

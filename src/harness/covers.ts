@@ -29,6 +29,7 @@ import {
   type TestRecord,
 } from '../evidence/evidence.ts';
 import { type Observation, type ObservationData, observation } from '../evidence/observation.ts';
+import { redactError } from '../evidence/redact.ts';
 import {
   findRequirement,
   RACES_TIMINGS,
@@ -167,7 +168,9 @@ export function covers(
     task.meta.observations = record.observations;
     task.meta.characters = record.characters;
     await labelForAllure(ids, record, resultLines(ids, task.meta.conclusions));
-    if (stoppedBy !== undefined) throw stoppedBy.err;
+    // What vitest gets is also what its JUnit and Allure reporters write, unredacted: a copy whose
+    // message, stack and properties are redacted (the conclusions above were drawn from the original).
+    if (stoppedBy !== undefined) throw redactError(stoppedBy.err);
     failOnViolations(ids, conclusions);
   });
 }

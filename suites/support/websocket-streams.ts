@@ -4,7 +4,7 @@
  * Per file (`useWebsocketStreams()` at its top level): each file numbers its own requests.
  */
 
-import { formatMs } from '../../src/checks/websocket.ts';
+import { formatMs, partsModeChunkIds } from '../../src/checks/websocket.ts';
 import {
   DEFAULT_STREAM_TIMEOUTS,
   observe,
@@ -134,4 +134,18 @@ function recordTimings(r: StreamedRequest, text: string): void {
       },
     },
   );
+}
+
+/** Reports the chunk_ids a parts-mode request's audio frames carried: a wire fact, not the contract's. */
+export function observePartsModeChunkIds(r: StreamedRequest): void {
+  const chunkIds = partsModeChunkIds(r);
+  observe('websocket.parts-mode-chunk-id', 'parts mode: {carried}', {
+    values: { carried: chunkIds.length > 0 },
+    particulars: {
+      carried:
+        chunkIds.length > 0
+          ? `${chunkIds.length} audio frame(s) carry a chunk_id (e.g. ${chunkIds[0]}); the wire facts show none, the contract asks for none and forbids none`
+          : 'no audio frame carries a chunk_id (as the wire facts show)',
+    },
+  });
 }

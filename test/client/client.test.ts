@@ -224,6 +224,9 @@ describe('evidence of a failed exchange', () => {
     );
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain('exceeded 10 bytes');
+    // The message reaches junit.xml and allure-results, which do not redact.
+    expect((failure as Error).message).toContain(`X-Amz-Signature=${REDACTED}`);
+    expect((failure as Error).message).not.toContain('deadbeefcafe');
     expect(record.evidence).toHaveLength(1);
     const [entry] = record.evidence;
     expect(entry!.status).toBe(200);

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { ClientDiagnostic } from '../../src/client/diagnostics.ts';
 import {
   REDACTED,
+  redactError,
   redactHeaders,
   redactJson,
   redactText,
@@ -55,5 +57,40 @@ describe('redaction', () => {
   test('short registered values are not used (they would redact ordinary words)', () => {
     registerSecret('the');
     expect(redactText('the take')).toBe('the take');
+  });
+
+  test('an error copied for vitest: message, stack, properties and causes redacted, class and code kept', () => {
+    const signed = 'http://127.0.0.1:1/t.wav?X-Amz-Signature=deadbeefcafe';
+    const cause = new Error(`reset on ${signed}`);
+    const err = new ClientDiagnostic('unreachable', `the connection was reset (GET ${signed})`, signed);
+    Object.assign(err, { cause, facts: { where: signed, requirement: 'AUDIO-WAV' } });
+    const copy = redactError(err) as ClientDiagnostic & { cause: Error; facts: Record<string, string> };
+    expect(copy).toBeInstanceOf(ClientDiagnostic);
+    expect(copy).not.toBe(err);
+    expect([copy.name, copy.code, copy.kind]).toEqual([
+      'ClientDiagnostic',
+      'SPEAKCHECK_UNREACHABLE',
+      'unreachable',
+    ]);
+    expect(copy.facts.requirement).toBe('AUDIO-WAV');
+    // What vitest prints of an error: message, stack, own properties, the cause chain.
+    const printed = [
+      copy.message,
+      copy.stack,
+      copy.url,
+      JSON.stringify(copy.facts),
+      copy.cause.message,
+      copy.cause.stack,
+    ];
+    for (const text of printed) expect(text).not.toContain('deadbeefcafe');
+    expect(copy.message).toContain(`X-Amz-Signature=${REDACTED}`);
+    // The original is left as it was: the conclusions were drawn from it.
+    expect(err.message).toContain('deadbeefcafe');
+  });
+
+  test('an error that is its own cause is copied without recursing forever', () => {
+    const err = new Error('loop');
+    Object.assign(err, { cause: err });
+    expect((redactError(err) as Error).message).toBe('loop');
   });
 });
