@@ -8,6 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { wedgeAfterFirstTake } from '../defects/hang.ts';
 import { installDefectHeader } from '../defects/header.ts';
 import { defects } from '../defects/index.ts';
 import { installBackpressure } from '../latitude/backpressure.ts';
@@ -82,6 +83,7 @@ function createServer(ctx: ApiContext): FastifyInstance {
       return payload;
     });
   installLatitudeHeader(app);
+  if (defects.has('api-wedges-after-first-take')) wedgeAfterFirstTake(app);
   answerMethodNotAllowed(app, errorKey);
   installErrorHandling(app, ctx.log);
   app.addHook('onResponse', async (request, reply) => {

@@ -18,9 +18,10 @@ export interface DefectSpec {
   requirements: readonly RequirementId[];
   description: string;
   /**
-   * 'outage': a part of the server that only ever answers back-pressure (429/503). Back-pressure is
-   * never a failure, so the honest verdict is "not concluded": caught when the run exits 1 within
-   * the bound, the declared requirements are not concluded, and the outage is named once.
+   * 'outage': a part of the server that only ever answers back-pressure (429/503), or the whole
+   * server answering nothing at all. Neither is a failure of a requirement, so the honest verdict is
+   * "not concluded": caught when the run exits 1 within the bound, the declared requirements are
+   * not concluded, and the outage is named once.
    * 'hang': a part that accepts the request and never answers (issue 49): caught when the run
    * exits 1, a declared requirement failed, and the route that does not answer is named once.
    */
@@ -394,6 +395,12 @@ export const DEFECTS = [
     'websocket',
     ['WS-SERIALIZED'],
     'the worker handles only the first take request of a connection: later ones never get a message, the connection stays open',
+  ),
+  outage(
+    'api-wedges-after-first-take',
+    'takes',
+    ['TAKE-GET-OBJECT'],
+    'once it answered its first take generation, the API accepts every request (its root too) and never answers again: a server wedged mid-run',
   ),
   outage(
     'ws-upgrade-always-503',

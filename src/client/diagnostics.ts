@@ -41,6 +41,11 @@ export class ClientDiagnostic extends SpeakcheckError {
    * unset, the no-answer is this request's own (one POST that got none: it is not sent again).
    */
   routeLearned?: boolean;
+  /**
+   * For 'hung': the whole server answered nothing, not even at its root (./server-silence.ts): an
+   * outage that leaves what needed it not concluded, never a finding against `route`.
+   */
+  serverSilent?: boolean;
   /** For 'hung': the request's method, which says whether it could be sent again (RFC 9110 §9.2.2). */
   method?: HttpMethod;
   constructor(

@@ -17,6 +17,7 @@ import { BackPressure, isBackPressure, runThrottle } from './back-pressure.ts';
 import { ClientDiagnostic, describeBody, diagnoseNetworkError } from './diagnostics.ts';
 import { type HttpMethod, httpMethod, isIdempotent, routeOf } from './route.ts';
 import { answerBoundMs, observeAnswer, RouteSilence } from './route-silence.ts';
+import { asServerSilence, originOf, ServerSilence, stillSilent } from './server-silence.ts';
 import { trustedCa } from './tls-trust.ts';
 
 export interface Exchange {
@@ -138,6 +139,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
   const throttle = runThrottle();
   const backPressure = new BackPressure(what, o.url, o.throttleBoundMs, throttle, route);
   const silence = new RouteSilence(route, () => throttle.answered());
+  const server = new ServerSilence(originOf(o.url));
   // One no-answer is no verdict: an idempotent request asks once more (RFC 9110 §9.2.2), so a
   // route that never answers is learned from this request alone (./route-silence.ts).
   const method = httpMethod(o.method);
@@ -156,6 +158,14 @@ export async function send(o: SendOptions): Promise<Exchange> {
         method,
         true,
       );
+    // A server the run learned answers nothing: its root asked again now and then, never this
+    // request's own bound waited out (./server-silence.ts).
+    const silent =
+      route === LIVENESS_ROUTE ? undefined : await stillSilent(server, (ms) => probeServer(o.url, ms));
+    if (silent) {
+      const sentence = `${silent.sentence}; ${what} was not sent (asked again when the server answers)`;
+      throw routed(asServerSilence(new ClientDiagnostic('hung', sentence, o.url)), route, method);
+    }
     await backPressure.beforeAttempt();
     const changes = await o.prepare?.();
     const attempt = changes
@@ -175,14 +185,19 @@ export async function send(o: SendOptions): Promise<Exchange> {
       exchange = await sendOnce(attempt, answerMs, () => silence.unanswered()?.sentence);
     } catch (err) {
       if (err instanceof ClientDiagnostic && noAnswers.has(err)) {
-        // Nothing else answered while this route was silent: whether the server is up at all (a
-        // full stall is the server's outage, not this route's) is asked once, at its root.
-        if (throttle.answered() === servedBefore && route !== LIVENESS_ROUTE) {
-          await probeServer(attempt.url, answerMs);
-          // Not even the root answered: the whole server is silent, and asking this route once
-          // more would only wait out its bound again (a server that never answers: one sentence
-          // after two bounds, not four).
-          if (throttle.answered() === servedBefore) askAgain = false;
+        if (route !== LIVENESS_ROUTE) {
+          // The server known silent meanwhile: this no-answer is the server's, not the route's.
+          if (server.silent()) throw routed(asServerSilence(err), route, method);
+          // Whether the server is up at all (a full stall is its outage, not this route's) is asked
+          // at its root: neither it nor anything else of the run answering meanwhile is the whole
+          // server's silence, learned for the run (answers counted from the question: one to a
+          // request sent before a stall says nothing of the stall).
+          const answeredBeforeProbe = throttle.answered();
+          const rootAnswered = await probeServer(attempt.url, answerMs);
+          if (server.silent() || (!rootAnswered && throttle.answered() === answeredBeforeProbe)) {
+            server.learn(err.message, answerMs);
+            throw routed(asServerSilence(err), route, method);
+          }
         }
         const learned = silence.noAnswer(err.message, answerMs, servedBefore);
         if (learned)
@@ -207,6 +222,7 @@ export async function send(o: SendOptions): Promise<Exchange> {
       throw err;
     }
     silence.answered();
+    server.answered();
     observeAnswer(route, exchange.headersMs ?? exchange.ms);
     if (!isBackPressure(exchange.status)) {
       backPressure.answered();
@@ -221,16 +237,27 @@ export async function send(o: SendOptions): Promise<Exchange> {
 const LIVENESS_ROUTE = 'GET (is the server up) /';
 const LIVENESS_TIMEOUT_MS = 5_000;
 
-async function probeServer(url: string, boundMs: number): Promise<void> {
+/** Whether the server answered anything (any status) at its root within the bound. */
+async function probeServer(url: string, boundMs: number): Promise<boolean> {
   let root: string;
   try {
     root = new URL('/', url).toString();
   } catch {
-    return;
+    return true; // no root to ask: nothing learned of the server
   }
   // No longer than the request it asks about was given: a short bound stays short.
   const timeoutMs = Math.min(LIVENESS_TIMEOUT_MS, boundMs);
-  await send({ method: 'GET', url: root, route: LIVENESS_ROUTE, timeoutMs }).catch(() => undefined);
+  // Back-pressure is an answer too: a server that rate-limits is up.
+  return send({
+    method: 'GET',
+    url: root,
+    route: LIVENESS_ROUTE,
+    timeoutMs,
+    throttleBoundMs: timeoutMs,
+  }).then(
+    () => true,
+    (e: unknown) => e instanceof ClientDiagnostic && e.kind === 'throttled',
+  );
 }
 
 /**

@@ -147,6 +147,21 @@ export type Fact =
         outage: RouteOutageData;
       })
   /**
+   * A server that answered nothing, not even at its root, while nothing else of the run was answered
+   * (src/client/server-silence.ts): what needed it is blocked, until it answers again.
+   */
+  | (FactBase &
+      Limiting & {
+        type: 'server-silent';
+        key: `server:${string}`;
+        consequence: { kind: 'blocks' };
+        /** The bound of the request it was learned from: its root is asked again within it. */
+        boundMs: number;
+        outage: RouteOutageData;
+      })
+  /** A server known silent answered again: it is served as before. */
+  | (FactBase & { type: 'server-answered-again'; key: `server:${string}` })
+  /**
    * A logout the run sent (`sent`, recorded before the request) and its answer (`answered`), one key
    * per logout: a server may log out everywhere (src/facts/logouts.ts).
    */

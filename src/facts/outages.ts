@@ -44,6 +44,7 @@ function outageOf(f: Fact): Outage | undefined {
     case 'unavailable':
       return { ...f.outage, kind: 'unavailable', sentence: f.sentence };
     case 'unanswered':
+    case 'server-silent':
       return { ...f.outage, kind: 'unanswered', sentence: f.sentence };
     case 'silent':
       return f.outage ? { ...f.outage, kind: 'unanswered', sentence: f.sentence } : undefined;

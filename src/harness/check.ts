@@ -101,7 +101,7 @@ export async function checkStep<T>(id: RequirementIds, fn: () => Promise<T> | T)
     const d = classify(err);
     // A stuck wait blocks here unless the step proves the ready bound it is evidence against;
     // back-pressure, a skip and a test's time bound conclude nothing: covers() handles them.
-    if (d.kind === 'skip' || d.kind === 'throttled' || d.kind === 'test-bound') throw err;
+    if (concludesNothingHere(d)) throw err;
     if (d.kind === 'cannot-observe') throw err;
     if (d.kind === 'run-fact' && !s.ids.includes(d.requirement)) throw err;
     if (d.kind === 'step-failed') throw err;
@@ -165,6 +165,14 @@ export function coveredIds(): readonly RequirementId[] {
   if (!s) throw new Error('coveredIds() outside a covers() test.');
   // covers() sets the scope's ids from its RequirementId[].
   return s.ids as readonly RequirementId[];
+}
+
+/**
+ * What stops the whole test without a conclusion of a check's own: vitest's skip, back-pressure past
+ * its bound, the test's own time bound, the whole server's silence (covers() concludes what is left).
+ */
+function concludesNothingHere(d: ReturnType<typeof classify>): boolean {
+  return d.kind === 'skip' || d.kind === 'throttled' || d.kind === 'test-bound' || d.kind === 'outage';
 }
 
 /** The requirement a failure counts against: the one its Finding names, if the test covers it, else `id`. */
@@ -247,9 +255,9 @@ function held(s: CheckScope, ids: readonly string[], notObservedBefore: readonly
 
 function failed(s: CheckScope, id: string, err: unknown): boolean {
   const d = classify(err);
-  // A skip, back-pressure past its bound or the test's own time bound stop the whole test, which
-  // concludes nothing for what is left (covers()).
-  if (d.kind === 'skip' || d.kind === 'throttled' || d.kind === 'test-bound') throw err;
+  // A skip, back-pressure past its bound, the test's own time bound or the server's whole silence
+  // stop the whole test, which concludes nothing for what is left (covers()).
+  if (concludesNothingHere(d)) throw err;
   // Not observed: this check concludes nothing, nor does the rest of the test (covers()).
   if (d.kind === 'cannot-observe') throw err;
   // A voice or take that never got done is no evidence about this check's own requirement: it stops

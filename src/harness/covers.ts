@@ -217,6 +217,14 @@ function concludeStopped(
     case 'cannot-observe':
       each(open, { kind: 'not-observed', reason: d.reason, wouldJudge: d.wouldJudge });
       return 'observed';
+    case 'outage':
+      each(open, {
+        kind: 'not-concluded',
+        cause: 'outage',
+        reason: d.message,
+        wouldJudge: 'a run while the server answers (or a longer --request-timeout, if it is only slow)',
+      });
+      return 'stopped';
     case 'test-bound':
       // Paced by --max-rps or the server's limit meanwhile: the pacing is the cause named (./pacing.ts).
       each(open, testBoundConclusion(d.message, runPacing(currentRun()?.plan ?? {})));

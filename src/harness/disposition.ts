@@ -32,6 +32,11 @@ export type Disposition =
   | { kind: 'run-fact'; requirement: string; message: string }
   /** A bug of speakcheck (src/harness/harness-error.ts). */
   | { kind: 'harness-bug'; message: string; bug: string }
+  /**
+   * The whole server answered nothing, not even at its root (src/client/server-silence.ts): an
+   * outage, named once by the run; what the test left open is not concluded, never failed.
+   */
+  | { kind: 'outage'; message: string }
   /** A failure a shared scenario (once()) threw: the tests that awaited it are blocked by it. */
   | { kind: 'setup'; message: string; requirement?: string }
   /** Anything else: a finding against the server, attributed to `requirement` when it names one. */
@@ -57,6 +62,13 @@ export function classify(err: unknown): Disposition {
     return { kind: 'cannot-observe', reason, wouldJudge };
   }
   if (codeOf(err) === 'SPEAKCHECK_STEP_FAILED') return { kind: 'step-failed', message };
+  if (
+    inCauses(
+      err,
+      (e) => codeOf(e) === 'SPEAKCHECK_HUNG' && (e as { serverSilent?: unknown }).serverSilent === true,
+    )
+  )
+    return { kind: 'outage', message };
   const fact =
     stuckWaitRequirement(err) ??
     runFactRequirement(err) ??

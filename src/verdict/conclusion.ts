@@ -48,15 +48,16 @@ export type Conclusion =
   /**
    * Nothing concluded for or against: the server's back-pressure outlasted its bound (`throttled`),
    * the harness's own time bound for the test ran out (`timeout`; `paced` when the run was paced
-   * meanwhile, by --max-rps or the server's limit: then the pacing is what to change), or the run
-   * was stopped (`stopped`).
+   * meanwhile, by --max-rps or the server's limit: then the pacing is what to change), the whole
+   * server answered nothing, not even at its root (`outage`: src/client/server-silence.ts), or the
+   * run was stopped (`stopped`).
    */
   | { kind: 'not-concluded'; cause: NotConcludedCause; reason: string; wouldJudge: string }
   /** speakcheck itself broke while judging it: never the server's fault. */
   | { kind: 'harness-bug'; message: string; bug: string };
 
 export type ConclusionKind = Conclusion['kind'];
-export type NotConcludedCause = 'throttled' | 'timeout' | 'paced' | 'stopped';
+export type NotConcludedCause = 'throttled' | 'timeout' | 'paced' | 'outage' | 'stopped';
 
 /** Per requirement id, what one test concluded (in the order it concluded it). */
 export type Conclusions = Record<string, Conclusion[]>;

@@ -83,6 +83,8 @@ const LEARNED_ONCE_MAX_MS: Partial<Record<string, number>> = {
   'ws-upgrade-always-503': 60_000,
   // Issue 49: a part that accepts and never answers is learned once too.
   'storage-host-hangs': 60_000,
+  // A whole server wedged mid-run: learned once (src/client/server-silence.ts), not test by test.
+  'api-wedges-after-first-take': 60_000,
   'voice-generate-hangs': 60_000,
   'take-get-hangs-when-ready': 60_000,
   'ws-silent-from-start': 60_000,
