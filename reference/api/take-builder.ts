@@ -5,22 +5,29 @@
  */
 import { defects } from '../defects/index.ts';
 import { latitude } from '../latitude/index.ts';
-import { findModel } from '../models/catalogue.ts';
+import { findModel, type ModelEntry, PROSODY_FIELDS, prosodyTypeFor } from '../models/catalogue.ts';
 import { newId } from '../store/ids.ts';
 import type { NewTake } from '../store/takes.ts';
 import { ApiError } from './errors.ts';
 import { checkLanguage, checkProsody, checkStyle, checkText } from './generation-rules.ts';
 
-const SIMPLE_FIELDS = ['pace', 'pitch', 'expression'];
-
 /**
- * Latitude prosody-completed: a simple prosody missing some of its three fields is stored (and
- * returned) with them set to 0. Other prosody types pass unchanged.
+ * A prosody missing some fields of its type (the model's first type that holds every field it has:
+ * `{"pace": 3}` and `{}` are simple) is stored, and so returned, with them set to 0, the neutral value
+ * synthesis already assumes for a missing field. The contract leaves a partial prosody open (refuse
+ * or complete); the vendor SDK's prosody models require every field, so one stored as sent would
+ * break its get_take/get_takes/get_voices for the whole account. Latitude prosody-as-sent makes the
+ * other choice: stored and returned as sent.
  */
-export function completedProsody<P extends Record<string, unknown> | null | undefined>(prosody: P): P {
-  if (!latitude.has('prosody-completed') || !prosody) return prosody;
-  if (!Object.keys(prosody).every((key) => SIMPLE_FIELDS.includes(key))) return prosody;
-  return { pace: 0, pitch: 0, expression: 0, ...prosody };
+export function completedProsody<P extends Record<string, unknown> | null | undefined>(
+  model: ModelEntry,
+  prosody: P,
+): P {
+  if (latitude.has('prosody-as-sent') || !prosody) return prosody;
+  const type = prosodyTypeFor(model, prosody);
+  if (type === undefined) return prosody;
+  const zeros = Object.fromEntries((PROSODY_FIELDS[type] ?? []).map((field) => [field, 0]));
+  return { ...zeros, ...prosody };
 }
 
 export interface VoiceForTake {
@@ -55,7 +62,7 @@ export function buildTake(
   checkProsody(model, body.prosody, `${where}/prosody`);
   checkStyle(model, body.style, `${where}/style`);
   checkLanguage(model, body.override_language, `${where}/override_language`);
-  const prosody = completedProsody(body.prosody ?? null);
+  const prosody = completedProsody(model, body.prosody ?? null);
   const style = body.style ?? null;
   const override = body.override_language ?? null;
   return {

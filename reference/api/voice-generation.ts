@@ -75,7 +75,7 @@ export function buildVoice(
     voice_id: voiceId,
     model: versionNameOf(model),
     gender: body.gender,
-    default_prosody: completedProsody(body.default_prosody ?? null),
+    default_prosody: completedProsody(model, body.default_prosody ?? null),
     // Latitude default-style-empty: "Returned as an empty array or null when not set."
     default_style: body.default_style ?? (latitude.has('default-style-empty') ? [] : null),
   };

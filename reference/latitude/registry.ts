@@ -65,10 +65,10 @@ export const LATITUDES = [
     "a voice's model is the requested name plus a version suffix (polyglot → polyglot-v1.2)",
   ),
   l(
-    'prosody-completed',
+    'prosody-as-sent',
     'voices',
     "| prosody | prosody object or null | When null, the voice's default prosody applies. |",
-    'a prosody object missing some of pace, pitch, expression is stored and returned completed with 0',
+    'a prosody object missing some fields of its type ({"pace": 3}, {}) is stored and returned as sent, not completed with 0 (as a server that keeps what it was given; the SDK then fails to parse it)',
   ),
   l(
     'default-style-empty',

@@ -100,7 +100,8 @@ export function modelStyles(m: ModelEntry): Set<string> {
   return new Set(m.styles.flat());
 }
 
-const PROSODY_FIELDS: Record<string, readonly string[]> = {
+/** The fields of each prosody type (wire-facts: Fields and values). */
+export const PROSODY_FIELDS: Record<string, readonly string[]> = {
   simple: ['pace', 'pitch', 'expression'],
   affect: ['pace', 'pitch', 'valence', 'arousal', 'dominance'],
   signal: ['pace', 'pitch', 'tilt', 'pitch_range'],

@@ -2,7 +2,8 @@
  * The takes table: rows ↔ the Take resource, and the writes that change a take's status (each with
  * its item event in the same transaction).
  *
- * `prosody` and `style` hold what the client sent (GET shows them as sent, null when omitted);
+ * `prosody` and `style` hold what the client sent (GET shows them as sent, null when omitted; a
+ * partial prosody completed with 0, api/take-builder.ts);
  * `rendering` holds what synthesis uses (a VoiceRendering, fixed at generation time): the take's own
  * prosody and style, else the voice's defaults, the language, gender and the voice's seed. So a take
  * is spoken as asked even when its voice is changed or deleted later.

@@ -9,16 +9,16 @@
  *   Tampered or expired → 403; a request that also carries Authorization → 400 ("only one auth
  *   mechanism allowed", as S3 answers).
  *   A finished file honours one `Range: bytes=a-b` (206; unsatisfiable → 416), as browsers seek.
- *   Streaming wav (take not ready yet): a header sized for an unknown length, then the PCM as the
- *   worker writes it, ending when the take is done; bounded to 5 minutes.
+ *   Streaming wav (take not ready yet, api/growing-wav.ts): a header sized for an unknown length,
+ *   then the PCM as the worker writes it, ending when the take is ready; any other end (5-minute
+ *   bound, job redone, take failed or deleted) cuts the transfer.
  */
 
-import { type FileHandle, open, stat } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUDIO_FORMATS, type AudioFormat, isAudioFormat } from '../../audio/formats.ts';
-import { WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
 import { defectiveAudioBody } from '../../defects/audio-body.ts';
 import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
@@ -27,10 +27,11 @@ import { latitude } from '../../latitude/index.ts';
 import { SIGNED_AUDIO_PREFIX } from '../../signing/audio-url.ts';
 import { isDone } from '../../store/status.ts';
 import { getTakeRow } from '../../store/takes.ts';
-import { outputSampleRate } from '../../synth/index.ts';
 import { authenticate } from '../authenticate.ts';
+import { reachableUrl } from '../client-host.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { growingWav } from '../growing-wav.ts';
 import { AUDIO_FORMAT_NAMES, AUTH, audioOperationId, error, MALFORMED, redirect } from '../openapi-parts.ts';
 import { ownerFor } from '../ownership.ts';
 import type { TakeIdParams } from '../route-schema.ts';
@@ -79,10 +80,6 @@ const AUDIO_OPERATION = {
   },
 };
 
-const STREAM_LIMIT_MS = 5 * 60 * 1000;
-const STREAM_POLL_MS = 15;
-const READ_CHUNK = 64 * 1024;
-
 function formatOf(value: string): AudioFormat {
   if (!isAudioFormat(value)) {
     throw new ApiError(
@@ -114,50 +111,6 @@ export function parseRange(
   }
   if (start >= size || start > end) return 'unsatisfiable';
   return { start, end };
-}
-
-/** The wav of a take still being synthesized, as it grows. */
-async function* growingWav(ctx: ApiContext, takeId: string): AsyncGenerator<Buffer> {
-  yield wavHeader({ sampleRate: outputSampleRate(), dataBytes: null });
-  const path = ctx.audio.wavPath(takeId);
-  const deadline = Date.now() + STREAM_LIMIT_MS;
-  let offset = WAV_HEADER_BYTES;
-  for (;;) {
-    // Status first, then size: once the take is done the file is complete, so this read is the last.
-    const row = getTakeRow(ctx.db, takeId);
-    const done = !row || isDone(row.status);
-    const size = await stat(path).then(
-      (s) => s.size,
-      () => 0,
-    );
-    // The file started over (a worker died and the job is being redone): what was sent no longer
-    // matches it, so the stream ends here rather than splice two runs together.
-    if (size > 0 && size < offset) return;
-    // Whole samples only, so a reader never gets half a sample at the end of a read.
-    const end = size - ((size - WAV_HEADER_BYTES) % 2);
-    if (end > offset) {
-      const handle = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw error;
-      });
-      // Removed since the stat: the take was deleted (the row goes first, then the files); the stream ends.
-      if (!handle) return;
-      try {
-        while (offset < end) {
-          const length = Math.min(READ_CHUNK, end - offset);
-          const buffer = Buffer.alloc(length);
-          const { bytesRead } = await handle.read(buffer, 0, length, offset);
-          if (bytesRead === 0) break;
-          offset += bytesRead;
-          yield buffer.subarray(0, bytesRead);
-        }
-      } finally {
-        await handle.close();
-      }
-    }
-    if (done || Date.now() > deadline) return;
-    if (end <= offset) await sleep(STREAM_POLL_MS);
-  }
 }
 
 /** Latitude slow-first-byte: how late the body's first byte of a cold read comes after its headers. */
@@ -215,6 +168,21 @@ async function openFinished(
   }
 }
 
+/**
+ * The origin signed audio URLs point at: the blob-store listener, else (same-origin) the API as the
+ * client addressed it. A wildcard listen host (`serve --host 0.0.0.0`, the image's default) is no
+ * address a client can connect to: the name the client used for the API stands in (client-host.ts).
+ */
+function signedAudioOrigin(
+  ctx: Pick<ApiContext, 'blobBaseUrl' | 'baseUrl'>,
+  request: FastifyRequest,
+): string {
+  const blob = ctx.blobBaseUrl();
+  if (blob !== undefined) return reachableUrl(blob, request.hostname).origin;
+  const host = request.headers.host;
+  return host ? `${request.protocol}://${host}` : reachableUrl(ctx.baseUrl(), request.hostname).origin;
+}
+
 /** Whether `format` is offered while the take is still being made (only wav, unless a defect says otherwise). */
 function offeredBeforeReady(format: string): boolean {
   if (format === 'wav') return !defects.has('wav-not-before-ready');
@@ -246,10 +214,7 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
             .code(307)
             .header(
               'location',
-              ctx.signer.sign(
-                ctx.blobBaseUrl() ?? ctx.baseUrl(),
-                `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`,
-              ),
+              ctx.signer.sign(signedAudioOrigin(ctx, request), `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`),
             )
             .send();
         const row = takeOf(ctx, ownerFor(ctx, 'leak-audio', 'take', request.userId, take_id), take_id);
@@ -263,9 +228,10 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
             `take ${take_id} is not ready (status ${row.status}): only wav is available before ready`,
           );
         }
-        const host = request.headers.host;
-        const base = ctx.blobBaseUrl() ?? (host ? `${request.protocol}://${host}` : ctx.baseUrl());
-        const signed = ctx.signer.sign(base, `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`);
+        const signed = ctx.signer.sign(
+          signedAudioOrigin(ctx, request),
+          `${SIGNED_AUDIO_PREFIX}/${take_id}/${format}`,
+        );
         const location = defects.has('location-unsigned') ? signed.split('?')[0]! : signed;
         return reply
           .code(defects.has('audio-302') ? 302 : 307)

@@ -40,6 +40,7 @@ import {
 } from '../openapi-parts.ts';
 import { ownerFor } from '../ownership.ts';
 import { stringParams, type VoiceIdParams } from '../route-schema.ts';
+import { completedProsody } from '../take-builder.ts';
 import { buildVoice, insertVoiceWithExample, type VoiceGenerateBody } from '../voice-generation.ts';
 
 const VOICE_ID = stringParams({ voice_id: 'The voice' });
@@ -152,12 +153,14 @@ export async function voicesPlugin(app: FastifyInstance, ctx: ApiContext): Promi
       const { voice_id } = request.params;
       const owner = ownerFor(ctx, 'foreign-update', 'voice', request.userId, voice_id);
       const row = voiceOf(ctx, owner, voice_id);
-      const changes = request.body;
+      let changes = request.body;
       const model = findModel(row.model);
       if (model) {
         if (changes.gender !== undefined) checkGender(model, changes.gender, 'body/gender');
         checkProsody(model, changes.default_prosody, 'body/default_prosody');
         checkStyle(model, changes.default_style, 'body/default_style');
+        // Stored complete, as on generation (take-builder.ts completedProsody).
+        changes = { ...changes, default_prosody: completedProsody(model, changes.default_prosody) };
       }
       // Defect update-does-nothing: the voice is answered `true` and left as it was.
       if (defects.has('update-does-nothing')) return true;

@@ -19,6 +19,7 @@ import { findModel, MODELS } from '../../models/catalogue.ts';
 import { registeredWorkers } from '../../worker/registry.ts';
 import { ANNOUNCE_REQUEST, LISTENING } from '../../worker/websocket/index.ts';
 import { createWebsocketSecret, websocketSecretKey } from '../../worker/websocket/secret.ts';
+import { reachableUrl } from '../client-host.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { AUTH, error, INVALID, json, MALFORMED, MODEL_NAME_PARAMETER, ref } from '../openapi-parts.ts';
@@ -37,8 +38,6 @@ export interface WebsocketAddressOptions {
   ctx: ApiContext;
   workers: WorkerMessages;
 }
-
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '[::]']);
 
 interface Endpoint {
   url: string;
@@ -97,12 +96,10 @@ export async function websocketAddressPlugin(
       { userId: request.userId, model: model.name },
       ctx.options.websocketUrlTtlSeconds * 1000,
     );
-    const url = new URL(base);
     // The node as it announced itself, before its host is rewritten for the client.
-    const node = url.host;
-    // A worker listening on every interface is reached by the name the client used for the API;
-    // otherwise by the address it is bound to (as the API's own base_url is).
-    if (WILDCARD_HOSTS.has(url.hostname)) url.hostname = request.hostname.replace(/:\d+$/, '') || '127.0.0.1';
+    const node = new URL(base).host;
+    // A worker listening on every interface is reached by the name the client used for the API.
+    const url = reachableUrl(base, request.hostname);
     // Defect ws-url-without-secret: the bare worker URL, the same for every request.
     if (defects.has('ws-url-without-secret')) return url.toString();
     // Latitude ws-secret-in-path: the secret is the last path segment instead of a query parameter.

@@ -301,7 +301,8 @@ describe('takes', () => {
     const a = await ready(String(byDefault.take_id));
     const b = await ready(String(slow.take_id));
     expect(a.prosody).toBeNull();
-    expect(b.prosody).toEqual({ pace: -10 });
+    // A partial simple prosody is shown completed with 0 (take-builder.ts completedProsody).
+    expect(b.prosody).toEqual({ pace: -10, pitch: 0, expression: 0 });
     const da = Number((a.info as Json).duration);
     const db = Number((b.info as Json).duration);
     expect(db).toBeGreaterThan(da * 1.5);
