@@ -1,9 +1,13 @@
 /**
- * Webhooks, judged at the end of the run: what needs a window after a call. suites/webhooks.spec.ts
- * files an entry with the run's sink when the call that opens a window arrives (the first done
- * call, the done call answered 500) and goes on; the suites' sequencer (suites.vitest.config.ts)
+ * Webhooks, judged at the end of the run: what needs a window after a call, and a done call that had
+ * not come when the webhooks file stopped waiting. suites/webhooks.spec.ts files an entry with the
+ * run's sink when the call that opens a window arrives (the first done call, the done call answered
+ * 500), or when polling saw an item done and its done call has not come (./support/webhook-settle.ts:
+ * the contract gives it no time), and goes on; the suites' sequencer (suites.vitest.config.ts)
  * runs this file last, so by the time it judges, the windows have mostly passed while the other
- * files ran. Each window is still waited out in full when the run was shorter than it.
+ * files ran. Each window is still waited out in full when the run was shorter than it; a late done
+ * call counts whenever it came before the judging. A run whose budget (--max-time) ends while this
+ * file waits is stopped: what it waited for is not concluded, never passed.
  *
  * One test per requirement; each judges every entry filed for it (check() per entry, so every
  * failing entry is reported; fewer than two status calls show no order: not observed). A
@@ -21,11 +25,11 @@ import {
   observe,
   type RemoteWebhookSink,
   type RequirementId,
-  type SettleEntry,
   statusOf,
   type WebhookCall,
 } from '../src/harness/index.ts';
 import { judgeStatusOrder } from './support/status-order.ts';
+import { arrivals, assertCalledBy, callsInWindow, type FiledEntry } from './support/webhook-settle.ts';
 import { useRunSink } from './support/webhook-sink.ts';
 
 const { sink, reachable } = useRunSink();
@@ -36,10 +40,10 @@ function producersBoundMs(): number {
   return 2 * timeouts.readyMs + 4 * timeouts.requestMs;
 }
 
-let entries: Promise<SettleEntry[]> | undefined;
+let entries: Promise<FiledEntry[]> | undefined;
 
 /** Every filed entry, once the files that file them have finished (asked once per file). */
-function settleEntries(theSink: RemoteWebhookSink): Promise<SettleEntry[]> {
+function settleEntries(theSink: RemoteWebhookSink): Promise<FiledEntry[]> {
   entries ??= theSink.settleEntries(producersBoundMs()).then(({ entries: filed, complete }) => {
     if (!complete) {
       observe(
@@ -55,8 +59,8 @@ function settleEntries(theSink: RemoteWebhookSink): Promise<SettleEntry[]> {
 
 /** The judges run in a check() each; 'ordered' is judged by judgeStatusOrder (it may see no order). */
 const judges: Record<
-  Exclude<SettleEntry['expect'], 'ordered'>,
-  (entry: SettleEntry, calls: WebhookCall[]) => void
+  Exclude<FiledEntry['expect'], 'ordered'>,
+  (entry: FiledEntry, calls: WebhookCall[]) => void
 > = {
   once(entry, calls) {
     if (calls.length === 1) return;
@@ -76,39 +80,12 @@ const judges: Record<
     for (const call of calls)
       assertPostedJson(call, `${entry.subject}: ${call.hook}_webhook call ${call.index}`);
   },
+  // `calls`: every one that came by now, after the window too (a call that came was called).
+  called: (entry, calls) => assertCalledBy(entry, calls),
 };
 
-/** When each call came, relative to the one that opened the window. */
-function arrivals(entry: SettleEntry, calls: WebhookCall[]): string {
-  return calls.map((c) => `+${((c.receivedMs - entry.fromMs) / 1000).toFixed(1)} s`).join(', ');
-}
-
-/**
- * The calls an entry judges: those that arrived within its window (so the verdict does not depend
- * on how long the run took), once the window has passed (sooner when a 'retried' one has its retry).
- * `later`: what arrived after the window, for the report.
- */
-async function callsInWindow(
-  theSink: RemoteWebhookSink,
-  entry: SettleEntry,
-): Promise<{ calls: WebhookCall[]; later: WebhookCall[] }> {
-  const ofHook = (calls: WebhookCall[]) => calls.filter((c) => entry.hook === '*' || c.hook === entry.hook);
-  const end = entry.fromMs + entry.windowMs;
-  const enough =
-    entry.expect === 'retried' ? (calls: WebhookCall[]) => ofHook(calls).length >= 2 : () => false;
-  const arrived = ofHook(
-    await theSink
-      .waitForCalls(entry.token, enough, Math.max(0, end - Date.now()))
-      .catch(() => theSink.calls(entry.token)),
-  );
-  return {
-    calls: arrived.filter((c) => c.receivedMs <= end),
-    later: arrived.filter((c) => c.receivedMs > end),
-  };
-}
-
-/** Requirement → the test that judges its entries. */
-const SETTLED: Array<[id: RequirementId, name: string]> = [
+/** Requirement → the test that judges its entries (and why none may be filed, when not the usual). */
+const SETTLED: Array<[id: RequirementId, name: string, noEntry?: string]> = [
   ['WEBHOOK-DONE-ONCE', 'still one done call per item after the first (take 4.5 s, voice 2.5 s)'],
   ['WEBHOOK-RETRY-AFTER-5XX', 'the done call answered with 500 was retried within its window'],
   ['WEBHOOK-STATUS-ORDERED', 'status calls in status order, with those in flight after the done call'],
@@ -118,9 +95,19 @@ const SETTLED: Array<[id: RequirementId, name: string]> = [
     'WEBHOOK-STATUS-AGREES-WEBSOCKET',
     "a websocket take's done_webhook was still called once 2.5 s after the first",
   ],
+  [
+    'WEBHOOK-DONE-CALLED',
+    'a done_webhook not called within the webhooks file was called by the end of the run',
+    'every done call this run watched for came within the webhooks file, which judged it',
+  ],
+  [
+    'WEBHOOK-VOICE-DONE',
+    "a voice's done_webhook not called within the webhooks file was called, with the Voice, by the end of the run",
+    "the voice's done call came within the webhooks file, which judged it",
+  ],
 ];
 
-for (const [id, name] of SETTLED) {
+for (const [id, name, noEntry] of SETTLED) {
   covers(
     [id],
     name,
@@ -130,14 +117,16 @@ for (const [id, name] of SETTLED) {
       if (mine.length === 0)
         return notObserved(
           id,
-          `no scenario of this run filed a window for ${id} (see the webhooks tests)`,
+          noEntry ?? `no scenario of this run filed a window for ${id} (see the webhooks tests)`,
           'a run whose webhook scenarios get as far as the call this window follows',
         );
       const judged = await Promise.all(mine.map(async (e) => ({ e, ...(await callsInWindow(theSink, e)) })));
       for (const { e, calls, later } of judged) {
         observe(
           'webhooks.calls-in-window',
-          '{subject}: {hook}_webhook calls within {windowS} s of the first: {calls}{later}',
+          e.expect === 'called'
+            ? '{subject}: {hook}_webhook calls within {windowS} s of it being seen done: {calls}{later}'
+            : '{subject}: {hook}_webhook calls within {windowS} s of the first: {calls}{later}',
           {
             values: { hook: e.hook },
             particulars: {
@@ -157,7 +146,7 @@ for (const [id, name] of SETTLED) {
           continue;
         }
         const judge = judges[e.expect];
-        check(id, () => judge(e, calls));
+        check(id, () => judge(e, e.expect === 'called' ? [...calls, ...later] : calls));
       }
     },
     { timeoutMs: producersBoundMs() + 70_000, requires: reachable },

@@ -40,7 +40,12 @@ export type SettleExpectation =
   /** The bodies' statuses in status order (src/checks/status.ts). */
   | 'ordered'
   /** Every call a POST with a JSON body. */
-  | 'posted-json';
+  | 'posted-json'
+  /**
+   * At least one call, by the time the run judges: a done call that had not come when its file
+   * stopped waiting (the contract gives it no time: suites/support/webhook-settle.ts).
+   */
+  | 'called';
 
 export interface SettleEntry {
   /** The requirement id the verdict is for. */

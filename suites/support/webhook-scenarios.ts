@@ -19,7 +19,6 @@ import {
   expectJson,
   type Precondition,
   type RemoteWebhookSink,
-  type SettleEntry,
   type SpeakContext,
   type StreamedRequest,
   statusOf,
@@ -28,6 +27,7 @@ import {
 import { longText } from './long-text.ts';
 import { once, useSharedVoice } from './scenarios.ts';
 import { field } from './values.ts';
+import { DONE_CALL_WAIT_MS, type FiledEntry, seenDoneMs } from './webhook-settle.ts';
 import { useRunSink } from './webhook-sink.ts';
 import {
   ARRIVAL_BOUND_MS,
@@ -81,7 +81,8 @@ export interface WebhookScenarios {
     voiceId: string;
     startMs: number;
     polled: Polled;
-    atDone: { voiceNow: unknown; example: unknown };
+    /** GET of the voice (and its example take) right after its done call; none without one in time. */
+    atDone: { voiceNow: unknown; example: unknown } | undefined;
     calls: WebhookCall[];
   }>;
   /** A take whose done_webhook is given in the {"post_url"} form. */
@@ -144,26 +145,58 @@ function fileScenarios(
 
   /**
    * Files a window for the end-of-run judge (suites/webhooks-settled.spec.ts), starting at `from`
-   * (the call that opens it). Scenarios file what their tests will need judged; the judge only looks
-   * at the entries of the requirements selected for the run.
+   * (the call that opens it) or at `fromMs` (a `called` entry: when polling saw the item done).
+   * Scenarios file what their tests will need judged; the judge only looks at the entries of the
+   * requirements selected for the run.
    */
   function settleLater(
-    entry: Omit<SettleEntry, 'fromMs' | 'item'> & {
-      from: WebhookCall | undefined;
+    entry: Omit<FiledEntry, 'fromMs' | 'item'> & {
+      from?: WebhookCall | undefined;
+      fromMs?: number | undefined;
       /** The item the window speaks of: handed to the run's end, deleted after the judge. */
       item: { kind: ItemKind; id: string | undefined };
     },
   ): Promise<void> {
     const { from, item, ...rest } = entry;
-    if (!from) return Promise.resolve(); // nothing arrived to open the window: the tests say so
+    const fromMs = from?.receivedMs ?? entry.fromMs;
+    if (fromMs === undefined) return Promise.resolve(); // nothing arrived to open the window: the tests say so
     const { kind, id } = item;
-    if (id === undefined) return sink().settleLater({ ...rest, fromMs: from.receivedMs });
+    if (id === undefined) return sink().settleLater({ ...rest, fromMs });
     // Handed to the run's end: this file's end may fall inside the window, and a server may drop the
-    // calls still due for a deleted item (the retry, a duplicate): our cleanup must not decide it.
-    // Untracked once the run holds it: a filing that failed leaves it this file's to delete.
+    // calls still due for a deleted item (the retry, a duplicate, a late done call): our cleanup must
+    // not decide it. Untracked once the run holds it: a filing that failed leaves it this file's.
     return sink()
-      .settleLater({ ...rest, fromMs: from.receivedMs, item: { kind, id } })
+      .settleLater({ ...rest, fromMs, item: { kind, id } })
       .then(() => speak.untrack(kind, id));
+  }
+
+  /**
+   * No done call among `calls` yet: a `called` entry for `requirement`, from when polling saw the
+   * item done (`seenMs`), judged at the end of the run (./webhook-settle.ts).
+   */
+  function settleCalled(
+    requirement: 'WEBHOOK-DONE-CALLED' | 'WEBHOOK-VOICE-DONE',
+    o: {
+      subject: string;
+      item: { kind: ItemKind; id: string | undefined };
+      token: string;
+      calls: readonly WebhookCall[];
+      seenMs: number | undefined;
+      seen: string;
+    },
+  ): Promise<void> {
+    if (o.calls.some((c) => c.hook === 'done')) return Promise.resolve();
+    return settleLater({
+      requirement,
+      subject: o.subject,
+      item: o.item,
+      token: o.token,
+      hook: 'done',
+      expect: 'called',
+      fromMs: o.seenMs,
+      windowMs: DONE_CALL_WAIT_MS,
+      why: o.seen,
+    });
   }
 
   const mainTake = once(async () => {
@@ -175,6 +208,13 @@ function fileScenarios(
       from: s.doneCall,
     };
     await Promise.all([
+      // No done call yet: whether it comes at all is judged at the end of the run.
+      settleCalled('WEBHOOK-DONE-CALLED', {
+        ...common,
+        calls: s.calls,
+        seenMs: seenDoneMs(s.polled),
+        seen: `take polled ${statusOf(s.polled.final)}`,
+      }),
       // An at-least-once queue redelivering: a second done call has the late window to arrive.
       settleLater({
         ...common,
@@ -264,11 +304,23 @@ function fileScenarios(
           ARRIVAL_BOUND_MS,
         )
         .catch(() => sinkNow.calls(token));
+      const subject = `websocket take ${r.takeId ?? '?'}`;
+      const item = { kind: 'take' as const, id: r.takeId };
+      // No done call yet: whether it comes is judged at the end of the run (it is a take's done call).
+      const seenMs = streamed.find((m) => isDone(m.status))?.atMs;
+      await settleCalled('WEBHOOK-DONE-CALLED', {
+        subject,
+        item,
+        token,
+        calls,
+        seenMs,
+        seen: `streamed ${final}`,
+      });
       // A second done call has the duplicate window from the first, judged at the end of the run.
       await settleLater({
         requirement: 'WEBHOOK-STATUS-AGREES-WEBSOCKET',
-        subject: `websocket take ${r.takeId ?? '?'}`,
-        item: { kind: 'take', id: r.takeId },
+        subject,
+        item,
         token,
         hook: 'done',
         expect: 'once',
@@ -308,7 +360,9 @@ function fileScenarios(
     const polling = pollUntilDone('voice', voiceId);
     const [polled, atDone] = await Promise.all([
       polling,
-      callsOnceDone(sinkNow, token, (calls) => calls.length > 0, polling).then(async () => {
+      callsOnceDone(sinkNow, token, (calls) => calls.length > 0, polling).then(async (arrived) => {
+        // No call within the wait: nothing came to look at right after it (judged at the run's end).
+        if (arrived.length === 0) return undefined;
         const voiceNow = expectJson(await speak.api.get(path), `GET ${path}`);
         const exampleId = field(voiceNow, 'example_take_id');
         if (typeof exampleId !== 'string') return { voiceNow, example: undefined };
@@ -319,16 +373,19 @@ function fileScenarios(
       }),
     ]);
     const calls = await sinkNow.calls(token);
-    await settleLater({
-      requirement: 'WEBHOOK-DONE-ONCE',
-      subject: `voice ${voiceId}`,
-      item: { kind: 'voice', id: voiceId },
-      token,
-      hook: 'done',
-      expect: 'once',
-      from: calls[0],
-      windowMs: DUPLICATE_WINDOW_MS,
-    });
+    const common = { subject: `voice ${voiceId}`, item: { kind: 'voice' as const, id: voiceId }, token };
+    const seen = `voice polled ${statusOf(polled.final)}`;
+    await Promise.all([
+      settleCalled('WEBHOOK-VOICE-DONE', { ...common, calls, seenMs: seenDoneMs(polled), seen }),
+      settleLater({
+        ...common,
+        requirement: 'WEBHOOK-DONE-ONCE',
+        hook: 'done',
+        expect: 'once',
+        from: calls[0],
+        windowMs: DUPLICATE_WINDOW_MS,
+      }),
+    ]);
     return { voiceId, startMs, polled, atDone, calls };
   });
 

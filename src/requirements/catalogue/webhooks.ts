@@ -22,7 +22,7 @@ export const requirements: RequirementDeclaration[] = [
     'WEBHOOK-DONE-CALLED',
     'Events: Webhooks 1; States and transitions',
     'MUST',
-    "A take's done_webhook is called when the take is done (`ready`). (Judged by waiting up to 10 s after the take is seen done: a wait chosen by speakcheck.)",
+    "A take's done_webhook is called when the take is done (`ready`). The contract gives the call no time: one that came by the end of the run counts; 'never called' is found only at the run's end, at least 30 s after the take was seen done (a wait chosen by speakcheck).",
     {
       quote: 'When the result is ready, the service sends an HTTP POST to that URL.',
     },
@@ -67,11 +67,8 @@ export const requirements: RequirementDeclaration[] = [
   r(
     'WEBHOOK-DONE-ARRIVAL-BOUND',
     'Events: Webhooks 1',
-    'SHOULD',
-    'The done call arrives within 10 s of the take being seen ready by polling ("When the result is ready, the service sends an HTTP POST"; the 10 s is a threshold chosen by speakcheck, not a number of the contract).',
-    {
-      quote: 'When the result is ready, the service sends an HTTP POST to that URL.',
-    },
+    'INFO',
+    'How long after the take was seen ready by polling its done call arrived, reported against 10 s (a threshold chosen by speakcheck: the contract gives the call no time, "Delivery details of webhooks (retries, signatures, authentication, timeouts): not shown"; latency is no verdict).',
   ),
   r(
     'WEBHOOK-STATUS-CALLED',
@@ -117,7 +114,7 @@ export const requirements: RequirementDeclaration[] = [
     'WEBHOOK-VOICE-DONE',
     'Events: Webhooks 1',
     'MUST',
-    "A voice's done_webhook is called when the voice is ready, with the Voice structure (validates against the Voice schema) in a done status (judged by waiting up to 10 s after the voice is seen done: a wait chosen by speakcheck). (Once per voice is WEBHOOK-DONE-ONCE; that the call follows its example take is only in the wire facts: reported.)",
+    "A voice's done_webhook is called when the voice is ready, with the Voice structure (validates against the Voice schema) in a done status (the contract gives the call no time: one that came by the end of the run counts; 'never called' is found only at the run's end, at least 30 s after the voice was seen done, a wait chosen by speakcheck). (Once per voice is WEBHOOK-DONE-ONCE; that the call follows its example take is only in the wire facts: reported.)",
     {
       quote:
         'A voice or a take may carry `done_webhook` (a URL). When the result is ready, the service sends an HTTP POST to that URL.',
