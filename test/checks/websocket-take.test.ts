@@ -107,6 +107,20 @@ describe('assertTakeInRest', () => {
     });
     const differs = findingOf(() => assertTakeInRest(take, [{ take_id: 't1' }], { ...take, text: 'Other.' }));
     expect(differs.message).toMatch(/differs from the websocket's ready Take at \/text/);
+    const info = findingOf(() =>
+      assertTakeInRest({ ...take, info: { duration: 5 } }, [{ take_id: 't1' }], {
+        ...take,
+        info: { duration: 6 },
+      }),
+    );
+    expect(info.message).toMatch(/at \/info\/duration/);
+  });
+
+  it('leaves what the requirement does not speak of to the server: a timestamp per message', () => {
+    const stamped = { ...take, timestamp_ms: 2_000 };
+    expect(() =>
+      assertTakeInRest(stamped, [{ take_id: 't1' }], { ...take, timestamp_ms: 1_000 }),
+    ).not.toThrow();
   });
 });
 
