@@ -18,6 +18,7 @@ import { jwtLifetimeSeconds, jwtSecondsLeft } from '../src/checks/tokens.ts';
 import { assertRequestEnded } from '../src/checks/websocket.ts';
 import { visibleExpiryMs } from '../src/checks/websocket-url.ts';
 import {
+  askPastExpiry,
   ClientDiagnostic,
   check,
   coveredIds,
@@ -29,7 +30,9 @@ import {
   markSetupFailure,
   notObserved,
   observe,
+  type PastExpiry,
   planExpiry,
+  type RequirementId,
   runSelectsArea,
   type SpeakContext,
   SpeakStreamConnection,
@@ -85,6 +88,7 @@ describe.concurrent('lifetimes waited out', () => {
 });
 
 async function accessTokenExpires({ speak }: { speak: SpeakContext }): Promise<void> {
+  const startedMs = Date.now();
   const { expiry, token: permanent, email, password } = speak.config;
   if (permanent !== undefined || email === undefined || password === undefined)
     return notObserved(
@@ -123,21 +127,53 @@ async function accessTokenExpires({ speak }: { speak: SpeakContext }): Promise<v
   });
   if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
   await waitUntil('access token', plan.expiresAtMs + pastMarginMs(speak));
+  const read = (path: string) =>
+    speak.anon.request('GET', path, { headers: { authorization: `Bearer ${token}` } });
+  const past = await askPastExpiry({
+    ask: () => read(PROTECTED_READS[0]!),
+    refused: (exchange) => exchange.status >= 400,
+    expiresAtMs: plan.expiresAtMs,
+    leewayMs: leewayMs(speak),
+    stopAtMs: startedMs + timeoutMs - AFTER_LEEWAY_SLACK_MS,
+  });
+  if (past.kind === 'within-leeway')
+    return withinLeeway('AUTH-EXPIRED-TOKEN-401', 'an access token', past, speak);
   await check('AUTH-EXPIRED-TOKEN-401', async () => {
     for (const path of PROTECTED_READS) {
-      const exchange = await speak.anon.request('GET', path, {
-        headers: { authorization: `Bearer ${token}` },
-      });
-      assertStatus(exchange, 401, `an access token ${plan.lifetimeS} s old, past its lifetime`);
+      const exchange = path === PROTECTED_READS[0] ? past.answer : await read(path);
+      assertStatus(exchange, 401, `an access token ${plan.lifetimeS} s old, ${pastWords(past, speak)}`);
     }
   });
   observe(
     'expiry.access-token-refused',
-    'an access token living {lifetimeS} s was refused with 401 on {routes} routes {marginS} s after it expired',
+    'an access token living {lifetimeS} s was refused with 401 on {routes} routes {pastS} s after it expired',
     {
       values: { routes: PROTECTED_READS.length },
-      particulars: { lifetimeS: plan.lifetimeS, marginS: pastMarginMs(speak) / 1000 },
+      particulars: { lifetimeS: plan.lifetimeS, pastS: Math.round(past.pastMs / 100) / 10 },
     },
+  );
+}
+
+/** What a check after the leeway's tries may still take (its requests) within the test's bound. */
+const AFTER_LEEWAY_SLACK_MS = 10_000;
+
+/** How long past a lifetime the server may still accept it (--expiry-leeway). */
+const leewayMs = (speak: SpeakContext) => speak.config.expiry.leewayS * 1000;
+
+/** "past its lifetime" or "past its lifetime and the N s leeway": what a failed check says. */
+function pastWords(past: PastExpiry<unknown>, speak: SpeakContext): string {
+  const s = Math.round(past.pastMs / 1000);
+  return past.kind === 'accepted' && leewayMs(speak) > 0
+    ? `${s} s past its lifetime and the ${speak.config.expiry.leewayS} s leeway a server may allow for clock skew (--expiry-leeway)`
+    : `${s} s past its lifetime`;
+}
+
+/** Still accepted when the test could try no longer, within the leeway: not judged, and why. */
+function withinLeeway(id: RequirementId, what: string, past: PastExpiry<unknown>, speak: SpeakContext): void {
+  notObserved(
+    id,
+    `${what} was still accepted ${Math.round(past.pastMs / 1000)} s past its lifetime, within the ${speak.config.expiry.leewayS} s a server may allow for clock skew (--expiry-leeway; RFC 7519 §4.1.4), and this test could try no longer`,
+    "--expiry-leeway set to the server's own leeway (0 for none), or --profile acceptance (waits the leeway out within --max-time)",
   );
 }
 
@@ -174,6 +210,7 @@ function amzDateMs(text: string): number | undefined {
 }
 
 async function signedUrlExpires({ speak }: { speak: SpeakContext }): Promise<void> {
+  const startedMs = Date.now();
   const { expiry } = speak.config;
   const take = await setup(async () => {
     const { take } = await generateTake(speak, {
@@ -196,7 +233,16 @@ async function signedUrlExpires({ speak }: { speak: SpeakContext }): Promise<voi
   });
   if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
   await waitUntil('signed audio URL', plan.expiresAtMs + pastMarginMs(speak));
-  const late = await speak.api.fetchSigned(signed.location.href);
+  const past = await askPastExpiry({
+    ask: () => speak.api.fetchSigned(signed.location.href),
+    refused: (exchange) => exchange.status >= 400,
+    expiresAtMs: plan.expiresAtMs,
+    leewayMs: leewayMs(speak),
+    stopAtMs: startedMs + timeoutMs - AFTER_LEEWAY_SLACK_MS,
+  });
+  if (past.kind === 'within-leeway')
+    return withinLeeway('AUDIO-SIGNED-EXPIRES', 'a signed audio URL', past, speak);
+  const late = past.answer;
   // A server error may be the blob store failing, not the expiry: a URL signed now must be served.
   if (late.status >= 500) {
     const fresh = signedRedirect(
@@ -214,7 +260,7 @@ async function signedUrlExpires({ speak }: { speak: SpeakContext }): Promise<voi
     // Refused is not served: which error status is the server's (or its blob store's) choice.
     const refusal = assertNotServed(
       late,
-      `a signed audio URL ${pastMarginMs(speak) / 1000} s past its ${plan.lifetimeS} s lifetime`,
+      `a signed audio URL ${pastWords(past, speak)} (${plan.lifetimeS} s)`,
     );
     observe(
       'expiry.audio-url-refused',

@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { jwtVerify, SignJWT } from 'jose';
 import { defects } from '../defects/index.ts';
+import { expiryLeewayS } from '../latitude/expiry-leeway.ts';
 import { latitude } from '../latitude/index.ts';
 import { persistedSecret } from '../store/db.ts';
 
@@ -94,12 +95,15 @@ export class TokenService {
     if (token.startsWith(OPAQUE_PREFIX)) {
       const entry = this.opaque.get(sha256(token));
       if (!entry) return { error: 'access token invalid' };
-      if (entry.expiresMs <= Date.now() && !defects.has('access-token-never-expires'))
+      if (
+        entry.expiresMs + expiryLeewayS() * 1000 <= Date.now() &&
+        !defects.has('access-token-never-expires')
+      )
         return { error: 'access token expired' };
       return { userId: entry.userId };
     }
     // The defect: exp is signed into the token but tolerated for ten years.
-    const tolerance = defects.has('access-token-never-expires') ? TEN_YEARS_S : 0;
+    const tolerance = defects.has('access-token-never-expires') ? TEN_YEARS_S : expiryLeewayS();
     const known = this.verified.get(token);
     if (known) {
       // jose's rule: expired when exp <= now - tolerance, in whole seconds.

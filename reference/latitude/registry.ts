@@ -45,6 +45,12 @@ export const LATITUDES = [
   ),
   l('logout-204', 'auth', 'Response body of logout: not shown.', 'logout answers 204 with no body'),
   l(
+    'expiry-leeway',
+    'auth',
+    'Lifetime of an access token: not shown.',
+    'access tokens and signed audio URLs are still accepted up to 20 s past their lifetime (the leeway for clock skew RFC 7519 §4.1.4 lets a server allow; jose clockTolerance, 60 s in Spring, 5 min in ASP.NET)',
+  ),
+  l(
     'logout-everywhere',
     'auth',
     'Logout: POST `/auth/logout` with `refresh_token` revokes that refresh token. Afterwards no new access token can be obtained with it.',

@@ -7,6 +7,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { defects } from '../defects/index.ts';
+import { expiryLeewayS } from '../latitude/expiry-leeway.ts';
 import { persistedSecret } from '../store/db.ts';
 
 export const SIGNED_AUDIO_PREFIX = '/signed/audio';
@@ -75,7 +76,7 @@ export class AudioUrlSigner {
     const seconds = Number(expires);
     if (signedAt === undefined || !Number.isInteger(seconds))
       return { ok: false, detail: 'malformed expiry' };
-    if (nowMs > signedAt + seconds * 1000 && !defects.has('signed-url-never-expires'))
+    if (nowMs > signedAt + (seconds + expiryLeewayS()) * 1000 && !defects.has('signed-url-never-expires'))
       return { ok: false, detail: 'request has expired' };
     return { ok: true };
   }

@@ -19,6 +19,7 @@ import {
   parseListenAddress,
   parseMaxRps,
   parseMaxTime,
+  parseNonNegativeInt,
   parsePositiveInt,
   parseProfile,
   parseTarget,
@@ -189,6 +190,17 @@ export const RUN_ONLY_OPTIONS = {
     help:
       'the longest lifetime a quick run (--expiry quick) waits out; longer: those requirements are not ' +
       'judged, saying what would judge them',
+  },
+  expiryLeeway: {
+    flag: '--expiry-leeway <s>',
+    env: 'SPEAK_EXPIRY_LEEWAY',
+    configKey: 'expiryLeeway',
+    parse: parseNonNegativeInt,
+    default: 300,
+    help:
+      'seconds past a lifetime a server may still accept an access token or signed URL (clock skew: RFC ' +
+      "7519's leeway, 'usually no more than a few minutes'); a refusal within it passes, one the run " +
+      'cannot wait for is not judged',
   },
   profile: {
     flag: '--profile <profile>',

@@ -22,6 +22,12 @@ export const parsePositiveInt: OptionParser<number> = (raw, what) => {
   return Number(raw);
 };
 
+/** A whole number, 0 or more (`--expiry-leeway 0`). */
+export const parseNonNegativeInt: OptionParser<number> = (raw, what) => {
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${what} "${raw}" must be a whole number, 0 or more.`);
+  return Number(raw);
+};
+
 /** `--max-time`: seconds, fractions allowed (the run's budget: runBudgetMs turns it into ms). */
 export const parseMaxTime: OptionParser<number> = (raw, what) => {
   const seconds = Number(raw);

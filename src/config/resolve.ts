@@ -47,6 +47,7 @@ export const DEFAULTS = {
   readyMs: RUN_OPTIONS.readyTimeout.default,
   concurrency: RUN_OPTIONS.concurrency.default,
   maxExpiryWaitS: RUN_OPTIONS.maxExpiryWait.default,
+  expiryLeewayS: RUN_OPTIONS.expiryLeeway.default,
 } as const;
 
 /**
@@ -186,6 +187,7 @@ export function resolveRun(
     },
     expiry: {
       maxWaitS: values.maxExpiryWait ?? DEFAULTS.maxExpiryWaitS,
+      leewayS: values.expiryLeeway ?? DEFAULTS.expiryLeewayS,
       ...(values.accessTokenLifetime === undefined
         ? {}
         : { accessTokenLifetimeS: values.accessTokenLifetime }),

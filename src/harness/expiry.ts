@@ -109,6 +109,48 @@ export async function waitUntil(label: string, untilMs: number): Promise<void> {
   await sleep(Math.max(0, untilMs - Date.now()));
 }
 
+/** How often an expired credential the server still accepts is tried again while its leeway lasts. */
+export const LEEWAY_ASK_EVERY_MS = 2_000;
+
+/** What an expired credential met, tried from its lifetime's end on (askPastExpiry). */
+export type PastExpiry<T> =
+  /** Refused (as `refused` says) `pastMs` after the lifetime's end. */
+  | { kind: 'refused'; answer: T; pastMs: number }
+  /** Still accepted once the leeway was over: a verdict. */
+  | { kind: 'accepted'; answer: T; pastMs: number }
+  /** Still accepted when the test could try no longer, within the leeway: no verdict. */
+  | { kind: 'within-leeway'; answer: T; pastMs: number };
+
+/**
+ * Tries an expired credential (`ask`) from its lifetime's end on (the caller waited the margin), and
+ * again every LEEWAY_ASK_EVERY_MS while the server accepts it, until it is refused, the leeway is
+ * over, or the next try would come after `stopAtMs` (the test's own bound). Why a leeway: a server
+ * checking an expiry "MAY provide for some small leeway, usually no more than a few minutes, to
+ * account for clock skew" (RFC 7519 §4.1.4), and its clock is not ours: an acceptance within it is
+ * no violation, and one the test cannot wait out is no verdict.
+ */
+export async function askPastExpiry<T>(o: {
+  ask: () => Promise<T>;
+  refused: (answer: T) => boolean;
+  expiresAtMs: number;
+  leewayMs: number;
+  stopAtMs: number;
+  /** How the wait between tries is made (tests: a fake clock's). */
+  wait?: (ms: number) => Promise<unknown>;
+}): Promise<PastExpiry<T>> {
+  const wait = o.wait ?? sleep;
+  const leewayEndMs = o.expiresAtMs + o.leewayMs;
+  for (;;) {
+    const answer = await o.ask();
+    const pastMs = Date.now() - o.expiresAtMs;
+    if (o.refused(answer)) return { kind: 'refused', answer, pastMs };
+    if (Date.now() >= leewayEndMs) return { kind: 'accepted', answer, pastMs };
+    const nextMs = Math.min(Date.now() + LEEWAY_ASK_EVERY_MS, leewayEndMs);
+    if (nextMs > o.stopAtMs) return { kind: 'within-leeway', answer, pastMs };
+    await wait(Math.max(0, nextMs - Date.now()));
+  }
+}
+
 /** "mm:ss" (or "h:mm:ss") left until `untilMs`. */
 export function countdown(untilMs: number, nowMs = Date.now()): string {
   const total = Math.max(0, Math.ceil((untilMs - nowMs) / 1000));

@@ -64,7 +64,14 @@ export {
   type Unmet,
 } from './covers.ts';
 export { classify, isRunFact } from './disposition.ts';
-export { EXPIRY_MARGIN_MS, expiryMarginMs, planExpiry, waitUntil } from './expiry.ts';
+export {
+  askPastExpiry,
+  EXPIRY_MARGIN_MS,
+  expiryMarginMs,
+  type PastExpiry,
+  planExpiry,
+  waitUntil,
+} from './expiry.ts';
 export { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from './pacing.ts';
 export { loadRunConfig } from './run-config.ts';
 export { currentRun, type RunContext, runContext } from './run-context.ts';

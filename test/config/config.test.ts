@@ -65,7 +65,7 @@ describe('run config', () => {
   });
 
   test('expiry: lifetimes from flags over SPEAK_* variables, a 20 s wait bound by default', () => {
-    expect(resolveRunConfig({}, {}, now).expiry).toEqual({ maxWaitS: 20, mode: 'quick' });
+    expect(resolveRunConfig({}, {}, now).expiry).toEqual({ maxWaitS: 20, leewayS: 300, mode: 'quick' });
   });
 
   test('--replay-path without --seed is refused with one sentence; with it, kept', () => {
@@ -82,15 +82,20 @@ describe('run config', () => {
       accessTokenLifetimeS: 900,
       wsUrlLifetimeS: 3600,
       maxWaitS: 30,
+      leewayS: 300,
       mode: 'quick',
     });
-    const flags = { accessTokenLifetime: '5', wsUrlLifetime: '6', maxExpiryWait: '10' };
+    const flags = { accessTokenLifetime: '5', wsUrlLifetime: '6', maxExpiryWait: '10', expiryLeeway: '0' };
     expect(resolveRunConfig(flags, env, now).expiry).toEqual({
       accessTokenLifetimeS: 5,
       wsUrlLifetimeS: 6,
       maxWaitS: 10,
+      leewayS: 0,
       mode: 'quick',
     });
+    expect(() => resolveRunConfig({ expiryLeeway: '-1' }, {}, now)).toThrow(
+      /--expiry-leeway "-1" must be a whole number, 0 or more/,
+    );
     expect(() => resolveRunConfig({ accessTokenLifetime: '0' }, {}, now)).toThrow(
       /--access-token-lifetime "0" must be a positive whole number/,
     );

@@ -117,6 +117,7 @@ describe('the table', () => {
         'accessTokenLifetime',
         'wsUrlLifetime',
         'maxExpiryWait',
+        'expiryLeeway',
         'profile',
         'only',
         'requirement',
