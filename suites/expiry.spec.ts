@@ -129,13 +129,7 @@ async function accessTokenExpires({ speak }: { speak: SpeakContext }): Promise<v
   await waitUntil('access token', plan.expiresAtMs + pastMarginMs(speak));
   const read = (path: string) =>
     speak.anon.request('GET', path, { headers: { authorization: `Bearer ${token}` } });
-  const past = await askPastExpiry({
-    ask: () => read(PROTECTED_READS[0]!),
-    refused: (exchange) => exchange.status >= 400,
-    expiresAtMs: plan.expiresAtMs,
-    leewayMs: leewayMs(speak),
-    stopAtMs: startedMs + timeoutMs - AFTER_LEEWAY_SLACK_MS,
-  });
+  const past = await triedPastExpiry(speak, startedMs, plan.expiresAtMs, () => read(PROTECTED_READS[0]!));
   if (past.kind === 'within-leeway')
     return withinLeeway('AUTH-EXPIRED-TOKEN-401', 'an access token', past, speak);
   await check('AUTH-EXPIRED-TOKEN-401', async () => {
@@ -159,6 +153,25 @@ const AFTER_LEEWAY_SLACK_MS = 10_000;
 
 /** How long past a lifetime the server may still accept it (--expiry-leeway). */
 const leewayMs = (speak: SpeakContext) => speak.config.expiry.leewayS * 1000;
+
+/**
+ * The expired credential tried (`ask`) past its lifetime while the server accepts it, within the
+ * leeway and the test's own bound (it started at `startedMs`): refused is any error status.
+ */
+function triedPastExpiry<T extends { status: number }>(
+  speak: SpeakContext,
+  startedMs: number,
+  expiresAtMs: number,
+  ask: () => Promise<T>,
+): Promise<PastExpiry<T>> {
+  return askPastExpiry({
+    ask,
+    refused: (answer) => answer.status >= 400,
+    expiresAtMs,
+    leewayMs: leewayMs(speak),
+    stopAtMs: startedMs + timeoutMs - AFTER_LEEWAY_SLACK_MS,
+  });
+}
 
 /** "past its lifetime" or "past its lifetime and the N s leeway": what a failed check says. */
 function pastWords(past: PastExpiry<unknown>, speak: SpeakContext): string {
@@ -233,13 +246,9 @@ async function signedUrlExpires({ speak }: { speak: SpeakContext }): Promise<voi
   });
   if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
   await waitUntil('signed audio URL', plan.expiresAtMs + pastMarginMs(speak));
-  const past = await askPastExpiry({
-    ask: () => speak.api.fetchSigned(signed.location.href),
-    refused: (exchange) => exchange.status >= 400,
-    expiresAtMs: plan.expiresAtMs,
-    leewayMs: leewayMs(speak),
-    stopAtMs: startedMs + timeoutMs - AFTER_LEEWAY_SLACK_MS,
-  });
+  const past = await triedPastExpiry(speak, startedMs, plan.expiresAtMs, () =>
+    speak.api.fetchSigned(signed.location.href),
+  );
   if (past.kind === 'within-leeway')
     return withinLeeway('AUDIO-SIGNED-EXPIRES', 'a signed audio URL', past, speak);
   const late = past.answer;

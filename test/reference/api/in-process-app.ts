@@ -34,7 +34,14 @@ export interface InProcessApp {
   close(): Promise<void>;
 }
 
-export async function inProcessApp(o: { name: string; blobBaseUrl?: string }): Promise<InProcessApp> {
+export async function inProcessApp(o: {
+  name: string;
+  blobBaseUrl?: string;
+  /** What a test puts in place of the context's parts (an audio store that races, a wake it counts). */
+  context?: (base: ApiContext) => Partial<ApiContext>;
+  /** Extra plugins, as the stack's own composition adds them (the websocket address). */
+  plugins?: (ctx: ApiContext) => Parameters<typeof buildApp>[1];
+}): Promise<InProcessApp> {
   const dir = mkdtempSync(join(tmpdir(), `speakcheck-${o.name}-`));
   const db = openDatabase(dir);
   const userId = await upsertUser(db, `${o.name}@speakcheck.local`, 'not-the-password');
@@ -55,7 +62,8 @@ export async function inProcessApp(o: { name: string; blobBaseUrl?: string }): P
     blobBaseUrl: () => o.blobBaseUrl,
     log: () => undefined,
   } as unknown as ApiContext;
-  const app = await buildApp(ctx);
+  Object.assign(ctx, o.context?.(ctx));
+  const app = await buildApp(ctx, o.plugins?.(ctx));
   return {
     dir,
     db,

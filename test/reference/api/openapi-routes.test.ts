@@ -1,19 +1,8 @@
-/**
- * reference/api/openapi.ts: the OpenAPI document is generated from the routes that declare an
- * operation. The API app is built in process (no stack, no workers) and asked for its document.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../reference/api/app.ts';
-import type { ApiContext } from '../../../reference/api/context.ts';
 import { websocketAddressPlugin } from '../../../reference/api/plugins/websocket-address.ts';
-import { upsertUser } from '../../../reference/auth/users.ts';
-import { openDatabase } from '../../../reference/store/db.ts';
-import { createAjv } from '../../../schemas/index.ts';
+import { type InProcessApp, inProcessApp } from './in-process-app.ts';
 
 const OPERATIONS = [
   'login',
@@ -43,38 +32,25 @@ const OPERATIONS = [
 type Operation = { operationId: string; parameters?: Array<{ name: string; in: string; example?: unknown }> };
 type Document = { paths: Record<string, Record<string, Operation>> };
 
-let dir: string;
+let made: InProcessApp;
 let app: FastifyInstance;
 let document: Document;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'speakcheck-openapi-'));
-  const db = openDatabase(dir);
-  const userId = await upsertUser(db, 'openapi@speakcheck.local', 'not-the-password');
-  // Only what building the app and answering the requests below needs; every token is the user's.
-  const ctx = {
-    tokens: { verifyAccess: async () => ({ userId }) },
-    db,
-    dataDir: dir,
-    ajv: createAjv(),
-    options: { websocketUrlTtlSeconds: 60 },
-    workers: () => [],
-    baseUrl: () => 'http://127.0.0.1:1',
-    blobBaseUrl: () => 'http://127.0.0.1:2',
-    log: () => undefined,
-  } as unknown as ApiContext;
   const workers = { on: () => undefined, broadcast: () => undefined };
-  app = await buildApp(ctx, {
-    protectedPlugins: [(scoped) => websocketAddressPlugin(scoped, { ctx, workers })],
+  made = await inProcessApp({
+    name: 'openapi',
+    blobBaseUrl: 'http://127.0.0.1:2',
+    plugins: (ctx) => ({ protectedPlugins: [(scoped) => websocketAddressPlugin(scoped, { ctx, workers })] }),
   });
+  app = made.app;
   const answer = await app.inject({ method: 'GET', url: '/v1/speak/openapi.json' });
   expect(answer.statusCode).toBe(200);
   document = answer.json() as Document;
 });
 
 afterAll(async () => {
-  await app?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await made?.close();
 });
 
 const operations = () =>

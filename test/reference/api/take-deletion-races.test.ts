@@ -8,27 +8,22 @@
  * - an example take's status_webhook / done_webhook are checked as a take's own are (REST and
  *   websocket), and nothing is stored when they are refused.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../reference/api/app.ts';
-import type { ApiContext } from '../../../reference/api/context.ts';
 import { FfmpegError } from '../../../reference/audio/encode.ts';
 import { AUDIO_FORMATS, type AudioFormat } from '../../../reference/audio/formats.ts';
 import { wavHeader } from '../../../reference/audio/wav.ts';
-import { upsertUser } from '../../../reference/auth/users.ts';
 import { MODELS } from '../../../reference/models/catalogue.ts';
-import { AudioUrlSigner, SIGNED_AUDIO_PREFIX } from '../../../reference/signing/audio-url.ts';
-import { AudioFiles, takeAudioDir } from '../../../reference/store/audio-files.ts';
-import { type Database, openDatabase } from '../../../reference/store/db.ts';
+import { type AudioUrlSigner, SIGNED_AUDIO_PREFIX } from '../../../reference/signing/audio-url.ts';
+import { type AudioFiles, takeAudioDir } from '../../../reference/store/audio-files.ts';
+import type { Database } from '../../../reference/store/db.ts';
 import { advanceTake, deleteTakeRow, insertTake } from '../../../reference/store/takes.ts';
 import { createItemEventHandler } from '../../../reference/webhooks/from-item-events.ts';
 import { WebhookOutbox } from '../../../reference/webhooks/outbox-store.ts';
 import { createStoreService } from '../../../reference/worker/websocket/store-service.ts';
-import { createAjv } from '../../../schemas/index.ts';
 import { plainTakeRow } from '../store/take-rows.ts';
+import { type InProcessApp, inProcessApp } from './in-process-app.ts';
 
 type Json = Record<string, unknown>;
 
@@ -38,9 +33,9 @@ const DONE_HOOK = 'http://127.0.0.1:9/voice-done';
 
 let dir: string;
 let db: Database;
-let app: FastifyInstance;
 let userId: string;
 let signer: AudioUrlSigner;
+let made: InProcessApp;
 let wakes = 0;
 /**
  * Runs inside ctx.audio.ensure, after the handler found the take and before it reads or encodes the
@@ -49,54 +44,33 @@ let wakes = 0;
 let duringEnsure: ((takeId: string) => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'speakcheck-deletion-races-'));
-  db = openDatabase(dir);
-  userId = await upsertUser(db, 'races@speakcheck.local', 'not-the-password');
-  signer = new AudioUrlSigner(db, 900);
-  const files = new AudioFiles(dir);
-  const audio = Object.assign(Object.create(files) as AudioFiles, {
-    async ensure(takeId: string, format: AudioFormat) {
-      await duringEnsure?.(takeId);
-      return files.ensure(takeId, format);
+  made = await inProcessApp({
+    name: 'deletion-races',
+    context: (base) => {
+      // The app's own store, read once: the context is changed in place with what this returns.
+      const files = base.audio;
+      return {
+        audio: Object.assign(Object.create(files) as AudioFiles, {
+          async ensure(takeId: string, format: AudioFormat) {
+            await duringEnsure?.(takeId);
+            return files.ensure(takeId, format);
+          },
+        }),
+        wakeEvents: () => {
+          wakes++;
+        },
+      };
     },
   });
-  // Only what building the app and answering the requests below needs; every token is the user's.
-  const ctx = {
-    tokens: { verifyAccess: async () => ({ userId }) },
-    db,
-    dataDir: dir,
-    ajv: createAjv(),
-    options: { websocketUrlTtlSeconds: 60 },
-    signer,
-    audio,
-    wakeWorkers: () => undefined,
-    wakeEvents: () => {
-      wakes++;
-    },
-    workers: () => [],
-    baseUrl: () => 'http://127.0.0.1:1',
-    // Same origin: the signed URLs are served by this app.
-    blobBaseUrl: () => undefined,
-    log: () => undefined,
-  } as unknown as ApiContext;
-  app = await buildApp(ctx);
+  ({ dir, db, userId, signer } = made);
 });
 
 afterAll(async () => {
-  await app?.close();
-  db?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await made?.close();
 });
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) {
-  const answer = await app.inject({
-    method,
-    url,
-    headers: { authorization: 'Bearer any' },
-    ...(payload === undefined ? {} : { payload: payload as Json }),
-  });
-  return { status: answer.statusCode, json: answer.json() as Json };
-}
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+  made.call(method, url, payload);
 
 const count = (table: 'voices' | 'takes') =>
   (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -174,7 +148,7 @@ describe('a signed audio URL whose take is deleted during the request', () => {
 
   async function fetchSigned(takeId: string, format: AudioFormat, headers: Record<string, string> = {}) {
     const signed = new URL(signer.sign('http://localhost', `${SIGNED_AUDIO_PREFIX}/${takeId}/${format}`));
-    return app.inject({ method: 'GET', url: `${signed.pathname}${signed.search}`, headers });
+    return made.app.inject({ method: 'GET', url: `${signed.pathname}${signed.search}`, headers });
   }
 
   /** What a DELETE does (row, then files), run where the handler asks for the file. */
