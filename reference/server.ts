@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createAjv } from '../schemas/index.ts';
 import { buildApp, buildBlobApp, type ProtectedPlugin } from './api/app.ts';
+import { handedOutUrl } from './api/client-host.ts';
 import type { ApiContext } from './api/context.ts';
 import { websocketAddressPlugin } from './api/plugins/websocket-address.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -208,8 +209,8 @@ export async function startReferenceStack(given: Partial<StackOptions> = {}): Pr
       : 'signed audio URLs on the API origin (--blob-url same-origin)',
   );
   return {
-    baseUrl,
-    ...(blobUrl ? { blobUrl } : {}),
+    baseUrl: handedOutUrl(baseUrl),
+    ...(blobUrl ? { blobUrl: handedOutUrl(blobUrl) } : {}),
     dataDir,
     users,
     second,

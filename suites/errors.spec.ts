@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { type InvalidCase, invalidBodyArb, oneOfEveryKind } from '../fixtures/invalid-bodies.ts';
 import { assertProperty } from '../fixtures/property.ts';
+import type { ItemKind } from '../schemas/item-kind.ts';
 import type { Gender } from '../schemas/types.ts';
 import { assertClientError, assertErrorBody } from '../src/checks/errors.ts';
 import { Finding, show } from '../src/checks/finding.ts';
@@ -14,6 +15,7 @@ import {
   check,
   covers,
   type Exchange,
+  expectSchema,
   notObserved,
   observe,
   rateLimitObservation,
@@ -74,12 +76,37 @@ function outOfBounds(prosody: unknown): string[] {
 /** Out-of-range prosodies the server accepted (clamped) instead of refusing: ERR-PROSODY-REFUSED. */
 const prosodyAccepted: string[] = [];
 
+/** Invalid bodies the server accepted instead of refusing: ERR-INVALID-BODY-ACCEPTED (reported). */
+const invalidAccepted: string[] = [];
+
+const kindOf = (endpoint: InvalidCase['endpoint']): ItemKind =>
+  endpoint === '/v1/speak/takes/generate' ? 'take' : 'voice';
+
+/** What an accepted generation body became: the item as the answer and a later GET show it. */
+async function acceptedItem(
+  speak: SpeakContext,
+  exchange: Exchange,
+  kind: ItemKind,
+): Promise<Array<{ as: string; item: Record<string, unknown> | undefined }>> {
+  const answer = exchange.json as Record<string, unknown> | undefined;
+  const shown = [{ as: 'the answer', item: answer }];
+  const id = answer?.[`${kind}_id`];
+  if (typeof id !== 'string') return shown;
+  const got = await speak.api.get(`/v1/speak/${kind}s/${encodeURIComponent(id)}`);
+  return [...shown, { as: `GET (${got.status})`, item: got.json as Record<string, unknown> | undefined }];
+}
+
 /**
  * ERR-PROSODY-OUT-OF-RANGE on one answer to a prosody number out of bounds or not an integer: a
  * refusal is a 4xx with a detail; an acceptance must show the prosody within bounds, in the answer
  * and in a later GET (clamped: never stored out of bounds). A 5xx is neither.
  */
-async function judgeOutOfRangeProsody(speak: SpeakContext, exchange: Exchange, where: string): Promise<void> {
+async function judgeOutOfRangeProsody(
+  speak: SpeakContext,
+  exchange: Exchange,
+  where: string,
+  kind: ItemKind,
+): Promise<void> {
   if (exchange.status >= 400 && exchange.status < 500) {
     against('ERR-JSON-DETAIL', () => assertErrorBody(exchange));
     return;
@@ -95,23 +122,45 @@ async function judgeOutOfRangeProsody(speak: SpeakContext, exchange: Exchange, w
     );
   }
   prosodyAccepted.push(where);
-  const answer = exchange.json as Record<string, unknown> | undefined;
-  const kind = typeof answer?.take_id === 'string' ? 'take' : 'voice';
   const field = kind === 'take' ? 'prosody' : 'default_prosody';
-  const id = String(answer?.[`${kind}_id`]);
-  const got = await speak.api.get(`/v1/speak/${kind}s/${encodeURIComponent(id)}`);
-  const shown = [
-    { as: 'the answer', prosody: answer?.[field] },
-    { as: 'GET', prosody: (got.json as Record<string, unknown> | undefined)?.[field] },
-  ];
-  for (const { as, prosody } of shown) {
-    const bad = outOfBounds(prosody);
+  for (const { as, item } of await acceptedItem(speak, exchange, kind)) {
+    const bad = outOfBounds(item?.[field]);
     if (bad.length) {
       throw new Finding(
         `${where}: accepted, and ${as} shows ${field} out of bounds (${bad.join(', ')}): stored as sent instead of refused or clamped into -10..10`,
-        { requirement: 'ERR-PROSODY-OUT-OF-RANGE', expected: 'integers within -10..10', actual: prosody },
+        {
+          requirement: 'ERR-PROSODY-OUT-OF-RANGE',
+          expected: 'integers within -10..10',
+          actual: item?.[field],
+        },
       );
     }
+  }
+}
+
+/**
+ * ERR-INVALID-BODY-4XX on one answer to a body that breaks the request tables: never a 5xx (the
+ * client erred, RFC 9110), and a refusal is a 4xx with a detail. How a server handles an invalid
+ * body is not shown, so it may accept one (coercing 42 to "42" as pydantic's lax mode does, or
+ * failing the item later): then the answer and a later GET must show a valid item, nothing stored
+ * against its schema.
+ */
+async function judgeInvalidBody(speak: SpeakContext, exchange: Exchange, c: InvalidCase): Promise<void> {
+  if (exchange.status < 200 || exchange.status >= 300) {
+    against('ERR-INVALID-BODY-4XX', () => assertClientError(exchange, c.why));
+    against('ERR-JSON-DETAIL', () => assertErrorBody(exchange));
+    return;
+  }
+  invalidAccepted.push(`${c.why} → ${exchange.status}`);
+  const kind = kindOf(c.endpoint);
+  for (const { as, item } of await acceptedItem(speak, exchange, kind)) {
+    against('ERR-INVALID-BODY-4XX', () =>
+      expectSchema(
+        kind === 'take' ? 'Take' : 'Voice',
+        item,
+        `${c.why}: accepted (${exchange.status}), and ${as}`,
+      ),
+    );
   }
 }
 
@@ -151,13 +200,10 @@ covers(
         'errors: invalid bodies',
         fc.asyncProperty(invalidBodyArb(ctx), async (c) => {
           const exchange = await post(speak, c);
-          if (c.requirement === 'ERR-PROSODY-OUT-OF-RANGE') {
-            await judgeOutOfRangeProsody(speak, exchange, c.why);
-            if (exchange.status < 400) return;
-          } else {
-            against(c.requirement, () => assertClientError(exchange, c.why));
-            against('ERR-JSON-DETAIL', () => assertErrorBody(exchange));
-          }
+          if (c.requirement === 'ERR-PROSODY-OUT-OF-RANGE')
+            await judgeOutOfRangeProsody(speak, exchange, c.why, kindOf(c.endpoint));
+          else await judgeInvalidBody(speak, exchange, c);
+          if (exchange.status < 400) return;
           errorsSeen.push({ label: c.why, exchange });
           const reason = c.why.replace(/ \(.*\)$/, '');
           codesByReason.set(reason, (codesByReason.get(reason) ?? new Set()).add(exchange.status));
@@ -190,6 +236,20 @@ covers(['ERR-INVALID-BODY-CODE'], 'status codes of refused bodies (reported)', (
         values: { reason, codes: [...codes].join(', ') },
       });
   });
+});
+
+covers(['ERR-INVALID-BODY-ACCEPTED'], 'invalid bodies accepted instead of refused (reported)', () => {
+  if (codesByReason.size === 0 && invalidAccepted.length === 0)
+    throw new Finding('no answer to an invalid body was recorded (the property test did not run)');
+  check('ERR-INVALID-BODY-ACCEPTED', () =>
+    observe('errors.invalid-accepted', 'invalid bodies accepted instead of refused: {count}{which}', {
+      values: { accepted: invalidAccepted.length > 0 },
+      particulars: {
+        count: invalidAccepted.length,
+        which: invalidAccepted.length ? `: ${invalidAccepted.slice(0, 8).join('; ')}` : '',
+      },
+    }),
+  );
 });
 
 // The property above draws its cases at random; these always run: each field one past either bound,
@@ -228,7 +288,9 @@ covers(
             requirement: 'ERR-PROSODY-OUT-OF-RANGE',
           });
           const where = `${c.endpoint} with prosody ${label}`;
-          await check('ERR-PROSODY-OUT-OF-RANGE', () => judgeOutOfRangeProsody(speak, exchange, where));
+          await check('ERR-PROSODY-OUT-OF-RANGE', () =>
+            judgeOutOfRangeProsody(speak, exchange, where, kindOf(c.endpoint)),
+          );
           if (exchange.status >= 400) errorsSeen.push({ label: `prosody ${label}`, exchange });
         }
       }

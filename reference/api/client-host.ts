@@ -14,3 +14,13 @@ export function reachableUrl(url: string | URL, requestHostname: string): URL {
     reachable.hostname = requestHostname.replace(/:\d+$/, '') || '127.0.0.1';
   return reachable;
 }
+
+/**
+ * A listener's URL as the stack hands it out (serve's base_url= and blob_url= lines): a wildcard one
+ * is named by loopback, which a client on this machine reaches (not every system connects to
+ * 0.0.0.0); the API's own answers name the host each request came in by instead (reachableUrl).
+ */
+export function handedOutUrl(url: string): string {
+  const loopback = new URL(url).hostname === '[::]' ? '[::1]' : '127.0.0.1';
+  return reachableUrl(url, loopback).href.replace(/\/$/, '');
+}

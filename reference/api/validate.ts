@@ -6,6 +6,7 @@
  */
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { createAjv } from '../../schemas/index.ts';
 import { defects } from '../defects/index.ts';
 import { latitude } from '../latitude/index.ts';
 import { TABLE_FIELDS, unknownFields } from './request-tables.ts';
@@ -69,20 +70,52 @@ function withLatitude(validate: Validate, url: string): Validate {
   return chosen;
 }
 
+/**
+ * Latitude coerced-types: bodies are validated by an Ajv that coerces scalars to the type a field
+ * asks for (42 → "42", "5" → 5, true → "true"), as pydantic's lax mode does, and are stored so.
+ * Made only when the switch is on: a second Ajv compiles every schema it meets again.
+ */
+let coercing: Ajv2020 | undefined;
+function bodyAjv(ajv: Ajv2020): Ajv2020 {
+  if (!latitude.has('coerced-types')) return ajv;
+  coercing ??= createAjv({ coerceTypes: true });
+  return coercing;
+}
+
+/** Defect gender-stored-as-sent: the value with a gender the schema allows, to see what else is wrong. */
+function withGenderListed(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || !('gender' in value)) return value;
+  return { ...value, gender: 'female' };
+}
+
+/**
+ * Defects that let a body through as sent when it is valid once mended: its prosody clamped
+ * (prosody-out-of-range-accepted), its gender one the schema lists (gender-stored-as-sent).
+ */
+const LAX_BODY_DEFECTS = [
+  ['prosody-out-of-range-accepted', withProsodyClamped],
+  ['gender-stored-as-sent', withGenderListed],
+] as const;
+
+function withLaxDefects(validate: Validate): Validate {
+  const mends = LAX_BODY_DEFECTS.filter(([name]) => defects.has(name)).map(([, mend]) => mend);
+  if (mends.length === 0) return validate;
+  const lax: Validate = Object.assign(
+    (value: unknown) => {
+      const valid = validate(value) || mends.some((mend) => validate(mend(value)));
+      // The errors of the body as sent, when nothing mended it.
+      if (!valid) validate(value);
+      lax.errors = validate.errors;
+      return valid;
+    },
+    { errors: null as ErrorObject[] | null | undefined },
+  );
+  return lax;
+}
+
 export function routeValidatorCompiler(ajv: Ajv2020): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart, url }) => {
-    const compiled = ajv.compile(schema as object);
-    const validate = httpPart === 'body' ? withLatitude(compiled, url) : compiled;
-    if (httpPart !== 'body' || !defects.has('prosody-out-of-range-accepted')) return validate;
-    // Defect prosody-out-of-range-accepted: a body valid once its prosody is clamped passes as sent.
-    const lax = Object.assign(
-      (value: unknown) => {
-        const valid = validate(withProsodyClamped(value)) || validate(value);
-        lax.errors = validate.errors;
-        return valid;
-      },
-      { errors: null as typeof validate.errors },
-    );
-    return lax;
+    const compiled = (httpPart === 'body' ? bodyAjv(ajv) : ajv).compile(schema as object);
+    return httpPart === 'body' ? withLaxDefects(withLatitude(compiled, url)) : compiled;
   };
 }

@@ -7,6 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { sharedAjv } from '../../schemas/index.ts';
+import { defects } from '../defects/index.ts';
 import { latitude } from '../latitude/index.ts';
 import { findModel, MODELS, versionNameOf } from '../models/catalogue.ts';
 import { newId } from '../store/ids.ts';
@@ -63,7 +64,8 @@ export function buildVoice(
       `${where}/model: this connection is for model ${o.connectionModel}, not ${body.model}`,
     );
   }
-  checkGender(model, body.gender, `${where}/gender`);
+  // Defect gender-stored-as-sent: a gender outside the model's (and the contract's) passes as sent.
+  if (!defects.has('gender-stored-as-sent')) checkGender(model, body.gender, `${where}/gender`);
   checkProsody(model, body.default_prosody, `${where}/default_prosody`);
   checkStyle(model, body.default_style, `${where}/default_style`);
   const example = body.example_take ?? {};

@@ -238,6 +238,12 @@ export const DEFECTS = [
     'prosody values outside -10..10 are accepted',
   ),
   d(
+    'gender-stored-as-sent',
+    'errors',
+    ['ERR-INVALID-BODY-4XX'],
+    'a voice gender outside the allowed values ("robot") is accepted and stored as sent',
+  ),
+  d(
     'unknown-id-500',
     'errors',
     ['ERR-UNKNOWN-ID-4XX', 'ERR-UNKNOWN-ID-404'],

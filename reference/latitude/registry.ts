@@ -342,6 +342,12 @@ export const LATITUDES = [
     ['ERR-PROSODY-REFUSED'],
   ),
   l(
+    'coerced-types',
+    'errors',
+    'Other status codes, codes per condition, and the error for unknown identifiers or invalid bodies: not shown.',
+    'a generation body field of the wrong JSON type is coerced to the type its table gives when it can be (42 or true → "42" / "true" for a string, "5" → 5 for an integer), stored and shown so, as by pydantic\'s lax mode; what cannot be coerced is refused',
+  ),
+  l(
     'ws-stream-reencoded',
     'websocket',
     'Audio can be downloaded over HTTP through a redirect, or streamed over a websocket connected directly to a worker.',

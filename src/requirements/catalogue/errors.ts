@@ -24,7 +24,7 @@ export const requirements: RequirementDeclaration[] = [
     'ERR-INVALID-BODY-4XX',
     'Resources: TakeGenerate, VoiceGenerate; RFC 9110 §15.5, §15.6',
     'MUST',
-    'A generation body that breaks the request tables (missing required field, wrong type, unknown voice or model, gender outside the allowed values) is refused with a 4xx, never a 5xx or a success: the client erred, not the server (RFC 9110).',
+    'A generation body that breaks the request tables (missing required field, wrong type, unknown voice or model, gender outside the allowed values) is never answered with a 5xx: the client erred, not the server (RFC 9110). Refused, it is a 4xx. How invalid bodies are handled is not shown, so a server may accept one (coercing 42 to "42" as pydantic\'s lax mode does, or failing the item later; ERR-INVALID-BODY-ACCEPTED reports it): then the answer and a later GET show a valid Take or Voice, nothing stored against its schema.',
     {
       quote: '| text | string | yes |',
       standards: CLIENT_ERROR_NOT_5XX,
@@ -91,6 +91,12 @@ export const requirements: RequirementDeclaration[] = [
     'Errors',
     'INFO',
     'The error code for invalid bodies: not shown; reported (400 / 422 ...).',
+  ),
+  r(
+    'ERR-INVALID-BODY-ACCEPTED',
+    'Errors',
+    'INFO',
+    'Whether a server refuses every generation body that breaks the request tables, or accepts some (coerced, or the item failed later): not shown; the bodies accepted are reported.',
   ),
   r('ERR-CONTENT-TYPE', 'Errors', 'SHOULD', 'Error responses declare `Content-Type: application/json`.', {
     quote: 'All requests and responses with a body use JSON, except audio and websocket binary messages.',

@@ -6,7 +6,7 @@
  * websocket address.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { reachableUrl } from '../../../reference/api/client-host.ts';
+import { handedOutUrl, reachableUrl } from '../../../reference/api/client-host.ts';
 import { insertTake } from '../../../reference/store/takes.ts';
 import { plainTakeRow } from '../store/take-rows.ts';
 import { type InProcessApp, inProcessApp } from './in-process-app.ts';
@@ -24,6 +24,15 @@ describe('reachableUrl', () => {
     expect(reachableUrl('http://127.0.0.1:8081', 'speak.example').origin).toBe('http://127.0.0.1:8081');
     expect(reachableUrl('https://blobs.example', 'speak.example').origin).toBe('https://blobs.example');
     expect(reachableUrl('http://0.0.0.0:8081', '').origin).toBe('http://127.0.0.1:8081');
+  });
+});
+
+describe('handedOutUrl (the base_url and blob_url serve prints)', () => {
+  it('names a wildcard listener by loopback, and keeps any other URL as given', () => {
+    expect(handedOutUrl('http://0.0.0.0:8080')).toBe('http://127.0.0.1:8080');
+    expect(handedOutUrl('https://[::]:8443')).toBe('https://[::1]:8443');
+    expect(handedOutUrl('http://127.0.0.1:41234')).toBe('http://127.0.0.1:41234');
+    expect(handedOutUrl('https://blobs.example/audio')).toBe('https://blobs.example/audio');
   });
 });
 
