@@ -1,16 +1,18 @@
 /**
- * Webhooks, judged at the end of the run: what needs a window after a call, and a done call that had
- * not come when the webhooks file stopped waiting. suites/webhooks.spec.ts files an entry with the
- * run's sink when the call that opens a window arrives (the first done call, the done call answered
- * 500), or when polling saw an item done and its done call has not come (./support/webhook-settle.ts:
- * the contract gives it no time), and goes on; the suites' sequencer (suites.vitest.config.ts)
- * runs this file last, so by the time it judges, the windows have mostly passed while the other
- * files ran. Each window is still waited out in full when the run was shorter than it; a late done
- * call counts whenever it came before the judging. A run whose budget (--max-time) ends while this
- * file waits is stopped: what it waited for is not concluded, never passed.
+ * Webhooks, judged at the end of the run: what needs a window after a call, and a done or status
+ * call that had not come when the webhooks file stopped waiting. suites/webhooks.spec.ts files an
+ * entry with the run's sink when the call that opens a window arrives (the first done call, the done
+ * call answered 500), or when an item was seen done and its done call, or a status call for a status
+ * seen, has not come (./support/webhook-settle.ts: the contract gives them no time), and goes on; the
+ * suites' sequencer (suites.vitest.config.ts) runs this file last, so by the time it judges, the
+ * windows have mostly passed while the other files ran. Each window is still waited out in full when
+ * the run was shorter than it; a late done or status call counts whenever it came before the
+ * judging. A run whose budget (--max-time) ends while this file waits is stopped: what it waited for
+ * is not concluded, never passed.
  *
- * One test per requirement; each judges every entry filed for it (check() per entry, so every
- * failing entry is reported; fewer than two status calls show no order: not observed). A
+ * One test per requirement; each judges every entry filed for it, whatever its kind (check() per
+ * entry, so every failing entry is reported; fewer than two status calls show no order: not
+ * observed; WEBHOOK-STATUS-AGREES-WEBSOCKET has a done call's window and awaited statuses). A
  * requirement no scenario filed an entry for (its scenario failed before the call arrived, which
  * the webhooks file reports) is not observed here. Like the webhooks file's, each test requires
  * that the server can call the run's sink (else not applicable).
@@ -29,7 +31,14 @@ import {
   type WebhookCall,
 } from '../src/harness/index.ts';
 import { judgeStatusOrder } from './support/status-order.ts';
-import { arrivals, assertCalledBy, callsInWindow, type FiledEntry } from './support/webhook-settle.ts';
+import {
+  arrivals,
+  assertCalledBy,
+  assertStatusesCalledBy,
+  callsInWindow,
+  type FiledEntry,
+  judgedByRunEnd,
+} from './support/webhook-settle.ts';
 import { useRunSink } from './support/webhook-sink.ts';
 
 const { sink, reachable } = useRunSink();
@@ -82,6 +91,7 @@ const judges: Record<
   },
   // `calls`: every one that came by now, after the window too (a call that came was called).
   called: (entry, calls) => assertCalledBy(entry, calls),
+  'statuses-called': (entry, calls) => assertStatusesCalledBy(entry, calls),
 };
 
 /** Requirement → the test that judges its entries (and why none may be filed, when not the usual). */
@@ -92,8 +102,14 @@ const SETTLED: Array<[id: RequirementId, name: string, noEntry?: string]> = [
   ['WEBHOOK-POST-JSON', 'every webhook call, those in flight after the done call too, was a POST of JSON'],
   ['WEBHOOK-POST-URL-FORM', 'a {"post_url"} done_webhook was still called once 2.5 s after the first'],
   [
+    'WEBHOOK-STATUS-AGREES-POLLING',
+    'a status polled but not reported by a status call within the webhooks file was reported by the end of the run',
+    'every status polled was reported by a status call within the webhooks file, which judged it',
+  ],
+  [
     'WEBHOOK-STATUS-AGREES-WEBSOCKET',
-    "a websocket take's done_webhook was still called once 2.5 s after the first",
+    "a websocket take's done_webhook was still called once 2.5 s after the first, and each status it streamed was reported by a status call by the end of the run",
+    'every status streamed was reported by a status call within the webhooks file, which judged it, and no done call came there to open the window for a second',
   ],
   [
     'WEBHOOK-DONE-CALLED',
@@ -124,7 +140,7 @@ for (const [id, name, noEntry] of SETTLED) {
       for (const { e, calls, later } of judged) {
         observe(
           'webhooks.calls-in-window',
-          e.expect === 'called'
+          judgedByRunEnd(e)
             ? '{subject}: {hook}_webhook calls within {windowS} s of it being seen done: {calls}{later}'
             : '{subject}: {hook}_webhook calls within {windowS} s of the first: {calls}{later}',
           {
@@ -146,7 +162,7 @@ for (const [id, name, noEntry] of SETTLED) {
           continue;
         }
         const judge = judges[e.expect];
-        check(id, () => judge(e, e.expect === 'called' ? [...calls, ...later] : calls));
+        check(id, () => judge(e, judgedByRunEnd(e) ? [...calls, ...later] : calls));
       }
     },
     { timeoutMs: producersBoundMs() + 70_000, requires: reachable },

@@ -1,7 +1,8 @@
 /**
  * Checks on the webhook calls a scenario received (speak-v1.md Events → Webhooks): how often each
  * hook was called and with what (a done call not yet come judged at the end of the run), whether the
- * calls report every status that polling (or the websocket) saw, the audio right after the done
+ * calls report every status that polling (or the websocket) saw (one not reported yet, judged at the
+ * end of the run too), the audio right after the done
  * call, how soon the call came, what the item shows of its last call, and a slow sink not delaying
  * the item. Pure functions of what arrived; the suite makes the items, runs the sink and validates
  * bodies against schemas.
@@ -30,22 +31,33 @@ export function callTimeline(
 }
 
 /**
- * WEBHOOK-DONE-CALLED / WEBHOOK-VOICE-DONE, judged at the end of the run: the done hook of `subject`
- * was called by then (`count` calls). `seen`: what polling saw it end with ("take polled ready");
- * `waitedMs`: from when polling saw it done to the judging; `leastMs`: the least the run waits.
- * "When the result is ready, the service sends an HTTP POST to that URL" gives no time: only a call
- * that never came is a violation, never one that came late.
+ * How long the run waited for a call the contract gives no time (a done call, a status call) before
+ * judging it at the end of the run. `seen`: what showed the item done ("take polled ready");
+ * `waitedMs`: from then to the judging; `leastMs`: the least the run waits.
  */
-export function assertCalledByRunEnd(
-  count: number,
-  subject: string,
-  o: { seen: string; waitedMs: number; leastMs: number },
-): void {
+export interface RunEndWait {
+  seen: string;
+  waitedMs: number;
+  leastMs: number;
+}
+
+/** The wait of a call judged at the end of the run, for a message (`item`: what was seen done). */
+function waitedToRunEnd(o: RunEndWait, item = 'it'): string {
+  return `in the ${Math.round(o.waitedMs / 1000)} s from when ${item} was seen done (${o.seen}) to the end of the run (the contract gives no time; the ${o.leastMs / 1000} s the run waits at least are speakcheck's)`;
+}
+
+/**
+ * WEBHOOK-DONE-CALLED / WEBHOOK-VOICE-DONE, judged at the end of the run: the done hook of `subject`
+ * was called by then (`count` calls). "When the result is ready, the service sends an HTTP POST to
+ * that URL" gives no time: only a call that never came is a violation, never one that came late.
+ */
+export function assertCalledByRunEnd(count: number, subject: string, o: RunEndWait): void {
   if (count > 0) return;
-  throw new Finding(
-    `${subject}: done_webhook was never called: none arrived in the ${Math.round(o.waitedMs / 1000)} s from when it was seen done (${o.seen}) to the end of the run (the contract gives no time; the ${o.leastMs / 1000} s the run waits at least are speakcheck's)`,
-    { where: `${subject} done_webhook`, expected: 'a call by the end of the run', actual: '0 calls' },
-  );
+  throw new Finding(`${subject}: done_webhook was never called: none arrived ${waitedToRunEnd(o)}`, {
+    where: `${subject} done_webhook`,
+    expected: 'a call by the end of the run',
+    actual: '0 calls',
+  });
 }
 
 /** WEBHOOK-DONE-ONCE: the done hook of `subject` was called exactly once, with a done status. */
@@ -202,22 +214,36 @@ export function assertStatusCallsEndWith(
 }
 
 /**
- * WEBHOOK-STATUS-AGREES-POLLING / -WEBSOCKET: every status `seen` (status changes polling or the
- * websocket saw, `seenBy` names which) was also reported by a status call. `waiting` is what the
- * generate call answered: a server may start reporting at the first change.
+ * The statuses `seen` (status changes polling or the websocket saw) that no status call reported, in
+ * the order seen. `waiting` is not looked for: it is what the generate call answered, and a server
+ * may start reporting at the first change.
+ */
+export function statusesNotCalled(
+  seen: readonly string[],
+  statusCalls: ReadonlyArray<Pick<WebhookCall, 'json'>>,
+): string[] {
+  const called = new Set(calledStatuses(statusCalls));
+  return seen.filter((status) => status !== 'waiting' && !called.has(status));
+}
+
+/**
+ * WEBHOOK-STATUS-AGREES-POLLING / -WEBSOCKET: every status `seen` (`seenBy` names who saw it) was
+ * also reported by a status call (statusesNotCalled). `byRunEnd`: judged at the end of the run on
+ * every call that came by then (the contract gives the calls no time), said in the message.
  */
 export function assertStatusesCalled(
   seen: readonly string[],
   statusCalls: ReadonlyArray<Pick<WebhookCall, 'json'>>,
   subject: string,
   seenBy: string,
+  byRunEnd?: RunEndWait,
 ): void {
-  const called = new Set(calledStatuses(statusCalls));
-  const missing = seen.filter((status) => status !== 'waiting' && !called.has(status));
+  const missing = statusesNotCalled(seen, statusCalls);
   if (missing.length === 0) return;
+  const called = [...new Set(calledStatuses(statusCalls))];
   throw new Finding(
-    `${subject}: ${seenBy} ${show(missing)} but no status call reported ${missing.length > 1 ? 'them' : 'it'} (called: ${show([...called])})`,
-    { expected: [...seen], actual: [...called] },
+    `${subject}: ${seenBy} ${show(missing)} but no status call reported ${missing.length > 1 ? 'them' : 'it'} (called: ${show(called)})${byRunEnd ? ` ${waitedToRunEnd(byRunEnd, 'the take')}` : ''}`,
+    { expected: [...seen], actual: called },
   );
 }
 

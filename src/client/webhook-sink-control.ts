@@ -45,7 +45,27 @@ export type SettleExpectation =
    * At least one call, by the time the run judges: a done call that had not come when its file
    * stopped waiting (the contract gives it no time: suites/support/webhook-settle.ts).
    */
-  | 'called';
+  | 'called'
+  /**
+   * A status call for each of the entry's `awaited` statuses, by the time the run judges: statuses
+   * seen (polled, streamed) that no status call had reported when its file stopped waiting (the
+   * contract gives the calls no time either).
+   */
+  | 'statuses-called';
+
+/** What a `statuses-called` entry waits for (plain JSON, as the sink keeps every entry). */
+export interface AwaitedStatuses {
+  /** The statuses seen that no status call had reported yet, in the order seen. */
+  statuses: string[];
+  /** Who saw them, for the message: `polling saw`, `the websocket reported`. */
+  seenBy: string;
+  /**
+   * Set when what was seen is not the state the requirement speaks of (no take was polled in
+   * progress): the entry can fail the requirement, not pass it; held, it is not observed, with this
+   * reason and what would judge it.
+   */
+  heldNotObserved?: { reason: string; wouldJudge: string };
+}
 
 export interface SettleEntry {
   /** The requirement id the verdict is for. */
@@ -61,6 +81,8 @@ export interface SettleEntry {
   windowMs: number;
   /** Where the window came from, for the message (e.g. `SPEAKCHECK_WEBHOOK_RETRY_WAIT_MS`). */
   why?: string;
+  /** The statuses a `statuses-called` entry waits for (set on those only). */
+  awaited?: AwaitedStatuses;
   /**
    * The item the window speaks of, handed to the run: deleted at the run's end, after the judge
    * (src/harness/global-setup.ts), not by the file that filed it, whose end may fall inside the

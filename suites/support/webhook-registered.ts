@@ -14,8 +14,8 @@ import { Finding, show } from '../../src/checks/finding.ts';
 import { assertDoneBodyOfTake, assertStatusCallOfTake, callsOf } from '../../src/checks/webhook-calls.ts';
 import { assertWebhookBodyMatchesGet } from '../../src/checks/webhooks.ts';
 import { expectSchema, type SpeakContext, statusOf, type WebhookCall } from '../../src/harness/index.ts';
-import type { InProgressAttempt, WebhookScenarios } from './webhook-scenarios.ts';
-import type { TakeScenario } from './webhook-takes.ts';
+import type { WebhookScenarios } from './webhook-scenarios.ts';
+import type { InProgressAttempt, TakeScenario } from './webhook-takes.ts';
 
 /** One item with a done_webhook, with every call its token received and what the run saw of it. */
 export interface RegisteredItem {

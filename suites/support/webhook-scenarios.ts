@@ -3,7 +3,8 @@
  * under a sink token of its own and shared by the tests that await it (./scenarios.ts once()).
  *
  * What needs a window after a call (no second done call, a retry of a failed call, late status
- * calls) is judged by the tests on what has arrived and also filed here with the run's sink: its
+ * calls) is judged by the tests on what has arrived and also filed here with the run's sink, as is a
+ * done or status call that has not come yet (the contract gives them no time: ./webhook-settle.ts): its
  * window starts when the call arrived and suites/webhooks-settled.spec.ts judges it at the end of
  * the run, so the window overlaps the other files instead of holding this one open. A file that
  * uses these scenarios files such windows: it must match SETTLING_FILE (src/harness/webhook-files.ts),
@@ -14,43 +15,46 @@ import { afterAll } from 'vitest';
 import type { ItemKind } from '../../schemas/item-kind.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { distinctRuns, isDone } from '../../src/checks/status.ts';
-import { statusChanges } from '../../src/checks/webhooks.ts';
 import {
   expectJson,
   type Precondition,
   type RemoteWebhookSink,
   type SpeakContext,
-  type StreamedRequest,
   statusOf,
   type WebhookCall,
 } from '../../src/harness/index.ts';
-import { longText } from './long-text.ts';
+import { longText, tooFastRemedy } from './long-text.ts';
 import { once, useSharedVoice } from './scenarios.ts';
 import { field } from './values.ts';
-import { DONE_CALL_WAIT_MS, type FiledEntry, seenDoneMs } from './webhook-settle.ts';
+import {
+  DONE_CALL_WAIT_MS,
+  type FiledEntry,
+  type StatusesAgree,
+  seenDoneMs,
+  statusesCalledEntry,
+} from './webhook-settle.ts';
 import { useRunSink } from './webhook-sink.ts';
 import {
   ARRIVAL_BOUND_MS,
   DUPLICATE_WINDOW_MS,
+  type InProgressAttempt,
   intermediatePolled,
   LATE_DUPLICATE_WINDOW_MS,
   type Polled,
-  polledNotCalled,
+  polledBesideCalls,
+  polledStatuses,
+  streamedBesideCalls,
   type TakeOptions,
   type TakeScenario,
   TEXT,
   type WebhookTakes,
+  type WebsocketWebhookTake,
   webhookTakes,
 } from './webhook-takes.ts';
 import { openIssuedConnection } from './websocket-url.ts';
 
 /** The texts of WEBHOOK-STATUS-AGREES-POLLING's attempts: LONG_TEXT 1, 5 and 15 times over. */
 const IN_PROGRESS_REPEATS = [1, 5, 15] as const;
-
-export interface InProgressAttempt {
-  scenario: TakeScenario;
-  characters: number;
-}
 
 export interface WebhookScenarios {
   /** One take with hooks, polled beside them (./webhook-takes.ts). */
@@ -71,11 +75,7 @@ export interface WebhookScenarios {
     speak: SpeakContext,
   ): Promise<{ attempts: InProgressAttempt[]; inProgress?: TakeScenario; reason?: string }>;
   /** The websocket take with both hooks: streamed to its end, then its webhook calls settled. */
-  websocketTake(speak: SpeakContext): Promise<{
-    r: StreamedRequest;
-    streamed: Array<{ atMs: number; status: string }>;
-    calls: WebhookCall[];
-  }>;
+  websocketTake(speak: SpeakContext): Promise<WebsocketWebhookTake>;
   /** A voice with a done_webhook: polled to done beside its call. */
   webhookVoice(speak: SpeakContext): Promise<{
     voiceId: string;
@@ -199,6 +199,20 @@ function fileScenarios(
     });
   }
 
+  /**
+   * Statuses seen that no status call of take `id` had reported yet: a `statuses-called` entry,
+   * judged at the end of the run (./webhook-settle.ts: statusesCalledEntry says which and from when).
+   */
+  function settleStatusesCalled(
+    requirement: StatusesAgree,
+    take: Parameters<typeof statusesCalledEntry>[1] & { id: string | undefined },
+    heldNotObserved?: Parameters<typeof statusesCalledEntry>[2],
+  ): Promise<void> {
+    const entry = statusesCalledEntry(requirement, take, heldNotObserved);
+    if (!entry) return Promise.resolve();
+    return settleLater({ ...entry, item: { kind: 'take', id: take.id } });
+  }
+
   const mainTake = once(async () => {
     const s = await runTakeScenario({ hooks: 'status+done', checkAudio: true });
     const common = {
@@ -249,7 +263,9 @@ function fileScenarios(
    * not hammered, and a hosted one bills each character) until polling saw the take `started`, the
    * first state of a take in progress. On a fast server started lasts one part of a short text (the
    * reference: ~40 ms, under one poll interval), the progress_* states longer, so a take seen only in
-   * progress_* is tried longer once more; a difference already seen ends the attempts.
+   * progress_* is tried longer once more. A status polled but not reported by a status call yet is
+   * no difference (the contract gives the calls no time): each attempt's is filed for the end of the
+   * run, which without a take seen in progress can fail the requirement, not pass it.
    */
   const inProgressTake = once(
     async (): Promise<{ attempts: InProgressAttempt[]; inProgress?: TakeScenario; reason?: string }> => {
@@ -262,16 +278,32 @@ function fileScenarios(
         attempts.push({ scenario, characters: text.length });
         const seen = intermediatePolled(scenario);
         if (seen.length > 0) inProgress = scenario;
-        if (seen.includes('started') || polledNotCalled(scenario).length > 0) break;
+        if (seen.includes('started')) break;
         reason = `even a take of ${repeat} times the long text (${text.length} characters) was polled as ${distinctRuns(
-          statusChanges(scenario.polled.entries).map((e) => e.status),
+          polledStatuses(scenario),
         ).join(' → ')}: no intermediate status (started, progress_*) for the status calls to agree with`;
       }
+      const notInProgress = inProgress ? undefined : { reason, wouldJudge: tooFastRemedy('webhooks') };
+      await Promise.all(
+        attempts.map((attempt) =>
+          settleStatusesCalled(
+            'WEBHOOK-STATUS-AGREES-POLLING',
+            {
+              ...polledBesideCalls(attempt),
+              token: attempt.scenario.token,
+              id: attempt.scenario.takeId,
+              seenMs: seenDoneMs(attempt.scenario.polled),
+              why: `take polled ${statusOf(attempt.scenario.polled.final)}`,
+            },
+            notInProgress,
+          ),
+        ),
+      );
       return { attempts, ...(inProgress ? { inProgress } : { reason }) };
     },
   );
 
-  const websocketTake = once(async () => {
+  const websocketTake = once(async (): Promise<WebsocketWebhookTake> => {
     const sinkNow = sink();
     const [{ token, url }, voiceId] = await Promise.all([sinkNow.newToken(), voice()]);
     // Asked for once the voice is ready, right before the upgrade: fetched beside the voice's wait it
@@ -308,13 +340,15 @@ function fileScenarios(
       const item = { kind: 'take' as const, id: r.takeId };
       // No done call yet: whether it comes is judged at the end of the run (it is a take's done call).
       const seenMs = streamed.find((m) => isDone(m.status))?.atMs;
-      await settleCalled('WEBHOOK-DONE-CALLED', {
-        subject,
-        item,
+      const seen = `streamed ${final}`;
+      await settleCalled('WEBHOOK-DONE-CALLED', { subject, item, token, calls, seenMs, seen });
+      // Statuses streamed that no status call reported yet: whether they come is judged at the end too.
+      await settleStatusesCalled('WEBHOOK-STATUS-AGREES-WEBSOCKET', {
+        ...streamedBesideCalls({ r, streamed, calls }),
         token,
-        calls,
+        id: r.takeId,
         seenMs,
-        seen: `streamed ${final}`,
+        why: seen,
       });
       // A second done call has the duplicate window from the first, judged at the end of the run.
       await settleLater({

@@ -12,9 +12,24 @@
  * (the end of the run, the latest the run can look) and finds "never called" only once the window
  * has passed with none. A run whose budget (--max-time) ends first is stopped while the judge waits:
  * the requirement is not concluded, never passed.
+ *
+ * The same holds for status calls (WEBHOOK-STATUS-AGREES-POLLING / -WEBSOCKET): the status_webhook
+ * "is called by POST ... each time the take's progress changes", with no time either. A status seen
+ * (polled, streamed) that no status call had reported when the file stopped waiting is filed as
+ * `statuses-called`, with the same window from the take seen done, and found never reported only
+ * once the window has passed; the wait ends as soon as every awaited status has its call.
  */
+
+import { show } from '../../src/checks/finding.ts';
 import { isDone } from '../../src/checks/status.ts';
-import { assertCalled, assertCalledByRunEnd, assertCalledWhenDone } from '../../src/checks/webhook-calls.ts';
+import {
+  assertCalled,
+  assertCalledByRunEnd,
+  assertCalledWhenDone,
+  assertStatusesCalled,
+  type RunEndWait,
+  statusesNotCalled,
+} from '../../src/checks/webhook-calls.ts';
 import {
   check,
   expectSchema,
@@ -24,7 +39,13 @@ import {
   type SettleEntry,
   type WebhookCall,
 } from '../../src/harness/index.ts';
-import { ARRIVAL_BOUND_MS, doneCalls, type Polled, type TakeScenario } from './webhook-takes.ts';
+import {
+  ARRIVAL_BOUND_MS,
+  doneCalls,
+  type Polled,
+  type SeenStatuses,
+  type TakeScenario,
+} from './webhook-takes.ts';
 
 /**
  * The least time from the item being seen done after which its done call may be judged never
@@ -75,6 +96,61 @@ export function doneCallJudgedLater(
   ];
 }
 
+/** The requirements whose status calls the webhooks file judges on what came, the rest at the end. */
+export type StatusesAgree = 'WEBHOOK-STATUS-AGREES-POLLING' | 'WEBHOOK-STATUS-AGREES-WEBSOCKET';
+
+/**
+ * WEBHOOK-STATUS-AGREES-POLLING / -WEBSOCKET in the webhooks file, for one take: held when every
+ * status seen was reported by a status call that came (true); one not reported yet is no violation
+ * there (its scenario filed it for the end of the run: statusesCalledEntry) and concludes nothing
+ * (false): the test says not observed when nothing else concluded it (statusCallsJudgedLater).
+ */
+export function statusesCalledInFile(id: StatusesAgree, take: SeenStatuses): boolean {
+  if (statusesNotCalled(take.seen, take.statusCalls).length > 0) return false;
+  return check(id, () => assertStatusesCalled(take.seen, take.statusCalls, take.subject, take.seenBy));
+}
+
+/**
+ * What the webhooks file concludes for a requirement whose status calls had not all come when it
+ * stopped waiting (notObserved's reason and what would judge it): they are awaited at the end of the run.
+ */
+export function statusCallsJudgedLater(
+  id: StatusesAgree,
+  take: SeenStatuses,
+): [reason: string, wouldJudge: string] {
+  const awaited = statusesNotCalled(take.seen, take.statusCalls);
+  return [
+    `${take.subject}: ${take.seenBy} ${show(awaited)} but no status call had reported ${awaited.length > 1 ? 'them' : 'it'} when the webhooks file stopped waiting; the contract gives the calls no time, so whether they come is judged at the end of the run`,
+    `the settled test of ${id} (suites/webhooks-settled.spec.ts): a status call for each by the end of the run, waited for at least ${DONE_CALL_WAIT_MS / 1000} s after the take was seen done`,
+  ];
+}
+
+/**
+ * The `statuses-called` entry for a take whose status calls had not all come (undefined when they
+ * had: the webhooks file judged them), its window from when the take was seen done (`seenMs`, `why`
+ * says how). `heldNotObserved`: the take was not the state the requirement speaks of (see
+ * AwaitedStatuses). The scenario files it, with the take handed to the run's end.
+ */
+export function statusesCalledEntry(
+  requirement: StatusesAgree,
+  take: SeenStatuses & { token: string; seenMs: number | undefined; why: string },
+  heldNotObserved?: NonNullable<FiledEntry['awaited']>['heldNotObserved'],
+): (Omit<FiledEntry, 'fromMs'> & { fromMs: number | undefined }) | undefined {
+  const statuses = statusesNotCalled(take.seen, take.statusCalls);
+  if (statuses.length === 0) return undefined;
+  return {
+    requirement,
+    subject: take.subject,
+    token: take.token,
+    hook: 'status',
+    expect: 'statuses-called',
+    fromMs: take.seenMs,
+    windowMs: DONE_CALL_WAIT_MS,
+    why: take.why,
+    awaited: { statuses, seenBy: take.seenBy, ...(heldNotObserved ? { heldNotObserved } : {}) },
+  };
+}
+
 /**
  * A test that judges a take's done call (its body, its once-ness, what came with it) when none had
  * arrived by the end of the file's wait: `ids` are not observed (true), with the reason and what
@@ -106,14 +182,41 @@ export function noDoneCallYet(subject: string): [reason: string, wouldJudge: str
  * a done status, as the webhooks file judges a call that came in time.
  */
 export function assertCalledBy(entry: FiledEntry, calls: readonly WebhookCall[], nowMs = Date.now()): void {
-  assertCalledByRunEnd(calls.length, entry.subject, {
-    seen: entry.why ?? 'seen done',
-    waitedMs: nowMs - entry.fromMs,
-    leastMs: entry.windowMs,
-  });
+  assertCalledByRunEnd(calls.length, entry.subject, runEndWait(entry, nowMs));
   if (entry.requirement !== 'WEBHOOK-VOICE-DONE') return;
   expectSchema('Voice', calls[0]!.json, `${entry.subject} done_webhook body`);
   assertCalledWhenDone(calls[0]!.json, entry.subject, 'voice');
+}
+
+/** How long an entry judged at the end of the run waited, from when its item was seen done. */
+function runEndWait(entry: FiledEntry, nowMs: number): RunEndWait {
+  return { seen: entry.why ?? 'seen done', waitedMs: nowMs - entry.fromMs, leastMs: entry.windowMs };
+}
+
+/**
+ * The end-of-run judge of a `statuses-called` entry: `calls`, every status call of its take that came
+ * by now (after its window too: a status reported late was reported). A status still unreported is
+ * "never reported" (the window has passed when the judge asks: callsInWindow). Held, an entry whose
+ * take was not the state its requirement speaks of is not observed (AwaitedStatuses.heldNotObserved).
+ */
+export function assertStatusesCalledBy(
+  entry: FiledEntry,
+  calls: readonly WebhookCall[],
+  nowMs = Date.now(),
+): void {
+  const { awaited } = entry;
+  if (!awaited) throw new Error(`a statuses-called entry without its statuses (${entry.subject})`);
+  assertStatusesCalled(awaited.statuses, calls, entry.subject, awaited.seenBy, runEndWait(entry, nowMs));
+  const { heldNotObserved } = awaited;
+  if (heldNotObserved) notObserved(entry.requirement, heldNotObserved.reason, heldNotObserved.wouldJudge);
+}
+
+/**
+ * Entries about calls the contract gives no time (a done call, a take's status calls): their window
+ * starts when the item was seen done, and their judge counts every call that came by the judging.
+ */
+export function judgedByRunEnd(entry: Pick<FiledEntry, 'expect'>): boolean {
+  return entry.expect === 'called' || entry.expect === 'statuses-called';
 }
 
 /** When each call came, relative to the moment the entry's window starts. */
@@ -121,14 +224,21 @@ export function arrivals(entry: Pick<FiledEntry, 'fromMs'>, calls: readonly Webh
   return calls.map((c) => `+${((c.receivedMs - entry.fromMs) / 1000).toFixed(1)} s`).join(', ');
 }
 
-/** How many of an entry's calls end its wait early (never, for a window that only ends). */
-const ENOUGH: Partial<Record<FiledExpectation, number>> = { retried: 2, called: 1 };
+/** When an entry's calls (of its hook) end its wait early; never, for a window that only ends. */
+const ENOUGH: Partial<
+  Record<FiledExpectation, (calls: readonly WebhookCall[], entry: FiledEntry) => boolean>
+> = {
+  retried: (calls) => calls.length >= 2,
+  called: (calls) => calls.length >= 1,
+  'statuses-called': (calls, entry) => statusesNotCalled(entry.awaited?.statuses ?? [], calls).length === 0,
+};
 
 /**
  * The calls an entry judges: those that arrived within its window (so the verdict does not depend
  * on how long the run took), once the window has passed (sooner when a `retried` one has its retry,
- * a `called` one its call). `later`: what arrived after the window, for the report; a `called`
- * entry's judge counts them too (a call that came is no "never called").
+ * a `called` one its call, a `statuses-called` one a call for each status). `later`: what arrived
+ * after the window, for the report; the judge of an entry judgedByRunEnd counts them too (a call
+ * that came is no "never called").
  */
 export async function callsInWindow(
   theSink: Pick<RemoteWebhookSink, 'waitForCalls' | 'calls'>,
@@ -141,7 +251,7 @@ export async function callsInWindow(
     await theSink
       .waitForCalls(
         entry.token,
-        (calls) => enough !== undefined && ofHook(calls).length >= enough,
+        (calls) => enough?.(ofHook(calls), entry) ?? false,
         Math.max(0, end - Date.now()),
       )
       .catch(() => theSink.calls(entry.token)),

@@ -7,7 +7,12 @@
 import type { ItemKind } from '../../schemas/item-kind.ts';
 import { AUDIO_FORMATS, type AudioFormat, assertContainer } from '../../src/checks/audio.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
-import { type AudioAtDone, calledStatuses, callsOf, callTimeline } from '../../src/checks/webhook-calls.ts';
+import {
+  type AudioAtDone,
+  callsOf,
+  callTimeline,
+  statusesNotCalled,
+} from '../../src/checks/webhook-calls.ts';
 import { formatTimeline, statusChanges, type TimelineEntry } from '../../src/checks/webhooks.ts';
 import {
   expectJson,
@@ -17,7 +22,7 @@ import {
   type RequirementId,
   type SinkBehaviour,
   type SpeakContext,
-  statusOf,
+  type StreamedRequest,
   type WebhookCall,
 } from '../../src/harness/index.ts';
 import { signedUrlAgain } from './audio.ts';
@@ -259,14 +264,11 @@ export function webhookTakes(
     // was called, bounded by the duplicate window from the done call. Later calls, and a second done
     // call, are the end-of-run judge's (settleLater).
     if (o.hooks === 'status+done' && done.doneCall) {
-      const polledStatuses = statusChanges(polled.entries)
-        .map((e) => e.status)
-        .filter((status) => status !== 'waiting');
+      const seen = polledStatuses({ polled });
       await sinkNow
         .waitForCalls(
           token,
-          (calls) =>
-            polledStatuses.every((st) => calls.some((c) => c.hook === 'status' && statusOf(c.json) === st)),
+          (calls) => statusesNotCalled(seen, callsOf(calls, 'status')).length === 0,
           Math.max(0, done.doneCall.receivedMs + DUPLICATE_WINDOW_MS - Date.now()),
         )
         .catch(() => undefined);
@@ -357,15 +359,47 @@ export function firstPolled(s: TakeScenario, status: string): TimelineEntry | un
 
 /** The statuses between waiting and done that polling saw (started, progress_*), in order. */
 export function intermediatePolled(s: TakeScenario): string[] {
-  return statusChanges(s.polled.entries)
-    .map((e) => e.status)
-    .filter((status) => status === 'started' || status.startsWith('progress_'));
+  return polledStatuses(s).filter((status) => status === 'started' || status.startsWith('progress_'));
 }
 
-/** The statuses polling saw (waiting aside) that no status call reported. */
-export function polledNotCalled(s: TakeScenario): string[] {
-  const called = new Set(calledStatuses(statusCalls(s)));
-  return statusChanges(s.polled.entries)
-    .map((e) => e.status)
-    .filter((status) => status !== 'waiting' && !called.has(status));
+/** The statuses polling saw, each change once, in order. */
+export function polledStatuses(s: Pick<TakeScenario, 'polled'>): string[] {
+  return statusChanges(s.polled.entries).map((e) => e.status);
+}
+
+/** A take's statuses as seen beside its status calls (`seenBy`: `polling saw`, `the websocket reported`). */
+export interface SeenStatuses {
+  subject: string;
+  seen: readonly string[];
+  seenBy: string;
+  statusCalls: readonly WebhookCall[];
+}
+
+/** One of WEBHOOK-STATUS-AGREES-POLLING's takes (./webhook-scenarios.ts inProgressTake) and its length. */
+export interface InProgressAttempt {
+  scenario: TakeScenario;
+  characters: number;
+}
+
+/** The websocket take as websocketTake made it: what it streamed, and the calls of its hooks. */
+export interface WebsocketWebhookTake {
+  r: StreamedRequest;
+  streamed: Array<{ atMs: number; status: string }>;
+  calls: WebhookCall[];
+}
+
+/** WEBHOOK-STATUS-AGREES-POLLING's view of an attempt: the statuses polled beside its status calls. */
+export function polledBesideCalls({ scenario: s, characters }: InProgressAttempt): SeenStatuses {
+  const subject = `take ${s.takeId} (${characters} characters)`;
+  return { subject, seen: polledStatuses(s), seenBy: 'polling saw', statusCalls: statusCalls(s) };
+}
+
+/** WEBHOOK-STATUS-AGREES-WEBSOCKET's view: the statuses streamed beside the take's status calls. */
+export function streamedBesideCalls({ r, streamed, calls }: WebsocketWebhookTake): SeenStatuses {
+  return {
+    subject: `websocket take ${r.takeId ?? '?'}`,
+    seen: statusChanges(streamed).map((e) => e.status),
+    seenBy: 'the websocket reported',
+    statusCalls: callsOf(calls, 'status'),
+  };
 }

@@ -26,6 +26,7 @@ import {
   callsOf,
   callTimeline,
   slowSinkAllowanceMs,
+  statusesNotCalled,
 } from '../../src/checks/webhook-calls.ts';
 import { findingOf } from '../support/finding-of.ts';
 
@@ -193,6 +194,27 @@ describe('the status calls', () => {
       assertStatusesCalled(['started', 'ready'], [], 'websocket take t1', 'the websocket reported'),
     ).toThrow(
       'websocket take t1: the websocket reported ["started","ready"] but no status call reported them',
+    );
+  });
+
+  it('names the statuses not reported yet, in the order seen, waiting aside', () => {
+    expect(statusesNotCalled(['waiting', 'progress_25', 'started', 'ready'], calls.slice(1))).toEqual([
+      'progress_25',
+      'started',
+    ]);
+    expect(statusesNotCalled(['waiting', 'ready'], calls)).toEqual([]);
+  });
+
+  it('at the end of the run, say how long the run waited for them and that the time is ours', () => {
+    const o = { seen: 'take polled ready', waitedMs: 41_600, leastMs: 30_000 };
+    expect(() =>
+      assertStatusesCalled(['started', 'ready'], calls, 'take t1', 'polling saw', o),
+    ).not.toThrow();
+    expect(
+      findingOf(() => assertStatusesCalled(['started', 'ready'], calls.slice(1), 'take t1', 'polling saw', o))
+        .message,
+    ).toBe(
+      'take t1: polling saw ["started"] but no status call reported it (called: ["progress_50","ready"]) in the 42 s from when the take was seen done (take polled ready) to the end of the run (the contract gives no time; the 30 s the run waits at least are speakcheck\'s)',
     );
   });
 });

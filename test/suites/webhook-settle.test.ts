@@ -4,27 +4,43 @@
  * time. The file's wait ends with what came (no Finding, suites/support/webhook-takes.ts), the file
  * concludes nothing for WEBHOOK-DONE-CALLED / WEBHOOK-VOICE-DONE and files a `called` entry
  * (suites/support/webhook-settle.ts), and the end-of-run judge passes a call that came late, after
- * its window too, and fails only an item never called once the window has passed.
+ * its window too, and fails only an item never called once the window has passed. So for status
+ * calls (WEBHOOK-STATUS-AGREES-POLLING / -WEBSOCKET): a status seen that no status call reported
+ * yet is a `statuses-called` entry, passed when its calls came late, failed as never reported.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Finding } from '../../src/checks/finding.ts';
-import { runWithChecks } from '../../src/harness/check.ts';
+import { check, runWithChecks } from '../../src/harness/check.ts';
 import type { RemoteWebhookSink, SpeakContext, WebhookCall } from '../../src/harness/index.ts';
 import type { Conclusions } from '../../src/verdict/conclusion.ts';
 import {
   assertCalledBy,
+  assertStatusesCalledBy,
   callsInWindow,
   DONE_CALL_WAIT_MS,
   doneCalledInFile,
   type FiledEntry,
+  judgedByRunEnd,
   seenDoneMs,
+  statusCallsJudgedLater,
+  statusesCalledEntry,
+  statusesCalledInFile,
   withoutDoneCall,
 } from '../../suites/support/webhook-settle.ts';
-import { ARRIVAL_BOUND_MS, type TakeScenario, webhookTakes } from '../../suites/support/webhook-takes.ts';
+import {
+  ARRIVAL_BOUND_MS,
+  type SeenStatuses,
+  type TakeScenario,
+  webhookTakes,
+} from '../../suites/support/webhook-takes.ts';
 
-const call = (receivedMs: number, json: unknown = { take_id: 'tk_1', status: 'ready' }): WebhookCall => ({
+const call = (
+  receivedMs: number,
+  json: unknown = { take_id: 'tk_1', status: 'ready' },
+  hook = 'done',
+): WebhookCall => ({
   token: 'tok',
-  hook: 'done',
+  hook,
   index: 1,
   receivedMs,
   method: 'POST',
@@ -227,5 +243,115 @@ describe('at the end of the run', () => {
     expect(() => assertCalledBy(voiceEntry, [call(12_000, voice('waiting'))])).toThrow(
       /voice v1: done_webhook called while the voice was waiting, not done/,
     );
+  });
+});
+
+describe('status calls not all come when the webhooks file stopped waiting', () => {
+  const id = 'WEBHOOK-STATUS-AGREES-POLLING';
+  const statusCall = (receivedMs: number, status: string) =>
+    call(receivedMs, { take_id: 'tk_1', status }, 'status');
+  const take = (statusCalls: WebhookCall[]): SeenStatuses => ({
+    subject: 'take tk_1 (900 characters)',
+    seen: ['waiting', 'started', 'progress_50', 'ready'],
+    seenBy: 'polling saw',
+    statusCalls,
+  });
+  const all = [statusCall(1, 'started'), statusCall(2, 'progress_50'), statusCall(3, 'ready')];
+  const statusesEntry = (fromMs: number, o: Partial<FiledEntry> = {}): FiledEntry => ({
+    ...statusesCalledEntry(id, {
+      ...take(all.slice(0, 1)),
+      token: 'tok',
+      seenMs: fromMs,
+      why: 'take polled ready',
+    })!,
+    fromMs,
+    ...o,
+  });
+
+  test('every status reported in the file: held there, nothing filed', () => {
+    expect(concluded(id, () => statusesCalledInFile(id, take(all)))).toEqual([{ kind: 'held' }]);
+    expect(
+      statusesCalledEntry(id, { ...take(all), token: 'tok', seenMs: 1, why: 'take polled ready' }),
+    ).toBeUndefined();
+  });
+
+  test('a status not reported yet: no conclusion in the file, an entry for the end of the run', () => {
+    let held: boolean | undefined;
+    expect(concluded(id, () => (held = statusesCalledInFile(id, take(all.slice(0, 1)))))).toBeUndefined();
+    expect(held).toBe(false);
+    expect(statusCallsJudgedLater(id, take(all.slice(0, 1)))).toEqual([
+      'take tk_1 (900 characters): polling saw ["progress_50","ready"] but no status call had reported them when the webhooks file stopped waiting; the contract gives the calls no time, so whether they come is judged at the end of the run',
+      expect.stringContaining(
+        `waited for at least ${DONE_CALL_WAIT_MS / 1000} s after the take was seen done`,
+      ),
+    ]);
+    const filed = statusesEntry(5_000);
+    expect(filed).toMatchObject({
+      requirement: id,
+      hook: 'status',
+      expect: 'statuses-called',
+      fromMs: 5_000,
+      windowMs: DONE_CALL_WAIT_MS,
+      why: 'take polled ready',
+      awaited: { statuses: ['progress_50', 'ready'], seenBy: 'polling saw' },
+    });
+    // The sink keeps entries as JSON: the statuses survive the round trip.
+    expect(JSON.parse(JSON.stringify(filed))).toEqual(filed);
+    expect(judgedByRunEnd(filed)).toBe(true);
+  });
+
+  test('status calls 12 s after done, within the window: the wait ends once each has come, held', async () => {
+    const fromMs = Date.now();
+    const arrived = [statusCall(fromMs - 200, 'started')];
+    setTimeout(() => arrived.push(statusCall(Date.now(), 'progress_50')), 20);
+    setTimeout(() => arrived.push(statusCall(Date.now(), 'ready')), 40);
+    const filed = statusesEntry(fromMs);
+    const { calls, later } = await callsInWindow(fakeSink(arrived), filed);
+    expect(Date.now() - fromMs).toBeLessThan(2_000);
+    expect(calls).toHaveLength(3);
+    expect(concluded(id, () => check(id, () => assertStatusesCalledBy(filed, [...calls, ...later])))).toEqual(
+      [{ kind: 'held' }],
+    );
+    const late = [statusCall(fromMs + 12_000, 'progress_50'), statusCall(fromMs + 12_100, 'ready')];
+    expect(() => assertStatusesCalledBy(filed, late)).not.toThrow();
+  });
+
+  test('one after the window, before the judging: reported all the same', async () => {
+    const fromMs = Date.now() - 90_000;
+    const arrived = [statusCall(fromMs + 1_000, 'progress_50'), statusCall(fromMs + 75_000, 'ready')];
+    const { calls, later } = await callsInWindow(fakeSink(arrived), statusesEntry(fromMs));
+    expect({ calls: calls.length, later: later.length }).toEqual({ calls: 1, later: 1 });
+    expect(() => assertStatusesCalledBy(statusesEntry(fromMs), [...calls, ...later])).not.toThrow();
+  });
+
+  test('a status never reported by the end of the window: a violation naming it', async () => {
+    const fromMs = Date.now();
+    const filed = statusesEntry(fromMs, { windowMs: 60 });
+    const { calls, later } = await callsInWindow(fakeSink([statusCall(fromMs + 5, 'ready')]), filed);
+    expect(Date.now() - fromMs).toBeGreaterThanOrEqual(55);
+    const finding = (() => {
+      try {
+        assertStatusesCalledBy(filed, [...calls, ...later], fromMs + 41_000);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(finding).toBeInstanceOf(Finding);
+    expect((finding as Finding).message).toBe(
+      'take tk_1 (900 characters): polling saw ["progress_50"] but no status call reported it (called: ["ready"]) in the 41 s from when the take was seen done (take polled ready) to the end of the run (the contract gives no time; the 0.06 s the run waits at least are speakcheck\'s)',
+    );
+  });
+
+  test('a take not seen in progress can fail the requirement at the end, not pass it', () => {
+    const notInProgress = { reason: 'polled as waiting → ready', wouldJudge: 'a slower server' };
+    const filed = statusesEntry(0, {
+      awaited: { statuses: ['ready'], seenBy: 'polling saw', heldNotObserved: notInProgress },
+    });
+    expect(
+      concluded(id, () => check(id, () => assertStatusesCalledBy(filed, [statusCall(1, 'ready')]))),
+    ).toEqual([{ kind: 'not-observed', ...notInProgress }]);
+    expect(concluded(id, () => check(id, () => assertStatusesCalledBy(filed, [])))).toEqual([
+      expect.objectContaining({ kind: 'violated' }),
+    ]);
   });
 });

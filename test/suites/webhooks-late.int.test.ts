@@ -1,58 +1,66 @@
 /**
- * A done call is judged on whether it comes, not how soon: the contract says "When the result is
- * ready, the service sends an HTTP POST to that URL" and gives no time. A small fake Speak server
- * (loopback) whose takes and voices are right in every way but one: their done webhook is sent
- * DONE_DELAY_MS after ready (a hosted server's queue), past the webhooks file's 10 s wait, or never.
- * `speakcheck run --requirement WEBHOOK-DONE-CALLED,WEBHOOK-VOICE-DONE` against it: late, both pass
- * (judged at the end of the run, suites/webhooks-settled.spec.ts); never, both fail there.
+ * A webhook call is judged on whether it comes, not how soon: the contract says "When the result is
+ * ready, the service sends an HTTP POST to that URL" and that the status_webhook "is called ... each
+ * time the take's progress changes", and gives neither a time ("Delivery details of webhooks (...
+ * timeouts): not shown"). A small fake Speak server (loopback) whose takes and voices are right in
+ * every way but one: every hook call is sent DELAY_MS after it was due (a hosted server's queue),
+ * past the webhooks file's wait, or the done calls and the status call for ready are never sent.
+ * `speakcheck run --requirement WEBHOOK-DONE-CALLED,WEBHOOK-VOICE-DONE,WEBHOOK-STATUS-AGREES-POLLING`
+ * against it: late, all pass (judged at the end of the run, suites/webhooks-settled.spec.ts); never,
+ * all fail there, as never called or never reported.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FakeServer } from '../support/fake-server.ts';
-import { type Later, postHook, startFakeSpeakServer } from '../support/fake-speak-server.ts';
+import { type FakeSpeakHooks, postHook, startFakeSpeakServer } from '../support/fake-speak-server.ts';
 import { readVerdicts, speakcheckRun } from '../support/speakcheck-run.ts';
 
 const EMAIL = 'late-hooks@example.test';
 const PASSWORD = 'late-hooks-password-123';
 /** Past the webhooks file's wait (ARRIVAL_BOUND_MS, 10 s), within the end of the run's (30 s). */
-const DONE_DELAY_MS = 12_000;
-const IDS = ['WEBHOOK-DONE-CALLED', 'WEBHOOK-VOICE-DONE'];
+const DELAY_MS = 12_000;
+/** Each status of a take lasts longer than the run's longest poll interval (300 ms): polled in progress. */
+const STEP_MS = 400;
+const DONE_IDS = ['WEBHOOK-DONE-CALLED', 'WEBHOOK-VOICE-DONE'];
+const STATUS_ID = 'WEBHOOK-STATUS-AGREES-POLLING';
 
-/** A right server whose done calls come `doneDelayMs` after ready (null: never). */
-function startServer(doneDelayMs: number | null): Promise<FakeServer> {
-  const done = (item: Record<string, unknown>, later: Later) => {
-    if (doneDelayMs !== null) later(doneDelayMs, () => postHook(item.done_webhook, item));
-  };
-  return startFakeSpeakServer({
-    email: EMAIL,
-    password: PASSWORD,
-    hooks: {
-      takeAdvanced(take, status, later) {
-        postHook(take.body.status_webhook, take.body);
-        if (status === 'ready') done(take.body, later);
-      },
-      voiceMade: done,
-    },
-  });
-}
+/** Every call DELAY_MS after it was due, carrying the item as it was then. */
+const late: FakeSpeakHooks = {
+  takeAdvanced(take, status, later) {
+    const body = { ...take.body };
+    later(DELAY_MS, () => postHook(body.status_webhook, body));
+    if (status === 'ready') later(DELAY_MS, () => postHook(body.done_webhook, body));
+  },
+  voiceMade(voice, later) {
+    later(DELAY_MS, () => postHook(voice.done_webhook, voice));
+  },
+};
+
+/** No done call, and no status call for ready; the status calls for started and progress_50 on time. */
+const never: FakeSpeakHooks = {
+  takeAdvanced(take, status) {
+    if (status !== 'ready') postHook(take.body.status_webhook, take.body);
+  },
+  voiceMade() {},
+};
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-async function judged(doneDelayMs: number | null) {
-  const server = await startServer(doneDelayMs);
+async function judged(hooks: FakeSpeakHooks) {
+  const server = await startFakeSpeakServer({ email: EMAIL, password: PASSWORD, hooks, stepMs: STEP_MS });
   const reportDir = mkdtempSync(join(tmpdir(), 'speakcheck-webhooks-late-'));
   cleanups.push(
     () => server.close(),
     () => rmSync(reportDir, { recursive: true, force: true }),
   );
+  const ids = [...DONE_IDS, STATUS_ID];
   const run = await speakcheckRun(
     [
-      ...['--base-url', server.url, '--email', EMAIL, '--requirement', IDS.join(',')],
+      ...['--base-url', server.url, '--email', EMAIL, '--requirement', ids.join(',')],
       ...['--ready-timeout', '10000', '--report-dir', reportDir],
     ],
     { env: { SPEAK_PASSWORD: PASSWORD, SPEAKCHECK_SUITES: 'suites/webhooks*.spec.ts' } },
@@ -60,20 +68,24 @@ async function judged(doneDelayMs: number | null) {
   return { run, verdicts: readVerdicts(reportDir) };
 }
 
-describe('a done webhook is judged on whether it comes, not how soon', () => {
-  it(`sent ${DONE_DELAY_MS / 1000} s after ready: passed at the end of the run`, async () => {
-    const { run, verdicts } = await judged(DONE_DELAY_MS);
-    for (const id of IDS)
+describe('a webhook call is judged on whether it comes, not how soon', () => {
+  it(`sent ${DELAY_MS / 1000} s after it was due: passed at the end of the run`, async () => {
+    const { run, verdicts } = await judged(late);
+    for (const id of [...DONE_IDS, STATUS_ID])
       expect(verdicts.get(id)?.status, `${id}: ${verdicts.get(id)?.message}\n${run.stdout}`).toBe('passed');
     expect(run.code, run.stdout + run.stderr).toBe(0);
   }, 120_000);
 
-  it('never sent: failed at the end of the run, as never called', async () => {
-    const { run, verdicts } = await judged(null);
+  it('never sent: failed at the end of the run, as never called or never reported', async () => {
+    const { run, verdicts } = await judged(never);
     expect(run.code, run.stdout + run.stderr).toBe(1);
-    for (const id of IDS) {
+    for (const id of DONE_IDS) {
       expect(verdicts.get(id)?.status, `${id}: ${verdicts.get(id)?.message}`).toBe('failed');
       expect(verdicts.get(id)?.message).toMatch(/done_webhook was never called: none arrived in the \d+ s/);
     }
+    expect(verdicts.get(STATUS_ID)?.status, verdicts.get(STATUS_ID)?.message).toBe('failed');
+    expect(verdicts.get(STATUS_ID)?.message).toMatch(
+      /polling saw \["ready"\] but no status call reported it \(called: \["started","progress_50"\]\) in the \d+ s from when the take was seen done/,
+    );
   }, 120_000);
 });

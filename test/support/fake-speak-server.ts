@@ -1,8 +1,9 @@
 /**
  * A small fake Speak server (loopback) for the harness's own webhook tests: right in every way the
  * webhook suites look at but the hooks, which a test calls its own way (on time, late, twice, with a
- * wrong body). Takes go waiting → started → progress_50 → ready on a timer (100/200/300 ms); voices
- * are ready at once with a ready example take; audio redirects to a signed URL that serves bytes.
+ * wrong body). Takes go waiting → started → progress_50 → ready on a timer (a step every 100 ms, or
+ * `stepMs`: a poller surely sees each status of a slower take); voices are ready at once with a ready
+ * example take; audio redirects to a signed URL that serves bytes.
  */
 import { type FakeServer, sendJson, startFakeServer } from './fake-server.ts';
 
@@ -64,7 +65,10 @@ export async function startFakeSpeakServer(o: {
   email: string;
   password: string;
   hooks: FakeSpeakHooks;
+  /** How long a take stays in each status before the next (default 100 ms). */
+  stepMs?: number;
 }): Promise<FakeServer> {
+  const stepMs = o.stepMs ?? 100;
   const takes = new Map<string, FakeSpeakTake>();
   const voices = new Map<string, Record<string, unknown>>();
   const timers = new Set<NodeJS.Timeout>();
@@ -128,9 +132,9 @@ export async function startFakeSpeakServer(o: {
         readyInfo: { duration: 22050, audio_rate: 22050, normalized_text: [String(body.text)] },
       };
       takes.set(id, take);
-      later(100, () => advance(take, 'started'));
-      later(200, () => advance(take, 'progress_50'));
-      later(300, () => advance(take, 'ready'));
+      later(stepMs, () => advance(take, 'started'));
+      later(2 * stepMs, () => advance(take, 'progress_50'));
+      later(3 * stepMs, () => advance(take, 'ready'));
       return sendJson(res, 200, take.body);
     }
     const item = /^\/v1\/speak\/(takes|voices)\/([^/]+)(?:\/([a-z0-9]+))?$/.exec(path);
