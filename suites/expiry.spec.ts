@@ -1,7 +1,9 @@
 /**
  * Lifetimes waited out (speak-v1.md Authentication 3, Errors; Audio rules 1, Limits; Websocket
  * stream, Limits): an access token, a signed audio URL and a websocket URL are each refused once
- * their lifetime has passed, and the websocket URL still works just before.
+ * their lifetime has passed, and the websocket URL still works just before. Each may still be
+ * accepted a little past it, within the leeway a server may allow for clock skew (--expiry-leeway):
+ * tried again while that lasts (askPastExpiry), a websocket URL with a fresh URL each time.
  *
  * The three waits run side by side (describe.concurrent), in a file of their own that the sequencer
  * starts first: the longest lifetime (the websocket URL's hour with --expiry full) is waited out
@@ -23,6 +25,7 @@ import {
   check,
   coveredIds,
   covers,
+  doublingWaitMs,
   EXPIRY_MARGIN_MS,
   expiryMarginMs,
   expiryTestTimeoutMs,
@@ -31,17 +34,19 @@ import {
   notObserved,
   observe,
   type PastExpiry,
+  type PastExpiryTries,
   planExpiry,
   type RequirementId,
   runSelectsArea,
   type SpeakContext,
   SpeakStreamConnection,
+  triesWithin,
   waitUntil,
 } from '../src/harness/index.ts';
 import { signedRedirect } from './support/audio.ts';
 import { generateTake, type Take, waitUntilDone } from './support/items.ts';
 import { useSharedVoice } from './support/scenarios.ts';
-import { expectUpgradesRefused } from './support/upgrade.ts';
+import { attemptUpgrade, judgeUpgrades } from './support/upgrade.ts';
 
 const sharedVoice = useSharedVoice();
 
@@ -129,7 +134,10 @@ async function accessTokenExpires({ speak }: { speak: SpeakContext }): Promise<v
   await waitUntil('access token', plan.expiresAtMs + pastMarginMs(speak));
   const read = (path: string) =>
     speak.anon.request('GET', path, { headers: { authorization: `Bearer ${token}` } });
-  const past = await triedPastExpiry(speak, startedMs, plan.expiresAtMs, () => read(PROTECTED_READS[0]!));
+  const past = await triedPastExpiry(speak, startedMs, plan.expiresAtMs, {
+    ask: () => read(PROTECTED_READS[0]!),
+    refused: errorStatus,
+  });
   if (past.kind === 'within-leeway')
     return withinLeeway('AUTH-EXPIRED-TOKEN-401', 'an access token', past, speak);
   await check('AUTH-EXPIRED-TOKEN-401', async () => {
@@ -155,23 +163,25 @@ const AFTER_LEEWAY_SLACK_MS = 10_000;
 const leewayMs = (speak: SpeakContext) => speak.config.expiry.leewayS * 1000;
 
 /**
- * The expired credential tried (`ask`) past its lifetime while the server accepts it, within the
- * leeway and the test's own bound (it started at `startedMs`): refused is any error status.
+ * The expired credential tried (`tries.ask`) past its lifetime while the server accepts it, within
+ * the leeway and the test's own bound (it started at `startedMs`).
  */
-function triedPastExpiry<T extends { status: number }>(
+function triedPastExpiry<T>(
   speak: SpeakContext,
   startedMs: number,
   expiresAtMs: number,
-  ask: () => Promise<T>,
+  tries: PastExpiryTries<T>,
 ): Promise<PastExpiry<T>> {
   return askPastExpiry({
-    ask,
-    refused: (answer) => answer.status >= 400,
+    ...tries,
     expiresAtMs,
     leewayMs: leewayMs(speak),
     stopAtMs: startedMs + timeoutMs - AFTER_LEEWAY_SLACK_MS,
   });
 }
+
+/** Refused, for an HTTP answer: any error status. */
+const errorStatus = (answer: { status: number }) => answer.status >= 400;
 
 /** "past its lifetime" or "past its lifetime and the N s leeway": what a failed check says. */
 function pastWords(past: PastExpiry<unknown>, speak: SpeakContext): string {
@@ -181,11 +191,22 @@ function pastWords(past: PastExpiry<unknown>, speak: SpeakContext): string {
     : `${s} s past its lifetime`;
 }
 
+/** Why a test could try an expired credential no longer (PastExpiry's `outOf`). */
+const TRIED_NO_LONGER = {
+  time: 'its time bound came',
+  tries: 'each try needs a credential never used, and every one it fetched was used',
+} as const;
+
 /** Still accepted when the test could try no longer, within the leeway: not judged, and why. */
-function withinLeeway(id: RequirementId, what: string, past: PastExpiry<unknown>, speak: SpeakContext): void {
+function withinLeeway(
+  id: RequirementId,
+  what: string,
+  past: Extract<PastExpiry<unknown>, { kind: 'within-leeway' }>,
+  speak: SpeakContext,
+): void {
   notObserved(
     id,
-    `${what} was still accepted ${Math.round(past.pastMs / 1000)} s past its lifetime, within the ${speak.config.expiry.leewayS} s a server may allow for clock skew (--expiry-leeway; RFC 7519 §4.1.4), and this test could try no longer`,
+    `${what} was still accepted ${Math.round(past.pastMs / 1000)} s past its lifetime, within the ${speak.config.expiry.leewayS} s a server may allow for clock skew (--expiry-leeway; RFC 7519 §4.1.4), and this test could try no longer (${TRIED_NO_LONGER[past.outOf]})`,
     "--expiry-leeway set to the server's own leeway (0 for none), or --profile acceptance (waits the leeway out within --max-time)",
   );
 }
@@ -246,9 +267,10 @@ async function signedUrlExpires({ speak }: { speak: SpeakContext }): Promise<voi
   });
   if (!plan.wait) return notObserved(coveredIds(), plan.reason, plan.wouldJudge);
   await waitUntil('signed audio URL', plan.expiresAtMs + pastMarginMs(speak));
-  const past = await triedPastExpiry(speak, startedMs, plan.expiresAtMs, () =>
-    speak.api.fetchSigned(signed.location.href),
-  );
+  const past = await triedPastExpiry(speak, startedMs, plan.expiresAtMs, {
+    ask: () => speak.api.fetchSigned(signed.location.href),
+    refused: errorStatus,
+  });
   if (past.kind === 'within-leeway')
     return withinLeeway('AUDIO-SIGNED-EXPIRES', 'a signed audio URL', past, speak);
   const late = past.answer;
@@ -283,16 +305,21 @@ async function signedUrlExpires({ speak }: { speak: SpeakContext }): Promise<voi
 }
 
 async function websocketUrlExpires({ speak }: { speak: SpeakContext }): Promise<void> {
+  const startedMs = Date.now();
   const { expiry, timeouts } = speak.config;
   const voiceId = (await sharedVoice(speak)).voice_id;
   const issuedMs = Date.now();
-  // Three URLs of one moment: one opened now, one used just before the lifetime ends, one after it
-  // (a URL may be single-use: WS-URL-NEW-PER-CONNECTION).
-  const [early, before, after] = await Promise.all(
-    [0, 1, 2].map(() => fetchWebsocketUrl(speak.api, speak.model.name, 'spec')),
+  // URLs of one moment: one opened now, one used just before the lifetime ends, and a pool tried
+  // after it, one URL per try: a URL may be single-use (WS-URL-NEW-PER-CONNECTION), so a second try
+  // of the same URL refused would show nothing about its expiry.
+  const [early, before, ...afterPool] = await Promise.all(
+    Array.from({ length: 2 + pastExpiryTries(speak) }, () =>
+      fetchWebsocketUrl(speak.api, speak.model.name, 'spec'),
+    ),
   );
+  const arrivedMs = Date.now();
   const configured = expiry.wsUrlLifetimeS;
-  const shown = visibleExpiryMs(after!);
+  const shown = visibleExpiryMs(afterPool[0]!);
   const lifetimeS =
     configured ?? (shown === undefined ? CONTRACT_WS_URL_LIFETIME_S : Math.round((shown - issuedMs) / 1000));
   const plan = planExpiry({
@@ -314,29 +341,21 @@ async function websocketUrlExpires({ speak }: { speak: SpeakContext }): Promise<
     // Still within the lifetime: a margin before its end, or half-way for a lifetime that short.
     const beforeAt = Math.max(issuedMs + (plan.lifetimeS * 1000) / 2, plan.expiresAtMs - EXPIRY_MARGIN_MS);
     await waitUntil('websocket URL (still valid)', beforeAt);
-    await check('WS-URL-EXPIRED-REFUSED', async () => {
-      const conn = await acceptedWithin(
-        speak,
-        before!,
-        Math.round((plan.expiresAtMs - Date.now()) / 1000),
-        plan.expiresAtMs,
-      );
-      await conn.close();
-    });
-    await waitUntil('websocket URL', plan.expiresAtMs + pastMarginMs(speak));
-    // Not upgraded past its lifetime (how it was refused is observed); a URL issued now must open,
-    // so the refusal is the expiry's doing.
+    await stillAcceptedBefore(
+      speak,
+      before!,
+      Math.round((plan.expiresAtMs - Date.now()) / 1000),
+      plan.expiresAtMs,
+    );
+    // None of the pool was issued after it arrived (back-pressure may have held a request): the
+    // tries come past the lifetime of the last one issued.
+    const pastFromMs = plan.expiresAtMs + (arrivedMs - issuedMs);
+    await waitUntil('websocket URL', pastFromMs + pastMarginMs(speak));
     await check('WS-URL-EXPIRED-REFUSED', () =>
-      expectUpgradesRefused(
-        'WS-URL-EXPIRED-REFUSED',
-        [
-          {
-            url: after!,
-            why: `a websocket URL living ${plan.lifetimeS} s, ${pastMarginMs(speak) / 1000} s past its lifetime`,
-          },
-        ],
-        () => fetchWebsocketUrl(speak.api, speak.model.name, 'spec'),
-        { timeoutMs: speak.config.timeouts.requestMs, difference: 'the expiry' },
+      upgradesRefusedPastExpiry(
+        speak,
+        { startedMs, expiresAtMs: pastFromMs, lifetimeS: plan.lifetimeS },
+        afterPool,
       ),
     );
     await check('WS-OPEN-PAST-EXPIRY', async () => {
@@ -369,18 +388,78 @@ async function websocketUrlExpires({ speak }: { speak: SpeakContext }): Promise<
 }
 
 /**
- * The URL must still open a connection `leftS` seconds before it expires (at `expiresAtMs`). A
- * refusal that came only after the expiry may answer an upgrade our own back-pressure waits held
- * past it (the upgrade is retried inside the client): not concluded then, never blamed (issue 37).
+ * How many URLs the tries past the lifetime need: one per try, the tries at growing waits (2 s, 4 s,
+ * 8 s, …: doublingWaitMs) up to the leeway's end. A try every 2 s would need 150 URLs for the
+ * default 300 s leeway; the doubling needs 9 (3 for a 5 s leeway, 1 for none) and still tries
+ * within a few seconds of the end a server allowing a small skew, the common case.
+ */
+const pastExpiryTries = (speak: SpeakContext) => triesWithin(leewayMs(speak), doublingWaitMs);
+
+/**
+ * Inside the check: the websocket URLs of `pool`, never connected to, tried past their lifetime (it
+ * ended at `expiresAtMs`) one per try while the server upgrades them within the leeway (a connection
+ * opened is closed at once: attemptUpgrade). The last outcome is judged as expectUpgradesRefused
+ * judges: only an upgrade fails, and a URL issued now must open, so the refusal is the expiry's doing.
+ */
+async function upgradesRefusedPastExpiry(
+  speak: SpeakContext,
+  o: { startedMs: number; expiresAtMs: number; lifetimeS: number },
+  pool: readonly string[],
+): Promise<void> {
+  const requestMs = speak.config.timeouts.requestMs;
+  const past = await triedPastExpiry(speak, o.startedMs, o.expiresAtMs, {
+    ask: (attempt) => attemptUpgrade(pool[attempt]!, requestMs),
+    // Anything but an open connection ends the tries: a refusal, or what is neither (judged below).
+    refused: (outcome) => outcome.kind !== 'accepted',
+    waitMs: doublingWaitMs,
+    maxTries: pool.length,
+  });
+  if (past.kind === 'within-leeway')
+    return withinLeeway('WS-URL-EXPIRED-REFUSED', 'a websocket URL', past, speak);
+  await judgeUpgrades(
+    'WS-URL-EXPIRED-REFUSED',
+    [{ outcome: past.answer, why: `a websocket URL living ${o.lifetimeS} s, ${pastWords(past, speak)}` }],
+    () => fetchWebsocketUrl(speak.api, speak.model.name, 'spec'),
+    { timeoutMs: requestMs, difference: 'the expiry' },
+  );
+}
+
+/**
+ * The URL opening before its end is half of WS-URL-EXPIRED-REFUSED: it holds only with the refusal
+ * past the end (a check held here would pass the requirement even when that refusal is not judged),
+ * so only a refusal is concluded now.
+ */
+async function stillAcceptedBefore(
+  speak: SpeakContext,
+  url: string,
+  leftS: number,
+  expiresAtMs: number,
+): Promise<void> {
+  const refusal = await acceptedWithin(speak, url, leftS, expiresAtMs).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (refusal !== undefined)
+    check('WS-URL-EXPIRED-REFUSED', () => {
+      throw refusal;
+    });
+}
+
+/**
+ * The URL must still open a connection `leftS` seconds before it expires (at `expiresAtMs`); it is
+ * closed at once. A refusal that came only after the expiry may answer an upgrade our own
+ * back-pressure waits held past it (the upgrade is retried inside the client): not concluded then,
+ * never blamed (issue 37).
  */
 async function acceptedWithin(
   speak: SpeakContext,
   url: string,
   leftS: number,
   expiresAtMs: number,
-): Promise<SpeakStreamConnection> {
+): Promise<void> {
+  let conn: SpeakStreamConnection;
   try {
-    return await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
+    conn = await SpeakStreamConnection.connect(url, { timeoutMs: speak.config.timeouts.requestMs });
   } catch (error) {
     if (Date.now() >= expiresAtMs)
       throw new ClientDiagnostic(
@@ -394,4 +473,5 @@ async function acceptedWithin(
       { expected: '101 Switching Protocols', actual: (error as Error).message },
     );
   }
+  await conn.close();
 }

@@ -1,7 +1,7 @@
 /**
- * Latitude expiry-leeway: how long past its lifetime an access token (../auth/tokens.ts) or a signed
- * audio URL (../signing/audio-url.ts) is still accepted, as a server allowing for clock skew does
- * (RFC 7519 §4.1.4); without the switch, none.
+ * Latitude expiry-leeway: how long past its lifetime an access token (../auth/tokens.ts), a signed
+ * audio URL (../signing/audio-url.ts) or a websocket URL (../worker/websocket/secret.ts) is still
+ * accepted, as a server allowing for clock skew does (RFC 7519 §4.1.4); without the switch, none.
  */
 import { latitude } from './index.ts';
 

@@ -48,7 +48,7 @@ export const LATITUDES = [
     'expiry-leeway',
     'auth',
     'Lifetime of an access token: not shown.',
-    'access tokens and signed audio URLs are still accepted up to 20 s past their lifetime (the leeway for clock skew RFC 7519 §4.1.4 lets a server allow; jose clockTolerance, 60 s in Spring, 5 min in ASP.NET)',
+    'access tokens, signed audio URLs and websocket URLs are still accepted up to 20 s past their lifetime (the leeway for clock skew RFC 7519 §4.1.4 lets a server allow; jose clockTolerance, 60 s in Spring, 5 min in ASP.NET)',
   ),
   l(
     'logout-everywhere',

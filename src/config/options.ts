@@ -198,9 +198,9 @@ export const RUN_ONLY_OPTIONS = {
     parse: parseNonNegativeInt,
     default: 300,
     help:
-      'seconds past a lifetime a server may still accept an access token or signed URL (clock skew: RFC ' +
-      "7519's leeway, 'usually no more than a few minutes'); a refusal within it passes, one the run " +
-      'cannot wait for is not judged',
+      'seconds past a lifetime a server may still accept an access token, signed audio URL or ' +
+      "websocket URL (clock skew: RFC 7519's leeway, 'usually no more than a few minutes'); a refusal " +
+      'within it passes, one the run cannot wait for is not judged',
   },
   profile: {
     flag: '--profile <profile>',

@@ -110,8 +110,8 @@ export interface ExpiryConfig {
   /** `--max-expiry-wait`: the longest lifetime the run waits out; a longer one skips the requirement. */
   maxWaitS: number;
   /**
-   * `--expiry-leeway`: seconds past a lifetime a server may still accept an access token or a signed
-   * URL (RFC 7519 §4.1.4's leeway for clock skew) before that is a failure.
+   * `--expiry-leeway`: seconds past a lifetime a server may still accept an access token, a signed
+   * audio URL or a websocket URL (RFC 7519 §4.1.4's leeway for clock skew) before that is a failure.
    */
   leewayS: number;
   /** `--signed-url-lifetime`: seconds a signed audio URL lives (absent: read its X-Amz-Expires, if any). */

@@ -112,43 +112,93 @@ export async function waitUntil(label: string, untilMs: number): Promise<void> {
 /** How often an expired credential the server still accepts is tried again while its leeway lasts. */
 export const LEEWAY_ASK_EVERY_MS = 2_000;
 
+/**
+ * The waits between tries when each try costs a credential of its own (a websocket URL may be
+ * single-use): 2 s, 4 s, 8 s, … A server's leeway is a few seconds or a few minutes (RFC 7519
+ * §4.1.4; JWT libraries: 0 to 5 minutes): the tries are close at first, and the credentials needed
+ * grow with the logarithm of the leeway, not with the leeway (triesWithin).
+ */
+export const doublingWaitMs = (attempt: number): number => LEEWAY_ASK_EVERY_MS * 2 ** attempt;
+
+/**
+ * The most tries askPastExpiry makes from a lifetime's end to the end of a leeway of `leewayMs`
+ * with these waits: as many credentials suffice for a try at the leeway's end. The first try comes
+ * a margin past the lifetime and each ask takes time, so the real tries are never more.
+ */
+export function triesWithin(leewayMs: number, waitMs: (attempt: number) => number): number {
+  let tries = 1;
+  let atMs = 0;
+  while (atMs < leewayMs) {
+    atMs += waitMs(tries - 1);
+    tries += 1;
+  }
+  return tries;
+}
+
 /** What an expired credential met, tried from its lifetime's end on (askPastExpiry). */
 export type PastExpiry<T> =
   /** Refused (as `refused` says) `pastMs` after the lifetime's end. */
   | { kind: 'refused'; answer: T; pastMs: number }
   /** Still accepted once the leeway was over: a verdict. */
   | { kind: 'accepted'; answer: T; pastMs: number }
-  /** Still accepted when the test could try no longer, within the leeway: no verdict. */
-  | { kind: 'within-leeway'; answer: T; pastMs: number };
+  /**
+   * Still accepted when the test could try no longer, within the leeway: no verdict. `outOf`: the
+   * test's time bound came, or its tries (`maxTries`) were all used.
+   */
+  | { kind: 'within-leeway'; answer: T; pastMs: number; outOf: 'time' | 'tries' };
+
+/** How an expired credential is tried past its lifetime (askPastExpiry). */
+export interface PastExpiryTries<T> {
+  /** One try; `attempt` counts from 0 (a test with one credential per try picks it by the count). */
+  ask: (attempt: number) => Promise<T>;
+  refused: (answer: T) => boolean;
+  /** The wait after try `attempt` (default: LEEWAY_ASK_EVERY_MS each time). */
+  waitMs?: (attempt: number) => number;
+  /** How many tries the test has at most (default: no limit but time). */
+  maxTries?: number;
+}
 
 /**
  * Tries an expired credential (`ask`) from its lifetime's end on (the caller waited the margin), and
- * again every LEEWAY_ASK_EVERY_MS while the server accepts it, until it is refused, the leeway is
- * over, or the next try would come after `stopAtMs` (the test's own bound). Why a leeway: a server
- * checking an expiry "MAY provide for some small leeway, usually no more than a few minutes, to
- * account for clock skew" (RFC 7519 §4.1.4), and its clock is not ours: an acceptance within it is
- * no violation, and one the test cannot wait out is no verdict.
+ * again (every LEEWAY_ASK_EVERY_MS, or as `waitMs` says) while the server accepts it, until it is
+ * refused, the leeway is over, the tries are used up, or the next try would come after `stopAtMs`
+ * (the test's own bound). Why a leeway: a server checking an expiry "MAY provide for some small
+ * leeway, usually no more than a few minutes, to account for clock skew" (RFC 7519 §4.1.4), and its
+ * clock is not ours: an acceptance within it is no violation, and one the test cannot wait out is no
+ * verdict.
  */
-export async function askPastExpiry<T>(o: {
-  ask: () => Promise<T>;
-  refused: (answer: T) => boolean;
-  expiresAtMs: number;
-  leewayMs: number;
-  stopAtMs: number;
-  /** How the wait between tries is made (tests: a fake clock's). */
-  wait?: (ms: number) => Promise<unknown>;
-}): Promise<PastExpiry<T>> {
+export async function askPastExpiry<T>(
+  o: PastExpiryTries<T> & {
+    expiresAtMs: number;
+    leewayMs: number;
+    stopAtMs: number;
+    /** How the wait between tries is made (tests: a fake clock's). */
+    wait?: (ms: number) => Promise<unknown>;
+  },
+): Promise<PastExpiry<T>> {
   const wait = o.wait ?? sleep;
+  const waitMs = o.waitMs ?? (() => LEEWAY_ASK_EVERY_MS);
   const leewayEndMs = o.expiresAtMs + o.leewayMs;
-  for (;;) {
-    const answer = await o.ask();
+  for (let attempt = 0; ; attempt++) {
+    const answer = await o.ask(attempt);
     const pastMs = Date.now() - o.expiresAtMs;
     if (o.refused(answer)) return { kind: 'refused', answer, pastMs };
     if (Date.now() >= leewayEndMs) return { kind: 'accepted', answer, pastMs };
-    const nextMs = Math.min(Date.now() + LEEWAY_ASK_EVERY_MS, leewayEndMs);
-    if (nextMs > o.stopAtMs) return { kind: 'within-leeway', answer, pastMs };
+    if (attempt + 1 >= (o.maxTries ?? Number.POSITIVE_INFINITY))
+      return { kind: 'within-leeway', answer, pastMs, outOf: 'tries' };
+    const nextMs = nextTryMs(Math.min(Date.now() + waitMs(attempt), leewayEndMs), o.stopAtMs);
+    if (nextMs > o.stopAtMs) return { kind: 'within-leeway', answer, pastMs, outOf: 'time' };
     await wait(Math.max(0, nextMs - Date.now()));
   }
+}
+
+/**
+ * When the next try comes: at `dueMs`, unless a long wait (a growing one) would carry it past the
+ * test's bound while a whole LEEWAY_ASK_EVERY_MS is still left before it: then one last try at the
+ * bound, so the test is not cut short by up to a wait. Waits of LEEWAY_ASK_EVERY_MS are never cut.
+ */
+function nextTryMs(dueMs: number, stopAtMs: number): number {
+  return dueMs > stopAtMs && stopAtMs - Date.now() >= LEEWAY_ASK_EVERY_MS ? stopAtMs : dueMs;
 }
 
 /** "mm:ss" (or "h:mm:ss") left until `untilMs`. */

@@ -66,10 +66,13 @@ export {
 export { classify, isRunFact } from './disposition.ts';
 export {
   askPastExpiry,
+  doublingWaitMs,
   EXPIRY_MARGIN_MS,
   expiryMarginMs,
   type PastExpiry,
+  type PastExpiryTries,
   planExpiry,
+  triesWithin,
   waitUntil,
 } from './expiry.ts';
 export { runPacing, TOO_FAST_BASE, tooFastRemedyFor } from './pacing.ts';

@@ -41,6 +41,12 @@ export interface MustNotUpgrade {
   why: string;
 }
 
+/** A URL the worker must not upgrade, tried: why it must not, and what became of the upgrade. */
+export interface TriedUpgrade {
+  why: string;
+  outcome: UpgradeOutcome;
+}
+
 /**
  * Inside `check(id, …)`: none of `urls` may be upgraded. Fails (a Finding naming each) when one
  * was accepted; observes how each was refused, a 5xx or a closed connection named as such. Then
@@ -55,8 +61,21 @@ export async function expectUpgradesRefused(
   unaltered: () => Promise<string>,
   o: { timeoutMs: number; difference: string },
 ): Promise<void> {
-  const tried: { why: string; outcome: UpgradeOutcome }[] = [];
+  const tried: TriedUpgrade[] = [];
   for (const { url, why } of urls) tried.push({ why, outcome: await attemptUpgrade(url, o.timeoutMs) });
+  await judgeUpgrades(id, tried, unaltered, o);
+}
+
+/**
+ * expectUpgradesRefused's judgement of upgrades already tried, for a caller that tries them its own
+ * way (past an expiry, again while a leeway lasts: suites/expiry.spec.ts).
+ */
+export async function judgeUpgrades(
+  id: RequirementId,
+  tried: readonly TriedUpgrade[],
+  unaltered: () => Promise<string>,
+  o: { timeoutMs: number; difference: string },
+): Promise<void> {
   const accepted = tried.filter((t) => t.outcome.kind === 'accepted');
   if (accepted.length > 0)
     throw new Finding(

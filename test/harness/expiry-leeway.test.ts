@@ -5,7 +5,7 @@
  * waits are the clock's, not a stopwatch's.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { askPastExpiry } from '../../src/harness/expiry.ts';
+import { askPastExpiry, doublingWaitMs, triesWithin } from '../../src/harness/expiry.ts';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -103,7 +103,113 @@ describe('an expired credential past its lifetime', () => {
       wait,
     });
     await vi.runAllTimersAsync();
-    expect(await pending).toMatchObject({ kind: 'within-leeway', pastMs: 6_000 });
+    expect(await pending).toMatchObject({ kind: 'within-leeway', pastMs: 6_000, outOf: 'time' });
     expect(s.tries.at(-1)).toBeLessThanOrEqual(1_005_000);
+  });
+});
+
+/**
+ * A credential per try (a websocket URL may be single-use): `ask` is told which try it is, the waits
+ * grow (doublingWaitMs), and the tries are as many as the credentials fetched (`maxTries`).
+ */
+describe('one credential per try, at growing waits', () => {
+  test('each try is told its index, the waits double: 2 s, 4 s, 8 s, …', async () => {
+    const s = server(1_020_000); // the server allows 22 s past the lifetime
+    const attempts: number[] = [];
+    const pending = askPastExpiry({
+      ask: (attempt) => {
+        attempts.push(attempt);
+        return s.ask();
+      },
+      refused,
+      waitMs: doublingWaitMs,
+      expiresAtMs: 998_000,
+      leewayMs: 300_000,
+      stopAtMs: 2_000_000,
+      wait,
+    });
+    await vi.runAllTimersAsync();
+    expect(await pending).toMatchObject({ kind: 'refused', pastMs: 32_000 });
+    expect(s.tries.map((t) => t - 1_000_000)).toEqual([0, 2_000, 6_000, 14_000, 30_000]);
+    expect(attempts).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  test('as many credentials as triesWithin says reach the leeway: a verdict, not out of tries', async () => {
+    const s = server(Number.POSITIVE_INFINITY);
+    const maxTries = triesWithin(300_000, doublingWaitMs);
+    const pending = askPastExpiry({
+      ask: s.ask,
+      refused,
+      waitMs: doublingWaitMs,
+      maxTries,
+      expiresAtMs: 999_500, // the run's own stack: a 0.5 s margin
+      leewayMs: 300_000,
+      stopAtMs: 2_000_000,
+      wait,
+    });
+    await vi.runAllTimersAsync();
+    expect(await pending).toMatchObject({ kind: 'accepted', pastMs: 300_000 });
+    expect(s.tries.length).toBeLessThanOrEqual(maxTries);
+  });
+
+  test('every credential used while still accepted within the leeway: no verdict, out of tries', async () => {
+    const s = server(Number.POSITIVE_INFINITY);
+    const pending = askPastExpiry({
+      ask: s.ask,
+      refused,
+      waitMs: doublingWaitMs,
+      maxTries: 3,
+      expiresAtMs: 998_000,
+      leewayMs: 300_000,
+      stopAtMs: 2_000_000,
+      wait,
+    });
+    await vi.runAllTimersAsync();
+    expect(await pending).toMatchObject({ kind: 'within-leeway', pastMs: 8_000, outOf: 'tries' });
+    expect(s.tries).toHaveLength(3);
+  });
+
+  test("a wait that would outrun the test's bound is cut short: one last try at the bound", async () => {
+    const s = server(1_025_000);
+    const pending = askPastExpiry({
+      ask: s.ask,
+      refused,
+      waitMs: doublingWaitMs,
+      expiresAtMs: 998_000,
+      leewayMs: 300_000,
+      stopAtMs: 1_025_000, // the next doubled try (1 030 000) would come after it
+      wait,
+    });
+    await vi.runAllTimersAsync();
+    expect(await pending).toMatchObject({ kind: 'refused', pastMs: 27_000 });
+    expect(s.tries.map((t) => t - 1_000_000)).toEqual([0, 2_000, 6_000, 14_000, 25_000]);
+  });
+
+  test('still accepted at the bound: no verdict, out of time', async () => {
+    const s = server(Number.POSITIVE_INFINITY);
+    const pending = askPastExpiry({
+      ask: s.ask,
+      refused,
+      waitMs: doublingWaitMs,
+      expiresAtMs: 998_000,
+      leewayMs: 300_000,
+      stopAtMs: 1_025_000,
+      wait,
+    });
+    await vi.runAllTimersAsync();
+    expect(await pending).toMatchObject({ kind: 'within-leeway', pastMs: 27_000, outOf: 'time' });
+    expect(s.tries.at(-1)).toBe(1_025_000);
+  });
+});
+
+describe('triesWithin: the credentials a leeway needs', () => {
+  test('doubling waits: 9 for the default 300 s, 3 for 5 s, 1 for none', () => {
+    expect(triesWithin(300_000, doublingWaitMs)).toBe(9);
+    expect(triesWithin(5_000, doublingWaitMs)).toBe(3);
+    expect(triesWithin(0, doublingWaitMs)).toBe(1);
+  });
+
+  test('a try every 2 s would need one per 2 s of leeway', () => {
+    expect(triesWithin(300_000, () => 2_000)).toBe(151);
   });
 });

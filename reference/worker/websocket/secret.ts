@@ -9,6 +9,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { defects } from '../../defects/index.ts';
+import { expiryLeewayS } from '../../latitude/expiry-leeway.ts';
 import { persistedSecret } from '../../store/db.ts';
 
 export const DEFAULT_WEBSOCKET_URL_LIFETIME_MS = 60 * 60 * 1000;
@@ -69,7 +70,8 @@ export function verifyWebsocketSecret(
   if (typeof body.u !== 'string' || typeof body.m !== 'string' || typeof body.e !== 'number') {
     return { ok: false, reason: 'malformed', detail: 'the websocket secret is malformed' };
   }
-  if (body.e <= nowMs && !defects.has('ws-expired-url-accepted'))
+  // Latitude expiry-leeway: still accepted a little past its expiry, as a server allowing for clock skew.
+  if (body.e + expiryLeewayS() * 1000 <= nowMs && !defects.has('ws-expired-url-accepted'))
     return { ok: false, reason: 'expired', detail: 'the websocket URL has expired; ask for a new one' };
   return { ok: true, claims: { userId: body.u, model: body.m, expiresAtMs: body.e } };
 }

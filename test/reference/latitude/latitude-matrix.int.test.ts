@@ -75,11 +75,12 @@ const WAIT_BOUND: readonly string[] = [
 ];
 /**
  * Switches whose freedom only shows with lifetimes the run waits out: `speakcheck serve` keeps 900 s
- * tokens and signed URLs, past a quick run's --max-expiry-wait, so expiry-leeway runs with 5 s ones
- * (accepted to 25 s: the run must keep trying within the leeway, not fail at the margin).
+ * tokens and signed URLs and 1 h websocket URLs, past a quick run's --max-expiry-wait, so
+ * expiry-leeway runs with 5 s ones (accepted to 25 s: the run must keep trying within the leeway,
+ * not fail at the margin; the websocket URL shows its expiry, so the run needs no --ws-url-lifetime).
  */
 const SWITCH_SERVE: Readonly<Record<string, string[]>> = {
-  'expiry-leeway': ['--access-token-ttl', '5', '--signed-url-ttl', '5'],
+  'expiry-leeway': ['--access-token-ttl', '5', '--signed-url-ttl', '5', '--websocket-url-ttl', '5'],
 };
 
 /**
