@@ -22,6 +22,7 @@ import {
   runThrottle,
   type SpeakContext,
 } from '../src/harness/index.ts';
+import { acceptedItem, outOfBounds } from './support/accepted-body.ts';
 import type { Take, Voice } from './support/items.ts';
 import { list } from './support/lists.ts';
 import { prefetch, useSharedVoice } from './support/scenarios.ts';
@@ -58,43 +59,16 @@ async function trackAccidental(speak: SpeakContext, exchange: Exchange): Promise
   }
 }
 
-const PROSODY_BOUNDS = { min: -10, max: 10 } as const;
-
-/** The fields of `prosody` that are not integers within -10..10 ("field=value"). */
-function outOfBounds(prosody: unknown): string[] {
-  if (prosody === null || typeof prosody !== 'object') return [`prosody=${show(prosody)}`];
-  return Object.entries(prosody as Record<string, unknown>)
-    .filter(
-      ([, value]) =>
-        !Number.isInteger(value) ||
-        (value as number) < PROSODY_BOUNDS.min ||
-        (value as number) > PROSODY_BOUNDS.max,
-    )
-    .map(([field, value]) => `${field}=${show(value)}`);
-}
-
 /** Out-of-range prosodies the server accepted (clamped) instead of refusing: ERR-PROSODY-REFUSED. */
 const prosodyAccepted: string[] = [];
+/** How many it refused with a 4xx: with none accepted, what ERR-PROSODY-REFUSED saw hold. */
+let prosodyRefused = 0;
 
 /** Invalid bodies the server accepted instead of refusing: ERR-INVALID-BODY-ACCEPTED (reported). */
 const invalidAccepted: string[] = [];
 
 const kindOf = (endpoint: InvalidCase['endpoint']): ItemKind =>
   endpoint === '/v1/speak/takes/generate' ? 'take' : 'voice';
-
-/** What an accepted generation body became: the item as the answer and a later GET show it. */
-async function acceptedItem(
-  speak: SpeakContext,
-  exchange: Exchange,
-  kind: ItemKind,
-): Promise<Array<{ as: string; item: Record<string, unknown> | undefined }>> {
-  const answer = exchange.json as Record<string, unknown> | undefined;
-  const shown = [{ as: 'the answer', item: answer }];
-  const id = answer?.[`${kind}_id`];
-  if (typeof id !== 'string') return shown;
-  const got = await speak.api.get(`/v1/speak/${kind}s/${encodeURIComponent(id)}`);
-  return [...shown, { as: `GET (${got.status})`, item: got.json as Record<string, unknown> | undefined }];
-}
 
 /**
  * ERR-PROSODY-OUT-OF-RANGE on one answer to a prosody number out of bounds or not an integer: a
@@ -108,6 +82,7 @@ async function judgeOutOfRangeProsody(
   kind: ItemKind,
 ): Promise<void> {
   if (exchange.status >= 400 && exchange.status < 500) {
+    prosodyRefused++;
     against('ERR-JSON-DETAIL', () => assertErrorBody(exchange));
     return;
   }
@@ -212,6 +187,14 @@ covers(
         { numRuns: NUM_RUNS, examples: oneOfEveryKind(ctx).map((c) => [c] as [InvalidCase]) },
       ),
     );
+    // "A refused generation creates nothing" speaks of refusals: with every invalid body accepted
+    // there was none to look for.
+    if (codesByReason.size === 0)
+      return notObserved(
+        'ERR-NOTHING-CREATED',
+        'the server refused none of the invalid bodies (ERR-INVALID-BODY-ACCEPTED lists them)',
+        'a server that refuses an invalid generation body',
+      );
     const takes = await list<Take>(speak, 'take');
     const voices = await list<Voice>(speak, 'voice');
     check('ERR-NOTHING-CREATED', () => {
@@ -296,6 +279,12 @@ covers(
       }
     }
     // Every out-of-range prosody this file sent: these, and the property's when it ran first.
+    if (prosodyAccepted.length === 0 && prosodyRefused === 0)
+      return notObserved(
+        'ERR-PROSODY-REFUSED',
+        'no prosody out of range was answered with a 4xx refusal or an acceptance (see ERR-PROSODY-OUT-OF-RANGE)',
+        'a server that answers an out-of-range prosody with a 4xx or a 2xx',
+      );
     check('ERR-PROSODY-REFUSED', () => {
       if (prosodyAccepted.length === 0) return;
       throw new Finding(

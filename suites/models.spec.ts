@@ -176,6 +176,12 @@ covers(
   ['MODEL-GENDERS-USABLE'],
   'a voice can be generated with each gender of the model',
   async ({ speak }) => {
+    if (speak.model.genders.length === 0)
+      return notApplicable(
+        'MODEL-GENDERS-USABLE',
+        `model ${speak.model.name} lists no gender: no voice to generate with one`,
+        'a model that lists its genders (--model NAME)',
+      );
     // Generating one voice per gender, each done with the gender asked for, is the requirement itself.
     const voices = await checkStep('MODEL-GENDERS-USABLE', () => voicesByGender(speak));
     observe('models.voices-by-gender', 'voices ready for genders {genders} (models: {models})', {
@@ -255,6 +261,12 @@ covers(
   ['MODEL-LANGUAGES-USABLE'],
   'a take is accepted and ready with each language of the model as override_language',
   async ({ speak }) => {
+    if (exercisedLanguages(speak).length === 0)
+      return notApplicable(
+        'MODEL-LANGUAGES-USABLE',
+        `model ${speak.model.name} lists no language: no take to make with one as override_language`,
+        'a model that lists its languages (--model NAME)',
+      );
     await anyVoice(speak); // the voice is setup: its failure blocks, the takes' failure fails
     const takes = await checkStep('MODEL-LANGUAGES-USABLE', () => languageTakes(speak));
     takes.forEach((take, i) => {

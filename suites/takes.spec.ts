@@ -10,7 +10,7 @@ import { multilingualArb, unicodeArb } from '../fixtures/texts.ts';
 import { assertDurationIsSampleCount, assertInfoConsistent, parseWav } from '../src/checks/audio.ts';
 import { deleteAnswerUnknowable, RESENT_DELETE_UNKNOWABLE } from '../src/checks/exchange.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { assertStatusOrder, distinctRuns, isDone } from '../src/checks/status.ts';
+import { assertStatusOrder, distinctRuns, isDone, PROGRESS_ORDER } from '../src/checks/status.ts';
 import {
   cannotObserve,
   check,
@@ -288,9 +288,19 @@ async function polledTakeSequences(speak: SpeakContext): Promise<readonly Observ
   return [...takes, ...runSequences('take', takes)];
 }
 
-/** Whether polling saw the take in the worker (started, progress_*): where "moves forward" can be seen. */
+/** The statuses between waiting and done whose place in the order is known. */
+const IN_PROGRESS = new Set<string>(
+  PROGRESS_ORDER.filter((status) => status !== 'waiting' && !isDone(status)),
+);
+
+/**
+ * Whether polling caught the take in a state between waiting and done whose place in the order is
+ * known: a status of no known rank (a server's own "processing") is left out of the order
+ * (assertStatusOrder), so a sequence through it alone shows no order to judge. Where "moves forward"
+ * can be seen.
+ */
 function sawInProgress(statuses: readonly string[]): boolean {
-  return statuses.some((status) => status !== 'waiting' && !isDone(status));
+  return statuses.some((status) => IN_PROGRESS.has(status));
 }
 
 covers(
