@@ -31,62 +31,55 @@ const refused = (answer: { status: number }) => answer.status >= 400;
 /** The wait between tries on the fake clock. */
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type Tries = Parameters<typeof askPastExpiry<{ status: number }>>[0];
+
+/**
+ * askPastExpiry against `s`, its lifetime over 2 s before now with a 300 s leeway and a far bound
+ * unless `o` says otherwise, run to its end on the fake clock.
+ */
+async function tried(s: ReturnType<typeof server>, o: Partial<Tries> = {}) {
+  const pending = askPastExpiry({
+    ask: s.ask,
+    refused,
+    expiresAtMs: 998_000,
+    leewayMs: 300_000,
+    stopAtMs: 2_000_000,
+    wait,
+    ...o,
+  });
+  await vi.runAllTimersAsync();
+  return pending;
+}
+
 describe('an expired credential past its lifetime', () => {
   test('refused at once: one try, no leeway used', async () => {
     const s = server(0);
-    const past = await askPastExpiry({
-      ask: s.ask,
-      refused,
-      expiresAtMs: 998_000,
-      leewayMs: 300_000,
-      stopAtMs: 2_000_000,
-      wait,
-    });
+    const past = await tried(s);
     expect(past).toMatchObject({ kind: 'refused', pastMs: 2_000 });
     expect(s.tries).toHaveLength(1);
   });
 
   test('refused within the leeway: tried again every 2 s until then, and passes', async () => {
     const s = server(1_010_000); // the server allows 12 s past the lifetime
-    const pending = askPastExpiry({
-      ask: s.ask,
-      refused,
-      expiresAtMs: 998_000,
-      leewayMs: 300_000,
-      stopAtMs: 2_000_000,
-      wait,
-    });
-    await vi.runAllTimersAsync();
-    const past = await pending;
+    const past = await tried(s);
     expect(past).toMatchObject({ kind: 'refused', pastMs: 12_000 });
     expect(s.tries.map((t) => t - 1_000_000)).toEqual([0, 2_000, 4_000, 6_000, 8_000, 10_000]);
   });
 
   test('still accepted once the leeway is over: a verdict, the last try at its end', async () => {
     const s = server(Number.POSITIVE_INFINITY);
-    const pending = askPastExpiry({
-      ask: s.ask,
-      refused,
-      expiresAtMs: 998_000,
+    const past = await tried(s, {
       leewayMs: 5_000,
-      stopAtMs: 2_000_000,
-      wait,
     });
-    await vi.runAllTimersAsync();
-    expect(await pending).toMatchObject({ kind: 'accepted', pastMs: 5_000 });
+    expect(past).toMatchObject({ kind: 'accepted', pastMs: 5_000 });
     expect(s.tries.at(-1)).toBe(1_003_000);
   });
 
   test('no leeway: accepted past the margin is a verdict at the first try', async () => {
     const s = server(Number.POSITIVE_INFINITY);
     expect(
-      await askPastExpiry({
-        ask: s.ask,
-        refused,
-        expiresAtMs: 998_000,
+      await tried(s, {
         leewayMs: 0,
-        stopAtMs: 2_000_000,
-        wait,
       }),
     ).toMatchObject({ kind: 'accepted' });
     expect(s.tries).toHaveLength(1);
@@ -94,16 +87,10 @@ describe('an expired credential past its lifetime', () => {
 
   test('the test cannot try until the leeway is over: within the leeway, no verdict', async () => {
     const s = server(Number.POSITIVE_INFINITY);
-    const pending = askPastExpiry({
-      ask: s.ask,
-      refused,
-      expiresAtMs: 998_000,
-      leewayMs: 300_000,
+    const past = await tried(s, {
       stopAtMs: 1_005_000,
-      wait,
     });
-    await vi.runAllTimersAsync();
-    expect(await pending).toMatchObject({ kind: 'within-leeway', pastMs: 6_000, outOf: 'time' });
+    expect(past).toMatchObject({ kind: 'within-leeway', pastMs: 6_000, outOf: 'time' });
     expect(s.tries.at(-1)).toBeLessThanOrEqual(1_005_000);
   });
 });
@@ -116,20 +103,14 @@ describe('one credential per try, at growing waits', () => {
   test('each try is told its index, the waits double: 2 s, 4 s, 8 s, …', async () => {
     const s = server(1_020_000); // the server allows 22 s past the lifetime
     const attempts: number[] = [];
-    const pending = askPastExpiry({
+    const past = await tried(s, {
       ask: (attempt) => {
         attempts.push(attempt);
         return s.ask();
       },
-      refused,
       waitMs: doublingWaitMs,
-      expiresAtMs: 998_000,
-      leewayMs: 300_000,
-      stopAtMs: 2_000_000,
-      wait,
     });
-    await vi.runAllTimersAsync();
-    expect(await pending).toMatchObject({ kind: 'refused', pastMs: 32_000 });
+    expect(past).toMatchObject({ kind: 'refused', pastMs: 32_000 });
     expect(s.tries.map((t) => t - 1_000_000)).toEqual([0, 2_000, 6_000, 14_000, 30_000]);
     expect(attempts).toEqual([0, 1, 2, 3, 4]);
   });
@@ -137,67 +118,42 @@ describe('one credential per try, at growing waits', () => {
   test('as many credentials as triesWithin says reach the leeway: a verdict, not out of tries', async () => {
     const s = server(Number.POSITIVE_INFINITY);
     const maxTries = triesWithin(300_000, doublingWaitMs);
-    const pending = askPastExpiry({
-      ask: s.ask,
-      refused,
+    const past = await tried(s, {
       waitMs: doublingWaitMs,
       maxTries,
       expiresAtMs: 999_500, // the run's own stack: a 0.5 s margin
-      leewayMs: 300_000,
-      stopAtMs: 2_000_000,
-      wait,
     });
-    await vi.runAllTimersAsync();
-    expect(await pending).toMatchObject({ kind: 'accepted', pastMs: 300_000 });
+    expect(past).toMatchObject({ kind: 'accepted', pastMs: 300_000 });
     expect(s.tries.length).toBeLessThanOrEqual(maxTries);
   });
 
   test('every credential used while still accepted within the leeway: no verdict, out of tries', async () => {
     const s = server(Number.POSITIVE_INFINITY);
-    const pending = askPastExpiry({
-      ask: s.ask,
-      refused,
+    const past = await tried(s, {
       waitMs: doublingWaitMs,
       maxTries: 3,
-      expiresAtMs: 998_000,
-      leewayMs: 300_000,
-      stopAtMs: 2_000_000,
-      wait,
     });
-    await vi.runAllTimersAsync();
-    expect(await pending).toMatchObject({ kind: 'within-leeway', pastMs: 8_000, outOf: 'tries' });
+    expect(past).toMatchObject({ kind: 'within-leeway', pastMs: 8_000, outOf: 'tries' });
     expect(s.tries).toHaveLength(3);
   });
 
   test("a wait that would outrun the test's bound is cut short: one last try at the bound", async () => {
     const s = server(1_025_000);
-    const pending = askPastExpiry({
-      ask: s.ask,
-      refused,
+    const past = await tried(s, {
       waitMs: doublingWaitMs,
-      expiresAtMs: 998_000,
-      leewayMs: 300_000,
       stopAtMs: 1_025_000, // the next doubled try (1 030 000) would come after it
-      wait,
     });
-    await vi.runAllTimersAsync();
-    expect(await pending).toMatchObject({ kind: 'refused', pastMs: 27_000 });
+    expect(past).toMatchObject({ kind: 'refused', pastMs: 27_000 });
     expect(s.tries.map((t) => t - 1_000_000)).toEqual([0, 2_000, 6_000, 14_000, 25_000]);
   });
 
   test('still accepted at the bound: no verdict, out of time', async () => {
     const s = server(Number.POSITIVE_INFINITY);
-    const pending = askPastExpiry({
-      ask: s.ask,
-      refused,
+    const past = await tried(s, {
       waitMs: doublingWaitMs,
-      expiresAtMs: 998_000,
-      leewayMs: 300_000,
       stopAtMs: 1_025_000,
-      wait,
     });
-    await vi.runAllTimersAsync();
-    expect(await pending).toMatchObject({ kind: 'within-leeway', pastMs: 27_000, outOf: 'time' });
+    expect(past).toMatchObject({ kind: 'within-leeway', pastMs: 27_000, outOf: 'time' });
     expect(s.tries.at(-1)).toBe(1_025_000);
   });
 });
