@@ -6,16 +6,24 @@
  * body of its kind (schema, a done status) and agree with what the run saw of it (polling's final
  * status, GET right after the call); each status call must be a Take about that take, and a done
  * status it carries the one the run saw. A worker that mixes up its queue, sending one take's body
- * to another take's hook, is caught on whichever take it happens to.
+ * to another take's hook, is caught on whichever take it happens to. An item no call of a hook had
+ * come for is not judged on it (hasCallsOf): nothing was seen, so it is neither a pass nor a failure.
  */
 import type { ItemKind } from '../../schemas/item-kind.ts';
 import type { Take, Voice } from '../../schemas/types.ts';
 import { Finding, show } from '../../src/checks/finding.ts';
 import { assertDoneBodyOfTake, assertStatusCallOfTake, callsOf } from '../../src/checks/webhook-calls.ts';
 import { assertWebhookBodyMatchesGet } from '../../src/checks/webhooks.ts';
-import { expectSchema, type SpeakContext, statusOf, type WebhookCall } from '../../src/harness/index.ts';
+import {
+  check,
+  expectSchema,
+  notObserved,
+  type SpeakContext,
+  statusOf,
+  type WebhookCall,
+} from '../../src/harness/index.ts';
 import type { WebhookScenarios } from './webhook-scenarios.ts';
-import type { InProgressAttempt, TakeScenario } from './webhook-takes.ts';
+import { ARRIVAL_BOUND_MS, type InProgressAttempt, type TakeScenario } from './webhook-takes.ts';
 
 /** One item with a done_webhook, with every call its token received and what the run saw of it. */
 export interface RegisteredItem {
@@ -134,10 +142,88 @@ export function assertDoneCallsOfItem(item: RegisteredItem): void {
   }
 }
 
-/** The first done call of `item` equals GET made right after it (when the run made one). */
+/**
+ * Whether a call of `hook` came for `item` while the webhooks file waited. Only such an item is
+ * judged on those calls: a loop over none would hold having judged nothing, and none yet is no
+ * failure either (the contract gives the calls no time; whether they come is judged at the run's end).
+ */
+export function hasCallsOf(item: RegisteredItem, hook: 'done' | 'status'): boolean {
+  return callsOf(item.calls, hook).length > 0;
+}
+
+/**
+ * WEBHOOK-DONE-BODY-TAKE on every done call of each of `items` that has one; how many items were
+ * judged (0: the test concluded nothing about them and says why itself, see noCallYet).
+ */
+export function judgeDoneCallsOfItems(items: readonly RegisteredItem[]): number {
+  const judged = items.filter((item) => hasCallsOf(item, 'done'));
+  for (const item of judged) check('WEBHOOK-DONE-BODY-TAKE', () => assertDoneCallsOfItem(item));
+  return judged.length;
+}
+
+/**
+ * WEBHOOK-STATUS-CALLED on every status call of each of `items` that has one; how many items were
+ * judged (0: as judgeDoneCallsOfItems).
+ */
+export function judgeStatusCallsOfItems(items: readonly RegisteredItem[]): number {
+  const judged = items.filter((item) => hasCallsOf(item, 'status'));
+  for (const item of judged) check('WEBHOOK-STATUS-CALLED', () => assertStatusCallsOfItem(item));
+  return judged.length;
+}
+
+/** Why a test judged no call of `hook` on `items` (notObserved's reason and what would judge it). */
+export function noCallYet(
+  items: readonly RegisteredItem[],
+  hook: 'done' | 'status',
+): [reason: string, wouldJudge: string] {
+  // Whether the calls come at all is judged at the end of the run, by the requirement that says so.
+  const later = hook === 'done' ? 'WEBHOOK-DONE-CALLED' : 'WEBHOOK-STATUS-AGREES-POLLING';
+  const subject = items.length === 0 ? 'no take was made' : items.map((item) => item.label).join(', ');
+  return [
+    `${subject}: no ${hook} call had come when the webhooks file stopped waiting (${ARRIVAL_BOUND_MS / 1000} s after the take was seen done), nothing to judge (whether ${hook} calls come at all is ${later}'s, judged at the end of the run)`,
+    `a server whose ${hook} calls arrive within ${ARRIVAL_BOUND_MS / 1000} s of the take being done`,
+  ];
+}
+
+/** Whether the run compared `item`'s first done call with GET made right after it. */
+export function comparedWithGet(item: RegisteredItem): boolean {
+  return hasCallsOf(item, 'done') && item.getAfterDone !== undefined;
+}
+
+/**
+ * WEBHOOK-DONE-BODY-EQUALS-GET on each of `items` the run compared with GET (comparedWithGet). None:
+ * not observed, naming why each was not (the websocket take and the voice never carry a GET here;
+ * the voice's is its own test's), so a pass is never an item that had nothing to compare.
+ */
+export function judgeDoneCallsAgainstGet(items: readonly RegisteredItem[]): void {
+  const compared = items.filter(comparedWithGet);
+  for (const item of compared)
+    check('WEBHOOK-DONE-BODY-EQUALS-GET', () => assertFirstDoneCallEqualsGet(item));
+  if (compared.length === 0) notObserved('WEBHOOK-DONE-BODY-EQUALS-GET', ...noneComparedWithGet(items));
+}
+
+/** Why none of `items` was compared with GET (notObserved's reason and what would judge it). */
+export function noneComparedWithGet(items: readonly RegisteredItem[]): [reason: string, wouldJudge: string] {
+  const why = (item: RegisteredItem) =>
+    hasCallsOf(item, 'done')
+      ? `${item.label}: no GET was made right after its done call`
+      : `${item.label}: no done call within ${ARRIVAL_BOUND_MS / 1000} s of it being seen done`;
+  return [
+    `no item had both a done call and a GET made right after it to compare (${items.length === 0 ? 'no item was made' : items.map(why).join('; ')})`,
+    `a server whose done calls arrive within ${ARRIVAL_BOUND_MS / 1000} s of the item being done`,
+  ];
+}
+
+/**
+ * The first done call of `item` equals GET made right after it. Only for an item comparedWithGet:
+ * without either side nothing was compared, and saying so is the caller's (a bug of speakcheck here).
+ */
 export function assertFirstDoneCallEqualsGet(item: RegisteredItem): void {
   const call = callsOf(item.calls, 'done')[0];
-  if (!call || item.getAfterDone === undefined) return;
+  if (!call || item.getAfterDone === undefined)
+    throw new Error(
+      `${item.label}: no done call and GET after it to compare (judge only comparedWithGet items)`,
+    );
   assertWebhookBodyMatchesGet(call.json, item.getAfterDone, `${item.label} done_webhook`);
 }
 

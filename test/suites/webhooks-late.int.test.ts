@@ -7,7 +7,8 @@
  * past the webhooks file's wait, or the done calls and the status call for ready are never sent.
  * `speakcheck run --requirement WEBHOOK-DONE-CALLED,WEBHOOK-VOICE-DONE,WEBHOOK-STATUS-AGREES-POLLING`
  * against it: late, all pass (judged at the end of the run, suites/webhooks-settled.spec.ts); never,
- * all fail there, as never called or never reported.
+ * all fail there, as never called or never reported. The done call's body (WEBHOOK-DONE-BODY-TAKE,
+ * -EQUALS-GET) is judged only on a call that came within the file's wait: late, not observed.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,11 @@ const DELAY_MS = 12_000;
 const STEP_MS = 400;
 const DONE_IDS = ['WEBHOOK-DONE-CALLED', 'WEBHOOK-VOICE-DONE'];
 const STATUS_ID = 'WEBHOOK-STATUS-AGREES-POLLING';
+/**
+ * Judged on a done call's body: with none come while the webhooks file waited, nothing was seen, so
+ * not a pass (a check looping over no call once passed them) and no failure either.
+ */
+const BODY_IDS = ['WEBHOOK-DONE-BODY-TAKE', 'WEBHOOK-DONE-BODY-EQUALS-GET'];
 
 /** Every call DELAY_MS after it was due, carrying the item as it was then. */
 const late: FakeSpeakHooks = {
@@ -57,7 +63,7 @@ async function judged(hooks: FakeSpeakHooks) {
     () => server.close(),
     () => rmSync(reportDir, { recursive: true, force: true }),
   );
-  const ids = [...DONE_IDS, STATUS_ID];
+  const ids = [...DONE_IDS, STATUS_ID, ...BODY_IDS];
   const run = await speakcheckRun(
     [
       ...['--base-url', server.url, '--email', EMAIL, '--requirement', ids.join(',')],
@@ -73,6 +79,10 @@ describe('a webhook call is judged on whether it comes, not how soon', () => {
     const { run, verdicts } = await judged(late);
     for (const id of [...DONE_IDS, STATUS_ID])
       expect(verdicts.get(id)?.status, `${id}: ${verdicts.get(id)?.message}\n${run.stdout}`).toBe('passed');
+    for (const id of BODY_IDS) {
+      expect(verdicts.get(id)?.status, `${id}: ${verdicts.get(id)?.message}`).toBe('not-observed');
+      expect(verdicts.get(id)?.message).toMatch(/no done call within 10 s of it being seen done/);
+    }
     expect(run.code, run.stdout + run.stderr).toBe(0);
   }, 120_000);
 
