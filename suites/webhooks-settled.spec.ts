@@ -102,6 +102,11 @@ const SETTLED: Array<[id: RequirementId, name: string, noEntry?: string]> = [
   ['WEBHOOK-POST-JSON', 'every webhook call, those in flight after the done call too, was a POST of JSON'],
   ['WEBHOOK-POST-URL-FORM', 'a {"post_url"} done_webhook was still called once 2.5 s after the first'],
   [
+    'WEBHOOK-STATUS-CALLED',
+    "a take's done status not reported by a status call within the webhooks file was reported by the end of the run",
+    "the take's done status was reported by a status call within the webhooks file, which judged it",
+  ],
+  [
     'WEBHOOK-STATUS-AGREES-POLLING',
     'a status polled but not reported by a status call within the webhooks file was reported by the end of the run',
     'every status polled was reported by a status call within the webhooks file, which judged it',

@@ -54,6 +54,7 @@ import {
 import {
   ARRIVAL_BOUND_MS,
   doneCalls,
+  endedBesideCalls,
   firstPolled,
   intermediatePolled,
   missingAtDone,
@@ -208,9 +209,8 @@ covers(
     calls.forEach((c, i) => {
       check('WEBHOOK-STATUS-CALLED', () => expectSchema('Take', c.json, `status_webhook call ${i + 1}`));
     });
-    check('WEBHOOK-STATUS-CALLED', () =>
-      wc.assertStatusCallsEndWith(calls, String(field(s.polled.final, 'status')), s.takeId),
-    );
+    // The done status included; its call not come yet is judged at the end (the scenario filed it).
+    statusesCalledInFile('WEBHOOK-STATUS-CALLED', endedBesideCalls(s));
     // Not one sample: every status call of every take the file made with a status_webhook (issue 49).
     judgeStatusCallsOfItems(await statusHookedItems(webhooks, speak));
   },

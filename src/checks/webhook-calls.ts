@@ -190,30 +190,6 @@ export function assertArrivedWithin(lagMs: number, boundMs: number, takeId: stri
 }
 
 /**
- * WEBHOOK-STATUS-CALLED (bodies aside): the status hook was called, the last call carrying the
- * status the take ended with.
- */
-export function assertStatusCallsEndWith(
-  statusCalls: ReadonlyArray<Pick<WebhookCall, 'json'>>,
-  finalStatus: string,
-  takeId: string,
-): void {
-  if (statusCalls.length === 0) {
-    throw new Finding(`take ${takeId}: status_webhook was never called`, {
-      expected: '>= 1 call',
-      actual: 0,
-    });
-  }
-  const last = statusOf(statusCalls.at(-1)!.json);
-  if (last !== finalStatus) {
-    throw new Finding(
-      `take ${takeId}: the last status call carries ${show(last)}, but the take ended ${show(finalStatus)} (statuses called: ${show(calledStatuses(statusCalls))})`,
-      { expected: finalStatus, actual: last },
-    );
-  }
-}
-
-/**
  * The statuses `seen` (status changes polling or the websocket saw) that no status call reported, in
  * the order seen. `waiting` is not looked for: it is what the generate call answered, and a server
  * may start reporting at the first change.

@@ -29,7 +29,7 @@ import { field } from './values.ts';
 import {
   DONE_CALL_WAIT_MS,
   type FiledEntry,
-  type StatusesAgree,
+  type StatusesCalledId,
   seenDoneMs,
   statusesCalledEntry,
 } from './webhook-settle.ts';
@@ -37,6 +37,7 @@ import { useRunSink } from './webhook-sink.ts';
 import {
   ARRIVAL_BOUND_MS,
   DUPLICATE_WINDOW_MS,
+  endedBesideCalls,
   type InProgressAttempt,
   intermediatePolled,
   LATE_DUPLICATE_WINDOW_MS,
@@ -204,7 +205,7 @@ function fileScenarios(
    * judged at the end of the run (./webhook-settle.ts: statusesCalledEntry says which and from when).
    */
   function settleStatusesCalled(
-    requirement: StatusesAgree,
+    requirement: StatusesCalledId,
     take: Parameters<typeof statusesCalledEntry>[1] & { id: string | undefined },
     heldNotObserved?: Parameters<typeof statusesCalledEntry>[2],
   ): Promise<void> {
@@ -236,6 +237,14 @@ function fileScenarios(
         hook: 'done',
         expect: 'once',
         windowMs: LATE_DUPLICATE_WINDOW_MS,
+      }),
+      // No status call for the done status yet: whether one comes is judged at the end of the run.
+      settleStatusesCalled('WEBHOOK-STATUS-CALLED', {
+        ...endedBesideCalls(s),
+        token: s.token,
+        seenMs: seenDoneMs(s.polled),
+        why: `take polled ${statusOf(s.polled.final)}`,
+        id: s.takeId,
       }),
       settleLater({
         ...common,

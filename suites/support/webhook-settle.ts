@@ -96,8 +96,14 @@ export function doneCallJudgedLater(
   ];
 }
 
-/** The requirements whose status calls the webhooks file judges on what came, the rest at the end. */
-export type StatusesAgree = 'WEBHOOK-STATUS-AGREES-POLLING' | 'WEBHOOK-STATUS-AGREES-WEBSOCKET';
+/**
+ * The requirements whose status calls the webhooks file judges on what came, the rest at the end:
+ * the statuses polling or the websocket saw (the two AGREES), the done status (WEBHOOK-STATUS-CALLED).
+ */
+export type StatusesCalledId =
+  | 'WEBHOOK-STATUS-CALLED'
+  | 'WEBHOOK-STATUS-AGREES-POLLING'
+  | 'WEBHOOK-STATUS-AGREES-WEBSOCKET';
 
 /**
  * WEBHOOK-STATUS-AGREES-POLLING / -WEBSOCKET in the webhooks file, for one take: held when every
@@ -105,7 +111,7 @@ export type StatusesAgree = 'WEBHOOK-STATUS-AGREES-POLLING' | 'WEBHOOK-STATUS-AG
  * there (its scenario filed it for the end of the run: statusesCalledEntry) and concludes nothing
  * (false): the test says not observed when nothing else concluded it (statusCallsJudgedLater).
  */
-export function statusesCalledInFile(id: StatusesAgree, take: SeenStatuses): boolean {
+export function statusesCalledInFile(id: StatusesCalledId, take: SeenStatuses): boolean {
   if (statusesNotCalled(take.seen, take.statusCalls).length > 0) return false;
   return check(id, () => assertStatusesCalled(take.seen, take.statusCalls, take.subject, take.seenBy));
 }
@@ -115,7 +121,7 @@ export function statusesCalledInFile(id: StatusesAgree, take: SeenStatuses): boo
  * stopped waiting (notObserved's reason and what would judge it): they are awaited at the end of the run.
  */
 export function statusCallsJudgedLater(
-  id: StatusesAgree,
+  id: StatusesCalledId,
   take: SeenStatuses,
 ): [reason: string, wouldJudge: string] {
   const awaited = statusesNotCalled(take.seen, take.statusCalls);
@@ -132,7 +138,7 @@ export function statusCallsJudgedLater(
  * AwaitedStatuses). The scenario files it, with the take handed to the run's end.
  */
 export function statusesCalledEntry(
-  requirement: StatusesAgree,
+  requirement: StatusesCalledId,
   take: SeenStatuses & { token: string; seenMs: number | undefined; why: string },
   heldNotObserved?: NonNullable<FiledEntry['awaited']>['heldNotObserved'],
 ): (Omit<FiledEntry, 'fromMs'> & { fromMs: number | undefined }) | undefined {

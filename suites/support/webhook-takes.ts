@@ -23,6 +23,7 @@ import {
   type SinkBehaviour,
   type SpeakContext,
   type StreamedRequest,
+  statusOf,
   type WebhookCall,
 } from '../../src/harness/index.ts';
 import { signedUrlAgain } from './audio.ts';
@@ -392,6 +393,17 @@ export interface WebsocketWebhookTake {
 export function polledBesideCalls({ scenario: s, characters }: InProgressAttempt): SeenStatuses {
   const subject = `take ${s.takeId} (${characters} characters)`;
   return { subject, seen: polledStatuses(s), seenBy: 'polling saw', statusCalls: statusCalls(s) };
+}
+
+/** WEBHOOK-STATUS-CALLED's view: the status the take ended with, beside its status calls. */
+export function endedBesideCalls(s: TakeScenario): SeenStatuses {
+  const ended = statusOf(s.polled.final);
+  return {
+    subject: `take ${s.takeId}`,
+    seen: [ended],
+    seenBy: 'the take ended',
+    statusCalls: statusCalls(s),
+  };
 }
 
 /** WEBHOOK-STATUS-AGREES-WEBSOCKET's view: the statuses streamed beside the take's status calls. */

@@ -19,7 +19,6 @@ import {
   assertNotCalledAgain,
   assertNotDelayedBySlowSink,
   assertStatusCallOfTake,
-  assertStatusCallsEndWith,
   assertStatusesCalled,
   calledStatuses,
   callRecordProblems,
@@ -170,16 +169,6 @@ describe('when the done call came', () => {
 
 describe('the status calls', () => {
   const calls = [call('status', 'started'), call('status', 'progress_50'), call('status', 'ready')];
-
-  it('end with the status the take ended with', () => {
-    expect(() => assertStatusCallsEndWith(calls, 'ready', 't1')).not.toThrow();
-    expect(() => assertStatusCallsEndWith([], 'ready', 't1')).toThrow(
-      'take t1: status_webhook was never called',
-    );
-    expect(() => assertStatusCallsEndWith(calls.slice(0, 2), 'ready', 't1')).toThrow(
-      'take t1: the last status call carries "progress_50", but the take ended "ready" (statuses called: ["started","progress_50"])',
-    );
-  });
 
   it('report every status seen but waiting, naming the ones that were not', () => {
     expect(() =>

@@ -5,7 +5,8 @@
  * timeouts): not shown"). A small fake Speak server (loopback) whose takes and voices are right in
  * every way but one: every hook call is sent DELAY_MS after it was due (a hosted server's queue),
  * past the webhooks file's wait, or the done calls and the status call for ready are never sent.
- * `speakcheck run --requirement WEBHOOK-DONE-CALLED,WEBHOOK-VOICE-DONE,WEBHOOK-STATUS-AGREES-POLLING`
+ * `speakcheck run --requirement` WEBHOOK-DONE-CALLED, WEBHOOK-VOICE-DONE, WEBHOOK-STATUS-AGREES-POLLING,
+ * WEBHOOK-STATUS-CALLED
  * against it: late, all pass (judged at the end of the run, suites/webhooks-settled.spec.ts); never,
  * all fail there, as never called or never reported. The done call's body (WEBHOOK-DONE-BODY-TAKE,
  * -EQUALS-GET) is judged only on a call that came within the file's wait: late, not observed.
@@ -24,7 +25,8 @@ const DELAY_MS = 12_000;
 /** Each status of a take lasts longer than the run's longest poll interval (300 ms): polled in progress. */
 const STEP_MS = 400;
 const DONE_IDS = ['WEBHOOK-DONE-CALLED', 'WEBHOOK-VOICE-DONE'];
-const STATUS_ID = 'WEBHOOK-STATUS-AGREES-POLLING';
+/** A status polled, and the done status the take ended with, each reported by a status call. */
+const STATUS_IDS = ['WEBHOOK-STATUS-AGREES-POLLING', 'WEBHOOK-STATUS-CALLED'];
 /**
  * Judged on a done call's body: with none come while the webhooks file waited, nothing was seen, so
  * not a pass (a check looping over no call once passed them) and no failure either.
@@ -63,7 +65,7 @@ async function judged(hooks: FakeSpeakHooks) {
     () => server.close(),
     () => rmSync(reportDir, { recursive: true, force: true }),
   );
-  const ids = [...DONE_IDS, STATUS_ID, ...BODY_IDS];
+  const ids = [...DONE_IDS, ...STATUS_IDS, ...BODY_IDS];
   const run = await speakcheckRun(
     [
       ...['--base-url', server.url, '--email', EMAIL, '--requirement', ids.join(',')],
@@ -77,7 +79,7 @@ async function judged(hooks: FakeSpeakHooks) {
 describe('a webhook call is judged on whether it comes, not how soon', () => {
   it(`sent ${DELAY_MS / 1000} s after it was due: passed at the end of the run`, async () => {
     const { run, verdicts } = await judged(late);
-    for (const id of [...DONE_IDS, STATUS_ID])
+    for (const id of [...DONE_IDS, ...STATUS_IDS])
       expect(verdicts.get(id)?.status, `${id}: ${verdicts.get(id)?.message}\n${run.stdout}`).toBe('passed');
     for (const id of BODY_IDS) {
       expect(verdicts.get(id)?.status, `${id}: ${verdicts.get(id)?.message}`).toBe('not-observed');
@@ -93,9 +95,17 @@ describe('a webhook call is judged on whether it comes, not how soon', () => {
       expect(verdicts.get(id)?.status, `${id}: ${verdicts.get(id)?.message}`).toBe('failed');
       expect(verdicts.get(id)?.message).toMatch(/done_webhook was never called: none arrived in the \d+ s/);
     }
-    expect(verdicts.get(STATUS_ID)?.status, verdicts.get(STATUS_ID)?.message).toBe('failed');
-    expect(verdicts.get(STATUS_ID)?.message).toMatch(
-      /polling saw \["ready"\] but no status call reported it \(called: \["started","progress_50"\]\) in the \d+ s from when the take was seen done/,
-    );
+    const seenBy = {
+      'WEBHOOK-STATUS-AGREES-POLLING': 'polling saw',
+      'WEBHOOK-STATUS-CALLED': 'the take ended',
+    };
+    for (const [id, seen] of Object.entries(seenBy)) {
+      expect(verdicts.get(id)?.status, verdicts.get(id)?.message).toBe('failed');
+      expect(verdicts.get(id)?.message).toMatch(
+        new RegExp(
+          `${seen} \\["ready"\\] but no status call reported it \\(called: \\["started","progress_50"\\]\\) in the \\d+ s from when the take was seen done`,
+        ),
+      );
+    }
   }, 120_000);
 });

@@ -74,7 +74,7 @@ export const requirements: RequirementDeclaration[] = [
     'WEBHOOK-STATUS-CALLED',
     'Events: Webhooks 2',
     'MUST',
-    "A take's status_webhook is called with the Take structure (validates against the Take schema) when its progress changes, the done status included.",
+    "A take's status_webhook is called with the Take structure (validates against the Take schema) when its progress changes, the done status included (the contract gives the calls no time: one that came by the end of the run counts; 'never called for the done status' is found only at the run's end, at least 30 s after the take was seen done, a wait chosen by speakcheck; their order is WEBHOOK-STATUS-ORDERED's).",
     {
       quote:
         "It is called by POST, with the Take structure in the body, each time the take's progress changes.",
