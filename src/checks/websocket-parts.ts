@@ -21,6 +21,26 @@ export function framesByPart(r: Pick<StreamedRequest, 'frames' | 'reassembly'>):
   });
 }
 
+/** What would judge a requirement on the chunks of a part: a chunks-mode request that streams one. */
+export const CHUNKED_PART_REMEDY =
+  'a chunks-mode request that streams at least one part in chunks form (audio frames with chunk_id, the part ended by an empty chunk): a server that honours stream "chunks" and sends the take\'s audio';
+
+/**
+ * Why a chunks-mode request shows nothing about its parts' chunks, or undefined when it built a part.
+ * With no part, the looking steps find nothing late and no end marker missing, and a check would
+ * record the requirement as held on nothing: an error or early end before audio, or a server that
+ * answered in parts form (frames without chunk_id, which the reassembler cannot place and ignores).
+ */
+export function noChunkedPart(r: Pick<StreamedRequest, 'outcome' | 'reassembly'>): string | undefined {
+  if (r.reassembly.parts.length > 0) return undefined;
+  const unplaced = r.reassembly.findings.filter((f) => f.kind === 'mode-mismatch').length;
+  const why =
+    unplaced > 0
+      ? `its ${unplaced} audio frame(s) came without chunk_id (parts form)`
+      : `the request ended (${r.outcome}) before any part was built`;
+  return `the chunks-mode request streamed no audio part in chunks form: ${why}`;
+}
+
 /** WS-CHUNK0-SENT-FIRST, looking: each part whose chunk 0 came after some of its audio chunks, said how. */
 export function chunkZeroNotFirst(parts: readonly PartFrames[]): string[] {
   const late: string[] = [];

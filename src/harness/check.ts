@@ -18,7 +18,7 @@ import { Finding } from '../checks/finding.ts';
 import { SpeakcheckError } from '../errors.ts';
 import { latestEvidenceId } from '../evidence/evidence.ts';
 import type { RequirementId } from '../requirements/index.ts';
-import type { Conclusion, Conclusions } from '../verdict/conclusion.ts';
+import type { Conclusion, Conclusions, NotConcludedCause } from '../verdict/conclusion.ts';
 import { isNotObserved } from '../verdict/standing.ts';
 import { classify, messageOf } from './disposition.ts';
 
@@ -152,11 +152,17 @@ export function notApplicable(id: RequirementIds, reason: string, wouldJudge: st
 
 /**
  * Nothing can be concluded about `id` because the other side of a comparison is missing through no
- * fault the check can name (a GET that was throttled or gave no body): neither held nor violated.
+ * fault the check can name (a GET that was throttled or gave no body: `throttled`), or the test's
+ * own time limit cut what it judges off (`timeout`): neither held nor violated.
  */
-export function notConcluded(id: RequirementIds, reason: string, wouldJudge: string): void {
+export function notConcluded(
+  id: RequirementIds,
+  reason: string,
+  wouldJudge: string,
+  cause: Extract<NotConcludedCause, 'throttled' | 'timeout'> = 'throttled',
+): void {
   for (const each of typeof id === 'string' ? [id] : id)
-    record(scopeFor(each), each, { kind: 'not-concluded', cause: 'throttled', reason, wouldJudge });
+    record(scopeFor(each), each, { kind: 'not-concluded', cause, reason, wouldJudge });
 }
 
 /** The ids the current test covers: for a notObserved() or notApplicable() that speaks for the whole test. */

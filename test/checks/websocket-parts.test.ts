@@ -3,6 +3,7 @@
  * whether parts are sentences ending in silence.
  */
 import { describe, expect, it } from 'vitest';
+import { buildSyntheticStream, tonePcm } from '../../fixtures/ws-streams/synthetic.ts';
 import { Finding } from '../../src/checks/finding.ts';
 import {
   assertChunkZeroBeforePartEnd,
@@ -11,9 +12,11 @@ import {
   chunkZeroAfterPartEnd,
   chunkZeroNotFirst,
   framesByPart,
+  noChunkedPart,
   partTailPeaks,
 } from '../../src/checks/websocket-parts.ts';
-import type { ReassembledTake } from '../../src/client/reassembler.ts';
+import { type ReassembledTake, reassemble } from '../../src/client/reassembler.ts';
+import { decodeAudioFrame } from '../../src/client/ws-frame.ts';
 import type { ReceivedFrame } from '../../src/client/ws-stream.ts';
 
 /** An audio frame `seq` of `part`, chunk `chunk` (0: the header), with `bytes` of audio. */
@@ -40,6 +43,42 @@ describe('framesByPart', () => {
       [0, [1, 2], 1],
       [1, [4], 4],
     ]);
+  });
+});
+
+describe('a chunks-mode request without a part in chunks form', () => {
+  const ended = (parts: number[], kinds: string[], outcome = 'ended' as const) => ({
+    outcome,
+    reassembly: {
+      parts: parts.map((partId) => ({ partId })),
+      findings: kinds.map((kind) => ({ kind, seqs: [], message: kind })),
+    } as unknown as ReassembledTake,
+  });
+
+  it('is judged when a part was built', () => {
+    expect(noChunkedPart(ended([0], []))).toBeUndefined();
+  });
+
+  it('says a parts-form answer: its frames had no chunk_id', () => {
+    expect(noChunkedPart(ended([], ['mode-mismatch', 'mode-mismatch', 'gap']))).toBe(
+      'the chunks-mode request streamed no audio part in chunks form: its 2 audio frame(s) came without chunk_id (parts form)',
+    );
+  });
+
+  it('is what the reassembler leaves of a server that answers stream "chunks" in parts form', () => {
+    const parts = [tonePcm(300, 1), tonePcm(170, 2)];
+    const s = buildSyntheticStream({ mode: 'parts', requestId: 1, takeId: 't', parts, chunkBytes: 200 });
+    const frames = s.frames.map((f, seq) => ({ seq, ...decodeAudioFrame(f) }));
+    const take = reassemble([{ requestId: 1, mode: 'chunks', takeId: 't' }], frames).takes[0]!;
+    expect(noChunkedPart({ outcome: 'ended', reassembly: take })).toMatch(
+      /its 2 audio frame\(s\) came without chunk_id/,
+    );
+  });
+
+  it('says how a request ended before any audio', () => {
+    expect(noChunkedPart({ ...ended([], []), outcome: 'error-message' })).toBe(
+      'the chunks-mode request streamed no audio part in chunks form: the request ended (error-message) before any part was built',
+    );
   });
 });
 
