@@ -17,7 +17,14 @@ import {
 } from '../src/checks/audio.ts';
 import { assertDecodesCompletely, type DecodedAudio, decodeAudio } from '../src/checks/decode.ts';
 import { Finding, show } from '../src/checks/finding.ts';
-import { AMZ_SIGNATURE_PARAM, assertTamperedRejected, tamperSignature } from '../src/checks/redirect.ts';
+import {
+  AMZ_SIGNATURE_PARAM,
+  expiryParam,
+  judgeTamperedRefusal,
+  type SignedRedirect,
+  stretchExpiry,
+  tamperSignature,
+} from '../src/checks/redirect.ts';
 import { distinctRuns } from '../src/checks/status.ts';
 import {
   against,
@@ -217,55 +224,71 @@ covers(
   ['AUDIO-TAMPERED-REJECTED'],
   'a signed URL with a tampered signature is refused',
   async ({ speak }) => {
-    const { signed } = await audioOf(speak, 'wav');
     const take = await readyTake(speak);
-    // The URL was fetched at the file's start: once stale (the run's waits), a refusal would prove
-    // nothing about the signature. A fresh one is asked for and tampered the same way.
-    const again = async () => {
-      const fresh = signedRedirect(
-        await speak.api.get(`/v1/speak/takes/${encodeURIComponent(take.take_id)}/wav`),
-      );
-      return { fresh, href: tamperSignature(fresh.location, fresh.signatureParam).href };
-    };
-    const tampered = tamperSignature(signed.location, signed.signatureParam);
-    const exchange = await speak.api.fetchSigned(tampered.href, {
-      expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
-      reissue: async () => (await again()).href,
+    await judgeTampering(speak, take.take_id, {
+      what: 'the signature changed',
+      tamper: (fresh) => tamperSignature(fresh.location, fresh.signatureParam).href,
+      observeRefusal: (refusal) =>
+        observe('audio.tampered-signature', 'a tampered signature: {refusal}', { values: { refusal } }),
     });
-    // Refused is not served: the status is the server's (or its blob store's) choice, observed.
-    check('AUDIO-TAMPERED-REJECTED', () =>
-      observe('audio.tampered-signature', 'a tampered signature: {refusal}', {
-        values: { refusal: assertTamperedRejected(exchange) },
-      }),
-    );
-    // The expiry, when present, is covered by the signature too.
-    const expiresParam = ['X-Amz-Expires', 'expires', 'Expires'].find((p) =>
-      signed.location.searchParams.has(p),
-    );
-    if (expiresParam) {
-      const stretched = new URL(signed.location.href);
-      stretched.searchParams.set(
-        expiresParam,
-        String(Number(stretched.searchParams.get(expiresParam)) + 1_000_000),
-      );
-      const stretch = (url: URL) => {
-        const copy = new URL(url.href);
-        copy.searchParams.set(expiresParam, String(Number(copy.searchParams.get(expiresParam)) + 1_000_000));
-        return copy.href;
-      };
-      const stretchedExchange = await speak.api.fetchSigned(stretched.href, {
-        // Its own expiry parameter was stretched: the original's lifetime is the one that counts.
-        expiresAtMs: signedUrlLifetime(signed.location)?.expiresAtMs,
-        reissue: async () => stretch((await again()).fresh.location),
-      });
-      check('AUDIO-TAMPERED-REJECTED', () =>
+    // The expiry, when present, is covered by the signature too. Which parameter carries it is read
+    // from a URL as issued (the one the file fetched its wav with).
+    const { signed } = await audioOf(speak, 'wav');
+    const expiresParam = expiryParam(signed.location);
+    if (expiresParam === undefined) return;
+    await judgeTampering(speak, take.take_id, {
+      what: `${expiresParam} stretched`,
+      tamper: (fresh) => stretchExpiry(fresh.location, expiresParam),
+      observeRefusal: (refusal) =>
         observe('audio.expiry-stretched', '{param} stretched: {refusal}', {
-          values: { param: expiresParam, refusal: assertTamperedRejected(stretchedExchange) },
+          values: { param: expiresParam, refusal },
         }),
-      );
-    }
+    });
   },
 );
+
+/** One way of tampering with a signed URL, and the observation its refusal is. */
+interface Tampering {
+  /** The tampering in words, for a reason it could not be judged. */
+  what: string;
+  tamper: (fresh: SignedRedirect) => string;
+  observeRefusal: (refusal: string) => void;
+}
+
+/**
+ * A URL newly issued (a URL used already, which a server may make one-shot, or one the run's waits
+ * carried past an expiry the run cannot read would be refused for that), its tampered copy fetched,
+ * then the URL itself: only when that is served is the tampered copy's refusal the tampering's doing
+ * (the way suites/support/upgrade.ts judges a tampered websocket URL). Never with Authorization.
+ */
+async function judgeTampering(speak: SpeakContext, takeId: string, t: Tampering): Promise<void> {
+  // A new 307 each time, and when it reached the run (its stated lifetime counts from then).
+  const issue = async () => {
+    const redirect = signedRedirect(await speak.api.get(`/v1/speak/takes/${encodeURIComponent(takeId)}/wav`));
+    return { ...redirect, receivedAtMs: Date.now() };
+  };
+  let fresh = await issue();
+  const tampered = await speak.api.fetchSigned(t.tamper(fresh), {
+    receivedAtMs: fresh.receivedAtMs,
+    // The copy's own expiry may be the part tampered with: the issued URL's is the one that counts.
+    expiresAtMs: signedUrlLifetime(fresh.location, { receivedAtMs: fresh.receivedAtMs })?.expiresAtMs,
+    reissue: async () => {
+      fresh = await issue();
+      return t.tamper(fresh);
+    },
+  });
+  // Not reissued: the control is the very URL whose copy was refused.
+  const untampered = await speak.api.fetchSigned(fresh.location.href);
+  check('AUDIO-TAMPERED-REJECTED', () => {
+    const judged = judgeTamperedRefusal(tampered, untampered, t.what);
+    if (judged.kind === 'not-observed') {
+      const stale = !freshEnough(signedUrlLifetime(fresh.location, { receivedAtMs: fresh.receivedAtMs }));
+      const why = stale ? `${judged.reason} (by then past the lifetime the URL shows)` : judged.reason;
+      return notObserved('AUDIO-TAMPERED-REJECTED', why, judged.wouldJudge);
+    }
+    t.observeRefusal(judged.refusal);
+  });
+}
 
 /**
  * What goes in the Authorization header sent to a signed URL: never the run's bearer token (a token

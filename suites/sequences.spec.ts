@@ -114,6 +114,37 @@ async function makeWorld(speak: SpeakContext): Promise<SequenceWorld> {
 const sequenceWorld = once(makeWorld);
 prefetch(sequenceWorld);
 
+/** The test's own bound: the longest exploration plus a margin for the witness and the report. */
+const SEQUENCES_TIMEOUT_MS = MAX_TIME_LIMIT_MS + 120_000;
+/** Kept of that bound for what follows the exploration: the witness, its shrinking, the report. */
+const WITNESS_RESERVE_MS = 60_000;
+
+/**
+ * Waits for `run` at most `ms`; `giveUp` is called, synchronously in the timer, when the bound came
+ * first. A run that settles first always wins: between its settling and the race's end run only
+ * microtasks, never the timer.
+ */
+async function waitBounded(run: Promise<unknown> | undefined, ms: number, giveUp: () => void): Promise<void> {
+  if (run === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(
+      () => {
+        giveUp();
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+  });
+  try {
+    await Promise.race([run.then(noop, noop), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const noop = (): void => undefined;
+
 /** What one sequence left: its steps, and what stopped it. */
 interface Ran {
   steps: ScriptStep[];
@@ -125,6 +156,7 @@ covers(
   [...SEQUENCE_IDS],
   'random sequences of calls, as either customer, agree with the model of the contract',
   async ({ speak }) => {
+    const testStarted = performance.now();
     const w = await sequenceWorld(speak);
     const budget = sequenceBudget(speak.config);
     const seed = propertySeed('sequences');
@@ -141,6 +173,12 @@ covers(
     // A websocket request that reached the harness's bound with no evidence against the server.
     let timedOut: string | undefined;
     let firstFailureAt: number | undefined;
+    // fc.check stops waiting for a sequence at its time limit; the sequence itself goes on. The one
+    // running is kept and awaited after fc.check; `abandoned` when that wait ran out: its end counts
+    // for nothing (a sequence settles all it found at once, so none of it or all of it counts).
+    let inFlight: Promise<Ran> | undefined;
+    let explorationOver = false;
+    let abandoned = false;
     const needed = SEQUENCE_IDS.filter((id) => w.judged(id));
     const unobserved = () =>
       needed.filter(
@@ -149,33 +187,51 @@ covers(
           !(id === 'SEQ-WS-REQUESTS-ANY-COUNT' && timedOut !== undefined),
       );
 
-    /** One sequence against a fresh model; what it observed and learned joins the run's. */
-    const runOne = async (commands: Iterable<SequenceCommand>): Promise<Ran> => {
+    /**
+     * One sequence against a fresh model; what it observed, learned and found joins the run's, all in
+     * one synchronous step after it ended (`explored`: one of fast-check's, its failure the one to shrink).
+     */
+    const runOne = async (
+      commands: Iterable<SequenceCommand>,
+      o: { explored?: boolean } = {},
+    ): Promise<Ran> => {
       const model: SequenceModel = newModel(w.accounts);
       const real = new Real(w);
       const started = performance.now();
       const ran: Ran = { steps: real.steps, ms: 0 };
+      let thrown: { error: unknown } | undefined;
       try {
         await fc.asyncModelRun(() => ({ model, real }), commands);
       } catch (error) {
-        const timeout = causeOf(error, 'SPEAKCHECK_SEQUENCE_TIMEOUT');
-        if (timeout !== undefined) timedOut ??= (timeout as Error).message;
-        else if (isCounterexample(error)) ran.error = error;
-        else stopped ??= error;
+        thrown = { error };
       } finally {
         await real.close();
         ran.ms = performance.now() - started;
-        runs.push(ran);
-        for (const id of model.observed) observed.add(id);
-        learned.push(model.learned);
-        budget.progress(runs.length, ran.ms);
-        // For whoever tunes the generator: every sequence's steps, one line each.
-        if (process.env.SPEAKCHECK_SEQUENCE_LOG)
-          appendFileSync(
-            process.env.SPEAKCHECK_SEQUENCE_LOG,
-            `${String(commands)}\n  ${ran.steps.map((x) => x.title).join(' | ')}\n`,
-          );
       }
+      // Ended after the wait for it ran out: the results are read already, and it ran beside nothing
+      // they account for. Its error still goes back to fast-check, which no longer listens.
+      if (o.explored && abandoned) return { ...ran, error: thrown?.error };
+      const timeout = thrown && causeOf(thrown.error, 'SPEAKCHECK_SEQUENCE_TIMEOUT');
+      if (timeout !== undefined) timedOut ??= (timeout as Error).message;
+      else if (thrown && isCounterexample(thrown.error)) ran.error = thrown.error;
+      else if (thrown) stopped ??= thrown.error;
+      runs.push(ran);
+      for (const id of model.observed) observed.add(id);
+      learned.push(model.learned);
+      budget.progress(runs.length, ran.ms);
+      // A late one (fast-check stopped waiting) is reported when nothing failed before it; after a
+      // failure it was a shrink fast-check did not record, and the failure its replay path names stands.
+      if (o.explored && ran.error !== undefined && !(explorationOver && failing !== undefined)) {
+        failing = ran;
+        failingCommands = commands;
+        firstFailureAt ??= performance.now();
+      }
+      // For whoever tunes the generator: every sequence's steps, one line each.
+      if (process.env.SPEAKCHECK_SEQUENCE_LOG)
+        appendFileSync(
+          process.env.SPEAKCHECK_SEQUENCE_LOG,
+          `${String(commands)}\n  ${ran.steps.map((x) => x.title).join(' | ')}\n`,
+        );
       return ran;
     };
 
@@ -196,12 +252,9 @@ covers(
         if (budget.path && firstFailureAt !== undefined) return;
         // Enough: the run's share ran (the witness below brings about what they left unobserved).
         if (firstFailureAt === undefined && runs.length >= budget.sequences) return;
-        const ran = await runOne(commands as Iterable<SequenceCommand>);
-        if (ran.error === undefined) return;
-        failing = ran;
-        failingCommands = commands as Iterable<SequenceCommand>;
-        firstFailureAt ??= performance.now();
-        throw ran.error;
+        inFlight = runOne(commands as Iterable<SequenceCommand>, { explored: true });
+        const ran = await inFlight;
+        if (ran.error !== undefined) throw ran.error;
       },
     );
     const details = await fc.check(property, {
@@ -212,14 +265,24 @@ covers(
       markInterruptAsFailure: false,
       endOnFailure: false,
     });
+    // Stopped at its time limit, fast-check left a sequence running: waited for (within the test's
+    // bound) so that what it finds counts before anything is read, and nothing runs beside it.
+    explorationOver = true;
+    const lateBoundMs = testStarted + SEQUENCES_TIMEOUT_MS - WITNESS_RESERVE_MS - performance.now();
+    await waitBounded(inFlight, lateBoundMs, () => {
+      abandoned = true;
+    });
     // A pass is an observation: the witness brings about the state of every judged id the random
     // sequences left unobserved (also after one of them failed); a failure it finds on another
     // requirement is shrunk by removing its steps one by one, and reported beside the first.
     let randomFailure = failing;
     // fast-check shrinks one step's customer at a time and cannot move a whole sequence to the first
     // customer (asPrimary): tried once; when it fails the same way, its script needs no second account.
+    // Not beside an abandoned sequence: the two would share the server's state.
     const primary =
-      randomFailure && failingCommands && stopped === undefined ? asPrimary(failingCommands) : undefined;
+      randomFailure && failingCommands && stopped === undefined && !abandoned
+        ? asPrimary(failingCommands)
+        : undefined;
     if (randomFailure && primary) {
       const again = await runOne(primary);
       if (again.error !== undefined && requirementOf(again.error) === requirementOf(randomFailure.error))
@@ -227,7 +290,7 @@ covers(
     }
     let witnessFailure: Ran | undefined;
     let witnessed = false;
-    if (stopped === undefined && !budget.path && unobserved().length > 0) {
+    if (stopped === undefined && !abandoned && !budget.path && unobserved().length > 0) {
       witnessed = true;
       const first = await runOne(witnessSequence(w));
       const id = first.error === undefined ? undefined : requirementOf(first.error);
@@ -286,6 +349,8 @@ covers(
         logins,
       });
       if (end.kind === 'held') check(id, () => undefined);
+      else if (end.kind === 'not-observed' && abandoned)
+        notObserved(id, `${end.reason}; ${abandonedNote(budget.timeLimitMs, lateBoundMs)}`, end.wouldJudge);
       else if (end.kind === 'not-concluded' || end.kind === 'not-observed')
         (end.kind === 'not-concluded' ? notConcluded : notObserved)(id, end.reason, end.wouldJudge);
       else if (end.kind === 'not-applicable')
@@ -294,8 +359,13 @@ covers(
     // Each id it left open is blocked by it (outcome.ts): never a sequence requirement failed.
     if (stopped !== undefined) throw stopAsBlock(stopped);
   },
-  { timeoutMs: MAX_TIME_LIMIT_MS + 120_000 },
+  { timeoutMs: SEQUENCES_TIMEOUT_MS },
 );
+
+/** Why the witness did not bring about what was left unobserved: the sequence left running did not end in time. */
+function abandonedNote(timeLimitMs: number, waitedMs: number): string {
+  return `a sequence still running when the exploration stopped at its time limit (${Math.round(timeLimitMs / 1000)} s) had not ended ${Math.round(Math.max(0, waitedMs) / 1000)} s later: what it found does not count, and the witness sequence was not run beside it (the two would share the server's state)`;
+}
 
 /** The shrunk sequence step by step, its seed and path, its script: observations; the failure: a conclusion. */
 function reportFailure(w: SequenceWorld, ran: Ran, seed: number, path: string | undefined): RequirementId {

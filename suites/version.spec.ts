@@ -11,6 +11,7 @@ import {
   covers,
   type Exchange,
   expectSchema,
+  notObserved,
   observe,
   type SpeakContext,
 } from '../src/harness/index.ts';
@@ -137,43 +138,61 @@ covers(
   'the interface answers under /v1/speak and authentication under /auth',
   async ({ speak }) => {
     const models = await speak.api.get('/v1/speak/models');
-    check('VERSION-PATH-PREFIX', () => assertStatus(models, 200, 'GET /v1/speak/models'));
-    const { email, password } = speak.config;
-    if (email !== undefined && password !== undefined) {
-      // A login that works proves the route lives at {auth_url}/auth/login.
-      const login = await speak.anon.post('/auth/login', { email, password });
-      check('VERSION-PATH-PREFIX', () => {
-        assertStatus(
-          login,
-          200,
-          'POST /auth/login (outside the /v1/speak prefix) with the run’s credentials',
-        );
-        expectSchema('TokenPair', login.json, 'the login answer');
-      });
-      return;
-    }
-    // With a permanent token only: an unknown user's 401 says the route is there, unless every
-    // unknown path answers 401 too (an auth layer in front of everything), which the control shows.
-    const login = await speak.anon.post('/auth/login', {
-      email: `nobody-${Date.now()}@speakcheck.invalid`,
-      password: 'x',
+    // Both halves are asked before anything is judged: one check concludes the id, so a held
+    // /v1/speak half never passes it alone when the /auth half could not be judged.
+    const authHalf = await judgeAuthHalf(speak);
+    check('VERSION-PATH-PREFIX', () => {
+      assertStatus(models, 200, 'GET /v1/speak/models');
+      authHalf();
     });
-    check('VERSION-PATH-PREFIX', () =>
-      assertStatus(login, 401, 'POST /auth/login (outside the /v1/speak prefix) with an unknown user'),
-    );
-    const control = await speak.anon.post('/auth/speakcheck-no-such-route', {});
-    observe(
-      'version.login-control',
-      'POST /auth/login with an unknown user answered 401; POST /auth/speakcheck-no-such-route answered {status}{also}',
-      {
-        values: { status: control.status },
-        particulars: {
-          also: control.status === 401 ? ' too: the 401 alone does not prove where login lives.' : '.',
-        },
-      },
-    );
   },
 );
+
+/**
+ * The /auth half of VERSION-PATH-PREFIX, asked now and judged inside the id's check: a login with the
+ * run's credentials, or (a permanent token only) an unknown user's login next to a control route.
+ */
+async function judgeAuthHalf(speak: SpeakContext): Promise<() => void> {
+  const { email, password } = speak.config;
+  if (email !== undefined && password !== undefined) {
+    // A login that works proves the route lives at {auth_url}/auth/login.
+    const login = await speak.anon.post('/auth/login', { email, password });
+    return () => {
+      assertStatus(login, 200, 'POST /auth/login (outside the /v1/speak prefix) with the run’s credentials');
+      expectSchema('TokenPair', login.json, 'the login answer');
+    };
+  }
+  // With a permanent token only: an unknown user's 401 says the route is there, unless every
+  // unknown /auth path answers 401 too (an auth layer in front of everything). The control is sent
+  // before anything is judged, so that a 401 everywhere is seen before the 401 is taken as proof.
+  const login = await speak.anon.post('/auth/login', {
+    email: `nobody-${Date.now()}@speakcheck.invalid`,
+    password: 'x',
+  });
+  const control = await speak.anon.post('/auth/speakcheck-no-such-route', {});
+  observe(
+    'version.login-control',
+    'POST /auth/login with an unknown user answered {login}; POST /auth/speakcheck-no-such-route answered {status}{also}',
+    {
+      values: { login: login.status, status: control.status },
+      particulars: {
+        also:
+          login.status === 401 && control.status === 401
+            ? ' too: the 401 alone does not prove where login lives.'
+            : '.',
+      },
+    },
+  );
+  return () => {
+    assertStatus(login, 401, 'POST /auth/login (outside the /v1/speak prefix) with an unknown user');
+    if (control.status === 401)
+      notObserved(
+        'VERSION-PATH-PREFIX',
+        'POST /auth/login with an unknown user answered 401, but so did POST /auth/speakcheck-no-such-route (a route that does not exist): every /auth path answers 401 (an auth layer in front of them), so the 401 does not show that login lives at /auth/login',
+        '--email/--password, or a server answering unknown /auth routes with 404',
+      );
+  };
+}
 
 covers(
   ['API-JSON-BODIES'],

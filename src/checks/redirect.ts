@@ -87,6 +87,21 @@ export function tamperSignature(location: URL, param: string): URL {
   return copy;
 }
 
+/** Where a signed URL may carry its expiry (S3's form first). */
+const EXPIRY_PARAMS = ['X-Amz-Expires', 'expires', 'Expires'] as const;
+
+/** The query parameter `location` carries its expiry in, when it shows one. */
+export function expiryParam(location: URL): string | undefined {
+  return EXPIRY_PARAMS.find((p) => location.searchParams.has(p));
+}
+
+/** `location` with its expiry parameter a million seconds later: a copy its signature no longer covers. */
+export function stretchExpiry(location: URL, param: string): string {
+  const copy = new URL(location.href);
+  copy.searchParams.set(param, String(Number(copy.searchParams.get(param)) + 1_000_000));
+  return copy.href;
+}
+
 /**
  * A signed URL must not be usable after tampering: anything but 2xx/3xx. Which error status is the
  * server's choice (src/checks/refusal.ts); the refusal in words is returned for an observation.
@@ -99,4 +114,30 @@ export function assertTamperedRejected(exchange: ExchangeLike): string {
     );
   }
   return describeRefusal(exchange.status);
+}
+
+/** What a tampered URL's refusal shows, next to its untampered copy fetched right after it. */
+export type TamperJudgement =
+  | { kind: 'refused'; refusal: string }
+  | { kind: 'not-observed'; reason: string; wouldJudge: string };
+
+/**
+ * The tampered copy of a fresh signed URL (`tampered`), then the URL itself (`untampered`): an
+ * accepted tampered copy fails (assertTamperedRejected); its refusal shows the tampering's effect
+ * only when the untampered URL was served (2xx) right after. A URL refused as it was issued (used
+ * once already, expired, a store that is down) would be refused tampered or not: not observed.
+ * `what` names the tampering ("the signature changed").
+ */
+export function judgeTamperedRefusal(
+  tampered: ExchangeLike,
+  untampered: ExchangeLike,
+  what: string,
+): TamperJudgement {
+  const refusal = assertTamperedRejected(tampered);
+  if (untampered.status >= 200 && untampered.status < 300) return { kind: 'refused', refusal };
+  return {
+    kind: 'not-observed',
+    reason: `${what}: ${refusal}, but the untampered URL, fetched right after, was not served either (it answered ${untampered.status}): the refusal does not show that the tampering made the difference`,
+    wouldJudge: 'a run where a freshly issued signed audio URL is served when fetched as issued',
+  };
 }

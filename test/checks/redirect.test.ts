@@ -4,7 +4,10 @@ import { Finding } from '../../src/checks/finding.ts';
 import {
   assertSignedRedirect,
   assertTamperedRejected,
+  expiryParam,
+  judgeTamperedRefusal,
   signatureParam,
+  stretchExpiry,
   tamperSignature,
 } from '../../src/checks/redirect.ts';
 
@@ -84,5 +87,43 @@ describe('tampering', () => {
     expect(assertTamperedRejected({ ...exchange(502), url: SIGNED })).toMatch(
       /^refused with 502, a server error/,
     );
+  });
+});
+
+describe('judgeTamperedRefusal', () => {
+  const tampered = (status: number) => ({ ...exchange(status), url: SIGNED });
+
+  it('holds only when the untampered URL, fetched right after, is served', () => {
+    expect(judgeTamperedRefusal(tampered(403), tampered(200), 'the signature changed')).toEqual({
+      kind: 'refused',
+      refusal: 'refused with 403',
+    });
+  });
+
+  it('judges nothing when the untampered URL is refused as well (one-shot, expired, store down)', () => {
+    const judged = judgeTamperedRefusal(tampered(403), tampered(403), 'the signature changed');
+    expect(judged.kind).toBe('not-observed');
+    if (judged.kind !== 'not-observed') return;
+    expect(judged.reason).toMatch(
+      /the signature changed: refused with 403, but the untampered URL.*answered 403/,
+    );
+    expect(judged.wouldJudge).toMatch(/freshly issued signed audio URL is served/);
+  });
+
+  it('fails an accepted tampered copy whatever the control says', () => {
+    expect(() => judgeTamperedRefusal(tampered(200), tampered(403), 'the signature changed')).toThrow(
+      /tampered signature was accepted/,
+    );
+  });
+});
+
+describe('stretchExpiry', () => {
+  it('finds the expiry parameter and moves only it', () => {
+    const original = new URL(SIGNED);
+    expect(expiryParam(original)).toBe('X-Amz-Expires');
+    expect(expiryParam(new URL('http://h/a?sig=1'))).toBeUndefined();
+    const stretched = new URL(stretchExpiry(original, 'X-Amz-Expires'));
+    expect(stretched.searchParams.get('X-Amz-Expires')).toBe('1000600');
+    expect(stretched.searchParams.get('X-Amz-Signature')).toBe('abc123');
   });
 });
