@@ -76,10 +76,13 @@ function createServer(ctx: ApiContext): FastifyInstance {
   });
   installDefectHeader(app);
   // Defect json-as-text-plain: every JSON body goes out declared as text/plain (the bytes unchanged).
-  if (defects.has('json-as-text-plain'))
+  // Defect error-text-plain: error answers only (the error serializer sets its own type).
+  const textPlain = defects.has('json-as-text-plain') ? () => true : (code: number) => code >= 400;
+  if (defects.has('json-as-text-plain') || defects.has('error-text-plain'))
     app.addHook('onSend', async (_request, reply, payload) => {
       const type = String(reply.getHeader('content-type') ?? '');
-      if (/^application\/json/i.test(type)) reply.header('content-type', 'text/plain; charset=utf-8');
+      if (/^application\/json/i.test(type) && textPlain(reply.statusCode))
+        reply.header('content-type', 'text/plain; charset=utf-8');
       return payload;
     });
   installLatitudeHeader(app);

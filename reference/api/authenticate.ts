@@ -3,7 +3,7 @@
  * Missing, malformed, tampered or expired → 401 with a detail and `WWW-Authenticate: Bearer`.
  */
 
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findUserById } from '../auth/users.ts';
 import { defects } from '../defects/index.ts';
 import type { ApiContext } from './context.ts';
@@ -23,8 +23,13 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 export function authenticate(ctx: ApiContext) {
-  return async (request: FastifyRequest): Promise<void> => {
+  return async (request: FastifyRequest, reply?: FastifyReply): Promise<FastifyReply | undefined> => {
     const header = request.headers.authorization;
+    // Defect no-token-403: FastAPI HTTPBearer's answer to a missing header (403, not 401).
+    if (header === undefined && defects.has('no-token-403')) throw new ApiError(403, 'Not authenticated');
+    // Defect no-token-401-empty: the 401 of a missing header carries no body (an auth proxy's answer).
+    if (header === undefined && reply && defects.has('no-token-401-empty'))
+      return reply.code(401).header('www-authenticate', 'Bearer').send();
     if (header === undefined)
       throw unauthorized('missing Authorization header: send "Bearer <access_token>"');
     const token = bearerToken(request);
@@ -34,10 +39,11 @@ export function authenticate(ctx: ApiContext) {
       request.userId = (
         ctx.db.prepare('SELECT user_id FROM users ORDER BY created_ms LIMIT 1').get() as { user_id: string }
       ).user_id;
-      return;
+      return undefined;
     }
     if ('error' in result) throw unauthorized(result.error);
     if (!findUserById(ctx.db, result.userId)) throw unauthorized('the token belongs to no user');
     request.userId = result.userId;
+    return undefined;
   };
 }

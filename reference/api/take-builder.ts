@@ -60,8 +60,10 @@ export function buildTake(
   if (!model) throw new ApiError(422, `${where}/voice_id: the voice's model ${voice.model} no longer exists`);
   checkText(body.text, `${where}/text`);
   checkProsody(model, body.prosody, `${where}/prosody`);
-  checkStyle(model, body.style, `${where}/style`);
+  // Defect unknown-style-accepted: the style names are never checked against the model's.
+  if (!defects.has('unknown-style-accepted')) checkStyle(model, body.style, `${where}/style`);
   checkLanguage(model, body.override_language, `${where}/override_language`);
+  checkForDefects(model, body, where);
   const prosody = completedProsody(model, body.prosody ?? null);
   const style = body.style ?? null;
   const override = body.override_language ?? null;
@@ -87,4 +89,24 @@ export function buildTake(
     timestamp_ms: o.timestampMs,
     example_of: o.exampleOf ?? null,
   };
+}
+
+/** What the defect switches about a take's body (reference/defects) refuse that the contract accepts. */
+function checkForDefects(model: ModelEntry, body: TakeGenerateBody, where: string): void {
+  // Defect prosody-bounds-exclusive: the range check excludes its bounds (-10 and 10).
+  if (body.prosody && defects.has('prosody-bounds-exclusive')) {
+    for (const [field, value] of Object.entries(body.prosody))
+      if (Math.abs(value) >= 10)
+        throw new ApiError(422, `${where}/prosody/${field}: must be greater than -10 and less than 10`);
+  }
+  // Defect override-language-default-only: the model's other languages are refused.
+  const language = body.override_language;
+  if (language && language !== model.defaultLanguage && defects.has('override-language-default-only'))
+    throw new ApiError(422, `${where}/override_language: ${JSON.stringify(language)} is not available`);
+  // Defect styled-take-refused: a take with any style is refused, though the model offers it.
+  if (body.style?.length && defects.has('styled-take-refused'))
+    throw new ApiError(422, `${where}/style: styles are not supported`);
+  // Defect text-ascii-only: a text with a character outside ASCII is refused.
+  if (defects.has('text-ascii-only') && [...body.text].some((c) => c.codePointAt(0)! > 0x7f))
+    throw new ApiError(422, `${where}/text: must hold ASCII characters only`);
 }

@@ -66,6 +66,9 @@ export function buildVoice(
   }
   // Defect gender-stored-as-sent: a gender outside the model's (and the contract's) passes as sent.
   if (!defects.has('gender-stored-as-sent')) checkGender(model, body.gender, `${where}/gender`);
+  // Defect nonbinary-refused: the gender check knows female and male only.
+  if (body.gender === 'nonbinary' && defects.has('nonbinary-refused'))
+    throw new ApiError(422, `${where}/gender: must be "female" or "male"`);
   checkProsody(model, body.default_prosody, `${where}/default_prosody`);
   checkStyle(model, body.default_style, `${where}/default_style`);
   const example = body.example_take ?? {};

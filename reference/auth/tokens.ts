@@ -74,14 +74,22 @@ export class TokenService {
     return token;
   }
 
-  private async issueJwt(userId: string): Promise<string> {
+  /**
+   * Defect login-token-stale-key: an access JWT like any other, signed with a key this API no longer
+   * verifies (a key rotation the login path missed).
+   */
+  issueWithRetiredKey(userId: string): Promise<string> {
+    return this.issueJwt(userId, randomBytes(32));
+  }
+
+  private async issueJwt(userId: string, key: Uint8Array = this.key): Promise<string> {
     return new SignJWT({ typ: 'access' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setIssuedAt()
       .setJti(randomBytes(9).toString('base64url'))
       .setExpirationTime(Math.floor(Date.now() / 1000) + this.accessTtlSeconds)
-      .sign(this.key);
+      .sign(key);
   }
 
   /** The user id of a valid access (or permanent) token, else undefined with the reason. */

@@ -73,6 +73,36 @@ export const DEFECTS = [
     ['AUTH-REFRESH-WITH-BEARER'],
     'refresh with a valid refresh token is refused (401) when its bearer header carries an access token the server no longer accepts',
   ),
+  d(
+    'refresh-token-camelcase',
+    'auth',
+    ['AUTH-TOKEN-PAIR-SHAPE'],
+    'refresh answers the new pair as {"access_token": ..., "refreshToken": ...}: the refresh token under a camelCase name',
+  ),
+  d(
+    'no-token-401-empty',
+    'auth',
+    ['AUTH-ERROR-DETAIL'],
+    'a protected route called without Authorization answers 401 with an empty body (only WWW-Authenticate: Bearer, as an auth proxy does): no JSON detail',
+  ),
+  d(
+    'no-token-403',
+    'auth',
+    ['AUTH-BEARER-REQUIRED'],
+    "a protected route called without Authorization answers 403 with the detail Not authenticated (FastAPI HTTPBearer's default) instead of 401",
+  ),
+  d(
+    'login-token-stale-key',
+    'auth',
+    ['AUTH-ACCESS-TOKEN-WORKS'],
+    'the access token a login answers is signed with a retired key the API refuses (401); access tokens from refresh work (a key rotation the login path missed)',
+  ),
+  hang(
+    'login-hangs',
+    'auth',
+    ['AUTH-LOGIN-OK'],
+    'POST /auth/login (the preflight logs in after /version) accepts the request and never answers',
+  ),
   // version
   d(
     'version-needs-token',
@@ -85,6 +115,12 @@ export const DEFECTS = [
     'version',
     ['VERSION-MAJOR-MINOR', 'VERSION-WIRE-SHAPE'],
     '/v1/speak/version answers {"version": "1.0"} (a string, no minor)',
+  ),
+  d(
+    'version-major-2',
+    'version',
+    ['VERSION-MAJOR-MATCHES-PATH'],
+    '/v1/speak/version answers {"version": 2, "minor": 0}: the release counter of the service, not the major of the interface its path names',
   ),
   // docs
   d(
@@ -105,12 +141,54 @@ export const DEFECTS = [
     ['DOCS-OPENAPI-PATHS'],
     'openapi.json declares the audio as one /v1/speak/takes/{take_id}/{format} whose enum lacks webm',
   ),
+  d(
+    'redoc-not-served',
+    'docs',
+    ['DOCS-REDOC-HTML'],
+    '/v1/speak/redoc answers 404 as an unknown route: the Redoc page is turned off (only /v1/speak/docs is served)',
+  ),
+  d(
+    'openapi-info-no-version',
+    'docs',
+    ['DOCS-OPENAPI-VALID'],
+    'openapi.json has an info object without its required version (an invalid OpenAPI document)',
+  ),
   // models
   d(
     'model-get-array',
     'models',
     ['MODELS-GET', 'MODELS-LIST-GET-AGREE'],
     'GET /v1/speak/models/{name} answers an array holding the model',
+  ),
+  d(
+    'model-get-no-displayname',
+    'models',
+    ['MODEL-FIELD-TYPES'],
+    'GET /v1/speak/models/{name} answers the model without displayname (the list still has it)',
+  ),
+  d(
+    'simple-prosody-unlisted',
+    'models',
+    ['MODEL-SIMPLE-PROSODY'],
+    "a model's prosody_types leaves out simple (it lists only the types the model adds), though a simple prosody is accepted",
+  ),
+  d(
+    'override-language-default-only',
+    'models',
+    ['MODEL-LANGUAGES-USABLE'],
+    "a take's override_language is refused (422) unless it is the model's default language: the model's other languages are listed but not usable",
+  ),
+  d(
+    'nonbinary-refused',
+    'models',
+    ['MODEL-GENDERS-USABLE'],
+    'voice generation refuses gender nonbinary (422: the gender check knows female and male only), though the model lists it',
+  ),
+  d(
+    'styled-take-refused',
+    'models',
+    ['MODEL-STYLES-USABLE'],
+    'a take with any style is refused (422 "styles are not supported"), though the model offers it',
   ),
   // voices
   d(
@@ -142,6 +220,36 @@ export const DEFECTS = [
     'voices',
     ['VOICE-UPDATE'],
     'sdk profile: a voice update answers true and changes nothing',
+  ),
+  d(
+    'voice-timestamp-microseconds',
+    'voices',
+    ['VOICE-TIMESTAMP-MS'],
+    "a voice's timestamp_ms is in microseconds",
+  ),
+  d(
+    'voice-model-embedded',
+    'voices',
+    ['VOICE-FIELD-TYPES'],
+    'a voice\'s model is answered as an object {"name": ...} (the model row joined in) instead of a string',
+  ),
+  d(
+    'voice-list-inner-join',
+    'voices',
+    ['VOICE-LIST'],
+    'GET /v1/speak/voices leaves out voices without a description (an inner join where an outer one belongs)',
+  ),
+  d(
+    'default-style-filled',
+    'voices',
+    ['VOICE-DEFAULT-STYLE-UNSET'],
+    'a voice generated without default_style shows ["default"] instead of [] or null',
+  ),
+  d(
+    'example-take-audio-404',
+    'voices',
+    ['VOICE-EXAMPLE-TAKE-AUDIO'],
+    "the audio endpoints answer 404 for a voice's example take (GET of the take still answers it)",
   ),
   // takes
   d(
@@ -198,6 +306,55 @@ export const DEFECTS = [
     ['TAKE-DELETE'],
     'sdk profile: DELETE of an existing take answers true and keeps it (GET and lists still show it)',
   ),
+  d(
+    'take-generate-started',
+    'takes',
+    ['TAKE-GENERATE-WAITING'],
+    'take generation answers status started instead of waiting, though the take is only queued',
+  ),
+  d(
+    'take-generate-500',
+    'takes',
+    ['TAKE-GENERATE-RETURNS-TAKE'],
+    'take generation stores and queues the take, then answers 500 (the answer fails to serialize)',
+  ),
+  d('take-timestamp-seconds', 'takes', ['TAKE-TIMESTAMP-MS'], "a take's timestamp_ms is in seconds"),
+  d(
+    'take-timestamp-string',
+    'takes',
+    ['TAKE-FIELD-TYPES'],
+    "a take's timestamp_ms is a string of digits (a 64-bit integer serialized as text)",
+  ),
+  d(
+    'normalized-text-trailing-empty',
+    'takes',
+    ['TAKE-INFO-FIELDS'],
+    'info.normalized_text of a ready take ends in an empty part (the split keeps the piece after the last sentence)',
+  ),
+  d(
+    'info-audio-rate-doubled',
+    'takes',
+    ['TAKE-INFO-AUDIO-RATE'],
+    "info.audio_rate is twice the wav's sample rate (samples of both channels of a stereo stream)",
+  ),
+  d(
+    'prosody-bounds-exclusive',
+    'takes',
+    ['TAKE-PROSODY-ACCEPTED'],
+    'a take prosody value at a bound (-10 or 10) is refused (422): the range check excludes its bounds',
+  ),
+  d(
+    'override-language-fails',
+    'takes',
+    ['TAKE-OVERRIDE-LANGUAGE'],
+    'a take with override_language is accepted but ends in status error (the worker hands the code to espeak as a voice name it does not know)',
+  ),
+  d(
+    'text-ascii-only',
+    'takes',
+    ['TAKE-MULTILINGUAL-TEXT'],
+    'a take text with a character outside ASCII is refused (422)',
+  ),
   // lists
   d(
     'paging-off-by-one',
@@ -220,9 +377,34 @@ export const DEFECTS = [
     'the take_id= list filter is ignored',
   ),
   d('list-newer-ignored', 'lists', ['LIST-NEWER', 'LIST-ORACLE'], 'the newer= list bound is ignored'),
+  d('list-older-ignored', 'lists', ['LIST-OLDER'], 'the older= list bound is ignored'),
+  d(
+    'list-length-first-page-only',
+    'lists',
+    ['LIST-LENGTH'],
+    'length bounds page 1 only: a later page runs from its offset to the end of the list (OFFSET without LIMIT)',
+  ),
   // errors
   d('invalid-body-500', 'errors', ['ERR-INVALID-BODY-4XX'], 'a body that breaks the schema answers 500'),
   d('error-without-detail', 'errors', ['ERR-JSON-DETAIL'], 'error bodies are {"error": ...} without detail'),
+  d(
+    'unknown-style-accepted',
+    'errors',
+    ['ERR-UNKNOWN-STYLE'],
+    "a take's style names are never checked against the model's: an unknown style is accepted",
+  ),
+  d(
+    'refused-take-stored',
+    'errors',
+    ['ERR-NOTHING-CREATED'],
+    'a refused take body whose text and voice_id are usable is stored anyway (a draft row written before validation that the refusal does not roll back)',
+  ),
+  d(
+    'error-text-plain',
+    'errors',
+    ['ERR-CONTENT-TYPE', 'ERR-UNKNOWN-STYLE'],
+    'error answers (4xx, 5xx) are sent with content-type text/plain, the JSON body unchanged (ERR-UNKNOWN-STYLE: the refusal whose answer ERR-CONTENT-TYPE judges)',
+  ),
   // Parsing any content type as JSON is a choice the contract leaves open (latitude
   // any-content-type-parsed); a parser error escaping as a 500 is not.
   d(
@@ -402,6 +584,78 @@ export const DEFECTS = [
     ['WS-SERIALIZED'],
     'the worker handles only the first take request of a connection: later ones never get a message, the connection stays open',
   ),
+  d(
+    'ws-url-carries-token',
+    'websocket',
+    ['WS-URL-SECRET-NOT-TOKEN'],
+    "the websocket address carries the caller's access token too (a `token` query parameter beside the secret)",
+  ),
+  d(
+    'ws-url-http-scheme',
+    'websocket',
+    ['WS-URL-ENDPOINT'],
+    "GET /v1/speak/websocket?model=M answers the worker's address as http:// instead of ws:// (the SDK form keeps ws://)",
+  ),
+  d(
+    'ws-chunk-id-on-header-only',
+    'websocket',
+    ['WS-FRAME-METADATA'],
+    "chunks mode: only a part's header chunk and its end chunk carry a chunk_id; its audio chunks carry part_id alone",
+  ),
+  d(
+    'ws-default-mode-chunks',
+    'websocket',
+    ['WS-MODE-PARTS-DEFAULT'],
+    'a take request without `stream` is answered in chunks mode',
+  ),
+  d(
+    'ws-part-size-in-samples',
+    'websocket',
+    ['WS-MODE-PARTS'],
+    "parts mode: each part's WAV header gives its data size in samples, not bytes (the RIFF size likewise)",
+  ),
+  d(
+    'ws-no-part-end-chunk',
+    'websocket',
+    ['WS-CHUNK-END-MARKER'],
+    "chunks mode: no empty chunk ends a part; only the take's end marker follows its last part",
+  ),
+  d(
+    'ws-waiting-after-started',
+    'websocket',
+    ['WS-STATUS-ORDER'],
+    'the websocket sends the waiting Take only after the started one (started, waiting, progress, ready)',
+  ),
+  d(
+    'ws-info-not-stored',
+    'websocket',
+    ['WS-TAKE-IN-REST'],
+    'a websocket take is stored ready without its info: the ready Take the websocket sends has it, GET /v1/speak/takes/{id} shows info null',
+  ),
+  d(
+    'ws-frames-to-latest-connection',
+    'websocket',
+    ['WS-SAME-CONNECTION'],
+    "the worker keeps one audio outlet per user, its latest connection's: with several open, every request's frames go to the last one opened (Take messages to their own)",
+  ),
+  d(
+    'ws-closes-mid-take',
+    'websocket',
+    ['WS-NO-DISCONNECT-MID-REQUEST'],
+    "the worker closes the connection (1011) once a take's first part is sent when more parts follow (the take is still stored)",
+  ),
+  d(
+    'ws-wav-size-16bit',
+    'websocket',
+    ['WS-RANDOM-TEXTS'],
+    "the streamed WAV headers' RIFF and data sizes are written as 16-bit values: a part of more than 64 KiB of audio (about 1.5 s) gets sizes that wrap",
+  ),
+  d(
+    'ws-stored-audio-lossy',
+    'websocket',
+    ['WS-PCM-MATCHES-REST'],
+    "a websocket take's stored wav goes through a lossy path that clears each sample's lowest bit: the REST wav is not the streamed PCM",
+  ),
   outage(
     'api-wedges-after-first-take',
     'takes',
@@ -428,6 +682,42 @@ export const DEFECTS = [
     'webhooks',
     ['WEBHOOK-STATUS-CALLED', 'WEBHOOK-STATUS-AGREES-POLLING'],
     'the status webhook is not called for started',
+  ),
+  d(
+    'webhook-text-plain',
+    'webhooks',
+    ['WEBHOOK-POST-JSON'],
+    "webhook calls are POSTed with content-type text/plain;charset=UTF-8 (fetch's default for a string body; the JSON itself unchanged)",
+  ),
+  d(
+    'formats-encoded-after-done',
+    'webhooks',
+    ['WEBHOOK-DONE-AUDIO-FETCHABLE'],
+    "a ready take's mp3, m4a, flac and webm are encoded on their first request: for 5 s from it that format answers 409, so right after the done call only the wav can be fetched",
+  ),
+  d(
+    'voice-done-stale-body',
+    'webhooks',
+    ['WEBHOOK-VOICE-DONE'],
+    "a voice's done_webhook is called when the voice is ready, with the Voice as it was created (status waiting): a body the queue kept from the first event",
+  ),
+  d(
+    'done-body-without-webhooks',
+    'webhooks',
+    ['WEBHOOK-DONE-BODY-EQUALS-GET'],
+    "a take's done call carries status_webhook and done_webhook null (the sender strips its own targets from what it posts); GET shows them",
+  ),
+  d(
+    'status-webhook-started-late',
+    'webhooks',
+    ['WEBHOOK-STATUS-ORDERED'],
+    "a take's started status call is held until the take is done and goes out after the done status (a retry queue that parked it)",
+  ),
+  d(
+    'ws-progress-not-stored',
+    'webhooks',
+    ['WEBHOOK-STATUS-AGREES-WEBSOCKET'],
+    "a websocket take's progress statuses go out on the socket but are never stored: no status call reports them",
   ),
   // stuck items: one wait per stuck thing (issue 32), each caught by the requirement of its bound
   d(
@@ -566,6 +856,18 @@ export const DEFECTS = [
     'sequences',
     ['SEQ-BATCH-EVERY-TAKE'],
     'sdk profile: a batch of three or more bodies answers its takes rotated by one (the first last); a batch of two is answered in order',
+  ),
+  d(
+    'list-stale-after-delete',
+    'sequences',
+    ['SEQ-TAKE-LISTED-AFTER-CHANGES'],
+    'a take list whose take_id= filter names a deleted take answers the list as it was at that deletion: takes generated after it are left out (a snapshot the delete path cached)',
+  ),
+  d(
+    'get-answers-newest-after-delete',
+    'sequences',
+    ['SEQ-TAKE-GET-AGREES'],
+    "once a customer deleted a take, GET of any of that customer's takes answers their newest take (a per-customer latest-take entry the delete path refills and the GET handler reads first)",
   ),
   // issue 31: lifetimes that never end, caught by waiting them out (--profile acceptance, --expiry full)
   d(

@@ -27,3 +27,6 @@ export function depthOf(refreshToken: string): number {
 
 /** Per voice: its name and description before its last update (the stale cache of the voice list). */
 export const voiceBeforeUpdate = new Map<string, { name: unknown; description: unknown }>();
+
+/** Take ids deleted through the API and when (defect list-stale-after-delete: the snapshot's time). */
+export const takeDeletedMs = new Map<string, number>();

@@ -8,7 +8,7 @@
  */
 import { schemas } from '../../schemas/index.ts';
 import { defects } from '../defects/index.ts';
-import { deletedTakes } from '../defects/sequence-memory.ts';
+import { deletedTakes, takeDeletedMs } from '../defects/sequence-memory.ts';
 import { latitude } from '../latitude/index.ts';
 
 /** Latitude default-page-length: the page size when `length` is absent. */
@@ -91,6 +91,15 @@ export function parseListQuery(query: Record<string, unknown>, idParam: 'voice_i
   };
 }
 
+/**
+ * Defect list-stale-after-delete: the earliest deletion of a take the filter names (the snapshot
+ * the delete path cached), or undefined when it names none.
+ */
+function snapshotOf(ids: readonly string[] | null): number | undefined {
+  const times = (ids ?? []).flatMap((id) => takeDeletedMs.get(id) ?? []);
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
 /** SQL for one user's list of `table` (voices or takes) under `q`. */
 export function listSql(
   table: 'voices' | 'takes',
@@ -105,6 +114,8 @@ export function listSql(
   if (table === 'takes' && latitude.has('example-takes-hidden')) where.push('example_of IS NULL');
   // Defect take-list-ready-only: takes still in progress are left out of the take list.
   if (table === 'takes' && defects.has('take-list-ready-only')) where.push("status = 'ready'");
+  // Defect voice-list-inner-join: voices without a description are left out of the voice list.
+  if (table === 'voices' && defects.has('voice-list-inner-join')) where.push('description IS NOT NULL');
   if (q.ids !== null && !(idColumn === 'take_id' && defects.has('take-id-filter-ignored'))) {
     if (q.ids.length === 0) where.push('0');
     else {
@@ -112,10 +123,17 @@ export function listSql(
       params.push(JSON.stringify(q.ids));
     }
   }
+  // Defect list-stale-after-delete: a filter naming a deleted take answers the list as it was then.
+  const snapshotMs =
+    table === 'takes' && defects.has('list-stale-after-delete') ? snapshotOf(q.ids) : undefined;
+  if (snapshotMs !== undefined) {
+    where.push('timestamp_ms <= ?');
+    params.push(snapshotMs);
+  }
   const exclusive =
     latitude.has('bounds-exclusive') ||
     (defects.has('list-bounds-exclusive-when-paged') && q.length !== null);
-  if (q.older !== null) {
+  if (q.older !== null && !defects.has('list-older-ignored')) {
     where.push(exclusive ? 'timestamp_ms < ?' : 'timestamp_ms <= ?');
     params.push(q.older);
   }
@@ -140,6 +158,10 @@ export function listSql(
     // A page that starts past 2^53 items is past the end of any list (and past what SQLite's
     // 64-bit OFFSET can hold): empty, never an overflow.
     sql += ' LIMIT 0';
+  } else if (q.length !== null && pageIndex > 0 && defects.has('list-length-first-page-only')) {
+    // Defect list-length-first-page-only: a later page runs from its offset to the end of the list.
+    sql += ' LIMIT -1 OFFSET ?';
+    params.push(offset);
   } else if (q.length !== null) {
     sql += ' LIMIT ? OFFSET ?';
     params.push(q.length, offset);

@@ -74,6 +74,16 @@ function shownStatus(row: TakeRow): string {
   return row.status;
 }
 
+/**
+ * Defect take-timestamp-seconds: timestamp_ms in seconds. Defect take-timestamp-string: the
+ * milliseconds as a string of digits (a 64-bit integer serialized as text).
+ */
+function shownTimestamp(ms: number): number | string {
+  if (defects.has('take-timestamp-seconds')) return Math.floor(ms / 1000);
+  if (defects.has('take-timestamp-string')) return String(ms);
+  return ms;
+}
+
 export function takeResource(row: TakeRow): TakeResource {
   return {
     take_id: row.take_id,
@@ -85,7 +95,7 @@ export function takeResource(row: TakeRow): TakeResource {
     status_webhook: fromJsonColumn(row.status_webhook),
     done_webhook: fromJsonColumn(row.done_webhook),
     status: shownStatus(row),
-    timestamp_ms: row.timestamp_ms,
+    timestamp_ms: shownTimestamp(row.timestamp_ms),
     info: defectiveInfo(row, fromJsonColumn(row.info)),
     user_data: fromJsonColumn(row.user_data),
   };

@@ -28,9 +28,12 @@ export function voiceResource(row: VoiceRow): VoiceResource {
   return {
     voice_id: row.voice_id,
     name: row.name,
-    model: row.model,
+    // Defect voice-model-embedded: the model is answered as an object (the model row joined in).
+    model: defects.has('voice-model-embedded') ? { name: row.model } : row.model,
     gender: row.gender,
-    default_style: fromJsonColumn(row.default_style),
+    // Defect default-style-filled: a voice without default_style shows ["default"].
+    default_style:
+      fromJsonColumn(row.default_style) ?? (defects.has('default-style-filled') ? ['default'] : null),
     default_prosody: fromJsonColumn(row.default_prosody),
     description: row.description,
     example_take_id: row.example_take_id,
@@ -39,7 +42,8 @@ export function voiceResource(row: VoiceRow): VoiceResource {
     status_webhook: fromJsonColumn(row.status_webhook),
     done_webhook: fromJsonColumn(row.done_webhook),
     status: row.status,
-    timestamp_ms: row.timestamp_ms,
+    // Defect voice-timestamp-microseconds: timestamp_ms in microseconds.
+    timestamp_ms: defects.has('voice-timestamp-microseconds') ? row.timestamp_ms * 1000 : row.timestamp_ms,
   };
 }
 

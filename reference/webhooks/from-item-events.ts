@@ -58,6 +58,10 @@ export function createItemEventHandler(
     firstStatusTake.latest = json;
     return json;
   };
+  /** Defect voice-done-stale-body: each voice's body at its first event (its creation, waiting). */
+  const firstVoiceBody = new Map<string, string>();
+  /** Defect status-webhook-started-late: each take's started call, held until the take is done. */
+  const heldStarted = new Map<string, { seq: number; json: string }>();
   return (event) => {
     if (event.seq <= outbox.lastHandledSeq()) return false; // replayed after a restart: done already
     return outbox.transaction(() => {
@@ -69,6 +73,7 @@ export function createItemEventHandler(
         json: string,
         itemId = event.itemId,
         kind = event.kind,
+        eventSeq = event.seq,
       ) => {
         const url = webhookTargetUrl(hookValue);
         if (url === null) return;
@@ -80,7 +85,7 @@ export function createItemEventHandler(
         const refusal = webhookTargetRefusal(url, options.allow);
         if (refusal !== null) options.log?.(`webhook ${hook} of ${kind} ${itemId} not sent: ${refusal}`);
         const created = outbox.enqueue(
-          { eventSeq: event.seq, kind, itemId, hook, url, body: json, createdMs: event.createdMs },
+          { eventSeq, kind, itemId, hook, url, body: json, createdMs: event.createdMs },
           refusal,
         );
         added ||= created && refusal === null;
@@ -88,7 +93,19 @@ export function createItemEventHandler(
 
       if (body !== null) {
         const json = JSON.stringify(body);
-        enqueue('status', body.status_webhook, statusBody(event, body.status_webhook, json));
+        if (
+          event.kind === 'voice' &&
+          defects.has('voice-done-stale-body') &&
+          !firstVoiceBody.has(event.itemId)
+        )
+          firstVoiceBody.set(event.itemId, json);
+        const held = event.kind === 'take' && defects.has('status-webhook-started-late');
+        // Defect status-webhook-started-late: the started call waits for the take's done status (a
+        // retry queue that parked it), then goes out after the done call.
+        if (held && event.status === 'started') heldStarted.set(event.itemId, { seq: event.seq, json });
+        else enqueue('status', body.status_webhook, statusBody(event, body.status_webhook, json));
+        const started = held && isDone(event.status) ? heldStarted.get(event.itemId) : undefined;
+        if (started) enqueue('status', body.status_webhook, started.json, event.itemId, 'take', started.seq);
         if (isDone(event.status)) {
           const exampleTake = event.kind === 'voice' ? asRecord(body.example_take) : null;
           const exampleTakeId = typeof exampleTake?.take_id === 'string' ? exampleTake.take_id : null;
@@ -105,6 +122,13 @@ export function createItemEventHandler(
             // A worker mixing up its queue: every take but the first is told it is the first.
             firstTakeDoneBody ??= json;
             enqueue('done', body.done_webhook, firstTakeDoneBody);
+          } else if (event.kind === 'voice' && defects.has('voice-done-stale-body')) {
+            // Defect voice-done-stale-body: the voice's done call carries the Voice as it was created.
+            enqueue('done', body.done_webhook, firstVoiceBody.get(event.itemId) ?? json);
+          } else if (event.kind === 'take' && defects.has('done-body-without-webhooks')) {
+            // Defect done-body-without-webhooks: the sender strips its own targets from what it posts.
+            const stripped = { ...body, status_webhook: null, done_webhook: null };
+            enqueue('done', body.done_webhook, JSON.stringify(stripped));
           } else {
             enqueue('done', body.done_webhook, json);
           }

@@ -4,6 +4,7 @@
  * outbox to record.
  */
 import { request } from 'undici';
+import { defects } from '../defects/index.ts';
 
 export interface SendOutcome {
   /** HTTP status of the answer; null when there was none (refused, reset, timed out). */
@@ -25,7 +26,11 @@ export async function sendWebhook(
     const response = await request(url, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json', 'user-agent': 'speakcheck-reference-webhooks/1' },
+      headers: {
+        // Defect webhook-text-plain: fetch's default for a string body, the JSON itself unchanged.
+        'content-type': defects.has('webhook-text-plain') ? 'text/plain;charset=UTF-8' : 'application/json',
+        'user-agent': 'speakcheck-reference-webhooks/1',
+      },
       signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

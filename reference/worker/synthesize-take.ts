@@ -44,6 +44,11 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
   }
   step('started', { worker: ctx.workerId });
   await dwellForDefect();
+  // Defect override-language-fails: the language code goes to espeak as a voice name it does not know.
+  if (row.override_language !== null && defects.has('override-language-fails')) {
+    step('error', { error: `espeak has no voice named ${JSON.stringify(row.override_language)}` });
+    return 'gone';
+  }
   // Deleted meanwhile: nothing to write (and no audio directory to leave behind).
   if (!getTakeRow(ctx.db, takeId)) return 'gone';
 
@@ -81,7 +86,13 @@ export async function synthesizeTake(ctx: TakeJobContext, takeId: string): Promi
   if (hosted && row.example_of !== null) await waitUntil(row.timestamp_ms + HOSTED_FIGURES.voiceReadyAfterMs);
   if (!ctx.stillOurs()) return 'gone';
   step('ready', {
-    info: { duration: dataBytes / 2, audio_rate: outputSampleRate(), normalized_text: parts },
+    info: {
+      duration: dataBytes / 2,
+      // Defect info-audio-rate-doubled: the rate reported is twice the wav's (samples of both channels of a stereo stream).
+      audio_rate: outputSampleRate() * (defects.has('info-audio-rate-doubled') ? 2 : 1),
+      // Defect normalized-text-trailing-empty: the split keeps the empty piece after the last sentence.
+      normalized_text: defects.has('normalized-text-trailing-empty') ? [...parts, ''] : parts,
+    },
     worker: ctx.workerId,
   });
   return 'ready';

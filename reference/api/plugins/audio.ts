@@ -189,7 +189,12 @@ function offeredBeforeReady(format: string): boolean {
   return format === 'flac' && defects.has('flac-before-ready');
 }
 
+/** Defect formats-encoded-after-done: how long a format's encoding takes from its first request. */
+const ENCODING_MS = 5_000;
+
 export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promise<void> {
+  /** Defect formats-encoded-after-done: when each take/format's encoding began (its first request). */
+  const encodingStarted = new Map<string, number>();
   // The bearer-protected redirect.
   app.register(async (scoped) => {
     scoped.addHook('onRequest', authenticate(ctx));
@@ -218,6 +223,9 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
             )
             .send();
         const row = takeOf(ctx, ownerFor(ctx, 'leak-audio', 'take', request.userId, take_id), take_id);
+        // Defect example-take-audio-404: the audio routes do not know a voice's example take.
+        if (row.example_of !== null && defects.has('example-take-audio-404'))
+          throw new ApiError(404, `take ${JSON.stringify(take_id)} not found`);
         if (row.status === 'error' || row.status === 'timeout') {
           throw new ApiError(409, `take ${take_id} ended in ${row.status}: it has no audio`);
         }
@@ -227,6 +235,14 @@ export async function audioPlugin(app: FastifyInstance, ctx: ApiContext): Promis
             409,
             `take ${take_id} is not ready (status ${row.status}): only wav is available before ready`,
           );
+        }
+        // Defect formats-encoded-after-done: a ready take's other formats are encoded on first request.
+        if (row.status === 'ready' && format !== 'wav' && defects.has('formats-encoded-after-done')) {
+          const key = `${take_id}/${format}`;
+          const started = encodingStarted.get(key) ?? Date.now();
+          encodingStarted.set(key, started);
+          if (Date.now() - started < ENCODING_MS)
+            throw new ApiError(409, `take ${take_id}: ${format} is still being encoded, retry shortly`);
         }
         const signed = ctx.signer.sign(
           signedAudioOrigin(ctx, request),

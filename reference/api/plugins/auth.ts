@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LoginRequest } from '../../../schemas/types.ts';
 import { authenticate as checkCredentials } from '../../auth/users.ts';
+import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
 import { depthOf, rememberChain } from '../../defects/sequence-memory.ts';
 import { latitude } from '../../latitude/index.ts';
@@ -57,7 +58,9 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
       '401': error('Bad credentials'),
     },
   };
-  app.post<{ Body: LoginRequest }>('/auth/login', { schema: login }, async (request) => {
+  app.post<{ Body: LoginRequest }>('/auth/login', { schema: login }, async (request, reply) => {
+    // Defect login-hangs: the login accepts the request and never answers (a wedged password hasher).
+    if (defects.has('login-hangs')) return neverAnswer(reply);
     const { email, password } = request.body;
     const user = await checkCredentials(ctx.db, email, password);
     if (!user && defects.has('login-fail-200')) return { access_token: '', refresh_token: '' };
@@ -65,6 +68,9 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     if (!user) throw unauthorized('invalid email or password');
     ctx.log(`login ${user.user_id}`);
     const pair = await ctx.tokens.issuePair(user.user_id);
+    // Defect login-token-stale-key: the login's access token is signed with a retired key.
+    if (defects.has('login-token-stale-key'))
+      pair.access_token = await ctx.tokens.issueWithRetiredKey(user.user_id);
     rememberSession(pair, pair.access_token);
     return pair;
   });
@@ -106,6 +112,9 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     if (defects.has('seventh-refresh-fails') || defects.has('deep-logout-ignored'))
       rememberChain(result.refresh_token, depth);
     if (defects.has('refresh-no-rotate')) return { ...result, refresh_token: token };
+    // Defect refresh-token-camelcase: the new refresh token is answered under `refreshToken`.
+    if (defects.has('refresh-token-camelcase'))
+      return { access_token: result.access_token, refreshToken: result.refresh_token };
     const access = sessionAccess.get(token);
     if (access !== undefined) {
       rememberSession(result, access);

@@ -3,10 +3,20 @@
 import type { FastifyInstance } from 'fastify';
 import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
-import { findModel, MODELS, modelResource } from '../../models/catalogue.ts';
+import { findModel, MODELS, type ModelEntry, modelResource } from '../../models/catalogue.ts';
 import { ApiError } from '../errors.ts';
 import { AUTH, error, json, MALFORMED, MODEL_NAME_PARAMETER, ref } from '../openapi-parts.ts';
 import { stringParams } from '../route-schema.ts';
+
+/**
+ * A model as answered. Defect simple-prosody-unlisted: prosody_types lists only the types a model
+ * adds to simple (which every model has).
+ */
+function shownModel(model: ModelEntry): Record<string, unknown> {
+  const shown = modelResource(model);
+  if (!defects.has('simple-prosody-unlisted')) return shown;
+  return { ...shown, prosody_types: model.prosody_types.filter((type) => type !== 'simple') };
+}
 
 export async function modelsPlugin(app: FastifyInstance): Promise<void> {
   const list = {
@@ -17,7 +27,7 @@ export async function modelsPlugin(app: FastifyInstance): Promise<void> {
   };
   app.get('/v1/speak/models', { schema: list }, async (_request, reply) =>
     // Defect models-hangs: the model list (the preflight's question) never answers.
-    defects.has('models-hangs') ? neverAnswer(reply) : MODELS.map(modelResource),
+    defects.has('models-hangs') ? neverAnswer(reply) : MODELS.map(shownModel),
   );
   const one = {
     operationId: 'getModel',
@@ -31,6 +41,9 @@ export async function modelsPlugin(app: FastifyInstance): Promise<void> {
     const { name } = request.params;
     const model = findModel(name);
     if (!model) throw new ApiError(404, `model ${JSON.stringify(name)} not found`);
-    return defects.has('model-get-array') ? [modelResource(model)] : modelResource(model);
+    const shown = shownModel(model);
+    // Defect model-get-no-displayname: one model is answered by a summary serializer without displayname.
+    if (defects.has('model-get-no-displayname')) delete shown.displayname;
+    return defects.has('model-get-array') ? [shown] : shown;
   });
 }

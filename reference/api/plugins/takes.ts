@@ -4,11 +4,11 @@
  * that synthesized it, outside the contract's shapes), delete (answers true; its audio is removed).
  */
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SECOND_EMAIL } from '../../auth/users.ts';
 import { neverAnswer } from '../../defects/hang.ts';
 import { defects } from '../../defects/index.ts';
-import { deletedTakes, lastGeneration } from '../../defects/sequence-memory.ts';
+import { deletedTakes, lastGeneration, takeDeletedMs } from '../../defects/sequence-memory.ts';
 import { enqueueJob } from '../../jobs/job-queue.ts';
 import { latitude } from '../../latitude/index.ts';
 import {
@@ -59,6 +59,40 @@ export function takeOf(ctx: ApiContext, userId: string, takeId: string): TakeRow
   return row;
 }
 
+/**
+ * Defect get-answers-newest-after-delete: once `userId` deleted a take, the customer's newest take
+ * (a per-customer "latest take" entry the delete path refills and the GET handler reads first).
+ */
+function newestAfterDelete(ctx: ApiContext, userId: string): TakeRow | undefined {
+  if (![...deletedTakes.values()].includes(userId)) return undefined;
+  return ctx.db
+    .prepare('SELECT * FROM takes WHERE user_id = ? ORDER BY timestamp_ms DESC, take_id DESC LIMIT 1')
+    .get(userId) as TakeRow | undefined;
+}
+
+/**
+ * Defect refused-take-stored: a refused take body whose text and voice are usable is stored anyway
+ * (a draft row written before validation that the refusal does not roll back).
+ */
+function storeRefusedDraft(ctx: ApiContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const body = request.body as { text?: unknown; voice_id?: unknown } | null | undefined;
+    if (typeof body?.text !== 'string' || typeof body.voice_id !== 'string') return;
+    const voice = getUserVoiceRow(ctx.db, request.userId, body.voice_id);
+    if (!voice) return;
+    const draft = { voice_id: body.voice_id, text: body.text };
+    const take = buildTake(request.userId, voiceForTake(voice), draft, 'body', { timestampMs: Date.now() });
+    ctx.db
+      .transaction(() => {
+        insertTake(ctx.db, take);
+        enqueueJob(ctx.db, take.take_id);
+      })
+      .immediate();
+    ctx.wakeWorkers();
+    ctx.wakeEvents();
+  };
+}
+
 /** Whether `userId` is the stack's second seeded customer (defect second-customer-delete-ignored). */
 function isSecondCustomer(ctx: ApiContext, userId: string): boolean {
   const row = ctx.db.prepare('SELECT email FROM users WHERE user_id = ?').get(userId) as
@@ -99,7 +133,10 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   };
   app.get<{ Params: TakeIdParams }>('/v1/speak/takes/:take_id', { schema: one }, async (request, reply) => {
     const { take_id } = request.params;
-    const row = takeOf(ctx, ownerFor(ctx, 'leak-take-by-id', 'take', request.userId, take_id), take_id);
+    const found = takeOf(ctx, ownerFor(ctx, 'leak-take-by-id', 'take', request.userId, take_id), take_id);
+    const row = defects.has('get-answers-newest-after-delete')
+      ? (newestAfterDelete(ctx, request.userId) ?? found)
+      : found;
     // Defect take-get-hangs-when-ready: a ready take's GET never answers (a wedged read path).
     if (row.status === 'ready' && defects.has('take-get-hangs-when-ready')) return neverAnswer(reply);
     if (row.worker) reply.header('x-speak-worker', row.worker);
@@ -127,7 +164,7 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
   };
   app.post<{ Body: TakeGenerateOne | TakeGenerateOne[] }>(
     '/v1/speak/takes/generate',
-    { schema: generate },
+    { schema: generate, ...(defects.has('refused-take-stored') ? { onError: storeRefusedDraft(ctx) } : {}) },
     async (request) => {
       const batch = Array.isArray(request.body);
       // Latitude no-batch: batch is a wire fact; a server without it refuses an array as not one TakeGenerate.
@@ -162,7 +199,12 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
         .immediate();
       ctx.wakeWorkers();
       ctx.wakeEvents();
+      // Defect take-generate-500: the takes are stored and queued, then the answer fails.
+      if (defects.has('take-generate-500')) throw new Error('the created take could not be serialized');
       const answered = created.map(shown);
+      // Defect take-generate-started: the answer shows the take as claimed by a worker already.
+      if (defects.has('take-generate-started'))
+        for (const take of answered) if (take.status === 'waiting') take.status = 'started';
       if (!batch && defects.has('repeat-generate-same-take'))
         lastGeneration.set(request.userId, {
           body: JSON.stringify(request.body),
@@ -212,6 +254,7 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
       ctx.wakeEvents();
       await ctx.audio.remove(take_id);
       deletedTakes.set(take_id, owner);
+      if (defects.has('list-stale-after-delete')) takeDeletedMs.set(take_id, Date.now());
       return true;
     },
   );

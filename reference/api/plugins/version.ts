@@ -26,6 +26,8 @@ export async function versionPlugin(app: FastifyInstance): Promise<void> {
       throw new ApiError(401, 'missing Authorization header');
     }
     if (defects.has('version-string')) return { version: '1.0' };
+    // Defect version-major-2: the release counter of the service, not the interface's major, as version.
+    if (defects.has('version-major-2')) return { ...API_VERSION, version: 2 };
     // Latitude version-major-minor-names: the numbers named major and minor ("response shape: not shown").
     const numbers = latitude.has('version-major-minor-names')
       ? { major: API_VERSION.version, minor: API_VERSION.minor }

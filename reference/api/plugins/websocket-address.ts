@@ -107,6 +107,9 @@ export async function websocketAddressPlugin(
     else url.searchParams.set('secret', secret);
     // Latitude ws-router-node-param(-close): the URL also names its node for the router in front of it.
     withRouterNode(url, key, node);
+    // Defect ws-url-carries-token: the caller's access token rides along in the URL, beside the secret.
+    const bearer = request.headers.authorization?.replace(/^Bearer\s+/i, '');
+    if (defects.has('ws-url-carries-token') && bearer) url.searchParams.set('token', bearer);
     return url.toString();
   }
 
@@ -129,7 +132,12 @@ export async function websocketAddressPlugin(
   app.get<{ Querystring: { model?: string } }>(
     '/v1/speak/websocket',
     { schema: byQuery },
-    async (request) => ({ websocket_url: address(request, request.query.model) }),
+    async (request) => {
+      const websocket_url = address(request, request.query.model);
+      // Defect ws-url-http-scheme: the spec form answers the worker's address with http(s):// (the SDK form keeps ws://).
+      if (!defects.has('ws-url-http-scheme')) return { websocket_url };
+      return { websocket_url: websocket_url.replace(/^ws(s?):/, 'http$1:') };
+    },
   );
 
   const byPath = {

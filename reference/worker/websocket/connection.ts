@@ -54,13 +54,28 @@ function safeParse(text: string): unknown {
   }
 }
 
+/** Defect ws-frames-to-latest-connection: each user's audio outlet, that of their latest connection. */
+const latestOutlet = new Map<string, (frame: Buffer) => void>();
+
 export function serveConnection(socket: WebSocket, context: ConnectionContext): void {
   const sendJson = (message: unknown) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
-  const sendBinary = (frame: Buffer) => {
+  const sendOwnBinary = (frame: Buffer) => {
     if (socket.readyState === socket.OPEN) socket.send(frame, { binary: true });
   };
+  // Defect ws-frames-to-latest-connection: one audio outlet per user, replaced by each new
+  // connection: with several open, every request's frames go to the latest (Take messages do not).
+  const perUser = defects.has('ws-frames-to-latest-connection');
+  if (perUser) {
+    latestOutlet.set(context.userId, sendOwnBinary);
+    socket.on('close', () => {
+      if (latestOutlet.get(context.userId) === sendOwnBinary) latestOutlet.delete(context.userId);
+    });
+  }
+  const sendBinary = perUser
+    ? (frame: Buffer) => (latestOutlet.get(context.userId) ?? sendOwnBinary)(frame)
+    : sendOwnBinary;
   const sendError = (message: string, requestId?: RequestId) =>
     sendJson({ status: 'error', message, ...(requestId !== undefined ? { request_id: requestId } : {}) });
 
@@ -143,7 +158,9 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
       return;
     }
     const request = message as { command: string; stream?: { mode?: StreamMode }; data: unknown };
-    const mode: StreamMode = request.stream?.mode ?? 'parts';
+    // Defect ws-default-mode-chunks: a request without `stream` is answered in chunks mode.
+    const mode: StreamMode =
+      request.stream?.mode ?? (defects.has('ws-default-mode-chunks') ? 'chunks' : 'parts');
     if (TAKE_COMMANDS.has(request.command))
       await generateTake(request.data, requestId ?? null, mode, request.stream === undefined);
     else await generateVoice(request.data, requestId ?? null, mode);
@@ -171,8 +188,15 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
     const item = defects.has('ws-no-take-messages')
       ? () => undefined
       : (take: Json) => sendJson({ request_id: requestId, data: take });
-    item(created.value.take);
-    const ready = await speakTake(created.value, requestId, mode, item);
+    // Defect ws-waiting-after-started: the waiting Take goes out only after the started one.
+    let waitingHeld = defects.has('ws-waiting-after-started');
+    if (!waitingHeld) item(created.value.take);
+    const onStatus = (take: Json) => {
+      item(take);
+      if (waitingHeld) item(created.value.take);
+      waitingHeld = false;
+    };
+    const ready = await speakTake(created.value, requestId, mode, onStatus);
     // Latitude ready-before-last-frame: speakTake announced it already, before the last frames.
     // Defect ws-ready-take-not-sent: the take is stored as ready, but the ready Take is never sent.
     if (ready && !latitude.has('ready-before-last-frame') && !defects.has('ws-ready-take-not-sent'))
@@ -253,6 +277,12 @@ export function serveConnection(socket: WebSocket, context: ConnectionContext): 
         if (partId === 0) onProgress(await context.service.advanceTake(takeId, 'started'));
         await inFlight;
         inFlight = undefined;
+        // Defect ws-closes-mid-take: the connection is closed once a take's first part is sent, when
+        // more parts follow (the take is still spoken to its end and stored).
+        if (defects.has('ws-closes-mid-take') && partId === 0 && parts.length > 1) {
+          outlet.flush();
+          socket.close(1011, 'part limit reached');
+        }
         // The REST worker's rule (reference/store/status.ts), latitude statuses-as-shown included.
         const before = progressAfter(partId, parts.length);
         const after = progressAfter(partId + 1, parts.length);

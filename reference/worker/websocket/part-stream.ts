@@ -50,6 +50,9 @@ export async function streamPart(
     part_id: target.partId,
     ...(chunkId === undefined ? {} : { chunk_id: chunkId }),
   });
+  // Defect ws-chunk-id-on-header-only: the audio chunks after the header carry part_id alone.
+  const audioMeta = (chunkId: number): FrameMetadata =>
+    defects.has('ws-chunk-id-on-header-only') ? meta() : meta(chunkId);
   const firstChunk = defects.has('ws-chunk-id-from-1') ? 1 : 0;
   const chunk0Last = defects.has('ws-chunk0-last');
   let streamed = firstChunk + 1;
@@ -58,7 +61,7 @@ export async function streamPart(
     pcm.push(samples);
     // Defect ws-chunk0-last: the audio chunks go out as produced, the header after them.
     if (target.mode === 'chunks' && chunk0Last)
-      target.emit(encodeAudioFrame(meta(streamed++), bytesOf(samples)));
+      target.emit(encodeAudioFrame(audioMeta(streamed++), bytesOf(samples)));
     target.onSamples?.(samples);
   });
   const storedBytes = pcm.reduce((n, s) => n + s.byteLength, 0);
@@ -66,13 +69,25 @@ export async function streamPart(
   const sent = defects.has('ws-stream-trims-silence') ? withoutTrailingSilence(pcm) : pcm;
   const dataBytes = sent.reduce((n, s) => n + s.byteLength, 0);
   const headerBytes = defects.has('ws-chunk0-sized-for-chunk') ? (sent.at(-1)?.byteLength ?? 0) : dataBytes;
-  const header = wavHeader({
-    sampleRate: outputSampleRate(),
-    dataBytes: target.mode === 'chunks' ? headerBytes : dataBytes,
-  });
+  // Defect ws-part-size-in-samples: parts mode's header gives the part's size in samples, not bytes.
+  const partBytes = defects.has('ws-part-size-in-samples') ? dataBytes / 2 : dataBytes;
+  const header = streamedHeaderSizes(
+    wavHeader({
+      sampleRate: outputSampleRate(),
+      dataBytes: target.mode === 'chunks' ? headerBytes : partBytes,
+    }),
+  );
   // Latitude hosted-latency: a hosted TTS's pace, not espeak's (see latitude/hosted-latency.ts).
   if (hostedLatency()) {
-    await emitAtHostedPace(target, header, Buffer.concat(sent.map(bytesOf)), meta, firstChunk, partStartMs);
+    await emitAtHostedPace(
+      target,
+      header,
+      Buffer.concat(sent.map(bytesOf)),
+      meta,
+      audioMeta,
+      firstChunk,
+      partStartMs,
+    );
     return storedBytes / 2;
   }
   if (target.mode === 'parts') {
@@ -81,8 +96,9 @@ export async function streamPart(
     target.emit(encodeAudioFrame(meta(firstChunk), header));
     let nextChunk = chunk0Last ? streamed : firstChunk + 1;
     if (!chunk0Last)
-      for (const samples of sent) target.emit(encodeAudioFrame(meta(nextChunk++), bytesOf(samples)));
-    target.emit(encodeAudioFrame(meta(nextChunk)));
+      for (const samples of sent) target.emit(encodeAudioFrame(audioMeta(nextChunk++), bytesOf(samples)));
+    // Defect ws-no-part-end-chunk: no empty chunk ends the part (only the take's end marker follows).
+    if (!defects.has('ws-no-part-end-chunk')) target.emit(encodeAudioFrame(meta(nextChunk)));
   }
   return storedBytes / 2;
 }
@@ -97,6 +113,7 @@ async function emitAtHostedPace(
   header: Buffer,
   audio: Buffer,
   meta: (chunkId?: number) => FrameMetadata,
+  audioMeta: (chunkId: number) => FrameMetadata,
   firstChunk: number,
   partStartMs: number,
 ): Promise<void> {
@@ -114,9 +131,21 @@ async function emitAtHostedPace(
   target.emit(encodeAudioFrame(meta(firstChunk), header));
   for (let index = 0; index < chunks.length; index++) {
     await waitUntil(chunkDueMs(index));
-    target.emit(encodeAudioFrame(meta(firstChunk + 1 + index), chunks[index]!));
+    target.emit(encodeAudioFrame(audioMeta(firstChunk + 1 + index), chunks[index]!));
   }
-  target.emit(encodeAudioFrame(meta(firstChunk + 1 + chunks.length)));
+  if (!defects.has('ws-no-part-end-chunk'))
+    target.emit(encodeAudioFrame(meta(firstChunk + 1 + chunks.length)));
+}
+
+/**
+ * Defect ws-wav-size-16bit: the streamed header's RIFF and data sizes written as 16-bit values (the
+ * rest of each 32-bit field zero): right for a part under 64 KiB of audio (about 1.5 s), wrong for a
+ * longer one, so only texts with a longer sentence are hit.
+ */
+function streamedHeaderSizes(header: Buffer): Buffer {
+  if (!defects.has('ws-wav-size-16bit')) return header;
+  for (const at of [4, 40]) header.writeUInt32LE(header.readUInt32LE(at) & 0xffff, at);
+  return header;
 }
 
 /** Below this level a sample counts as silence (of 32767). */

@@ -15,6 +15,7 @@ import { TABLE_FIELDS, unknownFields } from '../../api/request-tables.ts';
 import { buildTake, type TakeGenerateBody } from '../../api/take-builder.ts';
 import { buildVoice, insertVoiceWithExample, type VoiceGenerateBody } from '../../api/voice-generation.ts';
 import { pcmBytes, WAV_HEADER_BYTES, wavHeader } from '../../audio/wav.ts';
+import { defects } from '../../defects/index.ts';
 import { latitude } from '../../latitude/index.ts';
 import { findModel } from '../../models/catalogue.ts';
 import { takeAudioDir, takeAudioPath } from '../../store/audio-files.ts';
@@ -43,6 +44,18 @@ function attempt<T>(step: () => T): Created<T> {
     if (error instanceof ApiError) return { ok: false, message: error.detail };
     throw error;
   }
+}
+
+/**
+ * The bytes stored for a websocket take's samples. Defect ws-stored-audio-lossy: the stored copy goes
+ * through a lossy path that clears each sample's lowest bit (the streamed PCM is untouched).
+ */
+function storedBytes(pcm: Parameters<typeof pcmBytes>[0]): Buffer {
+  const bytes = pcmBytes(pcm);
+  if (!defects.has('ws-stored-audio-lossy')) return bytes;
+  const lossy = Buffer.from(bytes);
+  for (let i = 0; i < lossy.length; i += 2) lossy[i]! &= 0xfe;
+  return lossy;
 }
 
 export function createStoreService(ctx: StoreServiceContext): WebsocketTakeService {
@@ -99,6 +112,12 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
     },
 
     async advanceTake(takeId, status) {
+      // Defect ws-progress-not-stored: the progress statuses go out on the socket but are never
+      // stored (no item event, so no status call; GET shows started until ready).
+      if (status.startsWith('progress') && defects.has('ws-progress-not-stored')) {
+        const now = takeNow(takeId);
+        return now && { ...now, status };
+      }
       const item = advanceTake(ctx.db, takeId, status, { worker: ctx.workerId });
       return item ? changed(item) : takeNow(takeId);
     },
@@ -119,7 +138,7 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
         write(pcm) {
           // Late samples of an aborted part must not reach a closed (or reused) descriptor.
           if (!open) return;
-          const bytes = pcmBytes(pcm);
+          const bytes = storedBytes(pcm);
           writeSync(fd, bytes, 0, bytes.length, WAV_HEADER_BYTES + dataBytes);
           dataBytes += bytes.length;
         },
@@ -133,8 +152,15 @@ export function createStoreService(ctx: StoreServiceContext): WebsocketTakeServi
     },
 
     async completeTake(takeId, info) {
-      const item = advanceTake(ctx.db, takeId, 'ready', { info, worker: ctx.workerId });
-      return item ? changed(item) : takeNow(takeId);
+      // Defect ws-info-not-stored: the take is stored ready without its info; only the ready Take the
+      // websocket sends carries it.
+      const unstored = defects.has('ws-info-not-stored');
+      const item = advanceTake(ctx.db, takeId, 'ready', {
+        ...(unstored ? {} : { info }),
+        worker: ctx.workerId,
+      });
+      const ready = item ? changed(item) : takeNow(takeId);
+      return unstored ? { ...ready, info } : ready;
     },
 
     async failTake(takeId, reason) {
