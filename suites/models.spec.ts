@@ -353,7 +353,8 @@ covers(
   ['MODEL-STYLES-USABLE'],
   'a take is accepted and ready with a style the model offers',
   async ({ speak }) => {
-    const result = await styleTake(speak);
+    await anyVoice(speak); // the voice is setup: its failure blocks, the take's refusal fails
+    const result = await checkStep('MODEL-STYLES-USABLE', () => styleTake(speak));
     if (!result)
       return notApplicable(
         'MODEL-STYLES-USABLE',
