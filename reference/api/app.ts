@@ -152,7 +152,10 @@ export async function buildApp(
   }
 
   await app.register(async (open) => {
-    await authPlugin(open, ctx);
+    // Defect auth-under-v1-prefix: the authentication endpoints live inside the interface's prefix.
+    if (defects.has('auth-under-v1-prefix'))
+      await open.register(async (moved) => authPlugin(moved, ctx), { prefix: '/v1/speak' });
+    else await authPlugin(open, ctx);
     await versionPlugin(open);
   });
   // Its own scope: latitude docs-need-token adds a bearer guard to the docs routes only.

@@ -122,6 +122,12 @@ export const DEFECTS = [
     ['VERSION-MAJOR-MATCHES-PATH'],
     '/v1/speak/version answers {"version": 2, "minor": 0}: the release counter of the service, not the major of the interface its path names',
   ),
+  d(
+    'auth-under-v1-prefix',
+    'version',
+    ['VERSION-PATH-PREFIX'],
+    'the authentication endpoints are served inside the interface prefix (/v1/speak/auth/login ...): /auth/login answers 404',
+  ),
   // docs
   d(
     'docs-placeholder',

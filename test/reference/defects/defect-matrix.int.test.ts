@@ -148,6 +148,9 @@ const SETUP: Partial<Record<string, Setup>> = {
     serve: ['--signed-url-ttl', '5'],
     run: ['--profile', 'acceptance', '--expiry-leeway', '5'],
   },
+  // Run with a permanent token: with email and password, a login moved off /auth/login ends the
+  // preflight (no verdict, exit 3); a --token run reaches the id's check.
+  'auth-under-v1-prefix': { serve: ['--permanent-token'] },
   // The wire facts are judged (as SHOULD) only in the sdk profile: elsewhere they are INFO.
   'batch-reversed': { run: ['--profile', 'sdk'] },
   'delete-does-nothing': { run: ['--profile', 'sdk'] },

@@ -22,6 +22,8 @@ export interface DefectiveStack {
   latitudeLine: string;
   /** `serve --tls`: the `ca_file=` line, the throwaway CA a client must trust. */
   caFile?: string;
+  /** `serve --permanent-token`: the demo user's token; runHarness runs with it alone. */
+  token?: string;
   stop(): Promise<void>;
 }
 
@@ -32,12 +34,14 @@ export async function startDefectiveStack(
 ): Promise<DefectiveStack> {
   const wantsLatitude = serveArgs.includes('--latitude');
   const wantsTls = serveArgs.includes('--tls');
+  const wantsToken = serveArgs.includes('--permanent-token');
   try {
     const launched = await launch({
       args: [CLI, 'serve', '--port', '0', ...serveArgs, ...defects.flatMap((name) => ['--defect', name])],
       cwd: REPO_ROOT,
       what: `stack with ${defects.join(',')}`,
       ready: serveReady({
+        token: wantsToken,
         also: [
           'second_email',
           'second_password',
@@ -59,6 +63,7 @@ export async function startDefectiveStack(
       defectsLine: lines.get('defects') ?? '',
       latitudeLine: lines.get('latitude') ?? '',
       ...(lines.has('ca_file') ? { caFile: lines.get('ca_file')! } : {}),
+      ...(lines.has('token') ? { token: lines.get('token')! } : {}),
       stop: async () => {
         await launched.stop();
       },
@@ -110,6 +115,8 @@ export async function runHarness(
       SPEAK_SECOND_EMAIL: stack.secondEmail,
       SPEAK_SECOND_PASSWORD: stack.secondPassword,
       SPEAKCHECK_SEED: '1',
+      // A stack serving a permanent token is run with it alone (no email and password).
+      ...(stack.token !== undefined ? { SPEAK_EMAIL: '', SPEAK_PASSWORD: '', SPEAK_TOKEN: stack.token } : {}),
       ...env,
     },
   });

@@ -16,8 +16,6 @@ const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
 const NO_SWITCH: Readonly<Record<string, string>> = {
   'AUTH-LOGIN-NO-TOKEN':
     'a login that needs a token leaves a harness with email and password (as the matrix runs) without one: the preflight ends the run with no verdict (exit 3, one sentence naming the refused login), not a failed id',
-  'VERSION-PATH-PREFIX':
-    'with email and password (as the matrix runs), a login that is not at /auth/login ends the preflight with no verdict (exit 3); only a --token run judges this id on a server that moved it',
 };
 
 describe('defect switches', () => {
