@@ -212,12 +212,32 @@ async function accessToken(speak: SpeakContext): Promise<string> {
   return freshEnough(accessTokenLifetime(current)) ? current : (await login(speak)).access_token;
 }
 
+/**
+ * A login sent without Authorization, with the credentials the preflight logged in with, refused as
+ * unauthenticated (401 or 403): it did not work without a token (AUTH-LOGIN-NO-TOKEN), besides not
+ * working (AUTH-LOGIN-OK, which the step fails). Any other failure says nothing of the token.
+ */
+function judgeRefusedWithoutToken(err: unknown): void {
+  if (!(err instanceof Finding) || (err.facts.actual !== 401 && err.facts.actual !== 403)) return;
+  check('AUTH-LOGIN-NO-TOKEN', () => {
+    throw new Finding(
+      `a login without Authorization, with the credentials the run logged in with before, was refused: ${err.message}`,
+      { where: 'POST /auth/login', expected: 200, actual: err.facts.actual },
+    );
+  });
+}
+
 covers(
   ['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-TOKEN-PAIR-SHAPE', 'AUTH-ACCESS-TOKEN-WORKS', 'AUTH-PATHS'],
   'login without a token returns a token pair whose access token works',
   async ({ speak }) => {
     // Made without a token; a body that is not a token pair names AUTH-TOKEN-PAIR-SHAPE.
-    const pair = await checkStep(['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-PATHS'], () => base(speak));
+    const pair = await checkStep(['AUTH-LOGIN-OK', 'AUTH-LOGIN-NO-TOKEN', 'AUTH-PATHS'], () =>
+      base(speak).catch((err: unknown) => {
+        judgeRefusedWithoutToken(err);
+        throw err;
+      }),
+    );
     check('AUTH-TOKEN-PAIR-SHAPE', () => expectSchema('TokenPair', pair, 'the login answer'));
     await check('AUTH-ACCESS-TOKEN-WORKS', () =>
       assertAccessWorks(speak, pair.access_token, 'login', async () => (await login(speak)).access_token),

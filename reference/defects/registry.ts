@@ -97,6 +97,12 @@ export const DEFECTS = [
     ['AUTH-ACCESS-TOKEN-WORKS'],
     'the access token a login answers is signed with a retired key the API refuses (401); access tokens from refresh work (a key rotation the login path missed)',
   ),
+  d(
+    'relogin-needs-token',
+    'auth',
+    ['AUTH-LOGIN-NO-TOKEN'],
+    "a user's first login works; once they have a session, a login without Authorization is refused (401 'already signed in': a session guard demanding the bearer token)",
+  ),
   hang(
     'login-hangs',
     'auth',

@@ -58,6 +58,8 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
       '401': error('Bad credentials'),
     },
   };
+  /** Defect relogin-needs-token: the users who have logged in (a session guard's memory). */
+  const signedIn = new Set<string>();
   app.post<{ Body: LoginRequest }>('/auth/login', { schema: login }, async (request, reply) => {
     // Defect login-hangs: the login accepts the request and never answers (a wedged password hasher).
     if (defects.has('login-hangs')) return neverAnswer(reply);
@@ -66,6 +68,12 @@ export async function authPlugin(app: FastifyInstance, ctx: ApiContext): Promise
     if (!user && defects.has('login-fail-200')) return { access_token: '', refresh_token: '' };
     if (!user && defects.has('login-fail-403')) throw new ApiError(403, 'invalid email or password');
     if (!user) throw unauthorized('invalid email or password');
+    // Defect relogin-needs-token: a user with a session must send its bearer token to log in again.
+    if (defects.has('relogin-needs-token')) {
+      if (signedIn.has(user.user_id) && request.headers.authorization === undefined)
+        throw unauthorized("already signed in: send the session's access token to log in again");
+      signedIn.add(user.user_id);
+    }
     ctx.log(`login ${user.user_id}`);
     const pair = await ctx.tokens.issuePair(user.user_id);
     // Defect login-token-stale-key: the login's access token is signed with a retired key.
