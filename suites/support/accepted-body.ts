@@ -3,11 +3,10 @@
  * instead of refusing it (suites/errors.spec.ts): the item as the answer and a later GET show it,
  * and which prosody fields are out of bounds.
  */
+import { PROSODY_MAX, PROSODY_MIN } from '../../fixtures/prosody.ts';
 import type { ItemKind } from '../../schemas/item-kind.ts';
 import { show } from '../../src/checks/finding.ts';
 import type { Exchange, SpeakContext } from '../../src/harness/index.ts';
-
-const PROSODY_BOUNDS = { min: -10, max: 10 } as const;
 
 /** The fields of `prosody` that are not integers within -10..10 ("field=value"). */
 export function outOfBounds(prosody: unknown): string[] {
@@ -15,9 +14,7 @@ export function outOfBounds(prosody: unknown): string[] {
   return Object.entries(prosody as Record<string, unknown>)
     .filter(
       ([, value]) =>
-        !Number.isInteger(value) ||
-        (value as number) < PROSODY_BOUNDS.min ||
-        (value as number) > PROSODY_BOUNDS.max,
+        !Number.isInteger(value) || (value as number) < PROSODY_MIN || (value as number) > PROSODY_MAX,
     )
     .map(([field, value]) => `${field}=${show(value)}`);
 }

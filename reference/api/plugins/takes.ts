@@ -81,16 +81,26 @@ function storeRefusedDraft(ctx: ApiContext) {
     const voice = getUserVoiceRow(ctx.db, request.userId, body.voice_id);
     if (!voice) return;
     const draft = { voice_id: body.voice_id, text: body.text };
-    const take = buildTake(request.userId, voiceForTake(voice), draft, 'body', { timestampMs: Date.now() });
-    ctx.db
-      .transaction(() => {
-        insertTake(ctx.db, take);
-        enqueueJob(ctx.db, take.take_id);
-      })
-      .immediate();
-    ctx.wakeWorkers();
-    ctx.wakeEvents();
+    storeAndQueue(ctx, [
+      buildTake(request.userId, voiceForTake(voice), draft, 'body', { timestampMs: Date.now() }),
+    ]);
   };
+}
+
+/** Stores `takes` and queues them for synthesis in one transaction, then wakes the workers. */
+function storeAndQueue(ctx: ApiContext, takes: ReturnType<typeof buildTake>[]): TakeResource[] {
+  const created = ctx.db
+    .transaction(() =>
+      takes.map((take) => {
+        const item = insertTake(ctx.db, take);
+        enqueueJob(ctx.db, take.take_id);
+        return item;
+      }),
+    )
+    .immediate();
+  ctx.wakeWorkers();
+  ctx.wakeEvents();
+  return created;
 }
 
 /** Whether `userId` is the stack's second seeded customer (defect second-customer-delete-ignored). */
@@ -188,17 +198,7 @@ export async function takesPlugin(app: FastifyInstance, ctx: ApiContext): Promis
           throw new ApiError(404, `${where}/voice_id: voice ${JSON.stringify(body.voice_id)} not found`);
         return buildTake(request.userId, voiceForTake(voice), body, where, { timestampMs: now });
       });
-      const created = ctx.db
-        .transaction(() =>
-          takes.map((take) => {
-            const item = insertTake(ctx.db, take);
-            enqueueJob(ctx.db, take.take_id);
-            return item;
-          }),
-        )
-        .immediate();
-      ctx.wakeWorkers();
-      ctx.wakeEvents();
+      const created = storeAndQueue(ctx, takes);
       // Defect take-generate-500: the takes are stored and queued, then the answer fails.
       if (defects.has('take-generate-500')) throw new Error('the created take could not be serialized');
       const answered = created.map(shown);
